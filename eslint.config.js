@@ -1,0 +1,42 @@
+// One flat config for the whole workspace: typed rules from typescript-eslint plus the house
+// boundary rules from tools/eslint-plugin. `eslint .` run inside a package finds this file.
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+import skein from '@skein/eslint-plugin';
+
+export default defineConfig(
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/.vitest/**'] },
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      globals: globals.node,
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.config.ts', '*.config.js', '*.cjs', '*.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Use named exports (STYLE.md).' },
+      ],
+    },
+  },
+  {
+    // Config files are the one place tools require a default export.
+    files: ['**/*.config.ts', '**/*.config.js'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  { files: ['**/*.{js,cjs,mjs}'], extends: [tseslint.configs.disableTypeChecked] },
+  skein.configs.boundaries,
+);
