@@ -1,0 +1,56 @@
+// Turns: `turn/start` and the `Turn` object the server reports.
+import { z } from 'zod';
+import { UserInput } from '../user-input.js';
+import { ApprovalsReviewer, AskForApproval, MultiAgentMode, ReasoningEffort, ReasoningSummary, SandboxPolicy } from './common.js';
+import { ThreadItem } from './thread-item.js';
+
+export const TurnStatus = z.enum(['completed', 'interrupted', 'failed', 'inProgress']);
+export type TurnStatus = z.infer<typeof TurnStatus>;
+
+/** Why a turn failed. `codexErrorInfo` classifies it for clients (usage limit, context window, …). */
+export const TurnError = z.object({
+  message: z.string(),
+  codexErrorInfo: z.unknown().optional(),
+  additionalDetails: z.string().nullish(),
+});
+export type TurnError = z.infer<typeof TurnError>;
+
+/** Whether `items` holds every item, a summary (the final message), or nothing yet. */
+export const TurnItemsView = z.enum(['notLoaded', 'summary', 'full']);
+export type TurnItemsView = z.infer<typeof TurnItemsView>;
+
+export const Turn = z.object({
+  id: z.string(),
+  rootTurnId: z.string().nullish(),
+  items: z.array(ThreadItem),
+  itemsView: TurnItemsView.default('full'),
+  status: TurnStatus,
+  error: TurnError.nullish(),
+  /** Unix seconds. */
+  startedAt: z.number().int().nullish(),
+  completedAt: z.number().int().nullish(),
+  durationMs: z.number().int().nullish(),
+});
+export type Turn = z.infer<typeof Turn>;
+
+/** `turn/start`: user input plus per-turn overrides of the thread's settings. */
+export const TurnStartParams = z.object({
+  threadId: z.string(),
+  input: z.array(UserInput),
+  cwd: z.string().nullish(),
+  model: z.string().nullish(),
+  effort: ReasoningEffort.nullish(),
+  summary: ReasoningSummary.nullish(),
+  approvalPolicy: AskForApproval.nullish(),
+  approvalsReviewer: ApprovalsReviewer.nullish(),
+  sandboxPolicy: SandboxPolicy.nullish(),
+  multiAgentMode: MultiAgentMode.nullish(),
+  serviceTier: z.string().nullish(),
+  /** A JSON Schema the final answer must follow. */
+  outputSchema: z.unknown().optional(),
+  clientUserMessageId: z.string().nullish(),
+});
+export type TurnStartParams = z.infer<typeof TurnStartParams>;
+
+export const TurnStartResponse = z.object({ turn: Turn });
+export type TurnStartResponse = z.infer<typeof TurnStartResponse>;

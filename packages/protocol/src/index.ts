@@ -1,0 +1,122 @@
+// @skein/protocol — the wire types Skein shares with Codex 0.171.0. Re-exports only.
+
+export {
+  ITEM_ID_PREFIXES,
+  ThreadId,
+  TurnId,
+  isUuidV7,
+  itemIdPrefix,
+  newItemId,
+  newThreadId,
+  newTurnId,
+  randomUuidV7,
+} from './ids.js';
+export type { PrefixedItemType, UuidV7Source } from './ids.js';
+
+export {
+  ContentItem,
+  ImageDetail,
+  InputImageContent,
+  InputTextContent,
+  OtherContent,
+  OutputTextContent,
+  ToolOutputBody,
+  ToolOutputContentItem,
+} from './content-item.js';
+
+export {
+  AdditionalToolsItem,
+  CompactionItem,
+  ContextCompactionItem,
+  CustomToolCallItem,
+  CustomToolCallOutputItem,
+  FunctionCallItem,
+  FunctionCallOutputItem,
+  ItemMetadata,
+  KnownResponseItem,
+  LocalShellCallItem,
+  MessageItem,
+  MessagePhase,
+  MessageRole,
+  OtherResponseItem,
+  ReasoningItem,
+  ResponseItem,
+  WebSearchCallItem,
+  ensureResponseItemId,
+  isKnownResponseItem,
+  responseItemId,
+  responseItemMetadata,
+  toolCallId,
+  toolOutputCallId,
+  withResponseItemId,
+  withResponseItemMetadata,
+  withoutResponseItemMetadata,
+} from './response-item.js';
+export type { KnownResponseItemType } from './response-item.js';
+
+export { PathUri, PathUriError, PathUriString } from './path-uri.js';
+export type { PathConvention, PathUriErrorCode } from './path-uri.js';
+
+export {
+  ByteRange,
+  ImageUserInput,
+  LocalImageUserInput,
+  MentionUserInput,
+  SkillUserInput,
+  TextElement,
+  TextUserInput,
+  UserInput,
+} from './user-input.js';
+
+export {
+  JsonRpcError,
+  JsonRpcErrorCode,
+  JsonRpcErrorObject,
+  JsonRpcNotification,
+  JsonRpcParseError,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  RequestId,
+  W3cTraceContext,
+  parseJsonRpcMessage,
+} from './jsonrpc.js';
+export type { JsonRpcMessage } from './jsonrpc.js';
+
+export {
+  ApprovalsReviewer,
+  AskForApproval,
+  ClientInfo,
+  MultiAgentMode,
+  ReasoningEffort,
+  ReasoningSummary,
+  SandboxMode,
+  SandboxPolicy,
+  SessionSource,
+  ThreadHistoryMode,
+} from './app-server/common.js';
+export { InitializeCapabilities, InitializeParams, InitializeResponse } from './app-server/initialize.js';
+export {
+  AgentMessageThreadItem,
+  ContextCompactionThreadItem,
+  OtherThreadItem,
+  PlanThreadItem,
+  ReasoningThreadItem,
+  ThreadItem,
+  UserMessageThreadItem,
+} from './app-server/thread-item.js';
+export { Turn, TurnError, TurnItemsView, TurnStartParams, TurnStartResponse, TurnStatus } from './app-server/turn.js';
+export { Thread, ThreadStartParams, ThreadStartResponse, ThreadStatus } from './app-server/thread.js';
+export {
+  AgentMessageDeltaNotification,
+  ClientRequest,
+  InitializeRequest,
+  ItemCompletedNotification,
+  ItemStartedNotification,
+  ServerNotification,
+  ThreadStartRequest,
+  ThreadStartedNotification,
+  TurnCompletedNotification,
+  TurnStartRequest,
+  TurnStartedNotification,
+} from './app-server/messages.js';
+export type { ServerNotificationMethod } from './app-server/messages.js';

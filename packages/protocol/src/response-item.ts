@@ -1,0 +1,233 @@
+// ResponseItem: one entry of a Responses API `input` / `output` list — the unit of thread history.
+// Every variant may carry an `id` and Skein's item `metadata`; unknown fields and unknown item
+// types are kept as they came, so items read from a model or a rollout round-trip unchanged.
+import { z } from 'zod';
+import { ContentItem, ToolOutputBody } from './content-item.js';
+import { newItemId, randomUuidV7, type UuidV7Source } from './ids.js';
+
+/**
+ * Skein's per-item metadata: which turn produced the item and, for items derived from a tool call
+ * (outputs, follow-up messages), the call they answer. Not to be confused with the rollout
+ * line's own `metadata` (history sequence numbers). Stripped before sending to non-OpenAI providers.
+ */
+export const ItemMetadata = z.looseObject({
+  turn_id: z.string().optional(),
+  source_call_id: z.string().optional(),
+});
+export type ItemMetadata = z.infer<typeof ItemMetadata>;
+
+/** Fields every variant shares. */
+const common = {
+  id: z.string().nullish(),
+  metadata: ItemMetadata.optional(),
+};
+
+/** Roles a message may have. */
+export const MessageRole = z.enum(['user', 'assistant', 'developer', 'system']);
+export type MessageRole = z.infer<typeof MessageRole>;
+
+/** Where an assistant message sits in the turn (commentary while working, or the final answer). */
+export const MessagePhase = z.enum(['commentary', 'partial_answer', 'final_answer']);
+export type MessagePhase = z.infer<typeof MessagePhase>;
+
+export const MessageItem = z.looseObject({
+  ...common,
+  type: z.literal('message'),
+  role: MessageRole,
+  content: z.array(ContentItem),
+  status: z.string().nullish(),
+  phase: MessagePhase.nullish(),
+});
+export type MessageItem = z.infer<typeof MessageItem>;
+
+export const ReasoningItem = z.looseObject({
+  ...common,
+  type: z.literal('reasoning'),
+  summary: z.array(z.looseObject({ type: z.literal('summary_text'), text: z.string() })),
+  content: z
+    .array(z.looseObject({ type: z.enum(['reasoning_text', 'text']), text: z.string() }))
+    .nullish(),
+  encrypted_content: z.string().nullish(),
+});
+export type ReasoningItem = z.infer<typeof ReasoningItem>;
+
+export const FunctionCallItem = z.looseObject({
+  ...common,
+  type: z.literal('function_call'),
+  name: z.string(),
+  namespace: z.string().nullish(),
+  /** The arguments as the model wrote them: a JSON string, parsed by the tool that receives it. */
+  arguments: z.string(),
+  call_id: z.string(),
+  status: z.string().nullish(),
+});
+export type FunctionCallItem = z.infer<typeof FunctionCallItem>;
+
+export const FunctionCallOutputItem = z.looseObject({
+  ...common,
+  type: z.literal('function_call_output'),
+  call_id: z.string(),
+  output: ToolOutputBody,
+});
+export type FunctionCallOutputItem = z.infer<typeof FunctionCallOutputItem>;
+
+export const CustomToolCallItem = z.looseObject({
+  ...common,
+  type: z.literal('custom_tool_call'),
+  name: z.string(),
+  namespace: z.string().nullish(),
+  /** Free-form input (for example a patch), not JSON. */
+  input: z.string(),
+  call_id: z.string(),
+  status: z.string().nullish(),
+});
+export type CustomToolCallItem = z.infer<typeof CustomToolCallItem>;
+
+export const CustomToolCallOutputItem = z.looseObject({
+  ...common,
+  type: z.literal('custom_tool_call_output'),
+  call_id: z.string(),
+  output: ToolOutputBody,
+});
+export type CustomToolCallOutputItem = z.infer<typeof CustomToolCallOutputItem>;
+
+export const LocalShellCallItem = z.looseObject({
+  ...common,
+  type: z.literal('local_shell_call'),
+  call_id: z.string().nullish(),
+  status: z.enum(['completed', 'in_progress', 'incomplete']),
+  action: z.looseObject({
+    type: z.literal('exec'),
+    command: z.array(z.string()),
+    timeout_ms: z.number().int().nonnegative().nullish(),
+    working_directory: z.string().nullish(),
+    env: z.record(z.string(), z.string()).nullish(),
+    user: z.string().nullish(),
+  }),
+});
+export type LocalShellCallItem = z.infer<typeof LocalShellCallItem>;
+
+export const WebSearchCallItem = z.looseObject({
+  ...common,
+  type: z.literal('web_search_call'),
+  status: z.string().nullish(),
+  action: z.looseObject({ type: z.string() }).nullish(),
+});
+export type WebSearchCallItem = z.infer<typeof WebSearchCallItem>;
+
+/** The model's encrypted summary of the history it replaces (remote compaction). */
+export const CompactionItem = z.looseObject({
+  ...common,
+  type: z.literal('compaction'),
+  encrypted_content: z.string(),
+});
+export type CompactionItem = z.infer<typeof CompactionItem>;
+
+/** A marker that the history before it was compacted. */
+export const ContextCompactionItem = z.looseObject({
+  ...common,
+  type: z.literal('context_compaction'),
+  encrypted_content: z.string().nullish(),
+});
+export type ContextCompactionItem = z.infer<typeof ContextCompactionItem>;
+
+/** Tool definitions sent as an input item rather than the top-level `tools` field (Codex's code-mode models). */
+export const AdditionalToolsItem = z.looseObject({
+  ...common,
+  type: z.literal('additional_tools'),
+  role: z.string(),
+  tools: z.array(z.unknown()),
+});
+export type AdditionalToolsItem = z.infer<typeof AdditionalToolsItem>;
+
+/** A response item of a type this version models; narrow with `isKnownResponseItem` to switch on `type`. */
+export const KnownResponseItem = z.discriminatedUnion('type', [
+  MessageItem,
+  ReasoningItem,
+  FunctionCallItem,
+  FunctionCallOutputItem,
+  CustomToolCallItem,
+  CustomToolCallOutputItem,
+  LocalShellCallItem,
+  WebSearchCallItem,
+  CompactionItem,
+  ContextCompactionItem,
+  AdditionalToolsItem,
+]);
+
+const KNOWN_ITEM_TYPES: ReadonlySet<string> = new Set(KnownResponseItem.options.map((option) => option.shape.type.value));
+
+/** An item of a type this version does not model, kept whole (the Responses API grows new ones). */
+export const OtherResponseItem = z.looseObject({
+  ...common,
+  type: z.string().refine((type) => !KNOWN_ITEM_TYPES.has(type), {
+    message: 'this item type has its own schema and did not match it',
+  }),
+});
+export type OtherResponseItem = z.infer<typeof OtherResponseItem>;
+
+/** Any response item: a known variant, or the catch-all for types added after this version. */
+export const ResponseItem = z.union([KnownResponseItem, OtherResponseItem]);
+export type ResponseItem = z.infer<typeof ResponseItem>;
+
+export type KnownResponseItem = z.infer<typeof KnownResponseItem>;
+
+/** The item types this version models with their own schema. */
+export type KnownResponseItemType = KnownResponseItem['type'];
+
+/** Narrows an item to the known variants, after which `switch (item.type)` is exhaustive. */
+export function isKnownResponseItem(item: ResponseItem): item is KnownResponseItem {
+  return KNOWN_ITEM_TYPES.has(item.type);
+}
+
+/** The item's id, if it has one. */
+export function responseItemId(item: ResponseItem): string | undefined {
+  return item.id ?? undefined;
+}
+
+/** A copy of `item` with its id set to `id`. */
+export function withResponseItemId<T extends ResponseItem>(item: T, id: string): T {
+  return { ...item, id };
+}
+
+/** `item` itself when it has an id; otherwise a copy with a freshly minted, type-prefixed one. */
+export function ensureResponseItemId<T extends ResponseItem>(item: T, uuid: UuidV7Source = randomUuidV7): T {
+  return item.id ? item : withResponseItemId(item, newItemId(item.type, uuid));
+}
+
+/** The item's Skein metadata, if any. */
+export function responseItemMetadata(item: ResponseItem): ItemMetadata | undefined {
+  return item.metadata;
+}
+
+/** A copy of `item` with `metadata` merged into its existing metadata. */
+export function withResponseItemMetadata<T extends ResponseItem>(item: T, metadata: ItemMetadata): T {
+  return { ...item, metadata: { ...item.metadata, ...metadata } };
+}
+
+/** A copy of `item` without Skein's metadata, for providers that reject unknown fields. */
+export function withoutResponseItemMetadata<T extends ResponseItem>(item: T): T {
+  if (item.metadata === undefined) return item;
+  const { metadata, ...rest } = item;
+  return rest as T;
+}
+
+/** Whether the item is a call the model expects an output for, and the call id it must answer. */
+export function toolCallId(item: ResponseItem): string | undefined {
+  if (!isKnownResponseItem(item)) return undefined;
+  switch (item.type) {
+    case 'function_call':
+    case 'custom_tool_call':
+      return item.call_id;
+    case 'local_shell_call':
+      return item.call_id ?? undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The call id a tool output answers, for function and custom tool outputs. */
+export function toolOutputCallId(item: ResponseItem): string | undefined {
+  if (!isKnownResponseItem(item)) return undefined;
+  return item.type === 'function_call_output' || item.type === 'custom_tool_call_output' ? item.call_id : undefined;
+}
