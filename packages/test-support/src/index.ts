@@ -1,0 +1,53 @@
+// @skein/test-support — the one fake Skein's tests use: a mock OpenAI Responses API server, the SSE
+// builders that script it, request capture and tool call invariant checks. Re-exports only.
+
+export { startMockResponsesServer, DEFAULT_MAX_BODY_BYTES, RESPONSES_PATH } from './mock-responses-server.js';
+export type { MockResponsesServer, MockResponsesServerOptions } from './mock-responses-server.js';
+
+export { sse, httpError, matching } from './scripted-response.js';
+export type {
+  ScriptedResponse,
+  SseResponse,
+  HttpErrorResponse,
+  HttpErrorOptions,
+  ScriptStep,
+  ScriptHeaders,
+} from './scripted-response.js';
+
+export {
+  created,
+  outputItemAdded,
+  outputItemDone,
+  outputTextDelta,
+  reasoningSummaryTextDelta,
+  completed,
+  failed,
+} from './sse-events.js';
+export type { MockItem, ResponseIdOptions, CompletedOptions } from './sse-events.js';
+
+export { assistantMessage, reasoningItem, functionCall, customToolCall } from './sse-items.js';
+export type { MessagePhase, AssistantMessageOptions, ReasoningItemOptions, ToolCallOptions } from './sse-items.js';
+
+export { streamCut, StreamCut } from './mock-event.js';
+export type { MockEvent } from './mock-event.js';
+
+export { DeferredId, RESPONSE_ID } from './deferred-id.js';
+export type { MockId } from './deferred-id.js';
+
+export { tokenUsage } from './token-usage.js';
+export type { UsageOptions, ResponseUsage } from './token-usage.js';
+
+export { CapturedRequest } from './captured-request.js';
+export type { CapturedRequestInit } from './captured-request.js';
+
+export { ResponsesRequestBody, ResponsesInputItem, ResponsesTool } from './request-body.js';
+
+export type { RequestMatcher, RequestPredicate, PartialBody } from './request-matcher.js';
+
+export { checkToolCallInvariants, TOOL_CALL_TYPES, TOOL_OUTPUT_TYPES } from './tool-call-invariants.js';
+export type { ToolCallViolation, ToolCallViolationCode, ToolCallInvariantOptions } from './tool-call-invariants.js';
+
+export type { MockProblem, MockProblemKind } from './mock-problem.js';
+
+export { MockServerError } from './mock-server-error.js';
+export type { MockServerErrorCode } from './mock-server-error.js';

@@ -1,0 +1,321 @@
+// The mock OpenAI Responses API server on 127.0.0.1: serves scripted responses in order, captures
+// every request, checks tool call pairing on each, and reports everything that went wrong on verify().
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { CapturedRequest } from './captured-request.js';
+import { readBoundedBody } from './internal/read-bounded-body.js';
+import { renderSse } from './internal/render-sse.js';
+import { StreamCut } from './mock-event.js';
+import { MockIdAllocator } from './mock-id-allocator.js';
+import type { MockProblem } from './mock-problem.js';
+import { MockServerError } from './mock-server-error.js';
+import type { ResponsesRequestBody } from './request-body.js';
+import { describeRequestMismatch } from './request-matcher.js';
+import type { ScriptedResponse, SseResponse } from './scripted-response.js';
+import { checkToolCallInvariants } from './tool-call-invariants.js';
+
+/**
+ * The largest request body the server accepts (32 MiB), far above any real request; a larger one
+ * is answered 413 and recorded as `body-too-large`.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** The one route the server answers; everything else is a 404 and a recorded problem. */
+export const RESPONSES_PATH = '/v1/responses';
+
+/** Options of `startMockResponsesServer`. */
+export interface MockResponsesServerOptions {
+  /** Responses to serve, in order; `expect()` appends more. */
+  readonly responses?: readonly ScriptedResponse[];
+  /** Request body limit in bytes; default `DEFAULT_MAX_BODY_BYTES`. */
+  readonly maxBodyBytes?: number;
+}
+
+/** A running mock Responses API server. Close it (or `await using` it) when the test ends. */
+export interface MockResponsesServer extends AsyncDisposable {
+  /** Base URL to configure as the provider's `base_url`: `http://127.0.0.1:PORT/v1`. */
+  readonly url: string;
+  /** Every request received, in arrival order, including refused ones. */
+  readonly requests: readonly CapturedRequest[];
+  /** Problems recorded so far (without the unconsumed responses `verify()` adds). */
+  readonly problems: readonly MockProblem[];
+  /** How many scripted responses are still waiting for a request. */
+  readonly pendingResponses: number;
+  /** Appends responses to the script: each is served to exactly one Responses request, in order. */
+  expect(responses: readonly ScriptedResponse[]): void;
+  /**
+   * Throws a `MockServerError` (code `VerificationFailed`) listing every problem: unexpected or
+   * unknown requests, matcher mismatches, invariant violations, refused bodies, unconsumed responses.
+   */
+  verify(): void;
+  /** Stops listening and drops open connections; safe to call more than once. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a mock Responses API server on an ephemeral loopback port.
+ * @example
+ * await using server = await startMockResponsesServer({ responses: [sse(assistantMessage('hi'), completed())] });
+ * // … point the client at server.url and run it …
+ * server.verify();
+ */
+export async function startMockResponsesServer(options: MockResponsesServerOptions = {}): Promise<MockResponsesServer> {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) {
+    throw new MockServerError('InvalidScript', `maxBodyBytes must be a non-negative integer, not ${maxBodyBytes}`);
+  }
+  const server = createServer();
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', (error) => reject(new MockServerError('ListenFailed', `the mock server could not listen: ${error.message}`)));
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      if (address !== null && typeof address === 'object') resolve(address.port);
+      else reject(new MockServerError('ListenFailed', 'the mock server has no TCP address'));
+    });
+  });
+  const mock = new MockResponsesServerImpl(server, `http://127.0.0.1:${port}/v1`, maxBodyBytes);
+  mock.expect(options.responses ?? []);
+  return mock;
+}
+
+class MockResponsesServerImpl implements MockResponsesServer {
+  readonly url: string;
+  readonly #server: Server;
+  readonly #maxBodyBytes: number;
+  readonly #ids = new MockIdAllocator();
+  /** Every response ever scripted; `#consumed` of them have been served. */
+  readonly #script: ScriptedResponse[] = [];
+  #consumed = 0;
+  readonly #requests: CapturedRequest[] = [];
+  readonly #problems: MockProblem[] = [];
+  /** Per conversation, the call ids the last completed response emitted and the next request must answer. */
+  readonly #awaitedOutputs = new Map<string, readonly string[]>();
+  #closing: Promise<void> | undefined;
+
+  constructor(server: Server, url: string, maxBodyBytes: number) {
+    this.#server = server;
+    this.url = url;
+    this.#maxBodyBytes = maxBodyBytes;
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => this.#onRequest(request, response));
+  }
+
+  get requests(): readonly CapturedRequest[] {
+    return this.#requests;
+  }
+
+  get problems(): readonly MockProblem[] {
+    return this.#problems;
+  }
+
+  get pendingResponses(): number {
+    return this.#script.length - this.#consumed;
+  }
+
+  expect(responses: readonly ScriptedResponse[]): void {
+    if (this.#closing !== undefined) throw new MockServerError('ServerClosed', 'expect() was called after the mock server was closed');
+    this.#script.push(...responses);
+  }
+
+  verify(): void {
+    const problems: MockProblem[] = [...this.#problems];
+    for (let scriptIndex = this.#consumed; scriptIndex < this.#script.length; scriptIndex += 1) {
+      const scripted = this.#script[scriptIndex];
+      const what = scripted === undefined ? 'a response' : describeScripted(scripted);
+      problems.push({ kind: 'unconsumed-response', scriptIndex, message: `responses[${scriptIndex}] (${what}) was never requested` });
+    }
+    if (problems.length === 0) return;
+    const summary =
+      `mock Responses server: ${counted(problems.length, 'problem')} ` +
+      `(${counted(this.#requests.length, 'request')} received, ${counted(this.#script.length, 'response')} scripted, ${this.#consumed} served)`;
+    throw new MockServerError('VerificationFailed', [summary, ...problems.map((problem) => `  - ${problem.message}`)].join('\n'), problems);
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= new Promise<void>((resolve, reject) => {
+      this.#server.close((error) => (error === undefined ? resolve() : reject(error)));
+      // Keep-alive and half-read streams would otherwise hold close() open until they time out.
+      this.#server.closeAllConnections();
+    });
+    return this.#closing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #onRequest(request: IncomingMessage, response: ServerResponse): void {
+    this.#serve(request, response).catch((error: unknown) => {
+      // close() drops open connections on purpose; what that breaks is not the client's fault.
+      if (this.#closing !== undefined) return;
+      const message = error instanceof Error ? error.message : String(error);
+      this.#problems.push({ kind: 'server-error', message: `the mock server failed while answering: ${message}` });
+      if (!response.headersSent) sendError(response, 500, 'mock_server_error', message);
+      else response.destroy();
+    });
+  }
+
+  async #serve(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
+    const body = await readBoundedBody(incoming, this.#maxBodyBytes);
+    const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
+    const request = new CapturedRequest({
+      index: this.#requests.length,
+      method: incoming.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: lowerCasedHeaders(incoming),
+      rawBody: body.bytes.toString('utf8'),
+      bodyBytes: body.size,
+    });
+    this.#requests.push(request);
+    const requestIndex = request.index;
+    const where = `requests[${requestIndex}] ${request.method} ${request.path}`;
+
+    if (body.tooLarge) {
+      const message = `${where}: the body has ${body.size} bytes, over the limit of ${this.#maxBodyBytes}`;
+      this.#problems.push({ kind: 'body-too-large', requestIndex, message });
+      sendError(response, 413, 'mock_body_too_large', message);
+      return;
+    }
+    if (request.method !== 'POST' || request.path !== RESPONSES_PATH) {
+      const message = `${where}: unknown route; the mock answers only POST ${RESPONSES_PATH}`;
+      this.#problems.push({ kind: 'unknown-route', requestIndex, message });
+      sendError(response, 404, 'mock_unknown_route', message);
+      return;
+    }
+    const parsed = request.body;
+    if (parsed === undefined || parsed.stream !== true) {
+      const reason = parsed === undefined ? (request.bodyError ?? 'the body is not a Responses request') : 'the mock serves only `stream: true` requests';
+      const message = `${where}: ${reason}`;
+      this.#problems.push({ kind: 'invalid-body', requestIndex, message });
+      sendError(response, 400, 'mock_invalid_body', message);
+      return;
+    }
+
+    const conversation = conversationKey(request, parsed);
+    this.#checkInvariants(request, parsed, conversation, where);
+
+    const scriptIndex = this.#consumed;
+    const scripted = this.#script[scriptIndex];
+    if (scripted === undefined) {
+      const message = `${where}: unexpected request, no scripted response left (${this.#script.length} scripted, all served)`;
+      this.#problems.push({ kind: 'unexpected-request', requestIndex, message });
+      sendError(response, 500, 'mock_unexpected_request', message);
+      return;
+    }
+    this.#consumed += 1;
+    const mismatch = scripted.match === undefined ? undefined : describeRequestMismatch(scripted.match, request);
+    if (mismatch !== undefined) {
+      const message = `${where} does not match responses[${scriptIndex}]: ${mismatch}`;
+      this.#problems.push({ kind: 'matcher-mismatch', requestIndex, scriptIndex, message });
+      sendError(response, 500, 'mock_matcher_mismatch', message);
+      return;
+    }
+
+    switch (scripted.kind) {
+      case 'http-error':
+        response.writeHead(scripted.status, { 'content-type': 'application/json', ...scripted.headers });
+        response.end(JSON.stringify(scripted.body));
+        return;
+      case 'sse':
+        await this.#stream(scripted, parsed, conversation, response);
+        return;
+      default: {
+        const unreachable: never = scripted;
+        throw new Error(`unknown scripted response ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  /** Runs the pairing rules on one request, against the calls the conversation's last response emitted. */
+  #checkInvariants(request: CapturedRequest, body: ResponsesRequestBody, conversation: string, where: string): void {
+    const emittedCallIds = this.#awaitedOutputs.get(conversation) ?? [];
+    this.#awaitedOutputs.delete(conversation);
+    for (const violation of checkToolCallInvariants(body.input, { emittedCallIds })) {
+      this.#problems.push({ kind: 'invariant-violation', requestIndex: request.index, violation, message: `${where}: ${violation.message}` });
+    }
+  }
+
+  async #stream(scripted: SseResponse, body: ResponsesRequestBody, conversation: string, response: ServerResponse): Promise<void> {
+    const rendered = renderSse(scripted.steps, { resolveId: this.#ids.scope(), model: body.model });
+    // Registered before the first byte: the client may send its next request as soon as it reads
+    // response.completed, possibly before this handler resumes.
+    const awaited = rendered.completed && rendered.emittedCallIds.length > 0 ? rendered.emittedCallIds : undefined;
+    if (awaited !== undefined) this.#awaitedOutputs.set(conversation, awaited);
+
+    response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      // A clean cut closes the connection after the body; a reset must keep chunked framing, or the
+      // client could not tell the dropped socket from the end of a close-delimited body.
+      ...(rendered.cut?.reset === false ? { connection: 'close' } : {}),
+      ...scripted.headers,
+    });
+    for (const frame of rendered.frames) {
+      if (!(await writeChunk(response, frame))) {
+        // The client went away mid-stream, so it never saw the calls it would owe outputs for.
+        if (awaited !== undefined && this.#awaitedOutputs.get(conversation) === awaited) this.#awaitedOutputs.delete(conversation);
+        return;
+      }
+    }
+    if (rendered.cut?.reset === true) response.destroy();
+    else response.end();
+  }
+}
+
+/**
+ * Requests of one conversation (thread) form a chain for the "emitted calls are answered next"
+ * rule, so interleaved sub-agent requests do not count as the parent's next request. Codex sends the
+ * thread id as the `thread-id` header and as `prompt_cache_key`.
+ */
+function conversationKey(request: CapturedRequest, body: ResponsesRequestBody): string {
+  return request.header('thread-id') ?? (typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : '');
+}
+
+function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function describeScripted(scripted: ScriptedResponse): string {
+  switch (scripted.kind) {
+    case 'http-error':
+      return `HTTP ${scripted.status}`;
+    case 'sse': {
+      const types = scripted.steps.map((step) => (step instanceof StreamCut ? 'stream cut' : step.type));
+      return `SSE: ${types.join(', ')}`;
+    }
+    default: {
+      const unreachable: never = scripted;
+      return String(unreachable);
+    }
+  }
+}
+
+function lowerCasedHeaders(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+/** The mock's own errors use OpenAI's error body shape, so clients surface the message. */
+function sendError(response: ServerResponse, status: number, code: string, message: string): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ error: { message, type: 'mock_server_error', param: null, code } }));
+}
+
+/** Resolves once the chunk is handed to the socket, or with `false` if the client is gone. */
+function writeChunk(response: ServerResponse, chunk: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (response.destroyed) {
+      resolve(false);
+      return;
+    }
+    const onClose = (): void => resolve(false);
+    response.once('close', onClose);
+    response.write(chunk, (error) => {
+      response.off('close', onClose);
+      resolve(error === undefined || error === null);
+    });
+  });
+}

@@ -1,0 +1,86 @@
+// What the server answers to one Responses request: a stream of events or an HTTP error, optionally
+// guarded by a matcher that the request must satisfy.
+import { StreamCut } from './mock-event.js';
+import type { MockEvent } from './mock-event.js';
+import { MockServerError } from './mock-server-error.js';
+import type { RequestMatcher } from './request-matcher.js';
+import { created } from './sse-events.js';
+
+/** One step of a stream script: an event, or the cut that ends the stream early. */
+export type ScriptStep = MockEvent | StreamCut;
+
+/** Response headers a script adds to (or overrides in) the server's own. */
+export type ScriptHeaders = Readonly<Record<string, string>>;
+
+/** A `200 text/event-stream` answer. */
+export interface SseResponse {
+  readonly kind: 'sse';
+  /** Events in order; a `StreamCut`, if any, is the last step. */
+  readonly steps: readonly ScriptStep[];
+  readonly headers?: ScriptHeaders;
+  readonly match?: RequestMatcher;
+}
+
+/** An HTTP error answer with a JSON body. */
+export interface HttpErrorResponse {
+  readonly kind: 'http-error';
+  readonly status: number;
+  /** Sent JSON-encoded. */
+  readonly body: unknown;
+  readonly headers?: ScriptHeaders;
+  readonly match?: RequestMatcher;
+}
+
+/** The answer to one Responses request. */
+export type ScriptedResponse = SseResponse | HttpErrorResponse;
+
+/**
+ * A whole streamed response. Steps are events, arrays of events (what the item builders return) or a
+ * final `streamCut()`. A `response.created` is put first unless the script starts with one.
+ * @example sse(assistantMessage('Done.'), completed())
+ */
+export function sse(...steps: (ScriptStep | readonly MockEvent[])[]): SseResponse {
+  const flat = steps.flatMap((step): ScriptStep[] => (isEventList(step) ? [...step] : [step]));
+  const cutAt = flat.findIndex((step) => step instanceof StreamCut);
+  if (cutAt !== -1 && cutAt !== flat.length - 1) {
+    throw new MockServerError('InvalidScript', `streamCut() must be the last step of an sse() script; it is step ${cutAt} of ${flat.length}`);
+  }
+  const first = flat[0];
+  const startsWithCreated = first !== undefined && !(first instanceof StreamCut) && first.type === 'response.created';
+  return { kind: 'sse', steps: startsWithCreated ? flat : [created(), ...flat] };
+}
+
+/** Options of `httpError`. */
+export interface HttpErrorOptions {
+  /** JSON body; by default an OpenAI-style `{error: {message, type, param, code}}`. */
+  readonly body?: unknown;
+  /** e.g. `{ 'retry-after': '2' }`. */
+  readonly headers?: ScriptHeaders;
+}
+
+/**
+ * An HTTP error answer.
+ * @example httpError(429, { headers: { 'retry-after': '1' } })
+ */
+export function httpError(status: number, options: HttpErrorOptions = {}): HttpErrorResponse {
+  if (!Number.isInteger(status) || status < 400 || status > 599) {
+    throw new MockServerError('InvalidScript', `httpError() takes a 4xx or 5xx status, not ${status}`);
+  }
+  const body = options.body ?? {
+    error: { message: `The mock server was scripted to answer HTTP ${status}.`, type: 'mock_scripted_error', param: null, code: null },
+  };
+  return { kind: 'http-error', status, body, ...(options.headers === undefined ? {} : { headers: options.headers }) };
+}
+
+/**
+ * The same response, served only to a request that satisfies `match`; any other request gets HTTP
+ * 500 and a recorded `matcher-mismatch`.
+ * @example matching({ model: 'gpt-5.5' }, sse(assistantMessage('hi'), completed()))
+ */
+export function matching<R extends ScriptedResponse>(match: RequestMatcher, response: R): R {
+  return { ...response, match };
+}
+
+function isEventList(step: ScriptStep | readonly MockEvent[]): step is readonly MockEvent[] {
+  return Array.isArray(step);
+}
