@@ -2,15 +2,12 @@
 // then print the workspace-wide summary. Stale reports are removed first so that a package whose
 // tests did not run cannot contribute an old result.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { packageDirs } from './workspace-packages.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
-for (const group of ['packages', 'ext', 'tools']) {
-  const groupDir = path.join(root, group);
-  if (!existsSync(groupDir)) continue;
-  for (const name of readdirSync(groupDir)) rmSync(path.join(groupDir, name, '.vitest'), { recursive: true, force: true });
-}
+for (const dir of packageDirs(root)) rmSync(path.join(dir, '.vitest'), { recursive: true, force: true });
 
 const turbo = spawnSync(
   'pnpm',
