@@ -20,10 +20,15 @@ const fixtures = path.join(import.meta.dirname, 'fixtures');
 const THREAD_ID = '0192f0e6-7c1a-7b7e-9d2a-0c9e8b7a6f5d';
 const TURN_ID = '0192f0e6-7c1b-7b7e-8d2a-0c9e8b7a6f5e';
 
+// The definitions these tests validate against, compiled once up front: ClientRequest alone unions
+// every method's params, and compiling it takes seconds on a loaded machine.
+const DEFINITIONS = ['ClientRequest', 'ServerNotification', 'InitializeResponse', 'v2/ThreadStartResponse', 'v2/TurnStartResponse', 'v2/ResponseItem', 'v2/UserInput'];
+
 let ajv: Ajv;
+const validators = new Map<string, ValidateFunction>();
 function validator(definition: string): ValidateFunction {
-  const validate = ajv.getSchema(`codex#/definitions/${definition}`);
-  if (validate === undefined) throw new Error(`no definition ${definition} in the Codex schema`);
+  const validate = validators.get(definition);
+  if (validate === undefined) throw new Error(`definition ${definition} was not compiled`);
   return validate;
 }
 function expectValid(definition: string, value: unknown): void {
@@ -39,7 +44,12 @@ beforeAll(() => {
   // Codex's generator emits formats such as int64/uint that ajv does not know; types still apply.
   ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
   ajv.addSchema({ ...bundle, $id: 'codex' });
-});
+  for (const definition of DEFINITIONS) {
+    const validate = ajv.getSchema(`codex#/definitions/${definition}`);
+    if (validate === undefined) throw new Error(`no definition ${definition} in the Codex schema`);
+    validators.set(definition, validate);
+  }
+}, 120_000);
 
 const thread = {
   id: THREAD_ID,
