@@ -1,0 +1,75 @@
+// `[features.rollout_budget]`: the table as written in config.toml (types only), the resolved
+// RolloutBudgetConfig with its defaults applied, and the rule for the default reminder interval.
+
+import { z } from 'zod';
+import {
+  NonNegativeNumber,
+  TomlBoolean,
+  TomlInteger,
+  TomlNumber,
+  positiveInteger,
+} from './internal/toml-value.js';
+
+/** Default of `sampling_token_weight` and `prefill_token_weight`. */
+export const DEFAULT_ROLLOUT_TOKEN_WEIGHT = 1.0;
+
+/**
+ * `[features.rollout_budget]` as written in a config layer: every key optional, types checked,
+ * unknown keys rejected. `enabled` turns the feature on or off; a table without it leaves the state
+ * as the earlier layers set it (as Codex). `enforce_limit`, `limit_budget`,
+ * `reminder_at_remaining_tokens` and `reminder_at_context_start` are Codex 0.171.0's keys: accepted
+ * (types checked) so Codex configs load, carried through, not acted on by Skein yet.
+ */
+export const RolloutBudgetTable = z.strictObject({
+  enabled: TomlBoolean.optional(),
+  limit_tokens: TomlInteger.optional(),
+  reminder_interval_tokens: TomlInteger.optional(),
+  sampling_token_weight: TomlNumber.optional(),
+  prefill_token_weight: TomlNumber.optional(),
+  enforce_limit: TomlBoolean.optional(),
+  limit_budget: TomlNumber.optional(),
+  reminder_at_remaining_tokens: z.array(TomlInteger, { error: 'expected an array of integers' }).optional(),
+  reminder_at_context_start: TomlBoolean.optional(),
+});
+/** `[features.rollout_budget]` as written in a config layer; see {@link RolloutBudgetTable}. */
+export type RolloutBudgetTable = z.infer<typeof RolloutBudgetTable>;
+
+/**
+ * The rollout budget in effect while `rollout_budget` is on, merged over every layer, defaults
+ * applied and range-checked: `limit_tokens` is required; `reminder_interval_tokens` defaults to
+ * {@link defaultReminderIntervalTokens} and may not exceed the limit; both weights default to 1.0
+ * and must be finite and non-negative.
+ */
+export const RolloutBudgetConfig = z
+  .strictObject({
+    limit_tokens: positiveInteger('is required when rollout_budget is enabled'),
+    reminder_interval_tokens: positiveInteger(),
+    sampling_token_weight: NonNegativeNumber,
+    prefill_token_weight: NonNegativeNumber,
+    enforce_limit: z.boolean().optional(),
+    limit_budget: z.number().optional(),
+    reminder_at_remaining_tokens: z.array(z.number().int()).readonly().optional(),
+    reminder_at_context_start: z.boolean().optional(),
+  })
+  .superRefine((config, context) => {
+    if (config.reminder_interval_tokens > config.limit_tokens) {
+      context.addIssue({
+        code: 'custom',
+        path: ['reminder_interval_tokens'],
+        message: `must not exceed limit_tokens (${config.limit_tokens})`,
+      });
+    }
+  });
+/** The rollout budget in effect; see {@link RolloutBudgetConfig}. */
+export type RolloutBudgetConfig = z.infer<typeof RolloutBudgetConfig>;
+
+/**
+ * The reminder interval when none is configured: 10% of the limit, rounded to the nearest token,
+ * at least 1 (so it never exceeds a positive limit).
+ *
+ * @example defaultReminderIntervalTokens(100_000) // 10_000
+ * @example defaultReminderIntervalTokens(4) // 1
+ */
+export function defaultReminderIntervalTokens(limitTokens: number): number {
+  return Math.max(1, Math.round(limitTokens / 10));
+}
