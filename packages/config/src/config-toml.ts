@@ -1,0 +1,156 @@
+// The schema of config.toml for the keys Skein acts on. Every key is optional (a layer sets some of
+// them); nested tables ignore fields they do not model, as Codex's reader does.
+import { z } from 'zod';
+
+const absolutePath = z.string().refine((value) => value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(value), {
+  message: 'expected an absolute path',
+});
+const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
+const stringMap = z.record(z.string(), z.string());
+// Codex caps retries so a typo cannot make a request loop for hours.
+const retries = z.int().min(0).max(100);
+
+/** `approval_policy`: a named policy (with Codex's legacy `on-failure`) or the granular table. */
+export const ApprovalPolicyToml = z.union([
+  z.enum(['untrusted', 'on-failure', 'on-request', 'never']),
+  z.strictObject({
+    granular: z.strictObject({
+      sandbox_approval: z.boolean(),
+      rules: z.boolean(),
+      mcp_elicitations: z.boolean(),
+      request_permissions: z.boolean().optional(),
+      skill_approval: z.boolean().optional(),
+    }),
+  }),
+]);
+export type ApprovalPolicyToml = z.infer<typeof ApprovalPolicyToml>;
+
+export const SandboxModeToml = z.enum(['read-only', 'workspace-write', 'danger-full-access']);
+export type SandboxModeToml = z.infer<typeof SandboxModeToml>;
+
+/** `[sandbox_workspace_write]`: what `workspace-write` may write besides the cwd. */
+export const SandboxWorkspaceWriteToml = z.object({
+  writable_roots: z.array(absolutePath).optional(),
+  network_access: z.boolean().optional(),
+  exclude_tmpdir_env_var: z.boolean().optional(),
+  exclude_slash_tmp: z.boolean().optional(),
+});
+export type SandboxWorkspaceWriteToml = z.infer<typeof SandboxWorkspaceWriteToml>;
+
+/** `[model_providers.<id>]`: a Responses API endpoint and how to talk to it. */
+export const ModelProviderToml = z.object({
+  name: z.string().min(1).optional(),
+  base_url: httpUrl.optional(),
+  /** Environment variable whose value is sent as `Authorization: Bearer …`. */
+  env_key: z.string().min(1).optional(),
+  env_key_instructions: z.string().optional(),
+  wire_api: z
+    .string()
+    .refine((value) => value === 'responses', {
+      error: (issue) =>
+        issue.input === 'chat'
+          ? 'wire_api = "chat" is not supported (Codex dropped it too); use "responses"'
+          : 'expected "responses"',
+    })
+    .optional(),
+  query_params: stringMap.optional(),
+  http_headers: stringMap.optional(),
+  /** Header name → environment variable holding its value. */
+  env_http_headers: stringMap.optional(),
+  request_max_retries: retries.optional(),
+  stream_max_retries: retries.optional(),
+  stream_idle_timeout_ms: z.int().positive().optional(),
+  requires_openai_auth: z.boolean().optional(),
+  supports_websockets: z.boolean().optional(),
+});
+export type ModelProviderToml = z.infer<typeof ModelProviderToml>;
+
+/** `[shell_environment_policy]`: which environment variables commands inherit. */
+export const ShellEnvironmentPolicyToml = z.object({
+  inherit: z.enum(['all', 'core', 'none']).optional(),
+  ignore_default_excludes: z.boolean().optional(),
+  exclude: z.array(z.string()).optional(),
+  include_only: z.array(z.string()).optional(),
+  set: stringMap.optional(),
+  experimental_use_profile: z.boolean().optional(),
+});
+export type ShellEnvironmentPolicyToml = z.infer<typeof ShellEnvironmentPolicyToml>;
+
+const mcpCommon = {
+  enabled: z.boolean().optional(),
+  required: z.boolean().optional(),
+  startup_timeout_sec: z.number().positive().optional(),
+  tool_timeout_sec: z.number().positive().optional(),
+  enabled_tools: z.array(z.string()).optional(),
+  disabled_tools: z.array(z.string()).optional(),
+};
+
+/** `[mcp_servers.<name>]`: a stdio server (`command`) or a streamable HTTP server (`url`). */
+export const McpServerToml = z.union([
+  z.object({
+    ...mcpCommon,
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    env: stringMap.optional(),
+    env_vars: z.array(z.string()).optional(),
+    cwd: z.string().optional(),
+  }),
+  z.object({
+    ...mcpCommon,
+    url: httpUrl,
+    bearer_token_env_var: z.string().optional(),
+    http_headers: stringMap.optional(),
+    env_http_headers: stringMap.optional(),
+  }),
+]);
+export type McpServerToml = z.infer<typeof McpServerToml>;
+
+const toggle = z.object({ enabled: z.boolean().optional() });
+
+/** The keys a profile or a config layer may set. */
+const settings = {
+  model: z.string().min(1).optional(),
+  model_provider: z.string().min(1).optional(),
+  model_providers: z.record(z.string(), ModelProviderToml).optional(),
+  openai_base_url: httpUrl.optional(),
+  approval_policy: ApprovalPolicyToml.optional(),
+  sandbox_mode: SandboxModeToml.optional(),
+  sandbox_workspace_write: SandboxWorkspaceWriteToml.optional(),
+  model_reasoning_effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).optional(),
+  model_reasoning_summary: z.enum(['auto', 'concise', 'detailed', 'none']).optional(),
+  model_verbosity: z.enum(['low', 'medium', 'high']).optional(),
+  model_auto_compact_token_limit: z.int().positive().optional(),
+  model_context_window: z.int().positive().optional(),
+  developer_instructions: z.string().optional(),
+  /** Replaces the base instructions (legacy spelling; `model_instructions_file` names a file instead). */
+  instructions: z.string().optional(),
+  model_instructions_file: z.string().min(1).optional(),
+  project_doc_max_bytes: z.int().min(0).optional(),
+  shell_environment_policy: ShellEnvironmentPolicyToml.optional(),
+  orchestrator: z.object({ skills: toggle.optional(), mcp: toggle.optional() }).optional(),
+  mcp_servers: z.record(z.string(), McpServerToml).optional(),
+  /** Raw `[features]` table; @skein/features validates it. */
+  features: z.record(z.string(), z.unknown()).optional(),
+};
+
+/** `[profiles.<name>]`: a named set of overrides selected with `--profile` or `profile = "…"`. */
+export const ProfileToml = z.object(settings);
+export type ProfileToml = z.infer<typeof ProfileToml>;
+
+/** `[projects."<abs path>"]`: whether a project's own `.codex/config.toml` may be loaded. */
+export const ProjectToml = z.object({ trust_level: z.enum(['trusted', 'untrusted']).optional() });
+export type ProjectToml = z.infer<typeof ProjectToml>;
+
+/** One config layer (a file, or the `-c` overrides) as Skein reads it. Unmodelled top-level keys pass through. */
+export const ConfigToml = z.looseObject({
+  ...settings,
+  profile: z.string().min(1).optional(),
+  profiles: z.record(z.string(), ProfileToml).optional(),
+  projects: z.record(z.string(), ProjectToml).optional(),
+  /** Files whose presence marks a project root (default `[".git"]`). */
+  project_root_markers: z.array(z.string().min(1)).optional(),
+});
+export type ConfigToml = z.infer<typeof ConfigToml>;
+
+/** The top-level keys Skein acts on. */
+export const SKEIN_CONFIG_KEYS: ReadonlySet<string> = new Set(Object.keys(ConfigToml.shape));

@@ -1,0 +1,68 @@
+// The resolved configuration: every layer applied, defaults filled, deeply frozen.
+import type { Features } from '@skein/features';
+import type { ApprovalPolicyToml, McpServerToml, SandboxModeToml, ShellEnvironmentPolicyToml } from './config-toml.js';
+import type { ModelProviderInfo } from './model-providers.js';
+
+/** Skein's default model (a direct-tools model; see the core engine issue). */
+export const DEFAULT_MODEL = 'gpt-5.5';
+/** How much of AGENTS.md-style project docs is read, in bytes (Codex's default). */
+export const DEFAULT_PROJECT_DOC_MAX_BYTES = 32 * 1024;
+
+/** Where a layer came from, in `config/read`'s terms. */
+export type ConfigLayerName =
+  | { readonly type: 'user'; readonly file: string }
+  | { readonly type: 'project'; readonly file: string }
+  | { readonly type: 'profile'; readonly profile: string; readonly file: string }
+  | { readonly type: 'sessionFlags' };
+
+/** One applied layer and its own (validated) table, lowest precedence first. */
+export interface ConfigLayer {
+  readonly name: ConfigLayerName;
+  /** File path, `-c` or `--profile NAME`, as used in messages. */
+  readonly origin: string;
+  readonly table: Readonly<Record<string, unknown>>;
+}
+
+/** The effective configuration. */
+export interface Config {
+  readonly homeDir: string;
+  readonly cwd: string;
+  /** The selected profile, if any. */
+  readonly profile: string | undefined;
+  readonly model: string;
+  readonly modelProviderId: string;
+  readonly modelProvider: ModelProviderInfo;
+  readonly modelProviders: Readonly<Record<string, ModelProviderInfo>>;
+  readonly approvalPolicy: ApprovalPolicyToml;
+  readonly sandboxMode: SandboxModeToml;
+  readonly sandboxWorkspaceWrite: {
+    readonly writableRoots: readonly string[];
+    readonly networkAccess: boolean;
+    readonly excludeTmpdirEnvVar: boolean;
+    readonly excludeSlashTmp: boolean;
+  };
+  readonly modelReasoningEffort: string | undefined;
+  readonly modelReasoningSummary: string | undefined;
+  readonly modelVerbosity: 'low' | 'medium' | 'high' | undefined;
+  readonly modelAutoCompactTokenLimit: number | undefined;
+  readonly modelContextWindow: number | undefined;
+  readonly developerInstructions: string | undefined;
+  /** Base instructions replacing the built-in ones: `instructions`, or the contents of `model_instructions_file`. */
+  readonly baseInstructions: string | undefined;
+  readonly projectDocMaxBytes: number;
+  readonly shellEnvironmentPolicy: Readonly<ShellEnvironmentPolicyToml>;
+  readonly orchestrator: { readonly skillsEnabled: boolean; readonly mcpEnabled: boolean };
+  readonly mcpServers: Readonly<Record<string, McpServerToml>>;
+  readonly features: Features;
+  /** The layers that produced this config, lowest precedence first. */
+  readonly layers: readonly ConfigLayer[];
+}
+
+/** Freezes a value and everything reachable from it (plain data only). */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}

@@ -1,0 +1,27 @@
+// @skein/config — config.toml as Codex users write it. Re-exports only.
+
+export { resolveHomeDir } from './home-dir.js';
+export { loadConfig } from './load-config.js';
+export type { LoadConfigOptions, LoadedConfig } from './load-config.js';
+export { DEFAULT_MODEL, DEFAULT_PROJECT_DOC_MAX_BYTES } from './config.js';
+export type { Config, ConfigLayer, ConfigLayerName } from './config.js';
+export { ConfigError } from './config-error.js';
+export type { ConfigErrorCode } from './config-error.js';
+export type { ConfigWarning } from './config-warning.js';
+export { parseConfigOverride, overridesToTable } from './cli-override.js';
+export type { ConfigOverride } from './cli-override.js';
+export {
+  ApprovalPolicyToml,
+  ConfigToml,
+  McpServerToml,
+  ModelProviderToml,
+  ProfileToml,
+  ProjectToml,
+  SandboxModeToml,
+  SandboxWorkspaceWriteToml,
+  ShellEnvironmentPolicyToml,
+} from './config-toml.js';
+export { PROVIDER_DEFAULTS } from './model-providers.js';
+export type { ModelProviderInfo } from './model-providers.js';
+export { CODEX_CONFIG_KEYS } from './codex-config-keys.js';
+export { configJsonSchema } from './config-schema.js';

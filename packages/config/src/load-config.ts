@@ -1,0 +1,260 @@
+// Discovers and stacks the config layers — user file, selected profile, trusted project files,
+// `-c` overrides, `--enable`/`--disable` — validates each one, and resolves the immutable Config.
+// Nothing is applied unless everything loads: any error leaves the caller with no Config at all.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { FeatureConfigError, featureSpec, resolveFeatures, type FeatureSource } from '@skein/features';
+import { overridesToTable, parseConfigOverride } from './cli-override.js';
+import { ConfigError } from './config-error.js';
+import { ConfigToml, type ProfileToml } from './config-toml.js';
+import type { ConfigWarning } from './config-warning.js';
+import { DEFAULT_MODEL, DEFAULT_PROJECT_DOC_MAX_BYTES, deepFreeze, type Config, type ConfigLayer } from './config.js';
+import { resolveHomeDir } from './home-dir.js';
+import { builtInProviders, resolveProvider, type ModelProviderInfo } from './model-providers.js';
+import { DEFAULT_PROJECT_ROOT_MARKERS, findProjectRoot, isProjectTrusted, projectConfigFiles } from './project-layers.js';
+import { isTable, mergeTables, readTomlFile, type TomlTable } from './toml-table.js';
+import { validateLayer } from './validate-layer.js';
+
+/** What the caller (cli, app-server) knows: where it runs and what the user passed. */
+export interface LoadConfigOptions {
+  /** Absolute working directory; project config is looked up from here. */
+  readonly cwd: string;
+  /** Environment to read `SKEIN_HOME` / `CODEX_HOME` from. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Home directory; overrides the environment. */
+  readonly homeDir?: string;
+  /** `--profile NAME`; overrides `profile = "…"` in the files. */
+  readonly profile?: string | undefined;
+  /** Raw `-c key=value` arguments, in order. */
+  readonly overrides?: readonly string[];
+  /** `--enable FEATURE` / `--disable FEATURE`, applied after everything else. */
+  readonly enable?: readonly string[];
+  readonly disable?: readonly string[];
+  /** `--strict-config`: unknown and not-yet-supported keys are errors. */
+  readonly strict?: boolean;
+}
+
+/** A loaded config and what the user should be told about it. */
+export interface LoadedConfig {
+  readonly config: Config;
+  readonly warnings: readonly ConfigWarning[];
+}
+
+/** Loads the effective configuration. Throws `ConfigError` (file, key, reason) on the first problem. */
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+  if (!path.isAbsolute(options.cwd)) throw new ConfigError('InvalidValue', 'cwd', undefined, `must be absolute, got '${options.cwd}'`);
+  const strict = options.strict ?? false;
+  const homeDir = options.homeDir ?? resolveHomeDir(options.env);
+  const warnings: ConfigWarning[] = [];
+  const check = (table: TomlTable, origin: string): TomlTable => {
+    warnings.push(...validateLayer(table, origin, strict));
+    return table;
+  };
+
+  const userFile = path.join(homeDir, 'config.toml');
+  const userTable = check((await readTomlFile(userFile)) ?? {}, userFile);
+  const overrides = (options.overrides ?? []).map(parseConfigOverride);
+  for (const override of overrides) check(overridesToTable([override]), `-c ${override.raw}`);
+  const sessionTable = overridesToTable(overrides);
+
+  const projectLayers = await readProjectLayers(options.cwd, homeDir, mergeTables(userTable, sessionTable), check, warnings);
+
+  const layers: ConfigLayer[] = [{ name: { type: 'user', file: userFile }, origin: userFile, table: userTable }];
+  const profile = selectProfile(options.profile, [userTable, ...projectLayers.map((layer) => layer.table), sessionTable]);
+  if (profile !== undefined) layers.push(profileLayer(profile, userFile, userTable, projectLayers));
+  layers.push(...projectLayers);
+  if (overrides.length > 0) layers.push({ name: { type: 'sessionFlags' }, origin: '-c', table: sessionTable });
+
+  const merged = ConfigToml.parse(layers.reduce<TomlTable>((below, layer) => mergeTables(below, layer.table), {}));
+  const features = loadFeatures(layers, overrides, options, warnings);
+  const providers = resolveProviders(merged, userFile, warnings);
+  const modelProviderId = merged.model_provider ?? 'openai';
+  const modelProvider = providers[modelProviderId];
+  if (modelProvider === undefined) {
+    throw new ConfigError('UnknownProvider', originOf(layers, 'model_provider'), 'model_provider',
+      `no provider '${modelProviderId}'; define [model_providers.${modelProviderId}] or use one of: ${Object.keys(providers).sort().join(', ')}`);
+  }
+
+  const config: Config = {
+    homeDir,
+    cwd: options.cwd,
+    profile,
+    model: merged.model ?? DEFAULT_MODEL,
+    modelProviderId,
+    modelProvider,
+    modelProviders: providers,
+    approvalPolicy: merged.approval_policy ?? 'on-request',
+    sandboxMode: merged.sandbox_mode ?? 'read-only',
+    sandboxWorkspaceWrite: {
+      writableRoots: merged.sandbox_workspace_write?.writable_roots ?? [],
+      networkAccess: merged.sandbox_workspace_write?.network_access ?? false,
+      excludeTmpdirEnvVar: merged.sandbox_workspace_write?.exclude_tmpdir_env_var ?? false,
+      excludeSlashTmp: merged.sandbox_workspace_write?.exclude_slash_tmp ?? false,
+    },
+    modelReasoningEffort: merged.model_reasoning_effort,
+    modelReasoningSummary: merged.model_reasoning_summary,
+    modelVerbosity: merged.model_verbosity,
+    modelAutoCompactTokenLimit: merged.model_auto_compact_token_limit,
+    modelContextWindow: merged.model_context_window,
+    developerInstructions: merged.developer_instructions,
+    baseInstructions: await readBaseInstructions(merged, layers, options.cwd),
+    projectDocMaxBytes: merged.project_doc_max_bytes ?? DEFAULT_PROJECT_DOC_MAX_BYTES,
+    shellEnvironmentPolicy: merged.shell_environment_policy ?? {},
+    orchestrator: {
+      skillsEnabled: merged.orchestrator?.skills?.enabled ?? true,
+      mcpEnabled: merged.orchestrator?.mcp?.enabled ?? true,
+    },
+    mcpServers: merged.mcp_servers ?? {},
+    features,
+    layers,
+  };
+  // Features is immutable on its own; everything else is plain data frozen here.
+  const { features: _features, ...data } = config;
+  deepFreeze(data);
+  return { config: Object.freeze(config), warnings };
+}
+
+/** Trusted project layers, root first; warns once when an untrusted project has config of its own. */
+async function readProjectLayers(
+  cwd: string,
+  homeDir: string,
+  userAndSession: TomlTable,
+  check: (table: TomlTable, origin: string) => TomlTable,
+  warnings: ConfigWarning[],
+): Promise<ConfigLayer[]> {
+  const parsed = ConfigToml.parse(userAndSession);
+  const markers = parsed.project_root_markers ?? DEFAULT_PROJECT_ROOT_MARKERS;
+  const root = findProjectRoot(cwd, markers);
+  const trusted = isProjectTrusted(parsed.projects ?? {}, root, cwd);
+  const layers: ConfigLayer[] = [];
+  for (const file of projectConfigFiles(root, cwd, homeDir)) {
+    const table = await readTomlFile(file);
+    if (table === undefined) continue;
+    if (!trusted) {
+      warnings.push({
+        code: 'UntrustedProjectConfig',
+        origin: file,
+        key: undefined,
+        message: `${file}: ignored because ${root} is not trusted; add [projects."${root}"] trust_level = "trusted" to your config.toml to use it`,
+      });
+      continue;
+    }
+    layers.push({ name: { type: 'project', file }, origin: file, table: check(table, file) });
+  }
+  return layers;
+}
+
+/** `--profile` wins; otherwise the highest layer that sets `profile = "…"`. */
+function selectProfile(flag: string | undefined, tables: readonly TomlTable[]): string | undefined {
+  if (flag !== undefined) return flag;
+  let selected: string | undefined;
+  for (const table of tables) if (typeof table.profile === 'string') selected = table.profile;
+  return selected;
+}
+
+/** The selected `[profiles.NAME]` table as a layer of its own. */
+function profileLayer(profile: string, userFile: string, userTable: TomlTable, projectLayers: readonly ConfigLayer[]): ConfigLayer {
+  let table: ProfileToml | undefined;
+  let file = userFile;
+  for (const layer of [{ origin: userFile, table: userTable }, ...projectLayers]) {
+    const profiles = layer.table.profiles;
+    const candidate = isTable(profiles) ? profiles[profile] : undefined;
+    if (isTable(candidate)) {
+      table = table === undefined ? candidate : mergeTables(table, candidate);
+      file = layer.origin;
+    }
+  }
+  if (table === undefined) {
+    const known = isTable(userTable.profiles) ? Object.keys(userTable.profiles) : [];
+    throw new ConfigError('UnknownProfile', `--profile ${profile}`, `profiles.${profile}`,
+      known.length > 0 ? `no such profile; defined: ${known.sort().join(', ')}` : 'no such profile; this config defines none');
+  }
+  return { name: { type: 'profile', profile, file }, origin: `profile "${profile}" (${file})`, table };
+}
+
+/** Features from each layer's `[features]`, then `--enable` / `--disable`. */
+function loadFeatures(
+  layers: readonly ConfigLayer[],
+  overrides: readonly { raw: string; path: readonly string[]; value: unknown }[],
+  options: LoadConfigOptions,
+  warnings: ConfigWarning[],
+): Config['features'] {
+  const sources: FeatureSource[] = [];
+  for (const layer of layers) {
+    if (layer.name.type === 'sessionFlags') {
+      // One source per override, so a message names the exact `-c` that was wrong.
+      for (const override of overrides) {
+        const features = overridesToTable([override]).features;
+        if (isTable(features)) sources.push({ origin: `-c ${override.raw}`, table: features });
+      }
+    } else if (isTable(layer.table.features)) {
+      sources.push({ origin: layer.origin, table: layer.table.features });
+    }
+  }
+  for (const [flag, keys, value] of [['--enable', options.enable, true], ['--disable', options.disable, false]] as const) {
+    for (const key of keys ?? []) {
+      // A flag names a feature on purpose, so a typo is an error (as in Codex), not a warning.
+      if (featureSpec(key) === undefined) {
+        throw new ConfigError('InvalidFeature', `${flag} ${key}`, `features.${key}`, 'unknown feature flag; `skein features list` shows them all');
+      }
+      sources.push({ origin: `${flag} ${key}`, table: { [key]: value } });
+    }
+  }
+  try {
+    const { features, warnings: featureWarnings } = resolveFeatures(sources);
+    for (const warning of featureWarnings) {
+      warnings.push({ code: warning.code, origin: warning.origin, key: `features.${warning.key}`, message: warning.message });
+    }
+    return features;
+  } catch (error) {
+    if (error instanceof FeatureConfigError) {
+      throw new ConfigError('InvalidFeature', error.origin, error.key, error.reason);
+    }
+    throw error;
+  }
+}
+
+/** Built-in providers plus `[model_providers.*]`; a built-in id cannot be redefined (as in Codex). */
+function resolveProviders(merged: ConfigToml, userFile: string, warnings: ConfigWarning[]): Record<string, ModelProviderInfo> {
+  const builtIns = builtInProviders(merged.openai_base_url);
+  const providers: Record<string, ModelProviderInfo> = {};
+  for (const [id, toml] of Object.entries(builtIns)) providers[id] = resolveProvider(id, toml);
+  for (const [id, toml] of Object.entries(merged.model_providers ?? {})) {
+    if (Object.hasOwn(builtIns, id)) {
+      warnings.push({
+        code: 'BuiltInProviderRedefined',
+        origin: userFile,
+        key: `model_providers.${id}`,
+        message: `${userFile}: model_providers.${id}: '${id}' is a built-in provider and cannot be redefined; give yours another id${id === 'openai' ? ' or set openai_base_url' : ''}`,
+      });
+      continue;
+    }
+    providers[id] = resolveProvider(id, toml);
+  }
+  return providers;
+}
+
+/** The contents of `model_instructions_file` (relative to the file that sets it), else `instructions`. */
+async function readBaseInstructions(merged: ConfigToml, layers: readonly ConfigLayer[], cwd: string): Promise<string | undefined> {
+  const file = merged.model_instructions_file;
+  if (file === undefined) return merged.instructions;
+  const layer = layerSetting(layers, 'model_instructions_file');
+  const base = layer !== undefined && layer.name.type !== 'sessionFlags' ? path.dirname(layer.name.file) : cwd;
+  const absolute = path.resolve(base, file);
+  try {
+    return await readFile(absolute, 'utf8');
+  } catch (error) {
+    throw new ConfigError('UnreadableFile', layer?.origin ?? 'defaults', 'model_instructions_file',
+      `cannot read ${absolute}: ${(error as Error).message}`);
+  }
+}
+
+/** The highest layer that sets top-level `key`. */
+function layerSetting(layers: readonly ConfigLayer[], key: string): ConfigLayer | undefined {
+  return layers.findLast((layer) => Object.hasOwn(layer.table, key));
+}
+
+/** The origin of the highest layer that sets top-level `key`. */
+function originOf(layers: readonly ConfigLayer[], key: string): string {
+  return layerSetting(layers, key)?.origin ?? 'defaults';
+}

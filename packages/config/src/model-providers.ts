@@ -1,0 +1,66 @@
+// Model providers: the built-in ones and user-defined `[model_providers.<id>]`, resolved with defaults.
+import type { ModelProviderToml } from './config-toml.js';
+
+/** A provider with every setting resolved. */
+export interface ModelProviderInfo {
+  readonly id: string;
+  readonly name: string;
+  /** The API base; requests go to `${baseUrl}/responses`. */
+  readonly baseUrl: string;
+  readonly envKey: string | undefined;
+  readonly envKeyInstructions: string | undefined;
+  readonly wireApi: 'responses';
+  readonly queryParams: Readonly<Record<string, string>>;
+  readonly httpHeaders: Readonly<Record<string, string>>;
+  readonly envHttpHeaders: Readonly<Record<string, string>>;
+  readonly requestMaxRetries: number;
+  readonly streamMaxRetries: number;
+  readonly streamIdleTimeoutMs: number;
+  readonly requiresOpenaiAuth: boolean;
+  readonly supportsWebsockets: boolean;
+}
+
+/** Defaults Codex uses for a provider that does not set them. */
+export const PROVIDER_DEFAULTS = {
+  requestMaxRetries: 4,
+  streamMaxRetries: 5,
+  streamIdleTimeoutMs: 300_000,
+} as const;
+
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+/** The providers that exist without configuration (same ids as Codex's built-ins). */
+export function builtInProviders(openaiBaseUrl: string | undefined): Record<string, ModelProviderToml> {
+  return {
+    openai: {
+      name: 'OpenAI',
+      base_url: openaiBaseUrl ?? OPENAI_BASE_URL,
+      env_key: 'OPENAI_API_KEY',
+      wire_api: 'responses',
+      requires_openai_auth: true,
+      supports_websockets: true,
+    },
+    ollama: { name: 'Ollama', base_url: 'http://localhost:11434/v1', wire_api: 'responses' },
+    lmstudio: { name: 'LM Studio', base_url: 'http://localhost:1234/v1', wire_api: 'responses' },
+  };
+}
+
+/** Fills a provider's unset fields. A provider without `base_url` talks to OpenAI's API. */
+export function resolveProvider(id: string, toml: ModelProviderToml): ModelProviderInfo {
+  return Object.freeze({
+    id,
+    name: toml.name ?? id,
+    baseUrl: (toml.base_url ?? OPENAI_BASE_URL).replace(/\/+$/, ''),
+    envKey: toml.env_key,
+    envKeyInstructions: toml.env_key_instructions,
+    wireApi: 'responses',
+    queryParams: Object.freeze({ ...toml.query_params }),
+    httpHeaders: Object.freeze({ ...toml.http_headers }),
+    envHttpHeaders: Object.freeze({ ...toml.env_http_headers }),
+    requestMaxRetries: toml.request_max_retries ?? PROVIDER_DEFAULTS.requestMaxRetries,
+    streamMaxRetries: toml.stream_max_retries ?? PROVIDER_DEFAULTS.streamMaxRetries,
+    streamIdleTimeoutMs: toml.stream_idle_timeout_ms ?? PROVIDER_DEFAULTS.streamIdleTimeoutMs,
+    requiresOpenaiAuth: toml.requires_openai_auth ?? false,
+    supportsWebsockets: toml.supports_websockets ?? false,
+  });
+}

@@ -1,0 +1,37 @@
+// Checks one layer's table against the schema, so an error names the file it came from, and sorts
+// its unmodelled top-level keys into "Codex knows it, Skein does not act on it yet" and "unknown".
+import type { z } from 'zod';
+import { CODEX_CONFIG_KEYS } from './codex-config-keys.js';
+import { ConfigError } from './config-error.js';
+import { ConfigToml, SKEIN_CONFIG_KEYS } from './config-toml.js';
+import type { ConfigWarning } from './config-warning.js';
+import type { TomlTable } from './toml-table.js';
+
+/** Validates `table` (from `origin`); returns the warnings for keys Skein does not act on. */
+export function validateLayer(table: TomlTable, origin: string, strict: boolean): ConfigWarning[] {
+  const result = ConfigToml.safeParse(table, { reportInput: true });
+  if (!result.success) throw toConfigError(result.error, origin);
+  const warnings: ConfigWarning[] = [];
+  for (const key of Object.keys(table)) {
+    if (SKEIN_CONFIG_KEYS.has(key)) continue;
+    const known = CODEX_CONFIG_KEYS.has(key);
+    const reason = known ? 'a Codex setting Skein does not act on yet; it is ignored' : 'not a known setting; check the spelling';
+    if (strict) throw new ConfigError('UnknownKey', origin, key, `${reason} (--strict-config)`);
+    warnings.push({ code: known ? 'NotYetSupported' : 'UnknownKey', origin, key, message: `${origin}: ${key}: ${reason}` });
+  }
+  return warnings;
+}
+
+/** The first zod issue as a ConfigError naming the dotted key and what was expected. */
+function toConfigError(error: z.ZodError, origin: string): ConfigError {
+  const issue = error.issues[0];
+  const key = issue === undefined || issue.path.length === 0 ? undefined : issue.path.map(String).join('.');
+  const received = issue !== undefined && 'input' in issue ? ` (got ${describe(issue.input)})` : '';
+  return new ConfigError('InvalidValue', origin, key, `${issue?.message ?? 'invalid value'}${received}`);
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

@@ -1,0 +1,326 @@
+// Loads real config files from temporary home and project folders.
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, type LoadConfigOptions } from '../src/index.js';
+
+let scratch: string;
+let home: string;
+let project: string;
+
+beforeEach(() => {
+  scratch = mkdtempSync(path.join(tmpdir(), 'skein-config-'));
+  home = path.join(scratch, 'home', '.codex');
+  project = path.join(scratch, 'repo');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(path.join(project, '.git'), { recursive: true });
+});
+afterEach(() => rmSync(scratch, { recursive: true, force: true }));
+
+function write(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+const userConfig = (text: string) => write(path.join(home, 'config.toml'), text);
+const load = (options: Partial<LoadConfigOptions> = {}) => loadConfig({ cwd: project, env: {}, homeDir: home, ...options });
+
+async function loadError(options: Partial<LoadConfigOptions> = {}): Promise<ConfigError> {
+  try {
+    await load(options);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected loadConfig to fail');
+}
+
+describe('defaults', () => {
+  it('loads without any config file', async () => {
+    const { config, warnings } = await load();
+    expect(warnings).toEqual([]);
+    expect(config).toMatchObject({
+      model: 'gpt-5.5',
+      modelProviderId: 'openai',
+      approvalPolicy: 'on-request',
+      sandboxMode: 'read-only',
+      projectDocMaxBytes: 32768,
+      orchestrator: { skillsEnabled: true, mcpEnabled: true },
+    });
+    expect(config.modelProvider.baseUrl).toBe('https://api.openai.com/v1');
+    expect(config.features.isEnabled('goals')).toBe(true);
+  });
+
+  it('is deeply immutable', async () => {
+    const { config } = await load();
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.sandboxWorkspaceWrite.writableRoots)).toBe(true);
+    expect(Object.isFrozen(config.modelProvider.httpHeaders)).toBe(true);
+  });
+});
+
+describe('the home directory', () => {
+  it('reads config.toml from SKEIN_HOME, else CODEX_HOME', async () => {
+    const skeinHome = path.join(scratch, 'skein-home');
+    write(path.join(skeinHome, 'config.toml'), 'model = "from-skein-home"\n');
+    userConfig('model = "from-codex-home"\n');
+    const base = { cwd: project };
+    expect((await loadConfig({ ...base, env: { SKEIN_HOME: skeinHome, CODEX_HOME: home } })).config.model).toBe('from-skein-home');
+    expect((await loadConfig({ ...base, env: { CODEX_HOME: home } })).config.model).toBe('from-codex-home');
+    expect((await loadConfig({ ...base, env: { SKEIN_HOME: '', CODEX_HOME: home } })).config.homeDir).toBe(home);
+  });
+});
+
+describe('layering', () => {
+  const providers = `
+[model_providers.mock]
+name = "Mock"
+base_url = "http://127.0.0.1:9/v1"
+env_key = "MOCK_KEY"
+request_max_retries = 0
+`;
+
+  it('stacks user file < profile < trusted project files (root, then closer) < -c overrides', async () => {
+    userConfig(`
+model = "user"
+model_provider = "mock"
+approval_policy = "never"
+sandbox_mode = "workspace-write"
+model_verbosity = "low"
+developer_instructions = "user"
+profile = "work"
+${providers}
+[projects."${project}"]
+trust_level = "trusted"
+
+[profiles.work]
+model = "profile"
+approval_policy = "untrusted"
+model_verbosity = "medium"
+`);
+    write(path.join(project, '.codex', 'config.toml'), 'model = "project-root"\nmodel_verbosity = "high"\nmodel_reasoning_effort = "low"\n');
+    const sub = path.join(project, 'pkg', 'sub');
+    write(path.join(project, 'pkg', '.codex', 'config.toml'), 'model = "project-pkg"\n');
+    mkdirSync(sub, { recursive: true });
+
+    const { config } = await load({ cwd: sub, overrides: ['model_reasoning_effort=xhigh'] });
+    expect(config.model).toBe('project-pkg');
+    expect(config.modelVerbosity).toBe('high');
+    expect(config.approvalPolicy).toBe('untrusted');
+    expect(config.sandboxMode).toBe('workspace-write');
+    expect(config.developerInstructions).toBe('user');
+    expect(config.modelReasoningEffort).toBe('xhigh');
+    expect(config.profile).toBe('work');
+    expect(config.layers.map((layer) => layer.name.type)).toEqual(['user', 'profile', 'project', 'project', 'sessionFlags']);
+  });
+
+  it('merges tables key by key across layers', async () => {
+    userConfig(`${providers}\n[sandbox_workspace_write]\nwritable_roots = ["/data"]\nnetwork_access = false\n`);
+    const { config } = await load({ overrides: ['sandbox_workspace_write.network_access=true', 'model_providers.mock.stream_max_retries=2'] });
+    expect(config.sandboxWorkspaceWrite).toEqual({ writableRoots: ['/data'], networkAccess: true, excludeTmpdirEnvVar: false, excludeSlashTmp: false });
+    expect(config.modelProviders.mock).toMatchObject({ requestMaxRetries: 0, streamMaxRetries: 2, envKey: 'MOCK_KEY' });
+  });
+
+  it('--profile overrides profile = "…", and profiles select providers', async () => {
+    userConfig(`profile = "a"\n${providers}\n[profiles.a]\nmodel = "a"\n[profiles.b]\nmodel = "b"\nmodel_provider = "mock"\n`);
+    expect((await load()).config.model).toBe('a');
+    const { config } = await load({ profile: 'b' });
+    expect(config.model).toBe('b');
+    expect(config.modelProvider).toMatchObject({ id: 'mock', baseUrl: 'http://127.0.0.1:9/v1', streamIdleTimeoutMs: 300000 });
+  });
+
+  it('-c profile=… selects a profile too', async () => {
+    userConfig('[profiles.fast]\nmodel = "fast"\n');
+    expect((await load({ overrides: ['profile=fast'] })).config.model).toBe('fast');
+  });
+
+  it('ignores an untrusted project config, with a warning that says how to trust it', async () => {
+    userConfig('model = "user"\n');
+    write(path.join(project, '.codex', 'config.toml'), 'model = "project"\n');
+    const { config, warnings } = await load();
+    expect(config.model).toBe('user');
+    expect(warnings).toEqual([
+      expect.objectContaining({ code: 'UntrustedProjectConfig', origin: path.join(project, '.codex', 'config.toml') }),
+    ]);
+    expect(warnings[0]?.message).toContain(`[projects."${project}"]`);
+  });
+
+  it('honours an explicit untrusted entry closer to the cwd', async () => {
+    const sub = path.join(project, 'vendor');
+    mkdirSync(sub);
+    userConfig(`[projects."${project}"]\ntrust_level = "trusted"\n[projects."${sub}"]\ntrust_level = "untrusted"\n`);
+    write(path.join(project, '.codex', 'config.toml'), 'model = "project"\n');
+    expect((await load({ cwd: sub })).config.model).toBe('gpt-5.5');
+    expect((await load()).config.model).toBe('project');
+  });
+
+  it('reads base instructions from model_instructions_file relative to the file that sets it', async () => {
+    write(path.join(home, 'prompts', 'base.md'), 'Be brief.');
+    userConfig('model_instructions_file = "prompts/base.md"\ninstructions = "ignored"\n');
+    expect((await load()).config.baseInstructions).toBe('Be brief.');
+    userConfig('instructions = "inline"\n');
+    expect((await load()).config.baseInstructions).toBe('inline');
+  });
+});
+
+describe('features through config', () => {
+  it('applies [features] of each layer, then -c features.x, then --enable/--disable', async () => {
+    userConfig('[features]\ngoals = false\ncode_mode = false\n');
+    const { config, warnings } = await load({
+      overrides: ['features.code_mode=true', 'features.current_time_reminder=true'],
+      disable: ['code_mode'],
+      enable: ['goals'],
+    });
+    expect(config.features.isEnabled('goals')).toBe(true);
+    expect(config.features.isEnabled('code_mode')).toBe(false);
+    expect(config.features.isEnabled('current_time_reminder')).toBe(true);
+    // Only a feature that ends up on is worth the under-development warning.
+    expect(warnings.map(({ code, key, origin }) => [code, key, origin])).toEqual([
+      ['UnderDevelopmentEnabled', 'features.current_time_reminder', '-c features.current_time_reminder=true'],
+    ]);
+  });
+
+  it('reports an invalid feature value with the file and the dotted key', async () => {
+    userConfig('[features.rollout_budget]\nenabled = true\nlimit_tokens = -5\n');
+    const error = await loadError();
+    expect(error.code).toBe('InvalidFeature');
+    expect(error.message).toContain(path.join(home, 'config.toml'));
+    expect(error.message.startsWith(`${path.join(home, 'config.toml')}: features.rollout_budget.limit_tokens: `)).toBe(true);
+  });
+
+  it('rejects --enable / --disable of a feature that does not exist', async () => {
+    const error = await loadError({ enable: ['gaols'] });
+    expect(error).toMatchObject({ code: 'InvalidFeature', origin: '--enable gaols', key: 'features.gaols' });
+    expect((await loadError({ disable: ['nope'] })).origin).toBe('--disable nope');
+  });
+
+  it('names the -c override that set a bad feature value', async () => {
+    const error = await loadError({ overrides: ['features.goals="yes"'] });
+    expect(error.code).toBe('InvalidFeature');
+    expect(error.origin).toBe('-c features.goals="yes"');
+  });
+});
+
+describe('unknown and unsupported keys', () => {
+  it('warns for a Codex key Skein does not act on yet and for a key nobody knows', async () => {
+    userConfig('check_for_update_on_startup = false\nmodle = "typo"\n');
+    const { warnings } = await load();
+    expect(warnings.map(({ code, key }) => [code, key])).toEqual([
+      ['NotYetSupported', 'check_for_update_on_startup'],
+      ['UnknownKey', 'modle'],
+    ]);
+  });
+
+  it('--strict-config turns both into errors', async () => {
+    userConfig('check_for_update_on_startup = false\n');
+    expect((await loadError({ strict: true })).code).toBe('UnknownKey');
+    userConfig('modle = "typo"\n');
+    const error = await loadError({ strict: true });
+    expect(error).toMatchObject({ code: 'UnknownKey', key: 'modle', origin: path.join(home, 'config.toml') });
+  });
+
+  it('warns about redefining a built-in provider and keeps the built-in', async () => {
+    userConfig('[model_providers.openai]\nname = "Mine"\nbase_url = "http://127.0.0.1:1/v1"\n');
+    const { config, warnings } = await load();
+    expect(config.modelProviders.openai?.baseUrl).toBe('https://api.openai.com/v1');
+    expect(warnings).toEqual([expect.objectContaining({ code: 'BuiltInProviderRedefined', key: 'model_providers.openai' })]);
+    userConfig('openai_base_url = "http://127.0.0.1:2/v1"\n');
+    expect((await load()).config.modelProvider.baseUrl).toBe('http://127.0.0.1:2/v1');
+  });
+});
+
+describe('validation errors name the file, the key and what was expected', () => {
+  const userFile = () => path.join(home, 'config.toml');
+
+  it.each([
+    ['approval_policy = "sometimes"', 'approval_policy'],
+    ['approval_policy = { granular = { sandbox_approval = true } }', 'approval_policy'],
+    ['sandbox_mode = "yolo"', 'sandbox_mode'],
+    ['model_context_window = -1', 'model_context_window'],
+    ['model_context_window = 1.5', 'model_context_window'],
+    ['model_reasoning_effort = "extreme"', 'model_reasoning_effort'],
+    ['model_verbosity = 3', 'model_verbosity'],
+    ['project_doc_max_bytes = "big"', 'project_doc_max_bytes'],
+    ['openai_base_url = "ftp://x"', 'openai_base_url'],
+    ['[sandbox_workspace_write]\nwritable_roots = ["relative/dir"]', 'sandbox_workspace_write.writable_roots.0'],
+    ['[model_providers.m]\nbase_url = "not a url"', 'model_providers.m.base_url'],
+    ['[model_providers.m]\nrequest_max_retries = 1000', 'model_providers.m.request_max_retries'],
+    ['[model_providers.m]\nhttp_headers = { X = 1 }', 'model_providers.m.http_headers.X'],
+    ['[shell_environment_policy]\ninherit = "some"', 'shell_environment_policy.inherit'],
+    ['[mcp_servers.docs]\nargs = ["x"]', 'mcp_servers.docs'],
+    ['[orchestrator.skills]\nenabled = "yes"', 'orchestrator.skills.enabled'],
+    ['[profiles.p]\nsandbox_mode = "nope"', 'profiles.p.sandbox_mode'],
+    ['[projects."/x"]\ntrust_level = "maybe"', 'projects./x.trust_level'],
+  ])('%s → %s', async (text, key) => {
+    userConfig(`${text}\n`);
+    const error = await loadError();
+    expect(error).toMatchObject({ code: 'InvalidValue', origin: userFile(), key });
+    expect(error.message.startsWith(`${userFile()}: ${key}: `)).toBe(true);
+  });
+
+  it('explains that the chat wire API is gone', async () => {
+    userConfig('[model_providers.m]\nwire_api = "chat"\n');
+    expect((await loadError()).message).toContain('use "responses"');
+  });
+
+  it('points at the line and column of a TOML syntax error', async () => {
+    userConfig('model = "ok"\nsandbox_mode = \n');
+    const error = await loadError();
+    expect(error.code).toBe('InvalidToml');
+    expect(error.origin).toBe(`${userFile()}:2:16`);
+  });
+
+  it('names the -c override that carries a bad value', async () => {
+    const error = await loadError({ overrides: ['sandbox_mode=everything'] });
+    expect(error).toMatchObject({ code: 'InvalidValue', origin: '-c sandbox_mode=everything', key: 'sandbox_mode' });
+  });
+
+  it('rejects an unknown profile and lists the defined ones', async () => {
+    userConfig('[profiles.fast]\nmodel = "a"\n[profiles.deep]\nmodel = "b"\n');
+    const error = await loadError({ profile: 'slow' });
+    expect(error.code).toBe('UnknownProfile');
+    expect(error.message).toContain('defined: deep, fast');
+  });
+
+  it('rejects a model_provider that is not defined', async () => {
+    userConfig('model_provider = "nowhere"\n');
+    const error = await loadError();
+    expect(error).toMatchObject({ code: 'UnknownProvider', key: 'model_provider' });
+    expect(error.message).toContain('lmstudio, ollama, openai');
+  });
+
+  it('rejects a missing model_instructions_file', async () => {
+    userConfig('model_instructions_file = "missing.md"\n');
+    expect((await loadError()).code).toBe('UnreadableFile');
+  });
+
+  it('rejects a relative SKEIN_HOME', async () => {
+    await expect(loadConfig({ cwd: project, env: { SKEIN_HOME: 'relative' } })).rejects.toMatchObject({ code: 'InvalidHomeDir' });
+  });
+});
+
+describe('the recorded Codex provider config', () => {
+  it('loads the config Codex 0.171.0 was recorded with, warning only for keys Skein does not act on', async () => {
+    userConfig(`
+model_provider = "mock"
+check_for_update_on_startup = false
+[analytics]
+enabled = false
+[feedback]
+enabled = false
+[model_providers.mock]
+name = "Mock"
+base_url = "http://127.0.0.1:4010/v1"
+wire_api = "responses"
+env_key = "ORACLE_MOCK_API_KEY"
+request_max_retries = 0
+stream_max_retries = 0
+stream_idle_timeout_ms = 30000
+supports_websockets = false
+`);
+    const { config, warnings } = await load();
+    expect(config.modelProvider).toMatchObject({ id: 'mock', envKey: 'ORACLE_MOCK_API_KEY', requestMaxRetries: 0, streamIdleTimeoutMs: 30000 });
+    expect(warnings.map((warning) => warning.key)).toEqual(['check_for_update_on_startup', 'analytics', 'feedback']);
+    expect(new Set(warnings.map((warning) => warning.code))).toEqual(new Set(['NotYetSupported']));
+  });
+});
