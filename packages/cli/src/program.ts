@@ -1,0 +1,51 @@
+// The skein command tree. Subcommands that serve a process delegate to their package's entry point.
+import { ConfigError, type ConfigWarning } from '@skein/config';
+import { Command, CommanderError } from 'commander';
+import { formatFeatureList } from './commands/features-list.js';
+import { addGlobalOptions, loadConfigFor, type GlobalOptions, type ProcessContext } from './global-options.js';
+
+/** Where the program writes; injected so tests can run it in-process. */
+export interface ProgramIo extends ProcessContext {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+/** Runs `skein` with `argv` (without the node and script paths); resolves to the exit code. */
+export async function runSkein(argv: readonly string[], io: ProgramIo): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    if (error instanceof ConfigError) {
+      io.stderr(`error: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+function buildProgram(io: ProgramIo): Command {
+  const program = addGlobalOptions(new Command('skein'))
+    .description('A TypeScript runtime for coding agents, compatible with OpenAI Codex')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError();
+
+  const features = program.command('features').description('inspect feature flags');
+  features
+    .command('list')
+    .description('list every feature flag with its stage and effective value')
+    .action(async (_options: unknown, command: Command) => {
+      const { config, warnings } = await loadConfigFor(command.optsWithGlobals<GlobalOptions>(), io);
+      reportWarnings(warnings, io);
+      io.stdout(`${formatFeatureList(config.features)}\n`);
+    });
+
+  return program;
+}
+
+function reportWarnings(warnings: readonly ConfigWarning[], io: ProgramIo): void {
+  for (const warning of warnings) io.stderr(`warning: ${warning.message}\n`);
+}
