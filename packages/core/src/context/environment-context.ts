@@ -1,0 +1,67 @@
+// The `<environment_context>` fragment: where the agent runs and what it may touch, in the exact
+// element layout Codex 0.171.0 sends (a user-message part, re-sent only when it changes).
+
+/** A filesystem entry target: a concrete path, or a special location (`:root`, `:tmpdir`, …). */
+export type EnvironmentEntryTarget = { readonly path: string } | { readonly special: string };
+
+/** One filesystem permission entry as the model sees it. */
+export interface EnvironmentEntry {
+  readonly access: 'read' | 'write' | 'none';
+  readonly target: EnvironmentEntryTarget;
+}
+
+/** The permission profile: unrestricted (danger-full-access) or a managed list of entries. */
+export type EnvironmentPermissionProfile =
+  | { readonly type: 'disabled' }
+  | { readonly type: 'managed'; readonly entries: readonly EnvironmentEntry[] };
+
+/** Everything the fragment states. */
+export interface EnvironmentContext {
+  readonly cwd: string;
+  readonly shell: string;
+  /** The local date, YYYY-MM-DD. */
+  readonly currentDate: string;
+  /** IANA time zone name, e.g. `Etc/UTC`. */
+  readonly timezone: string;
+  readonly workspaceRoots: readonly string[];
+  readonly permissionProfile: EnvironmentPermissionProfile;
+}
+
+/** The tag the fragment starts with; history uses it to recognise the fragment. */
+export const ENVIRONMENT_CONTEXT_OPEN = '<environment_context>';
+
+/** Renders the fragment text. */
+export function renderEnvironmentContext(context: EnvironmentContext): string {
+  const roots = context.workspaceRoots.map((root) => `<root>${escapeXml(root)}</root>`).join('');
+  return [
+    ENVIRONMENT_CONTEXT_OPEN,
+    `  <cwd>${escapeXml(context.cwd)}</cwd>`,
+    `  <shell>${escapeXml(context.shell)}</shell>`,
+    `  <current_date>${context.currentDate}</current_date>`,
+    `  <timezone>${escapeXml(context.timezone)}</timezone>`,
+    `  <filesystem><workspace_roots>${roots}</workspace_roots>${renderProfile(context.permissionProfile)}</filesystem>`,
+    '</environment_context>',
+  ].join('\n');
+}
+
+function renderProfile(profile: EnvironmentPermissionProfile): string {
+  if (profile.type === 'disabled') return '<permission_profile type="disabled"><file_system type="unrestricted" /></permission_profile>';
+  const entries = profile.entries
+    .map(({ access, target }) =>
+      'path' in target
+        ? `<entry access="${access}"><path>${escapeXml(target.path)}</path></entry>`
+        : `<entry access="${access}"><special>:${escapeXml(target.special)}</special></entry>`,
+    )
+    .join('');
+  return `<permission_profile type="managed"><file_system type="restricted">${entries}</file_system></permission_profile>`;
+}
+
+/** The local date of `now` in `timezone`, as YYYY-MM-DD. */
+export function localDate(now: Date, timezone: string): string {
+  // en-CA formats as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+function escapeXml(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}

@@ -1,0 +1,55 @@
+// The Responses API stream as typed events. Unknown event types are skipped, never fatal: the API
+// adds events over time and a client must keep working.
+import { ResponseItem } from '@skein/protocol';
+import { z } from 'zod';
+
+/** Token usage as the Responses API reports it on `response.completed`. */
+export const TokenUsage = z.object({
+  input_tokens: z.number().int().nonnegative(),
+  input_tokens_details: z.looseObject({ cached_tokens: z.number().int().nonnegative().optional() }).nullish(),
+  output_tokens: z.number().int().nonnegative(),
+  output_tokens_details: z.looseObject({ reasoning_tokens: z.number().int().nonnegative().optional() }).nullish(),
+  total_tokens: z.number().int().nonnegative(),
+});
+export type TokenUsage = z.infer<typeof TokenUsage>;
+
+const ApiError = z.looseObject({ code: z.string().nullish(), message: z.string().nullish(), type: z.string().nullish() });
+
+/** The server events this client acts on, parsed from each SSE `data:` payload. */
+export const ServerEvent = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('response.created'), response: z.looseObject({ id: z.string() }) }),
+  z.looseObject({ type: z.literal('response.output_item.added'), item: ResponseItem }),
+  z.looseObject({ type: z.literal('response.output_item.done'), item: ResponseItem }),
+  z.looseObject({ type: z.literal('response.output_text.delta'), item_id: z.string(), delta: z.string() }),
+  z.looseObject({ type: z.literal('response.reasoning_summary_text.delta'), item_id: z.string(), delta: z.string() }),
+  z.looseObject({ type: z.literal('response.reasoning_text.delta'), item_id: z.string(), delta: z.string() }),
+  z.looseObject({
+    type: z.literal('response.completed'),
+    response: z.looseObject({ id: z.string(), usage: TokenUsage.nullish() }),
+  }),
+  z.looseObject({
+    type: z.literal('response.failed'),
+    response: z.looseObject({ id: z.string().optional(), error: ApiError.nullish() }),
+  }),
+  z.looseObject({ type: z.literal('response.incomplete'), response: z.looseObject({ incomplete_details: z.unknown().optional() }) }),
+  z.looseObject({ type: z.literal('error'), code: z.string().nullish(), message: z.string().nullish() }),
+]);
+export type ServerEvent = z.infer<typeof ServerEvent>;
+
+/** The server event types above; anything else is ignored. */
+export const KNOWN_SERVER_EVENTS: ReadonlySet<string> = new Set(ServerEvent.options.map((option) => option.shape.type.value));
+
+/** What a sampling stream yields to its consumer. */
+export type ResponseEvent =
+  | { readonly type: 'created'; readonly responseId: string }
+  | { readonly type: 'outputItemAdded'; readonly item: ResponseItem }
+  | { readonly type: 'outputItemDone'; readonly item: ResponseItem }
+  | { readonly type: 'outputTextDelta'; readonly itemId: string; readonly delta: string }
+  | { readonly type: 'reasoningSummaryDelta'; readonly itemId: string; readonly delta: string }
+  | { readonly type: 'reasoningContentDelta'; readonly itemId: string; readonly delta: string }
+  | { readonly type: 'completed'; readonly responseId: string; readonly usage: TokenUsage | undefined }
+  /**
+   * The stream broke and the request is being sent again: discard what this attempt produced.
+   * `attempt` counts from 1; `delayMs` is the wait before the retry.
+   */
+  | { readonly type: 'retrying'; readonly attempt: number; readonly delayMs: number; readonly reason: string };

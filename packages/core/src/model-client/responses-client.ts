@@ -1,0 +1,224 @@
+// Streams one sampling request to a Responses API endpoint: auth and provider headers, SSE parsing,
+// retries with backoff for failed requests and for streams cut before `response.completed`, and an
+// idle timeout. Failures surface as typed ModelErrors.
+import type { ModelProviderInfo } from '@skein/config';
+import type { ReadableStreamDefaultReader, ReadableStreamReadResult } from 'node:stream/web';
+import { EventSourceParserStream, type EventSourceMessage } from 'eventsource-parser/stream';
+import { ModelError, classifyApiError } from './model-error.js';
+import { KNOWN_SERVER_EVENTS, ServerEvent, type ResponseEvent } from './response-event.js';
+import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry-policy.js';
+
+/** Capabilities the client needs, injected so tests control time and the network. */
+export interface ResponsesClientOptions {
+  readonly provider: ModelProviderInfo;
+  /** The environment to read `env_key` and `env_http_headers` from. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly fetch?: typeof fetch;
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly now?: () => number;
+  readonly retryPolicy?: RetryPolicy;
+}
+
+/** Per-request extras: headers such as `session-id` or the turn metadata, and cancellation. */
+export interface StreamOptions {
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly signal?: AbortSignal;
+}
+
+// A request body bigger than this is a bug upstream (history not compacted), not something to send.
+const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
+// One SSE event larger than this means a broken or hostile server.
+const MAX_EVENT_BYTES = 16 * 1024 * 1024;
+
+/** A client for one provider. Stateless between calls; safe to share across threads. */
+export class ResponsesClient {
+  readonly #provider: ModelProviderInfo;
+  readonly #env: Readonly<Record<string, string | undefined>>;
+  readonly #fetch: typeof fetch;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly #now: () => number;
+  readonly #retryPolicy: RetryPolicy;
+
+  constructor(options: ResponsesClientOptions) {
+    this.#provider = options.provider;
+    this.#env = options.env;
+    this.#fetch = options.fetch ?? fetch;
+    this.#sleep = options.sleep ?? abortableSleep;
+    this.#now = options.now ?? Date.now;
+    this.#retryPolicy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
+  }
+
+  /**
+   * Sends `body` (a Responses request with `stream: true`) and yields its events until
+   * `completed`. Retries transparently; a `retrying` event tells the consumer to drop what the
+   * failed attempt produced. Throws ModelError when retries are exhausted or the error is final.
+   */
+  async *stream(body: Readonly<Record<string, unknown>>, options: StreamOptions = {}): AsyncGenerator<ResponseEvent, void, undefined> {
+    const payload = JSON.stringify(body);
+    if (Buffer.byteLength(payload) > MAX_REQUEST_BYTES) {
+      throw new ModelError('BadRequest', `the request is ${Buffer.byteLength(payload)} bytes, over the ${MAX_REQUEST_BYTES}-byte limit`);
+    }
+    const headers = this.#headers(options.headers);
+    let requestRetries = 0;
+    let streamRetries = 0;
+    for (;;) {
+      let response: Response;
+      try {
+        response = await this.#post(payload, headers, options.signal);
+      } catch (error) {
+        const failure = asModelError(error, options.signal);
+        if (!failure.retryable || requestRetries >= this.#provider.requestMaxRetries) throw failure;
+        requestRetries += 1;
+        yield* this.#pause(requestRetries, failure, options.signal);
+        continue;
+      }
+      try {
+        yield* this.#read(response, options.signal);
+        return;
+      } catch (error) {
+        const failure = asModelError(error, options.signal);
+        if (!failure.retryable || streamRetries >= this.#provider.streamMaxRetries) throw failure;
+        streamRetries += 1;
+        yield* this.#pause(streamRetries, failure, options.signal);
+      }
+    }
+  }
+
+  async *#pause(attempt: number, failure: ModelError, signal: AbortSignal | undefined): AsyncGenerator<ResponseEvent> {
+    const delayMs = retryDelayMs(this.#retryPolicy, attempt, failure.details.retryAfterMs);
+    yield { type: 'retrying', attempt, delayMs, reason: failure.message };
+    await this.#sleep(delayMs, signal);
+  }
+
+  #headers(extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
+    const headers: Record<string, string> = {
+      ...this.#provider.httpHeaders,
+      accept: 'text/event-stream',
+      'content-type': 'application/json',
+    };
+    for (const [name, variable] of Object.entries(this.#provider.envHttpHeaders)) {
+      const value = this.#env[variable];
+      if (value !== undefined && value !== '') headers[name] = value;
+    }
+    const envKey = this.#provider.envKey;
+    if (envKey !== undefined) {
+      const key = this.#env[envKey];
+      if (key === undefined || key === '') {
+        const hint = this.#provider.envKeyInstructions ?? `set ${envKey} to the provider's API key`;
+        throw new ModelError('MissingApiKey', `missing environment variable ${envKey} for provider '${this.#provider.id}': ${hint}`);
+      }
+      headers.authorization = `Bearer ${key}`;
+    }
+    return { ...headers, ...extra };
+  }
+
+  async #post(payload: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Response> {
+    const url = new URL(`${this.#provider.baseUrl}/responses`);
+    for (const [name, value] of Object.entries(this.#provider.queryParams)) url.searchParams.set(name, value);
+    const response = await this.#fetch(url, { method: 'POST', headers, body: payload, ...(signal === undefined ? {} : { signal }) });
+    if (response.ok) return response;
+    const text = await response.text().catch(() => '');
+    const parsed = parseErrorBody(text);
+    throw classifyApiError(response.status, parsed.code, parsed.message || response.statusText, parseRetryAfter(response.headers, this.#now()));
+  }
+
+  async *#read(response: Response, signal: AbortSignal | undefined): AsyncGenerator<ResponseEvent> {
+    if (response.body === null) throw new ModelError('StreamDisconnected', 'the provider answered without a body');
+    const reader = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
+    try {
+      for (;;) {
+        const next = await readWithin(reader, this.#provider.streamIdleTimeoutMs, signal);
+        if (next.done) throw new ModelError('StreamDisconnected', 'the stream ended before response.completed');
+        const event = toResponseEvent(next.value);
+        if (event === undefined) continue;
+        yield event;
+        if (event.type === 'completed') return;
+      }
+    } finally {
+      await reader.cancel().catch(() => undefined);
+    }
+  }
+}
+
+/** Maps one SSE message to an event; `undefined` for events this client does not act on. */
+function toResponseEvent(message: EventSourceMessage): ResponseEvent | undefined {
+  if (message.data.length > MAX_EVENT_BYTES) throw new ModelError('StreamDisconnected', `an SSE event of ${message.data.length} bytes exceeds the limit`);
+  let json: unknown;
+  try {
+    json = JSON.parse(message.data);
+  } catch {
+    throw new ModelError('StreamDisconnected', `the provider sent an SSE event that is not JSON: ${message.data.slice(0, 120)}`);
+  }
+  const type = typeof json === 'object' && json !== null && 'type' in json ? json.type : message.event;
+  if (typeof type !== 'string' || !KNOWN_SERVER_EVENTS.has(type)) return undefined;
+  const parsed = ServerEvent.safeParse(json);
+  if (!parsed.success) throw new ModelError('ResponseFailed', `the provider sent a malformed ${type} event: ${parsed.error.issues[0]?.message ?? ''}`);
+  const event = parsed.data;
+  switch (event.type) {
+    case 'response.created':
+      return { type: 'created', responseId: event.response.id };
+    case 'response.output_item.added':
+      return { type: 'outputItemAdded', item: event.item };
+    case 'response.output_item.done':
+      return { type: 'outputItemDone', item: event.item };
+    case 'response.output_text.delta':
+      return { type: 'outputTextDelta', itemId: event.item_id, delta: event.delta };
+    case 'response.reasoning_summary_text.delta':
+      return { type: 'reasoningSummaryDelta', itemId: event.item_id, delta: event.delta };
+    case 'response.reasoning_text.delta':
+      return { type: 'reasoningContentDelta', itemId: event.item_id, delta: event.delta };
+    case 'response.completed':
+      return { type: 'completed', responseId: event.response.id, usage: event.response.usage ?? undefined };
+    case 'response.failed':
+      throw classifyApiError(undefined, event.response.error?.code ?? undefined, event.response.error?.message ?? 'no message');
+    case 'response.incomplete':
+      throw new ModelError('ResponseFailed', `the response was incomplete: ${JSON.stringify(event.response.incomplete_details ?? null)}`);
+    case 'error':
+      throw classifyApiError(undefined, event.code ?? undefined, event.message ?? 'no message');
+  }
+}
+
+/** Reads the next message, failing with IdleTimeout when nothing arrives for `idleMs`. */
+async function readWithin<T>(reader: ReadableStreamDefaultReader<T>, idleMs: number, signal: AbortSignal | undefined): Promise<ReadableStreamReadResult<T>> {
+  let timer: NodeJS.Timeout | undefined;
+  const idle = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ModelError('IdleTimeout', `no data from the provider for ${idleMs} ms`)), idleMs);
+  });
+  try {
+    if (signal?.aborted === true) throw new ModelError('Aborted', 'the request was cancelled');
+    return await Promise.race([reader.read(), idle]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function asModelError(error: unknown, signal: AbortSignal | undefined): ModelError {
+  if (signal?.aborted === true) return new ModelError('Aborted', 'the request was cancelled', { cause: error });
+  if (error instanceof ModelError) return error;
+  return new ModelError('Transport', `could not reach the provider: ${(error as Error).message}`, { cause: error });
+}
+
+function parseErrorBody(text: string): { code: string | undefined; message: string } {
+  try {
+    const body = JSON.parse(text) as { error?: { code?: unknown; type?: unknown; message?: unknown } };
+    const code = typeof body.error?.code === 'string' ? body.error.code : typeof body.error?.type === 'string' ? body.error.type : undefined;
+    return { code, message: typeof body.error?.message === 'string' ? body.error.message : text.slice(0, 500) };
+  } catch {
+    return { code: undefined, message: text.slice(0, 500) };
+  }
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) return reject(new ModelError('Aborted', 'the request was cancelled'));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new ModelError('Aborted', 'the request was cancelled'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
