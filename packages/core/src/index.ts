@@ -16,3 +16,12 @@ export { ENVIRONMENT_CONTEXT_OPEN, localDate, renderEnvironmentContext } from '.
 export type { EnvironmentContext, EnvironmentEntry, EnvironmentEntryTarget, EnvironmentPermissionProfile } from './context/environment-context.js';
 export { AGENTS_MD_PREFIX, boundProjectDocs, renderAgentsMd } from './context/agents-md.js';
 export type { AgentsMdSources } from './context/agents-md.js';
+export { DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, ThreadHistory, abortedOutput } from './history/thread-history.js';
+export type { ThreadHistoryOptions } from './history/thread-history.js';
+export { approximateTokens, truncateMiddle, truncationMarker } from './history/truncate-output.js';
+export { ToolRouter, isToolCall } from './tools/tool-router.js';
+export type { ToolCall } from './tools/tool-router.js';
+export type { CustomToolHandler, FunctionToolHandler, ToolHandler, ToolInvocation, ToolResult } from './tools/tool-handler.js';
+export { TURN_ABORTED_MESSAGE, runTurn } from './turn/run-turn.js';
+export type { TurnDependencies, TurnOutcome, TurnParameters } from './turn/run-turn.js';
+export type { CoreEvent } from './turn/core-event.js';

@@ -120,3 +120,13 @@ export {
   TurnStartedNotification,
 } from './app-server/messages.js';
 export type { ServerNotificationMethod } from './app-server/messages.js';
+
+export {
+  CustomToolFormat,
+  CustomToolSpec,
+  FunctionToolSpec,
+  HostedToolSpec,
+  JsonSchemaObject,
+  NamespaceToolSpec,
+  ToolSpec,
+} from './tool-spec.js';

@@ -1,0 +1,120 @@
+// The model-visible history of a thread. Items are recorded at one boundary, where each gets its
+// id (a type-prefixed UUIDv7 unless the server sent one) and its turn, and large tool outputs are cut
+// to the budget. The prompt view keeps every tool call paired with an output.
+import {
+  ensureResponseItemId,
+  isKnownResponseItem,
+  randomUuidV7,
+  toolCallId,
+  toolOutputCallId,
+  withResponseItemMetadata,
+  type ResponseItem,
+  type ToolOutputBody,
+  type UuidV7Source,
+} from '@skein/protocol';
+import { truncateMiddle } from './truncate-output.js';
+
+/** Settings of one thread's history. */
+export interface ThreadHistoryOptions {
+  /** Token budget of one tool output as the model sees it (`tool_output_token_limit`). */
+  readonly toolOutputTokenLimit: number;
+  readonly uuid?: UuidV7Source;
+}
+
+/** The default output budget, in tokens. */
+export const DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT = 10_000;
+
+/** The output recorded for a call whose turn was interrupted before it finished. */
+export function abortedOutput(wallTimeSeconds: number): string {
+  return `Wall time: ${wallTimeSeconds.toFixed(1)} seconds\naborted by user`;
+}
+
+/** An append-only list of response items with the bookkeeping the prompt needs. */
+export class ThreadHistory {
+  readonly #items: ResponseItem[] = [];
+  readonly #limit: number;
+  readonly #uuid: UuidV7Source;
+
+  constructor(options: ThreadHistoryOptions) {
+    this.#limit = options.toolOutputTokenLimit;
+    this.#uuid = options.uuid ?? randomUuidV7;
+  }
+
+  /** Every recorded item, in order. */
+  get items(): readonly ResponseItem[] {
+    return this.#items;
+  }
+
+  /**
+   * Records items produced in `turnId`: assigns missing ids, tags the turn, truncates tool outputs.
+   * Returns the items as recorded (what the rollout must persist).
+   */
+  record(items: readonly ResponseItem[], turnId: string): ResponseItem[] {
+    const recorded = items.map((item) => withResponseItemMetadata(ensureResponseItemId(this.#truncate(item), this.#uuid), { turn_id: turnId }));
+    this.#items.push(...recorded);
+    return recorded;
+  }
+
+  /** Replaces the whole history (resume, compaction); items are taken as already recorded. */
+  replace(items: readonly ResponseItem[]): void {
+    this.#items.splice(0, this.#items.length, ...items);
+  }
+
+  /** Calls that have no output yet, oldest first. */
+  pendingCalls(): ResponseItem[] {
+    const answered = new Set(this.#items.map(toolOutputCallId).filter((id) => id !== undefined));
+    return this.#items.filter((item) => {
+      const id = toolCallId(item);
+      return id !== undefined && !answered.has(id);
+    });
+  }
+
+  /**
+   * Records an `aborted by user` output for every call still waiting on one, as Codex does when a
+   * turn is interrupted; returns the outputs recorded.
+   */
+  recordAborted(turnId: string, wallTimeSeconds: number): ResponseItem[] {
+    const outputs = this.pendingCalls().map((call): ResponseItem => {
+      const callId = toolCallId(call)!;
+      const output = abortedOutput(wallTimeSeconds);
+      return call.type === 'custom_tool_call'
+        ? { type: 'custom_tool_call_output', call_id: callId, output }
+        : { type: 'function_call_output', call_id: callId, output };
+    });
+    return this.record(outputs, turnId);
+  }
+
+  /**
+   * The input for the next request: the history with every call answered (a missing output would
+   * make the API reject the request) and no output whose call is gone (after compaction or a rollback).
+   */
+  forPrompt(): ResponseItem[] {
+    const calls = new Set(this.#items.map(toolCallId).filter((id) => id !== undefined));
+    const answered = new Set(this.#items.map(toolOutputCallId).filter((id) => id !== undefined));
+    const prompt: ResponseItem[] = [];
+    for (const item of this.#items) {
+      const outputFor = toolOutputCallId(item);
+      if (outputFor !== undefined && !calls.has(outputFor)) continue;
+      prompt.push(item);
+      const callId = toolCallId(item);
+      if (callId !== undefined && !answered.has(callId)) {
+        prompt.push(
+          item.type === 'custom_tool_call'
+            ? { type: 'custom_tool_call_output', call_id: callId, output: abortedOutput(0) }
+            : { type: 'function_call_output', call_id: callId, output: abortedOutput(0) },
+        );
+      }
+    }
+    return prompt;
+  }
+
+  #truncate(item: ResponseItem): ResponseItem {
+    if (!isKnownResponseItem(item) || (item.type !== 'function_call_output' && item.type !== 'custom_tool_call_output')) return item;
+    return { ...item, output: truncateBody(item.output, this.#limit) };
+  }
+}
+
+function truncateBody(body: ToolOutputBody, limit: number): ToolOutputBody {
+  if (typeof body === 'string') return truncateMiddle(body, limit);
+  return body.map((part) => (part.type === 'input_text' && 'text' in part && typeof part.text === 'string' ? { ...part, text: truncateMiddle(part.text, limit) } : part));
+}

@@ -1,0 +1,36 @@
+// What a tool is to the engine: its spec for the model, how its input is parsed, and what it does.
+import type { CustomToolSpec, FunctionToolSpec, ToolOutputBody } from '@skein/protocol';
+import type { z } from 'zod';
+
+/** What a running tool knows about its call. */
+export interface ToolInvocation {
+  readonly callId: string;
+  readonly turnId: string;
+  /** Aborted when the turn is interrupted. */
+  readonly signal: AbortSignal;
+}
+
+/** A tool's answer to the model. `success: false` marks a failure the model should see and react to. */
+export interface ToolResult {
+  readonly output: ToolOutputBody;
+  readonly success: boolean;
+}
+
+/** A function tool: JSON arguments, parsed with `arguments` before `handle` sees them. */
+export interface FunctionToolHandler<Args> {
+  readonly kind: 'function';
+  readonly spec: FunctionToolSpec;
+  readonly arguments: z.ZodType<Args>;
+  handle(args: Args, invocation: ToolInvocation): Promise<ToolResult>;
+}
+
+/** A custom (freeform) tool: raw text input, such as a patch. */
+export interface CustomToolHandler {
+  readonly kind: 'custom';
+  readonly spec: CustomToolSpec;
+  handle(input: string, invocation: ToolInvocation): Promise<ToolResult>;
+}
+
+/** Any tool the router can dispatch to. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- handlers of different argument types share one list; each parses its own
+export type ToolHandler = FunctionToolHandler<any> | CustomToolHandler;

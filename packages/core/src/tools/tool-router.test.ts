@@ -1,0 +1,55 @@
+import { ResponseItem } from '@skein/protocol';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { CustomToolHandler, FunctionToolHandler } from './tool-handler.js';
+import { ToolRouter, isToolCall, type ToolCall } from './tool-router.js';
+
+const add: FunctionToolHandler<{ a: number; b: number }> = {
+  kind: 'function',
+  spec: { type: 'function', name: 'add', description: 'Adds two numbers.', strict: false, parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } },
+  arguments: z.object({ a: z.number(), b: z.number() }),
+  handle: ({ a, b }) => Promise.resolve({ output: String(a + b), success: true }),
+};
+const shout: CustomToolHandler = {
+  kind: 'custom',
+  spec: { type: 'custom', name: 'shout', description: 'Upper-cases text.' },
+  handle: (input) => (input === 'boom' ? Promise.reject(new Error('exploded')) : Promise.resolve({ output: input.toUpperCase(), success: true })),
+};
+const router = new ToolRouter([add, shout]);
+const ctx = { turnId: 't', signal: new AbortController().signal };
+const call = (value: unknown) => {
+  const item = ResponseItem.parse(value);
+  if (!isToolCall(item)) throw new Error('not a call');
+  return item satisfies ToolCall;
+};
+
+describe('ToolRouter', () => {
+  it('offers the specs in registration order and rejects duplicate names', () => {
+    expect(router.specs().map((spec) => 'name' in spec && spec.name)).toEqual(['add', 'shout']);
+    expect(() => new ToolRouter([add, add])).toThrow(/two tools are named 'add'/);
+  });
+
+  it('parses function arguments and answers with a function_call_output', async () => {
+    const result = await router.dispatch(call({ type: 'function_call', name: 'add', arguments: '{"a":2,"b":3}', call_id: 'c1' }), ctx);
+    expect(result).toEqual({ item: { type: 'function_call_output', call_id: 'c1', output: '5' }, success: true });
+  });
+
+  it('answers a custom call with a custom_tool_call_output', async () => {
+    const result = await router.dispatch(call({ type: 'custom_tool_call', name: 'shout', input: 'hi', call_id: 'c2' }), ctx);
+    expect(result.item).toEqual({ type: 'custom_tool_call_output', call_id: 'c2', output: 'HI' });
+  });
+
+  it.each([
+    [{ type: 'function_call', name: 'nope', arguments: '{}', call_id: 'c' }, 'unsupported call: nope'],
+    [{ type: 'function_call', name: 'add', arguments: '{not json', call_id: 'c' }, 'failed to parse function arguments: '],
+    [{ type: 'function_call', name: 'add', arguments: '{"a":"2","b":3}', call_id: 'c' }, 'failed to parse function arguments: ✖'],
+    [{ type: 'function_call', name: 'shout', arguments: '{}', call_id: 'c' }, 'shout takes free-form input'],
+    [{ type: 'custom_tool_call', name: 'add', input: 'x', call_id: 'c' }, 'add takes JSON arguments'],
+    [{ type: 'custom_tool_call', name: 'shout', input: 'boom', call_id: 'c' }, 'shout failed: exploded'],
+  ])('turns %j into an output the model can read', async (value, text) => {
+    const result = await router.dispatch(call(value), ctx);
+    expect(result.success).toBe(false);
+    expect(result.item).toMatchObject({ call_id: 'c' });
+    expect((result.item as { output: string }).output).toContain(text);
+  });
+});

@@ -1,0 +1,18 @@
+// The engine's own event stream, one per thread. The app-server and `exec` map these to their wire
+// formats; nothing here is a wire shape.
+import type { ResponseItem } from '@skein/protocol';
+import type { ModelError } from '../model-client/model-error.js';
+import type { TokenUsage } from '../model-client/response-event.js';
+
+/** Something that happened in a thread, in order. */
+export type CoreEvent =
+  | { readonly type: 'turnStarted'; readonly turnId: string }
+  | { readonly type: 'itemStarted'; readonly turnId: string; readonly item: ResponseItem }
+  | { readonly type: 'itemCompleted'; readonly turnId: string; readonly item: ResponseItem }
+  | { readonly type: 'agentMessageDelta'; readonly turnId: string; readonly itemId: string; readonly delta: string }
+  | { readonly type: 'reasoningSummaryDelta'; readonly turnId: string; readonly itemId: string; readonly delta: string }
+  | { readonly type: 'tokenUsage'; readonly turnId: string; readonly usage: TokenUsage }
+  | { readonly type: 'streamRetrying'; readonly turnId: string; readonly attempt: number; readonly delayMs: number; readonly reason: string }
+  | { readonly type: 'turnCompleted'; readonly turnId: string; readonly lastAgentMessage: string | undefined }
+  | { readonly type: 'turnAborted'; readonly turnId: string; readonly reason: 'interrupted' }
+  | { readonly type: 'turnFailed'; readonly turnId: string; readonly error: ModelError };

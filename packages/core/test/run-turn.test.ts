@@ -1,0 +1,186 @@
+// Whole turns against the mock Responses server, with a test-only tool: what the model receives on
+// every request and what the client sees.
+import type { ModelProviderInfo } from '@skein/config';
+import { ResponseItem } from '@skein/protocol';
+import {
+  assistantMessage,
+  completed,
+  failed,
+  functionCall,
+  reasoningItem,
+  sse,
+  startMockResponsesServer,
+  streamCut,
+  type MockResponsesServer,
+} from '@skein/test-support';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  ResponsesClient,
+  TURN_ABORTED_MESSAGE,
+  ThreadHistory,
+  ToolRouter,
+  findModelInfo,
+  runTurn,
+  type CoreEvent,
+  type FunctionToolHandler,
+  type TurnOutcome,
+} from '../src/index.js';
+
+const add: FunctionToolHandler<{ a: number; b: number }> = {
+  kind: 'function',
+  spec: { type: 'function', name: 'add', description: 'Adds two numbers.', strict: false, parameters: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } },
+  arguments: z.object({ a: z.number(), b: z.number() }),
+  handle: ({ a, b }) => Promise.resolve({ output: String(a + b), success: true }),
+};
+
+/** Blocks until the turn is interrupted; `started` resolves when it begins. */
+function blockingTool() {
+  let markStarted!: () => void;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  const handler: FunctionToolHandler<Record<string, never>> = {
+    kind: 'function',
+    spec: { type: 'function', name: 'wait', description: 'Waits.', strict: false, parameters: { type: 'object', properties: {} } },
+    arguments: z.object({}),
+    handle: (_args, { signal }) =>
+      new Promise((_resolve, reject) => {
+        markStarted();
+        signal.addEventListener('abort', () => reject(new Error('interrupted')), { once: true });
+      }),
+  };
+  return { handler, started };
+}
+
+let server: MockResponsesServer | undefined;
+afterEach(async () => {
+  server?.verify();
+  await server?.close();
+  server = undefined;
+});
+
+const UUID = (n: number) => `0192f0e6-7c1a-7b7e-9d2a-${String(n).padStart(12, '0')}`;
+
+function harness(url: string, handlers = [add], model = 'gpt-5.5') {
+  const provider: ModelProviderInfo = {
+    id: 'mock', name: 'Mock', baseUrl: url, envKey: undefined, envKeyInstructions: undefined, wireApi: 'responses', queryParams: {},
+    httpHeaders: {}, envHttpHeaders: {}, requestMaxRetries: 0, streamMaxRetries: 1, streamIdleTimeoutMs: 10_000, requiresOpenaiAuth: false, supportsWebsockets: false,
+  };
+  let next = 0;
+  const history = new ThreadHistory({ toolOutputTokenLimit: 1000, uuid: () => UUID(++next) });
+  const events: CoreEvent[] = [];
+  const deps = {
+    client: new ResponsesClient({ provider, env: {}, sleep: () => Promise.resolve() }),
+    history,
+    router: new ToolRouter(handlers),
+    model: findModelInfo(model),
+    request: { promptCacheKey: 'thread-1', clientMetadata: { thread_id: 'thread-1' }, stripItemMetadata: true },
+    emit: (event: CoreEvent) => events.push(event),
+    now: () => 0,
+  };
+  return { deps, history, events };
+}
+
+const userInput = (text: string) => ResponseItem.parse({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+const types = (events: readonly CoreEvent[]) => events.map((event) => ('item' in event ? `${event.type}:${event.item.type}` : event.type));
+
+describe('runTurn', () => {
+  it('runs a tool call and samples again with the call and its output, then completes', async () => {
+    server = await startMockResponsesServer({
+      responses: [sse(functionCall('add', { a: 2, b: 3 }), completed()), sse(reasoningItem('done adding'), assistantMessage('2 + 3 = 5.'), completed())],
+    });
+    const { deps, events, history } = harness(server.url);
+    const outcome = await runTurn(deps, { turnId: 'turn-1', input: [userInput('What is 2 + 3?')], signal: new AbortController().signal });
+
+    expect(outcome).toEqual({ status: 'completed', lastAgentMessage: '2 + 3 = 5.' });
+    const [first, second] = server.requests;
+    expect(first!.json).toMatchObject({
+      model: 'gpt-5.5',
+      input: [{ type: 'message', id: `msg_${UUID(1)}`, role: 'user', content: [{ type: 'input_text', text: 'What is 2 + 3?' }] }],
+      tools: [add.spec],
+      parallel_tool_calls: true,
+    });
+    expect(second!.json.input).toEqual([
+      { type: 'message', id: `msg_${UUID(1)}`, role: 'user', content: [{ type: 'input_text', text: 'What is 2 + 3?' }] },
+      { type: 'function_call', id: 'fc_mock_0001', name: 'add', arguments: '{"a":2,"b":3}', call_id: 'call_mock_0002', status: 'completed' },
+      { type: 'function_call_output', id: `fco_${UUID(2)}`, call_id: 'call_mock_0002', output: '5' },
+    ]);
+    expect(types(events)).toEqual([
+      'turnStarted',
+      'itemCompleted:message',
+      'itemCompleted:function_call',
+      'tokenUsage',
+      'itemStarted:function_call',
+      'itemCompleted:function_call_output',
+      'itemStarted:reasoning',
+      'reasoningSummaryDelta',
+      'itemStarted:message',
+      'agentMessageDelta',
+      'itemCompleted:reasoning',
+      'itemCompleted:message',
+      'tokenUsage',
+      'turnCompleted',
+    ]);
+    expect(history.items.every((item) => item.metadata?.turn_id === 'turn-1')).toBe(true);
+  });
+
+  it('drops what a cut stream produced and records only the retried answer', async () => {
+    server = await startMockResponsesServer({
+      responses: [sse(assistantMessage(['Hal', 'f']), streamCut()), sse(assistantMessage('Whole answer.'), completed())],
+    });
+    const { deps, events, history } = harness(server.url);
+    const outcome = await runTurn(deps, { turnId: 't', input: [userInput('hi')], signal: new AbortController().signal });
+    expect(outcome).toEqual({ status: 'completed', lastAgentMessage: 'Whole answer.' });
+    expect(events.filter((event) => event.type === 'streamRetrying')).toHaveLength(1);
+    expect(history.items.map((item) => item.type)).toEqual(['message', 'message']);
+    expect(server.requests[1]!.json).toEqual(server.requests[0]!.json);
+  });
+
+  it('ends the turn with a typed error when the context window is exceeded', async () => {
+    server = await startMockResponsesServer({ responses: [sse(failed('context_length_exceeded', 'too long'))] });
+    const { deps, events } = harness(server.url);
+    const outcome = await runTurn(deps, { turnId: 't', input: [userInput('hi')], signal: new AbortController().signal });
+    expect(outcome.status).toBe('failed');
+    expect((outcome as Extract<TurnOutcome, { status: 'failed' }>).error.code).toBe('ContextWindowExceeded');
+    expect(events.at(-1)).toMatchObject({ type: 'turnFailed' });
+  });
+
+  it('records an aborted output and a turn_aborted message when interrupted mid-tool, and the next turn sends them', async () => {
+    const blocking = blockingTool();
+    server = await startMockResponsesServer({
+      responses: [sse(functionCall('wait', {}), completed()), sse(assistantMessage('Stopped.'), completed())],
+    });
+    const { deps, events } = harness(server.url, [add, blocking.handler]);
+    const controller = new AbortController();
+    const running = runTurn(deps, { turnId: 't1', input: [userInput('wait for it')], signal: controller.signal });
+    await blocking.started;
+    controller.abort();
+    expect(await running).toEqual({ status: 'interrupted' });
+    expect(events.at(-1)).toEqual({ type: 'turnAborted', turnId: 't1', reason: 'interrupted' });
+
+    await runTurn(deps, { turnId: 't2', input: [userInput('next')], signal: new AbortController().signal });
+    const input = server.requests[1]!.json.input as Record<string, unknown>[];
+    expect(input.map((item) => item.type)).toEqual(['message', 'function_call', 'function_call_output', 'message', 'message']);
+    expect(input[2]).toMatchObject({ call_id: 'call_mock_0002', output: 'Wall time: 0.0 seconds\naborted by user' });
+    expect(input[3]).toMatchObject({ role: 'user', content: [{ type: 'input_text', text: TURN_ABORTED_MESSAGE }] });
+    expect(input[4]).toMatchObject({ role: 'user', content: [{ type: 'input_text', text: 'next' }] });
+  });
+
+  it('sends steered input in the next request of the same turn', async () => {
+    server = await startMockResponsesServer({
+      responses: [sse(assistantMessage('Working on it.'), completed()), sse(assistantMessage('Done, in French too.'), completed())],
+    });
+    const { deps } = harness(server.url);
+    const queue = [userInput('Also answer in French.')];
+    const outcome = await runTurn(deps, { turnId: 't', input: [userInput('Start.')], signal: new AbortController().signal, takeSteeredInput: () => queue.splice(0) });
+    expect(outcome).toEqual({ status: 'completed', lastAgentMessage: 'Done, in French too.' });
+    const texts = server.requests[1]!.messageTexts('user');
+    expect(texts).toEqual(['Start.', 'Also answer in French.']);
+  });
+
+  it('strips item metadata for providers that are not OpenAI', async () => {
+    server = await startMockResponsesServer({ responses: [sse(assistantMessage('ok'), completed())] });
+    const { deps } = harness(server.url);
+    await runTurn(deps, { turnId: 't', input: [userInput('hi')], signal: new AbortController().signal });
+    expect(JSON.stringify(server.requests[0]!.json)).not.toContain('"metadata"');
+  });
+});
