@@ -25,3 +25,8 @@ export type { CustomToolHandler, FunctionToolHandler, ToolHandler, ToolInvocatio
 export { TURN_ABORTED_MESSAGE, runTurn } from './turn/run-turn.js';
 export type { TurnDependencies, TurnOutcome, TurnParameters } from './turn/run-turn.js';
 export type { CoreEvent } from './turn/core-event.js';
+export { DEFAULT_BASE_INSTRUCTIONS } from './context/base-instructions.js';
+export { PERMISSIONS_OPEN, renderPermissionsInstructions } from './context/permissions-instructions.js';
+export type { PermissionsFacts } from './context/permissions-instructions.js';
+export { buildInitialContext, contextUpdates } from './context/initial-context.js';
+export type { InitialContextSources } from './context/initial-context.js';

@@ -24,6 +24,7 @@ import {
   runTurn,
   type CoreEvent,
   type FunctionToolHandler,
+  type ToolHandler,
   type TurnOutcome,
 } from '../src/index.js';
 
@@ -60,7 +61,7 @@ afterEach(async () => {
 
 const UUID = (n: number) => `0192f0e6-7c1a-7b7e-9d2a-${String(n).padStart(12, '0')}`;
 
-function harness(url: string, handlers = [add], model = 'gpt-5.5') {
+function harness(url: string, handlers: ToolHandler[] = [add], model = 'gpt-5.5') {
   const provider: ModelProviderInfo = {
     id: 'mock', name: 'Mock', baseUrl: url, envKey: undefined, envKeyInstructions: undefined, wireApi: 'responses', queryParams: {},
     httpHeaders: {}, envHttpHeaders: {}, requestMaxRetries: 0, streamMaxRetries: 1, streamIdleTimeoutMs: 10_000, requiresOpenaiAuth: false, supportsWebsockets: false,
@@ -99,7 +100,7 @@ describe('runTurn', () => {
       tools: [add.spec],
       parallel_tool_calls: true,
     });
-    expect(second!.json.input).toEqual([
+    expect(second!.body!.input).toEqual([
       { type: 'message', id: `msg_${UUID(1)}`, role: 'user', content: [{ type: 'input_text', text: 'What is 2 + 3?' }] },
       { type: 'function_call', id: 'fc_mock_0001', name: 'add', arguments: '{"a":2,"b":3}', call_id: 'call_mock_0002', status: 'completed' },
       { type: 'function_call_output', id: `fco_${UUID(2)}`, call_id: 'call_mock_0002', output: '5' },
@@ -158,7 +159,7 @@ describe('runTurn', () => {
     expect(events.at(-1)).toEqual({ type: 'turnAborted', turnId: 't1', reason: 'interrupted' });
 
     await runTurn(deps, { turnId: 't2', input: [userInput('next')], signal: new AbortController().signal });
-    const input = server.requests[1]!.json.input as Record<string, unknown>[];
+    const input = server.requests[1]!.body!.input as Record<string, unknown>[];
     expect(input.map((item) => item.type)).toEqual(['message', 'function_call', 'function_call_output', 'message', 'message']);
     expect(input[2]).toMatchObject({ call_id: 'call_mock_0002', output: 'Wall time: 0.0 seconds\naborted by user' });
     expect(input[3]).toMatchObject({ role: 'user', content: [{ type: 'input_text', text: TURN_ABORTED_MESSAGE }] });

@@ -1,0 +1,62 @@
+// The context a thread's first request starts with, in Codex 0.171.0's order for direct-tool models:
+// the base instructions (developer), a developer message of policy parts (skills catalog, permissions,
+// deferred-tools note), then a user message with AGENTS.md and <environment_context>.
+import type { ResponseItem } from '@skein/protocol';
+import { renderAgentsMd, type AgentsMdSources } from './agents-md.js';
+import { renderEnvironmentContext, type EnvironmentContext } from './environment-context.js';
+import { renderPermissionsInstructions, type PermissionsFacts } from './permissions-instructions.js';
+
+/** Everything the initial context is made from. */
+export interface InitialContextSources {
+  readonly baseInstructions: string;
+  readonly permissions: PermissionsFacts;
+  /** Extra developer-message parts (skills catalog first, then the deferred-tools note), already rendered. */
+  readonly developerParts?: readonly string[];
+  readonly agentsMd: AgentsMdSources;
+  readonly projectDocMaxBytes: number;
+  readonly environment: EnvironmentContext;
+}
+
+const text = (value: string) => ({ type: 'input_text' as const, text: value });
+
+/** The context items, without ids (the history assigns them when it records the items). */
+export function buildInitialContext(sources: InitialContextSources): ResponseItem[] {
+  const skillsAndTools = sources.developerParts ?? [];
+  const [skills, ...rest] = skillsAndTools;
+  const developerParts = [
+    ...(skills === undefined ? [] : [skills]),
+    renderPermissionsInstructions(sources.permissions),
+    ...rest,
+  ];
+  const agentsMd = renderAgentsMd(sources.environment.cwd, sources.agentsMd, sources.projectDocMaxBytes);
+  return [
+    { type: 'message', role: 'developer', content: [text(sources.baseInstructions)] },
+    { type: 'message', role: 'developer', content: developerParts.map(text) },
+    {
+      type: 'message',
+      role: 'user',
+      content: [...(agentsMd === undefined ? [] : [text(agentsMd)]), text(renderEnvironmentContext(sources.environment))],
+    },
+  ];
+}
+
+/**
+ * What a later turn must add when its settings differ from the previous turn's: a new
+ * `<environment_context>` when the environment changed, a new permissions part when they changed.
+ * Nothing at all when both are unchanged — the preamble is never sent twice.
+ */
+export function contextUpdates(
+  previous: { readonly environment: EnvironmentContext; readonly permissions: PermissionsFacts },
+  current: { readonly environment: EnvironmentContext; readonly permissions: PermissionsFacts },
+): ResponseItem[] {
+  const updates: ResponseItem[] = [];
+  const permissionsText = renderPermissionsInstructions(current.permissions);
+  if (permissionsText !== renderPermissionsInstructions(previous.permissions)) {
+    updates.push({ type: 'message', role: 'developer', content: [text(permissionsText)] });
+  }
+  const environmentText = renderEnvironmentContext(current.environment);
+  if (environmentText !== renderEnvironmentContext(previous.environment)) {
+    updates.push({ type: 'message', role: 'user', content: [text(environmentText)] });
+  }
+  return updates;
+}
