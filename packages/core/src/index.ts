@@ -21,7 +21,6 @@ export type { ThreadHistoryOptions } from './history/thread-history.js';
 export { approximateTokens, truncateMiddle, truncationMarker } from './history/truncate-output.js';
 export { ToolRouter, isToolCall } from './tools/tool-router.js';
 export type { ToolCall } from './tools/tool-router.js';
-export type { CustomToolHandler, FunctionToolHandler, ToolHandler, ToolInvocation, ToolResult } from './tools/tool-handler.js';
 export { TURN_ABORTED_MESSAGE, runTurn } from './turn/run-turn.js';
 export type { TurnDependencies, TurnOutcome, TurnParameters } from './turn/run-turn.js';
 export type { CoreEvent } from './turn/core-event.js';

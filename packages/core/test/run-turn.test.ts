@@ -1,6 +1,7 @@
 // Whole turns against the mock Responses server, with a test-only tool: what the model receives on
 // every request and what the client sees.
 import type { ModelProviderInfo } from '@skein/config';
+import type { FunctionToolHandler, ToolHandler } from '@skein/extension-api';
 import { ResponseItem } from '@skein/protocol';
 import {
   assistantMessage,
@@ -23,8 +24,6 @@ import {
   findModelInfo,
   runTurn,
   type CoreEvent,
-  type FunctionToolHandler,
-  type ToolHandler,
   type TurnOutcome,
 } from '../src/index.js';
 

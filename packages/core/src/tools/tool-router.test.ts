@@ -1,7 +1,7 @@
+import type { CustomToolHandler, FunctionToolHandler } from '@skein/extension-api';
 import { ResponseItem } from '@skein/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { CustomToolHandler, FunctionToolHandler } from './tool-handler.js';
 import { ToolRouter, isToolCall, type ToolCall } from './tool-router.js';
 
 const add: FunctionToolHandler<{ a: number; b: number }> = {

@@ -1,8 +1,8 @@
 // Routes the model's tool calls to handlers. Whatever goes wrong — an unknown tool, arguments that do
 // not parse, a handler that throws — becomes a tool output the model can read, never a failed turn.
+import type { ToolHandler, ToolInvocation, ToolResult } from '@skein/extension-api';
 import { isKnownResponseItem, type ResponseItem, type ToolSpec } from '@skein/protocol';
 import { z } from 'zod';
-import type { ToolHandler, ToolInvocation, ToolResult } from './tool-handler.js';
 
 /** A call the router can run: a function call or a custom tool call from the model. */
 export type ToolCall = Extract<ResponseItem, { type: 'function_call' | 'custom_tool_call' }>;

@@ -1,4 +1,5 @@
-// What a tool is to the engine: its spec for the model, how its input is parsed, and what it does.
+// What a tool is: its spec for the model, how its input is parsed, and what it does. Core routes
+// calls to these; extensions contribute them.
 import type { CustomToolSpec, FunctionToolSpec, ToolOutputBody } from '@skein/protocol';
 import type { z } from 'zod';
 

@@ -1,0 +1,92 @@
+// Extensions and the registry the host installs into core: each extension names itself and lists
+// what it contributes; the registry groups contributions by kind, in installation order.
+import type { ContextContributor } from './context-contributor.js';
+import type { ThreadLifecycleContributor } from './thread-lifecycle-contributor.js';
+import type { ToolContributor } from './tool-contributor.js';
+import type { TurnInputContributor } from './turn-input-contributor.js';
+import type { WorldStateContributor } from './world-state-contributor.js';
+
+/** An extension: a stable id and any of the contributor kinds. */
+export interface Extension {
+  /** Lower-case letters, digits, `-` and `_`; names its data stores and its warnings. */
+  readonly id: string;
+  readonly context?: ContextContributor;
+  readonly turnInput?: TurnInputContributor;
+  readonly lifecycle?: ThreadLifecycleContributor;
+  readonly tools?: ToolContributor;
+  readonly worldState?: readonly WorldStateContributor[];
+}
+
+/** A contribution together with the extension it came from. */
+export interface Contribution<T> {
+  readonly extensionId: string;
+  readonly contributor: T;
+}
+
+/** The installed extensions, grouped by what they contribute. */
+export interface ExtensionRegistry {
+  readonly extensions: readonly Extension[];
+  readonly context: readonly Contribution<ContextContributor>[];
+  readonly turnInput: readonly Contribution<TurnInputContributor>[];
+  readonly lifecycle: readonly Contribution<ThreadLifecycleContributor>[];
+  readonly tools: readonly Contribution<ToolContributor>[];
+  readonly worldState: readonly Contribution<WorldStateContributor>[];
+}
+
+/** Why an extension could not be installed. */
+export class ExtensionRegistryError extends Error {
+  override readonly name = 'ExtensionRegistryError';
+  constructor(
+    readonly code: 'InvalidId' | 'DuplicateId' | 'DuplicateSection',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const EXTENSION_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** Identity helper that type-checks an extension literal. */
+export function defineExtension<E extends Extension>(extension: E): E {
+  return extension;
+}
+
+/** Collects extensions, checking ids and world-state section ids are unique, and builds the registry. */
+export class ExtensionRegistryBuilder {
+  readonly #extensions: Extension[] = [];
+
+  add(extension: Extension): this {
+    if (!EXTENSION_ID.test(extension.id)) {
+      throw new ExtensionRegistryError('InvalidId', `extension id '${extension.id}' must match ${EXTENSION_ID.source}`);
+    }
+    if (this.#extensions.some((existing) => existing.id === extension.id)) {
+      throw new ExtensionRegistryError('DuplicateId', `an extension with id '${extension.id}' is already installed`);
+    }
+    const sections = new Set(this.#extensions.flatMap((existing) => (existing.worldState ?? []).map((section) => section.sectionId)));
+    for (const section of extension.worldState ?? []) {
+      if (sections.has(section.sectionId)) {
+        throw new ExtensionRegistryError('DuplicateSection', `world-state section '${section.sectionId}' of '${extension.id}' is already contributed`);
+      }
+      sections.add(section.sectionId);
+    }
+    this.#extensions.push(extension);
+    return this;
+  }
+
+  build(): ExtensionRegistry {
+    const extensions = [...this.#extensions];
+    const collect = <T>(pick: (extension: Extension) => T | undefined): Contribution<T>[] =>
+      extensions.flatMap((extension) => {
+        const contributor = pick(extension);
+        return contributor === undefined ? [] : [{ extensionId: extension.id, contributor }];
+      });
+    return Object.freeze({
+      extensions,
+      context: collect((extension) => extension.context),
+      turnInput: collect((extension) => extension.turnInput),
+      lifecycle: collect((extension) => extension.lifecycle),
+      tools: collect((extension) => extension.tools),
+      worldState: extensions.flatMap((extension) => (extension.worldState ?? []).map((contributor) => ({ extensionId: extension.id, contributor }))),
+    });
+  }
+}

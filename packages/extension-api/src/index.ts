@@ -1,0 +1,24 @@
+// @skein/extension-api — everything an extension may import from Skein. Re-exports only.
+
+export type { ContextContributor, ContextFragment, ContextRequest } from './context-contributor.js';
+export type { TurnEnvironment, TurnInputContributor, TurnInputRequest } from './turn-input-contributor.js';
+export type { ThreadLifecycleContributor, ThreadLifecycleEvent } from './thread-lifecycle-contributor.js';
+export type { ToolContributor, ToolRequest } from './tool-contributor.js';
+export type { CustomToolHandler, FunctionToolHandler, ToolHandler, ToolInvocation, ToolResult } from './tool-handler.js';
+export type { JsonValue, WorldStateContributor, WorldStateRequest } from './world-state-contributor.js';
+export { MemoryExtensionData } from './extension-data.js';
+export type { ExtensionData, ExtensionScopes } from './extension-data.js';
+export { ExtensionRegistryBuilder, ExtensionRegistryError, defineExtension } from './extension-registry.js';
+export type { Contribution, Extension, ExtensionRegistry } from './extension-registry.js';
+
+// Wire types an extension works with, so it needs no other Skein import.
+export {
+  CustomToolSpec,
+  FunctionToolSpec,
+  PathUri,
+  PathUriError,
+  ResponseItem,
+  ToolOutputBody,
+  ToolSpec,
+  UserInput,
+} from '@skein/protocol';

@@ -1,0 +1,15 @@
+// Thread lifecycle hooks: an extension learns when a thread starts, is resumed, or stops.
+import type { ExtensionScopes } from './extension-data.js';
+
+/** What a lifecycle hook is told. */
+export interface ThreadLifecycleEvent extends ExtensionScopes {
+  readonly threadId: string;
+  readonly cwd: string;
+}
+
+/** Lifecycle hooks; each is optional. A hook that fails is reported as a warning. */
+export interface ThreadLifecycleContributor {
+  onThreadStart?(event: ThreadLifecycleEvent): Promise<void>;
+  onThreadResume?(event: ThreadLifecycleEvent): Promise<void>;
+  onThreadStop?(event: ThreadLifecycleEvent): Promise<void>;
+}

@@ -1,0 +1,24 @@
+// Turn-input contributors: items an extension adds after the user's input (for example the body of a
+// skill the user mentioned), knowing where the turn runs.
+import type { ResponseItem, UserInput } from '@skein/protocol';
+import type { ExtensionScopes } from './extension-data.js';
+
+/** An environment a turn can act in (this machine, or a remote executor). */
+export interface TurnEnvironment {
+  readonly id: string;
+  readonly cwd: string;
+}
+
+/** What a turn-input contributor sees. */
+export interface TurnInputRequest extends ExtensionScopes {
+  readonly threadId: string;
+  readonly turnId: string;
+  readonly input: readonly UserInput[];
+  /** The turn's resolved environments, the default one first. */
+  readonly environments: readonly TurnEnvironment[];
+}
+
+/** Adds items to a turn's input; they are recorded after the user's message. */
+export interface TurnInputContributor {
+  contributeTurnInput(request: TurnInputRequest): Promise<readonly ResponseItem[]>;
+}
