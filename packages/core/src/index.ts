@@ -29,3 +29,16 @@ export { PERMISSIONS_OPEN, renderPermissionsInstructions } from './context/permi
 export type { PermissionsFacts } from './context/permissions-instructions.js';
 export { buildInitialContext, contextUpdates } from './context/initial-context.js';
 export type { InitialContextSources } from './context/initial-context.js';
+export { AGENTS_MD_FILE, discoverAgentsMd } from './context/agents-md-discovery.js';
+export type { AgentsMdLocations } from './context/agents-md-discovery.js';
+export { ExtensionHost } from './extensions/extension-host.js';
+export type { WorldStateChange } from './extensions/extension-host.js';
+export { PROTECTED_FOLDERS, threadPermissions } from './session/permissions.js';
+export type { SandboxSettings, ThreadPermissions } from './session/permissions.js';
+export { MemoryThreadRecorder } from './session/thread-recorder.js';
+export type { ThreadRecorder, TurnContextRecord, WorldStateRecord } from './session/thread-recorder.js';
+export { ThreadSession, ThreadSessionError } from './session/thread-session.js';
+export type { HostFacts, ThreadSessionOptions } from './session/thread-session.js';
+export { MAX_LOCAL_IMAGE_BYTES, UserInputError, userInputToItems } from './session/user-input-items.js';
+export { localWorkspaceReader } from './session/workspace-reader.js';
+export type { WorkspaceReader } from './session/workspace-reader.js';

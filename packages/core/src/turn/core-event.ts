@@ -15,4 +15,6 @@ export type CoreEvent =
   | { readonly type: 'streamRetrying'; readonly turnId: string; readonly attempt: number; readonly delayMs: number; readonly reason: string }
   | { readonly type: 'turnCompleted'; readonly turnId: string; readonly lastAgentMessage: string | undefined }
   | { readonly type: 'turnAborted'; readonly turnId: string; readonly reason: 'interrupted' }
-  | { readonly type: 'turnFailed'; readonly turnId: string; readonly error: ModelError };
+  | { readonly type: 'turnFailed'; readonly turnId: string; readonly error: ModelError }
+  /** Something the user should know that did not stop the thread (a failing extension, …). */
+  | { readonly type: 'warning'; readonly message: string };

@@ -1,0 +1,124 @@
+// Runs installed extensions' contributors for one thread. A contributor that throws is reported as a
+// warning and skipped — an extension can never fail a turn.
+import {
+  MemoryExtensionData,
+  type ContextFragment,
+  type ExtensionData,
+  type ExtensionRegistry,
+  type ExtensionScopes,
+  type JsonValue,
+  type ToolHandler,
+  type TurnEnvironment,
+} from '@skein/extension-api';
+import type { ResponseItem, UserInput } from '@skein/protocol';
+import type { WorldStateRecord } from '../session/thread-recorder.js';
+
+/** A change in one world-state section, rendered for the model. */
+export interface WorldStateChange {
+  readonly sectionId: string;
+  readonly text: string;
+}
+
+/** The extensions of one thread, with their data stores. */
+export class ExtensionHost {
+  readonly #registry: ExtensionRegistry;
+  readonly #warn: (message: string) => void;
+  readonly #sessionStores: Map<string, ExtensionData>;
+  readonly #threadStores = new Map<string, ExtensionData>();
+  #turnStores = new Map<string, ExtensionData>();
+  #turnId: string | undefined;
+  readonly #snapshots = new Map<string, unknown>();
+
+  /** `sessionStores` is shared by the threads of one session (a thread and its sub-agents). */
+  constructor(registry: ExtensionRegistry, warn: (message: string) => void, sessionStores: Map<string, ExtensionData> = new Map()) {
+    this.#registry = registry;
+    this.#warn = warn;
+    this.#sessionStores = sessionStores;
+  }
+
+  /** Starts a turn's scope: turn stores are fresh for every turn. */
+  beginTurn(turnId: string): void {
+    this.#turnId = turnId;
+    this.#turnStores = new Map();
+  }
+
+  /** The last recorded snapshots, e.g. restored from a rollout on resume. */
+  restoreWorldState(records: readonly WorldStateRecord[]): void {
+    for (const record of records) this.#snapshots.set(record.sectionId, record.snapshot);
+  }
+
+  async threadFragments(threadId: string, cwd: string): Promise<ContextFragment[]> {
+    return this.#collect(this.#registry.context, 'context', async (contributor, scopes) => contributor.threadFragments?.({ ...scopes, threadId, cwd }) ?? []);
+  }
+
+  async turnFragments(threadId: string, cwd: string, turnId: string): Promise<ContextFragment[]> {
+    return this.#collect(this.#registry.context, 'context', async (contributor, scopes) => contributor.turnFragments?.({ ...scopes, threadId, cwd, turnId }) ?? []);
+  }
+
+  async turnInput(threadId: string, turnId: string, input: readonly UserInput[], environments: readonly TurnEnvironment[]): Promise<ResponseItem[]> {
+    return this.#collect(this.#registry.turnInput, 'turn input', (contributor, scopes) => contributor.contributeTurnInput({ ...scopes, threadId, turnId, input, environments }));
+  }
+
+  async tools(threadId: string, cwd: string): Promise<ToolHandler[]> {
+    return this.#collect(this.#registry.tools, 'tools', (contributor, scopes) => contributor.tools({ ...scopes, threadId, cwd }));
+  }
+
+  async lifecycle(hook: 'onThreadStart' | 'onThreadResume' | 'onThreadStop', threadId: string, cwd: string): Promise<void> {
+    await this.#collect(this.#registry.lifecycle, hook, async (contributor, scopes) => {
+      await contributor[hook]?.({ ...scopes, threadId, cwd });
+      return [];
+    });
+  }
+
+  /**
+   * Snapshots every section and renders what changed since the last recorded snapshot. Returns the
+   * changes for the model and the snapshots to record (only sections that changed).
+   */
+  async worldState(threadId: string, turnId: string): Promise<{ changes: WorldStateChange[]; records: WorldStateRecord[] }> {
+    const changes: WorldStateChange[] = [];
+    const records: WorldStateRecord[] = [];
+    for (const { extensionId, contributor } of this.#registry.worldState) {
+      try {
+        const current = await contributor.snapshot({ ...this.#scopes(extensionId), threadId, turnId });
+        const previous = this.#snapshots.get(contributor.sectionId) as JsonValue | undefined;
+        if (previous !== undefined && JSON.stringify(previous) === JSON.stringify(current)) continue;
+        const text = contributor.renderChange(previous, current);
+        this.#snapshots.set(contributor.sectionId, current);
+        records.push({ sectionId: contributor.sectionId, snapshot: current });
+        if (text !== undefined && text !== '') changes.push({ sectionId: contributor.sectionId, text });
+      } catch (error) {
+        this.#warn(`extension '${extensionId}' world-state section '${contributor.sectionId}' failed: ${(error as Error).message}`);
+      }
+    }
+    return { changes, records };
+  }
+
+  async #collect<C, T>(
+    contributions: readonly { extensionId: string; contributor: C }[],
+    what: string,
+    run: (contributor: C, scopes: ExtensionScopes) => Promise<readonly T[]>,
+  ): Promise<T[]> {
+    const results: T[] = [];
+    for (const { extensionId, contributor } of contributions) {
+      try {
+        results.push(...(await run(contributor, this.#scopes(extensionId))));
+      } catch (error) {
+        this.#warn(`extension '${extensionId}' failed in ${what}: ${(error as Error).message}`);
+      }
+    }
+    return results;
+  }
+
+  #scopes(extensionId: string): ExtensionScopes {
+    const store = (stores: Map<string, ExtensionData>) => {
+      let existing = stores.get(extensionId);
+      if (existing === undefined) stores.set(extensionId, (existing = new MemoryExtensionData()));
+      return existing;
+    };
+    return {
+      session: store(this.#sessionStores),
+      thread: store(this.#threadStores),
+      turn: this.#turnId === undefined ? new MemoryExtensionData() : store(this.#turnStores),
+    };
+  }
+}

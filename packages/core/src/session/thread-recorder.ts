@@ -1,0 +1,58 @@
+// Where a session persists what happens: the rollout writer in production (an adapter over
+// @skein/rollout), an in-memory list in tests. Core only calls this interface.
+import type { ResponseItem } from '@skein/protocol';
+import type { CoreEvent } from '../turn/core-event.js';
+
+/** The settings a turn ran with; recorded once per user turn as the resume baseline. */
+export interface TurnContextRecord {
+  readonly turnId: string;
+  readonly cwd: string;
+  readonly model: string;
+  readonly approvalPolicy: string;
+  readonly sandboxMode: string;
+  readonly reasoningEffort: string | undefined;
+}
+
+/** A world-state snapshot for one section, recorded so later turns (and resumes) diff against it. */
+export interface WorldStateRecord {
+  readonly sectionId: string;
+  readonly snapshot: unknown;
+}
+
+/** Receives everything a session records, in order. */
+export interface ThreadRecorder {
+  recordItems(items: readonly ResponseItem[]): void;
+  recordTurnContext(context: TurnContextRecord): void;
+  recordWorldState(sections: readonly WorldStateRecord[]): void;
+  recordEvent(event: CoreEvent): void;
+  /** Makes everything recorded so far durable; called when a turn ends. */
+  flush(): Promise<void>;
+}
+
+/** A recorder that keeps lines in memory, for tests and ephemeral threads. */
+export class MemoryThreadRecorder implements ThreadRecorder {
+  readonly lines: (
+    | { readonly kind: 'items'; readonly items: readonly ResponseItem[] }
+    | { readonly kind: 'turnContext'; readonly context: TurnContextRecord }
+    | { readonly kind: 'worldState'; readonly sections: readonly WorldStateRecord[] }
+    | { readonly kind: 'event'; readonly event: CoreEvent }
+  )[] = [];
+  flushes = 0;
+
+  recordItems(items: readonly ResponseItem[]): void {
+    this.lines.push({ kind: 'items', items });
+  }
+  recordTurnContext(context: TurnContextRecord): void {
+    this.lines.push({ kind: 'turnContext', context });
+  }
+  recordWorldState(sections: readonly WorldStateRecord[]): void {
+    this.lines.push({ kind: 'worldState', sections });
+  }
+  recordEvent(event: CoreEvent): void {
+    this.lines.push({ kind: 'event', event });
+  }
+  flush(): Promise<void> {
+    this.flushes += 1;
+    return Promise.resolve();
+  }
+}
