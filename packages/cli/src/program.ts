@@ -2,6 +2,7 @@
 import { ConfigError, type ConfigWarning } from '@skein/config';
 import { Command, CommanderError } from 'commander';
 import { formatFeatureList } from './commands/features-list.js';
+import { addSandboxCommand } from './commands/sandbox.js';
 import { addGlobalOptions, loadConfigFor, type GlobalOptions, type ProcessContext } from './global-options.js';
 
 /** Where the program writes; injected so tests can run it in-process. */
@@ -12,10 +13,13 @@ export interface ProgramIo extends ProcessContext {
 
 /** Runs `skein` with `argv` (without the node and script paths); resolves to the exit code. */
 export async function runSkein(argv: readonly string[], io: ProgramIo): Promise<number> {
-  const program = buildProgram(io);
+  let exitCode = 0;
+  const program = buildProgram(io, (code) => {
+    exitCode = code;
+  });
   try {
     await program.parseAsync([...argv], { from: 'user' });
-    return 0;
+    return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     if (error instanceof ConfigError) {
@@ -26,7 +30,7 @@ export async function runSkein(argv: readonly string[], io: ProgramIo): Promise<
   }
 }
 
-function buildProgram(io: ProgramIo): Command {
+function buildProgram(io: ProgramIo, setExitCode: (code: number) => void): Command {
   const program = addGlobalOptions(new Command('skein'))
     .description('A TypeScript runtime for coding agents, compatible with OpenAI Codex')
     .exitOverride()
@@ -42,6 +46,8 @@ function buildProgram(io: ProgramIo): Command {
       reportWarnings(warnings, io);
       io.stdout(`${formatFeatureList(config.features)}\n`);
     });
+
+  addSandboxCommand(program, io, setExitCode);
 
   return program;
 }

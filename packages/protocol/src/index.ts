@@ -54,6 +54,19 @@ export {
 } from './response-item.js';
 export type { KnownResponseItemType } from './response-item.js';
 
+export {
+  CoreSandboxPolicy,
+  FileSystemAccessMode,
+  FileSystemPath,
+  FileSystemSandboxEntry,
+  FileSystemSandboxPolicy,
+  FileSystemSpecialPath,
+  ManagedFileSystemPermissions,
+  MissingPathBehavior,
+  NetworkSandboxPolicy,
+  PermissionProfile,
+} from './sandbox-policy.js';
+
 export { PathUri, PathUriError, PathUriString } from './path-uri.js';
 export type { PathConvention, PathUriErrorCode } from './path-uri.js';
 

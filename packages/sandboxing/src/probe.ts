@@ -1,0 +1,209 @@
+// Finds out whether this machine can confine a command: a system bwrap on PATH (never one inside the
+// working directory), user namespaces, and the seccomp filter — by starting a real, empty sandbox.
+// Failures become a capability that says why and what to do; results are cached per process.
+import { spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { buildSeccompFilter } from './seccomp-filter.js';
+import { SandboxUnavailableError, type SandboxUnavailableCode } from './sandbox-error.js';
+
+/** What this machine offers for confinement. */
+export type SandboxCapability =
+  | {
+      readonly available: true;
+      readonly platform: 'linux';
+      readonly mechanism: 'bubblewrap';
+      readonly bwrapPath: string;
+      /** `bwrap --version`, e.g. `bubblewrap 0.8.0`. */
+      readonly bwrapVersion: string;
+      readonly userNamespaces: true;
+      readonly seccomp: true;
+    }
+  | { readonly available: true; readonly platform: 'darwin'; readonly mechanism: 'seatbelt'; readonly sandboxExecPath: string }
+  | {
+      readonly available: false;
+      readonly platform: NodeJS.Platform;
+      readonly code: SandboxUnavailableCode;
+      /** Why confinement is impossible. */
+      readonly reason: string;
+      /** What the user can do about it. */
+      readonly remedy: string;
+    };
+
+/** Options of {@link probeSandbox}; every default reads nothing global but `process.platform`/`arch`. */
+export interface ProbeOptions {
+  readonly platform?: NodeJS.Platform;
+  readonly arch?: NodeJS.Architecture;
+  /** Environment whose PATH is searched for bwrap. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The working directory; a bwrap inside it is never used. */
+  readonly cwd?: string;
+  /** Use this bwrap instead of searching PATH. */
+  readonly bwrapPath?: string;
+}
+
+/** The probe gives up on a bwrap that has not finished an empty sandbox by then. */
+export const PROBE_TIMEOUT_MS = 10_000;
+// Enough of bwrap's stderr to explain a failure; the rest is noise.
+const PROBE_STDERR_LIMIT = 4096;
+const MACOS_SANDBOX_EXEC = '/usr/bin/sandbox-exec';
+
+const cache = new Map<string, Promise<SandboxCapability>>();
+
+/** Probes (once per distinct platform, PATH, cwd and bwrap path in this process). */
+export function probeSandbox(options: ProbeOptions = {}): Promise<SandboxCapability> {
+  const platform = options.platform ?? process.platform;
+  const key = JSON.stringify([platform, options.arch, options.env?.PATH, options.cwd, options.bwrapPath]);
+  let probe = cache.get(key);
+  if (probe === undefined) {
+    probe = runProbe(platform, options);
+    cache.set(key, probe);
+  }
+  return probe;
+}
+
+/** Forgets cached probe results (after installing bubblewrap, say). */
+export function clearSandboxProbeCache(): void {
+  cache.clear();
+}
+
+/** The error a caller should throw for an unavailable capability. */
+export function capabilityError(capability: Extract<SandboxCapability, { available: false }>): SandboxUnavailableError {
+  return new SandboxUnavailableError(capability.code, capability.reason, capability.remedy);
+}
+
+const unavailable = (platform: NodeJS.Platform, code: SandboxUnavailableCode, reason: string, remedy: string): SandboxCapability => ({
+  available: false,
+  platform,
+  code,
+  reason,
+  remedy,
+});
+
+async function runProbe(platform: NodeJS.Platform, options: ProbeOptions): Promise<SandboxCapability> {
+  switch (platform) {
+    case 'linux':
+      return probeLinux(options);
+    case 'darwin':
+      return existsSync(MACOS_SANDBOX_EXEC)
+        ? { available: true, platform, mechanism: 'seatbelt', sandboxExecPath: MACOS_SANDBOX_EXEC }
+        : unavailable(platform, 'UnsupportedPlatform', `${MACOS_SANDBOX_EXEC} is missing`, 'Seatbelt ships with macOS; restore the system file or run without a sandbox explicitly (danger-full-access)');
+    case 'win32':
+      return unavailable(
+        platform,
+        'WindowsRunnerUnavailable',
+        'the Windows sandbox runner (skein --run-as-windows-sandbox) is not part of this build',
+        'Run Skein inside WSL, where bubblewrap confines commands, or choose danger-full-access explicitly',
+      );
+    default:
+      return unavailable(platform, 'UnsupportedPlatform', `no sandbox is available on '${platform}'`, 'Run on Linux (bubblewrap) or macOS (Seatbelt), or choose danger-full-access explicitly');
+  }
+}
+
+const INSTALL_BWRAP =
+  'Install bubblewrap: `apt-get install bubblewrap` (Debian, Ubuntu), `dnf install bubblewrap` (Fedora), `pacman -S bubblewrap` (Arch), `apk add bubblewrap` (Alpine)';
+
+/** Executable files named `bwrap` on PATH, skipping relative entries and anything inside `cwd`. */
+export function findBwrap(env: Readonly<Record<string, string | undefined>>, cwd: string | undefined): string | undefined {
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (dir.length === 0 || !path.isAbsolute(dir)) continue;
+    const candidate = path.join(dir, 'bwrap');
+    // A workspace could plant its own "bwrap" that runs commands unconfined.
+    if (cwd !== undefined && (candidate === cwd || candidate.startsWith(cwd.endsWith(path.sep) ? cwd : cwd + path.sep))) continue;
+    try {
+      if (!statSync(candidate).isFile()) continue;
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      continue;
+    }
+  }
+  return undefined;
+}
+
+async function probeLinux(options: ProbeOptions): Promise<SandboxCapability> {
+  const env = options.env ?? {};
+  const bwrap = options.bwrapPath ?? findBwrap(env, options.cwd);
+  if (bwrap === undefined) {
+    return unavailable('linux', 'BwrapNotFound', 'no bwrap executable was found on PATH (outside the working directory)', INSTALL_BWRAP);
+  }
+  const version = await runBwrap(bwrap, ['--version'], undefined);
+  if (version.code !== 0) {
+    return unavailable('linux', 'BwrapFailed', `${bwrap} --version failed: ${version.stderr.trim() || `exit ${String(version.code)}`}`, INSTALL_BWRAP);
+  }
+  let filter: Uint8Array;
+  try {
+    filter = buildSeccompFilter('restricted', options.arch ?? process.arch);
+  } catch (error) {
+    if (error instanceof SandboxUnavailableError) return unavailable('linux', error.code, error.message, error.remedy);
+    throw error;
+  }
+  const shell = existsSync('/bin/sh') ? ['/bin/sh', '-c', ':'] : [process.execPath, '-e', ''];
+  const trial = await runBwrap(
+    bwrap,
+    ['--new-session', '--die-with-parent', '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--seccomp', '3', '--cap-drop', 'ALL', '--', ...shell],
+    filter,
+  );
+  if (trial.code === 0) {
+    return { available: true, platform: 'linux', mechanism: 'bubblewrap', bwrapPath: bwrap, bwrapVersion: version.stdout.trim(), userNamespaces: true, seccomp: true };
+  }
+  return classifyFailure(bwrap, trial.stderr, trial.code);
+}
+
+function readSysctl(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Turns bwrap's complaint into a code and a remedy the user can act on. */
+function classifyFailure(bwrap: string, stderr: string, code: number | null): SandboxCapability {
+  const said = stderr.trim() || `exit ${String(code)}`;
+  if (/seccomp/i.test(stderr)) {
+    return unavailable('linux', 'SeccompUnavailable', `${bwrap} could not install the seccomp network filter: ${said}`, 'Use a kernel built with CONFIG_SECCOMP_FILTER, and run outside containers that forbid seccomp (docker: --security-opt seccomp=unconfined)');
+  }
+  if (/namespace|uid map|unshare|Operation not permitted|Permission denied/i.test(stderr)) {
+    const remedies: string[] = [];
+    if (readSysctl('/proc/sys/kernel/unprivileged_userns_clone') === '0') remedies.push('`sysctl -w kernel.unprivileged_userns_clone=1`');
+    if (readSysctl('/proc/sys/user/max_user_namespaces') === '0') remedies.push('`sysctl -w user.max_user_namespaces=15000`');
+    if (readSysctl('/proc/sys/kernel/apparmor_restrict_unprivileged_userns') === '1') {
+      remedies.push('`sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` (or install an AppArmor profile that allows bwrap to create user namespaces)');
+    }
+    const how = remedies.length > 0 ? remedies.join(' and ') : 'enable unprivileged user namespaces (`sysctl -w kernel.unprivileged_userns_clone=1`; on Ubuntu 24.04+ also `kernel.apparmor_restrict_unprivileged_userns=0`); inside a container, allow them (docker: --security-opt seccomp=unconfined --security-opt apparmor=unconfined)';
+    return unavailable('linux', 'UserNamespacesDenied', `${bwrap} cannot create the user namespace it needs: ${said}`, `Allow user namespaces: ${how}`);
+  }
+  return unavailable('linux', 'BwrapFailed', `${bwrap} could not start an empty sandbox: ${said}`, 'Check that bubblewrap works: `bwrap --ro-bind / / --unshare-user --unshare-net -- true`');
+}
+
+interface BwrapRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function runBwrap(bwrap: string, args: readonly string[], fd3: Uint8Array | undefined): Promise<BwrapRun> {
+  return new Promise((resolve) => {
+    const child = spawn(bwrap, [...args], { stdio: fd3 === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'], env: {} });
+    let stdout = '';
+    let stderr = '';
+    const keep = (buffer: string, chunk: Buffer): string => (buffer.length >= PROBE_STDERR_LIMIT ? buffer : (buffer + chunk.toString('utf8')).slice(0, PROBE_STDERR_LIMIT));
+    child.stdout?.on('data', (chunk: Buffer) => (stdout = keep(stdout, chunk)));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr = keep(stderr, chunk)));
+    if (fd3 !== undefined) {
+      const pipe = child.stdio[3] as NodeJS.WritableStream & { on(event: 'error', listener: () => void): void };
+      pipe.on('error', () => undefined);
+      pipe.end(Buffer.from(fd3));
+    }
+    const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ code: -1, stdout, stderr: error.message });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
