@@ -33,7 +33,7 @@ export { AGENTS_MD_FILE, discoverAgentsMd } from './context/agents-md-discovery.
 export type { AgentsMdLocations } from './context/agents-md-discovery.js';
 export { ExtensionHost } from './extensions/extension-host.js';
 export type { WorldStateChange } from './extensions/extension-host.js';
-export { PROTECTED_FOLDERS, threadPermissions } from './session/permissions.js';
+export { threadPermissions } from './session/permissions.js';
 export type { SandboxSettings, ThreadPermissions } from './session/permissions.js';
 export { MemoryThreadRecorder } from './session/thread-recorder.js';
 export type { ThreadRecorder, TurnContextRecord, WorldStateRecord } from './session/thread-recorder.js';

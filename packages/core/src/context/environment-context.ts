@@ -1,12 +1,12 @@
 // The `<environment_context>` fragment: where the agent runs and what it may touch, in the exact
 // element layout Codex 0.171.0 sends (a user-message part, re-sent only when it changes).
 
-/** A filesystem entry target: a concrete path, or a special location (`:root`, `:tmpdir`, …). */
-export type EnvironmentEntryTarget = { readonly path: string } | { readonly special: string };
+/** A filesystem entry target: a concrete path, a glob pattern, or a special location (`:root`, `:tmpdir`, …). */
+export type EnvironmentEntryTarget = { readonly path: string } | { readonly pattern: string } | { readonly special: string };
 
 /** One filesystem permission entry as the model sees it. */
 export interface EnvironmentEntry {
-  readonly access: 'read' | 'write' | 'none';
+  readonly access: 'read' | 'write' | 'deny';
   readonly target: EnvironmentEntryTarget;
 }
 
@@ -47,11 +47,11 @@ export function renderEnvironmentContext(context: EnvironmentContext): string {
 function renderProfile(profile: EnvironmentPermissionProfile): string {
   if (profile.type === 'disabled') return '<permission_profile type="disabled"><file_system type="unrestricted" /></permission_profile>';
   const entries = profile.entries
-    .map(({ access, target }) =>
-      'path' in target
-        ? `<entry access="${access}"><path>${escapeXml(target.path)}</path></entry>`
-        : `<entry access="${access}"><special>:${escapeXml(target.special)}</special></entry>`,
-    )
+    .map(({ access, target }) => {
+      if ('path' in target) return `<entry access="${access}"><path>${escapeXml(target.path)}</path></entry>`;
+      if ('pattern' in target) return `<entry access="${access}"><glob_pattern>${escapeXml(target.pattern)}</glob_pattern></entry>`;
+      return `<entry access="${access}"><special>:${escapeXml(target.special)}</special></entry>`;
+    })
     .join('');
   return `<permission_profile type="managed"><file_system type="restricted">${entries}</file_system></permission_profile>`;
 }

@@ -1,11 +1,11 @@
-// What the model is told about its permissions, derived from the thread's sandbox settings: the
-// facts for `<permissions instructions>` and the entries of `<environment_context>`, in Codex's order.
+// What the model is told about its permissions, derived from the thread's sandbox settings through
+// @skein/sandboxing's policy mapping (the same one commands are confined with): the facts for
+// `<permissions instructions>` and the entries of `<environment_context>`, in Codex's order.
 import type { Config } from '@skein/config';
+import type { FileSystemSandboxEntry } from '@skein/protocol';
+import { fileSystemPolicyFromSandboxPolicy, networkPolicyOf, sandboxPolicyFromConfig } from '@skein/sandboxing';
 import type { EnvironmentEntry, EnvironmentPermissionProfile } from '../context/environment-context.js';
 import type { PermissionsFacts } from '../context/permissions-instructions.js';
-
-/** Folders under a writable root that stay read-only (as in Codex). */
-export const PROTECTED_FOLDERS = ['.git', '.agents', '.codex', '.aws'] as const;
 
 /** The sandbox settings a thread runs with. */
 export type SandboxSettings = Pick<Config, 'sandboxMode' | 'sandboxWorkspaceWrite' | 'approvalPolicy'>;
@@ -18,29 +18,29 @@ export interface ThreadPermissions {
 
 /** Derives the permission facts and the environment entries for `cwd`. */
 export function threadPermissions(settings: SandboxSettings, cwd: string): ThreadPermissions {
-  const approvalPolicy = typeof settings.approvalPolicy === 'string' ? settings.approvalPolicy : 'granular';
-  switch (settings.sandboxMode) {
-    case 'danger-full-access':
-      return { facts: { sandboxMode: 'danger-full-access', writableRoots: [], networkAccess: true, approvalPolicy }, profile: { type: 'disabled' } };
-    case 'read-only':
-      return {
-        facts: { sandboxMode: 'read-only', writableRoots: [], networkAccess: false, approvalPolicy },
-        profile: { type: 'managed', entries: [{ access: 'read', target: { special: 'root' } }] },
-      };
-    case 'workspace-write': {
-      const options = settings.sandboxWorkspaceWrite;
-      const roots = [...new Set([cwd, ...options.writableRoots])];
-      const entries: EnvironmentEntry[] = [
-        { access: 'read', target: { special: 'root' } },
-        ...roots.map((root): EnvironmentEntry => ({ access: 'write', target: { path: root } })),
-        ...(options.excludeSlashTmp ? [] : [{ access: 'write', target: { special: 'slash_tmp' } } as const]),
-        ...(options.excludeTmpdirEnvVar ? [] : [{ access: 'write', target: { special: 'tmpdir' } } as const]),
-        ...roots.flatMap((root) => PROTECTED_FOLDERS.map((folder): EnvironmentEntry => ({ access: 'read', target: { path: `${root}/${folder}` } }))),
-      ];
-      return {
-        facts: { sandboxMode: 'workspace-write', writableRoots: roots, networkAccess: options.networkAccess, approvalPolicy },
-        profile: { type: 'managed', entries },
-      };
-    }
+  const policy = sandboxPolicyFromConfig(settings);
+  const fileSystem = fileSystemPolicyFromSandboxPolicy(policy, cwd);
+  const writableRoots = [
+    ...new Set(fileSystem.entries.flatMap((entry) => (entry.access === 'write' && entry.path.type === 'path' ? [entry.path.path] : []))),
+  ];
+  return {
+    facts: {
+      sandboxMode: settings.sandboxMode,
+      writableRoots,
+      networkAccess: networkPolicyOf(policy) === 'enabled',
+      approvalPolicy: typeof settings.approvalPolicy === 'string' ? settings.approvalPolicy : 'granular',
+    },
+    profile: fileSystem.kind === 'restricted' ? { type: 'managed', entries: fileSystem.entries.flatMap(environmentEntry) } : { type: 'disabled' },
+  };
+}
+
+function environmentEntry(entry: FileSystemSandboxEntry): EnvironmentEntry[] {
+  switch (entry.path.type) {
+    case 'path':
+      return [{ access: entry.access, target: { path: entry.path.path } }];
+    case 'special':
+      return [{ access: entry.access, target: { special: entry.path.value.kind } }];
+    case 'glob_pattern':
+      return [{ access: entry.access, target: { pattern: entry.path.pattern } }];
   }
 }
