@@ -143,3 +143,17 @@ export {
   NamespaceToolSpec,
   ToolSpec,
 } from './tool-spec.js';
+
+export {
+  ExecAgentMessageItem,
+  ExecCommandExecutionItem,
+  ExecErrorItem,
+  ExecEvent,
+  ExecFileChangeItem,
+  ExecMcpToolCallItem,
+  ExecReasoningItem,
+  ExecThreadItem,
+  ExecTodoListItem,
+  ExecUsage,
+  ExecWebSearchItem,
+} from './exec-events.js';
