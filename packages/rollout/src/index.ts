@@ -1,0 +1,140 @@
+// @skein/rollout — thread history as Codex 0.171.0 rollout JSONL: line schemas, the append-only
+// writer, forward and tail readers, resume reconstruction, forks and the SQLite thread index.
+// Re-exports only.
+
+export { RolloutError } from './rollout-error.js';
+export type { RolloutErrorCode } from './rollout-error.js';
+
+export { rolloutTimestamp, systemClock } from './clock.js';
+export type { Clock } from './clock.js';
+
+export { RolloutThreadId, isUuid } from './lines/rollout-uuid.js';
+export {
+  BaseInstructions,
+  GitInfo,
+  HistoryBase,
+  SessionMeta,
+  SessionSource,
+  parentThreadIdOf,
+  sessionIdOf,
+  sourceKindOf,
+} from './lines/session-meta.js';
+export { TurnContext } from './lines/turn-context.js';
+export { Compacted, compactedWriteProblem, compactionWindow } from './lines/compacted.js';
+export type { CompactionWindow } from './lines/compacted.js';
+export {
+  AgentMessageEvent,
+  EventMsg,
+  ExecCommandEndEvent,
+  ItemCompletedEvent,
+  KnownEventMsg,
+  OtherEventMsg,
+  TaskCompleteEvent,
+  TaskStartedEvent,
+  ThreadNameUpdatedEvent,
+  ThreadRolledBackEvent,
+  TurnAbortedEvent,
+  UserMessageEvent,
+  eventMsgSchemaFor,
+  isKnownEventMsg,
+} from './lines/event-msg.js';
+export { InterAgentCommunication, InterAgentCommunicationMetadata, interAgentHistoryItem } from './lines/inter-agent.js';
+export { WorldState } from './lines/world-state.js';
+export { TokenUsage, TokenUsageRecord } from './lines/token-usage-record.js';
+export { ResponseItemLineMetadata } from './lines/response-item-line-metadata.js';
+export {
+  CompactedItem,
+  EventMsgItem,
+  InterAgentCommunicationItem,
+  InterAgentCommunicationMetadataItem,
+  KNOWN_ROLLOUT_LINE_TYPES,
+  KnownRolloutItem,
+  OtherRolloutItem,
+  ResponseItemItem,
+  RolloutItem,
+  RolloutLineEnvelope,
+  SessionMetaItem,
+  TokenUsageRecordItem,
+  TurnContextItem,
+  WorldStateItem,
+  isKnownRolloutItem,
+  isKnownRolloutLineType,
+  parseRolloutLine,
+  rolloutItemProblem,
+  serializeRolloutLine,
+} from './lines/rollout-line.js';
+export type { KnownRolloutLine, KnownRolloutLineType, RolloutLine, RolloutLineParse } from './lines/rollout-line.js';
+
+export {
+  EXTENDED_PERSISTED_EVENTS,
+  LIMITED_PERSISTED_EVENTS,
+  PERSISTED_EXEC_OUTPUT_MAX_BYTES,
+  UNPERSISTED_RESPONSE_ITEM_TYPES,
+  isPersistedRolloutItem,
+  sanitizeForPersistence,
+  shouldPersistEventMsg,
+  truncateMiddle,
+} from './persistence-policy.js';
+export type { EventPersistenceMode } from './persistence-policy.js';
+
+export { CONTEXTUAL_USER_MESSAGE_PREFIXES, isUserTurnBoundary, userMessageText } from './user-turn.js';
+
+export {
+  ARCHIVED_SESSIONS_DIR,
+  SESSIONS_DIR,
+  archivedRolloutPath,
+  liveRolloutDir,
+  liveRolloutPath,
+  parseRolloutFileName,
+  requireRolloutFileName,
+  rolloutFileName,
+} from './rollout-path.js';
+export type { RolloutFileName } from './rollout-path.js';
+
+export { DEFAULT_MAX_LINE_BYTES, READ_CHUNK_BYTES } from './read/line-scanner.js';
+export { readRolloutFile, scanRolloutFile } from './read/rollout-reader.js';
+export type {
+  InvalidRolloutLineRecord,
+  LinePosition,
+  RolloutFile,
+  RolloutLineRecord,
+  RolloutReadOptions,
+  RolloutRecord,
+  RolloutScanSummary,
+} from './read/rollout-reader.js';
+export type { RolloutProblem, RolloutProblemKind } from './read/rollout-problem.js';
+export { TAIL_CHUNK_BYTES, readRolloutHead, readRolloutTail } from './read/tail-reader.js';
+export type { RolloutTail, TailReadOptions } from './read/tail-reader.js';
+
+export { ThreadReconstructor, dropLastUserTurns } from './reconstruct/thread-reconstructor.js';
+export type { ThreadReconstruction, TurnRecord, TurnStatus } from './reconstruct/thread-reconstructor.js';
+export { MAX_HISTORY_BASE_DEPTH, forEachThreadLine, loadThread } from './reconstruct/load-thread.js';
+export type { LoadThreadOptions, LoadedThread, ThreadPathResolver } from './reconstruct/load-thread.js';
+
+export { MAX_QUEUED_BYTES, RolloutWriter } from './write/rollout-writer.js';
+export type { CreateRolloutOptions, Durability, NewSessionMeta, RolloutWriterOptions } from './write/rollout-writer.js';
+export { WRITER_LOCKS_DIR, acquireWriterLock, currentProcessLockOwner, isWriterLockHeld, writerLockPath } from './write/writer-lock.js';
+export type { LockOwner, WriterLock } from './write/writer-lock.js';
+
+export { forkRollout } from './fork.js';
+export type { ForkPoint, ForkRolloutOptions, ForkedRollout } from './fork.js';
+
+export { MAX_TITLE_CHARS, TITLE_SCAN_MAX_LINES, ThreadSummary, summarizeRolloutFile, summaryFromMeta } from './thread-index/thread-summary.js';
+export { decodeThreadCursor, encodeThreadCursor } from './thread-index/thread-cursor.js';
+export type { ThreadCursor, ThreadSortKey } from './thread-index/thread-cursor.js';
+export {
+  BUSY_TIMEOUT_MS,
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  THREAD_INDEX_FILE,
+  THREAD_INDEX_SCHEMA_VERSION,
+  ThreadIndex,
+} from './thread-index/thread-index.js';
+export type { IndexedFileState, ThreadListQuery, ThreadPage } from './thread-index/thread-index.js';
+export { FILE_SCAN_CONCURRENCY, findThreadFile, listThreadFiles } from './thread-index/thread-files.js';
+export type { ThreadFile } from './thread-index/thread-files.js';
+
+export { SUMMARY_CONCURRENCY, ThreadStore } from './thread-store.js';
+export { GIT_COMMAND_TIMEOUT_MS, collectGitInfo } from './git-info.js';
+export type { CollectGitInfoOptions } from './git-info.js';
+export type { IndexRepair, ThreadStoreOptions } from './thread-store.js';

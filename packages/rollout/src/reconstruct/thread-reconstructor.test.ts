@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import {
+  asLines,
+  assistantMessage,
+  environmentContext,
+  functionCall,
+  functionCallOutput,
+  item,
+  rolledBack,
+  sessionMeta,
+  taskComplete,
+  taskStarted,
+  turnContext,
+  userMessage,
+  userTurn,
+  uuidV7,
+} from '../../test/support/builders.js';
+import type { RolloutItem, RolloutLine } from '../lines/rollout-line.js';
+import { ThreadReconstructor, dropLastUserTurns } from './thread-reconstructor.js';
+
+const ID = uuidV7(1);
+const WINDOW = uuidV7(77);
+
+function replay(items: readonly RolloutItem[]) {
+  const reconstructor = new ThreadReconstructor();
+  asLines(items).forEach((line, index) => reconstructor.push(line as RolloutLine, index + 1));
+  return reconstructor.finish();
+}
+
+const header: RolloutItem = { type: 'session_meta', payload: sessionMeta(ID) };
+const texts = (history: readonly unknown[]) => history.map((entry) => ((entry as { content?: { text?: string }[] }).content?.[0]?.text ?? (entry as { type: string }).type));
+
+describe('ThreadReconstructor', () => {
+  it('rebuilds the history, the turns and the last turn context', () => {
+    const result = replay([
+      header,
+      item(environmentContext('/workspace')),
+      ...userTurn('t1', 'first', functionCall('c1'), functionCallOutput('c1', 'hi'), assistantMessage('done')),
+      ...userTurn('t2', 'second', assistantMessage('again')),
+    ]);
+    expect(result.meta?.id).toBe(ID);
+    expect(texts(result.history)).toEqual(['<environment_context>\n  <cwd>/workspace</cwd>\n</environment_context>', 'first', 'function_call', 'function_call_output', 'done', 'second', 'again']);
+    expect(result.turns.map((turn) => [turn.turnId, turn.status, turn.userTurn])).toEqual([['t1', 'completed', true], ['t2', 'completed', true]]);
+    expect(result.lastTurnContext?.turn_id).toBe('t2');
+    expect(result.referenceTurnContext?.turn_id).toBe('t2');
+    expect(result.lastOrdinal).toBe(13);
+  });
+
+  it('marks a turn without its completion as incomplete, and an aborted one as aborted', () => {
+    const result = replay([
+      header,
+      taskStarted('t1'),
+      turnContext('t1'),
+      item(userMessage('stop me')),
+      { type: 'event_msg', payload: { type: 'turn_aborted', turn_id: 't1', reason: 'interrupted' } },
+      taskStarted('t2'),
+      turnContext('t2'),
+      item(userMessage('crash')),
+    ]);
+    expect(result.turns.map((turn) => turn.status)).toEqual(['aborted', 'incomplete']);
+  });
+
+  it('replaces the history with a compaction replacement history', () => {
+    const replacement = [userMessage('first'), { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'SUMMARY' }], internal_chat_message_metadata_passthrough: { content_item_kinds: ['compaction.summary'] } }];
+    const result = replay([
+      header,
+      ...userTurn('t1', 'first', assistantMessage('long answer')),
+      taskStarted('t2'),
+      { type: 'compacted', payload: { message: 'SUMMARY', replacement_history: replacement, window_number: 1, window_id: WINDOW } },
+      item(userMessage('second')),
+      item(assistantMessage('short')),
+      taskComplete('t2'),
+    ]);
+    expect(texts(result.history)).toEqual(['first', 'SUMMARY', 'second', 'short']);
+    expect(result.compactions).toBe(1);
+    expect(result.window).toEqual({ windowNumber: 1, windowId: WINDOW });
+    expect(result.needsInitialContext).toBe(false);
+    // The compaction came after the last turn context: the baseline is gone.
+    expect(result.lastTurnContext?.turn_id).toBe('t1');
+    expect(result.referenceTurnContext).toBeUndefined();
+  });
+
+  it('restores the baseline when a turn context follows the compaction', () => {
+    const result = replay([
+      header,
+      ...userTurn('t1', 'first'),
+      taskStarted('t2'),
+      { type: 'compacted', payload: { message: 'S', replacement_history: [] } },
+      turnContext('t2'),
+      taskComplete('t2'),
+    ]);
+    expect(result.referenceTurnContext?.turn_id).toBe('t2');
+  });
+
+  it('rebuilds a legacy compaction without replacement history from the user messages and the summary', () => {
+    const result = replay([
+      header,
+      item(environmentContext('/w')),
+      ...userTurn('t1', 'first', assistantMessage('answer')),
+      { type: 'compacted', payload: { message: 'the summary', window_id: 4 } },
+    ]);
+    expect(texts(result.history)).toEqual(['first', 'the summary']);
+    expect(result.needsInitialContext).toBe(true);
+    expect(result.window).toEqual({ windowNumber: 4 });
+  });
+
+  it('drops rolled-back user turns from the history and the turn list', () => {
+    const result = replay([
+      header,
+      item(environmentContext('/w')),
+      ...userTurn('t1', 'one', assistantMessage('a1')),
+      ...userTurn('t2', 'two', assistantMessage('a2')),
+      ...userTurn('t3', 'three', assistantMessage('a3')),
+      rolledBack(2),
+      ...userTurn('t4', 'four', assistantMessage('a4')),
+    ]);
+    expect(texts(result.history).slice(1)).toEqual(['one', 'a1', 'four', 'a4']);
+    expect(result.turns.map((turn) => turn.turnId)).toEqual(['t1', 't4']);
+    expect(result.lastTurnContext?.turn_id).toBe('t4');
+  });
+
+  it('points the last turn context at the newest surviving turn after a rollback', () => {
+    const result = replay([header, ...userTurn('t1', 'one'), ...userTurn('t2', 'two'), rolledBack(1)]);
+    expect(result.lastTurnContext?.turn_id).toBe('t1');
+    expect(result.turns).toHaveLength(1);
+  });
+
+  it('keeps the initial context when more turns are rolled back than exist', () => {
+    const result = replay([header, item(environmentContext('/w')), ...userTurn('t1', 'one'), rolledBack(5)]);
+    expect(result.history).toHaveLength(1);
+    expect(result.turns).toEqual([]);
+    expect(result.lastTurnContext).toBeUndefined();
+  });
+
+  it('reads legacy files whose turns have no lifecycle events', () => {
+    const result = replay([
+      header,
+      turnContext(undefined),
+      { type: 'event_msg', payload: { type: 'user_message', message: 'one' } },
+      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'one' }] }),
+      item(assistantMessage('a1')),
+      turnContext(undefined),
+      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'two' }] }),
+      rolledBack(1),
+    ]);
+    expect(texts(result.history)).toEqual(['one', 'a1']);
+    expect(result.turns).toHaveLength(1);
+    expect(result.turns[0]).toMatchObject({ userTurn: true, status: 'incomplete' });
+  });
+
+  it('turns inter-agent messages into agent_message history items that open turns', () => {
+    const result = replay([
+      header,
+      { type: 'inter_agent_communication', payload: { author: '/root', recipient: '/root/worker', content: 'task', trigger_turn: true } },
+      item(assistantMessage('ok')),
+      rolledBack(1),
+    ]);
+    expect(result.history).toEqual([]);
+  });
+
+  it('passes over lines of unknown types and remembers the thread name', () => {
+    const result = replay([
+      header,
+      { type: 'spine_transition', payload: { x: 1 } },
+      { type: 'event_msg', payload: { type: 'thread_name_updated', thread_name: 'My thread' } },
+      ...userTurn('t1', 'one'),
+    ]);
+    expect(result.threadName).toBe('My thread');
+    expect(texts(result.history)).toEqual(['one']);
+  });
+});
+
+describe('dropLastUserTurns', () => {
+  it('cuts at the n-th newest user turn', () => {
+    const history = [environmentContext('/w'), userMessage('a'), assistantMessage('1'), userMessage('b'), assistantMessage('2')];
+    expect(texts(dropLastUserTurns(history, 1))).toEqual(['<environment_context>\n  <cwd>/w</cwd>\n</environment_context>', 'a', '1']);
+    expect(dropLastUserTurns(history, 0)).toEqual(history);
+  });
+});

@@ -1,0 +1,280 @@
+// Replays rollout lines, oldest first, into what a resumed thread needs: the model-visible history
+// at the end of the file (compactions and rollbacks applied), the turns that survive, the last turn
+// context and the thread's metadata. One pass; only the history and the turn list are kept.
+import type { ResponseItem } from '@skein/protocol';
+import { compactionWindow, type Compacted, type CompactionWindow } from '../lines/compacted.js';
+import type { EventMsg } from '../lines/event-msg.js';
+import { interAgentHistoryItem, type InterAgentCommunication } from '../lines/inter-agent.js';
+import type { RolloutLine } from '../lines/rollout-line.js';
+import type { SessionMeta } from '../lines/session-meta.js';
+import type { TurnContext } from '../lines/turn-context.js';
+import { isUserTurnBoundary } from '../user-turn.js';
+
+/** How a turn ended, as far as the file knows. */
+export type TurnStatus = 'completed' | 'aborted' | 'incomplete';
+
+/** One surviving turn of the thread. */
+export interface TurnRecord {
+  /** The turn's id; undefined only for turns of old files that recorded none. */
+  readonly turnId: string | undefined;
+  readonly status: TurnStatus;
+  /** Whether the turn was opened by user input (a rollback counts these). */
+  readonly userTurn: boolean;
+  /** The `turn_context` the turn ran with, if it wrote one. */
+  readonly turnContext: TurnContext | undefined;
+  /** 1-based line numbers of the turn's first and last line. */
+  readonly firstLine: number;
+  readonly lastLine: number;
+}
+
+/** What `ThreadReconstructor.finish` returns. */
+export interface ThreadReconstruction {
+  /** The first `session_meta` line's payload; undefined when the file has none. */
+  readonly meta: SessionMeta | undefined;
+  /** The model-visible history at the end of the file, items exactly as recorded. */
+  readonly history: readonly ResponseItem[];
+  /** Surviving turns, oldest first (rolled-back turns removed). */
+  readonly turns: readonly TurnRecord[];
+  /** The newest surviving `turn_context`. */
+  readonly lastTurnContext: TurnContext | undefined;
+  /**
+   * The resume baseline: `lastTurnContext`, unless a compaction after it replaced the history it
+   * described (then undefined, and a resumed thread re-sends its full context).
+   */
+  readonly referenceTurnContext: TurnContext | undefined;
+  /** The context window opened by the newest compaction, if any. */
+  readonly window: CompactionWindow | undefined;
+  /** How many compactions the thread went through. */
+  readonly compactions: number;
+  /**
+   * True when the newest compaction has no replacement history (files from before Codex recorded
+   * it): `history` is then the user messages and the summary only, and the caller must put its
+   * initial context in front.
+   */
+  readonly needsInitialContext: boolean;
+  /** The newest name given to the thread. */
+  readonly threadName: string | undefined;
+  /** The highest `ordinal` seen (the next line's ordinal is one more). */
+  readonly lastOrdinal: number | undefined;
+  /** The newest line's timestamp. */
+  readonly lastTimestamp: string | undefined;
+  /** Lines replayed. */
+  readonly lineCount: number;
+}
+
+interface MutableTurn {
+  turnId: string | undefined;
+  status: TurnStatus;
+  userTurn: boolean;
+  turnContext: TurnContext | undefined;
+  firstLine: number;
+  lastLine: number;
+}
+
+/**
+ * Feeds on lines in file order (`push`), then `finish()` gives the reconstruction. Lines of unknown
+ * types and events replay does not need are passed over (but were validated by the reader).
+ */
+export class ThreadReconstructor {
+  private meta: SessionMeta | undefined;
+  private history: ResponseItem[] = [];
+  private readonly turns: MutableTurn[] = [];
+  private current: MutableTurn | undefined;
+  private lastTurnContext: TurnContext | undefined;
+  private baselineCleared = false;
+  private window: CompactionWindow | undefined;
+  private compactions = 0;
+  private needsInitialContext = false;
+  private threadName: string | undefined;
+  private lastOrdinal: number | undefined;
+  private lastTimestamp: string | undefined;
+  private lineCount = 0;
+
+  /** Replays one line; `lineNumber` is its 1-based position, for the turn list. */
+  push(line: RolloutLine, lineNumber: number): void {
+    this.lineCount += 1;
+    this.lastTimestamp = line.timestamp;
+    if (line.ordinal !== undefined) this.lastOrdinal = Math.max(this.lastOrdinal ?? 0, line.ordinal);
+    if (this.current !== undefined) this.current.lastLine = lineNumber;
+    switch (line.type) {
+      case 'session_meta':
+        this.meta ??= line.payload as SessionMeta;
+        return;
+      case 'response_item': {
+        const item = line.payload as ResponseItem;
+        this.history.push(item);
+        if (isUserTurnBoundary(item)) this.markUserTurn(lineNumber);
+        return;
+      }
+      case 'inter_agent_communication':
+        this.history.push(interAgentHistoryItem(line.payload as InterAgentCommunication));
+        this.markUserTurn(lineNumber);
+        return;
+      case 'inter_agent_communication_metadata':
+        this.markUserTurn(lineNumber);
+        return;
+      case 'turn_context':
+        this.onTurnContext(line.payload as TurnContext, lineNumber);
+        return;
+      case 'compacted':
+        this.onCompacted(line.payload as Compacted);
+        return;
+      case 'event_msg':
+        this.onEvent(line.payload as EventMsg, lineNumber);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The reconstruction of everything pushed so far. */
+  finish(): ThreadReconstruction {
+    const turns = this.turns.map((turn): TurnRecord => ({ ...turn }));
+    return {
+      meta: this.meta,
+      history: this.history.slice(),
+      turns,
+      lastTurnContext: this.lastTurnContext,
+      referenceTurnContext: this.baselineCleared ? undefined : this.lastTurnContext,
+      window: this.window,
+      compactions: this.compactions,
+      needsInitialContext: this.needsInitialContext,
+      threadName: this.threadName,
+      lastOrdinal: this.lastOrdinal,
+      lastTimestamp: this.lastTimestamp,
+      lineCount: this.lineCount,
+    };
+  }
+
+  private onEvent(event: EventMsg, lineNumber: number): void {
+    switch (event.type) {
+      case 'task_started':
+        this.sawLifecycle = true;
+        this.openTurn((event as { turn_id: string }).turn_id, lineNumber);
+        return;
+      case 'task_complete':
+        this.closeTurn((event as { turn_id: string }).turn_id, 'completed', lineNumber);
+        return;
+      case 'turn_aborted':
+        this.closeTurn((event as { turn_id?: string | null }).turn_id ?? undefined, 'aborted', lineNumber);
+        return;
+      case 'user_message':
+        this.markUserTurn(lineNumber);
+        return;
+      case 'thread_rolled_back':
+        this.rollBack((event as { num_turns: number }).num_turns);
+        return;
+      case 'thread_name_updated':
+        this.threadName = (event as { thread_name?: string | null }).thread_name ?? undefined;
+        return;
+      default:
+        return;
+    }
+  }
+
+  private onTurnContext(context: TurnContext, lineNumber: number): void {
+    const turnId = context.turn_id ?? undefined;
+    const current = this.current;
+    const belongsToCurrent = this.sawLifecycle
+      ? current !== undefined && (turnId === undefined || current.turnId === undefined || current.turnId === turnId)
+      : // Old files have no lifecycle events: a turn context opens its turn, unless the user's
+        // message that opened it came just before.
+        current !== undefined && current.turnContext === undefined;
+    if (!belongsToCurrent) this.openTurn(turnId, lineNumber);
+    const turn = this.current as MutableTurn;
+    turn.turnId ??= turnId;
+    turn.turnContext = context;
+    // Old files wrote a turn context only for user turns.
+    if (!this.sawLifecycle) turn.userTurn = true;
+    this.lastTurnContext = context;
+    this.baselineCleared = false;
+  }
+
+  private sawLifecycle = false;
+
+  private openTurn(turnId: string | undefined, lineNumber: number): void {
+    const turn: MutableTurn = { turnId, status: 'incomplete', userTurn: false, turnContext: undefined, firstLine: lineNumber, lastLine: lineNumber };
+    this.turns.push(turn);
+    this.current = turn;
+  }
+
+  private closeTurn(turnId: string | undefined, status: TurnStatus, lineNumber: number): void {
+    const turn = this.findOpenTurn(turnId);
+    if (turn === undefined) return;
+    turn.status = status;
+    turn.lastLine = lineNumber;
+    if (turn === this.current) this.current = undefined;
+  }
+
+  private findOpenTurn(turnId: string | undefined): MutableTurn | undefined {
+    if (turnId === undefined) return this.current;
+    for (let index = this.turns.length - 1; index >= 0; index -= 1) {
+      const turn = this.turns[index] as MutableTurn;
+      if (turn.turnId === turnId) return turn;
+    }
+    return undefined;
+  }
+
+  private markUserTurn(lineNumber: number): void {
+    if (this.current === undefined) this.openTurn(undefined, lineNumber);
+    (this.current as MutableTurn).userTurn = true;
+  }
+
+  private onCompacted(compacted: Compacted): void {
+    this.compactions += 1;
+    this.window = compactionWindow(compacted);
+    this.baselineCleared = true;
+    if (compacted.replacement_history) {
+      this.history = compacted.replacement_history.slice();
+      this.needsInitialContext = false;
+      return;
+    }
+    // Before replacement histories were recorded, a compaction kept the user's messages and the
+    // summary; the context in front of them is rebuilt by whoever resumes the thread.
+    const userMessages = this.history.filter((item) => isUserTurnBoundary(item) && item.type === 'message');
+    this.history = [...userMessages, { type: 'message', role: 'user', content: [{ type: 'input_text', text: compacted.message }] }];
+    this.needsInitialContext = true;
+  }
+
+  /** Drops the newest `count` user turns: from the history, and from the turn list. */
+  private rollBack(count: number): void {
+    if (count <= 0) return;
+    this.history = dropLastUserTurns(this.history, count);
+    let remaining = count;
+    let cut = this.turns.length;
+    while (cut > 0 && remaining > 0) {
+      cut -= 1;
+      if ((this.turns[cut] as MutableTurn).userTurn) remaining -= 1;
+    }
+    if (remaining > 0) cut = 0;
+    this.turns.splice(cut);
+    this.current = undefined;
+    this.lastTurnContext = undefined;
+    for (let index = this.turns.length - 1; index >= 0; index -= 1) {
+      const context = (this.turns[index] as MutableTurn).turnContext;
+      if (context !== undefined) {
+        this.lastTurnContext = context;
+        break;
+      }
+    }
+  }
+}
+
+/**
+ * `history` without its newest `count` user turns: everything from the `count`-th newest user-turn
+ * boundary on is dropped. Dropping more turns than there are keeps what precedes the first one
+ * (the initial context).
+ */
+export function dropLastUserTurns(history: readonly ResponseItem[], count: number): ResponseItem[] {
+  if (count <= 0) return history.slice();
+  let remaining = count;
+  let cut = history.length;
+  for (let index = history.length - 1; index >= 0; index -= 1) {
+    if (isUserTurnBoundary(history[index] as ResponseItem)) {
+      cut = index;
+      remaining -= 1;
+      if (remaining === 0) break;
+    }
+  }
+  return history.slice(0, cut);
+}

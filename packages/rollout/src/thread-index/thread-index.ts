@@ -1,0 +1,276 @@
+// The thread index: one SQLite row per thread file under the home directory, for fast newest-first
+// listing with filters. The files are the truth; the index can be rebuilt from them at any time.
+import Database from 'better-sqlite3';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { RolloutError } from '../rollout-error.js';
+import { decodeThreadCursor, encodeThreadCursor, type ThreadSortKey } from './thread-cursor.js';
+import type { ThreadSummary } from './thread-summary.js';
+
+/** The index's file under the home directory (Skein's own; Codex keeps its `state_5.sqlite` beside it). */
+export const THREAD_INDEX_FILE = 'skein_thread_index.sqlite';
+
+/** The schema version this code writes; an index of another version is rebuilt. */
+export const THREAD_INDEX_SCHEMA_VERSION = 1;
+
+/** The page size of `list` when none is given. */
+export const DEFAULT_PAGE_SIZE = 25;
+/** The largest page `list` returns. */
+export const MAX_PAGE_SIZE = 500;
+
+/** How long a statement waits for another process's write transaction before failing. */
+export const BUSY_TIMEOUT_MS = 10_000;
+
+/** A list request: `{cursor, limit}` plus filters. */
+export interface ThreadListQuery {
+  readonly cursor?: string | null;
+  readonly limit?: number;
+  /** Only threads whose cwd is exactly this. */
+  readonly cwd?: string;
+  /** Only threads of these source kinds. */
+  readonly source?: string | readonly string[];
+  /** Archived threads instead of live ones (default false). */
+  readonly archived?: boolean;
+  /** Newest first by creation (default) or by last update. */
+  readonly sortKey?: ThreadSortKey;
+}
+
+/** One page: the threads, and the cursor of the next page (null on the last). */
+export interface ThreadPage {
+  readonly data: readonly ThreadSummary[];
+  readonly nextCursor: string | null;
+}
+
+/** What the index remembers about a file to tell whether it changed since it was read. */
+export interface IndexedFileState {
+  readonly id: string;
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+interface Row {
+  id: string;
+  path: string;
+  cwd: string;
+  created_ms: number;
+  updated_ms: number;
+  title: string | null;
+  model_provider: string | null;
+  source: string | null;
+  archived: number;
+  parent_thread_id: string | null;
+  session_id: string;
+  forked_from_id: string | null;
+  file_size: number;
+  file_mtime_ms: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS threads (
+  id TEXT PRIMARY KEY,
+  path TEXT NOT NULL,
+  cwd TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  updated_ms INTEGER NOT NULL,
+  title TEXT,
+  model_provider TEXT,
+  source TEXT,
+  archived INTEGER NOT NULL,
+  parent_thread_id TEXT,
+  session_id TEXT NOT NULL,
+  forked_from_id TEXT,
+  file_size INTEGER NOT NULL,
+  file_mtime_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS threads_by_created ON threads (archived, created_ms DESC, id DESC);
+CREATE INDEX IF NOT EXISTS threads_by_updated ON threads (archived, updated_ms DESC, id DESC);
+`;
+
+/** The SQLite thread index of one home directory. Synchronous (better-sqlite3); safe to share between processes (WAL). */
+export class ThreadIndex {
+  private constructor(
+    private readonly db: Database.Database,
+    /** The database file. */
+    readonly path: string,
+    /** True when this open created the index (or replaced an unusable one), so it must be filled from the files. */
+    readonly fresh: boolean,
+  ) {}
+
+  /**
+   * Opens (creating if needed) `<home>/skein_thread_index.sqlite`. An index that is not a database,
+   * is damaged or has another schema version is deleted and recreated (`fresh`).
+   */
+  static open(home: string): ThreadIndex {
+    mkdirSync(home, { recursive: true });
+    const file = path.join(home, THREAD_INDEX_FILE);
+    try {
+      return ThreadIndex.openFile(file);
+    } catch (error) {
+      if (!isUnusableDatabase(error)) throw error;
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+      const index = ThreadIndex.openFile(file);
+      return new ThreadIndex(index.db, file, true);
+    }
+  }
+
+  private static openFile(file: string): ThreadIndex {
+    const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      const version = db.pragma('user_version', { simple: true }) as number;
+      const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'threads'").get() !== undefined;
+      let fresh = !hasTable;
+      if (hasTable && version !== THREAD_INDEX_SCHEMA_VERSION) {
+        db.exec('DROP TABLE threads');
+        fresh = true;
+      }
+      db.exec(SCHEMA);
+      db.pragma(`user_version = ${THREAD_INDEX_SCHEMA_VERSION}`);
+      // Touch the table so a damaged file fails here, not on the first list.
+      db.prepare('SELECT count(*) FROM threads').get();
+      return new ThreadIndex(db, file, fresh);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /** Inserts or replaces a thread's row, with the state of its file when it was read. */
+  upsert(summary: ThreadSummary, file: { readonly size: number; readonly mtimeMs: number }): void {
+    this.db
+      .prepare(
+        `INSERT INTO threads (id, path, cwd, created_ms, updated_ms, title, model_provider, source, archived, parent_thread_id, session_id, forked_from_id, file_size, file_mtime_ms)
+         VALUES (@id, @path, @cwd, @created_ms, @updated_ms, @title, @model_provider, @source, @archived, @parent_thread_id, @session_id, @forked_from_id, @file_size, @file_mtime_ms)
+         ON CONFLICT(id) DO UPDATE SET path = excluded.path, cwd = excluded.cwd, created_ms = excluded.created_ms, updated_ms = excluded.updated_ms,
+           title = COALESCE(excluded.title, threads.title), model_provider = excluded.model_provider, source = excluded.source, archived = excluded.archived,
+           parent_thread_id = excluded.parent_thread_id, session_id = excluded.session_id, forked_from_id = excluded.forked_from_id,
+           file_size = excluded.file_size, file_mtime_ms = excluded.file_mtime_ms`,
+      )
+      .run(toRow(summary, file));
+  }
+
+  /** Runs `work` in one write transaction (other processes wait up to `BUSY_TIMEOUT_MS`). */
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work).immediate();
+  }
+
+  /** The thread's row, if indexed. */
+  get(id: string): ThreadSummary | undefined {
+    const row = this.db.prepare('SELECT * FROM threads WHERE id = ?').get(id.toLowerCase()) as Row | undefined;
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  /** Removes a thread's row (no-op when absent). */
+  remove(id: string): void {
+    this.db.prepare('DELETE FROM threads WHERE id = ?').run(id.toLowerCase());
+  }
+
+  /** Removes every row. */
+  clear(): void {
+    this.db.prepare('DELETE FROM threads').run();
+  }
+
+  /** Every row's file state, for reconciling with the files on disk. */
+  fileStates(): IndexedFileState[] {
+    return (this.db.prepare('SELECT id, path, file_size, file_mtime_ms FROM threads').all() as Row[]).map((row) => ({
+      id: row.id,
+      path: row.path,
+      size: row.file_size,
+      mtimeMs: row.file_mtime_ms,
+    }));
+  }
+
+  /** How many threads are indexed. */
+  count(): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM threads').get() as { n: number }).n;
+  }
+
+  /** One page of threads, newest first, after `cursor`. Throws `InvalidCursor` / `InvalidArgument`. */
+  list(query: ThreadListQuery = {}): ThreadPage {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+      throw new RolloutError('InvalidArgument', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}, got ${limit}`);
+    }
+    const sortKey = query.sortKey ?? 'created';
+    const column = sortKey === 'created' ? 'created_ms' : 'updated_ms';
+    const where = ['archived = @archived'];
+    const params: Record<string, unknown> = { archived: query.archived === true ? 1 : 0, limit: limit + 1 };
+    if (query.cwd !== undefined) {
+      where.push('cwd = @cwd');
+      params['cwd'] = query.cwd;
+    }
+    if (query.source !== undefined) {
+      const sources = typeof query.source === 'string' ? [query.source] : [...query.source];
+      where.push(`source IN (${sources.map((_, index) => `@source${index}`).join(', ') || 'NULL'})`);
+      sources.forEach((source, index) => (params[`source${index}`] = source));
+    }
+    if (query.cursor !== undefined && query.cursor !== null) {
+      const cursor = decodeThreadCursor(query.cursor);
+      if (cursor.sortKey !== sortKey) throw new RolloutError('InvalidCursor', `the cursor is for a list sorted by ${cursor.sortKey}, not ${sortKey}`);
+      where.push(`(${column} < @time OR (${column} = @time AND id < @id))`);
+      params['time'] = cursor.time;
+      params['id'] = cursor.id;
+    }
+    const rows = this.db
+      .prepare(`SELECT * FROM threads WHERE ${where.join(' AND ')} ORDER BY ${column} DESC, id DESC LIMIT @limit`)
+      .all(params) as Row[];
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    const nextCursor =
+      rows.length > limit && last !== undefined ? encodeThreadCursor({ sortKey, time: last[column], id: last.id }) : null;
+    return { data: page.map(fromRow), nextCursor };
+  }
+
+  /** Whether the database is open. */
+  get isOpen(): boolean {
+    return this.db.open;
+  }
+
+  /** Closes the database. */
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function toRow(summary: ThreadSummary, file: { readonly size: number; readonly mtimeMs: number }): Row {
+  return {
+    id: summary.id.toLowerCase(),
+    path: summary.path,
+    cwd: summary.cwd,
+    created_ms: Date.parse(summary.createdAt),
+    updated_ms: Date.parse(summary.updatedAt),
+    title: summary.title,
+    model_provider: summary.modelProvider,
+    source: summary.source,
+    archived: summary.archived ? 1 : 0,
+    parent_thread_id: summary.parentThreadId,
+    session_id: summary.sessionId,
+    forked_from_id: summary.forkedFromId,
+    file_size: file.size,
+    file_mtime_ms: Math.trunc(file.mtimeMs),
+  };
+}
+
+function fromRow(row: Row): ThreadSummary {
+  return {
+    id: row.id,
+    path: row.path,
+    cwd: row.cwd,
+    createdAt: new Date(row.created_ms).toISOString(),
+    updatedAt: new Date(row.updated_ms).toISOString(),
+    title: row.title,
+    modelProvider: row.model_provider,
+    source: row.source,
+    archived: row.archived === 1,
+    parentThreadId: row.parent_thread_id,
+    sessionId: row.session_id,
+    forkedFromId: row.forked_from_id,
+  };
+}
+
+function isUnusableDatabase(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT'));
+}

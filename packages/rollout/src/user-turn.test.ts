@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { isUserTurnBoundary, userMessageText } from './user-turn.js';
+
+const message = (role: string, text: string, kinds?: string[]) => ({
+  type: 'message',
+  role,
+  content: [{ type: 'input_text', text }],
+  ...(kinds === undefined ? {} : { internal_chat_message_metadata_passthrough: { content_item_kinds: kinds } }),
+}) as never;
+
+describe('isUserTurnBoundary', () => {
+  it('follows Codex 0.171.0 content kinds', () => {
+    expect(isUserTurnBoundary(message('user', 'hi', ['user.text']))).toBe(true);
+    expect(isUserTurnBoundary(message('user', 'whatever', ['environments.environment_context']))).toBe(false);
+    expect(isUserTurnBoundary(message('user', 'SUMMARY', ['compaction.summary']))).toBe(false);
+  });
+
+  it('reads unlabelled messages of older files by their opening tag', () => {
+    expect(isUserTurnBoundary(message('user', 'Fix the bug'))).toBe(true);
+    expect(isUserTurnBoundary(message('user', '<environment_context>\n  <cwd>/w</cwd>\n</environment_context>'))).toBe(false);
+    expect(isUserTurnBoundary(message('user', '# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>x</INSTRUCTIONS>'))).toBe(false);
+    expect(isUserTurnBoundary(message('user', '<turn_aborted>\n</turn_aborted>'))).toBe(false);
+  });
+
+  it('counts inter-agent messages and ignores other roles and items', () => {
+    expect(isUserTurnBoundary({ type: 'agent_message', author: 'a', recipient: 'b', content: [] })).toBe(true);
+    expect(isUserTurnBoundary(message('assistant', 'hi'))).toBe(false);
+    expect(isUserTurnBoundary(message('developer', 'hi'))).toBe(false);
+    expect(isUserTurnBoundary({ type: 'function_call', name: 'x', arguments: '{}', call_id: 'c' })).toBe(false);
+  });
+
+  it('joins a message text', () => {
+    expect(userMessageText({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'a' }, { type: 'input_image', image_url: 'u' }, { type: 'input_text', text: 'b' }] })).toBe('a\nb');
+    expect(userMessageText({ type: 'function_call', name: 'x', arguments: '{}', call_id: 'c' })).toBeUndefined();
+  });
+});

@@ -1,0 +1,338 @@
+// The append-only writer: one owner per thread file, lines in the order they were appended, handed
+// to the OS as they come and made durable (fsync) at least when a turn ends.
+import { newThreadId, randomUuidV7, type ResponseItem, type ThreadId, type UuidV7Source } from '@skein/protocol';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { rolloutTimestamp, systemClock, type Clock } from '../clock.js';
+import { compactedWriteProblem, type Compacted } from '../lines/compacted.js';
+import type { EventMsg } from '../lines/event-msg.js';
+import { rolloutItemProblem, serializeRolloutLine, type RolloutItem } from '../lines/rollout-line.js';
+import type { BaseInstructions, GitInfo, SessionMeta, SessionSource } from '../lines/session-meta.js';
+import { isPersistedRolloutItem, sanitizeForPersistence, type EventPersistenceMode } from '../persistence-policy.js';
+import { readRolloutHead, readRolloutTail } from '../read/tail-reader.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../read/line-scanner.js';
+import { RolloutError } from '../rollout-error.js';
+import { liveRolloutPath, requireRolloutFileName } from '../rollout-path.js';
+import { isUserTurnBoundary, userMessageText } from '../user-turn.js';
+import { acquireWriterLock, currentProcessLockOwner, type LockOwner, type WriterLock } from './writer-lock.js';
+
+/**
+ * When the writer fsyncs:
+ * - `turn` (default): when a turn ends (`task_complete`, `turn_aborted`), at compactions,
+ *   rollbacks and the header, and on close: every completed turn survives a crash or power loss.
+ * - `always`: after every write; each `append` is durable when it resolves.
+ * - `none`: never; lines reach the OS page cache at once and survive a process crash, not a power loss.
+ */
+export type Durability = 'turn' | 'always' | 'none';
+
+/**
+ * The most bytes of lines queued but not yet written. Each `append` waits for its own lines to be
+ * written, so only callers that do not await their appends can reach it; then `append` refuses
+ * (`QueueFull`) rather than grow without bound.
+ */
+export const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A new thread's header: the `session_meta` payload without `id` and `timestamp`, which the writer
+ * fills in (and `session_id`, which defaults to the thread id). Further fields are written as given.
+ */
+export interface NewSessionMeta {
+  readonly cwd: string;
+  readonly session_id?: string;
+  readonly originator?: string;
+  readonly cli_version?: string;
+  readonly source?: SessionSource;
+  readonly thread_source?: string;
+  readonly model_provider?: string;
+  readonly base_instructions?: BaseInstructions;
+  readonly parent_thread_id?: string;
+  readonly forked_from_id?: string;
+  readonly selected_capability_roots?: unknown[];
+  readonly git?: GitInfo;
+  readonly history_mode?: string;
+  readonly [field: string]: unknown;
+}
+
+/** Options every writer takes. */
+export interface RolloutWriterOptions {
+  /** The home directory (the writer lock lives under it). */
+  readonly home: string;
+  readonly clock?: Clock;
+  readonly persistence?: EventPersistenceMode;
+  readonly durability?: Durability;
+  readonly lockOwner?: LockOwner;
+  /** Called after each durable turn boundary (for the thread index); its failure is passed to `onBoundaryError`, never to `append`. */
+  readonly onBoundary?: (writer: RolloutWriter) => Promise<void> | void;
+  readonly onBoundaryError?: (error: unknown) => void;
+  /** Overrides `MAX_QUEUED_BYTES`. */
+  readonly maxQueuedBytes?: number;
+}
+
+/** Options of `RolloutWriter.create`. */
+export interface CreateRolloutOptions extends RolloutWriterOptions {
+  readonly meta: NewSessionMeta;
+  /** The new thread's id; minted from `uuid` when absent. */
+  readonly threadId?: ThreadId;
+  readonly uuid?: UuidV7Source;
+}
+
+/** The writer of one thread's rollout file. */
+export class RolloutWriter {
+  private queue: string[] = [];
+  private queuedBytes = 0;
+  private chain: Promise<void> = Promise.resolve();
+  private closed = false;
+  private failure: unknown;
+  private ordinal: number;
+  private titleText: string | undefined;
+  private readonly clock: Clock;
+  private readonly persistence: EventPersistenceMode;
+  private readonly durability: Durability;
+
+  private constructor(
+    /** The file this writer appends to. */
+    readonly path: string,
+    /** The thread's id. */
+    readonly threadId: string,
+    /** The thread's header. */
+    readonly meta: SessionMeta,
+    private readonly handle: FileHandle,
+    private readonly lock: WriterLock,
+    nextOrdinal: number,
+    private readonly options: RolloutWriterOptions,
+  ) {
+    this.ordinal = nextOrdinal;
+    this.clock = options.clock ?? systemClock;
+    this.persistence = options.persistence ?? 'limited';
+    this.durability = options.durability ?? 'turn';
+  }
+
+  /**
+   * Creates `<home>/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl` with its `session_meta` line
+   * (durable before this resolves). `session_id` defaults to the thread id; `history_mode` to
+   * `"paginated"`, as Codex 0.171.0 writes.
+   */
+  static async create(options: CreateRolloutOptions): Promise<RolloutWriter> {
+    const clock = options.clock ?? systemClock;
+    const threadId = options.threadId ?? newThreadId(options.uuid ?? randomUuidV7);
+    const createdAt = clock.now();
+    const filePath = liveRolloutPath(options.home, threadId, createdAt);
+    const { session_id: sessionId, ...rest } = options.meta;
+    const meta = { session_id: sessionId ?? threadId, id: threadId, timestamp: rolloutTimestamp(createdAt), history_mode: 'paginated', ...rest } as SessionMeta;
+    const problem = rolloutItemProblem({ type: 'session_meta', payload: meta });
+    if (problem !== undefined) throw new RolloutError('InvalidItem', `session_meta: ${problem}`);
+    await mkdir(path.dirname(filePath), { recursive: true });
+    const lock = await acquireWriterLock(options.home, threadId, options.lockOwner ?? currentProcessLockOwner(), createdAt);
+    let handle: FileHandle;
+    try {
+      handle = await open(filePath, 'ax');
+    } catch (error) {
+      await lock.release();
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new RolloutError('AlreadyExists', `${filePath} already exists`, filePath, undefined, { cause: error });
+      throw error;
+    }
+    const writer = new RolloutWriter(filePath, threadId, meta, handle, lock, 0, options);
+    await writer.append({ type: 'session_meta', payload: meta });
+    await syncDirectory(path.dirname(filePath));
+    return writer;
+  }
+
+  /**
+   * Opens an existing thread file to append to it. A torn last line (a crash mid-write) is cut off
+   * first (or, if it is whole JSON that lost only its newline, completed), so new lines never run
+   * into it. Ordinals continue from the file's last one.
+   */
+  static async resume(filePath: string, options: RolloutWriterOptions): Promise<RolloutWriter> {
+    const clock = options.clock ?? systemClock;
+    const named = requireRolloutFileName(filePath);
+    const meta = await readRolloutHead(filePath);
+    if (meta === undefined) throw new RolloutError('MissingSessionMeta', `${filePath} does not start with a session_meta line`, filePath, 1);
+    const lock = await acquireWriterLock(options.home, named.threadId, options.lockOwner ?? currentProcessLockOwner(), clock.now());
+    let handle: FileHandle | undefined;
+    try {
+      handle = await open(filePath, 'r+');
+      await repairTornTail(handle);
+      const tail = await readRolloutTail(filePath);
+      await handle.close();
+      handle = await open(filePath, 'a');
+      return new RolloutWriter(filePath, named.threadId, meta, handle, lock, (tail.lastOrdinal ?? -1) + 1, options);
+    } catch (error) {
+      await handle?.close().catch(() => undefined);
+      await lock.release();
+      throw error;
+    }
+  }
+
+  /** The ordinal the next line gets. */
+  get nextOrdinal(): number {
+    return this.ordinal;
+  }
+
+  /** The first user message appended through this writer (the thread's title, for the index). */
+  get firstUserMessage(): string | undefined {
+    return this.titleText;
+  }
+
+  /**
+   * Appends items in order. Items are checked first (all or nothing: an invalid one throws
+   * `InvalidItem` and none is written); items the persistence policy does not keep are left out.
+   * Resolves when the lines are written, and fsynced if `durability` asks for it.
+   */
+  async append(...items: RolloutItem[]): Promise<void> {
+    this.assertOpen();
+    for (const item of items) {
+      const problem = rolloutItemProblem(item) ?? (item.type === 'compacted' ? compactedWriteProblem(item.payload as Compacted) : undefined);
+      if (problem !== undefined) throw new RolloutError('InvalidItem', problem, this.path);
+    }
+    // No await before the lines are queued: ordinals and file order follow the order of the calls.
+    if (this.queuedBytes > (this.options.maxQueuedBytes ?? MAX_QUEUED_BYTES)) {
+      throw new RolloutError('QueueFull', `${this.queuedBytes} bytes are waiting to be written to ${this.path}; await appends before adding more`, this.path);
+    }
+    let boundary = false;
+    for (const original of items) {
+      if (!isPersistedRolloutItem(original, this.persistence)) continue;
+      const item = sanitizeForPersistence(original, this.persistence);
+      const text = `${serializeRolloutLine({ timestamp: rolloutTimestamp(this.clock.now()), ordinal: this.ordinal }, item)}\n`;
+      this.ordinal += 1;
+      this.queue.push(text);
+      this.queuedBytes += text.length;
+      boundary ||= isDurabilityBoundary(item);
+      this.noteTitle(item);
+    }
+    const sync = this.durability === 'always' || (boundary && this.durability === 'turn');
+    await this.enqueueWrite(sync);
+    if (boundary) await this.notifyBoundary();
+  }
+
+  /** Writes everything appended so far and fsyncs it (whatever `durability` says). */
+  async flush(): Promise<void> {
+    this.assertOpen();
+    await this.enqueueWrite(true);
+  }
+
+  /** Flushes (fsync unless `durability` is `none`), closes the file and releases the writer lock. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      await this.enqueueWrite(this.durability !== 'none');
+    } finally {
+      await this.handle.close().catch(() => undefined);
+      await this.lock.release();
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.failure !== undefined) throw new RolloutError('WriterClosed', `the writer of ${this.path} failed earlier and accepts no more lines`, this.path, undefined, { cause: this.failure });
+    if (this.closed) throw new RolloutError('WriterClosed', `the writer of ${this.path} is closed`, this.path);
+  }
+
+  private enqueueWrite(sync: boolean): Promise<void> {
+    const next = this.chain.then(() => this.writeQueued(sync));
+    this.chain = next.catch((error: unknown) => {
+      this.failure ??= error;
+    });
+    return next;
+  }
+
+  // Writes whatever is queued (lines of later appends too, coalesced into one write), then fsyncs.
+  private async writeQueued(sync: boolean): Promise<void> {
+    if (this.failure !== undefined) throw new RolloutError('WriterClosed', `the writer of ${this.path} failed earlier`, this.path, undefined, { cause: this.failure });
+    if (this.queue.length > 0) {
+      const buffer = Buffer.from(this.queue.join(''), 'utf8');
+      this.queue = [];
+      this.queuedBytes = 0;
+      let offset = 0;
+      while (offset < buffer.length) {
+        const { bytesWritten } = await this.handle.write(buffer, offset, buffer.length - offset, null);
+        offset += bytesWritten;
+      }
+    }
+    if (sync) await this.handle.datasync();
+  }
+
+  private async notifyBoundary(): Promise<void> {
+    if (this.options.onBoundary === undefined) return;
+    try {
+      await this.options.onBoundary(this);
+    } catch (error) {
+      this.options.onBoundaryError?.(error);
+    }
+  }
+
+  private noteTitle(item: RolloutItem): void {
+    if (this.titleText !== undefined) return;
+    if (item.type === 'response_item' && isUserTurnBoundary(item.payload as ResponseItem) && (item.payload as ResponseItem).type === 'message') {
+      this.titleText = userMessageText(item.payload as ResponseItem);
+    } else if (item.type === 'event_msg' && (item.payload as EventMsg).type === 'user_message') {
+      this.titleText = (item.payload as { message: string }).message;
+    }
+  }
+}
+
+/** Lines after which the `turn` durability fsyncs. */
+function isDurabilityBoundary(item: RolloutItem): boolean {
+  switch (item.type) {
+    case 'session_meta':
+    case 'compacted':
+      return true;
+    case 'event_msg': {
+      const type = (item.payload as EventMsg).type;
+      return type === 'task_complete' || type === 'turn_aborted' || type === 'thread_rolled_back';
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * Makes the end of the file whole before appending: an unterminated last line that is complete
+ * JSON gets its newline; one that is not (a write cut off by a crash) is cut off.
+ */
+async function repairTornTail(handle: FileHandle): Promise<void> {
+  const { size } = await handle.stat();
+  if (size === 0) return;
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  if (last[0] === 10) return;
+  // Walk back to the previous newline, a chunk at a time, to find where the torn line starts.
+  const chunkBytes = 64 * 1024;
+  let start = size;
+  let lineStart = 0;
+  while (start > 0 && size - start <= DEFAULT_MAX_LINE_BYTES) {
+    const from = Math.max(0, start - chunkBytes);
+    const chunk = Buffer.alloc(start - from);
+    await handle.read(chunk, 0, chunk.length, from);
+    const newline = chunk.lastIndexOf(10);
+    if (newline !== -1) {
+      lineStart = from + newline + 1;
+      break;
+    }
+    start = from;
+  }
+  const fragment = Buffer.alloc(size - lineStart);
+  await handle.read(fragment, 0, fragment.length, lineStart);
+  if (isJson(fragment.toString('utf8'))) await handle.write('\n', size);
+  else await handle.truncate(lineStart);
+  await handle.datasync();
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function syncDirectory(directory: string): Promise<void> {
+  // Make the new file's directory entry durable too; not every platform lets a directory be opened.
+  const handle = await open(directory, 'r').catch(() => undefined);
+  if (handle === undefined) return;
+  try {
+    await handle.sync().catch(() => undefined);
+  } finally {
+    await handle.close();
+  }
+}
