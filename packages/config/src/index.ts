@@ -1,6 +1,7 @@
 // @skein/config — config.toml as Codex users write it. Re-exports only.
 
 export { resolveHomeDir } from './home-dir.js';
+export { DEFAULT_PROJECT_ROOT_MARKERS, findProjectRoot } from './project-layers.js';
 export { loadConfig } from './load-config.js';
 export type { LoadConfigOptions, LoadedConfig } from './load-config.js';
 export { DEFAULT_MODEL, DEFAULT_PROJECT_DOC_MAX_BYTES } from './config.js';

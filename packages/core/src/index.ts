@@ -42,3 +42,6 @@ export type { HostFacts, ThreadSessionOptions } from './session/thread-session.j
 export { MAX_LOCAL_IMAGE_BYTES, UserInputError, userInputToItems } from './session/user-input-items.js';
 export { localWorkspaceReader } from './session/workspace-reader.js';
 export type { WorkspaceReader } from './session/workspace-reader.js';
+export { RolloutThreadRecorder } from './persistence/rollout-recorder.js';
+export { ThreadManager } from './thread-manager.js';
+export type { OpenThreadOptions, ThreadHandle, ThreadManagerOptions } from './thread-manager.js';

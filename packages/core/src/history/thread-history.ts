@@ -19,6 +19,8 @@ export interface ThreadHistoryOptions {
   /** Token budget of one tool output as the model sees it (`tool_output_token_limit`). */
   readonly toolOutputTokenLimit: number;
   readonly uuid?: UuidV7Source;
+  /** Told about every batch of recorded items, in order (the session persists them from here). */
+  readonly onRecorded?: (items: readonly ResponseItem[]) => void;
 }
 
 /** The default output budget, in tokens. */
@@ -34,10 +36,12 @@ export class ThreadHistory {
   readonly #items: ResponseItem[] = [];
   readonly #limit: number;
   readonly #uuid: UuidV7Source;
+  readonly #onRecorded: ((items: readonly ResponseItem[]) => void) | undefined;
 
   constructor(options: ThreadHistoryOptions) {
     this.#limit = options.toolOutputTokenLimit;
     this.#uuid = options.uuid ?? randomUuidV7;
+    this.#onRecorded = options.onRecorded;
   }
 
   /** Every recorded item, in order. */
@@ -52,6 +56,7 @@ export class ThreadHistory {
   record(items: readonly ResponseItem[], turnId: string): ResponseItem[] {
     const recorded = items.map((item) => withResponseItemMetadata(ensureResponseItemId(this.#truncate(item), this.#uuid), { turn_id: turnId }));
     this.#items.push(...recorded);
+    if (recorded.length > 0) this.#onRecorded?.(recorded);
     return recorded;
   }
 

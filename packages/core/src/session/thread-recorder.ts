@@ -1,6 +1,6 @@
 // Where a session persists what happens: the rollout writer in production (an adapter over
 // @skein/rollout), an in-memory list in tests. Core only calls this interface.
-import type { ResponseItem } from '@skein/protocol';
+import type { CoreSandboxPolicy, ResponseItem } from '@skein/protocol';
 import type { CoreEvent } from '../turn/core-event.js';
 
 /** The settings a turn ran with; recorded once per user turn as the resume baseline. */
@@ -9,8 +9,11 @@ export interface TurnContextRecord {
   readonly cwd: string;
   readonly model: string;
   readonly approvalPolicy: string;
-  readonly sandboxMode: string;
+  readonly sandboxPolicy: CoreSandboxPolicy;
   readonly reasoningEffort: string | undefined;
+  readonly reasoningSummary: string | undefined;
+  readonly currentDate: string;
+  readonly timezone: string;
 }
 
 /** A world-state snapshot for one section, recorded so later turns (and resumes) diff against it. */

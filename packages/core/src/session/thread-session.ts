@@ -3,6 +3,7 @@
 // the running turn.
 import type { Config } from '@skein/config';
 import { newTurnId, randomUuidV7, type ResponseItem, type UserInput, type UuidV7Source } from '@skein/protocol';
+import { sandboxPolicyFromConfig } from '@skein/sandboxing';
 import { DEFAULT_BASE_INSTRUCTIONS } from '../context/base-instructions.js';
 import { discoverAgentsMd } from '../context/agents-md-discovery.js';
 import { localDate, type EnvironmentContext } from '../context/environment-context.js';
@@ -74,7 +75,7 @@ export class ThreadSession {
     this.#options = options;
     this.#uuid = options.uuid ?? randomUuidV7;
     this.#model = findModelInfo(options.config.model, { contextWindow: options.config.modelContextWindow });
-    this.history = new ThreadHistory({ toolOutputTokenLimit: 10_000, uuid: this.#uuid });
+    this.history = new ThreadHistory({ toolOutputTokenLimit: 10_000, uuid: this.#uuid, onRecorded: (items) => options.recorder.recordItems(items) });
   }
 
   /** The id of the running turn, if any. */
@@ -96,31 +97,18 @@ export class ThreadSession {
     try {
       extensions.beginTurn(turnId);
       const settings = this.#settings();
-      const turnItems: ResponseItem[] = [];
-      if (this.#lastSettings === undefined) {
-        turnItems.push(...(await this.#initialContext(settings)));
-      } else {
-        turnItems.push(...contextUpdates(this.#lastSettings, settings));
-      }
+      const context: ResponseItem[] =
+        this.#lastSettings === undefined ? await this.#initialContext(settings) : contextUpdates(this.#lastSettings, settings);
       this.#lastSettings = settings;
       const fragments = await extensions.turnFragments(this.threadId, config.cwd, turnId);
-      turnItems.push(...fragments.map((fragment): ResponseItem => ({ type: 'message', role: fragment.role, content: [{ type: 'input_text', text: fragment.text }] })));
+      context.push(...fragments.map((fragment): ResponseItem => ({ type: 'message', role: fragment.role, content: [{ type: 'input_text', text: fragment.text }] })));
       const world = await extensions.worldState(this.threadId, turnId);
-      if (world.records.length > 0) recorder.recordWorldState(world.records);
-      turnItems.push(...world.changes.map((change): ResponseItem => ({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: change.text }] })));
-      turnItems.push(...(await userInputToItems(input, this.#options.reader, config.cwd)));
-      turnItems.push(...(await extensions.turnInput(this.threadId, turnId, input, [{ id: 'local', cwd: config.cwd }])));
-
-      recorder.recordTurnContext({
-        turnId,
-        cwd: config.cwd,
-        model: this.#model.slug,
-        approvalPolicy: settings.permissions.approvalPolicy,
-        sandboxMode: settings.permissions.sandboxMode,
-        reasoningEffort: config.modelReasoningEffort,
-      });
+      context.push(...world.changes.map((change): ResponseItem => ({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: change.text }] })));
+      const turnInput = [
+        ...(await userInputToItems(input, this.#options.reader, config.cwd)),
+        ...(await extensions.turnInput(this.threadId, turnId, input, [{ id: 'local', cwd: config.cwd }])),
+      ];
       const router = new ToolRouter(await extensions.tools(this.threadId, config.cwd));
-      const before = this.history.items.length;
       const outcome = await runTurn(
         {
           client: this.#options.client,
@@ -140,18 +128,44 @@ export class ThreadSession {
         },
         {
           turnId,
-          input: turnItems,
+          context,
+          // Codex's order: context items, world state, turn_context, then the user's input.
+          onContextRecorded: () => {
+            if (world.records.length > 0) recorder.recordWorldState(world.records);
+            recorder.recordTurnContext({
+              turnId,
+              cwd: config.cwd,
+              model: this.#model.slug,
+              approvalPolicy: settings.permissions.approvalPolicy,
+              sandboxPolicy: sandboxPolicyFromConfig(config),
+              reasoningEffort: config.modelReasoningEffort ?? this.#model.defaultReasoningEffort,
+              reasoningSummary: config.modelReasoningSummary,
+              currentDate: settings.environment.currentDate,
+              timezone: settings.environment.timezone,
+            });
+          },
+          input: turnInput,
           signal: active.controller.signal,
           headers: { 'session-id': this.threadId, 'thread-id': this.threadId, 'x-client-request-id': this.threadId },
           takeSteeredInput: () => active.steered.splice(0),
         },
       );
-      recorder.recordItems(this.history.items.slice(before));
       await recorder.flush();
       return outcome;
     } finally {
       this.#active = undefined;
     }
+  }
+
+  /**
+   * Continues a thread from its recorded history (resume, fork). `lastCwd` is where its last turn ran:
+   * the next turn sends a new environment context only if the thread now runs elsewhere.
+   */
+  restore(items: readonly ResponseItem[], lastCwd: string | undefined): void {
+    this.history.replace(items);
+    if (items.length === 0) return;
+    const settings = this.#settings();
+    this.#lastSettings = lastCwd === undefined || lastCwd === settings.environment.cwd ? settings : { ...settings, environment: { ...settings.environment, cwd: lastCwd } };
   }
 
   /** Interrupts the running turn; it ends as `interrupted` once in-flight work stops. */

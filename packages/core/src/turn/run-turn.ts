@@ -26,7 +26,11 @@ export interface TurnDependencies {
 /** One turn's parameters. */
 export interface TurnParameters {
   readonly turnId: string;
-  /** The user's input as response items (already carrying any context updates). */
+  /** Context items recorded before the input (initial context or updates, extension fragments). */
+  readonly context?: readonly ResponseItem[];
+  /** Called once the context is recorded and before the input is (the rollout's turn_context goes here). */
+  readonly onContextRecorded?: () => void;
+  /** The user's input as response items. */
   readonly input: readonly ResponseItem[];
   readonly signal: AbortSignal;
   /** Request headers (session and thread ids, turn metadata). */
@@ -50,6 +54,8 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
   const { turnId, signal } = params;
   const started = deps.now();
   deps.emit({ type: 'turnStarted', turnId });
+  recordAndAnnounce(deps, params.context ?? [], turnId);
+  params.onContextRecorded?.();
   recordAndAnnounce(deps, params.input, turnId);
   try {
     for (;;) {

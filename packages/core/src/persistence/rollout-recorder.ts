@@ -1,0 +1,91 @@
+// The ThreadRecorder that writes Codex-format rollout lines through @skein/rollout's writer: items as
+// `response_item`, turn settings as `turn_context`, world state, and the turn lifecycle events.
+// Lines are appended in the order they are recorded; `flush` makes them durable.
+import type { RolloutItem, RolloutWriter } from '@skein/rollout';
+import type { CoreEvent } from '../turn/core-event.js';
+import type { ThreadRecorder, TurnContextRecord, WorldStateRecord } from '../session/thread-recorder.js';
+import type { ResponseItem } from '@skein/protocol';
+
+/** Records one thread into its rollout file. */
+export class RolloutThreadRecorder implements ThreadRecorder {
+  readonly #writer: RolloutWriter;
+  #chain: Promise<void> = Promise.resolve();
+  #failure: Error | undefined;
+
+  constructor(writer: RolloutWriter) {
+    this.#writer = writer;
+  }
+
+  recordItems(items: readonly ResponseItem[]): void {
+    this.#append(items.map((item): RolloutItem => ({ type: 'response_item', payload: item })));
+  }
+
+  recordTurnContext(context: TurnContextRecord): void {
+    this.#append([
+      {
+        type: 'turn_context',
+        payload: {
+          turn_id: context.turnId,
+          cwd: context.cwd,
+          current_date: context.currentDate,
+          timezone: context.timezone,
+          approval_policy: context.approvalPolicy,
+          sandbox_policy: context.sandboxPolicy,
+          model: context.model,
+          effort: context.reasoningEffort ?? null,
+          summary: context.reasoningSummary ?? 'none',
+        },
+      },
+    ]);
+  }
+
+  recordWorldState(sections: readonly WorldStateRecord[]): void {
+    this.#append([{ type: 'world_state', payload: { full: false, state: Object.fromEntries(sections.map((section) => [section.sectionId, section.snapshot])) } }]);
+  }
+
+  recordEvent(event: CoreEvent): void {
+    switch (event.type) {
+      case 'turnStarted':
+        this.#append([{ type: 'event_msg', payload: { type: 'task_started', turn_id: event.turnId } }]);
+        break;
+      case 'turnCompleted':
+        this.#append([{ type: 'event_msg', payload: { type: 'task_complete', turn_id: event.turnId, last_agent_message: event.lastAgentMessage ?? null } }]);
+        break;
+      case 'turnAborted':
+        this.#append([{ type: 'event_msg', payload: { type: 'turn_aborted', turn_id: event.turnId, reason: event.reason } }]);
+        break;
+      case 'turnFailed':
+        this.#append([{ type: 'event_msg', payload: { type: 'error', message: event.error.message } }]);
+        break;
+      default:
+        // Deltas, item and usage events are not part of the persisted record.
+        break;
+    }
+  }
+
+  /** Waits for every recorded line and makes them durable; rethrows the first write failure. */
+  async flush(): Promise<void> {
+    await this.#chain;
+    if (this.#failure !== undefined) throw this.#failure;
+    await this.#writer.flush();
+  }
+
+  /** Flushes and releases the file. */
+  async close(): Promise<void> {
+    await this.#chain;
+    await this.#writer.close();
+    if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  #append(lines: RolloutItem[]): void {
+    this.#chain = this.#chain.then(async () => {
+      if (this.#failure !== undefined) return;
+      try {
+        await this.#writer.append(...lines);
+      } catch (error) {
+        // Later lines would leave a gap in the record; keep the first failure and stop writing.
+        this.#failure = error instanceof Error ? error : new Error(String(error));
+      }
+    });
+  }
+}

@@ -1,0 +1,137 @@
+// Starts, resumes and forks threads on top of @skein/rollout: each loaded thread is a ThreadSession
+// recording into its rollout file. Resume continues the same file with the history it reconstructs.
+import { DEFAULT_PROJECT_ROOT_MARKERS, findProjectRoot, type Config } from '@skein/config';
+import type { ExtensionRegistry } from '@skein/extension-api';
+import { newThreadId, randomUuidV7, ThreadId, type UuidV7Source } from '@skein/protocol';
+import type { ForkPoint, LoadedThread, RolloutWriter, SessionSource, ThreadListQuery, ThreadPage, ThreadStore } from '@skein/rollout';
+import { ExtensionHost } from './extensions/extension-host.js';
+import { ResponsesClient } from './model-client/responses-client.js';
+import { RolloutThreadRecorder } from './persistence/rollout-recorder.js';
+import { ThreadSession } from './session/thread-session.js';
+import { localWorkspaceReader, type WorkspaceReader } from './session/workspace-reader.js';
+import type { CoreEvent } from './turn/core-event.js';
+
+/** What the host (cli, app-server) provides once. */
+export interface ThreadManagerOptions {
+  readonly store: ThreadStore;
+  readonly config: Config;
+  readonly extensions: ExtensionRegistry;
+  /** The environment for provider credentials. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly host: { readonly shell: string; readonly timezone: string };
+  /** Names the client in rollouts and request headers (`codex_exec`, the app-server client's name, …). */
+  readonly originator: string;
+  readonly source: SessionSource;
+  readonly cliVersion: string;
+  readonly reader?: WorkspaceReader;
+  readonly clock?: { readonly now: () => Date; readonly monotonicMs: () => number };
+  readonly uuid?: UuidV7Source;
+  readonly fetch?: typeof fetch;
+}
+
+/** A loaded thread: its session and the rollout it records into. Close it to release the file. */
+export interface ThreadHandle {
+  readonly session: ThreadSession;
+  readonly path: string;
+  close(): Promise<void>;
+}
+
+/** Per-thread options. */
+export interface OpenThreadOptions {
+  readonly onEvent: (event: CoreEvent) => void;
+}
+
+/** The threads of one home directory. */
+export class ThreadManager {
+  readonly #options: ThreadManagerOptions;
+  readonly #client: ResponsesClient;
+  readonly #uuid: UuidV7Source;
+
+  constructor(options: ThreadManagerOptions) {
+    this.#options = options;
+    this.#uuid = options.uuid ?? randomUuidV7;
+    this.#client = new ResponsesClient({
+      provider: options.config.modelProvider,
+      env: options.env,
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    });
+  }
+
+  /** Starts a new thread with a fresh rollout file. */
+  async start(options: OpenThreadOptions): Promise<ThreadHandle> {
+    const { config } = this.#options;
+    const threadId = newThreadId(this.#uuid);
+    const writer = await this.#options.store.createThread({
+      threadId,
+      meta: {
+        cwd: config.cwd,
+        originator: this.#options.originator,
+        cli_version: this.#options.cliVersion,
+        source: this.#options.source,
+        thread_source: 'user',
+        model_provider: config.modelProviderId,
+        history_mode: 'paginated',
+      },
+    });
+    return this.#open(writer, undefined, options);
+  }
+
+  /** Loads a thread and continues its file; the next turn sends only what changed since its last turn. */
+  async resume(threadId: string, options: OpenThreadOptions): Promise<ThreadHandle> {
+    const loaded = await this.#options.store.loadThread(threadId);
+    const writer = await this.#options.store.resumeThread(threadId);
+    return this.#open(writer, loaded, options);
+  }
+
+  /** Copies a thread (whole, or up to a turn) into a new one and loads the copy. */
+  async fork(threadId: string, options: OpenThreadOptions & { readonly upTo?: ForkPoint }): Promise<ThreadHandle> {
+    const fork = await this.#options.store.forkThread(threadId, {
+      threadId: newThreadId(this.#uuid),
+      ...(options.upTo === undefined ? {} : { upTo: options.upTo }),
+    });
+    return this.resume(fork.id, options);
+  }
+
+  /** Threads, newest first. */
+  list(query: ThreadListQuery = {}): Promise<ThreadPage> {
+    return this.#options.store.list(query);
+  }
+
+  /** A thread's reconstruction, without loading it. */
+  read(threadId: string): Promise<LoadedThread> {
+    return this.#options.store.loadThread(threadId);
+  }
+
+  async #open(writer: RolloutWriter, loaded: LoadedThread | undefined, options: OpenThreadOptions): Promise<ThreadHandle> {
+    const { config } = this.#options;
+    const recorder = new RolloutThreadRecorder(writer);
+    const threadId = ThreadId.parse(writer.threadId);
+    const extensions = new ExtensionHost(this.#options.extensions, (message) => options.onEvent({ type: 'warning', message }));
+    const session = new ThreadSession({
+      threadId,
+      config,
+      client: this.#client,
+      reader: this.#options.reader ?? localWorkspaceReader,
+      recorder,
+      extensions,
+      host: { ...this.#options.host, projectRoot: findProjectRoot(config.cwd, DEFAULT_PROJECT_ROOT_MARKERS) },
+      clock: this.#options.clock ?? { now: () => new Date(), monotonicMs: () => performance.now() },
+      onEvent: options.onEvent,
+      uuid: this.#uuid,
+    });
+    if (loaded !== undefined) {
+      session.restore(loaded.history, loaded.referenceTurnContext?.cwd);
+      await extensions.lifecycle('onThreadResume', threadId, config.cwd);
+    } else {
+      await extensions.lifecycle('onThreadStart', threadId, config.cwd);
+    }
+    return {
+      session,
+      path: writer.path,
+      close: async () => {
+        await extensions.lifecycle('onThreadStop', threadId, config.cwd);
+        await recorder.close();
+      },
+    };
+  }
+}

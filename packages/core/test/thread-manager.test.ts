@@ -1,0 +1,110 @@
+// Threads that survive a restart: start a thread, run a turn, drop everything, resume it from its
+// rollout file with a new manager, fork it — asserting on what the model receives each time.
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '@skein/config';
+import { ExtensionRegistryBuilder } from '@skein/extension-api';
+import { ThreadStore } from '@skein/rollout';
+import { assistantMessage, completed, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ThreadManager, type CoreEvent } from '../src/index.js';
+
+let scratch: string;
+let home: string;
+let cwd: string;
+let server: MockResponsesServer;
+const stores: ThreadStore[] = [];
+
+beforeEach(async () => {
+  scratch = mkdtempSync(path.join(tmpdir(), 'skein-threads-'));
+  home = path.join(scratch, 'home');
+  cwd = path.join(scratch, 'work');
+  mkdirSync(home);
+  mkdirSync(cwd);
+  server = await startMockResponsesServer();
+});
+afterEach(async () => {
+  for (const store of stores.splice(0)) store.close();
+  server.verify();
+  await server.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** A manager as a fresh process would build it. */
+async function manager(): Promise<ThreadManager> {
+  const { config } = await loadConfig({
+    cwd,
+    env: {},
+    homeDir: home,
+    overrides: [`model_providers.mock={ name = "Mock", base_url = "${server.url}", request_max_retries = 0 }`, 'model_provider=mock'],
+  });
+  const store = await ThreadStore.open({ home });
+  stores.push(store);
+  return new ThreadManager({
+    store,
+    config,
+    extensions: new ExtensionRegistryBuilder().build(),
+    env: {},
+    host: { shell: 'bash', timezone: 'Etc/UTC' },
+    originator: 'skein_test',
+    source: 'exec',
+    cliVersion: '0.0.0',
+  });
+}
+
+const say = (text: string) => [{ type: 'text' as const, text, text_elements: [] }];
+const inputOf = (index: number) => server.requests[index]!.body!.input;
+
+describe('ThreadManager', () => {
+  it('resumes a thread from its rollout with the history it had, continuing the same file', async () => {
+    server.expect([sse(assistantMessage('First answer.'), completed()), sse(assistantMessage('Second answer.'), completed())]);
+    const events: CoreEvent[] = [];
+    const first = await (await manager()).start({ onEvent: (event) => events.push(event) });
+    await first.session.runTurn(say('Hello'));
+    const historyBefore = [...first.session.history.items];
+    await first.close();
+
+    const again = await manager();
+    const listed = await again.list({ limit: 10 });
+    expect(listed.data.map((thread) => [thread.id, thread.title])).toEqual([[first.session.threadId, 'Hello']]);
+
+    const resumed = await again.resume(first.session.threadId, { onEvent: () => undefined });
+    expect(resumed.path).toBe(first.path);
+    expect(resumed.session.history.items).toEqual(historyBefore);
+    await resumed.session.runTurn(say('Again'));
+    await resumed.close();
+
+    // The second request is the first one's input, the answer, and the new message — nothing re-sent.
+    const [firstInput, secondInput] = [inputOf(0), inputOf(1)];
+    expect(secondInput.slice(0, firstInput.length)).toEqual(firstInput);
+    const tail = secondInput.slice(firstInput.length) as Record<string, unknown>[];
+    expect(tail.map((item) => [item.type, item.role])).toEqual([['message', 'assistant'], ['message', 'user']]);
+    expect(server.requests[1]!.messageTexts('user').at(-1)).toBe('Again');
+
+    const reloaded = await (await manager()).read(first.session.threadId);
+    expect(reloaded.turns).toHaveLength(2);
+    expect(reloaded.history.map((item) => item.id)).toEqual(resumed.session.history.items.map((item) => item.id));
+    expect(reloaded.problems).toEqual([]);
+  });
+
+  it('forks a thread into a new one with the same history and keeps the two apart', async () => {
+    server.expect([sse(assistantMessage('Original.'), completed()), sse(assistantMessage('On the fork.'), completed())]);
+    const threads = await manager();
+    const original = await threads.start({ onEvent: () => undefined });
+    await original.session.runTurn(say('Start'));
+    await original.close();
+
+    const fork = await threads.fork(original.session.threadId, { onEvent: () => undefined });
+    expect(fork.session.threadId).not.toBe(original.session.threadId);
+    expect(fork.session.history.items).toEqual(original.session.history.items);
+    await fork.session.runTurn(say('Branch'));
+    await fork.close();
+
+    expect(inputOf(1).slice(0, inputOf(0).length)).toEqual(inputOf(0));
+    const summaries = (await threads.list({ limit: 10 })).data;
+    expect(summaries.find((thread) => thread.id === fork.session.threadId)?.forkedFromId).toBe(original.session.threadId);
+    expect((await threads.read(original.session.threadId)).turns).toHaveLength(1);
+    expect((await threads.read(fork.session.threadId)).turns).toHaveLength(2);
+  });
+});
