@@ -1,0 +1,157 @@
+// The exec-server's JSON-RPC methods as Codex 0.171.0 names them, with zod schemas for their params,
+// results and notifications. Unknown members are ignored, as Codex's serde structs do.
+import { PathUriString } from '@skein/protocol';
+import { z } from 'zod';
+import { FileMetadata, ReadDirectoryEntry, WalkOptions, WalkOutcome } from '../file-system.js';
+import { ProcessSignal, ProcessStream, SandboxType, TerminalSize, WriteStatus } from '../process-api.js';
+import { FileSystemSandboxContext } from '../sandbox-context.js';
+import { Base64Bytes } from './base64-bytes.js';
+
+/** The longest process id accepted: a caller's handle, not data. */
+export const MAX_PROCESS_ID_CHARS = 256;
+
+/** Every request method the server answers. */
+export const ExecServerMethod = {
+  Initialize: 'initialize',
+  EnvironmentInfo: 'environment/info',
+  FsGetMetadata: 'fs/getMetadata',
+  FsReadFile: 'fs/readFile',
+  FsWriteFile: 'fs/writeFile',
+  FsReadDirectory: 'fs/readDirectory',
+  FsCreateDirectory: 'fs/createDirectory',
+  FsCopy: 'fs/copy',
+  FsRemove: 'fs/remove',
+  FsCanonicalize: 'fs/canonicalize',
+  FsWalk: 'fs/walk',
+  FsOpen: 'fs/open',
+  FsReadBlock: 'fs/readBlock',
+  FsClose: 'fs/close',
+  ProcessStart: 'process/start',
+  ProcessRead: 'process/read',
+  ProcessWrite: 'process/write',
+  ProcessSignal: 'process/signal',
+  ProcessTerminate: 'process/terminate',
+  /** Skein's addition: Codex 0.171.0 answers it with "method not found". */
+  ProcessResize: 'process/resize',
+} as const;
+export type ExecServerMethod = (typeof ExecServerMethod)[keyof typeof ExecServerMethod];
+
+/** Notification methods: `initialized` from the client; the `process/*` ones from the server. */
+export const ExecServerNotification = {
+  Initialized: 'initialized',
+  ProcessOutput: 'process/output',
+  ProcessExited: 'process/exited',
+  ProcessClosed: 'process/closed',
+} as const;
+
+const sandbox = { sandbox: FileSystemSandboxContext.nullish() };
+const Empty = z.object({});
+
+export const InitializeParams = z.object({ clientName: z.string(), resumeSessionId: z.string().nullish() });
+export type InitializeParams = z.infer<typeof InitializeParams>;
+
+/** The shell the executor would run commands with. */
+export const ShellInfo = z.object({ name: z.string(), path: z.string() });
+
+/** What the executor reports about the machine it runs on. */
+export const EnvironmentInfo = z.object({
+  shell: ShellInfo,
+  executorVersion: z.string(),
+  providerId: z.string(),
+  cwd: z.string().nullish(),
+  userHomeDir: z.string().nullish(),
+  platformOs: z.string(),
+  prependPathDirs: z.array(z.string()),
+  temporaryDirectories: z.array(z.string()),
+  tempDir: z.string().nullish(),
+  capabilities: z.record(z.string(), z.boolean()),
+});
+export type EnvironmentInfo = z.infer<typeof EnvironmentInfo>;
+
+export const InitializeResponse = z.object({ sessionId: z.string(), environmentInfo: EnvironmentInfo });
+export type InitializeResponse = z.infer<typeof InitializeResponse>;
+
+export const FsPathParams = z.object({ path: PathUriString, ...sandbox });
+export const FsGetMetadataParams = z.object({ path: PathUriString, followSymlinks: z.boolean().nullish(), ...sandbox });
+export const FsReadFileResponse = z.object({ dataBase64: Base64Bytes });
+export const FsWriteFileParams = z.object({ path: PathUriString, dataBase64: Base64Bytes, ...sandbox });
+export const FsReadDirectoryResponse = z.object({ entries: z.array(ReadDirectoryEntry) });
+export const FsCreateDirectoryParams = z.object({ path: PathUriString, recursive: z.boolean().nullish(), ...sandbox });
+export const FsCopyParams = z.object({ sourcePath: PathUriString, destinationPath: PathUriString, recursive: z.boolean(), ...sandbox });
+export const FsRemoveParams = z.object({ path: PathUriString, recursive: z.boolean().nullish(), force: z.boolean().nullish(), ...sandbox });
+export const FsCanonicalizeResponse = z.object({ path: PathUriString });
+export const FsWalkParams = z.object({ path: PathUriString, options: WalkOptions, ...sandbox });
+export { FileMetadata as FsGetMetadataResponse, WalkOutcome as FsWalkResponse };
+
+export const FsOpenParams = z.object({ handleId: z.string(), path: PathUriString, ...sandbox });
+export const FsOpenResponse = z.object({ handleId: z.string() });
+export const FsReadBlockParams = z.object({ handleId: z.string(), offset: z.number().int().nonnegative(), len: z.number().int() });
+export const FsReadBlockResponse = z.object({ chunk: Base64Bytes, eof: z.boolean() });
+export const FsCloseParams = z.object({ handleId: z.string() });
+export { Empty as EmptyResponse };
+
+/** Codex's `shell_environment_policy`, applied on the executor to build the child's environment. */
+export const ExecEnvPolicy = z.object({
+  inherit: z.enum(['all', 'core', 'none']),
+  ignoreDefaultExcludes: z.boolean(),
+  exclude: z.array(z.string()),
+  set: z.record(z.string(), z.string()),
+  includeOnly: z.array(z.string()),
+});
+export type ExecEnvPolicy = z.infer<typeof ExecEnvPolicy>;
+
+export const ProcessStartParams = z.object({
+  processId: z.string().max(MAX_PROCESS_ID_CHARS),
+  argv: z.array(z.string()),
+  cwd: PathUriString,
+  envPolicy: ExecEnvPolicy.nullish(),
+  env: z.record(z.string(), z.string()),
+  tty: z.boolean(),
+  pipeStdin: z.boolean().nullish(),
+  arg0: z.string().nullish(),
+  ...sandbox,
+  enforceManagedNetwork: z.boolean().nullish(),
+  managedNetwork: z.unknown().optional(),
+  /** Skein's addition: bytes of output retained for `process/read`. */
+  outputByteCap: z.number().int().nullish(),
+  /** Skein's addition: the initial terminal size for `tty`. */
+  size: TerminalSize.nullish(),
+});
+export type ProcessStartParams = z.infer<typeof ProcessStartParams>;
+export const ProcessStartResponse = z.object({ processId: z.string(), sandboxType: SandboxType });
+
+export const ProcessReadParams = z.object({
+  processId: z.string(),
+  afterSeq: z.number().int().nonnegative().nullish(),
+  maxBytes: z.number().int().nonnegative().nullish(),
+  waitMs: z.number().int().nonnegative().nullish(),
+});
+export const ProcessOutputChunkWire = z.object({ seq: z.number().int(), stream: ProcessStream, chunk: Base64Bytes });
+export const ProcessReadResponse = z.object({
+  chunks: z.array(ProcessOutputChunkWire),
+  nextSeq: z.number().int(),
+  exited: z.boolean(),
+  exitCode: z.number().int().nullable(),
+  /** Skein's addition, present when a signal ended the process. */
+  signal: z.string().nullish().transform((value) => value ?? null),
+  closed: z.boolean(),
+  failure: z.string().nullable(),
+  sandboxDenied: z.boolean().default(false),
+});
+export const ProcessWriteParams = z.object({ processId: z.string(), chunk: Base64Bytes, writeId: z.string() });
+export const ProcessWriteResponse = z.object({ status: WriteStatus });
+export const ProcessSignalParams = z.object({ processId: z.string(), signal: ProcessSignal });
+export const ProcessIdParams = z.object({ processId: z.string() });
+export const ProcessTerminateResponse = z.object({ running: z.boolean() });
+export const ProcessResizeParams = z.object({ processId: z.string(), ...TerminalSize.shape });
+
+export const ProcessOutputNotification = z.object({ processId: z.string(), seq: z.number().int(), stream: ProcessStream, chunk: Base64Bytes });
+export const ProcessExitedNotification = z.object({
+  processId: z.string(),
+  seq: z.number().int(),
+  exitCode: z.number().int(),
+  /** Skein's addition, present when a signal ended the process. */
+  signal: z.string().nullish().transform((value) => value ?? null),
+  sandboxDenied: z.boolean().default(false),
+});
+export const ProcessClosedNotification = z.object({ processId: z.string(), seq: z.number().int() });

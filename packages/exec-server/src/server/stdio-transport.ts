@@ -1,0 +1,30 @@
+// The exec-server over stdio: one JSON-RPC message per line each way. The session ends when input does,
+// after the requests already sent have been answered.
+import type { Readable, Writable } from 'node:stream';
+import type { ExecServer } from './exec-server.js';
+import { LineSplitter } from './line-splitter.js';
+
+/** Serves one client on `input`/`output`; resolves once input has ended and the client is torn down. */
+export async function serveStdio(server: ExecServer, input: Readable, output: Writable): Promise<void> {
+  const connection = server.connect({
+    send: (text) => {
+      if (output.writable) output.write(`${text}\n`);
+    },
+    get bufferedBytes() {
+      return output.writableLength;
+    },
+  });
+  const splitter = new LineSplitter(server.maxRequestBytes, {
+    line: (text) => connection.receive(text),
+    oversized: (head, bytes) => connection.receiveOversized(head, bytes),
+  });
+  await new Promise<void>((resolve) => {
+    input.on('data', (chunk: Buffer | string) => splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+    input.once('end', resolve);
+    input.once('close', resolve);
+    input.once('error', () => resolve());
+  });
+  // Input ending is the client's goodbye, not a hang-up: what it already asked for is still answered.
+  await connection.drain();
+  await server.disconnect(connection);
+}

@@ -1,0 +1,76 @@
+// Maps whatever a handler threw to the JSON-RPC error Codex would answer with, keeping our stable
+// error code in `data.code` so a Skein client can rebuild the same error class on its side.
+import type { JsonRpcErrorObject } from '@skein/protocol';
+import { z } from 'zod';
+import { FileSystemError, type FileSystemErrorCode } from '../file-system-error.js';
+import { ProcessError, type ProcessErrorCode } from '../process-api.js';
+import { INVALID_BASE64 } from '../protocol/base64-bytes.js';
+import { ExecServerErrorCode } from '../protocol/exec-server-error-code.js';
+import { RequestError } from './request-error.js';
+
+const FILE_SYSTEM_CODES: Readonly<Record<FileSystemErrorCode, number>> = {
+  NotFound: ExecServerErrorCode.NotFound,
+  // Codex answers refusals and misuse with "invalid request" and other OS failures with "internal error".
+  PermissionDenied: ExecServerErrorCode.InvalidRequest,
+  NotAFile: ExecServerErrorCode.InvalidRequest,
+  SymlinkNotAllowed: ExecServerErrorCode.InvalidRequest,
+  InvalidPath: ExecServerErrorCode.InvalidRequest,
+  InvalidArgument: ExecServerErrorCode.InvalidRequest,
+  InvalidUtf8: ExecServerErrorCode.InvalidRequest,
+  TooLarge: ExecServerErrorCode.InvalidRequest,
+  AlreadyExists: ExecServerErrorCode.InternalError,
+  NotADirectory: ExecServerErrorCode.InternalError,
+  IsADirectory: ExecServerErrorCode.InternalError,
+  DirectoryNotEmpty: ExecServerErrorCode.InternalError,
+  ReadOnlyFileSystem: ExecServerErrorCode.InternalError,
+  SymlinkLoop: ExecServerErrorCode.InternalError,
+  SandboxUnavailable: ExecServerErrorCode.InternalError,
+  Io: ExecServerErrorCode.InternalError,
+};
+
+const PROCESS_CODES: Readonly<Record<ProcessErrorCode, number>> = {
+  ProcessExists: ExecServerErrorCode.InvalidRequest,
+  UnknownProcess: ExecServerErrorCode.InvalidRequest,
+  InvalidArgument: ExecServerErrorCode.InvalidParams,
+  SpawnFailed: ExecServerErrorCode.InternalError,
+  TooManyProcesses: ExecServerErrorCode.InvalidRequest,
+  StdinFull: ExecServerErrorCode.InvalidRequest,
+  NotATerminal: ExecServerErrorCode.InvalidRequest,
+  SandboxUnavailable: ExecServerErrorCode.InternalError,
+  Closed: ExecServerErrorCode.InvalidRequest,
+};
+
+/** One line per zod issue: `path.to.field: what was wrong`. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => (issue.path.length === 0 ? issue.message : `${issue.path.map(String).join('.')}: ${issue.message}`))
+    .join('; ');
+}
+
+/** The JSON-RPC error object for `error`; unexpected errors become "internal error" with their message. */
+export function toJsonRpcError(error: unknown): JsonRpcErrorObject {
+  if (error instanceof RequestError) {
+    return { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
+  }
+  if (error instanceof z.ZodError) {
+    // Codex parses the bytes after the params, so it answers bad base64 as an invalid request.
+    const onlyBase64 = error.issues.every((issue) => issue.code === 'custom' && issue.params?.code === INVALID_BASE64);
+    return { code: onlyBase64 ? ExecServerErrorCode.InvalidRequest : ExecServerErrorCode.InvalidParams, message: `invalid params: ${describeIssues(error)}` };
+  }
+  if (error instanceof FileSystemError) {
+    return {
+      code: FILE_SYSTEM_CODES[error.code],
+      message: error.message,
+      data: { code: error.code, ...(error.errno === undefined ? {} : { errno: error.errno }) },
+    };
+  }
+  if (error instanceof ProcessError) {
+    const data: Record<string, unknown> = { code: error.code };
+    if (error.errno !== undefined) data.errno = error.errno;
+    // Codex marks a program or cwd that does not exist this way; its clients look for it.
+    if (error.code === 'SpawnFailed') data.kind = error.errno === 'ENOENT' ? 'spawnNotFound' : 'spawnFailed';
+    return { code: PROCESS_CODES[error.code], message: error.message, data };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: ExecServerErrorCode.InternalError, message: `internal error: ${message}` };
+}

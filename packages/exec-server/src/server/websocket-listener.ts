@@ -1,0 +1,155 @@
+// The exec-server over WebSocket: one text (or binary) frame per JSON-RPC message, optional
+// capability-token auth on the upgrade, heartbeats so a vanished client is noticed and torn down.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { isIP, type Socket } from 'node:net';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { HARD_FRAME_FACTOR } from '../limits.js';
+import type { CapabilityToken } from './capability-token.js';
+import { ExecServerErrorCode, UNKNOWN_REQUEST_ID } from '../protocol/exec-server-error-code.js';
+import type { ExecServer } from './exec-server.js';
+
+/** How often idle sockets are pinged; one missed pong and the client is treated as gone. */
+export const HEARTBEAT_INTERVAL_MS = 30_000;
+
+/** Why a `--listen` address was refused. */
+export class ListenAddressError extends Error {
+  override readonly name = 'ListenAddressError';
+  readonly code = 'InvalidListenAddress';
+}
+
+/** A parsed `ws://IP:PORT`. */
+export interface WebSocketAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** Parses `ws://IP:PORT` (an IP literal, as Codex requires; port 0 picks a free one). */
+export function parseWebSocketAddress(listen: string): WebSocketAddress {
+  let url: URL;
+  try {
+    url = new URL(listen);
+  } catch {
+    throw new ListenAddressError(`invalid --listen URL \`${listen}\`; expected \`ws://IP:PORT\` or \`stdio\``);
+  }
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (url.protocol !== 'ws:' || url.port === '' || isIP(host) === 0 || (url.pathname !== '/' && url.pathname !== '')) {
+    throw new ListenAddressError(`invalid websocket --listen URL \`${listen}\`; expected \`ws://IP:PORT\``);
+  }
+  return { host, port: Number(url.port) };
+}
+
+/** Options of {@link listenWebSocket}. */
+export interface WebSocketListenerOptions extends WebSocketAddress {
+  readonly server: ExecServer;
+  /** When set, upgrades without the right `Authorization: Bearer` token are refused with 401. */
+  readonly auth?: CapabilityToken | undefined;
+}
+
+/** A listening WebSocket endpoint. */
+export interface WebSocketListener {
+  /** `ws://IP:PORT` with the actual port. */
+  readonly url: string;
+  /** Stops accepting, closes every client (killing their processes) and the listening socket. */
+  close(): Promise<void>;
+}
+
+function rawText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+function refuse(socket: Socket, status: string, message: string): void {
+  // The body is a JSON-RPC error so a client that shows it gets the same shape as any other refusal.
+  const body = JSON.stringify({ error: { code: ExecServerErrorCode.InvalidRequest, message }, id: UNKNOWN_REQUEST_ID });
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** Listens for exec-server clients on `ws://host:port`. */
+export async function listenWebSocket(options: WebSocketListenerOptions): Promise<WebSocketListener> {
+  const { server } = options;
+  const sockets = new Set<WebSocket>();
+  const closing = new Set<Promise<void>>();
+  const alive = new WeakSet<WebSocket>();
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: server.maxRequestBytes * HARD_FRAME_FACTOR,
+    perMessageDeflate: false,
+  });
+  const http: Server = createServer((request, response) => {
+    if (request.url === '/readyz') {
+      response.writeHead(200).end();
+      return;
+    }
+    response.writeHead(request.url === '/' ? 400 : 404, { 'Content-Type': 'text/plain; charset=utf-8' });
+    response.end(request.url === '/' ? "Connection header did not include 'upgrade'" : '');
+  });
+
+  http.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const check = options.auth?.check(request.headers.authorization) ?? 'ok';
+    if (check === 'missing') return refuse(socket, '401 Unauthorized', 'missing websocket bearer token: send `Authorization: Bearer <token>`');
+    if (check === 'invalid') return refuse(socket, '401 Unauthorized', 'invalid websocket bearer token');
+    wss.handleUpgrade(request, socket, head, (ws) => attach(ws));
+  });
+
+  const attach = (ws: WebSocket): void => {
+    sockets.add(ws);
+    alive.add(ws);
+    const connection = server.connect({
+      send: (text) => ws.send(text),
+      get bufferedBytes() {
+        return ws.bufferedAmount;
+      },
+    });
+    ws.on('pong', () => alive.add(ws));
+    ws.on('message', (data) => connection.receive(rawText(data)));
+    ws.on('error', () => ws.terminate());
+    ws.once('close', () => {
+      sockets.delete(ws);
+      const done = server.disconnect(connection).finally(() => closing.delete(done));
+      closing.add(done);
+    });
+  };
+
+  const heartbeat = setInterval(() => {
+    for (const ws of sockets) {
+      if (!alive.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      alive.delete(ws);
+      ws.ping();
+    }
+  }, HEARTBEAT_INTERVAL_MS);
+  heartbeat.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, options.host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const address = http.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+
+  return {
+    url: `ws://${host}:${port}`,
+    async close() {
+      clearInterval(heartbeat);
+      for (const ws of sockets) ws.terminate();
+      await new Promise<void>((resolve) => {
+        wss.close(() => resolve());
+      });
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+      await Promise.all([...closing]);
+    },
+  };
+}

@@ -1,0 +1,28 @@
+// Where the real Codex 0.171.0 binary is: the static binary that `@openai/codex` (a devDependency)
+// pulls in through its platform package.
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const TARGETS: Record<string, [string, string]> = {
+  'linux-x64': ['@openai/codex-linux-x64', 'x86_64-unknown-linux-musl'],
+  'linux-arm64': ['@openai/codex-linux-arm64', 'aarch64-unknown-linux-musl'],
+  'darwin-x64': ['@openai/codex-darwin-x64', 'x86_64-apple-darwin'],
+  'darwin-arm64': ['@openai/codex-darwin-arm64', 'aarch64-apple-darwin'],
+};
+
+/** The binary's path, or why there is none here. */
+export function resolveCodexBinary(): { binary: string; missing?: undefined } | { binary?: undefined; missing: string } {
+  const target = TARGETS[`${process.platform}-${process.arch}`];
+  if (target === undefined) return { missing: `@openai/codex ships no binary for ${process.platform}-${process.arch}` };
+  const [platformPackage, triple] = target;
+  let manifest: string;
+  try {
+    const fromCodex = createRequire(createRequire(import.meta.url).resolve('@openai/codex/package.json'));
+    manifest = fromCodex.resolve(`${platformPackage}/package.json`);
+  } catch (error) {
+    return { missing: `${platformPackage} is not installed (${(error as Error).message})` };
+  }
+  const binary = path.join(path.dirname(manifest), 'vendor', triple, 'bin', 'codex');
+  return existsSync(binary) ? { binary } : { missing: `${binary} does not exist` };
+}
