@@ -2,6 +2,8 @@
 import { ConfigError, type ConfigWarning } from '@skein/config';
 import { Command, CommanderError } from 'commander';
 import { formatFeatureList } from './commands/features-list.js';
+import { addExecServerCommand } from './commands/exec-server.js';
+import { addExecCommand } from './commands/exec.js';
 import { addSandboxCommand } from './commands/sandbox.js';
 import { addGlobalOptions, loadConfigFor, type GlobalOptions, type ProcessContext } from './global-options.js';
 
@@ -9,6 +11,8 @@ import { addGlobalOptions, loadConfigFor, type GlobalOptions, type ProcessContex
 export interface ProgramIo extends ProcessContext {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** All of standard input, for commands that take their input there (`exec` without a prompt). */
+  readonly readStdin: () => Promise<string>;
 }
 
 /** Runs `skein` with `argv` (without the node and script paths); resolves to the exit code. */
@@ -47,7 +51,9 @@ function buildProgram(io: ProgramIo, setExitCode: (code: number) => void): Comma
       io.stdout(`${formatFeatureList(config.features)}\n`);
     });
 
+  addExecCommand(program, io, setExitCode);
   addSandboxCommand(program, io, setExitCode);
+  addExecServerCommand(program, io, setExitCode);
 
   return program;
 }

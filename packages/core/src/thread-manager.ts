@@ -23,6 +23,8 @@ export interface ThreadManagerOptions {
   readonly originator: string;
   readonly source: SessionSource;
   readonly cliVersion: string;
+  /** Who started new threads (`thread_source`); `user` unless the client says otherwise. */
+  readonly threadSource?: string;
   readonly reader?: WorkspaceReader;
   readonly clock?: { readonly now: () => Date; readonly monotonicMs: () => number };
   readonly uuid?: UuidV7Source;
@@ -68,7 +70,7 @@ export class ThreadManager {
         originator: this.#options.originator,
         cli_version: this.#options.cliVersion,
         source: this.#options.source,
-        thread_source: 'user',
+        thread_source: this.#options.threadSource ?? 'user',
         model_provider: config.modelProviderId,
         history_mode: 'paginated',
       },

@@ -84,7 +84,7 @@ export class ThreadSession {
   }
 
   /** Runs one user turn to its end. Refuses while another turn runs. */
-  async runTurn(input: readonly UserInput[]): Promise<TurnOutcome> {
+  async runTurn(input: readonly UserInput[], options: { readonly outputSchema?: unknown } = {}): Promise<TurnOutcome> {
     if (this.#active !== undefined) throw new ThreadSessionError('TurnInProgress', `turn ${this.#active.turnId} is still running; interrupt or steer it`);
     const turnId = newTurnId(this.#uuid);
     const active = { turnId, controller: new AbortController(), steered: [] as ResponseItem[] };
@@ -122,6 +122,7 @@ export class ThreadSession {
             promptCacheKey: this.threadId,
             clientMetadata: { thread_id: this.threadId, turn_id: turnId },
             stripItemMetadata: config.modelProvider.id !== 'openai',
+            ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
           },
           emit,
           now: this.#options.clock.monotonicMs,

@@ -1,0 +1,182 @@
+// `skein exec`: run one turn non-interactively, as `codex exec` does — a new thread, or `exec resume
+// [ID | --last]` — printing the final message (or, with `--json`, the `exec --json` event stream).
+// Its flags are the ones `@openai/codex-sdk` passes, so the SDK can drive Skein unchanged.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ConfigError, type Config } from '@skein/config';
+import { ThreadManager, type CoreEvent, type ThreadHandle } from '@skein/core';
+import { ExtensionRegistryBuilder } from '@skein/extension-api';
+import type { UserInput } from '@skein/protocol';
+import { ThreadStore } from '@skein/rollout';
+import { Option, type Command } from 'commander';
+import { ExecEventMapper } from '../exec/exec-event-mapper.js';
+import { loadConfigFor, type GlobalOptions, type ProcessContext } from '../global-options.js';
+
+/** Where `exec` reads and writes. */
+export interface ExecIo extends ProcessContext {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** The prompt when none is given on the command line (or it is `-`). */
+  readonly readStdin: () => Promise<string>;
+}
+
+interface ExecOptions {
+  readonly json?: boolean;
+  readonly experimentalJson?: boolean;
+  readonly model?: string;
+  readonly sandbox?: 'read-only' | 'workspace-write' | 'danger-full-access';
+  readonly cd?: string;
+  readonly skipGitRepoCheck?: boolean;
+  readonly outputSchema?: string;
+  readonly image: string[];
+  readonly addDir: string[];
+  readonly threadSource?: string;
+  readonly last?: boolean;
+}
+
+/** The version Skein reports as `cli_version`. */
+export const SKEIN_VERSION = '0.0.0';
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** Adds `exec` (and `exec resume`) to `program`; `setExitCode` receives 1 when the turn fails. */
+export function addExecCommand(program: Command, io: ExecIo, setExitCode: (code: number) => void): void {
+  const exec = program
+    .command('exec')
+    .alias('e')
+    .description('run one turn non-interactively (as `codex exec`)')
+    .argument('[prompt]', 'the prompt; read from stdin when absent or `-`')
+    .option('--json', 'print the event stream as JSON lines')
+    .addOption(new Option('--experimental-json', 'same as --json').hideHelp())
+    .option('-m, --model <model>', 'model to use')
+    .addOption(new Option('-s, --sandbox <mode>', 'sandbox mode').choices(['read-only', 'workspace-write', 'danger-full-access']))
+    .option('-C, --cd <dir>', 'working directory of the thread')
+    .option('--skip-git-repo-check', 'allow running outside a git repository')
+    .option('--output-schema <file>', 'JSON Schema file the final answer must follow')
+    .option('-i, --image <file>', 'attach an image (repeatable)', collect, [])
+    .option('--add-dir <dir>', 'an extra writable directory (repeatable)', collect, [])
+    .option('--thread-source <source>', 'who started the thread (recorded in the rollout)');
+  exec.action((prompt: string | undefined, options: ExecOptions, self: Command) =>
+    runExec({ prompt, resume: undefined }, options, self.optsWithGlobals<GlobalOptions>(), io, setExitCode),
+  );
+  exec
+    .command('resume')
+    .description('continue a thread: by id, or the most recent with --last')
+    .argument('[id]', 'thread id')
+    .argument('[prompt]', 'the prompt; read from stdin when absent or `-`')
+    .option('--last', 'resume the most recent thread')
+    .option('--json', 'print the event stream as JSON lines')
+    .addOption(new Option('--experimental-json', 'same as --json').hideHelp())
+    .option('-i, --image <file>', 'attach an image (repeatable)', collect, [])
+    .action((id: string | undefined, prompt: string | undefined, options: ExecOptions, self: Command) => {
+      const parent = self.parent?.opts<ExecOptions>() ?? { image: [], addDir: [] };
+      const merged: ExecOptions = { ...parent, ...options, image: [...parent.image, ...options.image] };
+      // With --last the only positional is the prompt.
+      const target = options.last === true ? { prompt: id, resume: 'last' as const } : { prompt, resume: id };
+      if (target.resume === undefined) self.error('error: give a thread id or --last', { exitCode: 2 });
+      return runExec(target, merged, self.optsWithGlobals<GlobalOptions>(), io, setExitCode);
+    });
+}
+
+async function runExec(
+  target: { readonly prompt: string | undefined; readonly resume: string | undefined },
+  options: ExecOptions,
+  globals: GlobalOptions,
+  io: ExecIo,
+  setExitCode: (code: number) => void,
+): Promise<void> {
+  const cwd = options.cd === undefined ? io.cwd : path.resolve(io.cwd, options.cd);
+  const overrides = [
+    ...globals.config,
+    ...(options.model === undefined ? [] : [`model=${JSON.stringify(options.model)}`]),
+    ...(options.sandbox === undefined ? [] : [`sandbox_mode=${JSON.stringify(options.sandbox)}`]),
+    ...(options.addDir.length === 0 ? [] : [`sandbox_workspace_write.writable_roots=${JSON.stringify(options.addDir.map((dir) => path.resolve(cwd, dir)))}`]),
+  ];
+  const { config, warnings } = await loadConfigFor({ ...globals, config: overrides }, { ...io, cwd });
+  for (const warning of warnings) io.stderr(`warning: ${warning.message}\n`);
+  if (options.skipGitRepoCheck !== true && !insideGitRepository(cwd)) {
+    throw new ConfigError('InvalidValue', cwd, undefined, 'not inside a git repository; pass --skip-git-repo-check to run here anyway');
+  }
+  const outputSchema = options.outputSchema === undefined ? undefined : await readJson(path.resolve(io.cwd, options.outputSchema));
+  const prompt = target.prompt === undefined || target.prompt === '-' ? await readPrompt(io) : target.prompt;
+  const input: UserInput[] = [
+    ...options.image.map((image): UserInput => ({ type: 'localImage', path: path.resolve(cwd, image) })),
+    { type: 'text', text: prompt, text_elements: [] },
+  ];
+
+  const store = await ThreadStore.open({ home: config.homeDir });
+  try {
+    const threads = managerFor(config, store, io, options.threadSource);
+    const json = options.json === true || options.experimentalJson === true;
+    const mapper = new ExecEventMapper();
+    const print = (event: CoreEvent) => {
+      if (json) for (const line of mapper.map(event)) io.stdout(`${JSON.stringify(line)}\n`);
+      else if (event.type === 'warning') io.stderr(`warning: ${event.message}\n`);
+      else if (event.type === 'turnFailed') io.stderr(`error: ${event.error.message}\n`);
+    };
+    const handle: ThreadHandle =
+      target.resume === undefined
+        ? await threads.start({ onEvent: print })
+        : await threads.resume(target.resume === 'last' ? await lastThreadId(threads, cwd) : target.resume, { onEvent: print });
+    if (json) io.stdout(`${JSON.stringify(mapper.threadStarted(handle.session.threadId)[0])}\n`);
+    else io.stderr(`session id: ${handle.session.threadId}\n`);
+    try {
+      const outcome = await handle.session.runTurn(input, outputSchema === undefined ? {} : { outputSchema });
+      if (outcome.status === 'completed' && !json && outcome.lastAgentMessage !== undefined) io.stdout(`${outcome.lastAgentMessage}\n`);
+      if (outcome.status !== 'completed') setExitCode(1);
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    store.close();
+  }
+}
+
+function managerFor(config: Config, store: ThreadStore, io: ExecIo, threadSource: string | undefined): ThreadManager {
+  return new ThreadManager({
+    ...(threadSource === undefined ? {} : { threadSource }),
+    store,
+    config,
+    extensions: new ExtensionRegistryBuilder().build(),
+    env: io.env,
+    host: { shell: path.basename(io.env.SHELL ?? 'bash'), timezone: localTimezone(io.env) },
+    originator: 'skein_exec',
+    source: 'exec',
+    cliVersion: SKEIN_VERSION,
+  });
+}
+
+async function lastThreadId(threads: ThreadManager, cwd: string): Promise<string> {
+  const newest = (await threads.list({ limit: 1, cwd })).data[0] ?? (await threads.list({ limit: 1 })).data[0];
+  if (newest === undefined) throw new ConfigError('InvalidValue', 'exec resume --last', undefined, 'there is no thread to resume yet');
+  return newest.id;
+}
+
+async function readPrompt(io: ExecIo): Promise<string> {
+  io.stderr('Reading prompt from stdin...\n');
+  const text = (await io.readStdin()).trim();
+  if (text === '') throw new ConfigError('InvalidValue', 'exec', undefined, 'no prompt given: pass one as an argument or on stdin');
+  return text;
+}
+
+async function readJson(file: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as unknown;
+  } catch (error) {
+    throw new ConfigError('InvalidValue', `--output-schema ${file}`, undefined, `cannot read a JSON Schema: ${(error as Error).message}`);
+  }
+}
+
+function insideGitRepository(cwd: string): boolean {
+  for (let dir = cwd; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, '.git'))) return true;
+    if (path.dirname(dir) === dir) return false;
+  }
+}
+
+/** The IANA zone the model is told about; `UTC` is reported as `Etc/UTC`, as Codex does. */
+function localTimezone(env: Readonly<Record<string, string | undefined>>): string {
+  const zone = env.TZ !== undefined && env.TZ !== '' ? env.TZ.replace(/^:/, '') : Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return zone === 'UTC' ? 'Etc/UTC' : zone;
+}

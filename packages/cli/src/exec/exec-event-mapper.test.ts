@@ -1,0 +1,55 @@
+import { ModelError, type CoreEvent } from '@skein/core';
+import { ExecEvent, ResponseItem } from '@skein/protocol';
+import { describe, expect, it } from 'vitest';
+import { ExecEventMapper } from './exec-event-mapper.js';
+
+const usage = { input_tokens: 100, input_tokens_details: { cached_tokens: 20 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 3 }, total_tokens: 110 };
+const item = (value: unknown) => ResponseItem.parse(value);
+
+describe('ExecEventMapper', () => {
+  it('maps a two-sample turn the way Codex 0.171.0 prints it, summing usage', () => {
+    const mapper = new ExecEventMapper();
+    const events: CoreEvent[] = [
+      { type: 'turnStarted', turnId: 't' },
+      { type: 'itemCompleted', turnId: 't', item: item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }) },
+      { type: 'itemCompleted', turnId: 't', item: item({ type: 'reasoning', summary: [{ type: 'summary_text', text: 'Plan.' }] }) },
+      { type: 'itemCompleted', turnId: 't', item: item({ type: 'function_call', name: 'x', arguments: '{}', call_id: 'c' }) },
+      { type: 'tokenUsage', turnId: 't', usage },
+      { type: 'agentMessageDelta', turnId: 't', itemId: 'm', delta: 'Hel' },
+      { type: 'itemCompleted', turnId: 't', item: item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hello.' }] }) },
+      { type: 'tokenUsage', turnId: 't', usage },
+      { type: 'turnCompleted', turnId: 't', lastAgentMessage: 'Hello.' },
+    ];
+    const lines = [...mapper.threadStarted('thread-1'), ...events.flatMap((event) => mapper.map(event))];
+    for (const line of lines) ExecEvent.parse(line);
+    expect(lines).toEqual([
+      { type: 'thread.started', thread_id: 'thread-1' },
+      { type: 'turn.started' },
+      { type: 'item.completed', item: { id: 'item_0', type: 'reasoning', text: 'Plan.' } },
+      { type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text: 'Hello.' } },
+      { type: 'turn.completed', usage: { input_tokens: 200, cached_input_tokens: 40, cache_write_input_tokens: 0, output_tokens: 20, reasoning_output_tokens: 6 } },
+    ]);
+  });
+
+  it('keeps counting item ids across turns and resets usage per turn', () => {
+    const mapper = new ExecEventMapper();
+    const answer = item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'a' }] });
+    const turn = (id: string): CoreEvent[] => [
+      { type: 'turnStarted', turnId: id },
+      { type: 'itemCompleted', turnId: id, item: answer },
+      { type: 'tokenUsage', turnId: id, usage },
+      { type: 'turnCompleted', turnId: id, lastAgentMessage: 'a' },
+    ];
+    const lines = [...turn('1'), ...turn('2')].flatMap((event) => mapper.map(event));
+    expect(lines.filter((line) => line.type === 'item.completed').map((line) => line.type === 'item.completed' && line.item.id)).toEqual(['item_0', 'item_1']);
+    expect(lines.filter((line) => line.type === 'turn.completed').map((line) => line.type === 'turn.completed' && line.usage.input_tokens)).toEqual([100, 100]);
+  });
+
+  it('reports a failed turn as error then turn.failed', () => {
+    const lines = new ExecEventMapper().map({ type: 'turnFailed', turnId: 't', error: new ModelError('ServerError', 'the provider failed (HTTP 500)') });
+    expect(lines).toEqual([
+      { type: 'error', message: 'the provider failed (HTTP 500)' },
+      { type: 'turn.failed', error: { message: 'the provider failed (HTTP 500)' } },
+    ]);
+  });
+});

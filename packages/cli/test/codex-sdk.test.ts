@@ -1,0 +1,63 @@
+// @openai/codex-sdk, unchanged, driving the skein binary through `codexPathOverride`: a client
+// written for Codex runs threads against Skein.
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Codex } from '@openai/codex-sdk';
+import { assistantMessage, completed, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.js');
+
+let scratch: string;
+let home: string;
+let repo: string;
+let launcher: string;
+let server: MockResponsesServer;
+
+beforeEach(async () => {
+  scratch = mkdtempSync(path.join(tmpdir(), 'skein-sdk-'));
+  home = path.join(scratch, 'home');
+  repo = path.join(scratch, 'repo');
+  mkdirSync(home);
+  mkdirSync(path.join(repo, '.git'), { recursive: true });
+  // The SDK spawns an executable; this one runs the built CLI with the Node running the tests.
+  launcher = path.join(scratch, 'skein');
+  writeFileSync(launcher, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(launcher, 0o755);
+  server = await startMockResponsesServer();
+  writeFileSync(path.join(home, 'config.toml'), `model_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nrequest_max_retries = 0\n`);
+});
+afterEach(async () => {
+  await server.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('@openai/codex-sdk against skein', () => {
+  it('runs a thread, then continues it, with the flags the SDK passes', async () => {
+    server.expect([sse(assistantMessage('Hi from Skein.'), completed()), sse(assistantMessage('Still here.'), completed())]);
+    const codex = new Codex({ codexPathOverride: launcher, env: { PATH: process.env.PATH ?? '', CODEX_HOME: home, TZ: 'UTC' } });
+    const thread = codex.startThread({ workingDirectory: repo, sandboxMode: 'workspace-write', model: 'gpt-5.5', approvalPolicy: 'never' });
+
+    const first = await thread.run('Say hi.');
+    expect(first.finalResponse).toBe('Hi from Skein.');
+    expect(first.items).toEqual([{ id: 'item_0', type: 'agent_message', text: 'Hi from Skein.' }]);
+    expect(first.usage).toMatchObject({ input_tokens: expect.any(Number) as number, output_tokens: expect.any(Number) as number });
+    expect(thread.id).toMatch(/^[0-9a-f-]{36}$/);
+
+    const second = await thread.run('Are you there?');
+    expect(second.finalResponse).toBe('Still here.');
+    expect(server.requests[1]!.messageTexts('user').slice(-2)).toEqual(['Say hi.', 'Are you there?']);
+    expect(server.requests[0]!.messageTexts('developer').some((text) => text.includes('workspace-write'))).toBe(true);
+    server.verify();
+  });
+
+  it('streams events as the SDK types them', async () => {
+    server.expect([sse(assistantMessage('Streaming.'), completed())]);
+    const codex = new Codex({ codexPathOverride: launcher, env: { PATH: process.env.PATH ?? '', CODEX_HOME: home } });
+    const { events } = await codex.startThread({ workingDirectory: repo }).runStreamed('Stream please.');
+    const types: string[] = [];
+    for await (const event of events) types.push(event.type);
+    expect(types).toEqual(['thread.started', 'turn.started', 'item.completed', 'turn.completed']);
+  });
+});
