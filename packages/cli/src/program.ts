@@ -26,7 +26,9 @@ export async function runSkein(argv: readonly string[], io: ProgramIo): Promise<
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
-    if (error instanceof ConfigError) {
+    // Typed failures (config, rollout, user input, sandbox, file system) carry a stable `code` and a
+    // message written for the user; anything else is a bug and keeps its stack trace.
+    if (error instanceof ConfigError || hasCode(error)) {
       io.stderr(`error: ${error.message}\n`);
       return 1;
     }
@@ -60,4 +62,8 @@ function buildProgram(io: ProgramIo, setExitCode: (code: number) => void): Comma
 
 function reportWarnings(warnings: readonly ConfigWarning[], io: ProgramIo): void {
   for (const warning of warnings) io.stderr(`warning: ${warning.message}\n`);
+}
+
+function hasCode(error: unknown): error is Error & { code: string } {
+  return error instanceof Error && typeof (error as { code?: unknown }).code === 'string';
 }

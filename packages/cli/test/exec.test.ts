@@ -60,7 +60,7 @@ describe('skein exec', () => {
       { type: 'turn.started' },
       { type: 'item.completed', item: { id: 'item_0', type: 'reasoning', text: 'Thinking.' } },
       { type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text: 'Hello from the mock model.' } },
-      { type: 'turn.completed', usage: expect.objectContaining({ cache_write_input_tokens: 0 }) as unknown },
+      { type: 'turn.completed', usage: { input_tokens: 100, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 10, reasoning_output_tokens: 0 } },
     ]);
     const request = server.requests[0]!;
     expect(request.header('authorization')).toBe('Bearer sk-mock');
@@ -103,6 +103,35 @@ describe('skein exec', () => {
       { type: 'error', message: expect.stringContaining('bad tool schema') as string },
       { type: 'turn.failed', error: { message: expect.stringContaining('bad tool schema') as string } },
     ]);
+  });
+
+  it('answers bad input with an error line and exit 1, creating no thread', async () => {
+    const unknown = await skein(['exec', 'resume', '0192f0e6-7c1a-7b7e-9d2a-0c9e8b7a6f5d', 'hi']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^error: .*0192f0e6-7c1a-7b7e-9d2a-0c9e8b7a6f5d/m);
+    expect(unknown.stderr).not.toContain('    at ');
+    const missingImage = await skein(['exec', '--json', '-i', 'missing.png', 'look']);
+    expect(missingImage.code).toBe(1);
+    expect(missingImage.stderr).toContain('error: --image');
+    expect(missingImage.stdout).toBe('');
+    const noThreads = await skein(['exec', 'resume', '--last', 'again']);
+    expect(noThreads.code).toBe(1);
+    expect(noThreads.stderr).toContain('no thread has run in');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('adds --add-dir to the writable roots config.toml already lists', async () => {
+    server.expect([sse(assistantMessage('ok'), completed())]);
+    const extra = path.join(scratch, 'extra');
+    const data = path.join(scratch, 'data');
+    mkdirSync(extra);
+    mkdirSync(data);
+    writeFileSync(path.join(home, 'config.toml'), `[sandbox_workspace_write]\nwritable_roots = ["${data}"]\n`, { flag: 'a' });
+    const { code } = await skein(['exec', '-s', 'workspace-write', '--add-dir', extra, 'hi']);
+    expect(code).toBe(0);
+    const developer = server.requests[0]!.messageTexts('developer').join('\n');
+    expect(developer).toContain(`\`${data}\``);
+    expect(developer).toContain(`\`${extra}\``);
   });
 
   it('refuses to run outside a git repository unless told to', async () => {

@@ -75,14 +75,24 @@ export class ThreadManager {
         history_mode: 'paginated',
       },
     });
-    return this.#open(writer, undefined, options);
+    try {
+      return await this.#open(writer, undefined, options);
+    } catch (error) {
+      await writer.close();
+      throw error;
+    }
   }
 
   /** Loads a thread and continues its file; the next turn sends only what changed since its last turn. */
   async resume(threadId: string, options: OpenThreadOptions): Promise<ThreadHandle> {
-    const loaded = await this.#options.store.loadThread(threadId);
+    // Lock the file first, so no other writer can append between reading and continuing it.
     const writer = await this.#options.store.resumeThread(threadId);
-    return this.#open(writer, loaded, options);
+    try {
+      return await this.#open(writer, await this.#options.store.loadThread(threadId), options);
+    } catch (error) {
+      await writer.close();
+      throw error;
+    }
   }
 
   /** Copies a thread (whole, or up to a turn) into a new one and loads the copy. */
@@ -120,9 +130,25 @@ export class ThreadManager {
       clock: this.#options.clock ?? { now: () => new Date(), monotonicMs: () => performance.now() },
       onEvent: options.onEvent,
       uuid: this.#uuid,
+      sessionId: loaded?.meta.session_id ?? threadId,
+      originator: this.#options.originator,
+      userAgent: `${this.#options.originator}/${this.#options.cliVersion}`,
+      threadSource: loaded?.meta.thread_source ?? this.#options.threadSource ?? 'user',
     });
     if (loaded !== undefined) {
-      session.restore(loaded.history, loaded.referenceTurnContext?.cwd);
+      const baseline = loaded.needsInitialContext ? undefined : loaded.referenceTurnContext;
+      session.restore(
+        loaded.history,
+        baseline === undefined
+          ? undefined
+          : {
+              cwd: baseline.cwd,
+              approvalPolicy: baseline.approval_policy ?? undefined,
+              sandboxPolicy: baseline.sandbox_policy,
+              currentDate: baseline.current_date ?? undefined,
+              timezone: baseline.timezone ?? undefined,
+            },
+      );
       await extensions.lifecycle('onThreadResume', threadId, config.cwd);
     } else {
       await extensions.lifecycle('onThreadStart', threadId, config.cwd);

@@ -165,6 +165,39 @@ describe('runTurn', () => {
     expect(input[4]).toMatchObject({ role: 'user', content: [{ type: 'input_text', text: 'next' }] });
   });
 
+  it('starts no further call after an interrupt and keeps the output of a call that finished anyway', async () => {
+    const ran: string[] = [];
+    let release!: () => void;
+    const started = new Promise<void>((resolve) => (release = resolve));
+    // Ignores the signal and finishes after the interrupt, as a stubborn command might.
+    const stubborn: FunctionToolHandler<Record<string, never>> = {
+      kind: 'function',
+      spec: { type: 'function', name: 'stubborn', description: 'Finishes regardless.', strict: false, parameters: { type: 'object', properties: {} } },
+      arguments: z.object({}),
+      handle: (_args, { signal }) =>
+        new Promise((resolve) => {
+          ran.push('stubborn');
+          release();
+          signal.addEventListener('abort', () => setTimeout(() => resolve({ output: 'finished anyway', success: true }), 10), { once: true });
+        }),
+    };
+    const counted: FunctionToolHandler<{ a: number; b: number }> = { ...add, handle: (args, invocation) => (ran.push('add'), add.handle(args, invocation)) };
+    server = await startMockResponsesServer({ responses: [sse(functionCall('stubborn', {}), functionCall('add', { a: 1, b: 1 }), completed())] });
+    // A model without parallel tool calls runs the calls one after another.
+    const { deps, history } = harness(server.url, [stubborn, counted], 'llama-local');
+    const controller = new AbortController();
+    const running = runTurn(deps, { turnId: 't', input: [userInput('go')], signal: controller.signal });
+    await started;
+    controller.abort();
+    expect(await running).toEqual({ status: 'interrupted' });
+    expect(ran).toEqual(['stubborn']);
+    const outputs = history.items.filter((item) => item.type === 'function_call_output') as { call_id: string; output: string }[];
+    expect(outputs.map(({ call_id, output }) => [call_id, output])).toEqual([
+      ['call_mock_0002', 'finished anyway'],
+      ['call_mock_0004', 'Wall time: 0.0 seconds\naborted by user'],
+    ]);
+  });
+
   it('sends steered input in the next request of the same turn', async () => {
     server = await startMockResponsesServer({
       responses: [sse(assistantMessage('Working on it.'), completed()), sse(assistantMessage('Done, in French too.'), completed())],

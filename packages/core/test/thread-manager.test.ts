@@ -32,12 +32,12 @@ afterEach(async () => {
 });
 
 /** A manager as a fresh process would build it. */
-async function manager(): Promise<ThreadManager> {
+async function manager(extraOverrides: string[] = []): Promise<ThreadManager> {
   const { config } = await loadConfig({
     cwd,
     env: {},
     homeDir: home,
-    overrides: [`model_providers.mock={ name = "Mock", base_url = "${server.url}", request_max_retries = 0 }`, 'model_provider=mock'],
+    overrides: [`model_providers.mock={ name = "Mock", base_url = "${server.url}", request_max_retries = 0 }`, 'model_provider=mock', ...extraOverrides],
   });
   const store = await ThreadStore.open({ home });
   stores.push(store);
@@ -82,10 +82,51 @@ describe('ThreadManager', () => {
     expect(tail.map((item) => [item.type, item.role])).toEqual([['message', 'assistant'], ['message', 'user']]);
     expect(server.requests[1]!.messageTexts('user').at(-1)).toBe('Again');
 
+    // Both requests identify the same thread and session, each with its own turn.
+    const id = first.session.threadId;
+    const metadata = server.requests.map((request) => JSON.parse(request.header('x-codex-turn-metadata') ?? '{}') as Record<string, unknown>);
+    for (const request of server.requests) {
+      expect(request.header('originator')).toBe('skein_test');
+      expect(request.header('user-agent')).toBe('skein_test/0.0.0');
+      expect(request.header('session-id')).toBe(id);
+      expect(request.header('x-codex-window-id')).toBe(`${id}:0`);
+      expect(request.body).toMatchObject({ prompt_cache_key: id, client_metadata: { thread_id: id, session_id: id } });
+    }
+    expect(metadata.map((entry) => [entry.thread_id, entry.thread_source, entry.request_kind])).toEqual([[id, 'user', 'turn'], [id, 'user', 'turn']]);
+    expect(metadata[0]!.turn_id).not.toBe(metadata[1]!.turn_id);
+
     const reloaded = await (await manager()).read(first.session.threadId);
     expect(reloaded.turns).toHaveLength(2);
     expect(reloaded.history.map((item) => item.id)).toEqual(resumed.session.history.items.map((item) => item.id));
     expect(reloaded.problems).toEqual([]);
+  });
+
+  it('tells a resumed thread what changed since its last turn: new permissions, and nothing else', async () => {
+    server.expect([sse(assistantMessage('Wrote it.'), completed()), sse(assistantMessage('Now read-only.'), completed())]);
+    const writer = await (await manager(['sandbox_mode="workspace-write"'])).start({ onEvent: () => undefined });
+    await writer.session.runTurn(say('Write a file'));
+    await writer.close();
+
+    const reader = await (await manager(['sandbox_mode="read-only"'])).resume(writer.session.threadId, { onEvent: () => undefined });
+    await reader.session.runTurn(say('Now look only'));
+    await reader.close();
+
+    const added = inputOf(1).slice(inputOf(0).length + 1) as Record<string, unknown>[];
+    const texts = added.map((item) => (item.content as { text: string }[])[0]!.text);
+    expect(added.map((item) => item.role)).toEqual(['developer', 'user', 'user']);
+    expect(texts[0]).toMatch(/^<permissions instructions>\nSandbox: read-only\./);
+    expect(texts[1]).toContain('<file_system type="restricted"><entry access="read"><special>:root</special></entry></file_system>');
+    expect(texts[2]).toBe('Now look only');
+  });
+
+  it('sends the whole initial context again when the first turn failed before recording it', async () => {
+    server.expect([sse(assistantMessage('Hello.'), completed())]);
+    const thread = await (await manager()).start({ onEvent: () => undefined });
+    await expect(thread.session.runTurn([{ type: 'localImage', path: path.join(cwd, 'missing.png') }])).rejects.toThrow(/ENOENT/);
+    await thread.session.runTurn(say('Hi'));
+    await thread.close();
+    const roles = (inputOf(0) as Record<string, unknown>[]).map((item) => item.role);
+    expect(roles).toEqual(['developer', 'developer', 'user', 'user']);
   });
 
   it('forks a thread into a new one with the same history and keeps the two apart', async () => {

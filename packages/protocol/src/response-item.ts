@@ -231,3 +231,15 @@ export function toolOutputCallId(item: ResponseItem): string | undefined {
   if (!isKnownResponseItem(item)) return undefined;
   return item.type === 'function_call_output' || item.type === 'custom_tool_call_output' ? item.call_id : undefined;
 }
+
+/** The text of a message: its text parts joined, other parts (images, …) skipped. */
+export function messageText(item: MessageItem): string {
+  return item.content.map((part) => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('');
+}
+
+/** The output item answering `call`: a `function_call_output` or a `custom_tool_call_output`. */
+export function toolOutputFor(call: { readonly type: string; readonly call_id: string }, output: ToolOutputBody): FunctionCallOutputItem | CustomToolCallOutputItem {
+  return call.type === 'custom_tool_call'
+    ? { type: 'custom_tool_call_output', call_id: call.call_id, output }
+    : { type: 'function_call_output', call_id: call.call_id, output };
+}

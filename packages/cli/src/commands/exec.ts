@@ -2,10 +2,10 @@
 // [ID | --last]` — printing the final message (or, with `--json`, the `exec --json` event stream).
 // Its flags are the ones `@openai/codex-sdk` passes, so the SDK can drive Skein unchanged.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError, type Config } from '@skein/config';
-import { ThreadManager, type CoreEvent, type ThreadHandle } from '@skein/core';
+import { ConfigError, findProjectRoot, type Config } from '@skein/config';
+import { MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadHandle } from '@skein/core';
 import { ExtensionRegistryBuilder } from '@skein/extension-api';
 import type { UserInput } from '@skein/protocol';
 import { ThreadStore } from '@skein/rollout';
@@ -56,7 +56,9 @@ export function addExecCommand(program: Command, io: ExecIo, setExitCode: (code:
     .option('--output-schema <file>', 'JSON Schema file the final answer must follow')
     .option('-i, --image <file>', 'attach an image (repeatable)', collect, [])
     .option('--add-dir <dir>', 'an extra writable directory (repeatable)', collect, [])
-    .option('--thread-source <source>', 'who started the thread (recorded in the rollout)');
+    .option('--thread-source <source>', 'who started the thread (recorded in the rollout)')
+    // @openai/codex-sdk passes it for OpenAI's access programs; it has no meaning for Skein's providers.
+    .addOption(new Option('--cyber-access-program <program>').hideHelp());
   exec.action((prompt: string | undefined, options: ExecOptions, self: Command) =>
     runExec({ prompt, resume: undefined }, options, self.optsWithGlobals<GlobalOptions>(), io, setExitCode),
   );
@@ -91,15 +93,20 @@ async function runExec(
     ...globals.config,
     ...(options.model === undefined ? [] : [`model=${JSON.stringify(options.model)}`]),
     ...(options.sandbox === undefined ? [] : [`sandbox_mode=${JSON.stringify(options.sandbox)}`]),
-    ...(options.addDir.length === 0 ? [] : [`sandbox_workspace_write.writable_roots=${JSON.stringify(options.addDir.map((dir) => path.resolve(cwd, dir)))}`]),
   ];
-  const { config, warnings } = await loadConfigFor({ ...globals, config: overrides }, { ...io, cwd });
+  let { config, warnings } = await loadConfigFor({ ...globals, config: overrides }, { ...io, cwd });
+  if (options.addDir.length > 0) {
+    // --add-dir adds to the configured writable roots; a plain -c would replace the list.
+    const roots = [...config.sandboxWorkspaceWrite.writableRoots, ...options.addDir.map((dir) => path.resolve(cwd, dir))];
+    ({ config, warnings } = await loadConfigFor({ ...globals, config: [...overrides, `sandbox_workspace_write.writable_roots=${JSON.stringify(roots)}`] }, { ...io, cwd }));
+  }
   for (const warning of warnings) io.stderr(`warning: ${warning.message}\n`);
-  if (options.skipGitRepoCheck !== true && !insideGitRepository(cwd)) {
+  if (options.skipGitRepoCheck !== true && !existsSync(path.join(findProjectRoot(cwd, ['.git']), '.git'))) {
     throw new ConfigError('InvalidValue', cwd, undefined, 'not inside a git repository; pass --skip-git-repo-check to run here anyway');
   }
   const outputSchema = options.outputSchema === undefined ? undefined : await readJson(path.resolve(io.cwd, options.outputSchema));
   const prompt = target.prompt === undefined || target.prompt === '-' ? await readPrompt(io) : target.prompt;
+  for (const image of options.image) await checkImage(path.resolve(cwd, image));
   const input: UserInput[] = [
     ...options.image.map((image): UserInput => ({ type: 'localImage', path: path.resolve(cwd, image) })),
     { type: 'text', text: prompt, text_elements: [] },
@@ -111,8 +118,8 @@ async function runExec(
     const json = options.json === true || options.experimentalJson === true;
     const mapper = new ExecEventMapper();
     const print = (event: CoreEvent) => {
+      if (event.type === 'warning') io.stderr(`warning: ${event.message}\n`);
       if (json) for (const line of mapper.map(event)) io.stdout(`${JSON.stringify(line)}\n`);
-      else if (event.type === 'warning') io.stderr(`warning: ${event.message}\n`);
       else if (event.type === 'turnFailed') io.stderr(`error: ${event.error.message}\n`);
     };
     const handle: ThreadHandle =
@@ -148,8 +155,8 @@ function managerFor(config: Config, store: ThreadStore, io: ExecIo, threadSource
 }
 
 async function lastThreadId(threads: ThreadManager, cwd: string): Promise<string> {
-  const newest = (await threads.list({ limit: 1, cwd })).data[0] ?? (await threads.list({ limit: 1 })).data[0];
-  if (newest === undefined) throw new ConfigError('InvalidValue', 'exec resume --last', undefined, 'there is no thread to resume yet');
+  const newest = (await threads.list({ limit: 1, cwd })).data[0];
+  if (newest === undefined) throw new ConfigError('InvalidValue', 'exec resume --last', undefined, `no thread has run in ${cwd} yet`);
   return newest.id;
 }
 
@@ -160,6 +167,17 @@ async function readPrompt(io: ExecIo): Promise<string> {
   return text;
 }
 
+/** Fails before any thread is created when an attached image cannot be sent. */
+async function checkImage(file: string): Promise<void> {
+  const size = await stat(file).then(
+    (info) => (info.isFile() ? info.size : undefined),
+    () => undefined,
+  );
+  if (size === undefined) throw new ConfigError('InvalidValue', `--image ${file}`, undefined, 'no such file');
+  if (!/\.(png|jpe?g|gif|webp)$/i.test(file)) throw new ConfigError('InvalidValue', `--image ${file}`, undefined, 'not a PNG, JPEG, GIF or WebP image');
+  if (size > MAX_LOCAL_IMAGE_BYTES) throw new ConfigError('InvalidValue', `--image ${file}`, undefined, `${size} bytes; images up to ${MAX_LOCAL_IMAGE_BYTES} bytes can be sent`);
+}
+
 async function readJson(file: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(file, 'utf8')) as unknown;
@@ -168,12 +186,6 @@ async function readJson(file: string): Promise<unknown> {
   }
 }
 
-function insideGitRepository(cwd: string): boolean {
-  for (let dir = cwd; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, '.git'))) return true;
-    if (path.dirname(dir) === dir) return false;
-  }
-}
 
 /** The IANA zone the model is told about; `UTC` is reported as `Etc/UTC`, as Codex does. */
 function localTimezone(env: Readonly<Record<string, string | undefined>>): string {

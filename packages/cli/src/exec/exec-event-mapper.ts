@@ -1,7 +1,7 @@
 // Turns the engine's events into `exec --json` lines: item ids `item_N` counting up per process,
 // completed agent messages and reasoning summaries, and one usage total per turn.
 import type { CoreEvent } from '@skein/core';
-import { isKnownResponseItem, type ExecEvent, type ExecUsage, type ResponseItem } from '@skein/protocol';
+import { isKnownResponseItem, messageText, type ExecEvent, type ExecUsage, type ResponseItem } from '@skein/protocol';
 
 /** Maps one process's events; keep one instance for the whole `exec` run (ids continue across turns). */
 export class ExecEventMapper {
@@ -51,8 +51,7 @@ export class ExecEventMapper {
   #completed(item: ResponseItem): ExecEvent[] {
     if (!isKnownResponseItem(item)) return [];
     if (item.type === 'message' && item.role === 'assistant') {
-      const text = item.content.map((part) => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('');
-      return [{ type: 'item.completed', item: { id: this.#id(), type: 'agent_message', text } }];
+      return [{ type: 'item.completed', item: { id: this.#id(), type: 'agent_message', text: messageText(item) } }];
     }
     if (item.type === 'reasoning' && item.summary.length > 0) {
       return [{ type: 'item.completed', item: { id: this.#id(), type: 'reasoning', text: item.summary.map((part) => part.text).join('\n\n') } }];

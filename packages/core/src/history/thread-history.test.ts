@@ -42,6 +42,8 @@ describe('truncateMiddle', () => {
     const cut = truncateMiddle('é'.repeat(100), 5);
     expect(cut).not.toContain('\uFFFD');
     expect(cut).toMatch(/^é+…\d+ tokens truncated…é+$/);
+    // A four-byte character cut at either end is dropped whole, never half-decoded.
+    for (const budget of [1, 2, 3, 5, 7]) expect(truncateMiddle('😀'.repeat(10), budget)).not.toContain('\uFFFD');
   });
 });
 

@@ -7,6 +7,7 @@ import {
   randomUuidV7,
   toolCallId,
   toolOutputCallId,
+  toolOutputFor,
   withResponseItemMetadata,
   type ResponseItem,
   type ToolOutputBody,
@@ -79,13 +80,7 @@ export class ThreadHistory {
    * turn is interrupted; returns the outputs recorded.
    */
   recordAborted(turnId: string, wallTimeSeconds: number): ResponseItem[] {
-    const outputs = this.pendingCalls().map((call): ResponseItem => {
-      const callId = toolCallId(call)!;
-      const output = abortedOutput(wallTimeSeconds);
-      return call.type === 'custom_tool_call'
-        ? { type: 'custom_tool_call_output', call_id: callId, output }
-        : { type: 'function_call_output', call_id: callId, output };
-    });
+    const outputs = this.pendingCalls().map((call) => toolOutputFor({ type: call.type, call_id: toolCallId(call)! }, abortedOutput(wallTimeSeconds)));
     return this.record(outputs, turnId);
   }
 
@@ -102,13 +97,7 @@ export class ThreadHistory {
       if (outputFor !== undefined && !calls.has(outputFor)) continue;
       prompt.push(item);
       const callId = toolCallId(item);
-      if (callId !== undefined && !answered.has(callId)) {
-        prompt.push(
-          item.type === 'custom_tool_call'
-            ? { type: 'custom_tool_call_output', call_id: callId, output: abortedOutput(0) }
-            : { type: 'function_call_output', call_id: callId, output: abortedOutput(0) },
-        );
-      }
+      if (callId !== undefined && !answered.has(callId)) prompt.push(toolOutputFor({ type: item.type, call_id: callId }, abortedOutput(0)));
     }
     return prompt;
   }

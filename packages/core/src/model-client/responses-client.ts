@@ -101,7 +101,11 @@ export class ResponsesClient {
       if (value !== undefined && value !== '') headers[name] = value;
     }
     const envKey = this.#provider.envKey;
-    if (envKey !== undefined) {
+    // CODEX_API_KEY is how `codex exec` (and @openai/codex-sdk's `apiKey`) pass a key for OpenAI.
+    const override = this.#provider.requiresOpenaiAuth ? this.#env.CODEX_API_KEY : undefined;
+    if (override !== undefined && override !== '') {
+      headers.authorization = `Bearer ${override}`;
+    } else if (envKey !== undefined) {
       const key = this.#env[envKey];
       if (key === undefined || key === '') {
         const hint = this.#provider.envKeyInstructions ?? `set ${envKey} to the provider's API key`;

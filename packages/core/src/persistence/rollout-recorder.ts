@@ -55,7 +55,11 @@ export class RolloutThreadRecorder implements ThreadRecorder {
         this.#append([{ type: 'event_msg', payload: { type: 'turn_aborted', turn_id: event.turnId, reason: event.reason } }]);
         break;
       case 'turnFailed':
-        this.#append([{ type: 'event_msg', payload: { type: 'error', message: event.error.message } }]);
+        // The error line is kept only in the extended policy; task_complete closes the turn either way.
+        this.#append([
+          { type: 'event_msg', payload: { type: 'error', message: event.error.message } },
+          { type: 'event_msg', payload: { type: 'task_complete', turn_id: event.turnId, last_agent_message: null } },
+        ]);
         break;
       default:
         // Deltas, item and usage events are not part of the persisted record.

@@ -2,7 +2,7 @@
 // @skein/sandboxing's policy mapping (the same one commands are confined with): the facts for
 // `<permissions instructions>` and the entries of `<environment_context>`, in Codex's order.
 import type { Config } from '@skein/config';
-import type { FileSystemSandboxEntry } from '@skein/protocol';
+import type { CoreSandboxPolicy, FileSystemSandboxEntry } from '@skein/protocol';
 import { fileSystemPolicyFromSandboxPolicy, networkPolicyOf, sandboxPolicyFromConfig } from '@skein/sandboxing';
 import type { EnvironmentEntry, EnvironmentPermissionProfile } from '../context/environment-context.js';
 import type { PermissionsFacts } from '../context/permissions-instructions.js';
@@ -16,19 +16,25 @@ export interface ThreadPermissions {
   readonly profile: EnvironmentPermissionProfile;
 }
 
-/** Derives the permission facts and the environment entries for `cwd`. */
+/** Derives the permission facts and the environment entries for `cwd` from config. */
 export function threadPermissions(settings: SandboxSettings, cwd: string): ThreadPermissions {
-  const policy = sandboxPolicyFromConfig(settings);
+  const approvalPolicy = typeof settings.approvalPolicy === 'string' ? settings.approvalPolicy : 'granular';
+  return permissionsForPolicy(sandboxPolicyFromConfig(settings), approvalPolicy, cwd);
+}
+
+/** The same for a recorded policy (a rollout's `turn_context`), to know what an earlier turn was told. */
+export function permissionsForPolicy(policy: CoreSandboxPolicy, approvalPolicy: string, cwd: string): ThreadPermissions {
   const fileSystem = fileSystemPolicyFromSandboxPolicy(policy, cwd);
   const writableRoots = [
     ...new Set(fileSystem.entries.flatMap((entry) => (entry.access === 'write' && entry.path.type === 'path' ? [entry.path.path] : []))),
   ];
   return {
     facts: {
-      sandboxMode: settings.sandboxMode,
+      // An external sandbox is not ours to describe; the model is told it may act freely, as there.
+      sandboxMode: policy.type === 'external-sandbox' ? 'danger-full-access' : policy.type,
       writableRoots,
       networkAccess: networkPolicyOf(policy) === 'enabled',
-      approvalPolicy: typeof settings.approvalPolicy === 'string' ? settings.approvalPolicy : 'granular',
+      approvalPolicy,
     },
     profile: fileSystem.kind === 'restricted' ? { type: 'managed', entries: fileSystem.entries.flatMap(environmentEntry) } : { type: 'disabled' },
   };

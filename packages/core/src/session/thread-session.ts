@@ -2,7 +2,7 @@
 // turn records the initial context; later turns add only what changed. Interrupt and steer reach
 // the running turn.
 import type { Config } from '@skein/config';
-import { newTurnId, randomUuidV7, type ResponseItem, type UserInput, type UuidV7Source } from '@skein/protocol';
+import { CoreSandboxPolicy, newTurnId, randomUuidV7, type ResponseItem, type UserInput, type UuidV7Source } from '@skein/protocol';
 import { sandboxPolicyFromConfig } from '@skein/sandboxing';
 import { DEFAULT_BASE_INSTRUCTIONS } from '../context/base-instructions.js';
 import { discoverAgentsMd } from '../context/agents-md-discovery.js';
@@ -13,10 +13,11 @@ import type { ExtensionHost } from '../extensions/extension-host.js';
 import { ThreadHistory } from '../history/thread-history.js';
 import type { ResponsesClient } from '../model-client/responses-client.js';
 import { findModelInfo, type ModelInfo } from '../model/model-catalog.js';
+import { turnRequestMetadata } from '../model/turn-metadata.js';
 import { ToolRouter } from '../tools/tool-router.js';
 import type { CoreEvent } from '../turn/core-event.js';
 import { runTurn, type TurnOutcome } from '../turn/run-turn.js';
-import { threadPermissions } from './permissions.js';
+import { permissionsForPolicy, threadPermissions } from './permissions.js';
 import type { ThreadRecorder } from './thread-recorder.js';
 import { userInputToItems } from './user-input-items.js';
 import type { WorkspaceReader } from './workspace-reader.js';
@@ -42,6 +43,13 @@ export interface ThreadSessionOptions {
   readonly uuid?: UuidV7Source;
   /** Replaces the base instructions (thread parameters); else config, else Skein's. */
   readonly baseInstructions?: string;
+  /** The root thread of this thread's tree (its own id for a root thread). */
+  readonly sessionId?: string;
+  /** Names the client in request headers. */
+  readonly originator?: string;
+  readonly userAgent?: string;
+  /** Who started the thread (`user`, `subagent`, …), sent in the turn metadata. */
+  readonly threadSource?: string;
 }
 
 /** Why a request to the session was refused. */
@@ -53,6 +61,15 @@ export class ThreadSessionError extends Error {
   ) {
     super(message);
   }
+}
+
+/** What a thread's last turn recorded about its settings (from the rollout's `turn_context`). */
+export interface RecordedTurnSettings {
+  readonly cwd: string;
+  readonly approvalPolicy?: string | undefined;
+  readonly sandboxPolicy?: unknown;
+  readonly currentDate?: string | undefined;
+  readonly timezone?: string | undefined;
 }
 
 interface TurnSettings {
@@ -84,7 +101,10 @@ export class ThreadSession {
   }
 
   /** Runs one user turn to its end. Refuses while another turn runs. */
-  async runTurn(input: readonly UserInput[], options: { readonly outputSchema?: unknown } = {}): Promise<TurnOutcome> {
+  async runTurn(
+    input: readonly UserInput[],
+    options: { readonly outputSchema?: unknown; readonly clientMetadata?: Readonly<Record<string, string>> } = {},
+  ): Promise<TurnOutcome> {
     if (this.#active !== undefined) throw new ThreadSessionError('TurnInProgress', `turn ${this.#active.turnId} is still running; interrupt or steer it`);
     const turnId = newTurnId(this.#uuid);
     const active = { turnId, controller: new AbortController(), steered: [] as ResponseItem[] };
@@ -99,7 +119,6 @@ export class ThreadSession {
       const settings = this.#settings();
       const context: ResponseItem[] =
         this.#lastSettings === undefined ? await this.#initialContext(settings) : contextUpdates(this.#lastSettings, settings);
-      this.#lastSettings = settings;
       const fragments = await extensions.turnFragments(this.threadId, config.cwd, turnId);
       context.push(...fragments.map((fragment): ResponseItem => ({ type: 'message', role: fragment.role, content: [{ type: 'input_text', text: fragment.text }] })));
       const world = await extensions.worldState(this.threadId, turnId);
@@ -109,6 +128,21 @@ export class ThreadSession {
         ...(await extensions.turnInput(this.threadId, turnId, input, [{ id: 'local', cwd: config.cwd }])),
       ];
       const router = new ToolRouter(await extensions.tools(this.threadId, config.cwd));
+      const identity = turnRequestMetadata({
+        sessionId: this.#options.sessionId ?? this.threadId,
+        threadId: this.threadId,
+        turnId,
+        rootTurnId: turnId,
+        windowNumber: 0,
+        threadSource: this.#options.threadSource ?? 'user',
+        sandboxMode: config.sandboxMode,
+        model: this.#model.slug,
+        reasoningEffort: config.modelReasoningEffort ?? this.#model.defaultReasoningEffort,
+        turnStartedAtMs: this.#options.clock.now().getTime(),
+        originator: this.#options.originator ?? 'skein',
+        userAgent: this.#options.userAgent ?? 'skein',
+        ...(options.clientMetadata === undefined ? {} : { extraClientMetadata: options.clientMetadata }),
+      });
       const outcome = await runTurn(
         {
           client: this.#options.client,
@@ -120,7 +154,7 @@ export class ThreadSession {
             reasoningSummary: config.modelReasoningSummary,
             verbosity: config.modelVerbosity,
             promptCacheKey: this.threadId,
-            clientMetadata: { thread_id: this.threadId, turn_id: turnId },
+            clientMetadata: identity.clientMetadata,
             stripItemMetadata: config.modelProvider.id !== 'openai',
             ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
           },
@@ -132,6 +166,8 @@ export class ThreadSession {
           context,
           // Codex's order: context items, world state, turn_context, then the user's input.
           onContextRecorded: () => {
+            // Only now has the model's view changed; a turn that failed earlier leaves it as it was.
+            this.#lastSettings = settings;
             if (world.records.length > 0) recorder.recordWorldState(world.records);
             recorder.recordTurnContext({
               turnId,
@@ -147,10 +183,11 @@ export class ThreadSession {
           },
           input: turnInput,
           signal: active.controller.signal,
-          headers: { 'session-id': this.threadId, 'thread-id': this.threadId, 'x-client-request-id': this.threadId },
+          headers: identity.headers,
           takeSteeredInput: () => active.steered.splice(0),
         },
       );
+      this.#active = undefined;
       await recorder.flush();
       return outcome;
     } finally {
@@ -159,14 +196,14 @@ export class ThreadSession {
   }
 
   /**
-   * Continues a thread from its recorded history (resume, fork). `lastCwd` is where its last turn ran:
-   * the next turn sends a new environment context only if the thread now runs elsewhere.
+   * Continues a thread from its recorded history (resume, fork). `baseline` is what its last turn
+   * ran with (the rollout's reference turn context): the next turn tells the model only what differs
+   * from it. Without a baseline (none recorded, or a compaction replaced the history it described),
+   * the next turn sends the full initial context again.
    */
-  restore(items: readonly ResponseItem[], lastCwd: string | undefined): void {
+  restore(items: readonly ResponseItem[], baseline: RecordedTurnSettings | undefined): void {
     this.history.replace(items);
-    if (items.length === 0) return;
-    const settings = this.#settings();
-    this.#lastSettings = lastCwd === undefined || lastCwd === settings.environment.cwd ? settings : { ...settings, environment: { ...settings.environment, cwd: lastCwd } };
+    this.#lastSettings = items.length === 0 || baseline === undefined ? undefined : this.#settingsFrom(baseline);
   }
 
   /** Interrupts the running turn; it ends as `interrupted` once in-flight work stops. */
@@ -179,7 +216,29 @@ export class ThreadSession {
   async steer(input: readonly UserInput[]): Promise<void> {
     const active = this.#active;
     if (active === undefined) throw new ThreadSessionError('NoActiveTurn', 'no turn is running to steer');
-    active.steered.push(...(await userInputToItems(input, this.#options.reader, this.#options.config.cwd)));
+    const items = await userInputToItems(input, this.#options.reader, this.#options.config.cwd);
+    // The turn may have ended while the input was read; accepting it then would lose it.
+    if (this.#active !== active) throw new ThreadSessionError('NoActiveTurn', 'the turn ended before the input could be added');
+    active.steered.push(...items);
+  }
+
+  /** The settings an earlier turn recorded, as the model was told them. */
+  #settingsFrom(baseline: RecordedTurnSettings): TurnSettings {
+    const current = this.#settings();
+    const policy = CoreSandboxPolicy.safeParse(baseline.sandboxPolicy);
+    // A policy this version cannot read is taken as unchanged rather than re-announced on every resume.
+    const permissions = policy.success ? permissionsForPolicy(policy.data, baseline.approvalPolicy ?? current.permissions.approvalPolicy, baseline.cwd) : undefined;
+    return {
+      permissions: permissions?.facts ?? current.permissions,
+      environment: {
+        ...current.environment,
+        cwd: baseline.cwd,
+        workspaceRoots: [baseline.cwd],
+        ...(baseline.currentDate === undefined ? {} : { currentDate: baseline.currentDate }),
+        ...(baseline.timezone === undefined ? {} : { timezone: baseline.timezone }),
+        ...(permissions === undefined ? {} : { permissionProfile: permissions.profile }),
+      },
+    };
   }
 
   #settings(): TurnSettings {

@@ -1,7 +1,7 @@
 // Routes the model's tool calls to handlers. Whatever goes wrong — an unknown tool, arguments that do
 // not parse, a handler that throws — becomes a tool output the model can read, never a failed turn.
 import type { ToolHandler, ToolInvocation, ToolResult } from '@skein/extension-api';
-import { isKnownResponseItem, type ResponseItem, type ToolSpec } from '@skein/protocol';
+import { isKnownResponseItem, toolOutputFor, type ResponseItem, type ToolSpec } from '@skein/protocol';
 import { z } from 'zod';
 
 /** A call the router can run: a function call or a custom tool call from the model. */
@@ -31,11 +31,7 @@ export class ToolRouter {
   /** Runs one call and returns its output item (`function_call_output` or `custom_tool_call_output`). */
   async dispatch(call: ToolCall, invocation: Omit<ToolInvocation, 'callId'>): Promise<{ item: ResponseItem; success: boolean }> {
     const result = await this.#run(call, { ...invocation, callId: call.call_id });
-    const item: ResponseItem =
-      call.type === 'custom_tool_call'
-        ? { type: 'custom_tool_call_output', call_id: call.call_id, output: result.output }
-        : { type: 'function_call_output', call_id: call.call_id, output: result.output };
-    return { item, success: result.success };
+    return { item: toolOutputFor(call, result.output), success: result.success };
   }
 
   async #run(call: ToolCall, invocation: ToolInvocation): Promise<ToolResult> {

@@ -1,7 +1,7 @@
 // One turn: sample the model, run the tools it calls, sample again, until it answers without calling
 // a tool. Interrupts record an aborted output for every unfinished call; model failures end the turn
 // with a typed error. Everything the model produced is recorded in history at one boundary.
-import { isKnownResponseItem, type ResponseItem } from '@skein/protocol';
+import { isKnownResponseItem, messageText, type ResponseItem } from '@skein/protocol';
 import { ModelError } from '../model-client/model-error.js';
 import type { ResponsesClient } from '../model-client/responses-client.js';
 import type { ThreadHistory } from '../history/thread-history.js';
@@ -123,20 +123,31 @@ async function sample(deps: TurnDependencies, params: TurnParameters): Promise<R
   throw new ModelError('StreamDisconnected', 'the stream ended before response.completed');
 }
 
-/** Runs the calls (concurrently when the model allows it) and records their outputs in call order. */
+/**
+ * Runs the calls (concurrently when the model allows it) and records their outputs in call order.
+ * After an interrupt no further call starts; outputs of calls that did finish are recorded, so only
+ * calls that never ran get the aborted output.
+ */
 async function runCalls(deps: TurnDependencies, calls: readonly ToolCall[], params: TurnParameters): Promise<void> {
-  const run = async (call: ToolCall) => {
-    deps.emit({ type: 'itemStarted', turnId: params.turnId, item: call });
-    return (await deps.router.dispatch(call, { turnId: params.turnId, signal: params.signal })).item;
+  const { signal, turnId } = params;
+  const outputs: (ResponseItem | undefined)[] = calls.map(() => undefined);
+  const run = async (call: ToolCall, index: number) => {
+    if (signal.aborted) return;
+    deps.emit({ type: 'itemStarted', turnId, item: call });
+    try {
+      outputs[index] = (await deps.router.dispatch(call, { turnId, signal })).item;
+    } catch (error) {
+      // The router turns every failure into an output; only an interrupt propagates.
+      if (!signal.aborted) throw error;
+    }
   };
-  const outputs: ResponseItem[] = [];
   if (deps.model.supportsParallelToolCalls) {
-    outputs.push(...(await Promise.all(calls.map(run))));
+    await Promise.all(calls.map(run));
   } else {
-    for (const call of calls) outputs.push(await run(call));
+    for (const [index, call] of calls.entries()) await run(call, index);
   }
-  if (params.signal.aborted) throw new ModelError('Aborted', 'the turn was interrupted');
-  recordAndAnnounce(deps, outputs, params.turnId);
+  recordAndAnnounce(deps, outputs.filter((output) => output !== undefined), turnId);
+  if (signal.aborted) throw new ModelError('Aborted', 'the turn was interrupted');
 }
 
 function recordAndAnnounce(deps: TurnDependencies, items: readonly ResponseItem[], turnId: string): ResponseItem[] {
@@ -149,9 +160,7 @@ function recordAndAnnounce(deps: TurnDependencies, items: readonly ResponseItem[
 function lastAssistantText(items: readonly ResponseItem[]): string | undefined {
   for (let index = items.length - 1; index >= 0; index--) {
     const item = items[index]!;
-    if (isKnownResponseItem(item) && item.type === 'message' && item.role === 'assistant') {
-      return item.content.map((part) => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('');
-    }
+    if (isKnownResponseItem(item) && item.type === 'message' && item.role === 'assistant') return messageText(item);
   }
   return undefined;
 }

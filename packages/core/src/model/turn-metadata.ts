@@ -1,0 +1,69 @@
+// The request headers and `client_metadata` that identify a turn to the provider, named as Codex
+// 0.171.0 names them. The turn metadata is built from the session alone: metadata a client adds
+// travels in the body and can never replace it (so `thread_source` cannot be spoofed).
+
+/** What identifies one sampling request. */
+export interface TurnIdentity {
+  readonly sessionId: string;
+  readonly threadId: string;
+  readonly turnId: string;
+  /** The turn a chain of turns started from (itself for a user turn). */
+  readonly rootTurnId: string;
+  /** Which context window of the thread (0 until the first compaction). */
+  readonly windowNumber: number;
+  readonly threadSource: string;
+  readonly sandboxMode: string;
+  readonly model: string;
+  readonly reasoningEffort: string | undefined;
+  readonly turnStartedAtMs: number;
+  /** Names the client (`originator` header), e.g. `skein_exec` or the app-server client's name. */
+  readonly originator: string;
+  readonly userAgent: string;
+  /** Extra client metadata (app-server `responsesapiClientMetadata`); ours wins on conflicts. */
+  readonly extraClientMetadata?: Readonly<Record<string, string>>;
+}
+
+/** Header and body metadata for one request. */
+export interface TurnRequestMetadata {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly clientMetadata: Readonly<Record<string, string>>;
+}
+
+/** Builds the headers and `client_metadata` for a turn's sampling requests. */
+export function turnRequestMetadata(identity: TurnIdentity): TurnRequestMetadata {
+  const windowId = `${identity.threadId}:${identity.windowNumber}`;
+  const turnMetadata = JSON.stringify({
+    session_id: identity.sessionId,
+    thread_id: identity.threadId,
+    turn_id: identity.turnId,
+    window_id: windowId,
+    window_number: identity.windowNumber,
+    request_kind: 'turn',
+    root_turn_id: identity.rootTurnId,
+    thread_source: identity.threadSource,
+    sandbox_mode: identity.sandboxMode,
+    turn_started_at_unix_ms: identity.turnStartedAtMs,
+    model: identity.model,
+    reasoning_effort: identity.reasoningEffort ?? null,
+  });
+  return {
+    headers: {
+      originator: identity.originator,
+      'user-agent': identity.userAgent,
+      'session-id': identity.sessionId,
+      'thread-id': identity.threadId,
+      'x-client-request-id': identity.threadId,
+      'x-codex-window-id': windowId,
+      'x-codex-turn-metadata': turnMetadata,
+    },
+    clientMetadata: {
+      ...identity.extraClientMetadata,
+      'x-codex-turn-metadata': turnMetadata,
+      turn_id: identity.turnId,
+      root_turn_id: identity.rootTurnId,
+      session_id: identity.sessionId,
+      thread_id: identity.threadId,
+      'x-codex-window-id': windowId,
+    },
+  };
+}
