@@ -3,10 +3,11 @@
 import { DEFAULT_PROJECT_ROOT_MARKERS, findProjectRoot, type Config } from '@skein/config';
 import type { ExtensionRegistry } from '@skein/extension-api';
 import { newThreadId, randomUuidV7, ThreadId, type UuidV7Source } from '@skein/protocol';
-import type { ForkPoint, LoadedThread, RolloutWriter, SessionSource, ThreadListQuery, ThreadPage, ThreadStore } from '@skein/rollout';
+import { scanRolloutFile, type ForkPoint, type LoadedThread, type RolloutWriter, type SessionSource, type ThreadListQuery, type ThreadPage, type ThreadStore } from '@skein/rollout';
 import { ExtensionHost } from './extensions/extension-host.js';
 import { ResponsesClient } from './model-client/responses-client.js';
 import { RolloutThreadRecorder } from './persistence/rollout-recorder.js';
+import type { WorldStateRecord } from './session/thread-recorder.js';
 import { ThreadSession } from './session/thread-session.js';
 import { localWorkspaceReader, type WorkspaceReader } from './session/workspace-reader.js';
 import type { CoreEvent } from './turn/core-event.js';
@@ -136,6 +137,7 @@ export class ThreadManager {
       threadSource: loaded?.meta.thread_source ?? this.#options.threadSource ?? 'user',
     });
     if (loaded !== undefined) {
+      extensions.restoreWorldState(await recordedWorldState(writer.path));
       const baseline = loaded.needsInitialContext ? undefined : loaded.referenceTurnContext;
       session.restore(
         loaded.history,
@@ -153,6 +155,7 @@ export class ThreadManager {
     } else {
       await extensions.lifecycle('onThreadStart', threadId, config.cwd);
     }
+    options.onEvent({ type: 'sessionConfigured', threadId, model: config.model, cwd: config.cwd, rolloutPath: writer.path, resumed: loaded !== undefined });
     return {
       session,
       path: writer.path,
@@ -162,4 +165,16 @@ export class ThreadManager {
       },
     };
   }
+}
+
+/** The newest recorded snapshot of every world-state section (a `full` line starts over). */
+async function recordedWorldState(rolloutPath: string): Promise<WorldStateRecord[]> {
+  const sections = new Map<string, unknown>();
+  await scanRolloutFile(rolloutPath, (record) => {
+    if (record.kind !== 'line' || record.line.type !== 'world_state') return;
+    const payload = record.line.payload as { readonly full?: boolean; readonly state?: Readonly<Record<string, unknown>> };
+    if (payload.full === true) sections.clear();
+    for (const [sectionId, snapshot] of Object.entries(payload.state ?? {})) sections.set(sectionId, snapshot);
+  });
+  return [...sections].map(([sectionId, snapshot]) => ({ sectionId, snapshot }));
 }

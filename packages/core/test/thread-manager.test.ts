@@ -4,7 +4,7 @@ import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@skein/config';
-import { ExtensionRegistryBuilder } from '@skein/extension-api';
+import { ExtensionRegistryBuilder, defineExtension, type ExtensionRegistry } from '@skein/extension-api';
 import { ThreadStore } from '@skein/rollout';
 import { assistantMessage, completed, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -32,7 +32,7 @@ afterEach(async () => {
 });
 
 /** A manager as a fresh process would build it. */
-async function manager(extraOverrides: string[] = []): Promise<ThreadManager> {
+async function manager(extraOverrides: string[] = [], extensions: ExtensionRegistry = new ExtensionRegistryBuilder().build()): Promise<ThreadManager> {
   const { config } = await loadConfig({
     cwd,
     env: {},
@@ -44,7 +44,7 @@ async function manager(extraOverrides: string[] = []): Promise<ThreadManager> {
   return new ThreadManager({
     store,
     config,
-    extensions: new ExtensionRegistryBuilder().build(),
+    extensions,
     env: {},
     host: { shell: 'bash', timezone: 'Etc/UTC' },
     originator: 'skein_test',
@@ -127,6 +127,43 @@ describe('ThreadManager', () => {
     await thread.close();
     const roles = (inputOf(0) as Record<string, unknown>[]).map((item) => item.role);
     expect(roles).toEqual(['developer', 'developer', 'user', 'user']);
+  });
+
+  it('restores world-state snapshots on resume, so an unchanged section is not announced again', async () => {
+    server.expect([sse(assistantMessage('one'), completed()), sse(assistantMessage('two'), completed()), sse(assistantMessage('three'), completed())]);
+    let version = 1;
+    const registry = () =>
+      new ExtensionRegistryBuilder()
+        .add(
+          defineExtension({
+            id: 'clock',
+            worldState: [
+              {
+                sectionId: 'version',
+                snapshot: () => Promise.resolve(version),
+                renderChange: (_previous, current) => `<version_changed>${String(current)}</version_changed>`,
+              },
+            ],
+          }),
+        )
+        .build();
+    const events: CoreEvent[] = [];
+    const started = await (await manager([], registry())).start({ onEvent: (event) => events.push(event) });
+    expect(events[0]).toMatchObject({ type: 'sessionConfigured', threadId: started.session.threadId, resumed: false, rolloutPath: started.path });
+    await started.session.runTurn(say('first'));
+    await started.close();
+
+    const resumed = await (await manager([], registry())).resume(started.session.threadId, { onEvent: () => undefined });
+    await resumed.session.runTurn(say('second'));
+    version = 2;
+    await resumed.session.runTurn(say('third'));
+    await resumed.close();
+
+    // Each request replays the history, so it lists every announcement so far.
+    const announced = (index: number) => server.requests[index]!.messageTexts('developer').filter((text) => text.startsWith('<version_changed>'));
+    expect(announced(0)).toEqual(['<version_changed>1</version_changed>']);
+    expect(announced(1)).toEqual(['<version_changed>1</version_changed>']);
+    expect(announced(2)).toEqual(['<version_changed>1</version_changed>', '<version_changed>2</version_changed>']);
   });
 
   it('forks a thread into a new one with the same history and keeps the two apart', async () => {

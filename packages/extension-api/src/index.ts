@@ -22,3 +22,7 @@ export {
   ToolSpec,
   UserInput,
 } from '@skein/protocol';
+
+// The filesystem an extension reads skills and files through, local or on a remote executor.
+export type { ExecutorFileSystem, FileMetadata, ReadDirectoryEntry, WalkOptions, WalkOutcome } from '@skein/exec-server';
+export { FileSystemError } from '@skein/exec-server';

@@ -39,6 +39,7 @@ export class ExecEventMapper {
         ];
       case 'turnAborted':
         return [{ type: 'turn.failed', error: { message: 'the turn was interrupted' } }];
+      case 'sessionConfigured':
       case 'itemStarted':
       case 'agentMessageDelta':
       case 'reasoningSummaryDelta':

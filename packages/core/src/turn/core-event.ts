@@ -6,6 +6,15 @@ import type { TokenUsage } from '../model-client/response-event.js';
 
 /** Something that happened in a thread, in order. */
 export type CoreEvent =
+  /** A thread was loaded (started, resumed or forked) and is ready for turns. */
+  | {
+      readonly type: 'sessionConfigured';
+      readonly threadId: string;
+      readonly model: string;
+      readonly cwd: string;
+      readonly rolloutPath: string;
+      readonly resumed: boolean;
+    }
   | { readonly type: 'turnStarted'; readonly turnId: string }
   | { readonly type: 'itemStarted'; readonly turnId: string; readonly item: ResponseItem }
   | { readonly type: 'itemCompleted'; readonly turnId: string; readonly item: ResponseItem }
