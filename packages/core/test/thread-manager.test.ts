@@ -141,7 +141,7 @@ describe('ThreadManager', () => {
               {
                 sectionId: 'version',
                 snapshot: () => Promise.resolve(version),
-                renderChange: (_previous, current) => `<version_changed>${String(current)}</version_changed>`,
+                renderChange: (_previous, current) => `<version_changed>${JSON.stringify(current)}</version_changed>`,
               },
             ],
           }),
