@@ -1,11 +1,4 @@
+import { libraryConfig } from '@skein/build-config/tsup';
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/bin.ts'],
-  format: ['esm'],
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-  // TS 6 deprecates `baseUrl`, which tsup's dts step sets internally.
-  dts: { entry: 'src/index.ts', compilerOptions: { ignoreDeprecations: '6.0' } },
-});
+export default defineConfig(libraryConfig({ entry: ['src/index.ts', 'src/bin.ts'] }));
