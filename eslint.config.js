@@ -37,6 +37,26 @@ export default defineConfig(
     files: ['**/*.config.ts', '**/*.config.js'],
     rules: { 'no-restricted-syntax': 'off' },
   },
+  {
+    // Core takes its clock, randomness and environment injected, so tests need no global state
+    // (STYLE.md); the few defaults that read the real ones say so where they do.
+    files: ['packages/core/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Take the environment as an injected value.' },
+        { object: 'Date', property: 'now', message: 'Use the injected clock.' },
+        { object: 'Math', property: 'random', message: 'Take randomness injected.' },
+        { object: 'performance', property: 'now', message: 'Use the injected clock.' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Use named exports (STYLE.md).' },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Use the injected clock.' },
+      ],
+    },
+  },
   { files: ['**/*.{js,cjs,mjs}'], extends: [tseslint.configs.disableTypeChecked] },
   skein.configs.boundaries,
 );

@@ -44,6 +44,10 @@ export interface OpenThreadOptions {
   readonly onEvent: (event: CoreEvent) => void;
 }
 
+/** The real clock, for hosts that do not inject one. */
+// eslint-disable-next-line no-restricted-syntax, no-restricted-properties -- the one place core reads the system clock
+const systemClock = { now: () => new Date(), monotonicMs: () => performance.now() };
+
 /** The threads of one home directory. */
 export class ThreadManager {
   readonly #options: ThreadManagerOptions;
@@ -128,7 +132,7 @@ export class ThreadManager {
       recorder,
       extensions,
       host: { ...this.#options.host, projectRoot: findProjectRoot(config.cwd, DEFAULT_PROJECT_ROOT_MARKERS) },
-      clock: this.#options.clock ?? { now: () => new Date(), monotonicMs: () => performance.now() },
+      clock: this.#options.clock ?? systemClock,
       onEvent: options.onEvent,
       uuid: this.#uuid,
       sessionId: loaded?.meta.session_id ?? threadId,

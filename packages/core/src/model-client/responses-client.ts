@@ -44,6 +44,7 @@ export class ResponsesClient {
     this.#env = options.env;
     this.#fetch = options.fetch ?? fetch;
     this.#sleep = options.sleep ?? abortableSleep;
+    // eslint-disable-next-line no-restricted-properties -- the default clock; tests inject their own
     this.#now = options.now ?? Date.now;
     this.#retryPolicy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
   }

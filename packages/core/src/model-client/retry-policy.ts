@@ -8,6 +8,7 @@ export interface RetryPolicy {
   readonly random: () => number;
 }
 
+// eslint-disable-next-line no-restricted-properties -- the default jitter source; tests inject their own
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { baseDelayMs: 200, maxDelayMs: 20_000, random: Math.random };
 
 /** The wait before retry number `attempt` (1-based); a server's `retry-after` wins when present. */
