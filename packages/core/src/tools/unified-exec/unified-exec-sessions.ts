@@ -1,0 +1,340 @@
+// UnifiedExecSessions: one thread's exec_command processes. Starts commands through the thread's
+// ExecutorProcesses (under the turn's sandbox context), collects output until exit or the yield
+// deadline, keeps still-running ones as numbered sessions for write_stdin, prunes the oldest beyond
+// the limit, reports begin / output-delta / end events, and kills everything in `closeAll`.
+import { randomInt } from 'node:crypto';
+import type { ExecutorProcesses, FileSystemSandboxContext, ProcessEvent, ProcessStream } from '@skein/exec-server';
+import { PathUri } from '@skein/protocol';
+import { ExecSession, type SessionExit } from './exec-session.js';
+import { budgetOutput, newChunkId, type ExecResponse } from './exec-output.js';
+import {
+  DEFAULT_EXEC_YIELD_TIME_MS,
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  DEFAULT_WRITE_STDIN_YIELD_TIME_MS,
+  MAX_EMPTY_YIELD_TIME_MS,
+  MAX_OUTPUT_DELTA_EVENTS,
+  MAX_SESSION_ID,
+  MAX_UNIFIED_EXEC_SESSIONS,
+  MAX_YIELD_TIME_MS,
+  MIN_EMPTY_YIELD_TIME_MS,
+  MIN_SESSION_ID,
+  MIN_YIELD_TIME_MS,
+  POST_EXIT_OUTPUT_GRACE_MS,
+  PRUNE_PROTECTED_RECENT_SESSIONS,
+} from './limits.js';
+import { displayCommand, shellArgv } from './shell-command.js';
+import { UnifiedExecError } from './unified-exec-error.js';
+
+/** Set for every command so tools print plain, unpaged, colourless text the model can read. */
+export const UNIFIED_EXEC_ENV: Readonly<Record<string, string>> = {
+  NO_COLOR: '1',
+  TERM: 'dumb',
+  LANG: 'C.UTF-8',
+  LC_CTYPE: 'C.UTF-8',
+  LC_ALL: 'C.UTF-8',
+  COLORTERM: '',
+  PAGER: 'cat',
+  GIT_PAGER: 'cat',
+  GH_PAGER: 'cat',
+};
+
+/** What a client is told about a command (the lead maps these to client events). */
+export type UnifiedExecEvent =
+  | {
+      readonly type: 'begin';
+      /** The exec_command call id (the client's item id). */
+      readonly callId: string;
+      readonly sessionId: number;
+      /** As clients display it: `/bin/bash -lc 'echo hi'`. */
+      readonly command: string;
+      readonly argv: readonly string[];
+      /** The model's `cmd`, before the shell wrapped it. */
+      readonly cmd: string;
+      readonly cwd: PathUri;
+      readonly tty: boolean;
+      /** How the executor confined it (`none`, `linuxSeccomp`, …). */
+      readonly sandboxType: string;
+    }
+  | { readonly type: 'outputDelta'; readonly callId: string; readonly sessionId: number; readonly stream: ProcessStream; readonly chunk: Uint8Array }
+  | {
+      readonly type: 'end';
+      readonly callId: string;
+      readonly sessionId: number;
+      readonly command: string;
+      readonly cwd: PathUri;
+      readonly exitCode: number;
+      readonly signal: string | null;
+      readonly sandboxDenied: boolean;
+      /** The whole session's output (its middle dropped beyond `UNIFIED_EXEC_OUTPUT_MAX_BYTES`). */
+      readonly aggregatedOutput: string;
+      readonly durationMs: number;
+    };
+
+/** Options of {@link UnifiedExecSessions}. */
+export interface UnifiedExecSessionsOptions {
+  /** The thread's environment: where commands run. */
+  readonly processes: ExecutorProcesses;
+  /** The complete environment commands get (`UNIFIED_EXEC_ENV` is laid over it). */
+  readonly env: Readonly<Record<string, string>>;
+  /** The user's shell, used when the model names none (`/bin/bash`). */
+  readonly defaultShell: string;
+  readonly onEvent?: ((event: UnifiedExecEvent) => void) | undefined;
+  /** Live sessions kept (default `MAX_UNIFIED_EXEC_SESSIONS`). */
+  readonly maxSessions?: number | undefined;
+  /** A monotonic milliseconds clock (the thread's), for deadlines and wall times. */
+  readonly monotonicMs: () => number;
+}
+
+/** An exec_command request, already parsed. */
+export interface ExecCommandRequest {
+  readonly callId: string;
+  readonly cmd: string;
+  /** The turn's working directory; `workdir` is resolved against it. */
+  readonly cwd: PathUri;
+  readonly workdir?: string | null | undefined;
+  readonly shell?: string | null | undefined;
+  /** Run the shell as a login shell (`-lc`, the default) or not (`-c`). */
+  readonly login?: boolean | null | undefined;
+  readonly tty?: boolean | null | undefined;
+  readonly yieldTimeMs?: number | null | undefined;
+  readonly maxOutputTokens?: number | null | undefined;
+  /** The turn's sandbox context; null runs the command unconfined (danger-full-access). */
+  readonly sandbox: FileSystemSandboxContext | null;
+  /** Stops waiting (the process keeps running) when the turn is interrupted. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** A write_stdin request, already parsed. Empty `chars` polls. */
+export interface WriteStdinRequest {
+  readonly sessionId: number;
+  readonly chars?: string | null | undefined;
+  readonly yieldTimeMs?: number | null | undefined;
+  readonly maxOutputTokens?: number | null | undefined;
+  readonly signal?: AbortSignal | undefined;
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
+
+/** The wait of an exec_command. */
+export function execYieldTime(requested: number | null | undefined): number {
+  return clamp(Math.floor(requested ?? DEFAULT_EXEC_YIELD_TIME_MS), MIN_YIELD_TIME_MS, MAX_YIELD_TIME_MS);
+}
+
+/** The wait of a write_stdin: a poll (empty `chars`) waits longer, so polling loops stay cheap. */
+export function writeYieldTime(requested: number | null | undefined, poll: boolean): number {
+  const asked = Math.max(Math.floor(requested ?? DEFAULT_WRITE_STDIN_YIELD_TIME_MS), MIN_YIELD_TIME_MS);
+  return poll ? clamp(asked, MIN_EMPTY_YIELD_TIME_MS, MAX_EMPTY_YIELD_TIME_MS) : Math.min(asked, MAX_YIELD_TIME_MS);
+}
+
+/** The exec_command / write_stdin processes of one thread. */
+export class UnifiedExecSessions {
+  readonly #options: UnifiedExecSessionsOptions;
+  readonly #now: () => number;
+  readonly #maxSessions: number;
+  /** Sessions the model may still address, by session id. */
+  readonly #sessions = new Map<number, ExecSession>();
+  /** Every session whose process events still matter, by executor process id. */
+  readonly #byProcess = new Map<string, ExecSession>();
+  readonly #unsubscribe: () => void;
+  #nextProcess = 0;
+  #closed = false;
+
+  constructor(options: UnifiedExecSessionsOptions) {
+    this.#options = options;
+    this.#now = options.monotonicMs;
+    this.#maxSessions = Math.max(1, options.maxSessions ?? MAX_UNIFIED_EXEC_SESSIONS);
+    this.#unsubscribe = options.processes.subscribe((event) => {
+      this.#onProcessEvent(event);
+    });
+  }
+
+  /** Session ids the model may address, oldest first. */
+  liveSessionIds(): number[] {
+    return [...this.#sessions.keys()];
+  }
+
+  /** Starts `cmd` and waits for it to exit or for the yield time to pass. */
+  async execCommand(request: ExecCommandRequest): Promise<ExecResponse> {
+    if (this.#closed) throw new UnifiedExecError('Closed', 'the thread has ended; no more commands can run');
+    if (request.cmd.trim() === '') throw new UnifiedExecError('EmptyCommand', 'cmd must not be empty');
+    const cwd = resolveWorkdir(request.cwd, request.workdir);
+    const argv = shellArgv(request.shell ?? this.#options.defaultShell, request.cmd, request.login ?? true);
+    const tty = request.tty ?? false;
+    const sessionId = this.#newSessionId();
+    const processId = `unified-exec-${++this.#nextProcess}-${sessionId}`;
+    const startedAt = this.#now();
+    const session = new ExecSession({ callId: request.callId, sessionId, processId, argv, command: displayCommand(argv), cwd, tty, startedAt });
+    this.#byProcess.set(processId, session);
+    let sandboxType: string;
+    try {
+      ({ sandboxType } = await this.#options.processes.start({
+        processId,
+        argv,
+        cwd,
+        env: { ...this.#options.env, ...UNIFIED_EXEC_ENV },
+        tty,
+        sandbox: request.sandbox,
+      }));
+    } catch (error) {
+      this.#byProcess.delete(processId);
+      throw error;
+    }
+    this.#emit({ type: 'begin', callId: request.callId, sessionId, command: session.origin.command, argv, cmd: request.cmd, cwd, tty, sandboxType });
+    // Output that arrived between start and now was buffered by the subscription; deltas go out as it comes.
+    const response = await this.#collect(session, startedAt, execYieldTime(request.yieldTimeMs), request.maxOutputTokens, request.signal);
+    if (response.sessionId !== null) await this.#store(session);
+    return response;
+  }
+
+  /** Writes `chars` to a session's terminal (nothing: a poll) and collects its output again. */
+  async writeStdin(request: WriteStdinRequest): Promise<ExecResponse> {
+    const session = this.#sessions.get(request.sessionId);
+    if (session === undefined) throw UnifiedExecError.unknownSession(request.sessionId);
+    const started = this.#now();
+    session.lastUsed = started;
+    const chars = request.chars ?? '';
+    // A process that already exited has nothing to read input; the call reports its exit instead.
+    if (chars !== '' && session.exit === null) {
+      if (!session.origin.tty) {
+        throw new UnifiedExecError('StdinClosed', `session ${request.sessionId} has no stdin; start the command with tty: true to write to it`);
+      }
+      const status = await this.#options.processes.write(session.origin.processId, new TextEncoder().encode(chars));
+      if (status === 'unknownProcess') {
+        this.#forget(session);
+        throw UnifiedExecError.unknownSession(request.sessionId);
+      }
+      if (status === 'stdinClosed') throw new UnifiedExecError('StdinClosed', `stdin of session ${request.sessionId} is closed`);
+    }
+    return this.#collect(session, started, writeYieldTime(request.yieldTimeMs, chars === ''), request.maxOutputTokens, request.signal);
+  }
+
+  /** Kills every session's process (the thread ended) and stops listening; further starts fail. */
+  async closeAll(): Promise<void> {
+    this.#closed = true;
+    const sessions = [...this.#byProcess.values()];
+    this.#sessions.clear();
+    await Promise.all(sessions.map((session) => this.#terminate(session)));
+    this.#byProcess.clear();
+    this.#unsubscribe();
+  }
+
+  async #collect(session: ExecSession, started: number, yieldMs: number, maxOutputTokens: number | null | undefined, signal: AbortSignal | undefined): Promise<ExecResponse> {
+    const deadline = started + yieldMs;
+    let exitSeenAt: number | null = null;
+    for (;;) {
+      if (signal?.aborted === true) throw signal.reason;
+      if (session.closed) break;
+      const now = this.#now();
+      if (session.exit !== null) {
+        exitSeenAt ??= now;
+        if (now - exitSeenAt >= POST_EXIT_OUTPUT_GRACE_MS) break;
+        await session.changed(exitSeenAt + POST_EXIT_OUTPUT_GRACE_MS - now, signal);
+        continue;
+      }
+      if (now >= deadline) break;
+      await session.changed(deadline - now, signal);
+    }
+    const { output, originalTokenCount } = budgetOutput(session.takePending(), Math.max(0, Math.floor(maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS)));
+    const exit = session.exit;
+    const wallTimeMs = this.#now() - started;
+    if (exit !== null) this.#finish(session, exit);
+    return { chunkId: newChunkId(), wallTimeMs, exitCode: exit?.exitCode ?? null, sessionId: exit === null ? session.origin.sessionId : null, originalTokenCount, output };
+  }
+
+  /** Keeps a still-running session for write_stdin, pruning one first when the table is full. */
+  async #store(session: ExecSession): Promise<void> {
+    if (this.#sessions.size >= this.#maxSessions) {
+      const victim = this.#pruneCandidate();
+      if (victim !== undefined) {
+        this.#sessions.delete(victim.origin.sessionId);
+        await this.#terminate(victim);
+      }
+    }
+    this.#sessions.set(session.origin.sessionId, session);
+  }
+
+  /** Least recently used outside the protected most recent few; exited ones first. */
+  #pruneCandidate(): ExecSession | undefined {
+    const byRecency = [...this.#sessions.values()].sort((a, b) => b.lastUsed - a.lastUsed);
+    const unprotected = byRecency.slice(PRUNE_PROTECTED_RECENT_SESSIONS).reverse();
+    const pool = unprotected.length > 0 ? unprotected : byRecency.slice().reverse();
+    return pool.find((session) => session.exit !== null) ?? pool[0];
+  }
+
+  async #terminate(session: ExecSession): Promise<void> {
+    this.#forget(session);
+    try {
+      await this.#options.processes.terminate(session.origin.processId);
+    } catch {
+      // Already gone (or the executor closed): nothing is left to kill.
+    }
+  }
+
+  #finish(session: ExecSession, exit: SessionExit): void {
+    this.#forget(session);
+    if (session.ended) return;
+    session.ended = true;
+    const { origin } = session;
+    this.#emit({
+      type: 'end',
+      callId: origin.callId,
+      sessionId: origin.sessionId,
+      command: origin.command,
+      cwd: origin.cwd,
+      exitCode: exit.exitCode,
+      signal: exit.signal,
+      sandboxDenied: exit.sandboxDenied,
+      aggregatedOutput: session.aggregatedOutput(),
+      durationMs: this.#now() - origin.startedAt,
+    });
+  }
+
+  #forget(session: ExecSession): void {
+    this.#sessions.delete(session.origin.sessionId);
+    this.#byProcess.delete(session.origin.processId);
+  }
+
+  #onProcessEvent(event: ProcessEvent): void {
+    const session = this.#byProcess.get(event.processId);
+    if (session === undefined) return;
+    switch (event.type) {
+      case 'output':
+        session.addOutput(event.stream, event.chunk);
+        if (session.deltaEvents < MAX_OUTPUT_DELTA_EVENTS) {
+          session.deltaEvents += 1;
+          this.#emit({ type: 'outputDelta', callId: session.origin.callId, sessionId: session.origin.sessionId, stream: event.stream, chunk: event.chunk });
+        }
+        break;
+      case 'exited':
+        session.markExited({ exitCode: event.exitCode, signal: event.signal, sandboxDenied: event.sandboxDenied });
+        break;
+      case 'closed':
+        session.markClosed();
+        break;
+    }
+  }
+
+  #newSessionId(): number {
+    for (;;) {
+      const id = randomInt(MIN_SESSION_ID, MAX_SESSION_ID);
+      if (![...this.#byProcess.values()].some((session) => session.origin.sessionId === id)) return id;
+    }
+  }
+
+  #emit(event: UnifiedExecEvent): void {
+    this.#options.onEvent?.(event);
+  }
+}
+
+/** The directory a command runs in: the turn's cwd, or `workdir` (absolute, or relative to the cwd). */
+export function resolveWorkdir(cwd: PathUri, workdir: string | null | undefined): PathUri {
+  if (workdir === null || workdir === undefined || workdir === '') return cwd;
+  try {
+    if (workdir.startsWith('/') || /^[A-Za-z]:[\\/]/.test(workdir) || workdir.startsWith('\\\\')) return PathUri.fromNativePath(workdir, cwd.convention);
+    return cwd.join(workdir);
+  } catch (error) {
+    throw new UnifiedExecError('InvalidWorkdir', `workdir '${workdir}': ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,54 @@
+// The write_stdin tool: Codex 0.171.0's name and parameter schema (our descriptions); types into a
+// running exec_command session (or polls it with empty chars) and returns the new output.
+import type { FunctionToolHandler } from '@skein/extension-api';
+import type { FunctionToolSpec } from '@skein/protocol';
+import { z } from 'zod';
+import { formatExecResponse } from './exec-output.js';
+import type { UnifiedExecSessions } from './unified-exec-sessions.js';
+
+/** write_stdin's arguments. */
+export const WriteStdinArgs = z.object({
+  session_id: z.number().int(),
+  chars: z.string().nullish(),
+  max_output_tokens: z.number().nonnegative().nullish(),
+  yield_time_ms: z.number().nonnegative().nullish(),
+});
+export type WriteStdinArgs = z.infer<typeof WriteStdinArgs>;
+
+/** write_stdin's definition, as offered to the model. */
+export const WRITE_STDIN_SPEC: FunctionToolSpec = {
+  type: 'function',
+  name: 'write_stdin',
+  description: 'Types characters into a running exec_command session and returns the output since the last call. Empty chars just waits for more output.',
+  strict: false,
+  parameters: {
+    type: 'object',
+    properties: {
+      chars: { type: 'string', description: 'Characters to type; empty to only read new output.' },
+      max_output_tokens: { type: 'number', description: 'Most output tokens to return; the middle of longer output is cut.' },
+      session_id: { type: 'number', description: 'The session ID exec_command returned.' },
+      yield_time_ms: { type: 'number', description: 'How long to wait for output before returning (milliseconds).' },
+    },
+    required: ['session_id'],
+    additionalProperties: false,
+  },
+};
+
+/** The write_stdin tool over one thread's sessions. */
+export function writeStdinTool(options: { readonly sessions: UnifiedExecSessions }): FunctionToolHandler<WriteStdinArgs> {
+  return {
+    kind: 'function',
+    spec: WRITE_STDIN_SPEC,
+    arguments: WriteStdinArgs,
+    async handle(args, invocation) {
+      const response = await options.sessions.writeStdin({
+        sessionId: args.session_id,
+        chars: args.chars,
+        yieldTimeMs: args.yield_time_ms,
+        maxOutputTokens: args.max_output_tokens,
+        signal: invocation.signal,
+      });
+      return { output: formatExecResponse(response), success: response.exitCode === null || response.exitCode === 0 };
+    },
+  };
+}
