@@ -55,3 +55,12 @@ export type { ExecCommandRequest, UnifiedExecEvent, UnifiedExecSessionsOptions, 
 export { UnifiedExecError, UnifiedExecErrorCode } from './tools/unified-exec/unified-exec-error.js';
 export { formatExecResponse } from './tools/unified-exec/exec-output.js';
 export type { ExecResponse } from './tools/unified-exec/exec-output.js';
+export { APPLY_PATCH_LARK_GRAMMAR, APPLY_PATCH_TOOL_SPEC, applyPatchTool } from './tools/apply-patch/apply-patch-tool.js';
+export type { ApplyPatchToolOptions, PatchFileSummary } from './tools/apply-patch/apply-patch-tool.js';
+export { PatchParseError, parsePatch } from './tools/apply-patch/parse-patch.js';
+export type { PatchParseErrorCode } from './tools/apply-patch/parse-patch.js';
+export type { Patch, PatchHunk, UpdateChunk } from './tools/apply-patch/patch.js';
+export { PatchApplyError, planPatch } from './tools/apply-patch/plan-patch.js';
+export type { FileChange, PatchApplyErrorCode, PlanPatchOptions } from './tools/apply-patch/plan-patch.js';
+export { applyPlannedChanges } from './tools/apply-patch/apply-planned-changes.js';
+export type { ApplyPlannedChangesOptions } from './tools/apply-patch/apply-planned-changes.js';

@@ -1,0 +1,141 @@
+// The `apply_patch` freeform tool: Codex's grammar offered to the model, the patch parsed, planned
+// against the executor's filesystem, written all-or-nothing, and answered in Codex's output format.
+import type { CustomToolHandler, ToolResult } from '@skein/extension-api';
+import type { ExecutorFileSystem, FileSystemSandboxContext } from '@skein/exec-server';
+import type { CustomToolSpec, PathUri } from '@skein/protocol';
+import { applyPlannedChanges } from './apply-planned-changes.js';
+import { parsePatch, PatchParseError } from './parse-patch.js';
+import { PatchApplyError, planPatch, type FileChange } from './plan-patch.js';
+
+/** The Lark grammar Codex 0.171.0 offers for `apply_patch`, byte for byte (constrained sampling depends on it). */
+export const APPLY_PATCH_LARK_GRAMMAR = [
+  'start: begin_patch hunk+ end_patch',
+  'begin_patch: "*** Begin Patch" LF',
+  'end_patch: "*** End Patch" LF?',
+  '',
+  'hunk: add_hunk | delete_hunk | update_hunk',
+  'add_hunk: "*** Add File: " filename LF add_line+',
+  'delete_hunk: "*** Delete File: " filename LF',
+  'update_hunk: "*** Update File: " filename LF change_move? change?',
+  '',
+  'filename: /(.+)/',
+  'add_line: "+" /(.*)/ LF -> line',
+  '',
+  'change_move: "*** Move to: " filename LF',
+  'change: (change_context | change_line)+ eof_line?',
+  'change_context: ("@@" | "@@ " /(.+)/) LF',
+  'change_line: ("+" | "-" | " ") /(.*)/ LF',
+  'eof_line: "*** End of File" LF',
+  '',
+  '%import common.LF',
+  '',
+].join('\n');
+
+const DESCRIPTION = [
+  'Edit files with a patch. Send the patch as the whole input, in this form:',
+  '*** Begin Patch',
+  '*** Add File: <path>        then every line of the new file, each prefixed with +',
+  '*** Delete File: <path>',
+  '*** Update File: <path>     optionally followed by *** Move to: <new path>, then one or more changes:',
+  '@@ <a line just above the change, such as a function header; may be left empty>',
+  ' a context line (a space, then the line as it is)',
+  '-a line to remove',
+  '+a line to add',
+  '*** End of File             only when the change must sit at the very end of the file',
+  '*** End Patch',
+  'Paths are relative to the working directory. Give about three lines of context around each change, and add',
+  'another @@ line when that is not enough to find the place. The patch applies completely or not at all.',
+].join('\n');
+
+/** The tool definition sent to the model. */
+export const APPLY_PATCH_TOOL_SPEC: CustomToolSpec = {
+  type: 'custom',
+  name: 'apply_patch',
+  description: DESCRIPTION,
+  format: { type: 'grammar', syntax: 'lark', definition: APPLY_PATCH_LARK_GRAMMAR },
+};
+
+/** One file a successful patch changed, for client events. Paths are absolute native paths. */
+export interface PatchFileSummary {
+  readonly path: string;
+  readonly kind: 'add' | 'update' | 'delete';
+  /** Where an updated file was moved. */
+  readonly movePath?: string;
+}
+
+/** Options of {@link applyPatchTool}. */
+export interface ApplyPatchToolOptions {
+  readonly fs: ExecutorFileSystem;
+  /** The turn's working directory; relative patch paths resolve against it. */
+  readonly cwd: PathUri;
+  /** Milliseconds, for the reported wall time. */
+  now(): number;
+  /** Confines reads and writes like the turn's commands. */
+  readonly sandbox?: FileSystemSandboxContext | null | undefined;
+  /** Called after a patch was written, with one entry per file operation in patch order. */
+  onChanges?(summary: readonly PatchFileSummary[]): void;
+}
+
+/**
+ * The `apply_patch` custom tool. Success answers `Exit code: 0` with Codex's file list (`A`, then
+ * `M` — a moved file under its new path —, then `D`, paths as the patch wrote them); any failure
+ * answers `Exit code: 1` with the reason and leaves every file as it was.
+ */
+export function applyPatchTool(options: ApplyPatchToolOptions): CustomToolHandler {
+  return {
+    kind: 'custom',
+    spec: APPLY_PATCH_TOOL_SPEC,
+    async handle(input, invocation): Promise<ToolResult> {
+      const started = options.now();
+      const call = { sandbox: options.sandbox };
+      let changes: FileChange[];
+      try {
+        changes = await planPatch(parsePatch(input), options.fs, options.cwd, call);
+        // An interrupt that arrives while planning stops the patch before its first write.
+        invocation.signal.throwIfAborted();
+        await applyPlannedChanges(changes, options.fs, call);
+      } catch (error) {
+        if (error instanceof PatchParseError) return answer(1, started, `invalid patch: line ${error.line}: ${error.message}\n`);
+        if (error instanceof PatchApplyError) return answer(1, started, `${error.message}\n`);
+        throw error;
+      }
+      options.onChanges?.(changes.map(summarize));
+      return answer(0, started, successText(changes));
+    },
+  };
+
+  function answer(exitCode: 0 | 1, started: number, output: string): ToolResult {
+    // Codex rounds to one decimal and prints the shortest form: 0, 0.1, 2.5.
+    const seconds = Math.round(Math.max(0, options.now() - started) / 100) / 10;
+    return { output: `Exit code: ${exitCode}\nWall time: ${seconds} seconds\nOutput:\n${output}`, success: exitCode === 0 };
+  }
+}
+
+/** Codex's success text: added, then modified, then deleted files, one per line. */
+export function successText(changes: readonly FileChange[]): string {
+  const added: string[] = [];
+  const modified: string[] = [];
+  const deleted: string[] = [];
+  for (const change of changes) {
+    switch (change.kind) {
+      case 'add':
+        added.push(`A ${change.displayPath}`);
+        break;
+      case 'update':
+        modified.push(`M ${change.move?.displayPath ?? change.displayPath}`);
+        break;
+      case 'delete':
+        deleted.push(`D ${change.displayPath}`);
+        break;
+    }
+  }
+  return ['Success. Updated the following files:', ...added, ...modified, ...deleted, ''].join('\n');
+}
+
+function summarize(change: FileChange): PatchFileSummary {
+  const native = (path: PathUri) => path.toNativePath(path.convention);
+  if (change.kind === 'update' && change.move !== undefined) {
+    return { path: native(change.path), kind: 'update', movePath: native(change.move.path) };
+  }
+  return { path: native(change.path), kind: change.kind };
+}
