@@ -5,7 +5,19 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ExecEvent } from '@skein/protocol';
-import { assistantMessage, completed, httpError, reasoningItem, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
+import { existsSync, readFileSync } from 'node:fs';
+import { probeSandbox } from '@skein/sandboxing';
+import {
+  assistantMessage,
+  completed,
+  customToolCall,
+  functionCall,
+  httpError,
+  reasoningItem,
+  sse,
+  startMockResponsesServer,
+  type MockResponsesServer,
+} from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.js');
@@ -20,6 +32,7 @@ beforeEach(async () => {
   home = path.join(scratch, 'home');
   repo = path.join(scratch, 'repo');
   mkdirSync(home);
+  mkdirSync(path.join(scratch, 'user'));
   mkdirSync(path.join(repo, '.git'), { recursive: true });
   server = await startMockResponsesServer();
   writeFileSync(
@@ -34,7 +47,9 @@ afterEach(async () => {
 
 function skein(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: repo, env: { PATH: process.env.PATH, CODEX_HOME: home, MOCK_API_KEY: 'sk-mock', TZ: 'UTC' } });
+    // An empty HOME, so the login shell commands run in (`bash -lc`) reads no profile of this machine.
+    const env = { PATH: process.env.PATH, HOME: path.join(scratch, 'user'), CODEX_HOME: home, MOCK_API_KEY: 'sk-mock', TZ: 'UTC' };
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: repo, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -46,6 +61,55 @@ function skein(args: string[], stdin = ''): Promise<{ code: number | null; stdou
 }
 
 const jsonLines = (stdout: string) => stdout.trimEnd().split('\n').map((line) => ExecEvent.parse(JSON.parse(line)));
+
+// Commands run in the real sandbox; a machine without usable bubblewrap skips these with the reason.
+const capability = await probeSandbox({ env: process.env });
+const noSandbox = capability.available ? undefined : `bubblewrap unavailable: ${JSON.stringify(capability)}`;
+
+describe.skipIf(noSandbox !== undefined)(`skein exec with tools${noSandbox === undefined ? '' : ` (skipped: ${noSandbox})`}`, () => {
+  it('runs exec_command in the sandbox, shows it as command_execution, and answers the model in Codex format', async () => {
+    server.expect([sse(functionCall('exec_command', { cmd: 'echo hi' }), completed()), sse(assistantMessage('It printed `hi`.'), completed())]);
+    const { code, stdout, stderr } = await skein(['exec', '--json', 'Run `echo hi` and tell me what it printed.']);
+    expect(stderr).not.toContain('error');
+    expect(code).toBe(0);
+    const events = jsonLines(stdout).slice(1);
+    expect(events).toEqual([
+      { type: 'turn.started' },
+      { type: 'item.started', item: { id: 'item_0', type: 'command_execution', command: "/bin/bash -lc 'echo hi'", aggregated_output: '', exit_code: null, status: 'in_progress' } },
+      { type: 'item.completed', item: { id: 'item_0', type: 'command_execution', command: "/bin/bash -lc 'echo hi'", aggregated_output: 'hi\n', exit_code: 0, status: 'completed' } },
+      { type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text: 'It printed `hi`.' } },
+      { type: 'turn.completed', usage: { input_tokens: 200, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 20, reasoning_output_tokens: 0 } },
+    ]);
+    expect(server.requests[0]!.toolNames()).toEqual(['exec_command', 'write_stdin', 'apply_patch']);
+    const output = server.requests[1]!.toolOutputText('call_mock_0002');
+    expect(output).toMatch(/^Chunk ID: [0-9a-f]{6}\nWall time: \d+\.\d{4} seconds\nProcess exited with code 0\nOriginal token count: 1\nOutput:\nhi\n$/);
+    server.verify();
+  });
+
+  it('applies a patch in workspace-write, shows a file_change, and answers in Codex format', async () => {
+    const patch = '*** Begin Patch\n*** Add File: hello.txt\n+hello from the patch\n*** End Patch';
+    server.expect([sse(customToolCall('apply_patch', patch), completed()), sse(assistantMessage('Created hello.txt.'), completed())]);
+    const { code, stdout } = await skein(['exec', '--json', '-s', 'workspace-write', 'Create hello.txt.']);
+    expect(code).toBe(0);
+    expect(readFileSync(path.join(repo, 'hello.txt'), 'utf8')).toBe('hello from the patch\n');
+    const fileEvents = jsonLines(stdout).filter((event) => (event.type === 'item.started' || event.type === 'item.completed') && event.item.type === 'file_change');
+    expect(fileEvents).toEqual([
+      { type: 'item.started', item: { id: 'item_0', type: 'file_change', changes: [{ path: path.join(repo, 'hello.txt'), kind: 'add' }], status: 'in_progress' } },
+      { type: 'item.completed', item: { id: 'item_0', type: 'file_change', changes: [{ path: path.join(repo, 'hello.txt'), kind: 'add' }], status: 'completed' } },
+    ]);
+    expect(server.requests[1]!.toolOutputText('call_mock_0002')).toMatch(/^Exit code: 0\nWall time: [\d.]+ seconds\nOutput:\nSuccess\. Updated the following files:\nA hello\.txt\n$/);
+  });
+
+  it('cannot write outside the workspace, whatever the model asks', async () => {
+    // /tmp and $TMPDIR are writable in workspace-write (as in Codex), so aim at /var/tmp.
+    const outside = path.join('/var/tmp', `skein-escape-${process.pid}.txt`);
+    server.expect([sse(functionCall('exec_command', { cmd: `echo x > ${outside}` }), completed()), sse(assistantMessage('Denied.'), completed())]);
+    const { code } = await skein(['exec', '-s', 'workspace-write', 'Write outside.']);
+    expect(code).toBe(0);
+    expect(existsSync(outside)).toBe(false);
+    expect(server.requests[1]!.toolOutputText('call_mock_0002')).toMatch(/Process exited with code [1-9][\s\S]*(Read-only file system|Permission denied)/);
+  });
+});
 
 describe('skein exec', () => {
   it('--json prints the event stream Codex prints, and the model gets the context and the prompt', async () => {

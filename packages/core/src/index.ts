@@ -38,7 +38,8 @@ export type { SandboxSettings, ThreadPermissions } from './session/permissions.j
 export { MemoryThreadRecorder } from './session/thread-recorder.js';
 export type { ThreadRecorder, TurnContextRecord, WorldStateRecord } from './session/thread-recorder.js';
 export { ThreadSession, ThreadSessionError } from './session/thread-session.js';
-export type { HostFacts, RecordedTurnSettings, ThreadSessionOptions } from './session/thread-session.js';
+export type { HostFacts, RecordedTurnSettings, ThreadEnvironment, ThreadSessionOptions } from './session/thread-session.js';
+export { sandboxContextFor } from './session/sandbox-context.js';
 export { MAX_LOCAL_IMAGE_BYTES, UserInputError, userInputToItems } from './session/user-input-items.js';
 export { localWorkspaceReader } from './session/workspace-reader.js';
 export type { WorkspaceReader } from './session/workspace-reader.js';

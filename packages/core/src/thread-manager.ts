@@ -8,7 +8,7 @@ import { ExtensionHost } from './extensions/extension-host.js';
 import { ResponsesClient } from './model-client/responses-client.js';
 import { RolloutThreadRecorder } from './persistence/rollout-recorder.js';
 import type { WorldStateRecord } from './session/thread-recorder.js';
-import { ThreadSession } from './session/thread-session.js';
+import { ThreadSession, type ThreadEnvironment } from './session/thread-session.js';
 import { localWorkspaceReader, type WorkspaceReader } from './session/workspace-reader.js';
 import type { CoreEvent } from './turn/core-event.js';
 
@@ -30,6 +30,8 @@ export interface ThreadManagerOptions {
   readonly clock?: { readonly now: () => Date; readonly monotonicMs: () => number };
   readonly uuid?: UuidV7Source;
   readonly fetch?: typeof fetch;
+  /** Where threads' tools act; without one the model is offered no built-in tools. */
+  readonly environment?: ThreadEnvironment;
 }
 
 /** A loaded thread: its session and the rollout it records into. Close it to release the file. */
@@ -139,6 +141,7 @@ export class ThreadManager {
       originator: this.#options.originator,
       userAgent: `${this.#options.originator}/${this.#options.cliVersion}`,
       threadSource: loaded?.meta.thread_source ?? this.#options.threadSource ?? 'user',
+      ...(this.#options.environment === undefined ? {} : { environment: this.#options.environment }),
     });
     if (loaded !== undefined) {
       extensions.restoreWorldState(await recordedWorldState(writer.path));
@@ -164,6 +167,7 @@ export class ThreadManager {
       session,
       path: writer.path,
       close: async () => {
+        await session.close();
         await extensions.lifecycle('onThreadStop', threadId, config.cwd);
         await recorder.close();
       },

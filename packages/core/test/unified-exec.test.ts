@@ -189,7 +189,8 @@ describe('write_stdin', () => {
     expect(made.events[0]).toMatchObject({ type: 'begin', command: '/bin/bash -lc cat', tty: true });
     const sessionId = sessionIdOf(started.text);
 
-    const echoed = await made.call('write_stdin', { session_id: sessionId, chars: 'hello\n', yield_time_ms: 1000 });
+    // Generous: under a loaded CI machine the echo may take a while; the call returns once it has waited.
+    const echoed = await made.call('write_stdin', { session_id: sessionId, chars: 'hello\n', yield_time_ms: 3000 });
     expect(echoed.text.replace(HEADER, '')).toBe(`Process running with session ID ${sessionId}\nOriginal token count: 4\nOutput:\nhello\r\nhello\r\n`);
 
     const ended = await made.call('write_stdin', { session_id: sessionId, chars: '\u0004', yield_time_ms: 5000 });

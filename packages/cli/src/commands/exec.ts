@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, findProjectRoot, type Config } from '@skein/config';
 import { MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadHandle } from '@skein/core';
+import { LocalFileSystem, LocalProcesses, PlatformSandbox, SandboxedFileSystem } from '@skein/exec-server';
 import { ExtensionRegistryBuilder } from '@skein/extension-api';
 import type { UserInput } from '@skein/protocol';
 import { ThreadStore } from '@skein/rollout';
@@ -141,7 +142,15 @@ async function runExec(
 }
 
 function managerFor(config: Config, store: ThreadStore, io: ExecIo, threadSource: string | undefined): ThreadManager {
+  const commandEnv = Object.fromEntries(Object.entries(io.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
   return new ThreadManager({
+    // Commands and patches act on this machine, confined by the thread's sandbox settings.
+    environment: {
+      fileSystem: new LocalFileSystem({ sandboxed: new SandboxedFileSystem({ fallbackCwd: config.cwd, hostEnv: io.env }) }),
+      processes: new LocalProcesses({ sandbox: new PlatformSandbox() }),
+      env: commandEnv,
+      shell: io.env.SHELL !== undefined && io.env.SHELL !== '' ? io.env.SHELL : '/bin/bash',
+    },
     ...(threadSource === undefined ? {} : { threadSource }),
     store,
     config,

@@ -7,6 +7,8 @@ import { isKnownResponseItem, messageText, type ExecEvent, type ExecUsage, type 
 export class ExecEventMapper {
   #nextItem = 0;
   #usage: ExecUsage = emptyUsage();
+  /** Item ids of commands still running, by call id. */
+  readonly #commands = new Map<string, string>();
 
   /** The lines for a thread that is starting or resuming (`exec resume` repeats it with the same id). */
   threadStarted(threadId: string): ExecEvent[] {
@@ -39,7 +41,38 @@ export class ExecEventMapper {
         ];
       case 'turnAborted':
         return [{ type: 'turn.failed', error: { message: 'the turn was interrupted' } }];
+      case 'commandStarted': {
+        const id = this.#id();
+        this.#commands.set(event.callId, id);
+        return [{ type: 'item.started', item: { id, type: 'command_execution', command: event.command, aggregated_output: '', exit_code: null, status: 'in_progress' } }];
+      }
+      case 'commandCompleted': {
+        const id = this.#commands.get(event.callId) ?? this.#id();
+        this.#commands.delete(event.callId);
+        return [
+          {
+            type: 'item.completed',
+            item: {
+              id,
+              type: 'command_execution',
+              command: event.command,
+              aggregated_output: event.aggregatedOutput,
+              exit_code: event.exitCode,
+              status: event.exitCode === 0 ? 'completed' : 'failed',
+            },
+          },
+        ];
+      }
+      case 'patchApplied': {
+        const id = this.#id();
+        const changes = event.changes.map((change) => ({ path: change.movePath ?? change.path, kind: change.kind }));
+        return [
+          { type: 'item.started', item: { id, type: 'file_change', changes, status: 'in_progress' } },
+          { type: 'item.completed', item: { id, type: 'file_change', changes, status: 'completed' } },
+        ];
+      }
       case 'sessionConfigured':
+      case 'commandOutputDelta':
       case 'itemStarted':
       case 'agentMessageDelta':
       case 'reasoningSummaryDelta':

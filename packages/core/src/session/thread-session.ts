@@ -2,7 +2,9 @@
 // turn records the initial context; later turns add only what changed. Interrupt and steer reach
 // the running turn.
 import type { Config } from '@skein/config';
-import { CoreSandboxPolicy, newTurnId, randomUuidV7, type ResponseItem, type UserInput, type UuidV7Source } from '@skein/protocol';
+import type { ExecutorFileSystem, ExecutorProcesses } from '@skein/exec-server';
+import type { ToolHandler } from '@skein/extension-api';
+import { CoreSandboxPolicy, PathUri, newTurnId, randomUuidV7, type ResponseItem, type UserInput, type UuidV7Source } from '@skein/protocol';
 import { sandboxPolicyFromConfig } from '@skein/sandboxing';
 import { DEFAULT_BASE_INSTRUCTIONS } from '../context/base-instructions.js';
 import { discoverAgentsMd } from '../context/agents-md-discovery.js';
@@ -14,7 +16,12 @@ import { ThreadHistory } from '../history/thread-history.js';
 import type { ResponsesClient } from '../model-client/responses-client.js';
 import { findModelInfo, type ModelInfo } from '../model/model-catalog.js';
 import { turnRequestMetadata } from '../model/turn-metadata.js';
+import { applyPatchTool } from '../tools/apply-patch/apply-patch-tool.js';
 import { ToolRouter } from '../tools/tool-router.js';
+import { execCommandTool } from '../tools/unified-exec/exec-command-tool.js';
+import { UnifiedExecSessions, type UnifiedExecEvent } from '../tools/unified-exec/unified-exec-sessions.js';
+import { writeStdinTool } from '../tools/unified-exec/write-stdin-tool.js';
+import { sandboxContextFor } from './sandbox-context.js';
 import type { CoreEvent } from '../turn/core-event.js';
 import { runTurn, type TurnOutcome } from '../turn/run-turn.js';
 import { permissionsForPolicy, threadPermissions } from './permissions.js';
@@ -50,6 +57,21 @@ export interface ThreadSessionOptions {
   readonly userAgent?: string;
   /** Who started the thread (`user`, `subagent`, …), sent in the turn metadata. */
   readonly threadSource?: string;
+  /**
+   * Where the thread's tools act. With one, the model is offered `exec_command`, `write_stdin` and
+   * `apply_patch` (Codex's order), confined by the thread's sandbox settings.
+   */
+  readonly environment?: ThreadEnvironment;
+}
+
+/** The machine a thread's commands and file edits run on (this one, or a remote exec-server). */
+export interface ThreadEnvironment {
+  readonly fileSystem: ExecutorFileSystem;
+  readonly processes: ExecutorProcesses;
+  /** The environment commands start with. */
+  readonly env: Readonly<Record<string, string>>;
+  /** The user's shell, e.g. `/bin/bash`. */
+  readonly shell: string;
 }
 
 /** Why a request to the session was refused. */
@@ -86,10 +108,22 @@ export class ThreadSession {
   readonly #uuid: UuidV7Source;
   #lastSettings: TurnSettings | undefined;
   #active: { readonly turnId: string; readonly controller: AbortController; readonly steered: ResponseItem[] } | undefined;
+  readonly #commands: UnifiedExecSessions | undefined;
 
   constructor(options: ThreadSessionOptions) {
     this.threadId = options.threadId;
     this.#options = options;
+    const environment = options.environment;
+    this.#commands =
+      environment === undefined
+        ? undefined
+        : new UnifiedExecSessions({
+            processes: environment.processes,
+            env: environment.env,
+            defaultShell: environment.shell,
+            monotonicMs: options.clock.monotonicMs,
+            onEvent: (event) => this.#onCommandEvent(event),
+          });
     this.#uuid = options.uuid ?? randomUuidV7;
     this.#model = findModelInfo(options.config.model, { contextWindow: options.config.modelContextWindow });
     this.history = new ThreadHistory({ toolOutputTokenLimit: 10_000, uuid: this.#uuid, onRecorded: (items) => options.recorder.recordItems(items) });
@@ -110,10 +144,7 @@ export class ThreadSession {
     const active = { turnId, controller: new AbortController(), steered: [] as ResponseItem[] };
     this.#active = active;
     const { config, recorder, extensions } = this.#options;
-    const emit = (event: CoreEvent) => {
-      recorder.recordEvent(event);
-      this.#options.onEvent(event);
-    };
+    const emit = (event: CoreEvent) => this.#emit(event);
     try {
       extensions.beginTurn(turnId);
       const settings = this.#settings();
@@ -127,7 +158,7 @@ export class ThreadSession {
         ...(await userInputToItems(input, this.#options.reader, config.cwd)),
         ...(await extensions.turnInput(this.threadId, turnId, input, [{ id: 'local', cwd: config.cwd }])),
       ];
-      const router = new ToolRouter(await extensions.tools(this.threadId, config.cwd));
+      const router = new ToolRouter([...this.#builtInTools(), ...(await extensions.tools(this.threadId, config.cwd))]);
       const identity = turnRequestMetadata({
         sessionId: this.#options.sessionId ?? this.threadId,
         threadId: this.threadId,
@@ -206,6 +237,11 @@ export class ThreadSession {
     this.#lastSettings = items.length === 0 || baseline === undefined ? undefined : this.#settingsFrom(baseline);
   }
 
+  /** Ends the thread's commands (every live exec session is killed). */
+  async close(): Promise<void> {
+    await this.#commands?.closeAll();
+  }
+
   /** Interrupts the running turn; it ends as `interrupted` once in-flight work stops. */
   interrupt(): void {
     if (this.#active === undefined) throw new ThreadSessionError('NoActiveTurn', 'no turn is running');
@@ -220,6 +256,54 @@ export class ThreadSession {
     // The turn may have ended while the input was read; accepting it then would lose it.
     if (this.#active !== active) throw new ThreadSessionError('NoActiveTurn', 'the turn ended before the input could be added');
     active.steered.push(...items);
+  }
+
+  #emit(event: CoreEvent): void {
+    this.#options.recorder.recordEvent(event);
+    this.#options.onEvent(event);
+  }
+
+  /** exec_command, write_stdin and apply_patch, acting in the thread's environment under its sandbox. */
+  #builtInTools(): ToolHandler[] {
+    const environment = this.#options.environment;
+    if (environment === undefined || this.#commands === undefined) return [];
+    const { config, clock } = this.#options;
+    const cwd = PathUri.fromNativePath(config.cwd, 'posix');
+    const sandbox = sandboxContextFor(config, config.cwd);
+    return [
+      execCommandTool({ sessions: this.#commands, turnContext: () => ({ cwd, sandbox }) }),
+      writeStdinTool({ sessions: this.#commands }),
+      applyPatchTool({
+        fs: environment.fileSystem,
+        cwd,
+        now: clock.monotonicMs,
+        sandbox,
+        onChanges: (changes, callId) => this.#emit({ type: 'patchApplied', turnId: this.#active?.turnId ?? '', callId, changes }),
+      }),
+    ];
+  }
+
+  #onCommandEvent(event: UnifiedExecEvent): void {
+    const turnId = this.#active?.turnId ?? '';
+    switch (event.type) {
+      case 'begin':
+        this.#emit({ type: 'commandStarted', turnId, callId: event.callId, command: event.command, cwd: event.cwd.toNativePath('posix') });
+        break;
+      case 'outputDelta':
+        this.#emit({ type: 'commandOutputDelta', turnId, callId: event.callId, chunk: Buffer.from(event.chunk).toString('utf8') });
+        break;
+      case 'end':
+        this.#emit({
+          type: 'commandCompleted',
+          turnId,
+          callId: event.callId,
+          command: event.command,
+          exitCode: event.exitCode,
+          aggregatedOutput: event.aggregatedOutput,
+          durationMs: event.durationMs,
+        });
+        break;
+    }
   }
 
   /** The settings an earlier turn recorded, as the model was told them. */

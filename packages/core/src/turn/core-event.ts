@@ -25,5 +25,24 @@ export type CoreEvent =
   | { readonly type: 'turnCompleted'; readonly turnId: string; readonly lastAgentMessage: string | undefined }
   | { readonly type: 'turnAborted'; readonly turnId: string; readonly reason: 'interrupted' }
   | { readonly type: 'turnFailed'; readonly turnId: string; readonly error: ModelError }
+  /** A command the model started (exec_command), as the client should show it. */
+  | { readonly type: 'commandStarted'; readonly turnId: string; readonly callId: string; readonly command: string; readonly cwd: string }
+  | { readonly type: 'commandOutputDelta'; readonly turnId: string; readonly callId: string; readonly chunk: string }
+  | {
+      readonly type: 'commandCompleted';
+      readonly turnId: string;
+      readonly callId: string;
+      readonly command: string;
+      readonly exitCode: number | null;
+      readonly aggregatedOutput: string;
+      readonly durationMs: number;
+    }
+  /** Files an apply_patch call changed (absolute paths). */
+  | {
+      readonly type: 'patchApplied';
+      readonly turnId: string;
+      readonly callId: string;
+      readonly changes: readonly { readonly path: string; readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined }[];
+    }
   /** Something the user should know that did not stop the thread (a failing extension, …). */
   | { readonly type: 'warning'; readonly message: string };

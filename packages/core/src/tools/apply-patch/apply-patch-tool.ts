@@ -73,7 +73,7 @@ export interface ApplyPatchToolOptions {
   /** Confines reads and writes like the turn's commands. */
   readonly sandbox?: FileSystemSandboxContext | null | undefined;
   /** Called after a patch was written, with one entry per file operation in patch order. */
-  onChanges?(summary: readonly PatchFileSummary[]): void;
+  onChanges?(summary: readonly PatchFileSummary[], callId: string): void;
 }
 
 /**
@@ -99,7 +99,7 @@ export function applyPatchTool(options: ApplyPatchToolOptions): CustomToolHandle
         if (error instanceof PatchApplyError) return answer(1, started, `${error.message}\n`);
         throw error;
       }
-      options.onChanges?.(changes.map(summarize));
+      options.onChanges?.(changes.map(summarize), invocation.callId);
       return answer(0, started, successText(changes));
     },
   };
