@@ -13,6 +13,11 @@ export interface ProgramIo extends ProcessContext {
   readonly stderr: (text: string) => void;
   /** All of standard input, for commands that take their input there (`exec` without a prompt). */
   readonly readStdin: () => Promise<string>;
+  /**
+   * Runs `cleanup` (awaited) before the process ends on SIGINT, SIGTERM or SIGHUP; returns the
+   * unregistration. Commands that own processes use it so nothing outlives them.
+   */
+  readonly onTermination?: (cleanup: () => Promise<void>) => () => void;
 }
 
 /** Runs `skein` with `argv` (without the node and script paths); resolves to the exit code. */

@@ -100,13 +100,64 @@ describe.skipIf(noSandbox !== undefined)(`skein exec with tools${noSandbox === u
     expect(server.requests[1]!.toolOutputText('call_mock_0002')).toMatch(/^Exit code: 0\nWall time: [\d.]+ seconds\nOutput:\nSuccess\. Updated the following files:\nA hello\.txt\n$/);
   });
 
+  it('keeps the workspace read-only by default, for commands and for patches', async () => {
+    const patch = '*** Begin Patch\n*** Add File: sneaky.txt\n+x\n*** End Patch';
+    server.expect([
+      sse(functionCall('exec_command', { cmd: 'echo x > written.txt' }), customToolCall('apply_patch', patch), completed()),
+      sse(assistantMessage('Both refused.'), completed()),
+    ]);
+    const { code } = await skein(['exec', 'Try to write.']);
+    expect(code).toBe(0);
+    expect(existsSync(path.join(repo, 'written.txt'))).toBe(false);
+    expect(existsSync(path.join(repo, 'sneaky.txt'))).toBe(false);
+    expect(server.requests[1]!.toolOutputText('call_mock_0002')).toMatch(/Process exited with code [1-9]/);
+    expect(server.requests[1]!.toolOutputText('call_mock_0004')).toMatch(/^Exit code: 1\n/);
+  });
+
+  it('refuses a patch that reaches outside the writable roots', async () => {
+    const outside = path.join('/var/tmp', `skein-patch-escape-${process.pid}.txt`);
+    const patch = `*** Begin Patch\n*** Add File: ${outside}\n+x\n*** End Patch`;
+    server.expect([sse(customToolCall('apply_patch', patch), completed()), sse(assistantMessage('Refused.'), completed())]);
+    try {
+      const { code } = await skein(['exec', '-s', 'workspace-write', 'Escape.']);
+      expect(code).toBe(0);
+      expect(existsSync(outside)).toBe(false);
+      expect(server.requests[1]!.toolOutputText('call_mock_0002')).toMatch(/^Exit code: 1\n/);
+    } finally {
+      rmSync(outside, { force: true });
+    }
+  });
+
+  it('kills the commands it started when it is terminated', async () => {
+    const pidFile = path.join(repo, 'sleeper.pid');
+    server.expect([sse(functionCall('exec_command', { cmd: `echo $$ > ${pidFile}; exec sleep 60`, yield_time_ms: 30000 }), completed())]);
+    const child = spawn(process.execPath, [BIN, 'exec', '-s', 'danger-full-access', 'Sleep.'], {
+      cwd: repo,
+      env: { PATH: process.env.PATH, HOME: path.join(scratch, 'user'), CODEX_HOME: home, MOCK_API_KEY: 'sk-mock' },
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    for (let waited = 0; !existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === ''; waited += 50) {
+      if (waited > 20_000) throw new Error('the command never started');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    expect(existsSync(`/proc/${pid}`)).toBe(false);
+    server.verify();
+  });
+
   it('cannot write outside the workspace, whatever the model asks', async () => {
     // /tmp and $TMPDIR are writable in workspace-write (as in Codex), so aim at /var/tmp.
     const outside = path.join('/var/tmp', `skein-escape-${process.pid}.txt`);
     server.expect([sse(functionCall('exec_command', { cmd: `echo x > ${outside}` }), completed()), sse(assistantMessage('Denied.'), completed())]);
-    const { code } = await skein(['exec', '-s', 'workspace-write', 'Write outside.']);
-    expect(code).toBe(0);
-    expect(existsSync(outside)).toBe(false);
+    try {
+      const { code } = await skein(['exec', '-s', 'workspace-write', 'Write outside.']);
+      expect(code).toBe(0);
+      expect(existsSync(outside)).toBe(false);
+    } finally {
+      rmSync(outside, { force: true });
+    }
     expect(server.requests[1]!.toolOutputText('call_mock_0002')).toMatch(/Process exited with code [1-9][\s\S]*(Read-only file system|Permission denied)/);
   });
 });

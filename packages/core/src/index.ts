@@ -65,3 +65,4 @@ export { PatchApplyError, planPatch } from './tools/apply-patch/plan-patch.js';
 export type { FileChange, PatchApplyErrorCode, PlanPatchOptions } from './tools/apply-patch/plan-patch.js';
 export { applyPlannedChanges } from './tools/apply-patch/apply-planned-changes.js';
 export type { ApplyPlannedChangesOptions } from './tools/apply-patch/apply-planned-changes.js';
+export { CORE_ENVIRONMENT_VARIABLES, DEFAULT_EXCLUDED_PATTERNS, shellEnvironment } from './session/shell-environment.js';

@@ -163,14 +163,17 @@ export class ThreadManager {
       await extensions.lifecycle('onThreadStart', threadId, config.cwd);
     }
     options.onEvent({ type: 'sessionConfigured', threadId, model: config.model, cwd: config.cwd, rolloutPath: writer.path, resumed: loaded !== undefined });
+    // Closing twice (a signal handler and a finally block, say) closes once.
+    let closing: Promise<void> | undefined;
     return {
       session,
       path: writer.path,
-      close: async () => {
-        await session.close();
-        await extensions.lifecycle('onThreadStop', threadId, config.cwd);
-        await recorder.close();
-      },
+      close: () =>
+        (closing ??= (async () => {
+          await session.close();
+          await extensions.lifecycle('onThreadStop', threadId, config.cwd);
+          await recorder.close();
+        })()),
     };
   }
 }

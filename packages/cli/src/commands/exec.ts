@@ -20,6 +20,7 @@ export interface ExecIo extends ProcessContext {
   readonly stderr: (text: string) => void;
   /** The prompt when none is given on the command line (or it is `-`). */
   readonly readStdin: () => Promise<string>;
+  readonly onTermination?: ((cleanup: () => Promise<void>) => () => void) | undefined;
 }
 
 interface ExecOptions {
@@ -129,11 +130,17 @@ async function runExec(
         : await threads.resume(target.resume === 'last' ? await lastThreadId(threads, cwd) : target.resume, { onEvent: print });
     if (json) io.stdout(`${JSON.stringify(mapper.threadStarted(handle.session.threadId)[0])}\n`);
     else io.stderr(`session id: ${handle.session.threadId}\n`);
+    // Killed or interrupted: stop the turn, kill its commands and close the rollout before exiting.
+    const unregister = io.onTermination?.(async () => {
+      if (handle.session.activeTurnId !== undefined) handle.session.interrupt();
+      await handle.close();
+    });
     try {
       const outcome = await handle.session.runTurn(input, outputSchema === undefined ? {} : { outputSchema });
       if (outcome.status === 'completed' && !json && outcome.lastAgentMessage !== undefined) io.stdout(`${outcome.lastAgentMessage}\n`);
       if (outcome.status !== 'completed') setExitCode(1);
     } finally {
+      unregister?.();
       await handle.close();
     }
   } finally {
@@ -142,13 +149,12 @@ async function runExec(
 }
 
 function managerFor(config: Config, store: ThreadStore, io: ExecIo, threadSource: string | undefined): ThreadManager {
-  const commandEnv = Object.fromEntries(Object.entries(io.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
   return new ThreadManager({
     // Commands and patches act on this machine, confined by the thread's sandbox settings.
     environment: {
       fileSystem: new LocalFileSystem({ sandboxed: new SandboxedFileSystem({ fallbackCwd: config.cwd, hostEnv: io.env }) }),
       processes: new LocalProcesses({ sandbox: new PlatformSandbox() }),
-      env: commandEnv,
+      env: io.env,
       shell: io.env.SHELL !== undefined && io.env.SHELL !== '' ? io.env.SHELL : '/bin/bash',
     },
     ...(threadSource === undefined ? {} : { threadSource }),

@@ -22,6 +22,7 @@ import { execCommandTool } from '../tools/unified-exec/exec-command-tool.js';
 import { UnifiedExecSessions, type UnifiedExecEvent } from '../tools/unified-exec/unified-exec-sessions.js';
 import { writeStdinTool } from '../tools/unified-exec/write-stdin-tool.js';
 import { sandboxContextFor } from './sandbox-context.js';
+import { shellEnvironment } from './shell-environment.js';
 import type { CoreEvent } from '../turn/core-event.js';
 import { runTurn, type TurnOutcome } from '../turn/run-turn.js';
 import { permissionsForPolicy, threadPermissions } from './permissions.js';
@@ -68,8 +69,8 @@ export interface ThreadSessionOptions {
 export interface ThreadEnvironment {
   readonly fileSystem: ExecutorFileSystem;
   readonly processes: ExecutorProcesses;
-  /** The environment commands start with. */
-  readonly env: Readonly<Record<string, string>>;
+  /** The host environment; commands get it filtered by `[shell_environment_policy]`. */
+  readonly env: Readonly<Record<string, string | undefined>>;
   /** The user's shell, e.g. `/bin/bash`. */
   readonly shell: string;
 }
@@ -119,7 +120,7 @@ export class ThreadSession {
         ? undefined
         : new UnifiedExecSessions({
             processes: environment.processes,
-            env: environment.env,
+            env: shellEnvironment(options.config.shellEnvironmentPolicy, environment.env),
             defaultShell: environment.shell,
             monotonicMs: options.clock.monotonicMs,
             onEvent: (event) => this.#onCommandEvent(event),
