@@ -106,8 +106,13 @@ describe.skipIf(noSandbox !== undefined)(`skein exec with tools${noSandbox === u
       sse(functionCall('exec_command', { cmd: 'echo x > written.txt' }), customToolCall('apply_patch', patch), completed()),
       sse(assistantMessage('Both refused.'), completed()),
     ]);
-    const { code } = await skein(['exec', 'Try to write.']);
+    const { code, stdout } = await skein(['exec', '--json', 'Try to write.']);
     expect(code).toBe(0);
+    // The refused patch is still shown, as failed.
+    expect(jsonLines(stdout)).toContainEqual({
+      type: 'item.completed',
+      item: { id: 'item_1', type: 'file_change', changes: [{ path: path.join(repo, 'sneaky.txt'), kind: 'add' }], status: 'failed' },
+    });
     expect(existsSync(path.join(repo, 'written.txt'))).toBe(false);
     expect(existsSync(path.join(repo, 'sneaky.txt'))).toBe(false);
     expect(server.requests[1]!.toolOutputText('call_mock_0002')).toMatch(/Process exited with code [1-9]/);

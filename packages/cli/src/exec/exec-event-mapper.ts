@@ -68,7 +68,7 @@ export class ExecEventMapper {
         const changes = event.changes.map((change) => ({ path: change.movePath ?? change.path, kind: change.kind }));
         return [
           { type: 'item.started', item: { id, type: 'file_change', changes, status: 'in_progress' } },
-          { type: 'item.completed', item: { id, type: 'file_change', changes, status: 'completed' } },
+          { type: 'item.completed', item: { id, type: 'file_change', changes, status: event.success ? 'completed' : 'failed' } },
         ];
       }
       case 'sessionConfigured':

@@ -279,7 +279,7 @@ export class ThreadSession {
         cwd,
         now: clock.monotonicMs,
         sandbox,
-        onChanges: (changes, callId) => this.#emit({ type: 'patchApplied', turnId: this.#active?.turnId ?? '', callId, changes }),
+        onChanges: (changes, callId, success) => this.#emit({ type: 'patchApplied', turnId: this.#active?.turnId ?? '', callId, changes, success }),
       }),
     ];
   }

@@ -37,11 +37,12 @@ export type CoreEvent =
       readonly aggregatedOutput: string;
       readonly durationMs: number;
     }
-  /** Files an apply_patch call changed (absolute paths). */
+  /** Files an apply_patch call changed (absolute paths), or set out to change when `success` is false. */
   | {
       readonly type: 'patchApplied';
       readonly turnId: string;
       readonly callId: string;
+      readonly success: boolean;
       readonly changes: readonly { readonly path: string; readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined }[];
     }
   /** Something the user should know that did not stop the thread (a failing extension, …). */

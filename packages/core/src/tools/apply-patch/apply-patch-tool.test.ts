@@ -29,12 +29,19 @@ const write = (name: string, text: string) => {
 };
 const wrap = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch', ''].join('\n');
 
-/** The tool with a clock that advances 250 ms per reading, and the summaries it reported. */
+/** The tool with a clock that advances 250 ms per reading, and the summaries it reported (applied, and failed). */
 function tool(options: { sandbox?: FileSystemSandboxContext } = {}) {
   let clock = 1_000;
   const reported: (readonly PatchFileSummary[])[] = [];
-  const handler = applyPatchTool({ fs, cwd, now: () => (clock += 250), onChanges: (summary) => reported.push(summary), ...options });
-  return { run: (input: string) => handler.handle(input, invocation), reported };
+  const failed: (readonly PatchFileSummary[])[] = [];
+  const handler = applyPatchTool({
+    fs,
+    cwd,
+    now: () => (clock += 250),
+    onChanges: (summary, _callId, success) => (success ? reported : failed).push(summary),
+    ...options,
+  });
+  return { run: (input: string) => handler.handle(input, invocation), reported, failed };
 }
 
 const success = (...lines: string[]) =>
@@ -131,7 +138,7 @@ describe('apply_patch tool', () => {
   it('leaves every file untouched when one change does not fit', async () => {
     write('one.txt', 'first\n');
     write('two.txt', 'second\n');
-    const { run, reported } = tool();
+    const { run, reported, failed } = tool();
     const patch = wrap(
       '*** Add File: added.txt',
       '+x',
@@ -154,6 +161,15 @@ describe('apply_patch tool', () => {
     expect(read('one.txt')).toBe('first\n');
     expect(read('two.txt')).toBe('second\n');
     expect(reported).toEqual([]);
+    // What it set out to change is still reported, for the client to show a failed file change.
+    expect(failed).toEqual([
+      [
+        { path: file('added.txt'), kind: 'add' },
+        { path: file('one.txt'), kind: 'update' },
+        { path: file('two.txt'), kind: 'delete' },
+        { path: file('one.txt'), kind: 'update' },
+      ],
+    ]);
   });
 
   it('tells the model which file is missing', async () => {

@@ -5,7 +5,8 @@ import type { ExecutorFileSystem, FileSystemSandboxContext } from '@skein/exec-s
 import type { CustomToolSpec, PathUri } from '@skein/protocol';
 import { applyPlannedChanges } from './apply-planned-changes.js';
 import { parsePatch, PatchParseError } from './parse-patch.js';
-import { PatchApplyError, planPatch, type FileChange } from './plan-patch.js';
+import type { Patch } from './patch.js';
+import { PatchApplyError, planPatch, resolvePatchPath, type FileChange } from './plan-patch.js';
 
 /** The Lark grammar Codex 0.171.0 offers for `apply_patch`, byte for byte (constrained sampling depends on it). */
 export const APPLY_PATCH_LARK_GRAMMAR = [
@@ -73,7 +74,11 @@ export interface ApplyPatchToolOptions {
   /** Confines reads and writes like the turn's commands. */
   readonly sandbox?: FileSystemSandboxContext | null | undefined;
   /** Called after a patch was written, with one entry per file operation in patch order. */
-  onChanges?(summary: readonly PatchFileSummary[], callId: string): void;
+  /**
+   * The files a patch changed (`success: true`) or set out to change and did not (`success: false`,
+   * for a patch that parsed but could not be applied; nothing was written).
+   */
+  onChanges?(summary: readonly PatchFileSummary[], callId: string, success: boolean): void;
 }
 
 /**
@@ -88,18 +93,23 @@ export function applyPatchTool(options: ApplyPatchToolOptions): CustomToolHandle
     async handle(input, invocation): Promise<ToolResult> {
       const started = options.now();
       const call = { sandbox: options.sandbox };
+      let patch: Patch | undefined;
       let changes: FileChange[];
       try {
-        changes = await planPatch(parsePatch(input), options.fs, options.cwd, call);
+        patch = parsePatch(input);
+        changes = await planPatch(patch, options.fs, options.cwd, call);
         // An interrupt that arrives while planning stops the patch before its first write.
         invocation.signal.throwIfAborted();
         await applyPlannedChanges(changes, options.fs, call);
       } catch (error) {
         if (error instanceof PatchParseError) return answer(1, started, `invalid patch: line ${error.line}: ${error.message}\n`);
-        if (error instanceof PatchApplyError) return answer(1, started, `${error.message}\n`);
+        if (error instanceof PatchApplyError) {
+          if (patch !== undefined) options.onChanges?.(intendedChanges(patch, options.cwd), invocation.callId, false);
+          return answer(1, started, `${error.message}\n`);
+        }
         throw error;
       }
-      options.onChanges?.(changes.map(summarize), invocation.callId);
+      options.onChanges?.(changes.map(summarize), invocation.callId, true);
       return answer(0, started, successText(changes));
     },
   };
@@ -130,6 +140,25 @@ export function successText(changes: readonly FileChange[]): string {
     }
   }
   return ['Success. Updated the following files:', ...added, ...modified, ...deleted, ''].join('\n');
+}
+
+/** What a parsed patch set out to change, for reporting a patch that failed (paths that cannot be resolved are left out). */
+function intendedChanges(patch: Patch, cwd: PathUri): PatchFileSummary[] {
+  const native = (written: string) => {
+    try {
+      const path = resolvePatchPath(cwd, written);
+      return path.toNativePath(path.convention);
+    } catch {
+      return undefined;
+    }
+  };
+  return patch.hunks.flatMap((hunk): PatchFileSummary[] => {
+    const path = native(hunk.path);
+    if (path === undefined) return [];
+    if (hunk.kind !== 'update' || hunk.movePath === undefined) return [{ path, kind: hunk.kind }];
+    const movePath = native(hunk.movePath);
+    return [movePath === undefined ? { path, kind: 'update' } : { path, kind: 'update', movePath }];
+  });
 }
 
 function summarize(change: FileChange): PatchFileSummary {
