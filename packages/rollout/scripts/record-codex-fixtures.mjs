@@ -16,6 +16,7 @@ import {
   startMockResponsesServer,
 } from '@skein/test-support';
 import { resolveCodexBinary } from './codex-binary.mjs';
+import { codexMockConfig } from './codex-mock-config.mjs';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'test', 'fixtures', 'codex');
 // Outside TMPDIR: Codex refuses to create its helper binaries under the temp dir.
@@ -92,7 +93,7 @@ async function record(name, scenario) {
   mkdirSync(workspace, { recursive: true });
   const server = await startMockResponsesServer({ responses: scenario.responses });
   try {
-    writeFileSync(path.join(home, 'config.toml'), codexConfig(server.url, scenario.config ?? ''));
+    writeFileSync(path.join(home, 'config.toml'), codexMockConfig(server.url, scenario.config ?? ''));
     const env = { PATH: process.env.PATH, HOME: home, CODEX_HOME: home, MOCK_API_KEY: 'mock', TERM: 'dumb' };
     let threadId;
     for (const step of scenario.steps) {
@@ -119,28 +120,6 @@ async function record(name, scenario) {
   } finally {
     await server.close();
   }
-}
-
-function codexConfig(url, extra) {
-  return [
-    'model_provider = "mock"',
-    'model = "gpt-5.5"',
-    'check_for_update_on_startup = false',
-    extra,
-    '[analytics]',
-    'enabled = false',
-    '[feedback]',
-    'enabled = false',
-    '[model_providers.mock]',
-    'name = "Mock"',
-    `base_url = "${url}"`,
-    'wire_api = "responses"',
-    'env_key = "MOCK_API_KEY"',
-    'request_max_retries = 0',
-    'stream_max_retries = 0',
-    'supports_websockets = false',
-    '',
-  ].join('\n');
 }
 
 function run(binary, args, env, cwd) {

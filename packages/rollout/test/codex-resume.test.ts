@@ -9,6 +9,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveCodexBinary } from '../scripts/codex-binary.mjs';
+import { codexMockConfig } from '../scripts/codex-mock-config.mjs';
 import { ThreadStore, loadThread, type RolloutItem } from '../src/index.js';
 import { assistantMessage as assistantItem, functionCall, functionCallOutput, item, rolledBack, taskComplete, taskStarted, turnContext, userMessage } from './support/builders.js';
 
@@ -30,7 +31,7 @@ beforeEach(async () => {
   await mkdir(home, { recursive: true });
   await mkdir(workspace, { recursive: true });
   server = await startMockResponsesServer({ responses: [sse(assistantMessage('Resumed answer.', { phase: 'final_answer' }), completed())] });
-  await writeFile(path.join(home, 'config.toml'), codexConfig(server.url));
+  await writeFile(path.join(home, 'config.toml'), codexMockConfig(server.url));
   store = await ThreadStore.open({ home });
 });
 afterEach(async () => {
@@ -149,24 +150,3 @@ describe('codex exec resume on a rollout Skein wrote', () => {
     expect(forked.history.map((entry) => entry.type)).toEqual(['message', 'function_call', 'function_call_output', 'message']);
   });
 });
-
-function codexConfig(url: string): string {
-  return [
-    'model_provider = "mock"',
-    'model = "gpt-5.5"',
-    'check_for_update_on_startup = false',
-    '[analytics]',
-    'enabled = false',
-    '[feedback]',
-    'enabled = false',
-    '[model_providers.mock]',
-    'name = "Mock"',
-    `base_url = "${url}"`,
-    'wire_api = "responses"',
-    'env_key = "MOCK_API_KEY"',
-    'request_max_retries = 0',
-    'stream_max_retries = 0',
-    'supports_websockets = false',
-    '',
-  ].join('\n');
-}
