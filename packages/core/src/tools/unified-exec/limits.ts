@@ -28,3 +28,5 @@ export const POST_EXIT_OUTPUT_GRACE_MS = 250;
 /** Session ids are drawn from [MIN, MAX), like Codex's, so the model never relies on them being small. */
 export const MIN_SESSION_ID = 1_000;
 export const MAX_SESSION_ID = 100_000;
+/** How long closing waits for a killed process to be reported gone. */
+export const TERMINATE_WAIT_MS = 2_000;

@@ -21,6 +21,7 @@ import {
   MIN_YIELD_TIME_MS,
   POST_EXIT_OUTPUT_GRACE_MS,
   PRUNE_PROTECTED_RECENT_SESSIONS,
+  TERMINATE_WAIT_MS,
 } from './limits.js';
 import { displayCommand, shellArgv } from './shell-command.js';
 import { UnifiedExecError } from './unified-exec-error.js';
@@ -263,13 +264,20 @@ export class UnifiedExecSessions {
     return pool.find((session) => session.exit !== null) ?? pool[0];
   }
 
+  /**
+   * Kills a session's process and waits (at most `TERMINATE_WAIT_MS`) until the executor reports it
+   * gone, so "closed" means nothing is left running; a call still collecting its output then ends.
+   */
   async #terminate(session: ExecSession): Promise<void> {
-    this.#forget(session);
     try {
       await this.#options.processes.terminate(session.origin.processId);
     } catch {
       // Already gone (or the executor closed): nothing is left to kill.
     }
+    const deadline = this.#now() + TERMINATE_WAIT_MS;
+    while (session.exit === null && !session.closed && this.#now() < deadline) await session.changed(deadline - this.#now());
+    this.#forget(session);
+    session.markClosed();
   }
 
   #finish(session: ExecSession, exit: SessionExit): void {
