@@ -66,3 +66,23 @@ export type { FileChange, PatchApplyErrorCode, PlanPatchOptions } from './tools/
 export { applyPlannedChanges } from './tools/apply-patch/apply-planned-changes.js';
 export type { ApplyPlannedChangesOptions } from './tools/apply-patch/apply-planned-changes.js';
 export { CORE_ENVIRONMENT_VARIABLES, DEFAULT_EXCLUDED_PATTERNS, shellEnvironment } from './session/shell-environment.js';
+export type {
+  ClientRequests,
+  CommandApprovalDecision,
+  CommandApprovalRequest,
+  FileChangeApprovalDecision,
+  FileChangeApprovalRequest,
+  UserInputAnswers,
+  UserInputQuestion,
+  UserInputRequest,
+} from './session/client-requests.js';
+export { COMMAND_REJECTED_OUTPUT, CommandApprovals } from './tools/approvals/command-approvals.js';
+export type { Authorization, CommandApprovalsOptions, CommandCall, PatchCall } from './tools/approvals/command-approvals.js';
+export { allowsEscalationRequests, asksAfterSandboxDenial, commandRequirement } from './tools/approvals/command-requirement.js';
+export type { ApprovalPolicy, CommandFacts, CommandRequirement } from './tools/approvals/command-requirement.js';
+export { isKnownSafeCommand } from './tools/approvals/known-safe-command.js';
+export { isDangerousCommand } from './tools/approvals/dangerous-command.js';
+export { commandsOf, plainCommandsOfScript } from './tools/approvals/shell-words.js';
+export { DEFAULT_USER_SHELL_TIMEOUT_MS, USER_SHELL_UNAVAILABLE } from './session/user-shell-command.js';
+export type { UserShellResult } from './session/user-shell-command.js';
+export type { CommandSource } from './turn/core-event.js';

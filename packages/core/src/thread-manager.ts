@@ -7,7 +7,8 @@ import { scanRolloutFile, type ForkPoint, type LoadedThread, type RolloutWriter,
 import { ExtensionHost } from './extensions/extension-host.js';
 import { ResponsesClient } from './model-client/responses-client.js';
 import { RolloutThreadRecorder } from './persistence/rollout-recorder.js';
-import type { WorldStateRecord } from './session/thread-recorder.js';
+import type { ClientRequests } from './session/client-requests.js';
+import type { ThreadRecorder, WorldStateRecord } from './session/thread-recorder.js';
 import { ThreadSession, type ThreadEnvironment } from './session/thread-session.js';
 import { localWorkspaceReader, type WorkspaceReader } from './session/workspace-reader.js';
 import type { CoreEvent } from './turn/core-event.js';
@@ -37,13 +38,24 @@ export interface ThreadManagerOptions {
 /** A loaded thread: its session and the rollout it records into. Close it to release the file. */
 export interface ThreadHandle {
   readonly session: ThreadSession;
-  readonly path: string;
+  /** The rollout file; undefined for an ephemeral thread, which writes none. */
+  readonly path: string | undefined;
   close(): Promise<void>;
 }
 
 /** Per-thread options. */
 export interface OpenThreadOptions {
   readonly onEvent: (event: CoreEvent) => void;
+  /** This thread's settings, when the client chose some (cwd, model, sandbox, approvals); else the manager's. */
+  readonly config?: Config | undefined;
+  /** Where the thread's approval questions and user-input requests go; without it they are declined. */
+  readonly clientRequests?: ClientRequests | undefined;
+}
+
+/** Options of `ThreadManager.start`. */
+export interface StartThreadOptions extends OpenThreadOptions {
+  /** Persist nothing: no rollout file, no index entry, so the thread cannot be resumed (`exec --ephemeral`). */
+  readonly ephemeral?: boolean;
 }
 
 /** The real clock, for hosts that do not inject one. */
@@ -66,10 +78,11 @@ export class ThreadManager {
     });
   }
 
-  /** Starts a new thread with a fresh rollout file. */
-  async start(options: OpenThreadOptions): Promise<ThreadHandle> {
-    const { config } = this.#options;
+  /** Starts a new thread with a fresh rollout file (none when `ephemeral`). */
+  async start(options: StartThreadOptions): Promise<ThreadHandle> {
+    const config = options.config ?? this.#options.config;
     const threadId = newThreadId(this.#uuid);
+    if (options.ephemeral === true) return this.#open(threadId, undefined, undefined, options);
     const writer = await this.#options.store.createThread({
       threadId,
       meta: {
@@ -83,7 +96,7 @@ export class ThreadManager {
       },
     });
     try {
-      return await this.#open(writer, undefined, options);
+      return await this.#open(ThreadId.parse(writer.threadId), writer, undefined, options);
     } catch (error) {
       await writer.close();
       throw error;
@@ -95,7 +108,7 @@ export class ThreadManager {
     // Lock the file first, so no other writer can append between reading and continuing it.
     const writer = await this.#options.store.resumeThread(threadId);
     try {
-      return await this.#open(writer, await this.#options.store.loadThread(threadId), options);
+      return await this.#open(ThreadId.parse(writer.threadId), writer, await this.#options.store.loadThread(threadId), options);
     } catch (error) {
       await writer.close();
       throw error;
@@ -111,6 +124,12 @@ export class ThreadManager {
     return this.resume(fork.id, options);
   }
 
+  /** The model client for a thread's settings: the shared one, unless the thread uses another provider. */
+  #clientFor(config: Config): ResponsesClient {
+    if (config.modelProviderId === this.#options.config.modelProviderId) return this.#client;
+    return new ResponsesClient({ provider: config.modelProvider, env: this.#options.env, ...(this.#options.fetch === undefined ? {} : { fetch: this.#options.fetch }) });
+  }
+
   /** Threads, newest first. */
   list(query: ThreadListQuery = {}): Promise<ThreadPage> {
     return this.#options.store.list(query);
@@ -121,21 +140,23 @@ export class ThreadManager {
     return this.#options.store.loadThread(threadId);
   }
 
-  async #open(writer: RolloutWriter, loaded: LoadedThread | undefined, options: OpenThreadOptions): Promise<ThreadHandle> {
-    const { config } = this.#options;
-    const recorder = new RolloutThreadRecorder(writer);
-    const threadId = ThreadId.parse(writer.threadId);
+  /** `writer` is undefined for an ephemeral thread, which records nowhere. */
+  async #open(threadId: ThreadId, writer: RolloutWriter | undefined, loaded: LoadedThread | undefined, options: OpenThreadOptions): Promise<ThreadHandle> {
+    const config = options.config ?? this.#options.config;
+    const rollout = writer === undefined ? undefined : new RolloutThreadRecorder(writer);
+    const recorder = rollout ?? discardingRecorder;
     const extensions = new ExtensionHost(this.#options.extensions, (message) => options.onEvent({ type: 'warning', message }));
     const session = new ThreadSession({
       threadId,
       config,
-      client: this.#client,
+      client: this.#clientFor(config),
       reader: this.#options.reader ?? localWorkspaceReader,
       recorder,
       extensions,
       host: { ...this.#options.host, projectRoot: findProjectRoot(config.cwd, DEFAULT_PROJECT_ROOT_MARKERS) },
       clock: this.#options.clock ?? systemClock,
       onEvent: options.onEvent,
+      clientRequests: options.clientRequests,
       uuid: this.#uuid,
       sessionId: loaded?.meta.session_id ?? threadId,
       originator: this.#options.originator,
@@ -143,7 +164,7 @@ export class ThreadManager {
       threadSource: loaded?.meta.thread_source ?? this.#options.threadSource ?? 'user',
       ...(this.#options.environment === undefined ? {} : { environment: this.#options.environment }),
     });
-    if (loaded !== undefined) {
+    if (loaded !== undefined && writer !== undefined) {
       extensions.restoreWorldState(await recordedWorldState(writer.path));
       const baseline = loaded.needsInitialContext ? undefined : loaded.referenceTurnContext;
       session.restore(
@@ -162,21 +183,34 @@ export class ThreadManager {
     } else {
       await extensions.lifecycle('onThreadStart', threadId, config.cwd);
     }
-    options.onEvent({ type: 'sessionConfigured', threadId, model: config.model, cwd: config.cwd, rolloutPath: writer.path, resumed: loaded !== undefined });
+    // An ephemeral thread has no file; the event's path is empty until the event type allows none.
+    options.onEvent({ type: 'sessionConfigured', threadId, model: config.model, cwd: config.cwd, rolloutPath: writer?.path ?? '', resumed: loaded !== undefined });
     // Closing twice (a signal handler and a finally block, say) closes once.
     let closing: Promise<void> | undefined;
     return {
       session,
-      path: writer.path,
+      path: writer?.path,
       close: () =>
         (closing ??= (async () => {
           await session.close();
           await extensions.lifecycle('onThreadStop', threadId, config.cwd);
-          await recorder.close();
+          await rollout?.close();
         })()),
     };
   }
 }
+
+/**
+ * Where an ephemeral thread records: nowhere. Nothing reads a thread's records back while it runs, so
+ * keeping them in memory would only grow with the thread.
+ */
+const discardingRecorder: ThreadRecorder = {
+  recordItems: () => undefined,
+  recordTurnContext: () => undefined,
+  recordWorldState: () => undefined,
+  recordEvent: () => undefined,
+  flush: () => Promise.resolve(),
+};
 
 /** The newest recorded snapshot of every world-state section (a `full` line starts over). */
 async function recordedWorldState(rolloutPath: string): Promise<WorldStateRecord[]> {

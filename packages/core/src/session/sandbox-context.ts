@@ -3,7 +3,7 @@
 import type { Config } from '@skein/config';
 import { FileSystemSandboxContext } from '@skein/exec-server';
 import { PathUri, type FileSystemSandboxEntry } from '@skein/protocol';
-import { permissionProfileFromSandboxPolicy, sandboxPolicyFromConfig } from '@skein/sandboxing';
+import { accessAt, permissionProfileFromSandboxPolicy, resolveSandboxPolicy, sandboxPolicyFromConfig } from '@skein/sandboxing';
 
 /** The context for commands and file edits of a thread running in `cwd`. */
 export function sandboxContextFor(settings: Pick<Config, 'sandboxMode' | 'sandboxWorkspaceWrite'>, cwd: string): FileSystemSandboxContext | null {
@@ -23,4 +23,14 @@ export function sandboxContextFor(settings: Pick<Config, 'sandboxMode' | 'sandbo
     cwd: uri(cwd),
     windowsSandboxLevel: 'disabled',
   });
+}
+
+/** Whether the thread's sandbox lets it write `path` (absolute, native); protected paths such as `.git` are not writable. */
+export function isWritable(
+  settings: Pick<Config, 'sandboxMode' | 'sandboxWorkspaceWrite' | 'cwd'>,
+  path: string,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  const resolved = resolveSandboxPolicy({ policy: sandboxPolicyFromConfig(settings), cwd: settings.cwd, env }, { platform: 'linux' });
+  return accessAt(resolved.fileSystem, path) === 'write';
 }

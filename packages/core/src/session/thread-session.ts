@@ -21,7 +21,10 @@ import { ToolRouter } from '../tools/tool-router.js';
 import { execCommandTool } from '../tools/unified-exec/exec-command-tool.js';
 import { UnifiedExecSessions, type UnifiedExecEvent } from '../tools/unified-exec/unified-exec-sessions.js';
 import { writeStdinTool } from '../tools/unified-exec/write-stdin-tool.js';
-import { sandboxContextFor } from './sandbox-context.js';
+import { CommandApprovals } from '../tools/approvals/command-approvals.js';
+import type { ClientRequests } from './client-requests.js';
+import { isWritable, sandboxContextFor } from './sandbox-context.js';
+import { runUserShellCommand, USER_SHELL_UNAVAILABLE, userShellCommandMessage, type UserShellResult } from './user-shell-command.js';
 import { shellEnvironment } from './shell-environment.js';
 import type { CoreEvent } from '../turn/core-event.js';
 import { runTurn, type TurnOutcome } from '../turn/run-turn.js';
@@ -63,6 +66,8 @@ export interface ThreadSessionOptions {
    * `apply_patch` (Codex's order), confined by the thread's sandbox settings.
    */
   readonly environment?: ThreadEnvironment;
+  /** Asks the client for approvals and answers; without it every question is declined. */
+  readonly clientRequests?: ClientRequests | undefined;
 }
 
 /** The machine a thread's commands and file edits run on (this one, or a remote exec-server). */
@@ -73,13 +78,15 @@ export interface ThreadEnvironment {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The user's shell, e.g. `/bin/bash`. */
   readonly shell: string;
+  /** Names the environment to clients and in approval keys (`local` when absent). */
+  readonly id?: string | undefined;
 }
 
 /** Why a request to the session was refused. */
 export class ThreadSessionError extends Error {
   override readonly name = 'ThreadSessionError';
   constructor(
-    readonly code: 'TurnInProgress' | 'NoActiveTurn',
+    readonly code: 'TurnInProgress' | 'NoActiveTurn' | 'ShellUnavailable',
     message: string,
   ) {
     super(message);
@@ -105,29 +112,82 @@ export class ThreadSession {
   readonly threadId: string;
   readonly history: ThreadHistory;
   readonly #options: ThreadSessionOptions;
-  readonly #model: ModelInfo;
+  #config: Config;
+  #model: ModelInfo;
+  readonly #approvals: CommandApprovals;
+  /** User shell commands in flight: their call id → the turn they belong to. */
+  readonly #userShellCalls = new Map<string, string>();
   readonly #uuid: UuidV7Source;
   #lastSettings: TurnSettings | undefined;
   #active: { readonly turnId: string; readonly controller: AbortController; readonly steered: ResponseItem[] } | undefined;
-  readonly #commands: UnifiedExecSessions | undefined;
+  #environment: ThreadEnvironment | undefined;
+  /** Each environment's command sessions, created on first use and kept until the thread ends. */
+  readonly #sessionsByEnvironment = new Map<string, UnifiedExecSessions>();
 
   constructor(options: ThreadSessionOptions) {
     this.threadId = options.threadId;
     this.#options = options;
-    const environment = options.environment;
-    this.#commands =
-      environment === undefined
-        ? undefined
-        : new UnifiedExecSessions({
-            processes: environment.processes,
-            env: shellEnvironment(options.config.shellEnvironmentPolicy, environment.env),
-            defaultShell: environment.shell,
-            monotonicMs: options.clock.monotonicMs,
-            onEvent: (event) => this.#onCommandEvent(event),
-          });
+    this.#config = options.config;
+    this.#environment = options.environment;
     this.#uuid = options.uuid ?? randomUuidV7;
     this.#model = findModelInfo(options.config.model, { contextWindow: options.config.modelContextWindow });
+    this.#approvals = new CommandApprovals({
+      client: options.clientRequests,
+      environmentId: () => this.#environment?.id ?? 'local',
+      policy: () => this.#config.approvalPolicy,
+      sandboxRestricted: () => sandboxContextFor(this.#config, this.#config.cwd) !== null,
+      isWritable: (path) => isWritable(this.#config, path, this.#environment?.env ?? {}),
+      cancelTurn: () => this.#active?.controller.abort(),
+    });
     this.history = new ThreadHistory({ toolOutputTokenLimit: 10_000, uuid: this.#uuid, onRecorded: (items) => options.recorder.recordItems(items) });
+  }
+
+  /** The settings turns run with now. */
+  get config(): Config {
+    return this.#config;
+  }
+
+  /**
+   * Changes the settings later turns run with (a client's turn overrides: cwd, model, approval
+   * policy, sandbox). The model is told what changed at the start of the next turn.
+   */
+  reconfigure(config: Config): void {
+    this.#config = config;
+    this.#model = findModelInfo(config.model, { contextWindow: config.modelContextWindow });
+  }
+
+  /**
+   * Runs a command the user typed (not the model) on the thread's environment, unconfined, as its
+   * own turn; the model sees the command and its output with its next request.
+   */
+  async runUserShellCommand(command: string, options: { readonly timeoutMs?: number | undefined } = {}): Promise<UserShellResult> {
+    const commands = this.#commands;
+    if (commands === undefined) throw new ThreadSessionError('ShellUnavailable', USER_SHELL_UNAVAILABLE);
+    const active = this.#active;
+    const turnId = active?.turnId ?? newTurnId(this.#uuid);
+    const callId = `user-shell-${randomUuidV7()}`;
+    this.#userShellCalls.set(callId, turnId);
+    if (active === undefined) this.#emit({ type: 'turnStarted', turnId });
+    try {
+      const result = await runUserShellCommand(commands, {
+        callId,
+        command,
+        cwd: PathUri.fromNativePath(this.#config.cwd, 'posix'),
+        timeoutMs: options.timeoutMs,
+        monotonicMs: this.#options.clock.monotonicMs,
+      });
+      const message = userShellCommandMessage(command, result);
+      // During a turn the record joins the input the model gets next; otherwise it is history now.
+      if (active !== undefined && this.#active === active) active.steered.push(message);
+      else this.history.record([message], turnId);
+      if (active === undefined) {
+        await this.#options.recorder.flush();
+        this.#emit({ type: 'turnCompleted', turnId, lastAgentMessage: undefined });
+      }
+      return result;
+    } finally {
+      this.#userShellCalls.delete(callId);
+    }
   }
 
   /** The id of the running turn, if any. */
@@ -144,7 +204,8 @@ export class ThreadSession {
     const turnId = newTurnId(this.#uuid);
     const active = { turnId, controller: new AbortController(), steered: [] as ResponseItem[] };
     this.#active = active;
-    const { config, recorder, extensions } = this.#options;
+    const { recorder, extensions } = this.#options;
+    const config = this.#config;
     const emit = (event: CoreEvent) => this.#emit(event);
     try {
       extensions.beginTurn(turnId);
@@ -240,7 +301,7 @@ export class ThreadSession {
 
   /** Ends the thread's commands (every live exec session is killed). */
   async close(): Promise<void> {
-    await this.#commands?.closeAll();
+    await Promise.all([...this.#sessionsByEnvironment.values()].map((sessions) => sessions.closeAll()));
   }
 
   /** Interrupts the running turn; it ends as `interrupted` once in-flight work stops. */
@@ -253,7 +314,7 @@ export class ThreadSession {
   async steer(input: readonly UserInput[]): Promise<void> {
     const active = this.#active;
     if (active === undefined) throw new ThreadSessionError('NoActiveTurn', 'no turn is running to steer');
-    const items = await userInputToItems(input, this.#options.reader, this.#options.config.cwd);
+    const items = await userInputToItems(input, this.#options.reader, this.#config.cwd);
     // The turn may have ended while the input was read; accepting it then would lose it.
     if (this.#active !== active) throw new ThreadSessionError('NoActiveTurn', 'the turn ended before the input could be added');
     active.steered.push(...items);
@@ -264,31 +325,64 @@ export class ThreadSession {
     this.#options.onEvent(event);
   }
 
+  /**
+   * Moves later turns to another environment (or to none: no built-in tools). Sessions started on
+   * the old one keep running until the thread ends; approvals given there do not carry over.
+   */
+  useEnvironment(environment: ThreadEnvironment | undefined): void {
+    this.#environment = environment;
+  }
+
+  /** The command sessions of the current environment. */
+  get #commands(): UnifiedExecSessions | undefined {
+    const environment = this.#environment;
+    if (environment === undefined) return undefined;
+    const id = environment.id ?? 'local';
+    let sessions = this.#sessionsByEnvironment.get(id);
+    if (sessions === undefined) {
+      sessions = new UnifiedExecSessions({
+        processes: environment.processes,
+        env: shellEnvironment(this.#config.shellEnvironmentPolicy, environment.env),
+        defaultShell: environment.shell,
+        monotonicMs: this.#options.clock.monotonicMs,
+        onEvent: (event) => this.#onCommandEvent(event),
+      });
+      this.#sessionsByEnvironment.set(id, sessions);
+    }
+    return sessions;
+  }
+
   /** exec_command, write_stdin and apply_patch, acting in the thread's environment under its sandbox. */
   #builtInTools(): ToolHandler[] {
-    const environment = this.#options.environment;
-    if (environment === undefined || this.#commands === undefined) return [];
-    const { config, clock } = this.#options;
+    const environment = this.#environment;
+    const commands = this.#commands;
+    if (environment === undefined || commands === undefined) return [];
+    const { clock } = this.#options;
+    const config = this.#config;
     const cwd = PathUri.fromNativePath(config.cwd, 'posix');
     const sandbox = sandboxContextFor(config, config.cwd);
+    const approvals = this.#approvals;
     return [
-      execCommandTool({ sessions: this.#commands, turnContext: () => ({ cwd, sandbox }) }),
-      writeStdinTool({ sessions: this.#commands }),
+      execCommandTool({ sessions: commands, turnContext: () => ({ cwd, sandbox }), approvals }),
+      writeStdinTool({ sessions: commands }),
       applyPatchTool({
         fs: environment.fileSystem,
         cwd,
         now: clock.monotonicMs,
         sandbox,
+        authorize: (changes, invocation) => approvals.authorizePatch({ turnId: invocation.turnId, callId: invocation.callId, changes }, invocation.signal),
         onChanges: (changes, callId, success) => this.#emit({ type: 'patchApplied', turnId: this.#active?.turnId ?? '', callId, changes, success }),
       }),
     ];
   }
 
   #onCommandEvent(event: UnifiedExecEvent): void {
-    const turnId = this.#active?.turnId ?? '';
+    const userShellTurn = this.#userShellCalls.get(event.callId);
+    const turnId = userShellTurn ?? this.#active?.turnId ?? '';
+    const source = userShellTurn === undefined ? 'agent' : 'userShell';
     switch (event.type) {
       case 'begin':
-        this.#emit({ type: 'commandStarted', turnId, callId: event.callId, command: event.command, cwd: event.cwd.toNativePath('posix') });
+        this.#emit({ type: 'commandStarted', turnId, callId: event.callId, command: event.command, cmd: event.cmd, cwd: event.cwd.toNativePath('posix'), source });
         break;
       case 'outputDelta':
         this.#emit({ type: 'commandOutputDelta', turnId, callId: event.callId, chunk: Buffer.from(event.chunk).toString('utf8') });
@@ -302,6 +396,7 @@ export class ThreadSession {
           exitCode: event.exitCode,
           aggregatedOutput: event.aggregatedOutput,
           durationMs: event.durationMs,
+          source,
         });
         break;
     }
@@ -327,7 +422,8 @@ export class ThreadSession {
   }
 
   #settings(): TurnSettings {
-    const { config, host, clock } = this.#options;
+    const { host, clock } = this.#options;
+    const config = this.#config;
     const permissions = threadPermissions(config, config.cwd);
     return {
       permissions: permissions.facts,
@@ -343,7 +439,8 @@ export class ThreadSession {
   }
 
   async #initialContext(settings: TurnSettings): Promise<ResponseItem[]> {
-    const { config, extensions, reader, host } = this.#options;
+    const { extensions, reader, host } = this.#options;
+    const config = this.#config;
     const fragments = await extensions.threadFragments(this.threadId, config.cwd);
     const items = buildInitialContext({
       baseInstructions: this.#options.baseInstructions ?? config.baseInstructions ?? DEFAULT_BASE_INSTRUCTIONS,

@@ -4,6 +4,9 @@ import type { ResponseItem } from '@skein/protocol';
 import type { ModelError } from '../model-client/model-error.js';
 import type { TokenUsage } from '../model-client/response-event.js';
 
+/** Who started a command: the model, or the user from the client. */
+export type CommandSource = 'agent' | 'userShell';
+
 /** Something that happened in a thread, in order. */
 export type CoreEvent =
   /** A thread was loaded (started, resumed or forked) and is ready for turns. */
@@ -25,8 +28,18 @@ export type CoreEvent =
   | { readonly type: 'turnCompleted'; readonly turnId: string; readonly lastAgentMessage: string | undefined }
   | { readonly type: 'turnAborted'; readonly turnId: string; readonly reason: 'interrupted' }
   | { readonly type: 'turnFailed'; readonly turnId: string; readonly error: ModelError }
-  /** A command the model started (exec_command), as the client should show it. */
-  | { readonly type: 'commandStarted'; readonly turnId: string; readonly callId: string; readonly command: string; readonly cwd: string }
+  /** A command started: the model's (exec_command) or the user's (a shell command), as the client should show it. */
+  | {
+      readonly type: 'commandStarted';
+      readonly turnId: string;
+      readonly callId: string;
+      /** The argv as one line: `/bin/bash -lc 'echo hi'`. */
+      readonly command: string;
+      /** The shell script inside it: `echo hi`. */
+      readonly cmd: string;
+      readonly cwd: string;
+      readonly source: CommandSource;
+    }
   | { readonly type: 'commandOutputDelta'; readonly turnId: string; readonly callId: string; readonly chunk: string }
   | {
       readonly type: 'commandCompleted';
@@ -36,6 +49,7 @@ export type CoreEvent =
       readonly exitCode: number | null;
       readonly aggregatedOutput: string;
       readonly durationMs: number;
+      readonly source: CommandSource;
     }
   /** Files an apply_patch call changed (absolute paths), or set out to change when `success` is false. */
   | {

@@ -1,6 +1,6 @@
 // The `apply_patch` freeform tool: Codex's grammar offered to the model, the patch parsed, planned
 // against the executor's filesystem, written all-or-nothing, and answered in Codex's output format.
-import type { CustomToolHandler, ToolResult } from '@skein/extension-api';
+import type { CustomToolHandler, ToolInvocation, ToolResult } from '@skein/extension-api';
 import type { ExecutorFileSystem, FileSystemSandboxContext } from '@skein/exec-server';
 import type { CustomToolSpec, PathUri } from '@skein/protocol';
 import { applyPlannedChanges } from './apply-planned-changes.js';
@@ -73,7 +73,14 @@ export interface ApplyPatchToolOptions {
   now(): number;
   /** Confines reads and writes like the turn's commands. */
   readonly sandbox?: FileSystemSandboxContext | null | undefined;
-  /** Called after a patch was written, with one entry per file operation in patch order. */
+  /**
+   * Consulted after the patch is planned and before anything is written: apply it (confined by
+   * `sandbox` or not), or answer the model `output` and write nothing.
+   */
+  authorize?(
+    summary: readonly PatchFileSummary[],
+    invocation: ToolInvocation,
+  ): Promise<{ readonly type: 'run'; readonly sandboxed: boolean } | { readonly type: 'rejected'; readonly output: string }>;
   /**
    * The files a patch changed (`success: true`) or set out to change and did not (`success: false`,
    * for a patch that parsed but could not be applied; nothing was written).
@@ -98,9 +105,14 @@ export function applyPatchTool(options: ApplyPatchToolOptions): CustomToolHandle
       try {
         patch = parsePatch(input);
         changes = await planPatch(patch, options.fs, options.cwd, call);
-        // An interrupt that arrives while planning stops the patch before its first write.
+        const authorization = (await options.authorize?.(changes.map(summarize), invocation)) ?? { type: 'run', sandboxed: true };
+        if (authorization.type === 'rejected') {
+          options.onChanges?.(changes.map(summarize), invocation.callId, false);
+          return answer(1, started, `${authorization.output}\n`);
+        }
+        // An interrupt that arrives while planning or asking stops the patch before its first write.
         invocation.signal.throwIfAborted();
-        await applyPlannedChanges(changes, options.fs, call);
+        await applyPlannedChanges(changes, options.fs, authorization.sandboxed ? call : { sandbox: null });
       } catch (error) {
         if (error instanceof PatchParseError) return answer(1, started, `invalid patch: line ${error.line}: ${error.message}\n`);
         if (error instanceof PatchApplyError) {

@@ -1,10 +1,11 @@
 // The exec_command tool: Codex 0.171.0's name and parameter schema (our descriptions), parsed with zod
 // and run through the thread's UnifiedExecSessions under the turn's cwd and sandbox context.
-import type { FunctionToolHandler, ToolInvocation } from '@skein/extension-api';
+import type { FunctionToolHandler, ToolInvocation, ToolResult } from '@skein/extension-api';
 import type { FileSystemSandboxContext } from '@skein/exec-server';
 import type { FunctionToolSpec, PathUri } from '@skein/protocol';
 import { z } from 'zod';
-import { formatExecResponse } from './exec-output.js';
+import type { CommandApprovals, CommandCall } from '../approvals/command-approvals.js';
+import { formatExecResponse, type ExecResponse } from './exec-output.js';
 import type { UnifiedExecSessions } from './unified-exec-sessions.js';
 
 /** exec_command's arguments. Approval fields are parsed here and acted on by the approval layer. */
@@ -63,6 +64,8 @@ export interface ExecCommandToolOptions {
   readonly sessions: UnifiedExecSessions;
   /** The cwd and sandbox context of the turn a call belongs to. */
   readonly turnContext: (invocation: ToolInvocation) => ExecTurnContext;
+  /** Consulted before a command runs and after the sandbox denies one; without it everything runs confined. */
+  readonly approvals?: CommandApprovals | undefined;
 }
 
 /** The exec_command tool over one thread's sessions. */
@@ -73,7 +76,7 @@ export function execCommandTool(options: ExecCommandToolOptions): FunctionToolHa
     arguments: ExecCommandArgs,
     async handle(args, invocation) {
       const turn = options.turnContext(invocation);
-      const response = await options.sessions.execCommand({
+      const request = {
         callId: invocation.callId,
         cmd: args.cmd,
         cwd: turn.cwd,
@@ -85,8 +88,34 @@ export function execCommandTool(options: ExecCommandToolOptions): FunctionToolHa
         maxOutputTokens: args.max_output_tokens,
         sandbox: turn.sandbox,
         signal: invocation.signal,
-      });
-      return { output: formatExecResponse(response), success: response.exitCode === null || response.exitCode === 0 };
+      };
+      const approvals = options.approvals;
+      if (approvals === undefined) return answer(await options.sessions.execCommand(request));
+      const line = options.sessions.commandLine(request);
+      const call: CommandCall = {
+        turnId: invocation.turnId,
+        callId: invocation.callId,
+        argv: line.argv,
+        command: line.command,
+        script: args.cmd,
+        cwd: line.cwd.toNativePath(line.cwd.convention),
+        escalate: args.sandbox_permissions === 'require_escalated',
+        justification: args.justification ?? undefined,
+        prefixRule: args.prefix_rule ?? undefined,
+      };
+      const first = await approvals.authorizeCommand(call, invocation.signal);
+      if (first.type === 'rejected') return { output: first.output, success: false };
+      const sandboxed = first.sandboxed && turn.sandbox !== null;
+      const response = await options.sessions.execCommand({ ...request, sandbox: sandboxed ? turn.sandbox : null });
+      if (!sandboxed || response.sandboxDenied !== true) return answer(response);
+      const retry = await approvals.authorizeRetryWithoutSandbox(call, invocation.signal);
+      if (retry === undefined) return answer(response);
+      if (retry.type === 'rejected') return { output: retry.output, success: false };
+      return answer(await options.sessions.execCommand({ ...request, sandbox: null }));
     },
   };
+}
+
+function answer(response: ExecResponse): ToolResult {
+  return { output: formatExecResponse(response), success: response.exitCode === null || response.exitCode === 0 };
 }

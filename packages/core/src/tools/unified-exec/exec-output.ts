@@ -16,6 +16,8 @@ export interface ExecResponse {
   readonly originalTokenCount: number;
   /** The output, possibly cut in the middle. */
   readonly output: string;
+  /** The process exited non-zero in a way that looks like the sandbox stopped it. Not shown to the model. */
+  readonly sandboxDenied?: boolean;
 }
 
 /** A fresh six-hex-digit chunk id. */

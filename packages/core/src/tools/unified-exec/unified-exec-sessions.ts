@@ -156,12 +156,17 @@ export class UnifiedExecSessions {
     return [...this.#sessions.keys()];
   }
 
+  /** What a request would run, and where: for approvals, before anything starts. */
+  commandLine(request: Pick<ExecCommandRequest, 'cmd' | 'cwd' | 'workdir' | 'shell' | 'login'>): { readonly argv: readonly string[]; readonly command: string; readonly cwd: PathUri } {
+    const argv = shellArgv(request.shell ?? this.#options.defaultShell, request.cmd, request.login ?? true);
+    return { argv, command: displayCommand(argv), cwd: resolveWorkdir(request.cwd, request.workdir) };
+  }
+
   /** Starts `cmd` and waits for it to exit or for the yield time to pass. */
   async execCommand(request: ExecCommandRequest): Promise<ExecResponse> {
     if (this.#closed) throw new UnifiedExecError('Closed', 'the thread has ended; no more commands can run');
     if (request.cmd.trim() === '') throw new UnifiedExecError('EmptyCommand', 'cmd must not be empty');
-    const cwd = resolveWorkdir(request.cwd, request.workdir);
-    const argv = shellArgv(request.shell ?? this.#options.defaultShell, request.cmd, request.login ?? true);
+    const { argv, cwd } = this.commandLine(request);
     const tty = request.tty ?? false;
     const sessionId = this.#newSessionId();
     const processId = `unified-exec-${++this.#nextProcess}-${sessionId}`;
@@ -211,6 +216,14 @@ export class UnifiedExecSessions {
     return this.#collect(session, started, writeYieldTime(request.yieldTimeMs, chars === ''), request.maxOutputTokens, request.signal);
   }
 
+  /** Kills one session's process and forgets it (a user command that ran out of time). */
+  async terminate(sessionId: number): Promise<void> {
+    const session = this.#sessions.get(sessionId);
+    if (session === undefined) return;
+    this.#sessions.delete(sessionId);
+    await this.#terminate(session);
+  }
+
   /** Kills every session's process (the thread ended) and stops listening; further starts fail. */
   async closeAll(): Promise<void> {
     this.#closed = true;
@@ -241,7 +254,15 @@ export class UnifiedExecSessions {
     const exit = session.exit;
     const wallTimeMs = this.#now() - started;
     if (exit !== null) this.#finish(session, exit);
-    return { chunkId: newChunkId(), wallTimeMs, exitCode: exit?.exitCode ?? null, sessionId: exit === null ? session.origin.sessionId : null, originalTokenCount, output };
+    return {
+      chunkId: newChunkId(),
+      wallTimeMs,
+      exitCode: exit?.exitCode ?? null,
+      sessionId: exit === null ? session.origin.sessionId : null,
+      originalTokenCount,
+      output,
+      sandboxDenied: exit?.sandboxDenied ?? false,
+    };
   }
 
   /** Keeps a still-running session for write_stdin, pruning one first when the table is full. */

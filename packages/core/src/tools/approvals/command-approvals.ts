@@ -1,0 +1,218 @@
+// One thread's approvals: decides with the policy whether a command or patch may go ahead, asks the
+// client when it must, remembers "approve for session" answers (keyed by command, working directory
+// and environment, so the same command elsewhere asks again) and approved command prefixes.
+import type {
+  ClientRequests,
+  CommandApprovalDecision,
+  FileChangeApprovalDecision,
+} from '../../session/client-requests.js';
+import { allowsEscalationRequests, asksAfterSandboxDenial, commandRequirement, refusalReason, type ApprovalPolicy } from './command-requirement.js';
+import { commandsOf } from './shell-words.js';
+
+/** A command the model wants to run. */
+export interface CommandCall {
+  readonly turnId: string;
+  readonly callId: string;
+  /** The argv the executor would run (`/bin/bash -lc 'touch x'`). */
+  readonly argv: readonly string[];
+  /** The argv as one display line. */
+  readonly command: string;
+  /** The model's `cmd`. */
+  readonly script: string;
+  readonly cwd: string;
+  readonly escalate: boolean;
+  readonly justification?: string | undefined;
+  readonly prefixRule?: readonly string[] | undefined;
+}
+
+/** A patch the model wants to apply. */
+export interface PatchCall {
+  readonly turnId: string;
+  readonly callId: string;
+  readonly changes: readonly { readonly path: string; readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined }[];
+}
+
+/** The outcome: go ahead (confined or not), or tell the model why not. */
+export type Authorization = { readonly type: 'run'; readonly sandboxed: boolean } | { readonly type: 'rejected'; readonly output: string };
+
+/** Options of {@link CommandApprovals}. */
+export interface CommandApprovalsOptions {
+  /** Asks the user; absent when no one can be asked (then every question is declined). */
+  readonly client: ClientRequests | undefined;
+  /** The environment commands run on now (`local`, or a remote executor's id). */
+  environmentId(): string;
+  /** The policy now (it may change between turns). */
+  policy(): ApprovalPolicy;
+  /** Whether the sandbox restricts the filesystem now (false under danger-full-access). */
+  sandboxRestricted(): boolean;
+  /** Whether the sandbox lets the thread write `path` (an absolute native path). */
+  isWritable(path: string): boolean;
+  /** Ends the running turn, as the user's `cancel` asks. */
+  cancelTurn(): void;
+}
+
+/** What the model reads when the user turns a command down (Codex's wording of the error). */
+export const COMMAND_REJECTED_OUTPUT = 'exec_command failed: CreateProcess { message: "Rejected(\\"rejected by user\\")" }';
+const PATCH_REJECTED_OUTPUT = 'patch rejected by user';
+const NO_CLIENT = 'approval is required, but no client is connected to ask';
+
+/** The approvals of one thread. */
+export class CommandApprovals {
+  readonly #options: CommandApprovalsOptions;
+  readonly #approvedForSession = new Set<string>();
+  readonly #approvedPatchPaths = new Set<string>();
+  readonly #allowedPrefixes: (readonly string[])[] = [];
+
+  constructor(options: CommandApprovalsOptions) {
+    this.#options = options;
+  }
+
+  /** Decides (asking if the policy says so) whether and how a command runs. */
+  async authorizeCommand(call: CommandCall, signal: AbortSignal): Promise<Authorization> {
+    const policy = this.#options.policy();
+    if (call.escalate && !allowsEscalationRequests(policy)) {
+      return rejected(
+        `exec_command failed: the approval policy is ${policyName(policy)}, under which a command cannot ask to run outside the sandbox; run it without sandbox_permissions`,
+      );
+    }
+    const { commands, complex } = commandsOf(call.argv);
+    if (!complex && commands.every((words) => this.#allowedPrefixes.some((prefix) => startsWith(words, prefix)))) return { type: 'run', sandboxed: false };
+    if (this.#approvedForSession.has(this.#sessionKey(call))) return { type: 'run', sandboxed: !call.escalate };
+    const requirement = commandRequirement(policy, {
+      commands,
+      complex,
+      escalate: call.escalate,
+      prefixRule: call.prefixRule,
+      sandboxRestricted: this.#options.sandboxRestricted(),
+    });
+    switch (requirement.type) {
+      case 'run':
+        return requirement;
+      case 'refuse':
+        return rejected(`exec_command failed: ${requirement.reason}`);
+      case 'ask':
+        return this.#askCommand(call, call.justification ?? undefined, requirement.proposedAmendment, !call.escalate, signal);
+    }
+  }
+
+  /** After the sandbox denied a command: whether to run it again outside, asking if the policy allows. */
+  async authorizeRetryWithoutSandbox(call: CommandCall, signal: AbortSignal): Promise<Authorization | undefined> {
+    if (!asksAfterSandboxDenial(this.#options.policy())) return undefined;
+    if (this.#approvedForSession.has(this.#sessionKey(call))) return { type: 'run', sandboxed: false };
+    const { commands, complex } = commandsOf(call.argv);
+    return this.#askCommand(call, 'the sandbox blocked this command; run it again without the sandbox?', complex ? undefined : commands[0], false, signal);
+  }
+
+  /** Decides whether a planned patch is applied, asking when it writes outside the writable roots or the policy trusts nothing. */
+  async authorizePatch(call: PatchCall, signal: AbortSignal): Promise<Authorization> {
+    const policy = this.#options.policy();
+    const paths = call.changes.flatMap((change) => (change.movePath === undefined ? [change.path] : [change.path, change.movePath]));
+    if (paths.every((path) => this.#approvedPatchPaths.has(path))) return { type: 'run', sandboxed: false };
+    const outside = paths.filter((path) => !this.#options.isWritable(path));
+    if (policy !== 'untrusted' && outside.length === 0) return { type: 'run', sandboxed: true };
+    // Legacy on-failure lets the sandbox have its say; the write fails there and the model is told.
+    if (policy === 'on-failure') return { type: 'run', sandboxed: true };
+    const refusal = refusalReason(policy);
+    if (refusal !== undefined) return rejected(`writing outside the writable roots was refused: ${refusal}`);
+    const client = this.#options.client;
+    if (client === undefined) return rejected(NO_CLIENT);
+    const firstOutside = outside[0];
+    const decision = await client.requestFileChangeApproval(
+      {
+        turnId: call.turnId,
+        callId: call.callId,
+        changes: call.changes,
+        reason: outside.length > 0 ? 'the patch writes outside the writable roots' : undefined,
+        grantRoot: firstOutside === undefined ? undefined : parentDirectory(firstOutside),
+      },
+      signal,
+    );
+    return this.#patchDecision(decision, paths);
+  }
+
+  async #askCommand(
+    call: CommandCall,
+    reason: string | undefined,
+    amendment: readonly string[] | undefined,
+    sandboxed: boolean,
+    signal: AbortSignal,
+  ): Promise<Authorization> {
+    const client = this.#options.client;
+    if (client === undefined) return rejected(`exec_command failed: ${NO_CLIENT}`);
+    const decision = await client.requestCommandApproval(
+      {
+        turnId: call.turnId,
+        callId: call.callId,
+        command: call.command,
+        script: call.script,
+        cwd: call.cwd,
+        environmentId: this.#options.environmentId(),
+        reason,
+        proposedExecpolicyAmendment: amendment,
+        availableDecisions: [
+          'accept',
+          amendment === undefined ? 'acceptForSession' : { acceptWithExecpolicyAmendment: { execpolicy_amendment: amendment } },
+          'cancel',
+        ],
+      },
+      signal,
+    );
+    return this.#commandDecision(decision, call, sandboxed);
+  }
+
+  #commandDecision(decision: CommandApprovalDecision, call: CommandCall, sandboxed: boolean): Authorization {
+    if (typeof decision === 'object') {
+      const prefix = decision.acceptWithExecpolicyAmendment.execpolicy_amendment;
+      if (prefix.length > 0) this.#allowedPrefixes.push([...prefix]);
+      return { type: 'run', sandboxed };
+    }
+    switch (decision) {
+      case 'accept':
+        return { type: 'run', sandboxed };
+      case 'acceptForSession':
+        this.#approvedForSession.add(this.#sessionKey(call));
+        return { type: 'run', sandboxed };
+      case 'decline':
+        return rejected(COMMAND_REJECTED_OUTPUT);
+      case 'cancel':
+        this.#options.cancelTurn();
+        return rejected(COMMAND_REJECTED_OUTPUT);
+    }
+  }
+
+  #patchDecision(decision: FileChangeApprovalDecision, paths: readonly string[]): Authorization {
+    switch (decision) {
+      case 'accept':
+        return { type: 'run', sandboxed: false };
+      case 'acceptForSession':
+        for (const path of paths) this.#approvedPatchPaths.add(path);
+        return { type: 'run', sandboxed: false };
+      case 'decline':
+        return rejected(PATCH_REJECTED_OUTPUT);
+      case 'cancel':
+        this.#options.cancelTurn();
+        return rejected(PATCH_REJECTED_OUTPUT);
+    }
+  }
+
+  #sessionKey(call: CommandCall): string {
+    return JSON.stringify([this.#options.environmentId(), call.cwd, call.argv]);
+  }
+}
+
+function rejected(output: string): Authorization {
+  return { type: 'rejected', output };
+}
+
+function startsWith(words: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length > 0 && prefix.length <= words.length && prefix.every((word, index) => words[index] === word);
+}
+
+function policyName(policy: ApprovalPolicy): string {
+  return typeof policy === 'string' ? policy : 'granular';
+}
+
+function parentDirectory(path: string): string {
+  const cut = path.lastIndexOf('/');
+  return cut <= 0 ? '/' : path.slice(0, cut);
+}

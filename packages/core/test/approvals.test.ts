@@ -1,0 +1,318 @@
+// Approvals end to end: a thread with a real local environment (bubblewrap sandbox) and a scripted
+// client, under each approval policy. Asserts on what the model reads back, what the client was
+// asked, and what happened on disk.
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '@skein/config';
+import { ExtensionRegistryBuilder } from '@skein/extension-api';
+import { LocalFileSystem, LocalProcesses, PlatformSandbox, SandboxedFileSystem, spawnExecServer, type RemoteExecutor } from '@skein/exec-server';
+import { ThreadStore } from '@skein/rollout';
+import { probeSandbox } from '@skein/sandboxing';
+import { assistantMessage, completed, customToolCall, functionCall, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  COMMAND_REJECTED_OUTPUT,
+  ThreadManager,
+  type ClientRequests,
+  type CommandApprovalDecision,
+  type CommandApprovalRequest,
+  type CoreEvent,
+  type FileChangeApprovalDecision,
+  type FileChangeApprovalRequest,
+  type ThreadEnvironment,
+  type ThreadHandle,
+} from '../src/index.js';
+
+const capability = await probeSandbox({ env: process.env, cwd: process.cwd() });
+const NO_SANDBOX = capability.available ? false : `bubblewrap is not usable here: ${capability.reason}`;
+const EXEC_SERVER_BIN = path.resolve(import.meta.dirname, '../node_modules/@skein/exec-server/dist/bin.js');
+const PROCESS_EXITED = /\nProcess exited with code (\d+)\n/;
+
+let scratch: string;
+let cwd: string;
+let outside: string;
+let server: MockResponsesServer;
+const cleanups: (() => Promise<void> | void)[] = [];
+
+beforeEach(async () => {
+  scratch = realpathSync(mkdtempSync(path.join(tmpdir(), 'skein-approvals-')));
+  cwd = path.join(scratch, 'work');
+  outside = path.join(scratch, 'outside');
+  for (const dir of [cwd, outside, path.join(scratch, 'home')]) mkdirSync(dir);
+  server = await startMockResponsesServer();
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  server.verify();
+  await server.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** A client that answers each question with the next scripted decision and remembers what it was asked. */
+class ScriptedClient implements ClientRequests {
+  readonly commandRequests: CommandApprovalRequest[] = [];
+  readonly patchRequests: FileChangeApprovalRequest[] = [];
+  constructor(
+    private readonly commandDecisions: CommandApprovalDecision[] = [],
+    private readonly patchDecisions: FileChangeApprovalDecision[] = [],
+  ) {}
+  requestCommandApproval(request: CommandApprovalRequest): Promise<CommandApprovalDecision> {
+    this.commandRequests.push(request);
+    const decision = this.commandDecisions.shift();
+    return decision === undefined ? Promise.reject(new Error(`unexpected approval request for ${request.command}`)) : Promise.resolve(decision);
+  }
+  requestFileChangeApproval(request: FileChangeApprovalRequest): Promise<FileChangeApprovalDecision> {
+    this.patchRequests.push(request);
+    const decision = this.patchDecisions.shift();
+    return decision === undefined ? Promise.reject(new Error('unexpected patch approval request')) : Promise.resolve(decision);
+  }
+  requestUserInput(): Promise<never> {
+    return Promise.reject(new Error('unexpected user input request'));
+  }
+}
+
+function localEnvironment(): ThreadEnvironment {
+  const processes = new LocalProcesses({ sandbox: new PlatformSandbox() });
+  cleanups.push(() => processes.close());
+  return {
+    fileSystem: new LocalFileSystem({ sandboxed: new SandboxedFileSystem({ fallbackCwd: cwd, hostEnv: process.env }) }),
+    processes,
+    env: { PATH: process.env.PATH, HOME: path.join(scratch, 'home') },
+    shell: '/bin/bash',
+  };
+}
+
+async function openThread(policy: string, client: ClientRequests, options: { readonly sandbox?: string; readonly environment?: ThreadEnvironment } = {}): Promise<{ thread: ThreadHandle; events: CoreEvent[] }> {
+  const home = path.join(scratch, 'home');
+  const { config } = await loadConfig({
+    cwd,
+    env: {},
+    homeDir: home,
+    overrides: [
+      `model_providers.mock={ name = "Mock", base_url = "${server.url}", request_max_retries = 0 }`,
+      'model_provider=mock',
+      `approval_policy=${policy}`,
+      `sandbox_mode="${options.sandbox ?? 'workspace-write'}"`,
+      // The scratch directory is under /tmp; keep /tmp read-only so "outside" really is.
+      'sandbox_workspace_write.exclude_slash_tmp=true',
+      'sandbox_workspace_write.exclude_tmpdir_env_var=true',
+    ],
+  });
+  const store = await ThreadStore.open({ home });
+  cleanups.push(() => store.close());
+  const manager = new ThreadManager({
+    store,
+    config,
+    extensions: new ExtensionRegistryBuilder().build(),
+    env: {},
+    host: { shell: 'bash', timezone: 'Etc/UTC' },
+    originator: 'skein_test',
+    source: 'exec',
+    cliVersion: '0.0.0',
+    environment: options.environment ?? localEnvironment(),
+  });
+  const events: CoreEvent[] = [];
+  const thread = await manager.start({ onEvent: (event) => events.push(event), clientRequests: client });
+  cleanups.push(() => thread.close());
+  return { thread, events };
+}
+
+const say = (text: string) => [{ type: 'text' as const, text, text_elements: [] }];
+
+/** Scripts one exec_command call per entry, each answered in the next request, then a final answer. */
+function scriptCalls(...calls: Record<string, unknown>[]): void {
+  server.expect([
+    ...calls.map((args, index) => sse(functionCall('exec_command', args, { callId: `call_${index}` }), completed())),
+    sse(assistantMessage('Done.'), completed()),
+  ]);
+}
+
+const outputOf = (callId: string) => server.requests.map((request) => request.toolOutputText(callId)).find((text) => text !== undefined);
+const exitCodeOf = (callId: string) => Number(PROCESS_EXITED.exec(outputOf(callId) ?? '')?.[1]);
+
+describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
+  it('never: a sandbox-denied write fails without a question, and the model reads the failure', async () => {
+    const target = path.join(outside, 'x');
+    scriptCalls({ cmd: `touch ${target}` });
+    const client = new ScriptedClient();
+    const { thread } = await openThread('"never"', client);
+    await thread.session.runTurn(say('write outside'));
+    expect(client.commandRequests).toEqual([]);
+    expect(exitCodeOf('call_0')).not.toBe(0);
+    expect(outputOf('call_0')).toMatch(/Read-only file system|Permission denied/);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('never: asking to escalate is refused without a question', async () => {
+    scriptCalls({ cmd: `touch ${path.join(outside, 'x')}`, sandbox_permissions: 'require_escalated', justification: 'needs it' });
+    const client = new ScriptedClient();
+    const { thread } = await openThread('"never"', client);
+    await thread.session.runTurn(say('escalate'));
+    expect(client.commandRequests).toEqual([]);
+    expect(outputOf('call_0')).toMatch(/^exec_command failed: the approval policy is never/);
+  });
+
+  it('on-request: a denied write is the model\'s to see; an escalation asks, and accepted runs outside the sandbox', async () => {
+    const target = path.join(outside, 'y');
+    scriptCalls({ cmd: `touch ${target}` }, { cmd: `touch ${target}`, sandbox_permissions: 'require_escalated', justification: 'write the report outside', prefix_rule: ['touch'] });
+    const client = new ScriptedClient(['accept']);
+    const { thread } = await openThread('"on-request"', client);
+    await thread.session.runTurn(say('write outside'));
+    expect(exitCodeOf('call_0')).not.toBe(0);
+    expect(client.commandRequests).toHaveLength(1);
+    expect(client.commandRequests[0]).toMatchObject({
+      callId: 'call_1',
+      command: `/bin/bash -lc 'touch ${target}'`,
+      script: `touch ${target}`,
+      cwd,
+      environmentId: 'local',
+      reason: 'write the report outside',
+      proposedExecpolicyAmendment: ['touch'],
+      availableDecisions: ['accept', { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['touch'] } }, 'cancel'],
+    });
+    expect(exitCodeOf('call_1')).toBe(0);
+    expect(existsSync(target)).toBe(true);
+  });
+
+  it('untrusted: read-only commands run unasked; others ask, run sandboxed, and ask again after a denial', async () => {
+    const target = path.join(outside, 'z');
+    scriptCalls({ cmd: 'ls' }, { cmd: `touch ${target} && echo done` });
+    const client = new ScriptedClient(['accept', 'accept']);
+    const { thread } = await openThread('"untrusted"', client);
+    await thread.session.runTurn(say('go'));
+    expect(exitCodeOf('call_0')).toBe(0);
+    expect(client.commandRequests.map((request) => [request.callId, request.proposedExecpolicyAmendment])).toEqual([
+      ['call_1', ['touch', target]],
+      ['call_1', ['touch', target]],
+    ]);
+    expect(client.commandRequests[1]?.reason).toMatch(/sandbox/);
+    expect(outputOf('call_1')).toMatch(/Process exited with code 0\n[^]*Output:\ndone\n$/);
+    expect(existsSync(target)).toBe(true);
+  });
+
+  it('untrusted: decline never runs the command, the model is told, and the turn goes on', async () => {
+    const target = path.join(cwd, 'declined.txt');
+    scriptCalls({ cmd: `touch ${target}` });
+    const client = new ScriptedClient(['decline']);
+    const { thread } = await openThread('"untrusted"', client);
+    const outcome = await thread.session.runTurn(say('go'));
+    expect(outputOf('call_0')).toBe(COMMAND_REJECTED_OUTPUT);
+    expect(outcome.status).toBe('completed');
+    expect(server.requests).toHaveLength(2);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('on-failure (legacy): runs sandboxed unasked, then asks to retry outside; declined, the model is told', async () => {
+    const target = path.join(outside, 'w');
+    scriptCalls({ cmd: `touch ${target}` });
+    const client = new ScriptedClient(['decline']);
+    const { thread } = await openThread('"on-failure"', client);
+    await thread.session.runTurn(say('go'));
+    expect(client.commandRequests).toHaveLength(1);
+    expect(client.commandRequests[0]?.reason).toMatch(/sandbox/);
+    expect(outputOf('call_0')).toBe(COMMAND_REJECTED_OUTPUT);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it('granular without sandbox approvals: an escalation is refused without a question', async () => {
+    scriptCalls({ cmd: `touch ${path.join(outside, 'g')}`, sandbox_permissions: 'require_escalated' });
+    const client = new ScriptedClient();
+    const { thread } = await openThread('{ granular = { sandbox_approval = false, rules = true, mcp_elicitations = true } }', client);
+    await thread.session.runTurn(say('go'));
+    expect(client.commandRequests).toEqual([]);
+    expect(outputOf('call_0')).toMatch(/^exec_command failed: .*granular/);
+  });
+
+  it('cancel stops the turn as an interrupt', async () => {
+    server.expect([sse(functionCall('exec_command', { cmd: 'touch cancelled.txt' }, { callId: 'call_0' }), completed())]);
+    const client = new ScriptedClient(['cancel']);
+    const { thread } = await openThread('"untrusted"', client);
+    const outcome = await thread.session.runTurn(say('go'));
+    expect(outcome.status).toBe('interrupted');
+    expect(existsSync(path.join(cwd, 'cancelled.txt'))).toBe(false);
+  });
+
+  it('approve-for-session is reused for the same command and cwd, and asked again on another environment', async () => {
+    const remote: RemoteExecutor = await spawnExecServer({ command: [process.execPath, EXEC_SERVER_BIN, '--listen', 'stdio'], cwd });
+    cleanups.push(() => remote.close());
+    const cmd = 'touch session.txt';
+    server.expect([
+      sse(functionCall('exec_command', { cmd }, { callId: 'call_0' }), completed()),
+      sse(functionCall('exec_command', { cmd }, { callId: 'call_1' }), completed()),
+      sse(assistantMessage('Done locally.'), completed()),
+      sse(functionCall('exec_command', { cmd }, { callId: 'call_2' }), completed()),
+      sse(assistantMessage('Done remotely.'), completed()),
+    ]);
+    const client = new ScriptedClient(['acceptForSession', 'accept']);
+    const { thread } = await openThread('"untrusted"', client);
+    await thread.session.runTurn(say('twice here'));
+    expect(client.commandRequests.map((request) => [request.callId, request.environmentId])).toEqual([['call_0', 'local']]);
+    expect(exitCodeOf('call_1')).toBe(0);
+
+    thread.session.useEnvironment({ fileSystem: remote.fileSystem, processes: remote.processes, env: { PATH: process.env.PATH }, shell: '/bin/bash', id: 'remote' });
+    await thread.session.runTurn(say('once there'));
+    expect(client.commandRequests.map((request) => [request.callId, request.environmentId])).toEqual([
+      ['call_0', 'local'],
+      ['call_2', 'remote'],
+    ]);
+    expect(exitCodeOf('call_2')).toBe(0);
+  });
+});
+
+describe.skipIf(NO_SANDBOX)('patch approvals under bubblewrap', () => {
+  const patchAdding = (file: string) => `*** Begin Patch\n*** Add File: ${file}\n+hello\n*** End Patch\n`;
+
+  it('a patch inside the writable roots applies unasked under on-request; outside it asks, and declined writes nothing', async () => {
+    const target = path.join(outside, 'out.txt');
+    server.expect([
+      sse(customToolCall('apply_patch', patchAdding('inside.txt'), { callId: 'call_0' }), completed()),
+      sse(customToolCall('apply_patch', patchAdding(target), { callId: 'call_1' }), completed()),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    const client = new ScriptedClient([], ['decline']);
+    const { thread, events } = await openThread('"on-request"', client);
+    await thread.session.runTurn(say('patch'));
+    expect(existsSync(path.join(cwd, 'inside.txt'))).toBe(true);
+    expect(client.patchRequests).toHaveLength(1);
+    expect(client.patchRequests[0]).toMatchObject({ callId: 'call_1', changes: [{ path: target, kind: 'add' }], grantRoot: outside });
+    expect(outputOf('call_1')).toMatch(/^Exit code: 1\n[^]*patch rejected by user\n$/);
+    expect(existsSync(target)).toBe(false);
+    expect(events.filter((event) => event.type === 'patchApplied').map((event) => event.success)).toEqual([true, false]);
+  });
+
+  it('an accepted patch outside the writable roots is written', async () => {
+    const target = path.join(outside, 'granted.txt');
+    server.expect([sse(customToolCall('apply_patch', patchAdding(target), { callId: 'call_0' }), completed()), sse(assistantMessage('Done.'), completed())]);
+    const client = new ScriptedClient([], ['accept']);
+    const { thread } = await openThread('"on-request"', client);
+    await thread.session.runTurn(say('patch'));
+    expect(outputOf('call_0')).toMatch(/^Exit code: 0\n/);
+    expect(existsSync(target)).toBe(true);
+  });
+});
+
+describe('user shell commands', () => {
+  it('run on the environment as their own turn, and the model sees them next time', async () => {
+    server.expect([sse(assistantMessage('Seen.'), completed())]);
+    const { thread, events } = await openThread('"never"', new ScriptedClient(), { sandbox: 'read-only' });
+    const result = await thread.session.runUserShellCommand('echo from-user');
+    expect(result).toMatchObject({ exitCode: 0, output: 'from-user\n', timedOut: false });
+    expect(events.map((event) => event.type)).toEqual(['sessionConfigured', 'turnStarted', 'commandStarted', 'commandOutputDelta', 'commandCompleted', 'turnCompleted']);
+    expect(events.find((event) => event.type === 'commandStarted')).toMatchObject({ source: 'userShell', cmd: 'echo from-user' });
+    await thread.session.runTurn(say('what did I run?'));
+    const shellMessage = server.requests[0]!.messageTexts('user').find((text) => text.startsWith('<user_shell_command>'));
+    expect(shellMessage).toMatch(/^<user_shell_command>\n<command>\necho from-user\n<\/command>\n<result>\nExit code: 0\nDuration: \d+\.\d{4} seconds\nOutput:\nfrom-user\n\n<\/result>\n<\/user_shell_command>$/);
+  });
+
+  it('are refused when the thread has no environment', async () => {
+    const home = path.join(scratch, 'home');
+    const { config } = await loadConfig({ cwd, env: {}, homeDir: home, overrides: [`model_providers.mock={ name = "Mock", base_url = "${server.url}" }`, 'model_provider=mock'] });
+    const store = await ThreadStore.open({ home });
+    cleanups.push(() => store.close());
+    const manager = new ThreadManager({ store, config, extensions: new ExtensionRegistryBuilder().build(), env: {}, host: { shell: 'bash', timezone: 'Etc/UTC' }, originator: 't', source: 'exec', cliVersion: '0' });
+    const thread = await manager.start({ onEvent: () => undefined });
+    cleanups.push(() => thread.close());
+    await expect(thread.session.runUserShellCommand('echo hi')).rejects.toMatchObject({ code: 'ShellUnavailable', message: 'shell is unavailable in this session' });
+  });
+});
