@@ -126,6 +126,8 @@ const settings = {
   instructions: z.string().optional(),
   model_instructions_file: z.string().min(1).optional(),
   project_doc_max_bytes: z.int().min(0).optional(),
+  /** Tokens of one tool output kept in history before its middle is cut. */
+  tool_output_token_limit: z.int().positive().optional(),
   shell_environment_policy: ShellEnvironmentPolicyToml.optional(),
   orchestrator: z.object({ skills: toggle.optional(), mcp: toggle.optional() }).optional(),
   mcp_servers: z.record(z.string(), McpServerToml).optional(),

@@ -50,6 +50,10 @@ export interface Config {
   /** Base instructions replacing the built-in ones: `instructions`, or the contents of `model_instructions_file`. */
   readonly baseInstructions: string | undefined;
   readonly projectDocMaxBytes: number;
+  /** Files whose presence marks a project root (AGENTS.md discovery, trusted project config). */
+  readonly projectRootMarkers: readonly string[];
+  /** Tokens of one tool output kept in history (`tool_output_token_limit`); the model's default when unset. */
+  readonly toolOutputTokenLimit: number | undefined;
   readonly shellEnvironmentPolicy: Readonly<ShellEnvironmentPolicyToml>;
   readonly orchestrator: { readonly skillsEnabled: boolean; readonly mcpEnabled: boolean };
   readonly mcpServers: Readonly<Record<string, McpServerToml>>;

@@ -99,6 +99,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     developerInstructions: merged.developer_instructions,
     baseInstructions: await readBaseInstructions(merged, layers, options.cwd),
     projectDocMaxBytes: merged.project_doc_max_bytes ?? DEFAULT_PROJECT_DOC_MAX_BYTES,
+    projectRootMarkers: merged.project_root_markers ?? DEFAULT_PROJECT_ROOT_MARKERS,
+    toolOutputTokenLimit: merged.tool_output_token_limit,
     shellEnvironmentPolicy: merged.shell_environment_policy ?? {},
     orchestrator: {
       skillsEnabled: merged.orchestrator?.skills?.enabled ?? true,

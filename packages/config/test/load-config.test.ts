@@ -45,10 +45,19 @@ describe('defaults', () => {
       approvalPolicy: 'on-request',
       sandboxMode: 'read-only',
       projectDocMaxBytes: 32768,
+      projectRootMarkers: ['.git'],
+      toolOutputTokenLimit: undefined,
       orchestrator: { skillsEnabled: true, mcpEnabled: true },
     });
     expect(config.modelProvider.baseUrl).toBe('https://api.openai.com/v1');
     expect(config.features.isEnabled('goals')).toBe(true);
+  });
+
+  it('reads the history and project-root settings', async () => {
+    userConfig('tool_output_token_limit = 2500\nproject_root_markers = [".hg", ".git"]\n');
+    const { config } = await load();
+    expect(config).toMatchObject({ toolOutputTokenLimit: 2500, projectRootMarkers: ['.hg', '.git'] });
+    await expect(loadConfig({ cwd: project, env: { CODEX_HOME: home }, overrides: ['tool_output_token_limit=0'] })).rejects.toThrow(/tool_output_token_limit/);
   });
 
   it('is deeply immutable', async () => {

@@ -86,3 +86,5 @@ export { commandsOf, plainCommandsOfScript } from './tools/approvals/shell-words
 export { DEFAULT_USER_SHELL_TIMEOUT_MS, USER_SHELL_UNAVAILABLE } from './session/user-shell-command.js';
 export type { UserShellResult } from './session/user-shell-command.js';
 export type { CommandSource } from './turn/core-event.js';
+export { NO_TOKENS, RolloutTokenCountInfo, addUsage, breakdownOf } from './session/thread-token-usage.js';
+export type { TokenUsageBreakdown } from './session/thread-token-usage.js';

@@ -1,6 +1,6 @@
 // Starts, resumes and forks threads on top of @skein/rollout: each loaded thread is a ThreadSession
 // recording into its rollout file. Resume continues the same file with the history it reconstructs.
-import { DEFAULT_PROJECT_ROOT_MARKERS, findProjectRoot, type Config } from '@skein/config';
+import { findProjectRoot, type Config } from '@skein/config';
 import type { ExtensionRegistry } from '@skein/extension-api';
 import { newThreadId, randomUuidV7, ThreadId, type UuidV7Source } from '@skein/protocol';
 import { scanRolloutFile, type ForkPoint, type LoadedThread, type RolloutWriter, type SessionSource, type ThreadListQuery, type ThreadPage, type ThreadStore } from '@skein/rollout';
@@ -11,6 +11,7 @@ import type { ClientRequests } from './session/client-requests.js';
 import type { ThreadRecorder, WorldStateRecord } from './session/thread-recorder.js';
 import { ThreadSession, type ThreadEnvironment } from './session/thread-session.js';
 import { localWorkspaceReader, type WorkspaceReader } from './session/workspace-reader.js';
+import { NO_TOKENS, RolloutTokenCountInfo, type TokenUsageBreakdown } from './session/thread-token-usage.js';
 import type { CoreEvent } from './turn/core-event.js';
 
 /** What the host (cli, app-server) provides once. */
@@ -153,7 +154,7 @@ export class ThreadManager {
       reader: this.#options.reader ?? localWorkspaceReader,
       recorder,
       extensions,
-      host: { ...this.#options.host, projectRoot: findProjectRoot(config.cwd, DEFAULT_PROJECT_ROOT_MARKERS) },
+      host: { ...this.#options.host, projectRoot: findProjectRoot(config.cwd, config.projectRootMarkers) },
       clock: this.#options.clock ?? systemClock,
       onEvent: options.onEvent,
       clientRequests: options.clientRequests,
@@ -165,7 +166,8 @@ export class ThreadManager {
       ...(this.#options.environment === undefined ? {} : { environment: this.#options.environment }),
     });
     if (loaded !== undefined && writer !== undefined) {
-      extensions.restoreWorldState(await recordedWorldState(writer.path));
+      const recorded = await recordedState(writer.path);
+      extensions.restoreWorldState(recorded.worldState);
       const baseline = loaded.needsInitialContext ? undefined : loaded.referenceTurnContext;
       session.restore(
         loaded.history,
@@ -178,6 +180,7 @@ export class ThreadManager {
               currentDate: baseline.current_date ?? undefined,
               timezone: baseline.timezone ?? undefined,
             },
+        recorded.tokenUsage,
       );
       await extensions.lifecycle('onThreadResume', threadId, config.cwd);
     } else {
@@ -212,14 +215,26 @@ const discardingRecorder: ThreadRecorder = {
   flush: () => Promise.resolve(),
 };
 
-/** The newest recorded snapshot of every world-state section (a `full` line starts over). */
-async function recordedWorldState(rolloutPath: string): Promise<WorldStateRecord[]> {
+/**
+ * What a rollout holds beyond the history: the newest snapshot of every world-state section (a
+ * `full` line starts over) and the thread's token total from its last `token_count` line.
+ */
+async function recordedState(rolloutPath: string): Promise<{ readonly worldState: WorldStateRecord[]; readonly tokenUsage: TokenUsageBreakdown }> {
   const sections = new Map<string, unknown>();
+  let tokenUsage = NO_TOKENS;
   await scanRolloutFile(rolloutPath, (record) => {
-    if (record.kind !== 'line' || record.line.type !== 'world_state') return;
+    if (record.kind !== 'line') return;
+    if (record.line.type === 'event_msg') {
+      const payload = record.line.payload as { readonly type?: unknown; readonly info?: unknown };
+      if (payload.type !== 'token_count') return;
+      const info = RolloutTokenCountInfo.safeParse(payload.info);
+      if (info.success) tokenUsage = info.data.total_token_usage;
+      return;
+    }
+    if (record.line.type !== 'world_state') return;
     const payload = record.line.payload as { readonly full?: boolean; readonly state?: Readonly<Record<string, unknown>> };
     if (payload.full === true) sections.clear();
     for (const [sectionId, snapshot] of Object.entries(payload.state ?? {})) sections.set(sectionId, snapshot);
   });
-  return [...sections].map(([sectionId, snapshot]) => ({ sectionId, snapshot }));
+  return { worldState: [...sections].map(([sectionId, snapshot]) => ({ sectionId, snapshot })), tokenUsage };
 }

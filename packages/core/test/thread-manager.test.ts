@@ -1,6 +1,6 @@
 // Threads that survive a restart: start a thread, run a turn, drop everything, resume it from its
 // rollout file with a new manager, fork it — asserting on what the model receives each time.
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@skein/config';
@@ -99,6 +99,27 @@ describe('ThreadManager', () => {
     expect(reloaded.turns).toHaveLength(2);
     expect(reloaded.history.map((item) => item.id)).toEqual(resumed.session.history.items.map((item) => item.id));
     expect(reloaded.problems).toEqual([]);
+  });
+
+  it('counts tokens across turns, records them as token_count lines, and restores the total on resume', async () => {
+    server.expect([sse(assistantMessage('One.'), completed({ usage: { inputTokens: 100, outputTokens: 10 } })), sse(assistantMessage('Two.'), completed({ usage: { inputTokens: 40, outputTokens: 5 } }))]);
+    const events: CoreEvent[] = [];
+    const first = await (await manager()).start({ onEvent: (event) => events.push(event) });
+    await first.session.runTurn(say('Count'));
+    await first.close();
+    const resumed = await (await manager()).resume(first.session.threadId, { onEvent: (event) => events.push(event) });
+    expect(resumed.session.tokenUsage).toMatchObject({ inputTokens: 100, outputTokens: 10, totalTokens: 110 });
+    await resumed.session.runTurn(say('Again'));
+    await resumed.close();
+    const usage = events.flatMap((event) => (event.type === 'threadTokenUsage' ? [[event.last.totalTokens, event.total.totalTokens, event.modelContextWindow]] : []));
+    expect(usage).toEqual([[110, 110, 258_400], [45, 155, 258_400]]);
+    const lines = readFileSync(resumed.path!, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; payload: { type?: string; info?: unknown } });
+    const counts = lines.filter((line) => line.type === 'event_msg' && line.payload.type === 'token_count').map((line) => line.payload.info);
+    expect(counts.at(-1)).toEqual({
+      total_token_usage: { input_tokens: 140, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 15, reasoning_output_tokens: 0, total_tokens: 155 },
+      last_token_usage: { input_tokens: 40, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 5, reasoning_output_tokens: 0, total_tokens: 45 },
+      model_context_window: 258_400,
+    });
   });
 
   it('tells a resumed thread what changed since its last turn: new permissions, and nothing else', async () => {

@@ -4,7 +4,7 @@ export type { ContextContributor, ContextFragment, ContextRequest } from './cont
 export type { TurnEnvironment, TurnInputContributor, TurnInputRequest } from './turn-input-contributor.js';
 export type { ThreadLifecycleContributor, ThreadLifecycleEvent } from './thread-lifecycle-contributor.js';
 export type { ToolContributor, ToolRequest } from './tool-contributor.js';
-export type { CustomToolHandler, FunctionToolHandler, ToolHandler, ToolInvocation, ToolResult } from './tool-handler.js';
+export type { CustomToolHandler, FunctionToolHandler, LeafToolHandler, NamespaceToolHandler, ToolHandler, ToolInvocation, ToolResult } from './tool-handler.js';
 export type { JsonValue, WorldStateContributor, WorldStateRequest } from './world-state-contributor.js';
 export { MemoryExtensionData } from './extension-data.js';
 export type { ExtensionData, ExtensionScopes } from './extension-data.js';

@@ -32,6 +32,20 @@ export interface CustomToolHandler {
   handle(input: string, invocation: ToolInvocation): Promise<ToolResult>;
 }
 
-/** Any tool the router can dispatch to. */
+/** A tool that the model calls by its own name. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- handlers of different argument types share one list; each parses its own
-export type ToolHandler = FunctionToolHandler<any> | CustomToolHandler;
+export type LeafToolHandler = FunctionToolHandler<any> | CustomToolHandler;
+
+/**
+ * Tools grouped under one name (`skills.list`, `skills.read`): offered as a `namespace` tool, and
+ * called with `namespace` beside the inner tool's name.
+ */
+export interface NamespaceToolHandler {
+  readonly kind: 'namespace';
+  readonly name: string;
+  readonly description: string;
+  readonly tools: readonly LeafToolHandler[];
+}
+
+/** Any tool the router can dispatch to. */
+export type ToolHandler = LeafToolHandler | NamespaceToolHandler;

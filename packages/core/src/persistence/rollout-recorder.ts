@@ -5,6 +5,7 @@ import type { RolloutItem, RolloutWriter } from '@skein/rollout';
 import type { CoreEvent } from '../turn/core-event.js';
 import type { ThreadRecorder, TurnContextRecord, WorldStateRecord } from '../session/thread-recorder.js';
 import type { ResponseItem } from '@skein/protocol';
+import { rolloutUsage } from '../session/thread-token-usage.js';
 
 /** Records one thread into its rollout file. */
 export class RolloutThreadRecorder implements ThreadRecorder {
@@ -50,6 +51,18 @@ export class RolloutThreadRecorder implements ThreadRecorder {
         break;
       case 'turnCompleted':
         this.#append([{ type: 'event_msg', payload: { type: 'task_complete', turn_id: event.turnId, last_agent_message: event.lastAgentMessage ?? null } }]);
+        break;
+      case 'threadTokenUsage':
+        this.#append([
+          {
+            type: 'event_msg',
+            payload: {
+              type: 'token_count',
+              info: { total_token_usage: rolloutUsage(event.total), last_token_usage: rolloutUsage(event.last), model_context_window: event.modelContextWindow },
+              rate_limits: null,
+            },
+          },
+        ]);
         break;
       case 'turnAborted':
         this.#append([{ type: 'event_msg', payload: { type: 'turn_aborted', turn_id: event.turnId, reason: event.reason } }]);

@@ -12,9 +12,10 @@ import { localDate, type EnvironmentContext } from '../context/environment-conte
 import { buildInitialContext, contextUpdates } from '../context/initial-context.js';
 import type { PermissionsFacts } from '../context/permissions-instructions.js';
 import type { ExtensionHost } from '../extensions/extension-host.js';
-import { ThreadHistory } from '../history/thread-history.js';
+import { DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, ThreadHistory } from '../history/thread-history.js';
 import type { ResponsesClient } from '../model-client/responses-client.js';
-import { findModelInfo, type ModelInfo } from '../model/model-catalog.js';
+import { effectiveContextWindow, findModelInfo, type ModelInfo } from '../model/model-catalog.js';
+import { addUsage, breakdownOf, NO_TOKENS, type TokenUsageBreakdown } from './thread-token-usage.js';
 import { turnRequestMetadata } from '../model/turn-metadata.js';
 import { applyPatchTool } from '../tools/apply-patch/apply-patch-tool.js';
 import { ToolRouter } from '../tools/tool-router.js';
@@ -115,6 +116,7 @@ export class ThreadSession {
   #config: Config;
   #model: ModelInfo;
   readonly #approvals: CommandApprovals;
+  #tokenUsage: TokenUsageBreakdown = NO_TOKENS;
   /** User shell commands in flight: their call id → the turn they belong to. */
   readonly #userShellCalls = new Map<string, string>();
   readonly #uuid: UuidV7Source;
@@ -139,7 +141,7 @@ export class ThreadSession {
       isWritable: (path) => isWritable(this.#config, path, this.#environment?.env ?? {}),
       cancelTurn: () => this.#active?.controller.abort(),
     });
-    this.history = new ThreadHistory({ toolOutputTokenLimit: 10_000, uuid: this.#uuid, onRecorded: (items) => options.recorder.recordItems(items) });
+    this.history = new ThreadHistory({ toolOutputTokenLimit: options.config.toolOutputTokenLimit ?? DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, uuid: this.#uuid, onRecorded: (items) => options.recorder.recordItems(items) });
   }
 
   /** The settings turns run with now. */
@@ -294,8 +296,9 @@ export class ThreadSession {
    * from it. Without a baseline (none recorded, or a compaction replaced the history it described),
    * the next turn sends the full initial context again.
    */
-  restore(items: readonly ResponseItem[], baseline: RecordedTurnSettings | undefined): void {
+  restore(items: readonly ResponseItem[], baseline: RecordedTurnSettings | undefined, tokenUsage: TokenUsageBreakdown = NO_TOKENS): void {
     this.history.replace(items);
+    this.#tokenUsage = tokenUsage;
     this.#lastSettings = items.length === 0 || baseline === undefined ? undefined : this.#settingsFrom(baseline);
   }
 
@@ -323,6 +326,16 @@ export class ThreadSession {
   #emit(event: CoreEvent): void {
     this.#options.recorder.recordEvent(event);
     this.#options.onEvent(event);
+    if (event.type === 'tokenUsage') {
+      const last = breakdownOf(event.usage);
+      this.#tokenUsage = addUsage(this.#tokenUsage, last);
+      this.#emit({ type: 'threadTokenUsage', turnId: event.turnId, last, total: this.#tokenUsage, modelContextWindow: effectiveContextWindow(this.#model) });
+    }
+  }
+
+  /** Tokens used since the thread began (restored on resume). */
+  get tokenUsage(): TokenUsageBreakdown {
+    return this.#tokenUsage;
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { CustomToolHandler, FunctionToolHandler } from '@skein/extension-api';
+import type { CustomToolHandler, FunctionToolHandler, NamespaceToolHandler } from '@skein/extension-api';
 import { ResponseItem } from '@skein/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -51,5 +51,31 @@ describe('ToolRouter', () => {
     expect(result.success).toBe(false);
     expect(result.item).toMatchObject({ call_id: 'c' });
     expect((result.item as { output: string }).output).toContain(text);
+  });
+});
+
+describe('ToolRouter namespaces', () => {
+  const math: NamespaceToolHandler = { kind: 'namespace', name: 'math', description: 'Arithmetic.', tools: [add] };
+  const grouped = new ToolRouter([shout, math]);
+
+  it('offers a namespace as one tool holding its tools’ specs', () => {
+    expect(grouped.specs()).toEqual([shout.spec, { type: 'namespace', name: 'math', description: 'Arithmetic.', tools: [add.spec] }]);
+    expect(() => new ToolRouter([{ ...math, tools: [add, add] }])).toThrow(/two tools in namespace 'math' are named 'add'/);
+  });
+
+  it('dispatches a call that names the namespace to the tool inside it', async () => {
+    const result = await grouped.dispatch(call({ type: 'function_call', namespace: 'math', name: 'add', arguments: '{"a":1,"b":1}', call_id: 'n1' }), ctx);
+    expect(result).toMatchObject({ item: { type: 'function_call_output', call_id: 'n1', output: '2' }, success: true });
+  });
+
+  it.each([
+    [{ type: 'function_call', name: 'add', arguments: '{}', call_id: 'c' }, 'unsupported call: add'],
+    [{ type: 'function_call', name: 'math', arguments: '{}', call_id: 'c' }, 'math is a namespace; call one of its tools: add'],
+    [{ type: 'function_call', namespace: 'math', name: 'sub', arguments: '{}', call_id: 'c' }, 'unsupported call: math.sub'],
+    [{ type: 'function_call', namespace: 'nope', name: 'add', arguments: '{}', call_id: 'c' }, 'unsupported call: nope.add'],
+  ])('answers %j with a readable failure', async (value, text) => {
+    const result = await grouped.dispatch(call(value), ctx);
+    expect(result.success).toBe(false);
+    expect((result.item as { output: string }).output).toBe(text);
   });
 });

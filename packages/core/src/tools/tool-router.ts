@@ -1,6 +1,6 @@
 // Routes the model's tool calls to handlers. Whatever goes wrong — an unknown tool, arguments that do
 // not parse, a handler that throws — becomes a tool output the model can read, never a failed turn.
-import type { ToolHandler, ToolInvocation, ToolResult } from '@skein/extension-api';
+import type { LeafToolHandler, NamespaceToolHandler, ToolHandler, ToolInvocation, ToolResult } from '@skein/extension-api';
 import { isKnownResponseItem, toolOutputFor, type ResponseItem, type ToolSpec } from '@skein/protocol';
 import { z } from 'zod';
 
@@ -18,14 +18,24 @@ export class ToolRouter {
 
   constructor(handlers: readonly ToolHandler[]) {
     for (const handler of handlers) {
-      if (this.#handlers.has(handler.spec.name)) throw new Error(`two tools are named '${handler.spec.name}'`);
-      this.#handlers.set(handler.spec.name, handler);
+      const name = nameOf(handler);
+      if (this.#handlers.has(name)) throw new Error(`two tools are named '${name}'`);
+      if (handler.kind === 'namespace') {
+        const inner = handler.tools.map(nameOf);
+        const repeated = inner.find((toolName, index) => inner.indexOf(toolName) !== index);
+        if (repeated !== undefined) throw new Error(`two tools in namespace '${name}' are named '${repeated}'`);
+      }
+      this.#handlers.set(name, handler);
     }
   }
 
   /** The tool definitions for the request, in registration order. */
   specs(): ToolSpec[] {
-    return [...this.#handlers.values()].map((handler) => handler.spec);
+    return [...this.#handlers.values()].map((handler) =>
+      handler.kind === 'namespace'
+        ? { type: 'namespace', name: handler.name, description: handler.description, tools: handler.tools.map((tool) => tool.spec) }
+        : handler.spec,
+    );
   }
 
   /** Runs one call and returns its output item (`function_call_output` or `custom_tool_call_output`). */
@@ -34,9 +44,23 @@ export class ToolRouter {
     return { item: toolOutputFor(call, result.output), success: result.success };
   }
 
+  /** The handler a call names: a top-level tool, or a tool inside the call's namespace. */
+  #find(call: ToolCall): LeafToolHandler | string {
+    const namespace = call.namespace ?? undefined;
+    if (namespace === undefined || namespace === '') {
+      const handler = this.#handlers.get(call.name);
+      if (handler === undefined) return `unsupported call: ${call.name}`;
+      if (handler.kind === 'namespace') return `${call.name} is a namespace; call one of its tools: ${handler.tools.map(nameOf).join(', ')}`;
+      return handler;
+    }
+    const group = this.#handlers.get(namespace);
+    if (group?.kind !== 'namespace') return `unsupported call: ${namespace}.${call.name}`;
+    return group.tools.find((tool) => tool.spec.name === call.name) ?? `unsupported call: ${namespace}.${call.name}`;
+  }
+
   async #run(call: ToolCall, invocation: ToolInvocation): Promise<ToolResult> {
-    const handler = this.#handlers.get(call.name);
-    if (handler === undefined) return failure(`unsupported call: ${call.name}`);
+    const handler = this.#find(call);
+    if (typeof handler === 'string') return failure(handler);
     try {
       if (handler.kind === 'custom') {
         if (call.type !== 'custom_tool_call') return failure(`${call.name} takes free-form input, not JSON arguments`);
@@ -57,6 +81,10 @@ export class ToolRouter {
       return failure(`${call.name} failed: ${(error as Error).message}`);
     }
   }
+}
+
+function nameOf(handler: ToolHandler | NamespaceToolHandler): string {
+  return handler.kind === 'namespace' ? handler.name : handler.spec.name;
 }
 
 function failure(message: string): ToolResult {

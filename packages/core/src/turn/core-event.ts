@@ -3,6 +3,7 @@
 import type { ResponseItem } from '@skein/protocol';
 import type { ModelError } from '../model-client/model-error.js';
 import type { TokenUsage } from '../model-client/response-event.js';
+import type { TokenUsageBreakdown } from '../session/thread-token-usage.js';
 
 /** Who started a command: the model, or the user from the client. */
 export type CommandSource = 'agent' | 'userShell';
@@ -24,6 +25,14 @@ export type CoreEvent =
   | { readonly type: 'agentMessageDelta'; readonly turnId: string; readonly itemId: string; readonly delta: string }
   | { readonly type: 'reasoningSummaryDelta'; readonly turnId: string; readonly itemId: string; readonly delta: string }
   | { readonly type: 'tokenUsage'; readonly turnId: string; readonly usage: TokenUsage }
+  /** The thread's usage after a response: that response's, and the total since the thread began. */
+  | {
+      readonly type: 'threadTokenUsage';
+      readonly turnId: string;
+      readonly last: TokenUsageBreakdown;
+      readonly total: TokenUsageBreakdown;
+      readonly modelContextWindow: number;
+    }
   | { readonly type: 'streamRetrying'; readonly turnId: string; readonly attempt: number; readonly delayMs: number; readonly reason: string }
   | { readonly type: 'turnCompleted'; readonly turnId: string; readonly lastAgentMessage: string | undefined }
   | { readonly type: 'turnAborted'; readonly turnId: string; readonly reason: 'interrupted' }
