@@ -1,124 +1,37 @@
 // Approvals end to end: a thread with a real local environment (bubblewrap sandbox) and a scripted
 // client, under each approval policy. Asserts on what the model reads back, what the client was
 // asked, and what happened on disk.
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '@skein/config';
-import { ExtensionRegistryBuilder } from '@skein/extension-api';
-import { LocalFileSystem, LocalProcesses, PlatformSandbox, SandboxedFileSystem, spawnExecServer, type RemoteExecutor } from '@skein/exec-server';
-import { ThreadStore } from '@skein/rollout';
+import { spawnExecServer, type RemoteExecutor } from '@skein/exec-server';
 import { probeSandbox } from '@skein/sandboxing';
 import { assistantMessage, completed, customToolCall, functionCall, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  COMMAND_REJECTED_OUTPUT,
-  ThreadManager,
-  type ClientRequests,
-  type CommandApprovalDecision,
-  type CommandApprovalRequest,
-  type CoreEvent,
-  type FileChangeApprovalDecision,
-  type FileChangeApprovalRequest,
-  type ThreadEnvironment,
-  type ThreadHandle,
-} from '../src/index.js';
+import { COMMAND_REJECTED_OUTPUT } from '../src/index.js';
+import { ScriptedClient, say, toolThreadFixture, type ToolThreadFixture } from './support/tool-thread.js';
 
 const capability = await probeSandbox({ env: process.env, cwd: process.cwd() });
 const NO_SANDBOX = capability.available ? false : `bubblewrap is not usable here: ${capability.reason}`;
 const EXEC_SERVER_BIN = path.resolve(import.meta.dirname, '../node_modules/@skein/exec-server/dist/bin.js');
 const PROCESS_EXITED = /\nProcess exited with code (\d+)\n/;
 
-let scratch: string;
+let server: MockResponsesServer;
+let fixture: ToolThreadFixture;
 let cwd: string;
 let outside: string;
-let server: MockResponsesServer;
-const cleanups: (() => Promise<void> | void)[] = [];
 
 beforeEach(async () => {
-  scratch = realpathSync(mkdtempSync(path.join(tmpdir(), 'skein-approvals-')));
-  cwd = path.join(scratch, 'work');
-  outside = path.join(scratch, 'outside');
-  for (const dir of [cwd, outside, path.join(scratch, 'home')]) mkdirSync(dir);
   server = await startMockResponsesServer();
+  fixture = toolThreadFixture(server);
+  ({ cwd, outside } = fixture);
 });
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await fixture.cleanup();
   server.verify();
   await server.close();
-  rmSync(scratch, { recursive: true, force: true });
 });
 
-/** A client that answers each question with the next scripted decision and remembers what it was asked. */
-class ScriptedClient implements ClientRequests {
-  readonly commandRequests: CommandApprovalRequest[] = [];
-  readonly patchRequests: FileChangeApprovalRequest[] = [];
-  constructor(
-    private readonly commandDecisions: CommandApprovalDecision[] = [],
-    private readonly patchDecisions: FileChangeApprovalDecision[] = [],
-  ) {}
-  requestCommandApproval(request: CommandApprovalRequest): Promise<CommandApprovalDecision> {
-    this.commandRequests.push(request);
-    const decision = this.commandDecisions.shift();
-    return decision === undefined ? Promise.reject(new Error(`unexpected approval request for ${request.command}`)) : Promise.resolve(decision);
-  }
-  requestFileChangeApproval(request: FileChangeApprovalRequest): Promise<FileChangeApprovalDecision> {
-    this.patchRequests.push(request);
-    const decision = this.patchDecisions.shift();
-    return decision === undefined ? Promise.reject(new Error('unexpected patch approval request')) : Promise.resolve(decision);
-  }
-  requestUserInput(): Promise<never> {
-    return Promise.reject(new Error('unexpected user input request'));
-  }
-}
-
-function localEnvironment(): ThreadEnvironment {
-  const processes = new LocalProcesses({ sandbox: new PlatformSandbox() });
-  cleanups.push(() => processes.close());
-  return {
-    fileSystem: new LocalFileSystem({ sandboxed: new SandboxedFileSystem({ fallbackCwd: cwd, hostEnv: process.env }) }),
-    processes,
-    env: { PATH: process.env.PATH, HOME: path.join(scratch, 'home') },
-    shell: '/bin/bash',
-  };
-}
-
-async function openThread(policy: string, client: ClientRequests, options: { readonly sandbox?: string; readonly environment?: ThreadEnvironment } = {}): Promise<{ thread: ThreadHandle; events: CoreEvent[] }> {
-  const home = path.join(scratch, 'home');
-  const { config } = await loadConfig({
-    cwd,
-    env: {},
-    homeDir: home,
-    overrides: [
-      `model_providers.mock={ name = "Mock", base_url = "${server.url}", request_max_retries = 0 }`,
-      'model_provider=mock',
-      `approval_policy=${policy}`,
-      `sandbox_mode="${options.sandbox ?? 'workspace-write'}"`,
-      // The scratch directory is under /tmp; keep /tmp read-only so "outside" really is.
-      'sandbox_workspace_write.exclude_slash_tmp=true',
-      'sandbox_workspace_write.exclude_tmpdir_env_var=true',
-    ],
-  });
-  const store = await ThreadStore.open({ home });
-  cleanups.push(() => store.close());
-  const manager = new ThreadManager({
-    store,
-    config,
-    extensions: new ExtensionRegistryBuilder().build(),
-    env: {},
-    host: { shell: 'bash', timezone: 'Etc/UTC' },
-    originator: 'skein_test',
-    source: 'exec',
-    cliVersion: '0.0.0',
-    environment: options.environment ?? localEnvironment(),
-  });
-  const events: CoreEvent[] = [];
-  const thread = await manager.start({ onEvent: (event) => events.push(event), clientRequests: client });
-  cleanups.push(() => thread.close());
-  return { thread, events };
-}
-
-const say = (text: string) => [{ type: 'text' as const, text, text_elements: [] }];
+const openThread = (policy: string, client: ScriptedClient, options?: Parameters<ToolThreadFixture['openThread']>[2]) => fixture.openThread(policy, client, options);
 
 /** Scripts one exec_command call per entry, each answered in the next request, then a final answer. */
 function scriptCalls(...calls: Record<string, unknown>[]): void {
@@ -156,7 +69,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
   it('on-request: a denied write is the model\'s to see; an escalation asks, and accepted runs outside the sandbox', async () => {
     const target = path.join(outside, 'y');
     scriptCalls({ cmd: `touch ${target}` }, { cmd: `touch ${target}`, sandbox_permissions: 'require_escalated', justification: 'write the report outside', prefix_rule: ['touch'] });
-    const client = new ScriptedClient(['accept']);
+    const client = new ScriptedClient({ commands: ['accept'] });
     const { thread } = await openThread('"on-request"', client);
     await thread.session.runTurn(say('write outside'));
     expect(exitCodeOf('call_0')).not.toBe(0);
@@ -178,7 +91,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
   it('untrusted: read-only commands run unasked; others ask, run sandboxed, and ask again after a denial', async () => {
     const target = path.join(outside, 'z');
     scriptCalls({ cmd: 'ls' }, { cmd: `touch ${target} && echo done` });
-    const client = new ScriptedClient(['accept', 'accept']);
+    const client = new ScriptedClient({ commands: ['accept', 'accept'] });
     const { thread } = await openThread('"untrusted"', client);
     await thread.session.runTurn(say('go'));
     expect(exitCodeOf('call_0')).toBe(0);
@@ -194,7 +107,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
   it('untrusted: decline never runs the command, the model is told, and the turn goes on', async () => {
     const target = path.join(cwd, 'declined.txt');
     scriptCalls({ cmd: `touch ${target}` });
-    const client = new ScriptedClient(['decline']);
+    const client = new ScriptedClient({ commands: ['decline'] });
     const { thread } = await openThread('"untrusted"', client);
     const outcome = await thread.session.runTurn(say('go'));
     expect(outputOf('call_0')).toBe(COMMAND_REJECTED_OUTPUT);
@@ -206,7 +119,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
   it('on-failure (legacy): runs sandboxed unasked, then asks to retry outside; declined, the model is told', async () => {
     const target = path.join(outside, 'w');
     scriptCalls({ cmd: `touch ${target}` });
-    const client = new ScriptedClient(['decline']);
+    const client = new ScriptedClient({ commands: ['decline'] });
     const { thread } = await openThread('"on-failure"', client);
     await thread.session.runTurn(say('go'));
     expect(client.commandRequests).toHaveLength(1);
@@ -226,7 +139,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
 
   it('cancel stops the turn as an interrupt', async () => {
     server.expect([sse(functionCall('exec_command', { cmd: 'touch cancelled.txt' }, { callId: 'call_0' }), completed())]);
-    const client = new ScriptedClient(['cancel']);
+    const client = new ScriptedClient({ commands: ['cancel'] });
     const { thread } = await openThread('"untrusted"', client);
     const outcome = await thread.session.runTurn(say('go'));
     expect(outcome.status).toBe('interrupted');
@@ -235,7 +148,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
 
   it('approve-for-session is reused for the same command and cwd, and asked again on another environment', async () => {
     const remote: RemoteExecutor = await spawnExecServer({ command: [process.execPath, EXEC_SERVER_BIN, '--listen', 'stdio'], cwd });
-    cleanups.push(() => remote.close());
+    fixture.defer(() => remote.close());
     const cmd = 'touch session.txt';
     server.expect([
       sse(functionCall('exec_command', { cmd }, { callId: 'call_0' }), completed()),
@@ -244,7 +157,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
       sse(functionCall('exec_command', { cmd }, { callId: 'call_2' }), completed()),
       sse(assistantMessage('Done remotely.'), completed()),
     ]);
-    const client = new ScriptedClient(['acceptForSession', 'accept']);
+    const client = new ScriptedClient({ commands: ['acceptForSession', 'accept'] });
     const { thread } = await openThread('"untrusted"', client);
     await thread.session.runTurn(say('twice here'));
     expect(client.commandRequests.map((request) => [request.callId, request.environmentId])).toEqual([['call_0', 'local']]);
@@ -270,7 +183,7 @@ describe.skipIf(NO_SANDBOX)('patch approvals under bubblewrap', () => {
       sse(customToolCall('apply_patch', patchAdding(target), { callId: 'call_1' }), completed()),
       sse(assistantMessage('Done.'), completed()),
     ]);
-    const client = new ScriptedClient([], ['decline']);
+    const client = new ScriptedClient({ patches: ['decline'] });
     const { thread, events } = await openThread('"on-request"', client);
     await thread.session.runTurn(say('patch'));
     expect(existsSync(path.join(cwd, 'inside.txt'))).toBe(true);
@@ -284,7 +197,7 @@ describe.skipIf(NO_SANDBOX)('patch approvals under bubblewrap', () => {
   it('an accepted patch outside the writable roots is written', async () => {
     const target = path.join(outside, 'granted.txt');
     server.expect([sse(customToolCall('apply_patch', patchAdding(target), { callId: 'call_0' }), completed()), sse(assistantMessage('Done.'), completed())]);
-    const client = new ScriptedClient([], ['accept']);
+    const client = new ScriptedClient({ patches: ['accept'] });
     const { thread } = await openThread('"on-request"', client);
     await thread.session.runTurn(say('patch'));
     expect(outputOf('call_0')).toMatch(/^Exit code: 0\n/);
@@ -306,13 +219,7 @@ describe('user shell commands', () => {
   });
 
   it('are refused when the thread has no environment', async () => {
-    const home = path.join(scratch, 'home');
-    const { config } = await loadConfig({ cwd, env: {}, homeDir: home, overrides: [`model_providers.mock={ name = "Mock", base_url = "${server.url}" }`, 'model_provider=mock'] });
-    const store = await ThreadStore.open({ home });
-    cleanups.push(() => store.close());
-    const manager = new ThreadManager({ store, config, extensions: new ExtensionRegistryBuilder().build(), env: {}, host: { shell: 'bash', timezone: 'Etc/UTC' }, originator: 't', source: 'exec', cliVersion: '0' });
-    const thread = await manager.start({ onEvent: () => undefined });
-    cleanups.push(() => thread.close());
+    const { thread } = await openThread('"never"', new ScriptedClient(), { environment: null });
     await expect(thread.session.runUserShellCommand('echo hi')).rejects.toMatchObject({ code: 'ShellUnavailable', message: 'shell is unavailable in this session' });
   });
 });

@@ -160,7 +160,7 @@ describe('runTurn', () => {
     await runTurn(deps, { turnId: 't2', input: [userInput('next')], signal: new AbortController().signal });
     const input = server.requests[1]!.body!.input as Record<string, unknown>[];
     expect(input.map((item) => item.type)).toEqual(['message', 'function_call', 'function_call_output', 'message', 'message']);
-    expect(input[2]).toMatchObject({ call_id: 'call_mock_0002', output: 'Wall time: 0.0 seconds\naborted by user' });
+    expect(input[2]).toMatchObject({ call_id: 'call_mock_0002', output: 'aborted by user after 0.0s' });
     expect(input[3]).toMatchObject({ role: 'user', content: [{ type: 'input_text', text: TURN_ABORTED_MESSAGE }] });
     expect(input[4]).toMatchObject({ role: 'user', content: [{ type: 'input_text', text: 'next' }] });
   });
@@ -194,7 +194,7 @@ describe('runTurn', () => {
     const outputs = history.items.filter((item) => item.type === 'function_call_output') as { call_id: string; output: string }[];
     expect(outputs.map(({ call_id, output }) => [call_id, output])).toEqual([
       ['call_mock_0002', 'finished anyway'],
-      ['call_mock_0004', 'Wall time: 0.0 seconds\naborted by user'],
+      ['call_mock_0004', 'aborted by user after 0.0s'],
     ]);
   });
 

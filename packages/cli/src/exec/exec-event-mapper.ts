@@ -72,6 +72,8 @@ export class ExecEventMapper {
         ];
       }
       case 'sessionConfigured':
+      case 'threadTokenUsage':
+      case 'imageViewed':
       case 'commandOutputDelta':
       case 'itemStarted':
       case 'agentMessageDelta':

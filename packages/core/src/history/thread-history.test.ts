@@ -55,7 +55,8 @@ describe('tool call pairing', () => {
     const outputs = thread.recordAborted('t1', 3.25);
     expect(outputs.map(({ type, call_id, output }) => ({ type, call_id, output }))).toEqual([
       { type: 'function_call_output', call_id: 'call_1', output: 'Wall time: 3.3 seconds\naborted by user' },
-      { type: 'custom_tool_call_output', call_id: 'call_2', output: 'Wall time: 3.3 seconds\naborted by user' },
+      // Only commands report in their output layout; other tools say how long they ran.
+      { type: 'custom_tool_call_output', call_id: 'call_2', output: 'aborted by user after 3.3s' },
     ]);
     expect(thread.pendingCalls()).toEqual([]);
   });

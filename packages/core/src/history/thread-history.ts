@@ -27,8 +27,15 @@ export interface ThreadHistoryOptions {
 /** The default output budget, in tokens. */
 export const DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT = 10_000;
 
-/** The output recorded for a call whose turn was interrupted before it finished. */
-export function abortedOutput(wallTimeSeconds: number): string {
+// Tools whose interrupted calls report in the command-output layout (wall time first).
+const COMMAND_TOOLS = new Set(['exec_command', 'write_stdin', 'shell', 'shell_command']);
+
+/**
+ * The output recorded for a call whose turn was interrupted before it finished: commands report
+ * their wall time like their normal output, other tools say how long they had run (as Codex does).
+ */
+export function abortedOutput(wallTimeSeconds: number, toolName?: string): string {
+  if (toolName !== undefined && !COMMAND_TOOLS.has(toolName)) return `aborted by user after ${wallTimeSeconds.toFixed(1)}s`;
   return `Wall time: ${wallTimeSeconds.toFixed(1)} seconds\naborted by user`;
 }
 
@@ -80,7 +87,9 @@ export class ThreadHistory {
    * turn is interrupted; returns the outputs recorded.
    */
   recordAborted(turnId: string, wallTimeSeconds: number): ResponseItem[] {
-    const outputs = this.pendingCalls().map((call) => toolOutputFor({ type: call.type, call_id: toolCallId(call)! }, abortedOutput(wallTimeSeconds)));
+    const outputs = this.pendingCalls().map((call) =>
+      toolOutputFor({ type: call.type, call_id: toolCallId(call)! }, abortedOutput(wallTimeSeconds, 'name' in call && typeof call.name === 'string' ? call.name : undefined)),
+    );
     return this.record(outputs, turnId);
   }
 

@@ -18,6 +18,10 @@ export interface ModelInfo {
   readonly supportsVerbosity: boolean;
   readonly defaultVerbosity: 'low' | 'medium' | 'high' | undefined;
   readonly supportsParallelToolCalls: boolean;
+  /** Whether the model reads images (view_image is offered only then). */
+  readonly supportsImageInput: boolean;
+  /** Whether images may be sent at `detail: "original"` rather than `"high"`. */
+  readonly supportsImageDetailOriginal: boolean;
 }
 
 const GPT_5_5: ModelInfo = {
@@ -31,6 +35,8 @@ const GPT_5_5: ModelInfo = {
   supportsVerbosity: true,
   defaultVerbosity: 'low',
   supportsParallelToolCalls: true,
+  supportsImageInput: true,
+  supportsImageDetailOriginal: true,
 };
 
 /** Models Skein has tested; prefix matches (`gpt-5.5-2026-…`) use the same entry. */
@@ -49,6 +55,9 @@ function unknownModel(slug: string): ModelInfo {
     supportsVerbosity: false,
     defaultVerbosity: undefined,
     supportsParallelToolCalls: false,
+    // Codex assumes text and image input for models it does not know, at the standard detail.
+    supportsImageInput: true,
+    supportsImageDetailOriginal: false,
   };
 }
 
@@ -69,4 +78,9 @@ export function findModelInfo(slug: string, overrides: ModelOverrides = {}): Mod
 /** The tokens the harness may fill: the window times its effective share, rounded down. */
 export function effectiveContextWindow(info: ModelInfo): number {
   return Math.floor((info.contextWindow * info.effectiveContextWindowPercent) / 100);
+}
+
+/** Every model the catalog knows, in catalog order (what a model picker such as `model/list` offers). */
+export function listModels(): readonly ModelInfo[] {
+  return CATALOG;
 }

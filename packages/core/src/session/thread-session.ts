@@ -18,6 +18,8 @@ import { effectiveContextWindow, findModelInfo, type ModelInfo } from '../model/
 import { addUsage, breakdownOf, NO_TOKENS, type TokenUsageBreakdown } from './thread-token-usage.js';
 import { turnRequestMetadata } from '../model/turn-metadata.js';
 import { applyPatchTool } from '../tools/apply-patch/apply-patch-tool.js';
+import { requestUserInputTool } from '../tools/request-user-input/request-user-input-tool.js';
+import { viewImageTool } from '../tools/view-image/view-image-tool.js';
 import { ToolRouter } from '../tools/tool-router.js';
 import { execCommandTool } from '../tools/unified-exec/exec-command-tool.js';
 import { UnifiedExecSessions, type UnifiedExecEvent } from '../tools/unified-exec/unified-exec-sessions.js';
@@ -375,9 +377,12 @@ export class ThreadSession {
     const cwd = PathUri.fromNativePath(config.cwd, 'posix');
     const sandbox = sandboxContextFor(config, config.cwd);
     const approvals = this.#approvals;
+    const model = this.#model;
+    // Codex's order: exec_command, write_stdin, request_user_input, apply_patch, view_image.
     return [
       execCommandTool({ sessions: commands, turnContext: () => ({ cwd, sandbox }), approvals }),
       writeStdinTool({ sessions: commands }),
+      requestUserInputTool({ client: this.#options.clientRequests }),
       applyPatchTool({
         fs: environment.fileSystem,
         cwd,
@@ -386,6 +391,17 @@ export class ThreadSession {
         authorize: (changes, invocation) => approvals.authorizePatch({ turnId: invocation.turnId, callId: invocation.callId, changes }, invocation.signal),
         onChanges: (changes, callId, success) => this.#emit({ type: 'patchApplied', turnId: this.#active?.turnId ?? '', callId, changes, success }),
       }),
+      ...(model.supportsImageInput
+        ? [
+            viewImageTool({
+              fs: environment.fileSystem,
+              cwd,
+              sandbox,
+              detail: model.supportsImageDetailOriginal ? 'original' : 'high',
+              onViewed: (path, callId) => this.#emit({ type: 'imageViewed', turnId: this.#active?.turnId ?? '', callId, path }),
+            }),
+          ]
+        : []),
     ];
   }
 

@@ -68,5 +68,7 @@ export type CoreEvent =
       readonly success: boolean;
       readonly changes: readonly { readonly path: string; readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined }[];
     }
+  /** The model looked at an image file (view_image), by absolute path. */
+  | { readonly type: 'imageViewed'; readonly turnId: string; readonly callId: string; readonly path: string }
   /** Something the user should know that did not stop the thread (a failing extension, …). */
   | { readonly type: 'warning'; readonly message: string };
