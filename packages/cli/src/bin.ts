@@ -25,6 +25,8 @@ const code = await runSkein(process.argv.slice(2), {
   env: process.env,
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  stdinIsTerminal: process.stdin.isTTY === true,
+  stderrIsTerminal: process.stderr.isTTY === true,
   onTermination,
   readStdin: async () => {
     const chunks: Buffer[] = [];

@@ -2,6 +2,7 @@
 import { ConfigError, type ConfigWarning } from '@skein/config';
 import { Command, CommanderError } from 'commander';
 import { formatFeatureList } from './commands/features-list.js';
+import { addAppServerCommand } from './commands/app-server.js';
 import { addExecServerCommand } from './commands/exec-server.js';
 import { addExecCommand } from './commands/exec.js';
 import { addSandboxCommand } from './commands/sandbox.js';
@@ -13,6 +14,9 @@ export interface ProgramIo extends ProcessContext {
   readonly stderr: (text: string) => void;
   /** All of standard input, for commands that take their input there (`exec` without a prompt). */
   readonly readStdin: () => Promise<string>;
+  /** Whether stdin / stderr are terminals: `exec` reads piped input beside a prompt, and styles a terminal. */
+  readonly stdinIsTerminal?: boolean;
+  readonly stderrIsTerminal?: boolean;
   /**
    * Runs `cleanup` (awaited) before the process ends on SIGINT, SIGTERM or SIGHUP; returns the
    * unregistration. Commands that own processes use it so nothing outlives them.
@@ -61,6 +65,7 @@ function buildProgram(io: ProgramIo, setExitCode: (code: number) => void): Comma
   addExecCommand(program, io, setExitCode);
   addSandboxCommand(program, io, setExitCode);
   addExecServerCommand(program, io, setExitCode);
+  addAppServerCommand(program, io, setExitCode);
 
   return program;
 }

@@ -76,6 +76,7 @@ export type { TokenCheck } from './server/capability-token.js';
 export { ListenAddressError, listenWebSocket, parseWebSocketAddress } from './server/websocket-listener.js';
 export type { WebSocketAddress, WebSocketListener, WebSocketListenerOptions } from './server/websocket-listener.js';
 export { serveStdio } from './server/stdio-transport.js';
+export type { JsonRpcService, JsonRpcServiceConnection } from './server/json-rpc-service.js';
 export { EXEC_SERVER_PROTOCOL_VERSION } from './server/environment-info.js';
 export { ExecServerSettingsError, createLocalExecServer, parseExecServerArgs, runExecServer } from './run-exec-server.js';
 export type { ExecServerIo, ExecServerSettings } from './run-exec-server.js';

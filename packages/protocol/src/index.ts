@@ -159,3 +159,46 @@ export {
   ExecUsage,
   ExecWebSearchItem,
 } from './exec-events.js';
+
+export { AppServerErrorCode, AppServerErrorMessage, experimentalApiRequiredMessage } from './app-server/errors.js';
+export { AbsolutePath } from './app-server/absolute-path.js';
+export { CODEX_CLIENT_REQUEST_METHODS } from './app-server/client-request-methods.js';
+export { PageParams } from './app-server/pagination.js';
+export {
+  FsCopyParams,
+  FsCreateDirectoryParams,
+  FsEmptyResponse,
+  FsGetMetadataParams,
+  FsGetMetadataResponse,
+  FsReadDirectoryEntry,
+  FsReadDirectoryParams,
+  FsReadDirectoryResponse,
+  FsReadFileParams,
+  FsReadFileResponse,
+  FsRemoveParams,
+  FsWriteFileParams,
+} from './app-server/fs.js';
+export { Model, ModelListParams, ModelListResponse, ReasoningEffortOption } from './app-server/model-list.js';
+export {
+  ExperimentalFeature,
+  ExperimentalFeatureListParams,
+  ExperimentalFeatureListResponse,
+  ExperimentalFeatureStage,
+} from './app-server/experimental-feature-list.js';
+export { ConfigLayerMetadata, ConfigLayerSource, ConfigReadLayer, ConfigReadParams, ConfigReadResponse } from './app-server/config-read.js';
+export { ConfigWarningNotification, RemoteControlStatusChangedNotification } from './app-server/startup-notifications.js';
+export {
+  CommandExecutionApprovalResponse,
+  FileChangeApprovalResponse,
+  ThreadForkParams,
+  ThreadIdParams,
+  ThreadListParams,
+  ThreadLoadedListParams,
+  ThreadReadParams,
+  ThreadResumeParams,
+  ThreadSetNameParams,
+  ThreadShellCommandParams,
+  ToolRequestUserInputResponse,
+  TurnInterruptParams,
+  TurnSteerParams,
+} from './app-server/thread-methods.js';

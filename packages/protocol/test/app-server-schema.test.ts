@@ -3,11 +3,17 @@
 // itself sent in a recorded session must parse with our schemas.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { appServerSchema } from '@skein/test-support';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  CODEX_CLIENT_REQUEST_METHODS,
   ClientRequest,
+  ConfigReadResponse,
+  ExperimentalFeatureListResponse,
+  FsGetMetadataResponse,
+  FsReadDirectoryResponse,
   InitializeResponse,
+  ModelListResponse,
   ResponseItem,
   ServerNotification,
   ThreadStartResponse,
@@ -20,35 +26,21 @@ const fixtures = path.join(import.meta.dirname, 'fixtures');
 const THREAD_ID = '0192f0e6-7c1a-7b7e-9d2a-0c9e8b7a6f5d';
 const TURN_ID = '0192f0e6-7c1b-7b7e-8d2a-0c9e8b7a6f5e';
 
-// The definitions these tests validate against, compiled once up front: ClientRequest alone unions
-// every method's params, and compiling it takes seconds on a loaded machine.
+// The schema (a committed copy of Codex's, kept by @skein/test-support) is compiled once per
+// process; ClientRequest alone unions every method's params and takes seconds on a loaded machine.
 const DEFINITIONS = ['ClientRequest', 'ServerNotification', 'InitializeResponse', 'v2/ThreadStartResponse', 'v2/TurnStartResponse', 'v2/ResponseItem', 'v2/UserInput'];
 
-let ajv: Ajv;
-const validators = new Map<string, ValidateFunction>();
-function validator(definition: string): ValidateFunction {
-  const validate = validators.get(definition);
-  if (validate === undefined) throw new Error(`definition ${definition} was not compiled`);
-  return validate;
-}
 function expectValid(definition: string, value: unknown): void {
-  const validate = validator(definition);
-  const valid = validate(value);
-  expect(valid, `${definition}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+  const errors = appServerSchema().errors(definition, value);
+  expect(errors, `${definition}: ${errors.join('; ')}`).toEqual([]);
+}
+
+function isValid(definition: string, value: unknown): boolean {
+  return appServerSchema().errors(definition, value).length === 0;
 }
 
 beforeAll(() => {
-  const bundle = JSON.parse(
-    readFileSync(path.join(fixtures, 'app-server-protocol-structure', 'codex_app_server_protocol.schemas.json'), 'utf8'),
-  ) as object;
-  // Codex's generator emits formats such as int64/uint that ajv does not know; types still apply.
-  ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
-  ajv.addSchema({ ...bundle, $id: 'codex' });
-  for (const definition of DEFINITIONS) {
-    const validate = ajv.getSchema(`codex#/definitions/${definition}`);
-    if (validate === undefined) throw new Error(`no definition ${definition} in the Codex schema`);
-    validators.set(definition, validate);
-  }
+  for (const definition of DEFINITIONS) appServerSchema().errors(definition, null);
 }, 120_000);
 
 const thread = {
@@ -155,6 +147,47 @@ describe('messages built with our schemas validate against Codex 0.171.0', () =>
     for (const notification of notifications) expectValid('ServerNotification', ServerNotification.parse(notification));
   });
 
+  it('results of the app-server methods outside threads: fs, config/read, model/list, experimentalFeature/list', () => {
+    expectValid('v2/FsGetMetadataResponse', FsGetMetadataResponse.parse({ isDirectory: false, isFile: true, isSymlink: false, createdAtMs: 0, modifiedAtMs: 1 }));
+    expectValid('v2/FsReadDirectoryResponse', FsReadDirectoryResponse.parse({ entries: [{ fileName: 'a', isDirectory: false, isFile: true }] }));
+    expectValid(
+      'v2/ConfigReadResponse',
+      ConfigReadResponse.parse({
+        config: { model: 'gpt-5.5' },
+        origins: { model: { name: { type: 'user', file: '/home/u/.codex/config.toml', profile: null }, version: 'sha256:00' } },
+        layers: [
+          { name: { type: 'sessionFlags' }, version: 'sha256:01', config: {} },
+          { name: { type: 'project', dotCodexFolder: '/work/ws/.codex' }, version: 'sha256:02', config: {} },
+        ],
+      }),
+    );
+    expectValid(
+      'v2/ModelListResponse',
+      ModelListResponse.parse({
+        data: [
+          {
+            id: 'gpt-5.5', model: 'gpt-5.5', upgrade: null, upgradeInfo: null, availabilityNux: null, displayName: 'GPT-5.5',
+            description: 'd', modelSpecialty: null, hidden: false, supportedReasoningEfforts: [{ reasoningEffort: 'low', description: 'l' }],
+            defaultReasoningEffort: 'medium', inputModalities: ['text', 'image'], supportsPersonality: false, multiAgentVersion: null,
+            additionalSpeedTiers: [], serviceTiers: [], defaultServiceTier: null, availableAccessPrograms: null, isDefault: true,
+          },
+        ],
+        nextCursor: null,
+      }),
+    );
+    expectValid(
+      'v2/ExperimentalFeatureListResponse',
+      ExperimentalFeatureListResponse.parse({
+        data: [{ name: 'x', stage: 'beta', displayName: 'X', description: 'd', announcement: '', enabled: false, defaultEnabled: false }],
+        nextCursor: '1',
+      }),
+    );
+  });
+
+  it('CODEX_CLIENT_REQUEST_METHODS lists exactly the methods of Codex\'s ClientRequest, in order', () => {
+    expect(CODEX_CLIENT_REQUEST_METHODS).toEqual(appServerSchema().clientRequestMethods);
+  });
+
   it('response items and user input', () => {
     const items = [
       { type: 'message', id: 'msg_1', role: 'user', content: [{ type: 'input_text', text: 'hi' }] },
@@ -173,9 +206,9 @@ describe('messages built with our schemas validate against Codex 0.171.0', () =>
   });
 
   it('the check has teeth: shapes Codex does not accept are rejected', () => {
-    expect(validator('ServerNotification')({ method: 'turn/started', params: { threadId: THREAD_ID } })).toBe(false);
-    expect(validator('ClientRequest')({ id: 1, method: 'turn/start', params: { input: [] } })).toBe(false);
-    expect(validator('v2/ResponseItem')({ type: 'function_call', name: 'f' })).toBe(false);
+    expect(isValid('ServerNotification', { method: 'turn/started', params: { threadId: THREAD_ID } })).toBe(false);
+    expect(isValid('ClientRequest', { id: 1, method: 'turn/start', params: { input: [] } })).toBe(false);
+    expect(isValid('v2/ResponseItem', { type: 'function_call', name: 'f' })).toBe(false);
   });
 });
 

@@ -51,3 +51,23 @@ export type { MockProblem, MockProblemKind } from './mock-problem.js';
 
 export { MockServerError } from './mock-server-error.js';
 export type { MockServerErrorCode } from './mock-server-error.js';
+
+export {
+  APP_SERVER_SCHEMA_DIR,
+  AppServerSchema,
+  AppServerSchemaError,
+  appServerSchema,
+  assertClientMessage,
+  assertServerMessage,
+} from './app-server-schema.js';
+export { AppServerTestClient, AppServerTestClientError, DEFAULT_APP_SERVER_WAIT_MS, MAX_RECORDED_NOTIFICATIONS } from './app-server-test-client.js';
+export type {
+  AppServerReply,
+  AppServerRequestId,
+  AppServerTestClientOptions,
+  ReceivedNotification,
+  ReceivedServerRequest,
+  ServerRequestHandler,
+  SpawnAppServerOptions,
+  WebSocketClientOptions,
+} from './app-server-test-client.js';

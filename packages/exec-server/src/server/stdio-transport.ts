@@ -1,11 +1,11 @@
-// The exec-server over stdio: one JSON-RPC message per line each way. The session ends when input does,
+// A JSON-RPC service (the exec-server, the app-server) over stdio: one JSON-RPC message per line each way. The session ends when input does,
 // after the requests already sent have been answered.
 import type { Readable, Writable } from 'node:stream';
-import type { ExecServer } from './exec-server.js';
+import type { JsonRpcService, JsonRpcServiceConnection } from './json-rpc-service.js';
 import { LineSplitter } from './line-splitter.js';
 
 /** Serves one client on `input`/`output`; resolves once input has ended and the client is torn down. */
-export async function serveStdio(server: ExecServer, input: Readable, output: Writable): Promise<void> {
+export async function serveStdio<C extends JsonRpcServiceConnection>(server: JsonRpcService<C>, input: Readable, output: Writable): Promise<void> {
   const connection = server.connect({
     send: (text) => {
       if (output.writable) output.write(`${text}\n`);

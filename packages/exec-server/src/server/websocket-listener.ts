@@ -6,7 +6,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { HARD_FRAME_FACTOR } from '../limits.js';
 import type { CapabilityToken } from './capability-token.js';
 import { ExecServerErrorCode, UNKNOWN_REQUEST_ID } from '../protocol/exec-server-error-code.js';
-import type { ExecServer } from './exec-server.js';
+import type { JsonRpcService, JsonRpcServiceConnection } from './json-rpc-service.js';
 
 /** How often idle sockets are pinged; one missed pong and the client is treated as gone. */
 export const HEARTBEAT_INTERVAL_MS = 30_000;
@@ -39,8 +39,9 @@ export function parseWebSocketAddress(listen: string): WebSocketAddress {
 }
 
 /** Options of {@link listenWebSocket}. */
-export interface WebSocketListenerOptions extends WebSocketAddress {
-  readonly server: ExecServer;
+export interface WebSocketListenerOptions<C extends JsonRpcServiceConnection = JsonRpcServiceConnection> extends WebSocketAddress {
+  /** The service each accepted client is connected to (an ExecServer, an app-server, …). */
+  readonly server: JsonRpcService<C>;
   /** When set, upgrades without the right `Authorization: Bearer` token are refused with 401. */
   readonly auth?: CapabilityToken | undefined;
 }
@@ -67,8 +68,8 @@ function refuse(socket: Socket, status: string, message: string): void {
   );
 }
 
-/** Listens for exec-server clients on `ws://host:port`. */
-export async function listenWebSocket(options: WebSocketListenerOptions): Promise<WebSocketListener> {
+/** Listens for a JSON-RPC service's clients (exec-server, app-server) on `ws://host:port`. */
+export async function listenWebSocket<C extends JsonRpcServiceConnection>(options: WebSocketListenerOptions<C>): Promise<WebSocketListener> {
   const { server } = options;
   const sockets = new Set<WebSocket>();
   const closing = new Set<Promise<void>>();
@@ -79,7 +80,8 @@ export async function listenWebSocket(options: WebSocketListenerOptions): Promis
     perMessageDeflate: false,
   });
   const http: Server = createServer((request, response) => {
-    if (request.url === '/readyz') {
+    // `/healthz` as well as `/readyz`: Codex's app-server answers both on its WebSocket port.
+    if (request.url === '/readyz' || request.url === '/healthz') {
       response.writeHead(200).end();
       return;
     }

@@ -1,0 +1,299 @@
+// One client of the app-server: the initialize handshake, a bounded request queue worked in arrival
+// order, notifications filtered by the client's opt-outs, and server→client requests with their own
+// ids. Malformed input is dropped without an answer, as Codex 0.171.0 does.
+import type { JsonRpcServiceConnection, MessageChannel } from '@skein/exec-server';
+import {
+  AppServerErrorCode,
+  AppServerErrorMessage,
+  CODEX_CLIENT_REQUEST_METHODS,
+  InitializeParams,
+  experimentalApiRequiredMessage,
+  type JsonRpcErrorObject,
+  type RequestId,
+} from '@skein/protocol';
+import type { z } from 'zod';
+import { AppServerRequestError, ServerRequestError } from './app-server-error.js';
+import type { ClientConnection, MethodContext, MethodTable } from './method.js';
+import { invalidParamsMessage, toJsonRpcError } from './to-json-rpc-error.js';
+
+/** What a connection needs from its server. */
+export interface ConnectionSetup {
+  readonly id: number;
+  readonly methods: MethodTable;
+  readonly maxQueuedRequests: number;
+  readonly concurrentRequests: number;
+  readonly maxPendingServerRequests: number;
+  readonly maxOutboundBufferedBytes: number;
+  readonly now: () => number;
+  /** The `initialize` result for this client. */
+  readonly initializeResult: (params: InitializeParams) => object;
+  /** Runs after the initialize response is sent (startup notifications). */
+  readonly afterInitialize: (connection: AppServerConnection) => void;
+  readonly context: (connection: AppServerConnection, method: string, requestId: RequestId) => MethodContext;
+  readonly log: (line: string) => void;
+}
+
+interface QueuedRequest {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly params: unknown;
+}
+
+interface PendingServerRequest {
+  readonly method: string;
+  resolve(result: unknown): void;
+  reject(error: ServerRequestError): void;
+}
+
+const CODEX_METHODS = new Set(CODEX_CLIENT_REQUEST_METHODS);
+const UNKNOWN_VARIANT_SUFFIX = `expected one of ${CODEX_CLIENT_REQUEST_METHODS.map((method) => `\`${method}\``).join(', ')}`;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
+}
+
+/** A connected client. Transports feed it with `receive`; the server disposes it on disconnect. */
+export class AppServerConnection implements ClientConnection, JsonRpcServiceConnection {
+  readonly id: number;
+  #initializeParams: InitializeParams | undefined;
+  #optOut: ReadonlySet<string> = new Set();
+  #initializedNotified = false;
+  readonly #queue: QueuedRequest[] = [];
+  #active = 0;
+  #disposed = false;
+  #idleWaiters: (() => void)[] = [];
+  readonly #pendingServerRequests = new Map<number, PendingServerRequest>();
+  #nextServerRequestId = 0;
+  readonly #closed = new AbortController();
+  #droppedNotifications = 0;
+
+  constructor(
+    private readonly channel: MessageChannel,
+    private readonly setup: ConnectionSetup,
+  ) {
+    this.id = setup.id;
+  }
+
+  /** What the client sent in `initialize`; throws before it. */
+  get initializeParams(): InitializeParams {
+    if (this.#initializeParams === undefined) throw new Error('the client has not initialized');
+    return this.#initializeParams;
+  }
+
+  /** Whether `initialize` succeeded. */
+  get initialized(): boolean {
+    return this.#initializeParams !== undefined;
+  }
+
+  /** Whether the client also sent the `initialized` notification. */
+  get initializedNotified(): boolean {
+    return this.#initializedNotified;
+  }
+
+  get experimentalApi(): boolean {
+    return this.#initializeParams?.capabilities?.experimentalApi ?? false;
+  }
+
+  get closed(): AbortSignal {
+    return this.#closed.signal;
+  }
+
+  /** Notifications dropped because the client was not reading (see `MAX_OUTBOUND_BUFFERED_BYTES`). */
+  get droppedNotifications(): number {
+    return this.#droppedNotifications;
+  }
+
+  receive(text: string): void {
+    if (this.#disposed) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.setup.log(`connection ${this.id}: ignored a message that is not JSON`);
+      return;
+    }
+    if (!isObject(message)) {
+      this.setup.log(`connection ${this.id}: ignored a message that is not a JSON object`);
+      return;
+    }
+    const { id, method } = message;
+    if (typeof method === 'string') {
+      if (id === undefined) return this.receiveNotification(method);
+      if (!isRequestId(id)) {
+        this.setup.log(`connection ${this.id}: ignored a request whose id is neither a string nor an integer`);
+        return;
+      }
+      this.enqueue({ id, method, params: message.params });
+      return;
+    }
+    if (typeof id === 'number' && ('result' in message || 'error' in message)) {
+      this.receiveResponse(id, message);
+      return;
+    }
+    this.setup.log(`connection ${this.id}: ignored a message that is neither a request, a notification nor a response`);
+  }
+
+  receiveOversized(_head: string, bytes: number): void {
+    // Codex drops what it cannot read; the log says why the client got no answer.
+    this.setup.log(`connection ${this.id}: ignored a message of ${bytes} bytes, over the request size limit`);
+  }
+
+  drain(): Promise<void> {
+    if (this.#disposed || (this.#queue.length === 0 && this.#active === 0)) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  notify(method: string, params: unknown): void {
+    if (this.#disposed || this.#initializeParams === undefined || this.#optOut.has(method)) return;
+    if (this.channel.bufferedBytes > this.setup.maxOutboundBufferedBytes) {
+      this.#droppedNotifications += 1;
+      return;
+    }
+    this.send({ method, params, emittedAtMs: this.setup.now() });
+  }
+
+  request(method: string, params: unknown): Promise<unknown> {
+    if (this.#disposed) return Promise.reject(new ServerRequestError('ConnectionClosed', `the client disconnected before ${method} could be sent`));
+    if (this.#pendingServerRequests.size >= this.setup.maxPendingServerRequests) {
+      return Promise.reject(new ServerRequestError('TooManyPending', `the client has ${this.#pendingServerRequests.size} unanswered requests; not sending ${method}`));
+    }
+    const id = this.#nextServerRequestId++;
+    return new Promise((resolve, reject) => {
+      this.#pendingServerRequests.set(id, { method, resolve, reject });
+      this.send({ id, method, params });
+    });
+  }
+
+  onClose(listener: () => void): () => void {
+    if (this.#closed.signal.aborted) {
+      listener();
+      return () => undefined;
+    }
+    const wrapped = (): void => listener();
+    this.#closed.signal.addEventListener('abort', wrapped, { once: true });
+    return () => this.#closed.signal.removeEventListener('abort', wrapped);
+  }
+
+  /** Stops answering and rejects the client's unanswered server requests. Safe to call twice. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#queue.length = 0;
+    for (const wake of this.#idleWaiters.splice(0)) wake();
+    for (const [id, pending] of this.#pendingServerRequests) {
+      this.#pendingServerRequests.delete(id);
+      pending.reject(new ServerRequestError('ConnectionClosed', `the client disconnected before answering ${pending.method}`));
+    }
+    this.#closed.abort();
+  }
+
+  private receiveNotification(method: string): void {
+    // Unknown notifications are ignored, as Codex does.
+    if (method === 'initialized' && this.#initializeParams !== undefined) this.#initializedNotified = true;
+  }
+
+  private receiveResponse(id: number, message: Record<string, unknown>): void {
+    const pending = this.#pendingServerRequests.get(id);
+    if (pending === undefined) return;
+    this.#pendingServerRequests.delete(id);
+    if ('error' in message) {
+      const error = isObject(message.error) ? message.error : {};
+      const code = typeof error.code === 'number' ? error.code : AppServerErrorCode.InternalError;
+      const text = typeof error.message === 'string' ? error.message : 'error without a message';
+      pending.reject(new ServerRequestError('ClientError', `the client answered ${pending.method} with ${code}: ${text}`, { code, message: text, data: error.data }));
+      return;
+    }
+    pending.resolve(message.result);
+  }
+
+  private enqueue(request: QueuedRequest): void {
+    if (this.#queue.length + this.#active >= this.setup.maxQueuedRequests) {
+      this.sendError(request.id, { code: AppServerErrorCode.ServerOverloaded, message: AppServerErrorMessage.ServerOverloaded });
+      return;
+    }
+    this.#queue.push(request);
+    this.pump();
+  }
+
+  private pump(): void {
+    while (!this.#disposed && this.#active < this.setup.concurrentRequests && this.#queue.length > 0) {
+      const request = this.#queue.shift()!;
+      this.#active += 1;
+      void this.handle(request).finally(() => {
+        this.#active -= 1;
+        this.pump();
+      });
+    }
+    if (this.#queue.length === 0 && this.#active === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
+  }
+
+  private async handle(request: QueuedRequest): Promise<void> {
+    try {
+      const result = await this.dispatch(request);
+      this.send({ id: request.id, result });
+      if (request.method === 'initialize') this.setup.afterInitialize(this);
+    } catch (error) {
+      const answer = toJsonRpcError(error);
+      if (!(error instanceof AppServerRequestError) && answer.code === AppServerErrorCode.InternalError && !(error instanceof Error && 'errno' in error)) {
+        this.setup.log(`connection ${this.id}: ${request.method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      }
+      this.sendError(request.id, answer);
+    }
+  }
+
+  private dispatch(request: QueuedRequest): unknown {
+    if (request.method === 'initialize') return this.initialize(request.params);
+    const method = this.setup.methods.get(request.method);
+    if (method === undefined) {
+      if (!CODEX_METHODS.has(request.method)) {
+        // Codex parses the method name first and answers an unknown one as serde words it.
+        throw AppServerRequestError.invalidRequest(`unknown variant \`${request.method}\`, ${UNKNOWN_VARIANT_SUFFIX}`);
+      }
+      if (this.#initializeParams === undefined) throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, AppServerErrorMessage.NotInitialized);
+      throw new AppServerRequestError(AppServerErrorCode.MethodNotFound, `method not found: \`${request.method}\` is not implemented by this server`);
+    }
+    const params = this.parseParams(method.params, request.params);
+    if (this.#initializeParams === undefined) throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, AppServerErrorMessage.NotInitialized);
+    if (!this.experimentalApi) {
+      if (method.experimental === true) throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, experimentalApiRequiredMessage(request.method));
+      for (const field of method.experimentalFields ?? []) {
+        if (isObject(request.params) && request.params[field] !== undefined && request.params[field] !== null) {
+          throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, experimentalApiRequiredMessage(`${request.method}.${field}`));
+        }
+      }
+    }
+    return method.handle(params, this.setup.context(this, request.method, request.id));
+  }
+
+  private parseParams(schema: z.ZodType, raw: unknown): unknown {
+    // Codex wants a `params` member on every request whose params type has fields.
+    if (raw === undefined || raw === null) {
+      const bare = schema.safeParse(undefined);
+      if (bare.success) return bare.data;
+      throw AppServerRequestError.invalidRequest('missing field `params`');
+    }
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, invalidParamsMessage(parsed.error));
+    return parsed.data;
+  }
+
+  private initialize(raw: unknown): object {
+    if (this.#initializeParams !== undefined) throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, AppServerErrorMessage.AlreadyInitialized);
+    const params = InitializeParams.parse(this.parseParams(InitializeParams, raw));
+    this.#initializeParams = params;
+    this.#optOut = new Set(params.capabilities?.optOutNotificationMethods ?? []);
+    return this.setup.initializeResult(params);
+  }
+
+  private sendError(id: RequestId, error: JsonRpcErrorObject): void {
+    this.send({ error, id });
+  }
+
+  private send(message: object): void {
+    if (!this.#disposed) this.channel.send(JSON.stringify(message));
+  }
+}

@@ -1,0 +1,35 @@
+// The error a method handler throws to answer with a specific JSON-RPC error.
+import { AppServerErrorCode, AppServerErrorMessage } from '@skein/protocol';
+
+/**
+ * A JSON-RPC error answer with Codex's code. Handlers throw it; the dispatcher turns it into the
+ * error response. `code` is the JSON-RPC code (`AppServerErrorCode`).
+ */
+export class AppServerRequestError extends Error {
+  override readonly name = 'AppServerRequestError';
+  constructor(
+    readonly code: AppServerErrorCode,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+
+  /** `-32600 Invalid request: <detail>`, as Codex words params it cannot use. */
+  static invalidRequest(detail: string): AppServerRequestError {
+    return new AppServerRequestError(AppServerErrorCode.InvalidRequest, `${AppServerErrorMessage.InvalidRequestPrefix}${detail}`);
+  }
+}
+
+/** Why a server→client request did not get a result. */
+export class ServerRequestError extends Error {
+  override readonly name = 'ServerRequestError';
+  constructor(
+    readonly code: 'ConnectionClosed' | 'ClientError' | 'TooManyPending',
+    message: string,
+    /** For `ClientError`: the error object the client answered with. */
+    readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown },
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,168 @@
+// AppServer: the app-server service independent of transport. It owns the connections, the method
+// table, the thread subscription sets and what every handler shares (config, filesystem).
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '@skein/config';
+import { LocalFileSystem, type ExecutorFileSystem, type JsonRpcService, type MessageChannel } from '@skein/exec-server';
+import type { InitializeParams, InitializeResponse, RequestId } from '@skein/protocol';
+import { AppServerConnection } from './app-server-connection.js';
+import {
+  DEFAULT_CONCURRENT_REQUESTS,
+  MAX_OUTBOUND_BUFFERED_BYTES,
+  MAX_PENDING_SERVER_REQUESTS,
+  MAX_QUEUED_REQUESTS,
+  MAX_REQUEST_BYTES,
+} from './limits.js';
+import type { MethodContext, MethodTable } from './method.js';
+import { methodTable } from './methods/default-methods.js';
+import { ThreadSubscriptions } from './thread-subscriptions.js';
+import { localUserAgentHost, platformInfo, userAgent, type UserAgentHost } from './user-agent.js';
+
+/** How an AppServer runs. Only `config` is required; limits default to `limits.ts`. */
+export interface AppServerOptions {
+  /** The config loaded at startup; its warnings become `configWarning` notifications. */
+  readonly config: LoadedConfig;
+  /** How to reload config for another directory (`config/read {cwd}`): the startup load's options. */
+  readonly configLoad?: Omit<LoadConfigOptions, 'cwd'> | undefined;
+  /** The filesystem `fs/*` works on (default: this machine, unsandboxed, as Codex). */
+  readonly fileSystem?: ExecutorFileSystem | undefined;
+  /** Methods added to (or replacing) the built-in ones. */
+  readonly methods?: MethodTable | undefined;
+  /** The server's version, in the user agent. */
+  readonly version?: string | undefined;
+  /** When set, each client gets `remoteControl/status/changed {status:"disabled"}` after initialize, as Codex sends. */
+  readonly installationId?: string | undefined;
+  /** The machine's name in `remoteControl/status/changed` (default: the hostname). */
+  readonly serverName?: string | undefined;
+  readonly maxQueuedRequests?: number | undefined;
+  readonly concurrentRequests?: number | undefined;
+  readonly maxRequestBytes?: number | undefined;
+  readonly maxPendingServerRequests?: number | undefined;
+  readonly maxOutboundBufferedBytes?: number | undefined;
+  /** Milliseconds since the epoch, for `emittedAtMs` (default `Date.now`). */
+  readonly now?: (() => number) | undefined;
+  readonly userAgentHost?: UserAgentHost | undefined;
+  readonly platform?: NodeJS.Platform | undefined;
+  /** Diagnostics (ignored input, handler crashes); default: nowhere. */
+  readonly log?: ((line: string) => void) | undefined;
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+/** The service; attach transports with `serveStdio(server, …)` or `listenWebSocket({ server, … })`. */
+export class AppServer implements JsonRpcService<AppServerConnection> {
+  /** The startup config. */
+  readonly config: LoadedConfig;
+  /** Where config, sessions and state live (`initialize`'s `codexHome`). */
+  readonly codexHome: string;
+  /** The filesystem `fs/*` works on. */
+  readonly fileSystem: ExecutorFileSystem;
+  /** Which connections follow which threads; the thread methods fill it. */
+  readonly subscriptions = new ThreadSubscriptions();
+  readonly maxRequestBytes: number;
+  /** The server's version, in the user agent. */
+  readonly version: string;
+  readonly #methods: MethodTable;
+  readonly #connections = new Set<AppServerConnection>();
+  readonly #options: AppServerOptions;
+  readonly #limits: { maxQueuedRequests: number; concurrentRequests: number; maxPendingServerRequests: number; maxOutboundBufferedBytes: number };
+  readonly #now: () => number;
+  readonly #userAgentHost: UserAgentHost;
+  readonly #log: (line: string) => void;
+  #nextConnectionId = 1;
+
+  constructor(options: AppServerOptions) {
+    this.#options = options;
+    this.config = options.config;
+    this.codexHome = options.config.config.homeDir;
+    this.fileSystem = options.fileSystem ?? new LocalFileSystem();
+    this.#methods = methodTable(options.methods);
+    this.version = options.version ?? '0.0.0';
+    this.maxRequestBytes = positive('maxRequestBytes', options.maxRequestBytes ?? MAX_REQUEST_BYTES);
+    this.#limits = {
+      maxQueuedRequests: positive('maxQueuedRequests', options.maxQueuedRequests ?? MAX_QUEUED_REQUESTS),
+      concurrentRequests: positive('concurrentRequests', options.concurrentRequests ?? DEFAULT_CONCURRENT_REQUESTS),
+      maxPendingServerRequests: positive('maxPendingServerRequests', options.maxPendingServerRequests ?? MAX_PENDING_SERVER_REQUESTS),
+      maxOutboundBufferedBytes: positive('maxOutboundBufferedBytes', options.maxOutboundBufferedBytes ?? MAX_OUTBOUND_BUFFERED_BYTES),
+    };
+    this.#now = options.now ?? Date.now;
+    this.#userAgentHost = options.userAgentHost ?? localUserAgentHost(process.env);
+    this.#log = options.log ?? (() => undefined);
+  }
+
+  /** The connected clients. */
+  get connections(): readonly AppServerConnection[] {
+    return [...this.#connections];
+  }
+
+  /** Config as a thread started in `cwd` would see it (same home, overrides and flags as at startup). */
+  loadConfig(cwd: string): Promise<LoadedConfig> {
+    return loadConfig({ env: {}, ...this.#options.configLoad, homeDir: this.codexHome, cwd });
+  }
+
+  /** Sends a notification to every client subscribed to `threadId`; returns how many got it. */
+  broadcast(threadId: string, method: string, params: unknown): number {
+    return this.subscriptions.broadcast(threadId, method, params);
+  }
+
+  /** Sends a notification to every initialized client. */
+  broadcastToAll(method: string, params: unknown): void {
+    for (const connection of this.#connections) connection.notify(method, params);
+  }
+
+  connect(channel: MessageChannel): AppServerConnection {
+    const connection = new AppServerConnection(channel, {
+      id: this.#nextConnectionId++,
+      methods: this.#methods,
+      ...this.#limits,
+      now: this.#now,
+      initializeResult: (params) => this.initializeResult(params),
+      afterInitialize: (client) => this.sendStartupNotifications(client),
+      context: (client, method, requestId) => this.context(client, method, requestId),
+      log: this.#log,
+    });
+    this.#connections.add(connection);
+    return connection;
+  }
+
+  disconnect(connection: AppServerConnection): Promise<void> {
+    this.#connections.delete(connection);
+    this.subscriptions.removeSubscriber(connection);
+    connection.dispose();
+    return Promise.resolve();
+  }
+
+  /** Disconnects every client. */
+  async close(): Promise<void> {
+    await Promise.all([...this.#connections].map((connection) => this.disconnect(connection)));
+  }
+
+  private context(connection: AppServerConnection, method: string, requestId: RequestId): MethodContext {
+    return { method, requestId, connection, server: this };
+  }
+
+  private initializeResult(params: InitializeParams): InitializeResponse {
+    return {
+      userAgent: userAgent(params.clientInfo, this.version, this.#userAgentHost),
+      codexHome: this.codexHome,
+      ...platformInfo(this.#options.platform ?? process.platform),
+    };
+  }
+
+  private sendStartupNotifications(connection: AppServerConnection): void {
+    for (const warning of this.config.warnings) {
+      connection.notify('configWarning', { summary: warning.message, details: null, path: path.isAbsolute(warning.origin) ? warning.origin : null });
+    }
+    if (this.#options.installationId !== undefined) {
+      connection.notify('remoteControl/status/changed', {
+        status: 'disabled',
+        serverName: this.#options.serverName ?? os.hostname(),
+        installationId: this.#options.installationId,
+        environmentId: null,
+      });
+    }
+  }
+}

@@ -1,0 +1,29 @@
+// @skein/app-server — Codex 0.171.0's app-server protocol (JSON-RPC v2) over stdio and WebSocket. Re-exports only.
+
+export { AppServer } from './app-server.js';
+export type { AppServerOptions } from './app-server.js';
+export { AppServerConnection } from './app-server-connection.js';
+export { AppServerRequestError, ServerRequestError } from './app-server-error.js';
+export { defineMethod } from './method.js';
+export type { AppServerMethod, ClientConnection, MethodContext, MethodTable } from './method.js';
+export { defaultMethods, methodTable } from './methods/default-methods.js';
+export { ThreadSubscriptions } from './thread-subscriptions.js';
+export type { ThreadSubscriber } from './thread-subscriptions.js';
+export { paginate } from './pagination.js';
+export type { Page } from './pagination.js';
+export { invalidParamsMessage, toJsonRpcError } from './to-json-rpc-error.js';
+export { configReadResult } from './config-read-result.js';
+export type { ReadLayerFile } from './config-read-result.js';
+export { localUserAgentHost, platformInfo, userAgent } from './user-agent.js';
+export type { UserAgentHost } from './user-agent.js';
+export { readInstallationId } from './installation-id.js';
+export {
+  DEFAULT_CONCURRENT_REQUESTS,
+  MAX_OUTBOUND_BUFFERED_BYTES,
+  MAX_PAGE_SIZE,
+  MAX_PENDING_SERVER_REQUESTS,
+  MAX_QUEUED_REQUESTS,
+  MAX_REQUEST_BYTES,
+} from './limits.js';
+export { AppServerSettingsError, createAppServer, parseAppServerArgs, runAppServer } from './run-app-server.js';
+export type { AppServerIo, AppServerSettings } from './run-app-server.js';

@@ -1,0 +1,16 @@
+// Every bound the app-server keeps, named in one place. Each can be lowered per server for tests.
+
+const MiB = 1024 * 1024;
+
+/** Requests one connection may have waiting or running; beyond it a request gets -32001. */
+export const MAX_QUEUED_REQUESTS = 256;
+/** Requests one connection runs at once; they start in arrival order. */
+export const DEFAULT_CONCURRENT_REQUESTS = 8;
+/** The largest message acted on (base64 file contents make `fs/writeFile` the big one). */
+export const MAX_REQUEST_BYTES = 64 * MiB;
+/** Server→client requests one connection may leave unanswered. */
+export const MAX_PENDING_SERVER_REQUESTS = 1024;
+/** Bytes a slow client may leave unread before further notifications to it are dropped. */
+export const MAX_OUTBOUND_BUFFERED_BYTES = 64 * MiB;
+/** The longest page a list method returns, whatever `limit` asks for. */
+export const MAX_PAGE_SIZE = 1000;

@@ -1,0 +1,22 @@
+// The method table a server starts with: every group in `methods/`. A new group is one more entry.
+import type { AppServerMethod, MethodTable } from '../method.js';
+import { CONFIG_READ_METHODS } from './config-read.js';
+import { EXPERIMENTAL_FEATURE_LIST_METHODS } from './experimental-feature-list.js';
+import { FS_METHODS } from './fs.js';
+import { MODEL_LIST_METHODS } from './model-list.js';
+
+const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [FS_METHODS, CONFIG_READ_METHODS, MODEL_LIST_METHODS, EXPERIMENTAL_FEATURE_LIST_METHODS];
+
+/** Every method this server implements, by name (a new map each call). */
+export function defaultMethods(): Map<string, AppServerMethod> {
+  const table = new Map<string, AppServerMethod>();
+  for (const group of GROUPS) for (const [name, method] of group) table.set(name, method);
+  return table;
+}
+
+/** `extra` on top of the default methods (an entry there replaces the default of the same name). */
+export function methodTable(extra: MethodTable = new Map()): MethodTable {
+  const table = defaultMethods();
+  for (const [name, method] of extra) table.set(name, method);
+  return table;
+}

@@ -1,0 +1,183 @@
+// The app-server program: `--listen stdio:// | ws://IP:PORT`, capability-token auth, config from
+// the usual layers. Used by this package's bin and by `skein app-server`.
+import type { Readable, Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type LoadConfigOptions } from '@skein/config';
+import {
+  CapabilityToken,
+  CapabilityTokenError,
+  ListenAddressError,
+  listenWebSocket,
+  parseWebSocketAddress,
+  serveStdio,
+  type WebSocketListener,
+} from '@skein/exec-server';
+import { AppServer } from './app-server.js';
+import { readInstallationId } from './installation-id.js';
+
+/** The app-server's settings, as its flags spell them. */
+export interface AppServerSettings {
+  /** `stdio://` (the default, also `stdio`) or `ws://IP:PORT` (port 0 picks a free one). */
+  readonly listen?: string | undefined;
+  /** `capability-token` to require a bearer token on WebSocket upgrades. */
+  readonly wsAuth?: string | undefined;
+  /** File holding the token (relative to the working directory). */
+  readonly wsTokenFile?: string | undefined;
+  /** Hex SHA-256 of the token, instead of the token file. */
+  readonly wsTokenSha256?: string | undefined;
+  /** `-c key=value` overrides, in order. */
+  readonly configOverrides?: readonly string[] | undefined;
+  readonly enable?: readonly string[] | undefined;
+  readonly disable?: readonly string[] | undefined;
+  readonly profile?: string | undefined;
+  readonly strictConfig?: boolean | undefined;
+  /** Requests one connection may have waiting or running (default `MAX_QUEUED_REQUESTS`). */
+  readonly maxQueuedRequests?: number | undefined;
+  /** The server's version, in the user agent. */
+  readonly version?: string | undefined;
+}
+
+/** Where the program runs. */
+export interface AppServerIo {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdin: Readable;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  /** Stops a WebSocket server (default: SIGINT or SIGTERM). */
+  readonly shutdown?: AbortSignal | undefined;
+  /** Called with the listener once a WebSocket server is up (tests use its URL). */
+  readonly onListening?: ((listener: WebSocketListener) => void) | undefined;
+}
+
+/** A bad command line or setting; the message says what to change. */
+export class AppServerSettingsError extends Error {
+  override readonly name = 'AppServerSettingsError';
+  readonly code = 'InvalidSettings';
+}
+
+const USAGE = `Usage: skein-app-server [--listen stdio:// | ws://IP:PORT] [--ws-auth capability-token (--ws-token-file PATH | --ws-token-sha256 HEX)]
+                        [-c key=value]… [--enable FEATURE]… [--disable FEATURE]… [-p PROFILE] [--strict-config]`;
+
+/** Parses the flags `codex app-server` takes (the subset Skein implements). */
+export function parseAppServerArgs(argv: readonly string[]): AppServerSettings & { readonly help: boolean } {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        listen: { type: 'string' },
+        stdio: { type: 'boolean' },
+        'ws-auth': { type: 'string' },
+        'ws-token-file': { type: 'string' },
+        'ws-token-sha256': { type: 'string' },
+        config: { type: 'string', short: 'c', multiple: true },
+        enable: { type: 'string', multiple: true },
+        disable: { type: 'string', multiple: true },
+        profile: { type: 'string', short: 'p' },
+        'strict-config': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new AppServerSettingsError(`${(error as Error).message}\n${USAGE}`);
+  }
+  return {
+    help: values.help ?? false,
+    listen: values.stdio === true ? 'stdio://' : values.listen,
+    wsAuth: values['ws-auth'],
+    wsTokenFile: values['ws-token-file'],
+    wsTokenSha256: values['ws-token-sha256'],
+    configOverrides: values.config,
+    enable: values.enable,
+    disable: values.disable,
+    profile: values.profile,
+    strictConfig: values['strict-config'],
+  };
+}
+
+async function resolveAuth(settings: AppServerSettings, cwd: string): Promise<CapabilityToken | undefined> {
+  const hasTokenFlag = settings.wsTokenFile !== undefined || settings.wsTokenSha256 !== undefined;
+  if (settings.wsAuth === undefined) {
+    if (hasTokenFlag) throw new AppServerSettingsError('websocket auth flags require `--ws-auth capability-token`');
+    return undefined;
+  }
+  if (settings.wsAuth !== 'capability-token') {
+    throw new AppServerSettingsError(`unsupported --ws-auth \`${settings.wsAuth}\`; Skein supports \`capability-token\``);
+  }
+  if (settings.wsTokenFile !== undefined && settings.wsTokenSha256 !== undefined) {
+    throw new AppServerSettingsError('pass either `--ws-token-file` or `--ws-token-sha256`, not both');
+  }
+  if (settings.wsTokenFile !== undefined) return CapabilityToken.fromTokenFile(settings.wsTokenFile, cwd);
+  if (settings.wsTokenSha256 !== undefined) return CapabilityToken.fromSha256(settings.wsTokenSha256);
+  throw new AppServerSettingsError('`--ws-token-file` or `--ws-token-sha256` is required when `--ws-auth capability-token` is set');
+}
+
+function shutdownSignal(): AbortSignal {
+  const controller = new AbortController();
+  const stop = (): void => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return controller.signal;
+}
+
+/** Loads config and builds the server the program runs. */
+export async function createAppServer(settings: AppServerSettings, io: Pick<AppServerIo, 'cwd' | 'env' | 'stderr'>): Promise<AppServer> {
+  const configLoad: Omit<LoadConfigOptions, 'cwd'> = {
+    env: io.env,
+    overrides: settings.configOverrides ?? [],
+    enable: settings.enable ?? [],
+    disable: settings.disable ?? [],
+    profile: settings.profile,
+    strict: settings.strictConfig ?? false,
+  };
+  const config = await loadConfig({ ...configLoad, cwd: io.cwd });
+  return new AppServer({
+    config,
+    configLoad,
+    version: settings.version,
+    installationId: await readInstallationId(config.config.homeDir),
+    maxQueuedRequests: settings.maxQueuedRequests,
+    log: (line) => io.stderr.write(`skein app-server: ${line}\n`),
+  });
+}
+
+/**
+ * Runs the app-server until it is told to stop: over stdio, until the client's input ends; over
+ * WebSocket, printing where it listens on stderr (as Codex), until shutdown. Resolves to the exit code.
+ */
+export async function runAppServer(settings: AppServerSettings, io: AppServerIo): Promise<number> {
+  try {
+    const listen = settings.listen ?? 'stdio://';
+    const stdio = listen === 'stdio' || listen === 'stdio://';
+    const address = stdio ? undefined : parseWebSocketAddress(listen);
+    const auth = await resolveAuth(settings, io.cwd);
+    if (stdio && auth !== undefined) throw new AppServerSettingsError('--ws-auth applies to WebSocket listeners only');
+    const server = await createAppServer(settings, io);
+    if (address === undefined) {
+      await serveStdio(server, io.stdin, io.stdout);
+      await server.close();
+      return 0;
+    }
+    const listener = await listenWebSocket({ ...address, server, auth });
+    const http = listener.url.replace(/^ws:/, 'http:');
+    io.stderr.write(`skein app-server (WebSockets)\n  listening on: ${listener.url}\n  readyz: ${http}/readyz\n  healthz: ${http}/healthz\n`);
+    io.onListening?.(listener);
+    const shutdown = io.shutdown ?? shutdownSignal();
+    await new Promise<void>((resolve) => {
+      if (shutdown.aborted) resolve();
+      shutdown.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await listener.close();
+    await server.close();
+    return 0;
+  } catch (error) {
+    if (error instanceof AppServerSettingsError || error instanceof ListenAddressError || error instanceof CapabilityTokenError || error instanceof ConfigError) {
+      io.stderr.write(`error: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

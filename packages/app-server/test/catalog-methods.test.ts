@@ -1,0 +1,100 @@
+// config/read, model/list and experimentalFeature/list over both transports of the built binary,
+// with `-c` overrides and a trusted project layer (CODEX-FACTS §12.11).
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { FEATURE_REGISTRY } from '@skein/features';
+import { AppServerTestClient } from '@skein/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIG_TOML, makeHome, spawnStdioClient, startWebSocketProcess, TOKEN, type TestHome, type Transport, type WebSocketProcess } from './support/app-server-harness.js';
+
+interface Layered {
+  config: Record<string, unknown>;
+  origins: Record<string, { name: Record<string, unknown>; version: string }>;
+  layers?: { name: Record<string, unknown>; version: string; config: Record<string, unknown> }[];
+}
+
+describe.each<Transport>(['stdio', 'websocket'])('config/read, model/list, experimentalFeature/list over %s', (transport) => {
+  let home: TestHome;
+  let project: string;
+  let wsServer: WebSocketProcess | undefined;
+  let client: AppServerTestClient;
+  const overrides = ['-c', 'features.multi_agent_v2=true', '-c', 'model_reasoning_effort="high"'];
+
+  beforeAll(async () => {
+    project = '';
+    home = makeHome();
+    project = path.join(home.workspace, 'project');
+    mkdirSync(path.join(project, '.codex'), { recursive: true });
+    mkdirSync(path.join(project, '.git'));
+    writeFileSync(path.join(project, '.codex', 'config.toml'), 'model_verbosity = "medium"\n');
+    writeFileSync(path.join(home.home, 'config.toml'), `${CONFIG_TOML}\n[projects."${project}"]\ntrust_level = "trusted"\n`);
+    if (transport === 'websocket') {
+      wsServer = await startWebSocketProcess(home);
+    }
+    // The WebSocket server runs without overrides; stdio gets them, so both paths are covered.
+    client = wsServer === undefined ? spawnStdioClient(home, overrides) : await AppServerTestClient.connectWebSocket(wsServer.url, { token: TOKEN });
+    await client.initialize();
+  });
+  afterAll(async () => {
+    await client.close();
+    await wsServer?.stop();
+    home.cleanup();
+  });
+
+  it('config/read: the effective config with Codex\'s keys, each key\'s origin, and the layers on request', async () => {
+    const userFile = path.join(home.home, 'config.toml');
+    const userVersion = `sha256:${createHash('sha256').update(readFileSync(userFile)).digest('hex')}`;
+    const result = (await client.request('config/read', {})) as Layered;
+    expect(result.layers).toBeUndefined();
+    expect(Object.keys(result.config)).toContain('shell_environment_policy');
+    expect(result.config).toMatchObject({ model: 'gpt-5.5', model_provider: 'mock', project_doc_max_bytes: 4096, sandbox_mode: null, project_root_markers: ['.git'] });
+    expect(result.config.model_providers).toEqual({
+      mock: expect.objectContaining({ name: 'Mock', base_url: 'http://127.0.0.1:9/v1', env_key: 'SKEIN_TEST_API_KEY', request_max_retries: 0, stream_max_retries: null, supports_websockets: false }) as unknown,
+    });
+    expect(result.origins['model_providers.mock.base_url']).toEqual({ name: { type: 'user', file: userFile, profile: null }, version: userVersion });
+
+    const layered = (await client.request('config/read', { includeLayers: true, cwd: project })) as Layered;
+    const names = layered.layers!.map((layer) => layer.name);
+    const expected: Record<string, unknown>[] = [{ type: 'project', dotCodexFolder: path.join(project, '.codex') }, { type: 'user', file: userFile, profile: null }];
+    if (transport === 'stdio') expected.unshift({ type: 'sessionFlags' });
+    expect(names).toEqual(expected);
+    expect(layered.config.model_verbosity).toBe('medium');
+    expect(layered.origins.model_verbosity?.name).toEqual({ type: 'project', dotCodexFolder: path.join(project, '.codex') });
+    if (transport === 'stdio') {
+      expect(layered.config.model_reasoning_effort).toBe('high');
+      expect(layered.origins['features.multi_agent_v2']?.name).toEqual({ type: 'sessionFlags' });
+      expect(layered.layers![0]!.config).toEqual({ features: { multi_agent_v2: true }, model_reasoning_effort: 'high' });
+    }
+  });
+
+  it('model/list: the catalog with the default marked, paginated by cursor', async () => {
+    const all = (await client.request('model/list', {})) as { data: { id: string; isDefault: boolean; supportedReasoningEfforts: unknown[] }[]; nextCursor: string | null };
+    expect(all.nextCursor).toBeNull();
+    expect(all.data.map((model) => model.id)).toContain('gpt-5.5');
+    expect(all.data.find((model) => model.id === 'gpt-5.5')?.isDefault).toBe(true);
+    const first = (await client.request('model/list', { limit: 1, includeHidden: true })) as { data: unknown[]; nextCursor: string | null };
+    expect(first.data).toHaveLength(1);
+    expect(await client.requestReply('model/list', { cursor: 'bogus' })).toEqual({ error: { code: -32600, message: 'invalid cursor: bogus' } });
+  });
+
+  it('experimentalFeature/list: every registered flag, its stage, default and effective state, page by page', async () => {
+    const seen: { name: string; stage: string; enabled: boolean; defaultEnabled: boolean; displayName: string | null }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (await client.request('experimentalFeature/list', cursor === null ? { limit: 50 } : { limit: 50, cursor })) as { data: typeof seen; nextCursor: string | null };
+      expect(page.data.length).toBeLessThanOrEqual(50);
+      seen.push(...page.data);
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+    expect(seen.map((feature) => feature.name)).toEqual(FEATURE_REGISTRY.map((spec) => spec.key));
+    const multiAgent = seen.find((feature) => feature.name === 'multi_agent_v2');
+    expect(multiAgent?.enabled).toBe(transport === 'stdio');
+    for (const feature of seen) {
+      const spec = FEATURE_REGISTRY.find((candidate) => candidate.key === feature.name)!;
+      expect(feature.stage).toBe(spec.stage);
+      expect(feature.defaultEnabled).toBe(spec.defaultEnabled);
+      expect(feature.displayName === null).toBe(spec.stage !== 'beta');
+    }
+  });
+});

@@ -1,0 +1,66 @@
+// `skein app-server`: Codex's app-server protocol (JSON-RPC v2) over stdio or WebSocket, for IDEs
+// and scripts written for `codex app-server`. The work is @skein/app-server's own entry point.
+import { Writable } from 'node:stream';
+import { runAppServer, type AppServerSettings } from '@skein/app-server';
+import type { Command } from 'commander';
+import type { GlobalOptions, ProcessContext } from '../global-options.js';
+import { SKEIN_VERSION } from './exec.js';
+
+/** Where `skein app-server` reads and writes. */
+export interface AppServerCommandIo extends ProcessContext {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+interface AppServerFlags {
+  readonly listen?: string;
+  readonly stdio?: boolean;
+  readonly wsAuth?: string;
+  readonly wsTokenFile?: string;
+  readonly wsTokenSha256?: string;
+}
+
+function textSink(write: (text: string) => void): Writable {
+  return new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      write(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+      done();
+    },
+  });
+}
+
+/** Adds `app-server` to `program`; `setExitCode` receives the server's exit status. */
+export function addAppServerCommand(program: Command, io: AppServerCommandIo, setExitCode: (code: number) => void): void {
+  program
+    .command('app-server')
+    .description('serve the app-server protocol (JSON-RPC v2) to IDEs and scripts (as `codex app-server`)')
+    .option('--listen <url>', 'stdio:// (default) or ws://IP:PORT')
+    .option('--stdio', 'same as --listen stdio://')
+    .option('--ws-auth <mode>', 'require a bearer token on WebSocket connections: capability-token')
+    .option('--ws-token-file <path>', 'file holding the capability token')
+    .option('--ws-token-sha256 <hex>', 'SHA-256 of the capability token, instead of the file')
+    .action(async (_flags: AppServerFlags, command: Command) => {
+      const options = command.optsWithGlobals<AppServerFlags & GlobalOptions>();
+      const settings: AppServerSettings = {
+        listen: options.stdio === true ? 'stdio://' : options.listen,
+        wsAuth: options.wsAuth,
+        wsTokenFile: options.wsTokenFile,
+        wsTokenSha256: options.wsTokenSha256,
+        configOverrides: options.config,
+        enable: options.enable,
+        disable: options.disable,
+        profile: options.profile,
+        strictConfig: options.strictConfig,
+        version: SKEIN_VERSION,
+      };
+      setExitCode(
+        await runAppServer(settings, {
+          cwd: io.cwd,
+          env: io.env,
+          stdin: process.stdin,
+          stdout: textSink(io.stdout),
+          stderr: textSink(io.stderr),
+        }),
+      );
+    });
+}

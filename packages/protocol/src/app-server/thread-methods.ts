@@ -1,0 +1,90 @@
+// Params of the thread and turn methods beyond `thread/start` and `turn/start`: resume, fork, list,
+// read, archive, naming, subscriptions, user shell commands, steering and interrupts.
+import { z } from 'zod';
+import { UserInput } from '../user-input.js';
+import { ApprovalsReviewer, AskForApproval, SandboxMode } from './common.js';
+
+/** Settings a client may change when it loads a thread again (unset: config, as for a new thread). */
+const reloadSettings = {
+  cwd: z.string().nullish(),
+  model: z.string().nullish(),
+  modelProvider: z.string().nullish(),
+  approvalPolicy: AskForApproval.nullish(),
+  approvalsReviewer: ApprovalsReviewer.nullish(),
+  sandbox: SandboxMode.nullish(),
+  config: z.record(z.string(), z.unknown()).nullish(),
+  baseInstructions: z.string().nullish(),
+  developerInstructions: z.string().nullish(),
+  excludeTurns: z.boolean().optional(),
+};
+
+export const ThreadResumeParams = z.object({ threadId: z.string(), ...reloadSettings });
+export type ThreadResumeParams = z.infer<typeof ThreadResumeParams>;
+
+export const ThreadForkParams = z.object({
+  threadId: z.string(),
+  ...reloadSettings,
+  ephemeral: z.boolean().optional(),
+  /** Fork up to (and without) this turn. */
+  beforeTurnId: z.string().nullish(),
+  /** Fork up to and with this turn. */
+  lastTurnId: z.string().nullish(),
+  threadSource: z.string().nullish(),
+});
+export type ThreadForkParams = z.infer<typeof ThreadForkParams>;
+
+export const ThreadListParams = z.object({
+  cursor: z.string().nullish(),
+  limit: z.number().int().positive().nullish(),
+  archived: z.boolean().nullish(),
+  cwd: z.union([z.string(), z.array(z.string())]).nullish(),
+  sortKey: z.enum(['created_at', 'updated_at']).nullish(),
+  sourceKinds: z.array(z.string()).nullish(),
+  modelProviders: z.array(z.string()).nullish(),
+});
+export type ThreadListParams = z.infer<typeof ThreadListParams>;
+
+export const ThreadReadParams = z.object({ threadId: z.string(), includeTurns: z.boolean().default(false) });
+export type ThreadReadParams = z.infer<typeof ThreadReadParams>;
+
+export const ThreadLoadedListParams = z.object({ cursor: z.string().nullish(), limit: z.number().int().positive().nullish() });
+export type ThreadLoadedListParams = z.infer<typeof ThreadLoadedListParams>;
+
+/** `thread/archive`, `thread/unarchive`, `thread/unsubscribe`: just the thread. */
+export const ThreadIdParams = z.object({ threadId: z.string() });
+export type ThreadIdParams = z.infer<typeof ThreadIdParams>;
+
+export const ThreadSetNameParams = z.object({ threadId: z.string(), name: z.string() });
+export type ThreadSetNameParams = z.infer<typeof ThreadSetNameParams>;
+
+export const ThreadShellCommandParams = z.object({ threadId: z.string(), command: z.string(), timeoutMs: z.number().int().positive().nullish() });
+export type ThreadShellCommandParams = z.infer<typeof ThreadShellCommandParams>;
+
+export const TurnSteerParams = z.object({
+  threadId: z.string(),
+  expectedTurnId: z.string(),
+  input: z.array(UserInput),
+  clientUserMessageId: z.string().nullish(),
+});
+export type TurnSteerParams = z.infer<typeof TurnSteerParams>;
+
+export const TurnInterruptParams = z.object({ threadId: z.string(), turnId: z.string() });
+export type TurnInterruptParams = z.infer<typeof TurnInterruptParams>;
+
+/** The answer to `item/commandExecution/requestApproval`. */
+export const CommandExecutionApprovalResponse = z.object({
+  decision: z.union([
+    z.enum(['accept', 'acceptForSession', 'decline', 'cancel']),
+    z.strictObject({ acceptWithExecpolicyAmendment: z.object({ execpolicy_amendment: z.array(z.string()) }) }),
+    z.strictObject({ applyNetworkPolicyAmendment: z.object({ network_policy_amendment: z.unknown() }) }),
+  ]),
+});
+export type CommandExecutionApprovalResponse = z.infer<typeof CommandExecutionApprovalResponse>;
+
+/** The answer to `item/fileChange/requestApproval`. */
+export const FileChangeApprovalResponse = z.object({ decision: z.enum(['accept', 'acceptForSession', 'decline', 'cancel']) });
+export type FileChangeApprovalResponse = z.infer<typeof FileChangeApprovalResponse>;
+
+/** The answer to `item/tool/requestUserInput`. */
+export const ToolRequestUserInputResponse = z.object({ answers: z.record(z.string(), z.object({ answers: z.array(z.string()) })) });
+export type ToolRequestUserInputResponse = z.infer<typeof ToolRequestUserInputResponse>;

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { AppServerSchemaError, appServerSchema } from './app-server-schema.js';
+
+describe('appServerSchema', () => {
+  it('finds each method\'s response definition by Codex\'s naming', () => {
+    const schema = appServerSchema();
+    expect(schema.responseDefinition('initialize')).toBe('InitializeResponse');
+    expect(schema.responseDefinition('fs/readFile')).toBe('v2/FsReadFileResponse');
+    expect(schema.responseDefinition('thread/start')).toBe('v2/ThreadStartResponse');
+    expect(schema.responseDefinition('not/a/method')).toBeUndefined();
+    expect(schema.clientRequestMethods).toContain('experimentalFeature/list');
+  });
+
+  it('accepts what Codex sends and refuses what it would not', () => {
+    const schema = appServerSchema();
+    expect(() => schema.assertServerMessage({ id: 1, result: { dataBase64: 'aGk=' } }, 'fs/readFile')).not.toThrow();
+    expect(() => schema.assertServerMessage({ id: 1, result: { data: 'aGk=' } }, 'fs/readFile')).toThrow(AppServerSchemaError);
+    expect(() => schema.assertServerMessage({ id: 2, error: { code: -32600, message: 'Not initialized' } })).not.toThrow();
+    expect(() => schema.assertServerMessage({ method: 'configWarning', params: { summary: 's' }, emittedAtMs: 1 })).not.toThrow();
+    expect(() => schema.assertServerMessage({ method: 'configWarning', params: {} })).toThrow(/ServerNotification/);
+    expect(() => schema.assertServerMessage({ jsonrpc: '2.0', id: 1, result: {} })).toThrow(/jsonrpc/);
+    expect(() => schema.assertServerMessage([1])).toThrow(AppServerSchemaError);
+    expect(() => schema.assertClientMessage({ id: 0, method: 'fs/readFile', params: { path: '/x' } })).not.toThrow();
+    expect(() => schema.assertClientMessage({ id: 0, method: 'fs/readFile', params: {} })).toThrow(/ClientRequest/);
+  });
+});
