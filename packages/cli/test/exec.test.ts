@@ -80,7 +80,7 @@ describe.skipIf(noSandbox !== undefined)(`skein exec with tools${noSandbox === u
       { type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text: 'It printed `hi`.' } },
       { type: 'turn.completed', usage: { input_tokens: 200, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 20, reasoning_output_tokens: 0 } },
     ]);
-    expect(server.requests[0]!.toolNames()).toEqual(['exec_command', 'write_stdin', 'apply_patch']);
+    expect(server.requests[0]!.toolNames()).toEqual(['exec_command', 'write_stdin', 'request_user_input', 'apply_patch', 'view_image']);
     const output = server.requests[1]!.toolOutputText('call_mock_0002');
     expect(output).toMatch(/^Chunk ID: [0-9a-f]{6}\nWall time: \d+\.\d{4} seconds\nProcess exited with code 0\nOriginal token count: 1\nOutput:\nhi\n$/);
     server.verify();
@@ -140,6 +140,8 @@ describe.skipIf(noSandbox !== undefined)(`skein exec with tools${noSandbox === u
       cwd: repo,
       env: { PATH: process.env.PATH, HOME: path.join(scratch, 'user'), CODEX_HOME: home, MOCK_API_KEY: 'sk-mock' },
     });
+    // Piped stdin beside a prompt is read to its end (and appended), as codex exec does: close it.
+    child.stdin.end();
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     for (let waited = 0; !existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === ''; waited += 50) {
       if (waited > 20_000) throw new Error('the command never started');

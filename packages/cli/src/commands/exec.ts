@@ -1,17 +1,21 @@
 // `skein exec`: run one turn non-interactively, as `codex exec` does — a new thread, or `exec resume
 // [ID | --last]` — printing the final message (or, with `--json`, the `exec --json` event stream).
-// Its flags are the ones `@openai/codex-sdk` passes, so the SDK can drive Skein unchanged.
-import { existsSync } from 'node:fs';
+// Its flags are `codex exec`'s where they apply (all the ones `@openai/codex-sdk` passes), so the SDK
+// and scripts written for Codex drive Skein unchanged.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError, findProjectRoot, type Config } from '@skein/config';
+import { ConfigError, type Config } from '@skein/config';
 import { MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadHandle } from '@skein/core';
 import { LocalFileSystem, LocalProcesses, PlatformSandbox, SandboxedFileSystem } from '@skein/exec-server';
 import { ExtensionRegistryBuilder } from '@skein/extension-api';
 import type { UserInput } from '@skein/protocol';
 import { ThreadStore } from '@skein/rollout';
 import { Option, type Command } from 'commander';
+import { ExecError } from '../exec/exec-error.js';
 import { ExecEventMapper } from '../exec/exec-event-mapper.js';
+import { requireGitRepository } from '../exec/git-repo-check.js';
+import { HumanOutput, useColor, type ColorMode } from '../exec/human-output.js';
+import { writeLastMessageFile } from '../exec/last-message-file.js';
 import { loadConfigFor, type GlobalOptions, type ProcessContext } from '../global-options.js';
 
 /** Where `exec` reads and writes. */
@@ -20,6 +24,10 @@ export interface ExecIo extends ProcessContext {
   readonly stderr: (text: string) => void;
   /** The prompt when none is given on the command line (or it is `-`). */
   readonly readStdin: () => Promise<string>;
+  /** True when stdin is a terminal: then a prompt given as an argument is not followed by piped input. */
+  readonly stdinIsTerminal?: boolean | undefined;
+  /** True when stderr is a terminal, where `--color auto` styles the progress output. */
+  readonly stderrIsTerminal?: boolean | undefined;
   readonly onTermination?: ((cleanup: () => Promise<void>) => () => void) | undefined;
 }
 
@@ -35,6 +43,10 @@ interface ExecOptions {
   readonly addDir: string[];
   readonly threadSource?: string;
   readonly last?: boolean;
+  readonly outputLastMessage?: string;
+  readonly ephemeral?: boolean;
+  readonly color: ColorMode;
+  readonly dangerouslyBypassApprovalsAndSandbox?: boolean;
 }
 
 /** The version Skein reports as `cli_version`. */
@@ -53,12 +65,18 @@ export function addExecCommand(program: Command, io: ExecIo, setExitCode: (code:
     .addOption(new Option('--experimental-json', 'same as --json').hideHelp())
     .option('-m, --model <model>', 'model to use')
     .addOption(new Option('-s, --sandbox <mode>', 'sandbox mode').choices(['read-only', 'workspace-write', 'danger-full-access']))
+    .addOption(
+      new Option('--dangerously-bypass-approvals-and-sandbox', 'run commands unconfined and without asking; only inside an environment that is itself sandboxed').conflicts('sandbox'),
+    )
     .option('-C, --cd <dir>', 'working directory of the thread')
     .option('--skip-git-repo-check', 'allow running outside a git repository')
     .option('--output-schema <file>', 'JSON Schema file the final answer must follow')
     .option('-i, --image <file>', 'attach an image (repeatable)', collect, [])
     .option('--add-dir <dir>', 'an extra writable directory (repeatable)', collect, [])
     .option('--thread-source <source>', 'who started the thread (recorded in the rollout)')
+    .option('-o, --output-last-message <file>', 'also write the final agent message to this file')
+    .option('--ephemeral', 'write no rollout file: the thread cannot be resumed')
+    .addOption(new Option('--color <when>', 'style the progress output').choices(['always', 'never', 'auto']).default('auto'))
     // @openai/codex-sdk passes it for OpenAI's access programs; it has no meaning for Skein's providers.
     .addOption(new Option('--cyber-access-program <program>').hideHelp());
   exec.action((prompt: string | undefined, options: ExecOptions, self: Command) =>
@@ -73,8 +91,9 @@ export function addExecCommand(program: Command, io: ExecIo, setExitCode: (code:
     .option('--json', 'print the event stream as JSON lines')
     .addOption(new Option('--experimental-json', 'same as --json').hideHelp())
     .option('-i, --image <file>', 'attach an image (repeatable)', collect, [])
+    .option('-o, --output-last-message <file>', 'also write the final agent message to this file')
     .action((id: string | undefined, prompt: string | undefined, options: ExecOptions, self: Command) => {
-      const parent = self.parent?.opts<ExecOptions>() ?? { image: [], addDir: [] };
+      const parent = self.parent?.opts<ExecOptions>() ?? { image: [], addDir: [], color: 'auto' };
       const merged: ExecOptions = { ...parent, ...options, image: [...parent.image, ...options.image] };
       // With --last the only positional is the prompt.
       const target = options.last === true ? { prompt: id, resume: 'last' as const } : { prompt, resume: id };
@@ -91,10 +110,15 @@ async function runExec(
   setExitCode: (code: number) => void,
 ): Promise<void> {
   const cwd = options.cd === undefined ? io.cwd : path.resolve(io.cwd, options.cd);
+  const bypass = options.dangerouslyBypassApprovalsAndSandbox === true;
   const overrides = [
     ...globals.config,
     ...(options.model === undefined ? [] : [`model=${JSON.stringify(options.model)}`]),
     ...(options.sandbox === undefined ? [] : [`sandbox_mode=${JSON.stringify(options.sandbox)}`]),
+    ...(bypass ? ['sandbox_mode="danger-full-access"'] : []),
+    // No one is there to answer an approval request, so exec never asks (as `codex exec`, whatever
+    // config.toml says); the sandbox alone bounds what commands may do.
+    'approval_policy="never"',
   ];
   let { config, warnings } = await loadConfigFor({ ...globals, config: overrides }, { ...io, cwd });
   if (options.addDir.length > 0) {
@@ -103,11 +127,12 @@ async function runExec(
     ({ config, warnings } = await loadConfigFor({ ...globals, config: [...overrides, `sandbox_workspace_write.writable_roots=${JSON.stringify(roots)}`] }, { ...io, cwd }));
   }
   for (const warning of warnings) io.stderr(`warning: ${warning.message}\n`);
-  if (options.skipGitRepoCheck !== true && !existsSync(path.join(findProjectRoot(cwd, ['.git']), '.git'))) {
-    throw new ConfigError('InvalidValue', cwd, undefined, 'not inside a git repository; pass --skip-git-repo-check to run here anyway');
+  if (options.skipGitRepoCheck !== true) requireGitRepository(cwd);
+  if (options.ephemeral === true && target.resume !== undefined) {
+    throw new ExecError('EphemeralResume', '--ephemeral starts a thread that is never written; it cannot be combined with resume');
   }
   const outputSchema = options.outputSchema === undefined ? undefined : await readJson(path.resolve(io.cwd, options.outputSchema));
-  const prompt = target.prompt === undefined || target.prompt === '-' ? await readPrompt(io) : target.prompt;
+  const prompt = await promptFrom(target.prompt, io);
   for (const image of options.image) await checkImage(path.resolve(cwd, image));
   const input: UserInput[] = [
     ...options.image.map((image): UserInput => ({ type: 'localImage', path: path.resolve(cwd, image) })),
@@ -119,17 +144,23 @@ async function runExec(
     const threads = managerFor(config, store, io, options.threadSource);
     const json = options.json === true || options.experimentalJson === true;
     const mapper = new ExecEventMapper();
+    const human = new HumanOutput({ write: io.stderr, color: useColor(options.color, io.stderrIsTerminal === true, io.env) });
     const print = (event: CoreEvent) => {
-      if (event.type === 'warning') io.stderr(`warning: ${event.message}\n`);
-      if (json) for (const line of mapper.map(event)) io.stdout(`${JSON.stringify(line)}\n`);
-      else if (event.type === 'turnFailed') io.stderr(`error: ${event.error.message}\n`);
+      if (!json) human.event(event);
+      else {
+        if (event.type === 'warning') io.stderr(`warning: ${event.message}\n`);
+        for (const line of mapper.map(event)) io.stdout(`${JSON.stringify(line)}\n`);
+      }
     };
     const handle: ThreadHandle =
       target.resume === undefined
-        ? await threads.start({ onEvent: print })
+        ? await threads.start({ onEvent: print, ephemeral: options.ephemeral === true })
         : await threads.resume(target.resume === 'last' ? await lastThreadId(threads, cwd) : target.resume, { onEvent: print });
     if (json) io.stdout(`${JSON.stringify(mapper.threadStarted(handle.session.threadId)[0])}\n`);
-    else io.stderr(`session id: ${handle.session.threadId}\n`);
+    else {
+      human.banner({ version: SKEIN_VERSION, config, threadId: handle.session.threadId, rolloutPath: handle.path, resumed: target.resume !== undefined });
+      human.prompt(prompt);
+    }
     // Killed or interrupted: stop the turn, kill its commands and close the rollout before exiting.
     const unregister = io.onTermination?.(async () => {
       if (handle.session.activeTurnId !== undefined) handle.session.interrupt();
@@ -137,8 +168,16 @@ async function runExec(
     });
     try {
       const outcome = await handle.session.runTurn(input, outputSchema === undefined ? {} : { outputSchema });
-      if (outcome.status === 'completed' && !json && outcome.lastAgentMessage !== undefined) io.stdout(`${outcome.lastAgentMessage}\n`);
-      if (outcome.status !== 'completed') setExitCode(1);
+      const completed = outcome.status === 'completed';
+      const lastMessage = completed ? outcome.lastAgentMessage : undefined;
+      if (!json && lastMessage !== undefined) io.stdout(`${lastMessage}\n`);
+      if (options.outputLastMessage !== undefined) {
+        const file = path.resolve(io.cwd, options.outputLastMessage);
+        // Scripts read this file after the run: it always exists then, empty when there was no answer.
+        if (completed && lastMessage === undefined) io.stderr(`warning: the turn ended without an agent message; ${file} is empty\n`);
+        await writeLastMessageFile(file, lastMessage ?? '');
+      }
+      if (!completed) setExitCode(1);
     } finally {
       unregister?.();
       await handle.close();
@@ -146,6 +185,17 @@ async function runExec(
   } finally {
     store.close();
   }
+}
+
+/**
+ * The prompt: the argument, or stdin when there is none (or it is `-`). Input piped alongside an
+ * argument is appended in a `<stdin>` block, as `codex exec` does, so `cat log | skein exec "why?"` works.
+ */
+async function promptFrom(argument: string | undefined, io: ExecIo): Promise<string> {
+  if (argument === undefined || argument === '-') return readPrompt(io);
+  if (io.stdinIsTerminal !== false) return argument;
+  const piped = (await io.readStdin()).replace(/\s+$/, '');
+  return piped.trim() === '' ? argument : `${argument}\n\n<stdin>\n${piped}\n</stdin>`;
 }
 
 function managerFor(config: Config, store: ThreadStore, io: ExecIo, threadSource: string | undefined): ThreadManager {

@@ -74,6 +74,7 @@ export class ExecEventMapper {
       case 'sessionConfigured':
       case 'threadTokenUsage':
       case 'imageViewed':
+      case 'threadNameUpdated':
       case 'commandOutputDelta':
       case 'itemStarted':
       case 'agentMessageDelta':

@@ -1,0 +1,156 @@
+// What `skein exec` shows a person when not printing JSON: a banner with the thread's settings, then
+// the turn as it happens — the prompt, commands with their output and exit code, patches, reasoning,
+// agent messages, errors and the tokens used — all on stderr; stdout is kept for the final message.
+import { styleText } from 'node:util';
+import type { Config } from '@skein/config';
+import type { CoreEvent } from '@skein/core';
+import { isKnownResponseItem, messageText } from '@skein/protocol';
+
+/** A command's output lines shown in full; the rest are counted, not printed (the model saw them). */
+export const MAX_SHOWN_OUTPUT_LINES = 20;
+
+/** When to use ANSI styling: `auto` styles only a terminal that has not asked for no color. */
+export type ColorMode = 'always' | 'never' | 'auto';
+
+/** Whether to style output for `mode`, given where stderr goes and the environment. */
+export function useColor(mode: ColorMode, stderrIsTerminal: boolean, env: Readonly<Record<string, string | undefined>>): boolean {
+  if (mode !== 'auto') return mode === 'always';
+  const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+  return stderrIsTerminal && !noColor && env.TERM !== 'dumb';
+}
+
+/** The thread settings the banner shows. */
+export interface BannerInfo {
+  readonly version: string;
+  readonly config: Config;
+  readonly threadId: string;
+  /** The rollout file; undefined when the thread is ephemeral. */
+  readonly rolloutPath: string | undefined;
+  readonly resumed: boolean;
+}
+
+type Style = Parameters<typeof styleText>[0];
+
+/** Renders one exec run for a person; feed it every core event of the run. */
+export class HumanOutput {
+  readonly #write: (text: string) => void;
+  readonly #color: boolean;
+  #tokens = 0;
+
+  constructor(options: { readonly write: (text: string) => void; readonly color: boolean }) {
+    this.#write = options.write;
+    this.#color = options.color;
+  }
+
+  /** The settings the turn runs with, framed by rules. */
+  banner(info: BannerInfo): void {
+    const { config } = info;
+    const rows: [string, string][] = [
+      ['workdir', config.cwd],
+      ['model', config.model],
+      ['provider', config.modelProviderId],
+      ['approval', typeof config.approvalPolicy === 'string' ? config.approvalPolicy : 'granular'],
+      ['sandbox', describeSandbox(config)],
+      ['reasoning effort', config.modelReasoningEffort ?? 'model default'],
+      [info.resumed ? 'resumed session' : 'session id', info.threadId],
+      ['rollout', info.rolloutPath ?? 'none (ephemeral: nothing is written)'],
+    ];
+    const rule = `${'-'.repeat(8)}\n`;
+    this.#write(`${this.#style('bold', `skein ${info.version}`)} (exec)\n${rule}`);
+    for (const [label, value] of rows) this.#write(`${this.#style('bold', `${label}:`)} ${value}\n`);
+    this.#write(rule);
+  }
+
+  /** The user's prompt, as sent. */
+  prompt(text: string): void {
+    this.#block('cyan', 'user', text);
+  }
+
+  /** Shows what `event` means to a person, if anything. */
+  event(event: CoreEvent): void {
+    switch (event.type) {
+      case 'turnStarted':
+        this.#tokens = 0;
+        return;
+      case 'commandStarted':
+        this.#write(`${this.#style('magenta', 'command')}\n${this.#style('bold', event.command)} in ${event.cwd}\n`);
+        return;
+      case 'commandCompleted':
+        this.#commandCompleted(event.exitCode, event.durationMs, event.aggregatedOutput);
+        return;
+      case 'patchApplied': {
+        const heading = event.success ? this.#style('green', 'patch applied') : this.#style('red', 'patch not applied');
+        const kinds = { add: 'A', update: 'M', delete: 'D' } as const;
+        const lines = event.changes.map((change) => `  ${kinds[change.kind]} ${change.movePath === undefined ? change.path : `${change.path} -> ${change.movePath}`}`);
+        this.#write(`${heading}\n${lines.join('\n')}\n`);
+        return;
+      }
+      case 'itemCompleted': {
+        const { item } = event;
+        if (!isKnownResponseItem(item)) return;
+        if (item.type === 'message' && item.role === 'assistant') this.#block('magenta', 'agent', messageText(item));
+        else if (item.type === 'reasoning' && item.summary.length > 0) this.#block('dim', 'thinking', item.summary.map((part) => part.text).join('\n\n'));
+        return;
+      }
+      case 'tokenUsage':
+        this.#tokens += event.usage.total_tokens;
+        return;
+      case 'turnCompleted':
+        this.#write(`${this.#style('dim', 'tokens used')} ${this.#tokens}\n`);
+        return;
+      case 'turnFailed':
+        this.#write(`${this.#style('red', 'error:')} ${event.error.message}\n`);
+        return;
+      case 'turnAborted':
+        this.#write(`${this.#style('red', 'error:')} the turn was interrupted\n`);
+        return;
+      case 'streamRetrying':
+        this.#write(`${this.#style('yellow', 'retrying:')} model stream attempt ${event.attempt} in ${event.delayMs} ms (${event.reason})\n`);
+        return;
+      case 'warning':
+        this.#write(`${this.#style('yellow', 'warning:')} ${event.message}\n`);
+        return;
+      case 'imageViewed':
+        this.#write(`${this.#style('dim', 'viewed image')} ${event.path}\n`);
+        return;
+      case 'sessionConfigured':
+      case 'threadNameUpdated':
+      case 'threadTokenUsage':
+      case 'itemStarted':
+      case 'agentMessageDelta':
+      case 'reasoningSummaryDelta':
+      case 'commandOutputDelta':
+        return;
+    }
+  }
+
+  #commandCompleted(exitCode: number | null, durationMs: number, output: string): void {
+    const lines = output.endsWith('\n') ? output.slice(0, -1).split('\n') : output.split('\n');
+    const shown = output === '' ? [] : lines.slice(0, MAX_SHOWN_OUTPUT_LINES);
+    const hidden = output === '' ? 0 : lines.length - shown.length;
+    const status =
+      exitCode === 0
+        ? this.#style('green', `succeeded in ${Math.round(durationMs)} ms`)
+        : this.#style('red', `${exitCode === null ? 'ended without an exit code' : `exited ${exitCode}`} in ${Math.round(durationMs)} ms`);
+    this.#write(`${status}\n`);
+    if (shown.length > 0) this.#write(`${this.#style('dim', shown.join('\n'))}\n`);
+    if (hidden > 0) this.#write(`${this.#style('dim', `... ${hidden} more line${hidden === 1 ? '' : 's'}`)}\n`);
+  }
+
+  #block(style: Style, heading: string, text: string): void {
+    this.#write(`${this.#style(style, heading)}\n${text}\n`);
+  }
+
+  #style(style: Style, text: string): string {
+    // The decision is made once, by useColor, for stderr; styleText would check stdout instead.
+    return this.#color ? styleText(style, text, { validateStream: false }) : text;
+  }
+}
+
+/** `workspace-write (writes: workdir, /tmp, $TMPDIR, …)`: the mode and, when writable, where. */
+function describeSandbox(config: Config): string {
+  if (config.sandboxMode !== 'workspace-write') return config.sandboxMode;
+  const { writableRoots, excludeSlashTmp, excludeTmpdirEnvVar, networkAccess } = config.sandboxWorkspaceWrite;
+  const roots = ['workdir', ...(excludeSlashTmp ? [] : ['/tmp']), ...(excludeTmpdirEnvVar ? [] : ['$TMPDIR']), ...writableRoots];
+  return `workspace-write (writes: ${roots.join(', ')}${networkAccess ? '; network on' : ''})`;
+}

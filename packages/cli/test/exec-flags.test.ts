@@ -1,0 +1,243 @@
+// `skein exec`'s flags beyond the SDK's set, and its output for people: the built binary against the
+// mock Responses server, asserting on what the model received, on stdout / stderr / exit code and on
+// the files left behind (the -o file, rollouts).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ExecEvent } from '@skein/protocol';
+import { probeSandbox } from '@skein/sandboxing';
+import { assistantMessage, completed, customToolCall, functionCall, httpError, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.js');
+
+let scratch: string;
+let home: string;
+let repo: string;
+let server: MockResponsesServer;
+
+beforeEach(async () => {
+  scratch = mkdtempSync(path.join(tmpdir(), 'skein-exec-flags-'));
+  home = path.join(scratch, 'home');
+  repo = path.join(scratch, 'repo');
+  mkdirSync(home);
+  mkdirSync(path.join(scratch, 'user'));
+  mkdirSync(path.join(repo, '.git'), { recursive: true });
+  server = await startMockResponsesServer();
+  writeConfig('');
+});
+afterEach(async () => {
+  await server.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+function writeConfig(extra: string): void {
+  writeFileSync(
+    path.join(home, 'config.toml'),
+    `model_provider = "mock"\n${extra}[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nrequest_max_retries = 0\nstream_max_retries = 0\n`,
+  );
+}
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function skein(args: string[], options: { readonly stdin?: string; readonly cwd?: string } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const env = { PATH: process.env.PATH, HOME: path.join(scratch, 'user'), CODEX_HOME: home, MOCK_API_KEY: 'sk-mock', TZ: 'UTC' };
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? repo, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.stdin ?? '');
+  });
+}
+
+/** Every rollout file under the home directory. */
+function rolloutFiles(): string[] {
+  const sessions = path.join(home, 'sessions');
+  if (!existsSync(sessions)) return [];
+  return readdirSync(sessions, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.jsonl')).map((name) => path.join(sessions, name));
+}
+
+const capability = await probeSandbox({ env: process.env });
+const noSandbox = capability.available ? undefined : `bubblewrap unavailable: ${JSON.stringify(capability)}`;
+
+describe.skipIf(noSandbox !== undefined)(`skein exec output for people, with tools${noSandbox === undefined ? '' : ` (skipped: ${noSandbox})`}`, () => {
+  it('shows the banner, the prompt, the command with its output and exit code, the patch and the tokens on stderr; the answer alone on stdout', async () => {
+    const patch = '*** Begin Patch\n*** Add File: hello.txt\n+hello\n*** End Patch';
+    server.expect([
+      sse(functionCall('exec_command', { cmd: 'echo hi; ls nope' }), completed()),
+      sse(customToolCall('apply_patch', patch), completed()),
+      sse(assistantMessage('All done.'), completed()),
+    ]);
+    const lastFile = path.join(scratch, 'last.txt');
+    const { code, stdout, stderr } = await skein(['exec', '-s', 'workspace-write', '-o', lastFile, 'Do things.']);
+    expect(code).toBe(0);
+    expect(stdout).toBe('All done.\n');
+    expect(readFileSync(lastFile, 'utf8')).toBe('All done.');
+    const [rollout] = rolloutFiles();
+    const threadId = /^session id: (\S+)$/m.exec(stderr)?.[1];
+    expect(threadId).toMatch(/^[0-9a-f-]{36}$/);
+    // Durations vary from run to run; everything else is exact.
+    expect(stderr.replace(/ in \d+ ms$/gm, ' in N ms')).toBe(
+      [
+        'skein 0.0.0 (exec)',
+        '--------',
+        `workdir: ${repo}`,
+        'model: gpt-5.5',
+        'provider: mock',
+        'approval: never',
+        'sandbox: workspace-write (writes: workdir, /tmp, $TMPDIR)',
+        'reasoning effort: model default',
+        `session id: ${threadId}`,
+        `rollout: ${rollout}`,
+        '--------',
+        'user',
+        'Do things.',
+        'command',
+        `/bin/bash -lc 'echo hi; ls nope' in ${repo}`,
+        'exited 2 in N ms',
+        'hi',
+        "ls: cannot access 'nope': No such file or directory",
+        'patch applied',
+        `  A ${path.join(repo, 'hello.txt')}`,
+        'agent',
+        'All done.',
+        'tokens used 330',
+        '',
+      ].join('\n'),
+    );
+    expect(server.requests.map((request) => request.messageTexts('user').at(-1))).toEqual(['Do things.', 'Do things.', 'Do things.']);
+    server.verify();
+  });
+});
+
+describe('skein exec flags', () => {
+  it('-o writes the final message without a newline, with --json too, replacing what was there', async () => {
+    server.expect([sse(assistantMessage('The answer.'), completed())]);
+    const lastFile = path.join(scratch, 'last.txt');
+    writeFileSync(lastFile, 'an older, longer answer from a previous run');
+    const { code, stdout } = await skein(['exec', '--json', '--output-last-message', lastFile, 'Answer.']);
+    expect(code).toBe(0);
+    expect(stdout.trimEnd().split('\n').map((line) => ExecEvent.parse(JSON.parse(line)).type)).toEqual(['thread.started', 'turn.started', 'item.completed', 'turn.completed']);
+    expect(readFileSync(lastFile, 'utf8')).toBe('The answer.');
+    expect(readdirSync(scratch).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('-o leaves an empty file and a warning when the turn ends without a message, and an empty file when it fails', async () => {
+    server.expect([sse(completed()), httpError(400, { body: { error: { message: 'bad request body' } } })]);
+    const lastFile = path.join(scratch, 'last.txt');
+    const silent = await skein(['exec', '-o', lastFile, 'Say nothing.']);
+    expect(silent.code).toBe(0);
+    expect(silent.stdout).toBe('');
+    expect(silent.stderr).toContain(`warning: the turn ended without an agent message; ${lastFile} is empty`);
+    expect(readFileSync(lastFile, 'utf8')).toBe('');
+
+    writeFileSync(lastFile, 'stale');
+    const failed = await skein(['exec', '-o', lastFile, 'Fail.']);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toBe('');
+    expect(failed.stderr).toMatch(/^error: .*bad request body/m);
+    expect(readFileSync(lastFile, 'utf8')).toBe('');
+  });
+
+  it('-o into a directory that does not exist fails with exit 1 after the turn, naming the file', async () => {
+    server.expect([sse(assistantMessage('ok'), completed())]);
+    const lastFile = path.join(scratch, 'missing', 'last.txt');
+    const { code, stdout, stderr } = await skein(['exec', '-o', lastFile, 'hi']);
+    expect(code).toBe(1);
+    expect(stdout).toBe('ok\n');
+    expect(stderr).toMatch(new RegExp(`^error: could not write the last message to ${lastFile}`, 'm'));
+    expect(existsSync(path.join(scratch, 'missing'))).toBe(false);
+  });
+
+  it('--ephemeral writes no rollout and leaves nothing to resume', async () => {
+    server.expect([sse(assistantMessage('Forgotten soon.'), completed())]);
+    const { code, stdout, stderr } = await skein(['exec', '--ephemeral', 'Remember nothing.']);
+    expect({ code, stdout }).toEqual({ code: 0, stdout: 'Forgotten soon.\n' });
+    expect(stderr).toContain('rollout: none (ephemeral: nothing is written)');
+    expect(rolloutFiles()).toEqual([]);
+    const resume = await skein(['exec', 'resume', '--last', 'Again?']);
+    expect(resume.code).toBe(1);
+    expect(resume.stderr).toContain('no thread has run in');
+    expect(server.requests).toHaveLength(1);
+    server.verify();
+  });
+
+  it('refuses --ephemeral with resume before sending anything', async () => {
+    const { code, stderr } = await skein(['exec', '--ephemeral', 'resume', '--last', 'hi']);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^error: --ephemeral .*resume/m);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('records a thread that is not ephemeral, with approval never whatever config.toml says', async () => {
+    writeConfig('approval_policy = "on-request"\n');
+    server.expect([sse(assistantMessage('Kept.'), completed())]);
+    const { code, stderr } = await skein(['exec', 'Keep this.']);
+    expect(code).toBe(0);
+    expect(stderr).toContain('approval: never');
+    const files = rolloutFiles();
+    expect(files).toHaveLength(1);
+    expect(stderr).toContain(`rollout: ${files[0]}`);
+    const lines = readFileSync(files[0]!, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; payload: Record<string, unknown> });
+    expect(lines.find((line) => line.type === 'turn_context')?.payload).toMatchObject({ approval_policy: 'never' });
+  });
+
+  it('refuses to run outside a git repository with exit 1 and no request or rollout, and runs there with --skip-git-repo-check', async () => {
+    const plain = path.join(scratch, 'plain');
+    mkdirSync(plain);
+    const refused = await skein(['exec', 'hi'], { cwd: plain });
+    expect(refused).toEqual({ code: 1, stdout: '', stderr: `error: ${plain} is not inside a git repository; pass --skip-git-repo-check to run here anyway\n` });
+    const refusedJson = await skein(['exec', '--json', 'hi'], { cwd: plain });
+    expect(refusedJson.code).toBe(1);
+    expect(refusedJson.stdout).toBe('');
+    expect(server.requests).toHaveLength(0);
+    expect(rolloutFiles()).toEqual([]);
+
+    server.expect([sse(assistantMessage('Ran anyway.'), completed())]);
+    const allowed = await skein(['exec', '--skip-git-repo-check', 'hi'], { cwd: plain });
+    expect({ code: allowed.code, stdout: allowed.stdout }).toEqual({ code: 0, stdout: 'Ran anyway.\n' });
+  });
+
+  it('--color always styles the progress output; never and auto (stderr is a pipe here) do not; stdout is never styled', async () => {
+    server.expect([sse(assistantMessage('Plain.'), completed()), sse(assistantMessage('Plain.'), completed()), sse(assistantMessage('Plain.'), completed())]);
+    const always = await skein(['exec', '--color', 'always', 'hi']);
+    expect(always.stderr).toContain('\u001b[1mworkdir:\u001b[22m');
+    expect(always.stdout).toBe('Plain.\n');
+    for (const mode of ['never', 'auto']) {
+      const run = await skein(['exec', '--color', mode, 'hi']);
+      expect(run.code).toBe(0);
+      expect(run.stderr).not.toContain('\u001b[');
+    }
+    const invalid = await skein(['exec', '--color', 'sometimes', 'hi']);
+    expect(invalid.code).not.toBe(0);
+    expect(invalid.stderr).toContain('sometimes');
+  });
+
+  it('appends piped stdin to a prompt given as an argument, in a <stdin> block', async () => {
+    server.expect([sse(assistantMessage('Read it.'), completed())]);
+    const { code } = await skein(['exec', 'Summarize this log.'], { stdin: 'line one\nline two\n\n' });
+    expect(code).toBe(0);
+    expect(server.requests[0]!.messageTexts('user').at(-1)).toBe('Summarize this log.\n\n<stdin>\nline one\nline two\n</stdin>');
+  });
+
+  it('--dangerously-bypass-approvals-and-sandbox tells the model it has full access, and refuses to be combined with --sandbox', async () => {
+    server.expect([sse(assistantMessage('Unconfined.'), completed())]);
+    const { code, stderr } = await skein(['exec', '--dangerously-bypass-approvals-and-sandbox', 'hi']);
+    expect(code).toBe(0);
+    expect(stderr).toContain('sandbox: danger-full-access');
+    expect(server.requests[0]!.messageTexts('developer').some((text) => text.includes('danger-full-access'))).toBe(true);
+    const both = await skein(['exec', '--dangerously-bypass-approvals-and-sandbox', '-s', 'read-only', 'hi']);
+    expect(both.code).not.toBe(0);
+    expect(both.stderr).toContain('cannot be used with');
+    expect(server.requests).toHaveLength(1);
+  });
+});
