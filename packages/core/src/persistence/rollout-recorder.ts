@@ -64,6 +64,9 @@ export class RolloutThreadRecorder implements ThreadRecorder {
           },
         ]);
         break;
+      case 'threadNameUpdated':
+        this.#append([{ type: 'event_msg', payload: { type: 'thread_name_updated', thread_id: event.threadId, thread_name: event.name } }]);
+        break;
       case 'turnAborted':
         this.#append([{ type: 'event_msg', payload: { type: 'turn_aborted', turn_id: event.turnId, reason: event.reason } }]);
         break;

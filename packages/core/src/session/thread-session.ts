@@ -146,6 +146,16 @@ export class ThreadSession {
     this.history = new ThreadHistory({ toolOutputTokenLimit: options.config.toolOutputTokenLimit ?? DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, uuid: this.#uuid, onRecorded: (items) => options.recorder.recordItems(items) });
   }
 
+  /** The root thread of this thread's tree (its own id for a root thread). */
+  get sessionId(): string {
+    return this.#options.sessionId ?? this.threadId;
+  }
+
+  /** Interrupts the running turn, if there is one. */
+  interruptIfRunning(): void {
+    this.#active?.controller.abort();
+  }
+
   /** The settings turns run with now. */
   get config(): Config {
     return this.#config;
@@ -194,6 +204,11 @@ export class ThreadSession {
     }
   }
 
+  /** Names the thread (recorded, so lists and resumes show it). */
+  rename(name: string | null): void {
+    this.#emit({ type: 'threadNameUpdated', threadId: this.threadId, name });
+  }
+
   /** The id of the running turn, if any. */
   get activeTurnId(): string | undefined {
     return this.#active?.turnId;
@@ -202,10 +217,15 @@ export class ThreadSession {
   /** Runs one user turn to its end. Refuses while another turn runs. */
   async runTurn(
     input: readonly UserInput[],
-    options: { readonly outputSchema?: unknown; readonly clientMetadata?: Readonly<Record<string, string>> } = {},
+    options: {
+      readonly outputSchema?: unknown;
+      readonly clientMetadata?: Readonly<Record<string, string>>;
+      /** The turn's id when the host named it in advance (to answer the client before the turn starts). */
+      readonly turnId?: string;
+    } = {},
   ): Promise<TurnOutcome> {
     if (this.#active !== undefined) throw new ThreadSessionError('TurnInProgress', `turn ${this.#active.turnId} is still running; interrupt or steer it`);
-    const turnId = newTurnId(this.#uuid);
+    const turnId = options.turnId ?? newTurnId(this.#uuid);
     const active = { turnId, controller: new AbortController(), steered: [] as ResponseItem[] };
     this.#active = active;
     const { recorder, extensions } = this.#options;

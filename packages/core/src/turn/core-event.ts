@@ -68,6 +68,8 @@ export type CoreEvent =
       readonly success: boolean;
       readonly changes: readonly { readonly path: string; readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined }[];
     }
+  /** The thread was given a name (or its name removed). */
+  | { readonly type: 'threadNameUpdated'; readonly threadId: string; readonly name: string | null }
   /** The model looked at an image file (view_image), by absolute path. */
   | { readonly type: 'imageViewed'; readonly turnId: string; readonly callId: string; readonly path: string }
   /** Something the user should know that did not stop the thread (a failing extension, …). */
