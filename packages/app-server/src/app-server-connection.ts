@@ -156,7 +156,7 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
     this.send({ method, params, emittedAtMs: this.setup.now() });
   }
 
-  request(method: string, params: unknown): Promise<unknown> {
+  request(method: string, params: unknown, options: { readonly onSent?: (requestId: number) => void } = {}): Promise<unknown> {
     if (this.#disposed) return Promise.reject(new ServerRequestError('ConnectionClosed', `the client disconnected before ${method} could be sent`));
     if (this.#pendingServerRequests.size >= this.setup.maxPendingServerRequests) {
       return Promise.reject(new ServerRequestError('TooManyPending', `the client has ${this.#pendingServerRequests.size} unanswered requests; not sending ${method}`));
@@ -165,6 +165,7 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
     return new Promise((resolve, reject) => {
       this.#pendingServerRequests.set(id, { method, resolve, reject });
       this.send({ id, method, params });
+      options.onSent?.(id);
     });
   }
 

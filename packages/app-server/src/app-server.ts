@@ -1,5 +1,6 @@
 // AppServer: the app-server service independent of transport. It owns the connections, the method
 // table, the thread subscription sets and what every handler shares (config, filesystem).
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '@skein/config';
@@ -15,6 +16,8 @@ import {
 } from './limits.js';
 import type { MethodContext, MethodTable } from './method.js';
 import { methodTable } from './methods/default-methods.js';
+import { AppServerRequestError } from './app-server-error.js';
+import { ThreadHub, type ThreadHubOptions, type ThreadHubServer } from './threads/thread-hub.js';
 import { ThreadSubscriptions } from './thread-subscriptions.js';
 import { localUserAgentHost, platformInfo, userAgent, type UserAgentHost } from './user-agent.js';
 
@@ -45,6 +48,8 @@ export interface AppServerOptions {
   readonly platform?: NodeJS.Platform | undefined;
   /** Diagnostics (ignored input, handler crashes); default: nowhere. */
   readonly log?: ((line: string) => void) | undefined;
+  /** Where threads live and run; without it the thread and turn methods answer that threads are unavailable. */
+  readonly threads?: ThreadHubOptions | undefined;
 }
 
 function positive(name: string, value: number): number {
@@ -66,6 +71,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   /** The server's version, in the user agent. */
   readonly version: string;
   readonly #methods: MethodTable;
+  readonly #threads: ThreadHub | undefined;
   readonly #connections = new Set<AppServerConnection>();
   readonly #options: AppServerOptions;
   readonly #limits: { maxQueuedRequests: number; concurrentRequests: number; maxPendingServerRequests: number; maxOutboundBufferedBytes: number };
@@ -91,6 +97,13 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
     this.#now = options.now ?? Date.now;
     this.#userAgentHost = options.userAgentHost ?? localUserAgentHost(process.env);
     this.#log = options.log ?? (() => undefined);
+    this.#threads = options.threads === undefined ? undefined : new ThreadHub(options.threads, this.#threadHost());
+  }
+
+  /** The loaded threads, and the store and environment behind them. */
+  get threads(): ThreadHub {
+    if (this.#threads === undefined) throw AppServerRequestError.invalidRequest('threads are not available in this server');
+    return this.#threads;
   }
 
   /** The connected clients. */
@@ -98,9 +111,13 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
     return [...this.#connections];
   }
 
-  /** Config as a thread started in `cwd` would see it (same home, overrides and flags as at startup). */
-  loadConfig(cwd: string): Promise<LoadedConfig> {
-    return loadConfig({ env: {}, ...this.#options.configLoad, homeDir: this.codexHome, cwd });
+  /**
+   * Config as a thread started in `cwd` would see it (same home, overrides and flags as at
+   * startup), with a client's `-c` style `overrides` on top.
+   */
+  loadConfig(cwd: string, overrides: readonly string[] = []): Promise<LoadedConfig> {
+    const base = this.#options.configLoad;
+    return loadConfig({ env: {}, ...base, homeDir: this.codexHome, cwd, overrides: [...(base?.overrides ?? []), ...overrides] });
   }
 
   /** Sends a notification to every client subscribed to `threadId`; returns how many got it. */
@@ -135,9 +152,23 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
     return Promise.resolve();
   }
 
-  /** Disconnects every client. */
+  /** Disconnects every client and unloads every thread (their commands end). */
   async close(): Promise<void> {
     await Promise.all([...this.#connections].map((connection) => this.disconnect(connection)));
+    await this.#threads?.closeAll();
+  }
+
+  #threadHost(): ThreadHubServer {
+    return {
+      broadcast: (threadId, method, params) => void this.broadcast(threadId, method, params),
+      subscribers: (threadId) => this.subscriptions.subscribers(threadId).filter((subscriber): subscriber is AppServerConnection => subscriber instanceof AppServerConnection),
+      subscribe: (threadId, connection) => this.subscriptions.subscribe(threadId, connection),
+      unsubscribe: (threadId, connection) => this.subscriptions.unsubscribe(threadId, connection),
+      loadConfig: (cwd, overrides) => this.loadConfig(cwd, overrides),
+      defaultCwd: this.config.config.cwd,
+      now: () => this.#now(),
+      newItemId: () => randomUUID(),
+    };
   }
 
   private context(connection: AppServerConnection, method: string, requestId: RequestId): MethodContext {

@@ -3,6 +3,9 @@
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type LoadConfigOptions } from '@skein/config';
+import { localHostFacts, localThreadEnvironment } from '@skein/core';
+import { ExtensionRegistryBuilder } from '@skein/extension-api';
+import { ThreadStore } from '@skein/rollout';
 import {
   CapabilityToken,
   CapabilityTokenError,
@@ -134,10 +137,24 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
     strict: settings.strictConfig ?? false,
   };
   const config = await loadConfig({ ...configLoad, cwd: io.cwd });
+  const store = await ThreadStore.open({ home: config.config.homeDir });
+  const environment = localThreadEnvironment({ cwd: io.cwd, env: io.env });
   return new AppServer({
     config,
     configLoad,
     version: settings.version,
+    threads: {
+      store,
+      environment,
+      extensions: new ExtensionRegistryBuilder().build(),
+      env: io.env,
+      host: localHostFacts(io.env),
+      cliVersion: settings.version ?? '0.0.0',
+      release: async () => {
+        await environment.close();
+        store.close();
+      },
+    },
     installationId: await readInstallationId(config.config.homeDir),
     maxQueuedRequests: settings.maxQueuedRequests,
     log: (line) => io.stderr.write(`skein app-server: ${line}\n`),

@@ -94,3 +94,5 @@ export { REQUEST_USER_INPUT_SPEC, RequestUserInputArgs, RequestUserInputOption, 
 export type { RequestUserInputToolOptions } from './tools/request-user-input/request-user-input-tool.js';
 export { NO_TOKENS, RolloutTokenCountInfo, addUsage, breakdownOf } from './session/thread-token-usage.js';
 export type { TokenUsageBreakdown } from './session/thread-token-usage.js';
+export { localHostFacts, localThreadEnvironment, userShell } from './session/local-environment.js';
+export type { LocalThreadEnvironment } from './session/local-environment.js';

@@ -4,8 +4,16 @@ import { CONFIG_READ_METHODS } from './config-read.js';
 import { EXPERIMENTAL_FEATURE_LIST_METHODS } from './experimental-feature-list.js';
 import { FS_METHODS } from './fs.js';
 import { MODEL_LIST_METHODS } from './model-list.js';
+import { THREAD_METHODS, TURN_METHODS } from './threads.js';
 
-const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [FS_METHODS, CONFIG_READ_METHODS, MODEL_LIST_METHODS, EXPERIMENTAL_FEATURE_LIST_METHODS];
+const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
+  FS_METHODS,
+  CONFIG_READ_METHODS,
+  MODEL_LIST_METHODS,
+  EXPERIMENTAL_FEATURE_LIST_METHODS,
+  THREAD_METHODS,
+  TURN_METHODS,
+];
 
 /** Every method this server implements, by name (a new map each call). */
 export function defaultMethods(): Map<string, AppServerMethod> {

@@ -5,8 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, type Config } from '@skein/config';
-import { MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadHandle } from '@skein/core';
-import { LocalFileSystem, LocalProcesses, PlatformSandbox, SandboxedFileSystem } from '@skein/exec-server';
+import { localHostFacts, localThreadEnvironment, MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadHandle } from '@skein/core';
 import { ExtensionRegistryBuilder } from '@skein/extension-api';
 import type { UserInput } from '@skein/protocol';
 import { ThreadStore } from '@skein/rollout';
@@ -201,18 +200,13 @@ async function promptFrom(argument: string | undefined, io: ExecIo): Promise<str
 function managerFor(config: Config, store: ThreadStore, io: ExecIo, threadSource: string | undefined): ThreadManager {
   return new ThreadManager({
     // Commands and patches act on this machine, confined by the thread's sandbox settings.
-    environment: {
-      fileSystem: new LocalFileSystem({ sandboxed: new SandboxedFileSystem({ fallbackCwd: config.cwd, hostEnv: io.env }) }),
-      processes: new LocalProcesses({ sandbox: new PlatformSandbox() }),
-      env: io.env,
-      shell: io.env.SHELL !== undefined && io.env.SHELL !== '' ? io.env.SHELL : '/bin/bash',
-    },
+    environment: localThreadEnvironment({ cwd: config.cwd, env: io.env }),
     ...(threadSource === undefined ? {} : { threadSource }),
     store,
     config,
     extensions: new ExtensionRegistryBuilder().build(),
     env: io.env,
-    host: { shell: path.basename(io.env.SHELL ?? 'bash'), timezone: localTimezone(io.env) },
+    host: localHostFacts(io.env),
     originator: 'skein_exec',
     source: 'exec',
     cliVersion: SKEIN_VERSION,
@@ -253,7 +247,3 @@ async function readJson(file: string): Promise<unknown> {
 
 
 /** The IANA zone the model is told about; `UTC` is reported as `Etc/UTC`, as Codex does. */
-function localTimezone(env: Readonly<Record<string, string | undefined>>): string {
-  const zone = env.TZ !== undefined && env.TZ !== '' ? env.TZ.replace(/^:/, '') : Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return zone === 'UTC' ? 'Etc/UTC' : zone;
-}

@@ -151,6 +151,11 @@ export class ThreadSession {
     return this.#options.sessionId ?? this.threadId;
   }
 
+  /** Whether the thread has an environment to run commands on. */
+  get hasEnvironment(): boolean {
+    return this.#environment !== undefined;
+  }
+
   /** Interrupts the running turn, if there is one. */
   interruptIfRunning(): void {
     this.#active?.controller.abort();

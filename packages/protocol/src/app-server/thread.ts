@@ -68,6 +68,10 @@ export const ThreadStartParams = z.object({
   serviceTier: z.string().nullish(),
   threadSource: z.string().nullish(),
   runtimeWorkspaceRoots: z.array(z.string()).nullish(),
+  /** Experimental: the environments the thread may act on; an empty list gives it none. */
+  environments: z.array(z.object({ environmentId: z.string(), cwd: z.string(), runtimeWorkspaceRoots: z.array(z.string()).nullish() })).nullish(),
+  /** Experimental: capability (skill) roots the thread may load from. */
+  selectedCapabilityRoots: z.array(z.unknown()).nullish(),
 });
 export type ThreadStartParams = z.infer<typeof ThreadStartParams>;
 

@@ -49,6 +49,8 @@ export const TurnStartParams = z.object({
   /** A JSON Schema the final answer must follow. */
   outputSchema: z.unknown().optional(),
   clientUserMessageId: z.string().nullish(),
+  /** Experimental: the environments this and later turns act on. */
+  environments: z.array(z.object({ environmentId: z.string(), cwd: z.string(), runtimeWorkspaceRoots: z.array(z.string()).nullish() })).nullish(),
 });
 export type TurnStartParams = z.infer<typeof TurnStartParams>;
 

@@ -1,0 +1,264 @@
+// `thread/*` and `turn/*`: start, resume, fork, list, read, archive, naming, subscriptions, user shell
+// commands, and the turns themselves. Each answers promptly; running turns notify in the background.
+import { USER_SHELL_UNAVAILABLE, ThreadSessionError } from '@skein/core';
+import {
+  AppServerErrorCode,
+  newTurnId,
+  randomUuidV7,
+  ThreadForkParams,
+  ThreadIdParams,
+  ThreadListParams,
+  ThreadLoadedListParams,
+  ThreadReadParams,
+  ThreadResumeParams,
+  ThreadSetNameParams,
+  ThreadShellCommandParams,
+  ThreadStartParams,
+  TurnInterruptParams,
+  TurnStartParams,
+  TurnSteerParams,
+} from '@skein/protocol';
+import { AppServerRequestError } from '../app-server-error.js';
+import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
+import { paginate } from '../pagination.js';
+import { threadConfigOverrides } from '../threads/thread-config-overrides.js';
+
+/** Runs `notify` after the current response has gone out (Codex answers before it notifies). */
+function afterResponse(notify: () => void): void {
+  setImmediate(notify);
+}
+
+function hubOf(context: MethodContext) {
+  return context.server.threads;
+}
+
+/** A session refusal as the client's error. */
+function asRequestError(error: unknown): never {
+  if (error instanceof ThreadSessionError) throw AppServerRequestError.invalidRequest(error.message);
+  if (error instanceof Error && !(error instanceof AppServerRequestError)) throw AppServerRequestError.invalidRequest(error.message);
+  throw error;
+}
+
+/** The thread methods. */
+export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string, AppServerMethod>([
+  [
+    'thread/start',
+    defineMethod({
+      params: ThreadStartParams,
+      experimentalFields: ['environments', 'selectedCapabilityRoots'],
+      async handle(params, context) {
+        const hub = hubOf(context);
+        // An empty `environments` list starts a thread without access to any machine.
+        const environment = params.environments !== undefined && params.environments !== null && params.environments.length === 0 ? undefined : hub.environment;
+        const { thread, response } = await hub.start(params, context.connection, environment);
+        afterResponse(() => context.server.broadcast(thread.id, 'thread/started', { thread: hub.threadOf(thread, []) }));
+        return response;
+      },
+    }),
+  ],
+  [
+    'thread/resume',
+    defineMethod({
+      params: ThreadResumeParams,
+      async handle(params, context) {
+        const { thread, response } = await hubOf(context).resume(params, context.connection);
+        context.connection.notify('thread/status/changed', { threadId: thread.id, status: thread.status() });
+        afterResponse(() => {
+          const usage = thread.handle.session.tokenUsage;
+          if (usage.totalTokens > 0) {
+            context.connection.notify('thread/tokenUsage/updated', { threadId: thread.id, turnId: '', tokenUsage: { total: usage, last: usage, modelContextWindow: null } });
+          }
+        });
+        return response;
+      },
+    }),
+  ],
+  [
+    'thread/fork',
+    defineMethod({
+      params: ThreadForkParams,
+      async handle(params, context) {
+        const hub = hubOf(context);
+        const { thread, response } = await hub.fork(params, context.connection);
+        afterResponse(() => context.server.broadcast(thread.id, 'thread/started', { thread: hub.threadOf(thread, []) }));
+        return response;
+      },
+    }),
+  ],
+  [
+    'thread/list',
+    defineMethod({
+      params: ThreadListParams,
+      async handle(params, context) {
+        const hub = hubOf(context);
+        const cwd = typeof params.cwd === 'string' ? params.cwd : undefined;
+        const page = await hub.store.list({
+          ...(params.cursor === undefined || params.cursor === null ? {} : { cursor: params.cursor }),
+          ...(params.limit === undefined || params.limit === null ? {} : { limit: params.limit }),
+          ...(cwd === undefined ? {} : { cwd }),
+          ...(params.sourceKinds === undefined || params.sourceKinds === null ? {} : { source: params.sourceKinds }),
+          archived: params.archived === true,
+          ...(params.sortKey === 'updated_at' ? { sortKey: 'updated' as const } : {}),
+        });
+        return { data: page.data.map((summary) => hub.summaryObject(summary)), nextCursor: page.nextCursor, backwardsCursor: null, readStates: null };
+      },
+    }),
+  ],
+  [
+    'thread/read',
+    defineMethod({
+      params: ThreadReadParams,
+      async handle(params, context) {
+        return { thread: await hubOf(context).describe(params.threadId, params.includeTurns), readState: null };
+      },
+    }),
+  ],
+  [
+    'thread/loaded/list',
+    defineMethod({
+      params: ThreadLoadedListParams,
+      handle(params, context) {
+        return paginate(hubOf(context).loadedIds(), params);
+      },
+    }),
+  ],
+  [
+    'thread/archive',
+    defineMethod({
+      params: ThreadIdParams,
+      async handle(params, context) {
+        const hub = hubOf(context);
+        if (hub.isLoaded(params.threadId)) {
+          context.server.broadcast(params.threadId, 'thread/status/changed', { threadId: params.threadId, status: { type: 'notLoaded' } });
+          await hub.unload(params.threadId);
+        }
+        await hub.store.archive(params.threadId).catch((error: unknown) => asRequestError(error));
+        afterResponse(() => context.server.broadcastToAll('thread/archived', { threadId: params.threadId }));
+        return {};
+      },
+    }),
+  ],
+  [
+    'thread/unarchive',
+    defineMethod({
+      params: ThreadIdParams,
+      async handle(params, context) {
+        const hub = hubOf(context);
+        const summary = await hub.store.unarchive(params.threadId).catch((error: unknown) => asRequestError(error));
+        afterResponse(() => context.server.broadcastToAll('thread/unarchived', { threadId: params.threadId }));
+        return { thread: hub.summaryObject(summary) };
+      },
+    }),
+  ],
+  [
+    'thread/name/set',
+    defineMethod({
+      params: ThreadSetNameParams,
+      handle(params, context) {
+        const thread = hubOf(context).loaded(params.threadId);
+        const name = params.name.trim() === '' ? null : params.name.trim();
+        thread.facts.name = name;
+        thread.handle.session.rename(name);
+        afterResponse(() => context.server.broadcast(thread.id, 'thread/name/updated', { threadId: thread.id, threadName: name }));
+        return {};
+      },
+    }),
+  ],
+  [
+    'thread/unsubscribe',
+    defineMethod({
+      params: ThreadIdParams,
+      handle(params, context) {
+        if (!hubOf(context).isLoaded(params.threadId)) return { status: 'notLoaded' };
+        // The thread keeps running for its other subscribers, or alone, as in Codex.
+        return { status: context.server.subscriptions.unsubscribe(params.threadId, context.connection) ? 'unsubscribed' : 'notSubscribed' };
+      },
+    }),
+  ],
+  [
+    'thread/shellCommand',
+    defineMethod({
+      params: ThreadShellCommandParams,
+      handle(params, context) {
+        const thread = hubOf(context).loaded(params.threadId);
+        if (!thread.handle.session.hasEnvironment) throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, USER_SHELL_UNAVAILABLE);
+        afterResponse(() => {
+          thread.handle.session.runUserShellCommand(params.command, { timeoutMs: params.timeoutMs ?? undefined }).catch((error: unknown) => {
+            context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message: `shell command failed: ${(error as Error).message}` });
+          });
+        });
+        return {};
+      },
+    }),
+  ],
+]);
+
+/** The turn methods. */
+export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string, AppServerMethod>([
+  [
+    'turn/start',
+    defineMethod({
+      params: TurnStartParams,
+      experimentalFields: ['environments', 'collaborationMode'],
+      async handle(params, context) {
+        const hub = hubOf(context);
+        const thread = hub.loaded(params.threadId);
+        if (thread.activeTurnId !== undefined) throw AppServerRequestError.invalidRequest(`turn ${thread.activeTurnId} is still running; use turn/steer or turn/interrupt`);
+        const overrides = threadConfigOverrides({
+          model: params.model,
+          approvalPolicy: params.approvalPolicy,
+          effort: params.effort,
+          summary: params.summary,
+          sandbox: sandboxModeOf(params.sandboxPolicy),
+        });
+        if (overrides.length > 0 || (params.cwd !== undefined && params.cwd !== null)) {
+          const config = await context.server.loadConfig(params.cwd ?? thread.config.cwd, overrides).catch((error: unknown) => asRequestError(error));
+          thread.reconfigure(config.config);
+        }
+        const turn = thread.startTurn(params.input, { turnId: newTurnId(randomUuidV7), ...(params.outputSchema === undefined ? {} : { outputSchema: params.outputSchema }) });
+        return { turn };
+      },
+    }),
+  ],
+  [
+    'turn/steer',
+    defineMethod({
+      params: TurnSteerParams,
+      async handle(params, context) {
+        const thread = hubOf(context).loaded(params.threadId);
+        const turnId = await thread.steer(params.expectedTurnId, params.input).catch((error: unknown) => asRequestError(error));
+        return { turnId };
+      },
+    }),
+  ],
+  [
+    'turn/interrupt',
+    defineMethod({
+      params: TurnInterruptParams,
+      handle(params, context) {
+        const thread = hubOf(context).loaded(params.threadId);
+        try {
+          thread.interrupt(params.turnId);
+        } catch (error) {
+          asRequestError(error);
+        }
+        return {};
+      },
+    }),
+  ],
+]);
+
+function sandboxModeOf(policy: TurnStartParams['sandboxPolicy']): string | undefined {
+  switch (policy?.type) {
+    case undefined:
+      return undefined;
+    case 'dangerFullAccess':
+    case 'externalSandbox':
+      return 'danger-full-access';
+    case 'readOnly':
+      return 'read-only';
+    case 'workspaceWrite':
+      return 'workspace-write';
+  }
+}
+

@@ -1,0 +1,505 @@
+// One loaded thread as app-server clients see it: core's events become v2 notifications for the
+// thread's subscribers (in Codex's order), its status is tracked and announced, and its approval
+// and user-input questions become server requests to a subscribed client.
+import type { Config } from '@skein/config';
+import type {
+  ClientRequests,
+  CommandApprovalDecision,
+  CommandApprovalRequest,
+  CoreEvent,
+  FileChangeApprovalDecision,
+  FileChangeApprovalRequest,
+  ThreadHandle,
+  TokenUsageBreakdown,
+  UserInputAnswers,
+  UserInputRequest,
+} from '@skein/core';
+import { CommandExecutionApprovalResponse, FileChangeApprovalResponse, messageText, ToolRequestUserInputResponse, type MessageItem, type ResponseItem, type UserInput } from '@skein/protocol';
+import type { z } from 'zod';
+import type { ClientConnection } from '../method.js';
+import {
+  agentMessageItem,
+  commandExecutionItem,
+  fileChangeItem,
+  imageViewItem,
+  reasoningItem,
+  userMessageItem,
+  type CommandItemState,
+  type PatchChange,
+  type WireObject,
+} from './thread-items.js';
+
+/** What a thread needs from the server it is loaded in. */
+export interface ThreadHost {
+  /** Sends a notification to the thread's subscribers. */
+  broadcast(threadId: string, method: string, params: unknown): void;
+  /** The clients following the thread, oldest subscription first. */
+  subscribers(threadId: string): readonly ClientConnection[];
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** A fresh id for items the server names itself (user messages). */
+  newItemId(): string;
+}
+
+type ActiveFlag = 'waitingOnApproval' | 'waitingOnUserInput';
+
+interface ActiveTurn {
+  readonly id: string;
+  readonly startedAtMs: number;
+  readonly commands: Map<string, CommandItemState>;
+  readonly patches: Map<string, { readonly startedAtMs: number; declined: boolean }>;
+  readonly messages: Map<string, { readonly item: ResponseItem; readonly startedAtMs: number; text: string }>;
+  lastAgentMessage: WireObject | undefined;
+}
+
+/** Identity and bookkeeping of a thread beyond its session. */
+export interface LiveThreadFacts {
+  readonly createdAtMs: number;
+  readonly ephemeral: boolean;
+  readonly forkedFromId: string | null;
+  readonly originator: string;
+  readonly source: unknown;
+  readonly threadSource: string | null;
+  name: string | null;
+  preview: string;
+}
+
+/** A thread loaded in the app-server. Create it, pass `onEvent` and itself (as `ClientRequests`) to core, then `attach`. */
+export class LiveThread implements ClientRequests {
+  #handle: ThreadHandle | undefined;
+  #config: Config;
+  #turn: ActiveTurn | undefined;
+  #running: Promise<void> | undefined;
+  #flags: ActiveFlag[] = [];
+  #lastStatus = '';
+  #updatedAtMs: number;
+
+  constructor(
+    private readonly presetId: string,
+    config: Config,
+    readonly facts: LiveThreadFacts,
+    private readonly host: ThreadHost,
+  ) {
+    this.#config = config;
+    this.#updatedAtMs = facts.createdAtMs;
+  }
+
+  /** The thread's id (known once core opened it). */
+  get id(): string {
+    return this.#handle?.session.threadId ?? this.presetId;
+  }
+
+  /** Binds the session core opened for this thread. */
+  attach(handle: ThreadHandle): void {
+    this.#handle = handle;
+  }
+
+  get handle(): ThreadHandle {
+    if (this.#handle === undefined) throw new Error(`thread ${this.id} is not open yet`);
+    return this.#handle;
+  }
+
+  get config(): Config {
+    return this.#config;
+  }
+
+  get updatedAtMs(): number {
+    return this.#updatedAtMs;
+  }
+
+  /** The running turn's id, if any. */
+  get activeTurnId(): string | undefined {
+    return this.#turn?.id;
+  }
+
+  /** `{type: idle}` or `{type: active, activeFlags}`. */
+  status(): WireObject {
+    return this.#turn === undefined ? { type: 'idle' } : { type: 'active', activeFlags: [...this.#flags] };
+  }
+
+  /** Settings for this and later turns (a client's turn overrides). */
+  reconfigure(config: Config): void {
+    this.#config = config;
+    this.handle.session.reconfigure(config);
+  }
+
+  /**
+   * Starts a turn in the background and returns its wire object (`inProgress`). The caller answers
+   * the client first; the turn's notifications follow.
+   */
+  startTurn(input: readonly UserInput[], options: { readonly turnId: string; readonly outputSchema?: unknown }): WireObject {
+    const turn = this.#beginTurn(options.turnId);
+    if (this.facts.preview === '') this.facts.preview = textOf(input);
+    // Let the response go out before the turn's first notification.
+    this.#running = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      this.#notifyStatus();
+      this.#emit('turn/started', { threadId: this.id, turn: this.#turnObject(turn, 'inProgress', null, null) });
+      this.#userMessage(turn, input);
+      try {
+        await this.handle.session.runTurn(input, { turnId: turn.id, ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }) });
+      } catch (error) {
+        // The session refused or broke before the turn could run: end it as failed for the client.
+        if (this.#turn === turn) this.#endTurn(turn, 'failed', { message: (error as Error).message, codexErrorInfo: null, additionalDetails: null });
+      }
+    });
+    return this.#turnObject(turn, 'inProgress', null, null, { startedAt: null });
+  }
+
+  /** Adds input to the running turn. */
+  async steer(expectedTurnId: string, input: readonly UserInput[]): Promise<string> {
+    const turn = this.#turn;
+    if (turn === undefined || turn.id !== expectedTurnId) throw new Error(turn === undefined ? 'no turn is running' : `the running turn is ${turn.id}, not ${expectedTurnId}`);
+    await this.handle.session.steer(input);
+    this.#userMessage(turn, input);
+    return turn.id;
+  }
+
+  /** Interrupts the running turn; its `turn/completed {interrupted}` follows. */
+  interrupt(turnId: string): void {
+    const turn = this.#turn;
+    if (turn === undefined || turn.id !== turnId) throw new Error(turn === undefined ? 'no turn is running' : `the running turn is ${turn.id}, not ${turnId}`);
+    this.handle.session.interrupt();
+  }
+
+  /** Waits for a background turn to finish (tests, shutdown). */
+  async settled(): Promise<void> {
+    await this.#running;
+  }
+
+  /** Core's event stream for this thread. */
+  readonly onEvent = (event: CoreEvent): void => {
+    this.#updatedAtMs = this.host.now();
+    switch (event.type) {
+      case 'turnStarted':
+        // A user shell command runs as a turn of its own, which no client request opened.
+        if (this.#turn?.id !== event.turnId) {
+          const turn = this.#beginTurn(event.turnId);
+          this.#notifyStatus();
+          this.#emit('turn/started', { threadId: this.id, turn: this.#turnObject(turn, 'inProgress', null, null) });
+        }
+        return;
+      case 'itemStarted':
+        return this.#itemStarted(event.item);
+      case 'itemCompleted':
+        return this.#itemCompleted(event.item);
+      case 'agentMessageDelta': {
+        const message = this.#turn?.messages.get(event.itemId);
+        if (message !== undefined) message.text += event.delta;
+        return this.#emit('item/agentMessage/delta', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, delta: event.delta });
+      }
+      case 'reasoningSummaryDelta':
+        return this.#emit('item/reasoning/summaryTextDelta', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, delta: event.delta, summaryIndex: 0 });
+      case 'threadTokenUsage':
+        return this.#emit('thread/tokenUsage/updated', {
+          threadId: this.id,
+          turnId: event.turnId,
+          tokenUsage: { total: usage(event.total), last: usage(event.last), modelContextWindow: event.modelContextWindow },
+        });
+      case 'commandStarted':
+        return this.#commandStarted(event);
+      case 'commandOutputDelta':
+        return this.#emit('item/commandExecution/outputDelta', { threadId: this.id, turnId: event.turnId, itemId: event.callId, delta: event.chunk });
+      case 'commandCompleted':
+        return this.#commandCompleted(event);
+      case 'patchApplied':
+        return this.#patchApplied(event.turnId, event.callId, event.changes, event.success);
+      case 'imageViewed': {
+        const item = imageViewItem(event.callId, event.path);
+        this.#emit('item/started', { threadId: this.id, turnId: event.turnId, item, startedAtMs: this.host.now() });
+        return this.#emit('item/completed', { threadId: this.id, turnId: event.turnId, item, completedAtMs: this.host.now(), contentTokenCount: null });
+      }
+      case 'streamRetrying':
+        return this.#emit('error', { threadId: this.id, turnId: event.turnId, willRetry: true, error: { message: `${event.reason}; retrying (attempt ${event.attempt})`, codexErrorInfo: null, additionalDetails: null } });
+      case 'warning':
+        return this.#emit('warning', { threadId: this.id, message: event.message });
+      case 'turnCompleted':
+        return this.#finish(event.turnId, 'completed', null);
+      case 'turnAborted':
+        return this.#finish(event.turnId, 'interrupted', null);
+      case 'turnFailed': {
+        const error = { message: event.error.message, codexErrorInfo: null, additionalDetails: null };
+        this.#emit('error', { threadId: this.id, turnId: event.turnId, willRetry: false, error });
+        return this.#finish(event.turnId, 'failed', error);
+      }
+      // thread/name/set announces a name itself; usage goes out as threadTokenUsage.
+      case 'tokenUsage':
+      case 'sessionConfigured':
+      case 'threadNameUpdated':
+        return;
+    }
+  };
+
+  async requestCommandApproval(request: CommandApprovalRequest, signal: AbortSignal): Promise<CommandApprovalDecision> {
+    const turn = this.#turn;
+    const startedAtMs = this.host.now();
+    const state: CommandItemState = {
+      id: request.callId,
+      command: request.command,
+      cmd: request.script,
+      cwd: request.cwd,
+      source: 'agent',
+      status: 'inProgress',
+      processId: null,
+      aggregatedOutput: null,
+      exitCode: null,
+      durationMs: null,
+      startedAtMs,
+      completedAtMs: null,
+    };
+    turn?.commands.set(request.callId, state);
+    this.#setFlag('waitingOnApproval', true);
+    this.#emit('item/started', { threadId: this.id, turnId: request.turnId, item: commandExecutionItem(state), startedAtMs });
+    const answer = await this.#ask(
+      'item/commandExecution/requestApproval',
+      {
+        kind: 'command',
+        threadId: this.id,
+        turnId: request.turnId,
+        itemId: request.callId,
+        startedAtMs,
+        environmentId: request.environmentId,
+        command: request.command,
+        cwd: request.cwd,
+        commandActions: [{ type: 'unknown', command: request.script }],
+        ...(request.reason === undefined ? {} : { reason: request.reason }),
+        ...(request.proposedExecpolicyAmendment === undefined ? {} : { proposedExecpolicyAmendment: request.proposedExecpolicyAmendment }),
+        availableDecisions: request.availableDecisions,
+      },
+      CommandExecutionApprovalResponse,
+      signal,
+    );
+    const decision: CommandApprovalDecision = answer === undefined || 'applyNetworkPolicyAmendment' in (typeof answer.decision === 'object' ? answer.decision : {}) ? 'decline' : (answer.decision as CommandApprovalDecision);
+    if (decision === 'decline' || decision === 'cancel') {
+      // Codex reports the declined command before the status change; an accepted one still has to run.
+      const declined: CommandItemState = { ...state, status: 'declined', completedAtMs: this.host.now() };
+      turn?.commands.delete(request.callId);
+      this.#emit('item/completed', { threadId: this.id, turnId: request.turnId, item: commandExecutionItem(declined), completedAtMs: this.host.now(), contentTokenCount: null });
+    }
+    this.#setFlag('waitingOnApproval', false);
+    return decision;
+  }
+
+  async requestFileChangeApproval(request: FileChangeApprovalRequest, signal: AbortSignal): Promise<FileChangeApprovalDecision> {
+    const startedAtMs = this.host.now();
+    this.#turn?.patches.set(request.callId, { startedAtMs, declined: false });
+    this.#setFlag('waitingOnApproval', true);
+    this.#emit('item/started', { threadId: this.id, turnId: request.turnId, item: fileChangeItem(request.callId, request.changes, 'inProgress', startedAtMs, null), startedAtMs });
+    const answer = await this.#ask(
+      'item/fileChange/requestApproval',
+      {
+        threadId: this.id,
+        turnId: request.turnId,
+        itemId: request.callId,
+        startedAtMs,
+        reason: request.reason ?? null,
+        grantRoot: request.grantRoot ?? null,
+      },
+      FileChangeApprovalResponse,
+      signal,
+    );
+    const decision = answer?.decision ?? 'decline';
+    const patch = this.#turn?.patches.get(request.callId);
+    if (patch !== undefined && (decision === 'decline' || decision === 'cancel')) patch.declined = true;
+    this.#setFlag('waitingOnApproval', false);
+    return decision;
+  }
+
+  async requestUserInput(request: UserInputRequest, signal: AbortSignal): Promise<UserInputAnswers> {
+    this.#setFlag('waitingOnUserInput', true);
+    try {
+      const answer = await this.#ask(
+        'item/tool/requestUserInput',
+        { threadId: this.id, turnId: request.turnId, itemId: request.callId, questions: request.questions, isBlocking: true, autoResolutionMs: null },
+        ToolRequestUserInputResponse,
+        signal,
+      );
+      return answer?.answers ?? {};
+    } finally {
+      this.#setFlag('waitingOnUserInput', false);
+    }
+  }
+
+  /**
+   * Sends a server request to the thread's first subscriber and waits for the answer, which must
+   * parse with `schema`; undefined when no client can answer (none subscribed, an error answer, a
+   * disconnect). `serverRequest/resolved` follows an answer.
+   */
+  async #ask<S extends z.ZodType>(method: string, params: object, schema: S, signal: AbortSignal): Promise<z.output<S> | undefined> {
+    const connection = this.host.subscribers(this.id)[0];
+    if (connection === undefined) return undefined;
+    let requestId: number | undefined;
+    const answer = connection.request(method, params, { onSent: (id) => (requestId = id) });
+    const aborted = new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(signal.reason as Error);
+      signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+    });
+    let result: unknown;
+    try {
+      result = await Promise.race([answer, aborted]);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return undefined;
+    } finally {
+      answer.catch(() => undefined);
+    }
+    if (requestId !== undefined) this.#emit('serverRequest/resolved', { threadId: this.id, requestId });
+    const parsed = schema.safeParse(result);
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  #beginTurn(turnId: string): ActiveTurn {
+    const turn: ActiveTurn = { id: turnId, startedAtMs: this.host.now(), commands: new Map(), patches: new Map(), messages: new Map(), lastAgentMessage: undefined };
+    this.#turn = turn;
+    this.#flags = [];
+    return turn;
+  }
+
+  #userMessage(turn: ActiveTurn, input: readonly UserInput[]): void {
+    const id = this.host.newItemId();
+    const started = this.host.now();
+    this.#emit('item/started', { threadId: this.id, turnId: turn.id, item: userMessageItem(id, input, started, null), startedAtMs: started });
+    const completed = this.host.now();
+    this.#emit('item/completed', { threadId: this.id, turnId: turn.id, item: userMessageItem(id, input, started, completed), completedAtMs: completed, contentTokenCount: null });
+  }
+
+  #itemStarted(item: ResponseItem): void {
+    const turn = this.#turn;
+    if (turn === undefined || item.id === undefined || item.id === null) return;
+    const now = this.host.now();
+    if (item.type === 'message' && (item as { role?: unknown }).role === 'assistant') {
+      turn.messages.set(item.id, { item, startedAtMs: now, text: '' });
+      this.#emit('item/started', { threadId: this.id, turnId: turn.id, item: agentMessageItem(item, '', now, null), startedAtMs: now });
+    } else if (item.type === 'reasoning') {
+      this.#emit('item/started', { threadId: this.id, turnId: turn.id, item: reasoningItem(item, now, null), startedAtMs: now });
+    }
+  }
+
+  #itemCompleted(item: ResponseItem): void {
+    const turn = this.#turn;
+    if (turn === undefined || item.id === undefined || item.id === null) return;
+    const now = this.host.now();
+    if (item.type === 'message' && (item as { role?: unknown }).role === 'assistant') {
+      const started = turn.messages.get(item.id)?.startedAtMs ?? now;
+      const wire = agentMessageItem(item, messageText(item as MessageItem), started, now);
+      turn.lastAgentMessage = wire;
+      this.#emit('item/completed', { threadId: this.id, turnId: turn.id, item: wire, completedAtMs: now, contentTokenCount: null });
+    } else if (item.type === 'reasoning') {
+      this.#emit('item/completed', { threadId: this.id, turnId: turn.id, item: reasoningItem(item, now, now), completedAtMs: now, contentTokenCount: null });
+    }
+  }
+
+  #commandStarted(event: Extract<CoreEvent, { type: 'commandStarted' }>): void {
+    const turn = this.#turn;
+    const existing = turn?.commands.get(event.callId);
+    const now = this.host.now();
+    const state: CommandItemState = {
+      id: event.callId,
+      command: event.command,
+      cmd: event.cmd,
+      cwd: event.cwd,
+      source: event.source === 'userShell' ? 'userShell' : 'unifiedExecStartup',
+      status: 'inProgress',
+      processId: null,
+      aggregatedOutput: null,
+      exitCode: null,
+      durationMs: null,
+      startedAtMs: existing?.startedAtMs ?? now,
+      completedAtMs: null,
+    };
+    turn?.commands.set(event.callId, state);
+    // A command the user approved was already shown when the question was asked.
+    if (existing === undefined) this.#emit('item/started', { threadId: this.id, turnId: event.turnId, item: commandExecutionItem(state), startedAtMs: now });
+  }
+
+  #commandCompleted(event: Extract<CoreEvent, { type: 'commandCompleted' }>): void {
+    const turn = this.#turn;
+    const state = turn?.commands.get(event.callId);
+    if (state === undefined) return;
+    const now = this.host.now();
+    const done: CommandItemState = {
+      ...state,
+      status: event.exitCode === 0 ? 'completed' : 'failed',
+      exitCode: event.exitCode,
+      aggregatedOutput: event.aggregatedOutput,
+      durationMs: Math.round(event.durationMs),
+      completedAtMs: now,
+    };
+    turn?.commands.delete(event.callId);
+    this.#emit('item/completed', { threadId: this.id, turnId: event.turnId, item: commandExecutionItem(done), completedAtMs: now, contentTokenCount: null });
+  }
+
+  #patchApplied(turnId: string, callId: string, changes: readonly PatchChange[], success: boolean): void {
+    const now = this.host.now();
+    const known = this.#turn?.patches.get(callId);
+    if (known === undefined) this.#emit('item/started', { threadId: this.id, turnId, item: fileChangeItem(callId, changes, 'inProgress', now, null), startedAtMs: now });
+    const status = success ? 'completed' : known?.declined === true ? 'declined' : 'failed';
+    this.#turn?.patches.delete(callId);
+    this.#emit('item/completed', { threadId: this.id, turnId, item: fileChangeItem(callId, changes, status, known?.startedAtMs ?? now, now), completedAtMs: now, contentTokenCount: null });
+  }
+
+  #finish(turnId: string, status: 'completed' | 'interrupted' | 'failed', error: WireObject | null): void {
+    const turn = this.#turn;
+    if (turn === undefined || turn.id !== turnId) return;
+    this.#endTurn(turn, status, error);
+  }
+
+  #endTurn(turn: ActiveTurn, status: 'completed' | 'interrupted' | 'failed', error: WireObject | null): void {
+    this.#turn = undefined;
+    this.#flags = [];
+    this.#notifyStatus();
+    const completedAtMs = this.host.now();
+    // Codex sends the final answer as the turn's summary; an interrupted turn carries nothing.
+    const items = status === 'interrupted' || turn.lastAgentMessage === undefined ? [] : [turn.lastAgentMessage];
+    this.#emit('turn/completed', {
+      threadId: this.id,
+      turn: this.#turnObject(turn, status, error, completedAtMs, { items, itemsView: status === 'interrupted' ? 'notLoaded' : 'summary' }),
+    });
+  }
+
+  #turnObject(
+    turn: ActiveTurn,
+    status: string,
+    error: WireObject | null,
+    completedAtMs: number | null,
+    overrides: { readonly items?: readonly WireObject[]; readonly itemsView?: string; readonly startedAt?: null } = {},
+  ): WireObject {
+    return {
+      id: turn.id,
+      rootTurnId: turn.id,
+      items: overrides.items ?? [],
+      itemsView: overrides.itemsView ?? 'notLoaded',
+      status,
+      error,
+      startedAt: overrides.startedAt === null ? null : Math.floor(turn.startedAtMs / 1000),
+      completedAt: completedAtMs === null ? null : Math.floor(completedAtMs / 1000),
+      durationMs: completedAtMs === null ? null : Math.round(completedAtMs - turn.startedAtMs),
+    };
+  }
+
+  #setFlag(flag: ActiveFlag, on: boolean): void {
+    if (this.#turn === undefined) return;
+    this.#flags = on ? [...this.#flags.filter((entry) => entry !== flag), flag] : this.#flags.filter((entry) => entry !== flag);
+    this.#notifyStatus();
+  }
+
+  /** Announces the status when it changed since the last announcement. */
+  #notifyStatus(): void {
+    const status = this.status();
+    const key = JSON.stringify(status);
+    if (key === this.#lastStatus) return;
+    this.#lastStatus = key;
+    this.#emit('thread/status/changed', { threadId: this.id, status });
+  }
+
+  #emit(method: string, params: unknown): void {
+    this.host.broadcast(this.id, method, params);
+  }
+}
+
+function usage(breakdown: TokenUsageBreakdown): WireObject {
+  return { ...breakdown };
+}
+
+function textOf(input: readonly UserInput[]): string {
+  return input.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+}

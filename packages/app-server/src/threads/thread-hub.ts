@@ -1,0 +1,312 @@
+// The app-server's threads: opens them through core's ThreadManager with the settings a client asked
+// for, keeps the loaded ones, and answers thread questions from the rollout store for the rest.
+import path from 'node:path';
+import type { Config, LoadedConfig } from '@skein/config';
+import { ThreadManager, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
+import type { ExtensionRegistry } from '@skein/extension-api';
+import type { ThreadStartParams, ThreadForkParams, ThreadResumeParams } from '@skein/protocol';
+import type { LoadedThread, ThreadStore, ThreadSummary } from '@skein/rollout';
+import { AppServerRequestError } from '../app-server-error.js';
+import type { ClientConnection } from '../method.js';
+import { LiveThread, type ThreadHost } from './live-thread.js';
+import { previewOf, recordedTurns } from './recorded-turns.js';
+import type { WireObject } from './thread-items.js';
+import { localEnvironment, threadObject, threadSettingsObject } from './thread-object.js';
+import { threadConfigOverrides } from './thread-config-overrides.js';
+
+/** What the hub needs besides the server. */
+export interface ThreadHubOptions {
+  readonly store: ThreadStore;
+  /** Where threads' commands and edits run (this machine, sandboxed). */
+  readonly environment: ThreadEnvironment;
+  readonly extensions: ExtensionRegistry;
+  /** The environment for provider credentials. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly host: { readonly shell: string; readonly timezone: string };
+  readonly cliVersion: string;
+  /** Releases what these options hold (the store, the environment's processes) once every thread is unloaded. */
+  readonly release?: (() => Promise<void> | void) | undefined;
+}
+
+/** What the hub needs from the server. */
+export interface ThreadHubServer extends ThreadHost {
+  /** Config for a thread in `cwd` with extra `-c` style overrides on top of the server's own. */
+  loadConfig(cwd: string, overrides: readonly string[]): Promise<LoadedConfig>;
+  /** The directory threads start in when the client names none. */
+  readonly defaultCwd: string;
+  subscribe(threadId: string, connection: ClientConnection): boolean;
+  unsubscribe(threadId: string, connection: ClientConnection): boolean;
+}
+
+/** Settings a client may pass when it opens a thread. */
+type OpenParams = Pick<ThreadStartParams, 'cwd' | 'model' | 'modelProvider' | 'approvalPolicy' | 'sandbox' | 'config' | 'baseInstructions' | 'developerInstructions'>;
+
+/** The loaded threads of one app-server. */
+export class ThreadHub {
+  readonly #threads = new Map<string, LiveThread>();
+
+  constructor(
+    private readonly options: ThreadHubOptions,
+    private readonly server: ThreadHubServer,
+  ) {}
+
+  /** The rollout store threads are recorded in. */
+  get store(): ThreadStore {
+    return this.options.store;
+  }
+
+  /** The environment new threads act on. */
+  get environment(): ThreadEnvironment {
+    return this.options.environment;
+  }
+
+  /** A loaded thread, or a -32600 naming the id. */
+  loaded(threadId: string): LiveThread {
+    const thread = this.#threads.get(threadId);
+    if (thread === undefined) throw AppServerRequestError.invalidRequest(`thread not found: ${threadId}`);
+    return thread;
+  }
+
+  /** Loaded thread ids, oldest first. */
+  loadedIds(): string[] {
+    return [...this.#threads.keys()];
+  }
+
+  isLoaded(threadId: string): boolean {
+    return this.#threads.has(threadId);
+  }
+
+  /** Starts a thread for `connection` (which is subscribed to it). */
+  async start(params: ThreadStartParams, connection: ClientConnection, environment: ThreadEnvironment | undefined): Promise<{ thread: LiveThread; response: WireObject }> {
+    const config = await this.#config(params);
+    const live = this.#live(undefined, config, connection, { ephemeral: params.ephemeral === true, forkedFromId: null, threadSource: params.threadSource ?? null, preview: '', name: null });
+    const handle = await this.#manager(config, connection, environment).start({
+      onEvent: live.onEvent,
+      clientRequests: live,
+      config,
+      ephemeral: params.ephemeral === true,
+    });
+    return this.#register(live, handle, connection);
+  }
+
+  /** Loads a stored thread (or joins it when loaded) for `connection`. */
+  async resume(params: ThreadResumeParams, connection: ClientConnection): Promise<{ thread: LiveThread; response: WireObject; loaded: LoadedThread | undefined }> {
+    const existing = this.#threads.get(params.threadId);
+    if (existing !== undefined) {
+      this.server.subscribe(existing.id, connection);
+      return { thread: existing, response: this.response(existing, []), loaded: undefined };
+    }
+    const loaded = await this.#read(params.threadId);
+    const config = await this.#config({ ...params, cwd: params.cwd ?? loaded.meta.cwd });
+    const live = this.#live(params.threadId, config, connection, {
+      ephemeral: false,
+      forkedFromId: loaded.meta.forked_from_id ?? null,
+      threadSource: loaded.meta.thread_source ?? null,
+      preview: previewOf(loaded),
+      name: loaded.threadName ?? null,
+      createdAtMs: Date.parse(loaded.meta.timestamp),
+    });
+    const handle = await this.#manager(config, connection, this.options.environment).resume(params.threadId, { onEvent: live.onEvent, clientRequests: live, config });
+    const registered = this.#register(live, handle, connection, params.excludeTurns === true ? [] : recordedTurns(loaded));
+    return { ...registered, loaded };
+  }
+
+  /** Copies a stored thread into a new one and loads the copy for `connection`. */
+  async fork(params: ThreadForkParams, connection: ClientConnection): Promise<{ thread: LiveThread; response: WireObject }> {
+    const source = await this.#read(params.threadId);
+    const config = await this.#config({ ...params, cwd: params.cwd ?? source.meta.cwd });
+    const upTo = params.lastTurnId === undefined || params.lastTurnId === null ? undefined : { turnId: params.lastTurnId };
+    const live = this.#live(undefined, config, connection, {
+      ephemeral: false,
+      forkedFromId: params.threadId,
+      threadSource: params.threadSource ?? null,
+      preview: previewOf(source),
+      name: null,
+    });
+    const handle = await this.#manager(config, connection, this.options.environment).fork(params.threadId, {
+      onEvent: live.onEvent,
+      clientRequests: live,
+      config,
+      ...(upTo === undefined ? {} : { upTo }),
+    });
+    const loaded = await this.options.store.loadThread(handle.session.threadId);
+    return this.#register(live, handle, connection, params.excludeTurns === true ? [] : recordedTurns(loaded));
+  }
+
+  /** Unloads a thread (its commands end, its file is released). */
+  async unload(threadId: string): Promise<void> {
+    const thread = this.#threads.get(threadId);
+    if (thread === undefined) return;
+    this.#threads.delete(threadId);
+    thread.handle.session.interruptIfRunning();
+    await thread.settled();
+    await thread.handle.close();
+  }
+
+  /** Unloads every thread and releases the store and environment (server shutdown). */
+  async closeAll(): Promise<void> {
+    await Promise.all(this.loadedIds().map((threadId) => this.unload(threadId)));
+    await this.options.release?.();
+  }
+
+  /** The Thread object of a stored thread, loaded or not. */
+  async describe(threadId: string, includeTurns: boolean): Promise<WireObject> {
+    const live = this.#threads.get(threadId);
+    const loaded = await this.#read(threadId).catch((error: unknown) => {
+      if (live?.facts.ephemeral === true) return undefined;
+      throw error;
+    });
+    const turns = includeTurns && loaded !== undefined ? recordedTurns(loaded) : [];
+    if (live !== undefined) return this.threadOf(live, turns);
+    if (loaded === undefined) throw AppServerRequestError.invalidRequest(`thread not found: ${threadId}`);
+    return this.#storedThreadObject(loaded, turns);
+  }
+
+  /** A listed thread: the live object when loaded, else the index's summary. */
+  summaryObject(summary: ThreadSummary): WireObject {
+    const live = this.#threads.get(summary.id);
+    if (live !== undefined) return this.threadOf(live, []);
+    return threadObject({
+      id: summary.id,
+      sessionId: summary.sessionId,
+      forkedFromId: null,
+      parentThreadId: summary.parentThreadId,
+      preview: summary.title ?? '',
+      ephemeral: false,
+      modelProvider: summary.modelProvider ?? '',
+      model: null,
+      reasoningEffort: null,
+      createdAtMs: Date.parse(summary.createdAt),
+      updatedAtMs: Date.parse(summary.updatedAt),
+      status: { type: 'notLoaded' },
+      path: summary.path,
+      cwd: summary.cwd,
+      cliVersion: this.options.cliVersion,
+      originator: null,
+      source: summary.source ?? 'unknown',
+      threadSource: null,
+      name: null,
+      environments: null,
+      turns: [],
+    });
+  }
+
+  /** The Thread object of a loaded thread. */
+  threadOf(thread: LiveThread, turns: readonly WireObject[]): WireObject {
+    const { config } = thread;
+    return threadObject({
+      id: thread.id,
+      sessionId: thread.handle.session.sessionId,
+      forkedFromId: thread.facts.forkedFromId,
+      parentThreadId: null,
+      preview: thread.facts.preview,
+      ephemeral: thread.facts.ephemeral,
+      modelProvider: config.modelProviderId,
+      model: config.model,
+      reasoningEffort: config.modelReasoningEffort ?? null,
+      createdAtMs: thread.facts.createdAtMs,
+      updatedAtMs: thread.updatedAtMs,
+      status: thread.status(),
+      path: thread.handle.path ?? null,
+      cwd: config.cwd,
+      cliVersion: this.options.cliVersion,
+      originator: thread.facts.originator,
+      source: thread.facts.source,
+      threadSource: thread.facts.threadSource,
+      name: thread.facts.name,
+      environments: [localEnvironment(config.cwd)],
+      turns,
+    });
+  }
+
+  /** The thread/start, resume and fork response. */
+  response(thread: LiveThread, turns: readonly WireObject[]): WireObject {
+    return threadSettingsObject(thread.config, this.threadOf(thread, turns));
+  }
+
+  #live(
+    threadId: string | undefined,
+    config: Config,
+    connection: ClientConnection,
+    facts: { ephemeral: boolean; forkedFromId: string | null; threadSource: string | null; preview: string; name: string | null; createdAtMs?: number },
+  ): LiveThread {
+    // The id is known only once core opened the thread; LiveThread takes it from the handle.
+    return new LiveThread(threadId ?? '', config, {
+      createdAtMs: facts.createdAtMs ?? this.server.now(),
+      ephemeral: facts.ephemeral,
+      forkedFromId: facts.forkedFromId,
+      originator: connection.initializeParams.clientInfo.name,
+      source: 'vscode',
+      threadSource: facts.threadSource,
+      name: facts.name,
+      preview: facts.preview,
+    }, this.server);
+  }
+
+  #register(live: LiveThread, handle: ThreadHandle, connection: ClientConnection, turns: readonly WireObject[] = []): { thread: LiveThread; response: WireObject } {
+    live.attach(handle);
+    this.#threads.set(live.id, live);
+    this.server.subscribe(live.id, connection);
+    return { thread: live, response: this.response(live, turns) };
+  }
+
+  #manager(config: Config, connection: ClientConnection, environment: ThreadEnvironment | undefined): ThreadManager {
+    const originator = connection.initializeParams.clientInfo.name;
+    return new ThreadManager({
+      store: this.options.store,
+      config,
+      extensions: this.options.extensions,
+      env: this.options.env,
+      host: this.options.host,
+      originator,
+      source: 'vscode',
+      cliVersion: this.options.cliVersion,
+      ...(environment === undefined ? {} : { environment }),
+    });
+  }
+
+  async #config(params: OpenParams): Promise<Config> {
+    const cwd = params.cwd ?? this.server.defaultCwd;
+    if (!path.isAbsolute(cwd)) throw AppServerRequestError.invalidRequest(`cwd must be an absolute path, got '${cwd}'`);
+    try {
+      return (await this.server.loadConfig(cwd, threadConfigOverrides(params))).config;
+    } catch (error) {
+      throw AppServerRequestError.invalidRequest((error as Error).message);
+    }
+  }
+
+  async #read(threadId: string): Promise<LoadedThread> {
+    try {
+      return await this.options.store.loadThread(threadId);
+    } catch (error) {
+      throw AppServerRequestError.invalidRequest(`thread not found: ${threadId} (${(error as Error).message})`);
+    }
+  }
+
+  #storedThreadObject(loaded: LoadedThread, turns: readonly WireObject[]): WireObject {
+    const meta = loaded.meta;
+    return threadObject({
+      id: meta.id,
+      sessionId: meta.session_id ?? meta.id,
+      forkedFromId: meta.forked_from_id ?? null,
+      parentThreadId: null,
+      preview: previewOf(loaded),
+      ephemeral: false,
+      modelProvider: meta.model_provider ?? '',
+      model: loaded.lastTurnContext?.model ?? null,
+      reasoningEffort: null,
+      createdAtMs: Date.parse(meta.timestamp),
+      updatedAtMs: loaded.lastTimestamp === undefined ? Date.parse(meta.timestamp) : Date.parse(loaded.lastTimestamp),
+      status: { type: 'notLoaded' },
+      path: loaded.path,
+      cwd: meta.cwd,
+      cliVersion: meta.cli_version ?? this.options.cliVersion,
+      originator: meta.originator ?? null,
+      source: meta.source ?? 'unknown',
+      threadSource: meta.thread_source ?? null,
+      name: loaded.threadName ?? null,
+      environments: null,
+      turns,
+    });
+  }
+}

@@ -1,0 +1,108 @@
+// The items of a turn as app-server clients see them (`ThreadItem`), built from core's events and
+// from recorded history: user and agent messages, reasoning, commands and file changes.
+import type { ResponseItem, UserInput } from '@skein/protocol';
+
+/** A JSON object sent to clients. */
+export type WireObject = Record<string, unknown>;
+
+/** The user's input as a `userMessage` item. */
+export function userMessageItem(id: string, content: readonly UserInput[], startedAtMs: number, completedAtMs: number | null): WireObject {
+  return { type: 'userMessage', id, clientId: null, content, startedAtMs, completedAtMs };
+}
+
+/** An assistant message (`agentMessage`), with the text so far. */
+export function agentMessageItem(item: ResponseItem, text: string, startedAtMs: number, completedAtMs: number | null): WireObject {
+  const phase = (item as { phase?: unknown }).phase;
+  return {
+    type: 'agentMessage',
+    moderation: null,
+    id: item.id ?? '',
+    text,
+    phase: typeof phase === 'string' ? phase : null,
+    memoryCitation: null,
+    delivery: null,
+    questions: null,
+    startedAtMs,
+    completedAtMs,
+  };
+}
+
+/** A reasoning item with its summary parts. */
+export function reasoningItem(item: ResponseItem, startedAtMs: number, completedAtMs: number | null): WireObject {
+  const summary = (item as { summary?: readonly { text?: unknown }[] }).summary ?? [];
+  const content = (item as { content?: readonly { text?: unknown }[] | null }).content ?? [];
+  const texts = (parts: readonly { text?: unknown }[]) => parts.flatMap((part) => (typeof part.text === 'string' ? [part.text] : []));
+  return { type: 'reasoning', id: item.id ?? '', summary: texts(summary), content: texts(content), startedAtMs, completedAtMs };
+}
+
+/** What a command item shows. */
+export interface CommandItemState {
+  readonly id: string;
+  readonly command: string;
+  /** The shell script inside the command, for `commandActions`. */
+  readonly cmd: string;
+  readonly cwd: string;
+  readonly source: 'agent' | 'userShell' | 'unifiedExecStartup';
+  readonly status: 'inProgress' | 'completed' | 'failed' | 'declined';
+  readonly processId: string | null;
+  readonly aggregatedOutput: string | null;
+  readonly exitCode: number | null;
+  readonly durationMs: number | null;
+  readonly startedAtMs: number;
+  readonly completedAtMs: number | null;
+}
+
+/** A `commandExecution` item. */
+export function commandExecutionItem(state: CommandItemState): WireObject {
+  return {
+    type: 'commandExecution',
+    id: state.id,
+    pluginId: null,
+    scriptPath: null,
+    command: state.command,
+    cwd: state.cwd,
+    processId: state.processId,
+    source: state.source,
+    status: state.status,
+    commandActions: [{ type: 'unknown', command: state.cmd }],
+    aggregatedOutput: state.aggregatedOutput,
+    exitCode: state.exitCode,
+    durationMs: state.durationMs,
+    startedAtMs: state.startedAtMs,
+    completedAtMs: state.completedAtMs,
+  };
+}
+
+/** One file of a patch, as core reports it. */
+export interface PatchChange {
+  readonly path: string;
+  readonly kind: 'add' | 'update' | 'delete';
+  readonly movePath?: string | undefined;
+}
+
+/** A `fileChange` item. */
+export function fileChangeItem(
+  id: string,
+  changes: readonly PatchChange[],
+  status: 'inProgress' | 'completed' | 'failed' | 'declined',
+  startedAtMs: number,
+  completedAtMs: number | null,
+): WireObject {
+  return {
+    type: 'fileChange',
+    id,
+    changes: changes.map((change) => ({
+      path: change.path,
+      kind: change.kind === 'update' ? { type: 'update', move_path: change.movePath ?? null } : { type: change.kind },
+      diff: '',
+    })),
+    status,
+    startedAtMs,
+    completedAtMs,
+  };
+}
+
+/** An image the model looked at. */
+export function imageViewItem(id: string, path: string): WireObject {
+  return { type: 'imageView', id, path };
+}

@@ -1,0 +1,116 @@
+// The `Thread` object clients get from thread/start, resume, fork, list and read, with every field
+// Codex 0.171.0 sends (unset ones null), and its sandbox policy in the v2 wire form.
+import type { Config } from '@skein/config';
+import type { WireObject } from './thread-items.js';
+
+/** What a Thread object says. Times are milliseconds since the epoch (sent as seconds). */
+export interface ThreadFacts {
+  readonly id: string;
+  readonly sessionId: string;
+  readonly forkedFromId: string | null;
+  readonly parentThreadId: string | null;
+  readonly preview: string;
+  readonly ephemeral: boolean;
+  readonly modelProvider: string;
+  readonly model: string | null;
+  readonly reasoningEffort: string | null;
+  readonly createdAtMs: number;
+  readonly updatedAtMs: number;
+  readonly status: WireObject;
+  readonly path: string | null;
+  readonly cwd: string;
+  readonly cliVersion: string;
+  readonly originator: string | null;
+  readonly source: unknown;
+  readonly threadSource: string | null;
+  readonly name: string | null;
+  /** The environments of a loaded thread; null for one that is not loaded. */
+  readonly environments: readonly WireObject[] | null;
+  readonly turns: readonly WireObject[];
+}
+
+const seconds = (ms: number): number => Math.floor(ms / 1000);
+
+/** The wire object. */
+export function threadObject(facts: ThreadFacts): WireObject {
+  return {
+    id: facts.id,
+    environments: facts.environments,
+    extra: null,
+    sessionId: facts.sessionId,
+    forkedFromId: facts.forkedFromId,
+    attachedToThreadId: null,
+    parentThreadId: facts.parentThreadId,
+    preview: facts.preview,
+    ephemeral: facts.ephemeral,
+    section: null,
+    sectionEnteredAt: null,
+    projectId: null,
+    historyMode: 'paginated',
+    modelProvider: facts.modelProvider,
+    model: facts.model,
+    reasoningEffort: facts.reasoningEffort,
+    createdAt: seconds(facts.createdAtMs),
+    updatedAt: seconds(facts.updatedAtMs),
+    recencyAt: seconds(facts.updatedAtMs),
+    status: facts.status,
+    path: facts.path,
+    cwd: facts.cwd,
+    cliVersion: facts.cliVersion,
+    originator: facts.originator,
+    source: facts.source,
+    canAcceptDirectInput: facts.environments === null ? null : true,
+    threadSource: facts.threadSource,
+    agentNickname: null,
+    agentRole: null,
+    gitInfo: null,
+    name: facts.name,
+    daybreakEnabled: null,
+    turns: facts.turns,
+  };
+}
+
+/** The local environment entry of a loaded thread. */
+export function localEnvironment(cwd: string): WireObject {
+  return { environmentId: 'local', cwd, runtimeWorkspaceRoots: [cwd] };
+}
+
+/** The thread's sandbox as the v2 wire reports it. */
+export function sandboxPolicyObject(config: Config): WireObject {
+  switch (config.sandboxMode) {
+    case 'danger-full-access':
+      return { type: 'dangerFullAccess' };
+    case 'read-only':
+      return { type: 'readOnly', networkAccess: false };
+    case 'workspace-write': {
+      const settings = config.sandboxWorkspaceWrite;
+      return {
+        type: 'workspaceWrite',
+        writableRoots: [...settings.writableRoots],
+        networkAccess: settings.networkAccess,
+        excludeTmpdirEnvVar: settings.excludeTmpdirEnvVar,
+        excludeSlashTmp: settings.excludeSlashTmp,
+      };
+    }
+  }
+}
+
+/** The settings part of the thread/start, resume and fork responses. */
+export function threadSettingsObject(config: Config, thread: WireObject): WireObject {
+  return {
+    thread,
+    model: config.model,
+    modelProvider: config.modelProviderId,
+    serviceTier: null,
+    disabledPluginIds: [],
+    cwd: config.cwd,
+    runtimeWorkspaceRoots: [config.cwd],
+    instructionSources: [],
+    approvalPolicy: config.approvalPolicy === 'on-failure' ? 'on-request' : config.approvalPolicy,
+    approvalsReviewer: 'user',
+    sandbox: sandboxPolicyObject(config),
+    activePermissionProfile: null,
+    reasoningEffort: config.modelReasoningEffort ?? null,
+    multiAgentMode: 'explicitRequestOnly',
+  };
+}

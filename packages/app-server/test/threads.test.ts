@@ -1,0 +1,367 @@
+// Threads and turns over the app-server, end to end: a real AppServer with a real rollout store and
+// the local sandboxed environment, the model scripted by the mock Responses server, and clients that
+// validate every message against Codex's schema. Asserts on the notifications clients see, the
+// requests the model receives, and what lands on disk.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { localThreadEnvironment } from '@skein/core';
+import { ExtensionRegistryBuilder } from '@skein/extension-api';
+import { ThreadStore } from '@skein/rollout';
+import { probeSandbox } from '@skein/sandboxing';
+import {
+  assistantMessage,
+  completed,
+  functionCall,
+  sse,
+  startMockResponsesServer,
+  type AppServerTestClient,
+  type MockResponsesServer,
+  type ReceivedServerRequest,
+} from '@skein/test-support';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AppServerOptions } from '../src/index.js';
+import { makeHome, startInProcess, type InProcessServer, type TestHome } from './support/app-server-harness.js';
+
+const capability = await probeSandbox({ env: process.env, cwd: process.cwd() });
+const NO_SANDBOX = capability.available ? false : `bubblewrap is not usable here: ${capability.reason}`;
+
+let model: MockResponsesServer;
+let home: TestHome;
+const servers: InProcessServer[] = [];
+const clients: AppServerTestClient[] = [];
+
+beforeEach(async () => {
+  model = await startMockResponsesServer();
+  home = makeHome(`model_provider = "mock"
+model = "gpt-5.5"
+
+[model_providers.mock]
+name = "Mock"
+base_url = "${model.url}"
+wire_api = "responses"
+request_max_retries = 0
+`);
+});
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  for (const server of servers.splice(0)) await server.close();
+  model.verify();
+  await model.close();
+  home.cleanup();
+});
+
+/** An in-process server with threads on `home`. */
+async function serve(options: Partial<AppServerOptions> = {}): Promise<InProcessServer> {
+  const store = await ThreadStore.open({ home: home.home });
+  const environment = localThreadEnvironment({ cwd: home.workspace, env: home.env });
+  const server = await startInProcess(home, {
+    threads: {
+      store,
+      environment,
+      extensions: new ExtensionRegistryBuilder().build(),
+      env: {},
+      host: { shell: 'bash', timezone: 'Etc/UTC' },
+      cliVersion: '0.0.0',
+      release: async () => {
+        await environment.close();
+        store.close();
+      },
+    },
+    ...options,
+  });
+  servers.push(server);
+  return server;
+}
+
+async function connect(server: InProcessServer, transport: 'stdio' | 'websocket' = 'stdio'): Promise<AppServerTestClient> {
+  const client = await server.connect(transport);
+  clients.push(client);
+  await client.initialize();
+  return client;
+}
+
+const text = (value: string) => [{ type: 'text', text: value, text_elements: [] }];
+
+interface Started {
+  readonly thread: { readonly id: string; readonly path: string };
+}
+
+async function startThread(client: AppServerTestClient, params: Record<string, unknown> = {}): Promise<string> {
+  const result = (await client.request('thread/start', { cwd: home.workspace, approvalPolicy: 'never', sandbox: 'workspace-write', ...params })) as Started;
+  return result.thread.id;
+}
+
+/** Notification methods about `threadId`, in arrival order, from `from` on. */
+function methodsFor(client: AppServerTestClient, threadId: string, from = 0): string[] {
+  return client.notifications
+    .slice(from)
+    .filter((notification) => (notification.params as { threadId?: string; thread?: { id?: string } }).threadId === threadId || (notification.params as { thread?: { id?: string } }).thread?.id === threadId)
+    .map((notification) => notification.method);
+}
+
+const turnCompleted = (client: AppServerTestClient, turnId: string) =>
+  client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turnId) as Promise<{ turn: { status: string; items: unknown[]; itemsView: string } }>;
+
+describe('thread/start and turn/start', () => {
+  it('runs a plain turn with Codex’s notifications, in Codex’s order', async () => {
+    model.expect([sse(assistantMessage(['Hel', 'lo.']), completed())]);
+    const client = await connect(await serve());
+    const started = (await client.request('thread/start', { cwd: home.workspace, approvalPolicy: 'never', sandbox: 'workspace-write' })) as Record<string, unknown> & Started;
+    expect(started).toMatchObject({ model: 'gpt-5.5', modelProvider: 'mock', cwd: home.workspace, approvalPolicy: 'never', sandbox: { type: 'workspaceWrite' }, multiAgentMode: 'explicitRequestOnly' });
+    expect(started.thread).toMatchObject({ status: { type: 'idle' }, source: 'vscode', originator: 'skein_test', historyMode: 'paginated', ephemeral: false, turns: [] });
+    expect(existsSync(started.thread.path)).toBe(true);
+    const threadId = started.thread.id;
+    await client.waitFor('thread/started');
+
+    const { turn } = (await client.request('turn/start', { threadId, input: text('Say hello') })) as { turn: { id: string; status: string; itemsView: string } };
+    expect(turn).toMatchObject({ status: 'inProgress', itemsView: 'notLoaded', items: [] });
+    const done = await turnCompleted(client, turn.id);
+    expect(done.turn).toMatchObject({ status: 'completed', itemsView: 'summary', items: [{ type: 'agentMessage', text: 'Hello.' }] });
+    expect(methodsFor(client, threadId)).toEqual([
+      'thread/started',
+      'thread/status/changed',
+      'turn/started',
+      'item/started',
+      'item/completed',
+      'item/started',
+      'item/agentMessage/delta',
+      'item/agentMessage/delta',
+      'item/completed',
+      'thread/tokenUsage/updated',
+      'thread/status/changed',
+      'turn/completed',
+    ]);
+    expect(client.notificationsOf('thread/status/changed')).toEqual([
+      { threadId, status: { type: 'active', activeFlags: [] } },
+      { threadId, status: { type: 'idle' } },
+    ]);
+    expect(model.requests[0]!.messageTexts('user').at(-1)).toBe('Say hello');
+  });
+
+  it.skipIf(NO_SANDBOX)('shows a sandboxed command as a commandExecution item and answers the model in Codex’s format', async () => {
+    model.expect([sse(functionCall('exec_command', { cmd: 'echo hi' }, { callId: 'call_1' }), completed()), sse(assistantMessage('It printed hi.'), completed())]);
+    const client = await connect(await serve());
+    const threadId = await startThread(client);
+    const { turn } = (await client.request('turn/start', { threadId, input: text('Run echo hi') })) as { turn: { id: string } };
+    await turnCompleted(client, turn.id);
+    const items = client.notifications.filter((notification) => notification.method.startsWith('item/') && JSON.stringify(notification.params).includes('call_1'));
+    expect(items.map((notification) => notification.method)).toEqual(['item/started', 'item/commandExecution/outputDelta', 'item/completed']);
+    expect((items[0]!.params as { item: unknown }).item).toMatchObject({
+      type: 'commandExecution',
+      id: 'call_1',
+      command: "/bin/bash -lc 'echo hi'",
+      cwd: home.workspace,
+      source: 'unifiedExecStartup',
+      status: 'inProgress',
+      commandActions: [{ type: 'unknown', command: 'echo hi' }],
+    });
+    expect((items[2]!.params as { item: unknown }).item).toMatchObject({ status: 'completed', exitCode: 0, aggregatedOutput: 'hi\n' });
+    expect(model.requests[1]!.toolOutputText('call_1')).toMatch(/Process exited with code 0\nOriginal token count: 1\nOutput:\nhi\n$/);
+  });
+});
+
+describe.skipIf(NO_SANDBOX)('approvals as server requests', () => {
+  async function approvalTurn(decision: unknown): Promise<{ client: AppServerTestClient; threadId: string; requests: ReceivedServerRequest[]; turn: { status: string } }> {
+    model.expect([sse(functionCall('exec_command', { cmd: 'touch made.txt && echo done' }, { callId: 'call_a' }), completed()), sse(assistantMessage('Finished.'), completed())]);
+    const client = await connect(await serve());
+    const requests: ReceivedServerRequest[] = [];
+    client.onServerRequest((request) => {
+      requests.push(request);
+      return { decision };
+    });
+    const threadId = await startThread(client, { approvalPolicy: 'untrusted' });
+    const { turn } = (await client.request('turn/start', { threadId, input: text('make a file') })) as { turn: { id: string } };
+    return { client, threadId, requests, turn: (await turnCompleted(client, turn.id)).turn };
+  }
+
+  it('accept: asks with the command and environment, resolves, then runs the command', async () => {
+    const { client, threadId, requests } = await approvalTurn('accept');
+    expect(requests).toEqual([
+      {
+        id: 0,
+        method: 'item/commandExecution/requestApproval',
+        params: expect.objectContaining({
+          kind: 'command',
+          threadId,
+          itemId: 'call_a',
+          environmentId: 'local',
+          command: "/bin/bash -lc 'touch made.txt && echo done'",
+          cwd: home.workspace,
+          commandActions: [{ type: 'unknown', command: 'touch made.txt && echo done' }],
+          proposedExecpolicyAmendment: ['touch', 'made.txt'],
+          availableDecisions: ['accept', { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['touch', 'made.txt'] } }, 'cancel'],
+        }) as unknown,
+      },
+    ]);
+    // Usage of the first response may arrive while the question is open; it is not part of the approval.
+    const sequence = methodsFor(client, threadId).filter((method) => method !== 'item/commandExecution/outputDelta' && method !== 'thread/tokenUsage/updated');
+    const asked = sequence.indexOf('serverRequest/resolved');
+    expect(sequence.slice(asked - 3, asked + 3)).toEqual(['item/completed', 'thread/status/changed', 'item/started', 'serverRequest/resolved', 'thread/status/changed', 'item/completed']);
+    expect(client.notificationsOf('serverRequest/resolved')).toEqual([{ threadId, requestId: 0 }]);
+    expect(client.notificationsOf('thread/status/changed').slice(1, 3)).toEqual([
+      { threadId, status: { type: 'active', activeFlags: ['waitingOnApproval'] } },
+      { threadId, status: { type: 'active', activeFlags: [] } },
+    ]);
+    const command = client.notificationsOf('item/completed').find((params) => (params as { item: { id: string } }).item.id === 'call_a');
+    expect(command).toMatchObject({ item: { type: 'commandExecution', status: 'completed', exitCode: 0, aggregatedOutput: 'done\n', source: 'unifiedExecStartup' } });
+    expect(existsSync(path.join(home.workspace, 'made.txt'))).toBe(true);
+  });
+
+  it('decline: the command never runs, the item is declined, the model is told, and the turn completes', async () => {
+    const { client, threadId, turn } = await approvalTurn('decline');
+    expect(turn.status).toBe('completed');
+    const sequence = methodsFor(client, threadId);
+    const asked = sequence.indexOf('serverRequest/resolved');
+    expect(sequence.slice(asked, asked + 3)).toEqual(['serverRequest/resolved', 'item/completed', 'thread/status/changed']);
+    expect(client.notificationsOf('item/completed').find((params) => (params as { item: { id: string } }).item.id === 'call_a')).toMatchObject({
+      item: { type: 'commandExecution', status: 'declined', exitCode: null, aggregatedOutput: null, source: 'agent' },
+    });
+    expect(model.requests[1]!.toolOutputText('call_a')).toBe('exec_command failed: CreateProcess { message: "Rejected(\\"rejected by user\\")" }');
+    expect(existsSync(path.join(home.workspace, 'made.txt'))).toBe(false);
+  });
+});
+
+describe('questions, interrupts and steering', () => {
+  it('request_user_input becomes item/tool/requestUserInput and the answer reaches the model', async () => {
+    const questions = [{ id: 'pick', header: 'Pick', question: 'Which one?', options: [{ label: 'A', description: 'first' }] }];
+    model.expect([sse(functionCall('request_user_input', { questions }, { callId: 'call_q' }), completed()), sse(assistantMessage('A it is.'), completed())]);
+    const client = await connect(await serve());
+    client.onServerRequest(() => ({ answers: { pick: { answers: ['A'] } } }));
+    const threadId = await startThread(client);
+    const { turn } = (await client.request('turn/start', { threadId, input: text('ask me') })) as { turn: { id: string } };
+    await turnCompleted(client, turn.id);
+    expect(client.serverRequests).toEqual([
+      {
+        id: 0,
+        method: 'item/tool/requestUserInput',
+        params: { threadId, turnId: turn.id, itemId: 'call_q', questions: [{ ...questions[0], isOther: true, isSecret: false }], isBlocking: true, autoResolutionMs: null },
+      },
+    ]);
+    expect(client.notificationsOf('thread/status/changed')).toContainEqual({ threadId, status: { type: 'active', activeFlags: ['waitingOnUserInput'] } });
+    expect(model.requests[1]!.toolOutputText('call_q')).toBe('{"answers":{"pick":{"answers":["A"]}}}');
+  });
+
+  it.skipIf(NO_SANDBOX)('turn/interrupt answers {} and ends the turn as interrupted; the next turn tells the model', async () => {
+    model.expect([sse(functionCall('exec_command', { cmd: 'sleep 30', yield_time_ms: 20000 }, { callId: 'call_s' }), completed()), sse(assistantMessage('Next.'), completed())]);
+    const client = await connect(await serve());
+    const threadId = await startThread(client);
+    const { turn } = (await client.request('turn/start', { threadId, input: text('sleep') })) as { turn: { id: string } };
+    await client.waitFor('item/started', (params) => (params as { item: { type: string } }).item.type === 'commandExecution');
+    expect(await client.request('turn/interrupt', { threadId, turnId: turn.id })).toEqual({});
+    const done = await turnCompleted(client, turn.id);
+    expect(done.turn).toMatchObject({ status: 'interrupted', items: [], itemsView: 'notLoaded' });
+    const next = (await client.request('turn/start', { threadId, input: text('go on') })) as { turn: { id: string } };
+    await turnCompleted(client, next.turn.id);
+    expect(model.requests[1]!.toolOutputText('call_s')).toMatch(/aborted by user/);
+  });
+
+  it('turn/steer adds input to the running turn; a second turn/start is refused meanwhile', async () => {
+    const questions = [{ id: 'q', header: 'Q', question: 'Continue?', options: [{ label: 'Yes', description: 'go on' }] }];
+    model.expect([sse(functionCall('request_user_input', { questions }, { callId: 'call_wait' }), completed()), sse(assistantMessage('Steered.'), completed())]);
+    const client = await connect(await serve());
+    const threadId = await startThread(client);
+    let answer: (value: unknown) => void = () => undefined;
+    client.onServerRequest(() => new Promise((resolve) => (answer = resolve)));
+    const { turn } = (await client.request('turn/start', { threadId, input: text('start') })) as { turn: { id: string } };
+    await client.waitFor('thread/status/changed', (params) => JSON.stringify(params).includes('waitingOnUserInput'));
+    const refused = await client.requestReply('turn/start', { threadId, input: text('again') });
+    expect(refused).toMatchObject({ error: { code: -32600 } });
+    expect(await client.request('turn/steer', { threadId, expectedTurnId: turn.id, input: text('also this') })).toEqual({ turnId: turn.id });
+    answer({ answers: { q: { answers: ['Yes'] } } });
+    await turnCompleted(client, turn.id);
+    expect(model.requests[1]!.messageTexts('user')).toContain('also this');
+  });
+});
+
+describe('thread operations', () => {
+  it('lists, reads with turns, names, forks, archives and unarchives threads', async () => {
+    model.expect([sse(assistantMessage('First answer.'), completed())]);
+    const client = await connect(await serve());
+    const threadId = await startThread(client);
+    const { turn } = (await client.request('turn/start', { threadId, input: text('First task') })) as { turn: { id: string } };
+    await turnCompleted(client, turn.id);
+
+    expect(await client.request('thread/loaded/list', {})).toEqual({ data: [threadId], nextCursor: null });
+    const listed = (await client.request('thread/list', {})) as { data: { id: string; preview: string; status: unknown }[]; nextCursor: string | null };
+    expect(listed.data.map((thread) => [thread.id, thread.preview, thread.status])).toEqual([[threadId, 'First task', { type: 'idle' }]]);
+    expect(listed.nextCursor).toBeNull();
+
+    const read = (await client.request('thread/read', { threadId, includeTurns: true })) as { thread: { turns: { id: string; status: string; items: { type: string }[] }[] } };
+    expect(read.thread.turns).toMatchObject([{ id: turn.id, status: 'completed', itemsView: 'full', items: [{ type: 'userMessage' }, { type: 'agentMessage', text: 'First answer.' }] }]);
+
+    expect(await client.request('thread/name/set', { threadId, name: 'Greeting' })).toEqual({});
+    await client.waitFor('thread/name/updated', (params) => (params as { threadName: string }).threadName === 'Greeting');
+
+    const fork = (await client.request('thread/fork', { threadId })) as { thread: { id: string; forkedFromId: string; turns: unknown[] } };
+    expect(fork.thread.forkedFromId).toBe(threadId);
+    expect(fork.thread.id).not.toBe(threadId);
+    expect(fork.thread.turns).toHaveLength(1);
+
+    expect(await client.request('thread/archive', { threadId })).toEqual({});
+    await client.waitFor('thread/archived', (params) => (params as { threadId: string }).threadId === threadId);
+    const archived = (await client.request('thread/list', { archived: true })) as { data: { id: string; status: unknown; path: string }[] };
+    expect(archived.data.map((thread) => [thread.id, thread.status])).toEqual([[threadId, { type: 'notLoaded' }]]);
+    expect(archived.data[0]!.path).toContain(`${path.sep}archived_sessions${path.sep}`);
+
+    const unarchived = (await client.request('thread/unarchive', { threadId })) as { thread: { id: string; status: unknown } };
+    expect(unarchived.thread).toMatchObject({ id: threadId, status: { type: 'notLoaded' } });
+    await client.waitFor('thread/unarchived');
+    const unknown = await client.requestReply('thread/read', { threadId: '01a22c4e-0203-7f51-a38a-d99c4dbdd200' });
+    expect(unknown).toMatchObject({ error: { code: -32600 } });
+  });
+
+  it('resumes a stored thread in a new server with its turns, and the next turn continues its history', async () => {
+    model.expect([sse(assistantMessage('One.'), completed()), sse(assistantMessage('Two.'), completed())]);
+    const first = await serve();
+    const client = await connect(first);
+    const threadId = await startThread(client);
+    const { turn } = (await client.request('turn/start', { threadId, input: text('Count') })) as { turn: { id: string } };
+    await turnCompleted(client, turn.id);
+    await client.close();
+    clients.splice(clients.indexOf(client), 1);
+    await first.close();
+    servers.splice(servers.indexOf(first), 1);
+
+    const again = await connect(await serve());
+    const resumed = (await again.request('thread/resume', { threadId, approvalPolicy: 'never', sandbox: 'workspace-write' })) as { thread: { id: string; turns: unknown[] } };
+    expect(resumed.thread).toMatchObject({ id: threadId, status: { type: 'idle' } });
+    expect(resumed.thread.turns).toHaveLength(1);
+    const next = (await again.request('turn/start', { threadId, input: text('Again') })) as { turn: { id: string } };
+    await turnCompleted(again, next.turn.id);
+    const [before, after] = [model.requests[0]!.body!.input, model.requests[1]!.body!.input];
+    expect(after.slice(0, before.length)).toEqual(before);
+  });
+
+  it.skipIf(NO_SANDBOX)('runs a user shell command as a turn; a thread without environments gets “shell is unavailable in this session”', async () => {
+    const client = await connect(await serve());
+    const threadId = await startThread(client);
+    expect(await client.request('thread/shellCommand', { threadId, command: 'echo from-user' })).toEqual({});
+    const done = (await client.waitFor('item/completed', (params) => (params as { item: { type: string } }).item.type === 'commandExecution')) as { item: unknown };
+    expect(done.item).toMatchObject({ source: 'userShell', status: 'completed', exitCode: 0, aggregatedOutput: 'from-user\n' });
+    await client.waitFor('turn/completed');
+
+    const bare = await startThread(client, { environments: [] });
+    const refused = await client.requestReply('thread/shellCommand', { threadId: bare, command: 'echo hi' });
+    expect(refused).toMatchObject({ error: { code: -32600, message: 'shell is unavailable in this session' } });
+  });
+});
+
+describe('several clients', () => {
+  it('a second client joins a thread; when the first leaves, the thread goes on for the second', async () => {
+    model.expect([sse(assistantMessage('For both.'), completed()), sse(assistantMessage('Still here.'), completed())]);
+    const server = await serve();
+    const first = await connect(server, 'websocket');
+    const second = await connect(server, 'websocket');
+    const threadId = await startThread(first);
+    await second.request('thread/resume', { threadId });
+    const { turn } = (await first.request('turn/start', { threadId, input: text('hello both') })) as { turn: { id: string } };
+    await Promise.all([turnCompleted(first, turn.id), turnCompleted(second, turn.id)]);
+
+    await first.close();
+    clients.splice(clients.indexOf(first), 1);
+    const next = (await second.request('turn/start', { threadId, input: text('just me') })) as { turn: { id: string } };
+    expect((await turnCompleted(second, next.turn.id)).turn.status).toBe('completed');
+    expect(await second.request('thread/unsubscribe', { threadId })).toEqual({ status: 'unsubscribed' });
+    expect(await second.request('thread/unsubscribe', { threadId })).toEqual({ status: 'notSubscribed' });
+  });
+});
