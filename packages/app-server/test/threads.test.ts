@@ -11,6 +11,7 @@ import { probeSandbox } from '@skein/sandboxing';
 import {
   assistantMessage,
   completed,
+  customToolCall,
   functionCall,
   sse,
   startMockResponsesServer,
@@ -218,6 +219,42 @@ describe.skipIf(NO_SANDBOX)('approvals as server requests', () => {
     });
     expect(model.requests[1]!.toolOutputText('call_a')).toBe('exec_command failed: CreateProcess { message: "Rejected(\\"rejected by user\\")" }');
     expect(existsSync(path.join(home.workspace, 'made.txt'))).toBe(false);
+  });
+});
+
+describe.skipIf(NO_SANDBOX)('file changes', () => {
+  const addFile = (file: string) => `*** Begin Patch\n*** Add File: ${file}\n+hello\n*** End Patch\n`;
+
+  it('shows a patch as a fileChange item with its diff', async () => {
+    model.expect([sse(customToolCall('apply_patch', addFile('hello.txt'), { callId: 'call_p' }), completed()), sse(assistantMessage('Added.'), completed())]);
+    const client = await connect(await serve());
+    const threadId = await startThread(client);
+    const { turn } = (await client.request('turn/start', { threadId, input: text('add a file') })) as { turn: { id: string } };
+    await turnCompleted(client, turn.id);
+    const items = client.notifications.filter((notification) => notification.method.startsWith('item/') && (notification.params as { item?: { id?: string } }).item?.id === 'call_p');
+    expect(items.map((notification) => [notification.method, (notification.params as { item: { status: string } }).item.status])).toEqual([
+      ['item/started', 'inProgress'],
+      ['item/completed', 'completed'],
+    ]);
+    expect((items[1]!.params as { item: unknown }).item).toMatchObject({
+      type: 'fileChange',
+      changes: [{ path: path.join(home.workspace, 'hello.txt'), kind: { type: 'add' }, diff: 'hello\n' }],
+    });
+  });
+
+  it('asks before writing outside the workspace; declined, the item is declined and nothing is written', async () => {
+    const outside = path.join(path.dirname(home.workspace), 'outside.txt');
+    model.expect([sse(customToolCall('apply_patch', addFile(outside), { callId: 'call_o' }), completed()), sse(assistantMessage('Skipped.'), completed())]);
+    const client = await connect(await serve());
+    client.onServerRequest(() => ({ decision: 'decline' }));
+    const threadId = await startThread(client, { approvalPolicy: 'on-request', config: { 'sandbox_workspace_write.exclude_slash_tmp': true, 'sandbox_workspace_write.exclude_tmpdir_env_var': true } });
+    const { turn } = (await client.request('turn/start', { threadId, input: text('write outside') })) as { turn: { id: string } };
+    await turnCompleted(client, turn.id);
+    expect(client.serverRequests).toEqual([
+      { id: 0, method: 'item/fileChange/requestApproval', params: expect.objectContaining({ threadId, turnId: turn.id, itemId: 'call_o', grantRoot: path.dirname(outside) }) as unknown },
+    ]);
+    expect(client.notificationsOf('item/completed').find((params) => (params as { item: { id: string } }).item.id === 'call_o')).toMatchObject({ item: { type: 'fileChange', status: 'declined' } });
+    expect(existsSync(outside)).toBe(false);
   });
 });
 

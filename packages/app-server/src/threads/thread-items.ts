@@ -78,6 +78,7 @@ export interface PatchChange {
   readonly path: string;
   readonly kind: 'add' | 'update' | 'delete';
   readonly movePath?: string | undefined;
+  readonly diff?: string | undefined;
 }
 
 /** A `fileChange` item. */
@@ -94,7 +95,7 @@ export function fileChangeItem(
     changes: changes.map((change) => ({
       path: change.path,
       kind: change.kind === 'update' ? { type: 'update', move_path: change.movePath ?? null } : { type: change.kind },
-      diff: '',
+      diff: change.diff ?? '',
     })),
     status,
     startedAtMs,

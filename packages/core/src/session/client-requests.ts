@@ -35,7 +35,7 @@ export interface CommandApprovalRequest {
 export interface FileChangeApprovalRequest {
   readonly turnId: string;
   readonly callId: string;
-  readonly changes: readonly { readonly path: string; readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined }[];
+  readonly changes: readonly { readonly path: string; readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined; readonly diff?: string }[];
   readonly reason?: string | undefined;
   /** A directory the patch writes outside the writable roots, which the user may grant. */
   readonly grantRoot?: string | undefined;

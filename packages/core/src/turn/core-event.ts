@@ -66,7 +66,7 @@ export type CoreEvent =
       readonly turnId: string;
       readonly callId: string;
       readonly success: boolean;
-      readonly changes: readonly { readonly path: string; readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined }[];
+      readonly changes: readonly { readonly path: string; readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined; readonly diff?: string }[];
     }
   /** The thread was given a name (or its name removed). */
   | { readonly type: 'threadNameUpdated'; readonly threadId: string; readonly name: string | null }

@@ -60,7 +60,7 @@ describe('apply_patch tool', () => {
     const result = await run('*** Begin Patch\n*** Add File: hello.txt\n+Hello, world!\n*** End Patch\n');
     expect(result).toEqual({ output: success('A hello.txt'), success: true });
     expect(read('hello.txt')).toBe('Hello, world!\n');
-    expect(reported).toEqual([[{ path: file('hello.txt'), kind: 'add' }]]);
+    expect(reported).toEqual([[{ path: file('hello.txt'), kind: 'add', diff: 'Hello, world!\n' }]]);
   });
 
   it('creates missing parent directories for an added file', async () => {
@@ -74,7 +74,8 @@ describe('apply_patch tool', () => {
     const { run, reported } = tool();
     expect((await run(wrap('*** Update File: notes.txt', '@@', ' alpha', ' beta', '+gamma'))).output).toBe(success('M notes.txt'));
     expect(read('notes.txt')).toBe('alpha\nbeta\ngamma\n');
-    expect(reported).toEqual([[{ path: file('notes.txt'), kind: 'update' }]]);
+    // The rollout of n_exec_multi_tool_gpt55 records this unified diff.
+    expect(reported).toEqual([[{ path: file('notes.txt'), kind: 'update', diff: '@@ -2 +2,2 @@\n beta\n+gamma\n' }]]);
   });
 
   it('applies several changes to one file, the last at the end of the file', async () => {
@@ -102,7 +103,7 @@ describe('apply_patch tool', () => {
     const { run, reported } = tool();
     expect((await run(wrap('*** Delete File: old.txt'))).output).toBe(success('D old.txt'));
     expect(existsSync(file('old.txt'))).toBe(false);
-    expect(reported).toEqual([[{ path: file('old.txt'), kind: 'delete' }]]);
+    expect(reported).toEqual([[{ path: file('old.txt'), kind: 'delete', diff: 'bye\n' }]]);
   });
 
   it('moves an updated file, listing it under its new path', async () => {
@@ -112,7 +113,7 @@ describe('apply_patch tool', () => {
     expect(result.output).toBe(success('M b/new.ts'));
     expect(existsSync(file('a/old.ts'))).toBe(false);
     expect(read('b/new.ts')).toBe('export const x = 2;\n');
-    expect(reported).toEqual([[{ path: file('a/old.ts'), kind: 'update', movePath: file('b/new.ts') }]]);
+    expect(reported).toEqual([[{ path: file('a/old.ts'), kind: 'update', movePath: file('b/new.ts'), diff: '@@ -1 +1 @@\n-export const x = 1;\n+export const x = 2;\n' }]]);
   });
 
   it('lists added, then modified, then deleted files, whatever the patch order', async () => {
@@ -164,10 +165,10 @@ describe('apply_patch tool', () => {
     // What it set out to change is still reported, for the client to show a failed file change.
     expect(failed).toEqual([
       [
-        { path: file('added.txt'), kind: 'add' },
-        { path: file('one.txt'), kind: 'update' },
-        { path: file('two.txt'), kind: 'delete' },
-        { path: file('one.txt'), kind: 'update' },
+        { path: file('added.txt'), kind: 'add', diff: '' },
+        { path: file('one.txt'), kind: 'update', diff: '' },
+        { path: file('two.txt'), kind: 'delete', diff: '' },
+        { path: file('one.txt'), kind: 'update', diff: '' },
       ],
     ]);
   });

@@ -6,6 +6,7 @@ import type { CustomToolSpec, PathUri } from '@skein/protocol';
 import { applyPlannedChanges } from './apply-planned-changes.js';
 import { parsePatch, PatchParseError } from './parse-patch.js';
 import type { Patch } from './patch.js';
+import { unifiedDiff } from './unified-diff.js';
 import { PatchApplyError, planPatch, resolvePatchPath, type FileChange } from './plan-patch.js';
 
 /** The Lark grammar Codex 0.171.0 offers for `apply_patch`, byte for byte (constrained sampling depends on it). */
@@ -62,6 +63,8 @@ export interface PatchFileSummary {
   readonly kind: 'add' | 'update' | 'delete';
   /** Where an updated file was moved. */
   readonly movePath?: string;
+  /** What changes: an added file's contents, a deleted file's old contents, an update's unified-diff hunks; empty when unknown. */
+  readonly diff: string;
 }
 
 /** Options of {@link applyPatchTool}. */
@@ -167,16 +170,25 @@ function intendedChanges(patch: Patch, cwd: PathUri): PatchFileSummary[] {
   return patch.hunks.flatMap((hunk): PatchFileSummary[] => {
     const path = native(hunk.path);
     if (path === undefined) return [];
-    if (hunk.kind !== 'update' || hunk.movePath === undefined) return [{ path, kind: hunk.kind }];
+    // The patch did not apply, so there is no computed change to show.
+    if (hunk.kind !== 'update' || hunk.movePath === undefined) return [{ path, kind: hunk.kind, diff: '' }];
     const movePath = native(hunk.movePath);
-    return [movePath === undefined ? { path, kind: 'update' } : { path, kind: 'update', movePath }];
+    return [movePath === undefined ? { path, kind: 'update', diff: '' } : { path, kind: 'update', movePath, diff: '' }];
   });
 }
 
 function summarize(change: FileChange): PatchFileSummary {
   const native = (path: PathUri) => path.toNativePath(path.convention);
-  if (change.kind === 'update' && change.move !== undefined) {
-    return { path: native(change.path), kind: 'update', movePath: native(change.move.path) };
+  switch (change.kind) {
+    case 'add':
+      return { path: native(change.path), kind: 'add', diff: change.contents };
+    case 'delete':
+      return { path: native(change.path), kind: 'delete', diff: textDecoder.decode(change.previous) };
+    case 'update': {
+      const diff = unifiedDiff(textDecoder.decode(change.previous), change.contents);
+      return change.move === undefined ? { path: native(change.path), kind: 'update', diff } : { path: native(change.path), kind: 'update', movePath: native(change.move.path), diff };
+    }
   }
-  return { path: native(change.path), kind: change.kind };
 }
+
+const textDecoder = new TextDecoder();

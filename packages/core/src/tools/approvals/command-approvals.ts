@@ -29,7 +29,7 @@ export interface CommandCall {
 export interface PatchCall {
   readonly turnId: string;
   readonly callId: string;
-  readonly changes: readonly { readonly path: string; readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined }[];
+  readonly changes: readonly { readonly path: string; readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined; readonly diff?: string }[];
 }
 
 /** The outcome: go ahead (confined or not), or tell the model why not. */
