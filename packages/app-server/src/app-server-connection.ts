@@ -156,16 +156,32 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
     this.send({ method, params, emittedAtMs: this.setup.now() });
   }
 
-  request(method: string, params: unknown, options: { readonly onSent?: (requestId: number) => void } = {}): Promise<unknown> {
+  request(method: string, params: unknown, options: { readonly onSent?: (requestId: number) => void; readonly signal?: AbortSignal } = {}): Promise<unknown> {
     if (this.#disposed) return Promise.reject(new ServerRequestError('ConnectionClosed', `the client disconnected before ${method} could be sent`));
     if (this.#pendingServerRequests.size >= this.setup.maxPendingServerRequests) {
       return Promise.reject(new ServerRequestError('TooManyPending', `the client has ${this.#pendingServerRequests.size} unanswered requests; not sending ${method}`));
     }
     const id = this.#nextServerRequestId++;
     return new Promise((resolve, reject) => {
-      this.#pendingServerRequests.set(id, { method, resolve, reject });
+      const signal = options.signal;
+      // A withdrawn question leaves the table, so a late answer is dropped and the slot is freed.
+      const withdraw = (): void => {
+        if (this.#pendingServerRequests.delete(id)) reject(new ServerRequestError('Withdrawn', `${method} was withdrawn`));
+      };
+      this.#pendingServerRequests.set(id, {
+        method,
+        resolve: (result) => {
+          signal?.removeEventListener('abort', withdraw);
+          resolve(result);
+        },
+        reject: (error) => {
+          signal?.removeEventListener('abort', withdraw);
+          reject(error);
+        },
+      });
       this.send({ id, method, params });
       options.onSent?.(id);
+      signal?.addEventListener('abort', withdraw, { once: true });
     });
   }
 

@@ -25,7 +25,7 @@ export class AppServerRequestError extends Error {
 export class ServerRequestError extends Error {
   override readonly name = 'ServerRequestError';
   constructor(
-    readonly code: 'ConnectionClosed' | 'ClientError' | 'TooManyPending',
+    readonly code: 'ConnectionClosed' | 'ClientError' | 'TooManyPending' | 'Withdrawn',
     message: string,
     /** For `ClientError`: the error object the client answered with. */
     readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown },

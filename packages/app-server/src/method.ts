@@ -20,7 +20,7 @@ export interface ClientConnection {
    * Sends a server→client request (ids from 0 per connection) and resolves to the client's result;
    * rejects with `ServerRequestError` on an error answer or when the client disconnects first.
    */
-  request(method: string, params: unknown, options?: { readonly onSent?: (requestId: number) => void }): Promise<unknown>;
+  request(method: string, params: unknown, options?: { readonly onSent?: (requestId: number) => void; readonly signal?: AbortSignal }): Promise<unknown>;
   /** Runs `listener` once when the client disconnects; returns the unregistration. */
   onClose(listener: () => void): () => void;
 }

@@ -259,6 +259,37 @@ describe.skipIf(NO_SANDBOX)('file changes', () => {
 });
 
 describe('questions, interrupts and steering', () => {
+  it.skipIf(NO_SANDBOX)('an interrupt withdraws a pending approval: the turn ends, then the request is resolved', async () => {
+    model.expect([sse(functionCall('exec_command', { cmd: 'touch never.txt' }, { callId: 'call_w' }), completed()), sse(assistantMessage('Later.'), completed())]);
+    const client = await connect(await serve());
+    const threadId = await startThread(client, { approvalPolicy: 'untrusted' });
+    client.onServerRequest(() => new Promise(() => undefined));
+    const { turn } = (await client.request('turn/start', { threadId, input: text('touch') })) as { turn: { id: string } };
+    await client.waitFor('thread/status/changed', (params) => JSON.stringify(params).includes('waitingOnApproval'));
+    expect(await client.request('turn/interrupt', { threadId, turnId: turn.id })).toEqual({});
+    await client.waitFor('serverRequest/resolved');
+    const sequence = methodsFor(client, threadId);
+    expect(sequence.slice(-3)).toEqual(['thread/status/changed', 'turn/completed', 'serverRequest/resolved']);
+    expect(client.notificationsOf('thread/status/changed').at(-1)).toEqual({ threadId, status: { type: 'idle' } });
+    expect(existsSync(path.join(home.workspace, 'never.txt'))).toBe(false);
+    // The thread is free again.
+    const next = (await client.request('turn/start', { threadId, input: text('next') })) as { turn: { id: string } };
+    await turnCompleted(client, next.turn.id);
+  });
+
+  it.skipIf(NO_SANDBOX)('a user shell turn can be interrupted; an empty command is refused', async () => {
+    const client = await connect(await serve());
+    const threadId = await startThread(client);
+    expect(await client.requestReply('thread/shellCommand', { threadId, command: '  ' })).toMatchObject({ error: { code: -32600, message: 'command must not be empty' } });
+    expect(await client.request('thread/shellCommand', { threadId, command: 'sleep 30' })).toEqual({});
+    const started = (await client.waitFor('turn/started')) as { turn: { id: string } };
+    await client.waitFor('item/started', (params) => (params as { item: { type: string } }).item.type === 'commandExecution');
+    expect(await client.request('turn/interrupt', { threadId, turnId: started.turn.id })).toEqual({});
+    expect((await turnCompleted(client, started.turn.id)).turn.status).toBe('interrupted');
+    const killed = (await client.waitFor('item/completed', (params) => (params as { item: { type: string } }).item.type === 'commandExecution')) as { item: unknown };
+    expect(killed.item).toMatchObject({ source: 'userShell', status: 'failed' });
+  });
+
   it('request_user_input becomes item/tool/requestUserInput and the answer reaches the model', async () => {
     const questions = [{ id: 'pick', header: 'Pick', question: 'Which one?', options: [{ label: 'A', description: 'first' }] }];
     model.expect([sse(functionCall('request_user_input', { questions }, { callId: 'call_q' }), completed()), sse(assistantMessage('A it is.'), completed())]);

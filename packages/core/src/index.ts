@@ -81,7 +81,7 @@ export type { Authorization, CommandApprovalsOptions, CommandCall, PatchCall } f
 export { allowsEscalationRequests, asksAfterSandboxDenial, commandRequirement } from './tools/approvals/command-requirement.js';
 export type { ApprovalPolicy, CommandFacts, CommandRequirement } from './tools/approvals/command-requirement.js';
 export { isKnownSafeCommand } from './tools/approvals/known-safe-command.js';
-export { isDangerousCommand } from './tools/approvals/dangerous-command.js';
+export { isDangerousCommand, scriptHasDangerousCommand } from './tools/approvals/dangerous-command.js';
 export { commandsOf, plainCommandsOfScript } from './tools/approvals/shell-words.js';
 export { DEFAULT_USER_SHELL_TIMEOUT_MS, USER_SHELL_UNAVAILABLE } from './session/user-shell-command.js';
 export type { UserShellResult } from './session/user-shell-command.js';
@@ -96,3 +96,4 @@ export { NO_TOKENS, RolloutTokenCountInfo, addUsage, breakdownOf } from './sessi
 export type { TokenUsageBreakdown } from './session/thread-token-usage.js';
 export { localHostFacts, localThreadEnvironment, userShell } from './session/local-environment.js';
 export type { LocalThreadEnvironment } from './session/local-environment.js';
+export { displayCommand, quoteShellWord, shellArgv } from './tools/unified-exec/shell-command.js';

@@ -1,7 +1,7 @@
 // Approvals end to end: a thread with a real local environment (bubblewrap sandbox) and a scripted
 // client, under each approval policy. Asserts on what the model reads back, what the client was
 // asked, and what happened on disk.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { spawnExecServer, type RemoteExecutor } from '@skein/exec-server';
 import { probeSandbox } from '@skein/sandboxing';
@@ -88,18 +88,15 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     expect(existsSync(target)).toBe(true);
   });
 
-  it('untrusted: read-only commands run unasked; others ask, run sandboxed, and ask again after a denial', async () => {
+  it('untrusted: read-only commands run unasked; others ask, run sandboxed, and run outside after a denial', async () => {
     const target = path.join(outside, 'z');
     scriptCalls({ cmd: 'ls' }, { cmd: `touch ${target} && echo done` });
-    const client = new ScriptedClient({ commands: ['accept', 'accept'] });
+    const client = new ScriptedClient({ commands: ['accept'] });
     const { thread } = await openThread('"untrusted"', client);
     await thread.session.runTurn(say('go'));
     expect(exitCodeOf('call_0')).toBe(0);
-    expect(client.commandRequests.map((request) => [request.callId, request.proposedExecpolicyAmendment])).toEqual([
-      ['call_1', ['touch', target]],
-      ['call_1', ['touch', target]],
-    ]);
-    expect(client.commandRequests[1]?.reason).toMatch(/sandbox/);
+    // Approved once, the sandbox denial is retried outside without a second question (as Codex).
+    expect(client.commandRequests.map((request) => [request.callId, request.proposedExecpolicyAmendment])).toEqual([['call_1', ['touch', target]]]);
     expect(outputOf('call_1')).toMatch(/Process exited with code 0\n[^]*Output:\ndone\n$/);
     expect(existsSync(target)).toBe(true);
   });
@@ -144,6 +141,19 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     const outcome = await thread.session.runTurn(say('go'));
     expect(outcome.status).toBe('interrupted');
     expect(existsSync(path.join(cwd, 'cancelled.txt'))).toBe(false);
+  });
+
+  it('approve-for-session does not cover the same command asking to leave the sandbox', async () => {
+    mkdirSync(path.join(cwd, 'build'));
+    scriptCalls({ cmd: 'rm -rf build' }, { cmd: 'rm -rf build', sandbox_permissions: 'require_escalated', justification: 'again' });
+    const client = new ScriptedClient({ commands: ['acceptForSession', 'decline'] });
+    const { thread } = await openThread('"on-request"', client);
+    await thread.session.runTurn(say('clean'));
+    expect(client.commandRequests.map((request) => [request.callId, request.availableDecisions])).toEqual([
+      ['call_0', ['accept', { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['rm', '-rf', 'build'] } }, 'cancel']],
+      ['call_1', ['accept', { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['rm', '-rf', 'build'] } }, 'cancel']],
+    ]);
+    expect(outputOf('call_1')).toBe(COMMAND_REJECTED_OUTPUT);
   });
 
   it('approve-for-session is reused for the same command and cwd, and asked again on another environment', async () => {

@@ -108,9 +108,10 @@ describe('runTurn', () => {
       'turnStarted',
       'itemCompleted:message',
       'itemCompleted:function_call',
-      'tokenUsage',
       'itemStarted:function_call',
       'itemCompleted:function_call_output',
+      // A response's usage follows the calls it asked for, as Codex reports it.
+      'tokenUsage',
       'itemStarted:reasoning',
       'reasoningSummaryDelta',
       'itemStarted:message',

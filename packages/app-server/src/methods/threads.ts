@@ -1,5 +1,6 @@
 // `thread/*` and `turn/*`: start, resume, fork, list, read, archive, naming, subscriptions, user shell
 // commands, and the turns themselves. Each answers promptly; running turns notify in the background.
+import path from 'node:path';
 import { USER_SHELL_UNAVAILABLE, ThreadSessionError } from '@skein/core';
 import {
   AppServerErrorCode,
@@ -48,9 +49,11 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       experimentalFields: ['environments', 'selectedCapabilityRoots'],
       async handle(params, context) {
         const hub = hubOf(context);
-        // An empty `environments` list starts a thread without access to any machine.
-        const environment = params.environments !== undefined && params.environments !== null && params.environments.length === 0 ? undefined : hub.environment;
-        const { thread, response } = await hub.start(params, context.connection, environment);
+        // An empty `environments` list starts a thread without access to any machine; otherwise the
+        // first one is where it works (this server hosts only `local`).
+        const selected = selectEnvironment(params.environments);
+        const environment = selected === null ? undefined : hub.environment;
+        const { thread, response } = await hub.start({ ...params, cwd: params.cwd ?? selected?.cwd }, context.connection, environment);
         afterResponse(() => context.server.broadcast(thread.id, 'thread/started', { thread: hub.threadOf(thread, []) }));
         return response;
       },
@@ -128,10 +131,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       params: ThreadIdParams,
       async handle(params, context) {
         const hub = hubOf(context);
-        if (hub.isLoaded(params.threadId)) {
-          context.server.broadcast(params.threadId, 'thread/status/changed', { threadId: params.threadId, status: { type: 'notLoaded' } });
-          await hub.unload(params.threadId);
-        }
+        await hub.unload(params.threadId);
         await hub.store.archive(params.threadId).catch((error: unknown) => asRequestError(error));
         afterResponse(() => context.server.broadcastToAll('thread/archived', { threadId: params.threadId }));
         return {};
@@ -182,10 +182,10 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       handle(params, context) {
         const thread = hubOf(context).loaded(params.threadId);
         if (!thread.handle.session.hasEnvironment) throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, USER_SHELL_UNAVAILABLE);
+        if (params.command.trim() === '') throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, 'command must not be empty');
         afterResponse(() => {
-          thread.handle.session.runUserShellCommand(params.command, { timeoutMs: params.timeoutMs ?? undefined }).catch((error: unknown) => {
-            context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message: `shell command failed: ${(error as Error).message}` });
-          });
+          // The session reports failures itself (a warning and the turn's end); interrupts end the turn.
+          thread.handle.session.runUserShellCommand(params.command, { timeoutMs: params.timeoutMs ?? undefined }).catch(() => undefined);
         });
         return {};
       },
@@ -204,6 +204,10 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         const hub = hubOf(context);
         const thread = hub.loaded(params.threadId);
         if (thread.activeTurnId !== undefined) throw AppServerRequestError.invalidRequest(`turn ${thread.activeTurnId} is still running; use turn/steer or turn/interrupt`);
+        const selected = selectEnvironment(params.environments);
+        if (selected !== undefined) thread.handle.session.useEnvironment(selected === null ? undefined : hub.environment);
+        const cwd = params.cwd ?? selected?.cwd ?? undefined;
+        if (cwd !== undefined && !path.isAbsolute(cwd)) throw AppServerRequestError.invalidRequest(`cwd must be an absolute path, got '${cwd}'`);
         const overrides = threadConfigOverrides({
           model: params.model,
           approvalPolicy: params.approvalPolicy,
@@ -211,8 +215,8 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
           summary: params.summary,
           sandbox: sandboxModeOf(params.sandboxPolicy),
         });
-        if (overrides.length > 0 || (params.cwd !== undefined && params.cwd !== null)) {
-          const config = await context.server.loadConfig(params.cwd ?? thread.config.cwd, overrides).catch((error: unknown) => asRequestError(error));
+        if (overrides.length > 0 || cwd !== undefined) {
+          const config = await context.server.loadConfig(cwd ?? thread.config.cwd, overrides).catch((error: unknown) => asRequestError(error));
           thread.reconfigure(config.config);
         }
         const turn = thread.startTurn(params.input, { turnId: newTurnId(randomUuidV7), ...(params.outputSchema === undefined ? {} : { outputSchema: params.outputSchema }) });
@@ -247,6 +251,18 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
     }),
   ],
 ]);
+
+/**
+ * The environment a thread or turn asks for: undefined when it names none (keep the current one),
+ * null for an empty list (no environment), else the first entry, which must be one this server hosts.
+ */
+function selectEnvironment(environments: readonly { readonly environmentId: string; readonly cwd: string }[] | null | undefined): { readonly cwd: string } | null | undefined {
+  if (environments === undefined || environments === null) return undefined;
+  const [first] = environments;
+  if (first === undefined) return null;
+  if (first.environmentId !== 'local') throw AppServerRequestError.invalidRequest(`unknown environment \`${first.environmentId}\`; this server hosts only \`local\``);
+  return { cwd: first.cwd };
+}
 
 function sandboxModeOf(policy: TurnStartParams['sandboxPolicy']): string | undefined {
   switch (policy?.type) {

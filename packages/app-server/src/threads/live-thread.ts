@@ -49,6 +49,8 @@ interface ActiveTurn {
   readonly commands: Map<string, CommandItemState>;
   readonly patches: Map<string, { readonly startedAtMs: number; declined: boolean }>;
   readonly messages: Map<string, { readonly item: ResponseItem; readonly startedAtMs: number; text: string }>;
+  /** Server requests withdrawn by an interrupt; resolved for clients when the turn ends (as Codex). */
+  readonly openRequests: number[];
   lastAgentMessage: WireObject | undefined;
 }
 
@@ -139,7 +141,7 @@ export class LiveThread implements ClientRequests {
         await this.handle.session.runTurn(input, { turnId: turn.id, ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }) });
       } catch (error) {
         // The session refused or broke before the turn could run: end it as failed for the client.
-        if (this.#turn === turn) this.#endTurn(turn, 'failed', { message: (error as Error).message, codexErrorInfo: null, additionalDetails: null });
+        this.#endTurn(turn, 'failed', { message: (error as Error).message, codexErrorInfo: null, additionalDetails: null });
       }
     });
     return this.#turnObject(turn, 'inProgress', null, null, { startedAt: null });
@@ -198,7 +200,9 @@ export class LiveThread implements ClientRequests {
       case 'commandStarted':
         return this.#commandStarted(event);
       case 'commandOutputDelta':
-        return this.#emit('item/commandExecution/outputDelta', { threadId: this.id, turnId: event.turnId, itemId: event.callId, delta: event.chunk });
+        // Output of a command from an earlier, interrupted turn has no item to belong to.
+        if (this.#turn?.commands.has(event.callId) !== true) return;
+        return this.#emit('item/commandExecution/outputDelta', { threadId: this.id, turnId: this.#turn.id, itemId: event.callId, delta: event.chunk });
       case 'commandCompleted':
         return this.#commandCompleted(event);
       case 'patchApplied':
@@ -249,7 +253,7 @@ export class LiveThread implements ClientRequests {
     turn?.commands.set(request.callId, state);
     this.#setFlag('waitingOnApproval', true);
     this.#emit('item/started', { threadId: this.id, turnId: request.turnId, item: commandExecutionItem(state), startedAtMs });
-    const answer = await this.#ask(
+    const answer = await this.#askClearing('waitingOnApproval', () => this.#ask(
       'item/commandExecution/requestApproval',
       {
         kind: 'command',
@@ -267,7 +271,7 @@ export class LiveThread implements ClientRequests {
       },
       CommandExecutionApprovalResponse,
       signal,
-    );
+    ));
     const decision: CommandApprovalDecision = answer === undefined || 'applyNetworkPolicyAmendment' in (typeof answer.decision === 'object' ? answer.decision : {}) ? 'decline' : (answer.decision as CommandApprovalDecision);
     if (decision === 'decline' || decision === 'cancel') {
       // Codex reports the declined command before the status change; an accepted one still has to run.
@@ -284,7 +288,7 @@ export class LiveThread implements ClientRequests {
     this.#turn?.patches.set(request.callId, { startedAtMs, declined: false });
     this.#setFlag('waitingOnApproval', true);
     this.#emit('item/started', { threadId: this.id, turnId: request.turnId, item: fileChangeItem(request.callId, request.changes, 'inProgress', startedAtMs, null), startedAtMs });
-    const answer = await this.#ask(
+    const answer = await this.#askClearing('waitingOnApproval', () => this.#ask(
       'item/fileChange/requestApproval',
       {
         threadId: this.id,
@@ -296,7 +300,7 @@ export class LiveThread implements ClientRequests {
       },
       FileChangeApprovalResponse,
       signal,
-    );
+    ));
     const decision = answer?.decision ?? 'decline';
     const patch = this.#turn?.patches.get(request.callId);
     if (patch !== undefined && (decision === 'decline' || decision === 'cancel')) patch.declined = true;
@@ -325,30 +329,40 @@ export class LiveThread implements ClientRequests {
    * disconnect). `serverRequest/resolved` follows an answer.
    */
   async #ask<S extends z.ZodType>(method: string, params: object, schema: S, signal: AbortSignal): Promise<z.output<S> | undefined> {
+    signal.throwIfAborted();
     const connection = this.host.subscribers(this.id)[0];
     if (connection === undefined) return undefined;
+    const turn = this.#turn;
     let requestId: number | undefined;
-    const answer = connection.request(method, params, { onSent: (id) => (requestId = id) });
-    const aborted = new Promise<never>((_, reject) => {
-      if (signal.aborted) reject(signal.reason as Error);
-      signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
-    });
     let result: unknown;
     try {
-      result = await Promise.race([answer, aborted]);
-    } catch (error) {
-      if (signal.aborted) throw error;
+      result = await connection.request(method, params, { onSent: (id) => (requestId = id), signal });
+    } catch {
+      // An interrupt withdraws the question; clients hear it resolved when the turn has ended.
+      if (signal.aborted) {
+        if (requestId !== undefined) turn?.openRequests.push(requestId);
+        throw signal.reason;
+      }
       return undefined;
-    } finally {
-      answer.catch(() => undefined);
     }
     if (requestId !== undefined) this.#emit('serverRequest/resolved', { threadId: this.id, requestId });
     const parsed = schema.safeParse(result);
     return parsed.success ? parsed.data : undefined;
   }
 
+
+  /** Runs a question, clearing its status flag however it ends (an interrupt included). */
+  async #askClearing<T>(flag: ActiveFlag, ask: () => Promise<T>): Promise<T> {
+    try {
+      return await ask();
+    } catch (error) {
+      this.#setFlag(flag, false);
+      throw error;
+    }
+  }
+
   #beginTurn(turnId: string): ActiveTurn {
-    const turn: ActiveTurn = { id: turnId, startedAtMs: this.host.now(), commands: new Map(), patches: new Map(), messages: new Map(), lastAgentMessage: undefined };
+    const turn: ActiveTurn = { id: turnId, startedAtMs: this.host.now(), commands: new Map(), patches: new Map(), messages: new Map(), openRequests: [], lastAgentMessage: undefined };
     this.#turn = turn;
     this.#flags = [];
     return turn;
@@ -444,16 +458,20 @@ export class LiveThread implements ClientRequests {
   }
 
   #endTurn(turn: ActiveTurn, status: 'completed' | 'interrupted' | 'failed', error: WireObject | null): void {
-    this.#turn = undefined;
-    this.#flags = [];
-    this.#notifyStatus();
+    // A turn that never became the running one (refused by the session) still ends for its client.
+    if (this.#turn === turn) {
+      this.#turn = undefined;
+      this.#flags = [];
+      this.#notifyStatus();
+    }
     const completedAtMs = this.host.now();
     // Codex sends the final answer as the turn's summary; an interrupted turn carries nothing.
     const items = status === 'interrupted' || turn.lastAgentMessage === undefined ? [] : [turn.lastAgentMessage];
     this.#emit('turn/completed', {
       threadId: this.id,
-      turn: this.#turnObject(turn, status, error, completedAtMs, { items, itemsView: status === 'interrupted' ? 'notLoaded' : 'summary' }),
+      turn: this.#turnObject(turn, status, error, completedAtMs, { items, itemsView: items.length === 0 ? 'notLoaded' : 'summary' }),
     });
+    for (const requestId of turn.openRequests) this.#emit('serverRequest/resolved', { threadId: this.id, requestId });
   }
 
   #turnObject(

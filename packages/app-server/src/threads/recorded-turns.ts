@@ -1,9 +1,16 @@
 // A recorded thread's turns as clients read them (`thread/read {includeTurns}`, fork and resume):
-// each surviving turn with the user's messages and the agent's answers, grouped by the turn id core
-// tags every recorded item with.
+// each surviving turn with the user's messages, the commands that ran and the agent's answers, in
+// the order the rollout holds them, with the turn's start and end times.
+import { displayCommand } from '@skein/core';
 import type { ResponseItem } from '@skein/protocol';
-import { isUserTurnBoundary, userMessageText, type LoadedThread } from '@skein/rollout';
-import { agentMessageItem, type WireObject } from './thread-items.js';
+import { forEachThreadLine, isUserTurnBoundary, userMessageText, type LoadedThread, type RolloutLine } from '@skein/rollout';
+import { agentMessageItem, commandExecutionItem, type WireObject } from './thread-items.js';
+
+interface TurnTrace {
+  readonly items: WireObject[];
+  startedAtMs: number | null;
+  completedAtMs: number | null;
+}
 
 const turnIdOf = (item: ResponseItem): string | undefined => {
   const metadata = (item as { metadata?: { turn_id?: unknown } }).metadata;
@@ -11,18 +18,30 @@ const turnIdOf = (item: ResponseItem): string | undefined => {
 };
 
 /** The turns of a loaded rollout, oldest first. */
-export function recordedTurns(loaded: LoadedThread): WireObject[] {
-  const byTurn = new Map<string, ResponseItem[]>();
-  for (const item of loaded.history) {
-    const turnId = turnIdOf(item);
-    if (turnId === undefined) continue;
-    const items = byTurn.get(turnId) ?? [];
-    items.push(item);
-    byTurn.set(turnId, items);
-  }
+export async function recordedTurns(loaded: LoadedThread): Promise<WireObject[]> {
+  const surviving = new Set(loaded.turns.flatMap((turn) => (turn.turnId === undefined ? [] : [turn.turnId])));
+  const traces = new Map<string, TurnTrace>();
+  const trace = (turnId: string): TurnTrace => {
+    let found = traces.get(turnId);
+    if (found === undefined) {
+      found = { items: [], startedAtMs: null, completedAtMs: null };
+      traces.set(turnId, found);
+    }
+    return found;
+  };
+  await forEachThreadLine(loaded.path, (line) => {
+    const turnId = lineTurnId(line);
+    if (turnId === undefined || !surviving.has(turnId)) return;
+    const turn = trace(turnId);
+    const item = threadItemOf(line);
+    if (item !== undefined) turn.items.push(item);
+    const event = line.type === 'event_msg' ? (line.payload as { type?: unknown }).type : undefined;
+    if (event === 'task_started') turn.startedAtMs = Date.parse(line.timestamp);
+    if (event === 'task_complete' || event === 'turn_aborted') turn.completedAtMs = Date.parse(line.timestamp);
+  });
   return loaded.turns.flatMap((turn): WireObject[] => {
     if (turn.turnId === undefined) return [];
-    const items = (byTurn.get(turn.turnId) ?? []).flatMap((item): WireObject[] => threadItemsOf(item));
+    const { items, startedAtMs, completedAtMs } = traces.get(turn.turnId) ?? { items: [], startedAtMs: null, completedAtMs: null };
     return [
       {
         id: turn.turnId,
@@ -31,23 +50,73 @@ export function recordedTurns(loaded: LoadedThread): WireObject[] {
         itemsView: 'full',
         status: turn.status === 'completed' ? 'completed' : turn.status === 'aborted' ? 'interrupted' : 'inProgress',
         error: null,
-        startedAt: null,
-        completedAt: null,
-        durationMs: null,
+        startedAt: startedAtMs === null ? null : Math.floor(startedAtMs / 1000),
+        completedAt: completedAtMs === null ? null : Math.floor(completedAtMs / 1000),
+        durationMs: startedAtMs === null || completedAtMs === null ? null : completedAtMs - startedAtMs,
       },
     ];
   });
 }
 
-function threadItemsOf(item: ResponseItem): WireObject[] {
-  if (isUserTurnBoundary(item) && item.type === 'message') {
-    return [{ type: 'userMessage', id: item.id ?? '', clientId: null, content: [{ type: 'text', text: userMessageText(item) ?? '', text_elements: [] }] }];
+function lineTurnId(line: RolloutLine): string | undefined {
+  if (line.type === 'response_item') return turnIdOf(line.payload as ResponseItem);
+  if (line.type !== 'event_msg') return undefined;
+  const turnId = (line.payload as { turn_id?: unknown }).turn_id;
+  return typeof turnId === 'string' ? turnId : undefined;
+}
+
+function threadItemOf(line: RolloutLine): WireObject | undefined {
+  if (line.type === 'response_item') {
+    const item = line.payload as ResponseItem;
+    if (item.type !== 'message') return undefined;
+    if (isUserTurnBoundary(item)) {
+      return { type: 'userMessage', id: item.id ?? '', clientId: null, content: [{ type: 'text', text: userMessageText(item) ?? '', text_elements: [] }] };
+    }
+    if ((item as { role?: unknown }).role !== 'assistant') return undefined;
+    const { startedAtMs: _started, completedAtMs: _completed, ...message } = agentMessageItem(item, userMessageText(item) ?? '', 0, null);
+    return message;
   }
-  if (item.type === 'message' && (item as { role?: unknown }).role === 'assistant') {
-    const { startedAtMs: _started, completedAtMs: _completed, ...rest } = agentMessageItem(item, userMessageText(item) ?? '', 0, null);
-    return [rest];
-  }
-  return [];
+  if (line.type !== 'event_msg') return undefined;
+  const payload = line.payload as { type?: unknown; item?: RecordedCommand; started_at_ms?: unknown; completed_at_ms?: unknown };
+  if (payload.type !== 'item_completed' || payload.item?.type !== 'CommandExecution') return undefined;
+  return recordedCommand(payload.item, Date.parse(line.timestamp));
+}
+
+interface RecordedCommand {
+  readonly type: 'CommandExecution';
+  readonly id?: unknown;
+  readonly process_id?: unknown;
+  readonly command?: unknown;
+  readonly cwd?: unknown;
+  readonly parsed_cmd?: unknown;
+  readonly source?: unknown;
+  readonly status?: unknown;
+  readonly aggregated_output?: unknown;
+  readonly exit_code?: unknown;
+  readonly duration?: unknown;
+}
+
+/** A recorded command as a `commandExecution` item; fields a file lacks are shown as unknown. */
+function recordedCommand(item: RecordedCommand, completedAtMs: number): WireObject {
+  const argv = Array.isArray(item.command) ? item.command.filter((word): word is string => typeof word === 'string') : [];
+  const parsed = Array.isArray(item.parsed_cmd) ? (item.parsed_cmd[0] as { cmd?: unknown } | undefined) : undefined;
+  const duration = item.duration as { secs?: unknown; nanos?: unknown } | undefined;
+  const durationMs = typeof duration?.secs === 'number' && typeof duration.nanos === 'number' ? Math.round(duration.secs * 1000 + duration.nanos / 1e6) : null;
+  const status = item.status === 'completed' || item.status === 'failed' || item.status === 'declined' ? item.status : 'completed';
+  return commandExecutionItem({
+    id: typeof item.id === 'string' ? item.id : '',
+    command: displayCommand(argv),
+    cmd: typeof parsed?.cmd === 'string' ? parsed.cmd : (argv.at(-1) ?? ''),
+    cwd: typeof item.cwd === 'string' ? item.cwd.replace(/^file:\/\//, '') : '',
+    source: item.source === 'user_shell' ? 'userShell' : item.source === 'agent' ? 'agent' : 'unifiedExecStartup',
+    status,
+    processId: typeof item.process_id === 'string' ? item.process_id : null,
+    aggregatedOutput: typeof item.aggregated_output === 'string' ? item.aggregated_output : null,
+    exitCode: typeof item.exit_code === 'number' ? item.exit_code : null,
+    durationMs,
+    startedAtMs: durationMs === null ? completedAtMs : completedAtMs - durationMs,
+    completedAtMs,
+  });
 }
 
 /** The first thing the user said, for `preview`. */

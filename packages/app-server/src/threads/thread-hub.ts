@@ -94,7 +94,8 @@ export class ThreadHub {
     const existing = this.#threads.get(params.threadId);
     if (existing !== undefined) {
       this.server.subscribe(existing.id, connection);
-      return { thread: existing, response: this.response(existing, []), loaded: undefined };
+      const turns = params.excludeTurns === true || existing.facts.ephemeral ? [] : await recordedTurns(await this.#read(existing.id));
+      return { thread: existing, response: this.response(existing, turns), loaded: undefined };
     }
     const loaded = await this.#read(params.threadId);
     const config = await this.#config({ ...params, cwd: params.cwd ?? loaded.meta.cwd });
@@ -107,7 +108,7 @@ export class ThreadHub {
       createdAtMs: Date.parse(loaded.meta.timestamp),
     });
     const handle = await this.#manager(config, connection, this.options.environment).resume(params.threadId, { onEvent: live.onEvent, clientRequests: live, config });
-    const registered = this.#register(live, handle, connection, params.excludeTurns === true ? [] : recordedTurns(loaded));
+    const registered = this.#register(live, handle, connection, params.excludeTurns === true ? [] : await recordedTurns(loaded));
     return { ...registered, loaded };
   }
 
@@ -130,10 +131,13 @@ export class ThreadHub {
       ...(upTo === undefined ? {} : { upTo }),
     });
     const loaded = await this.options.store.loadThread(handle.session.threadId);
-    return this.#register(live, handle, connection, params.excludeTurns === true ? [] : recordedTurns(loaded));
+    return this.#register(live, handle, connection, params.excludeTurns === true ? [] : await recordedTurns(loaded));
   }
 
-  /** Unloads a thread (its commands end, its file is released). */
+  /**
+   * Unloads a thread: a running turn is interrupted and allowed to end, its commands end, its file
+   * is released; then its subscribers hear `notLoaded` and are let go.
+   */
   async unload(threadId: string): Promise<void> {
     const thread = this.#threads.get(threadId);
     if (thread === undefined) return;
@@ -141,6 +145,8 @@ export class ThreadHub {
     thread.handle.session.interruptIfRunning();
     await thread.settled();
     await thread.handle.close();
+    this.server.broadcast(threadId, 'thread/status/changed', { threadId, status: { type: 'notLoaded' } });
+    for (const subscriber of this.server.subscribers(threadId)) this.server.unsubscribe(threadId, subscriber);
   }
 
   /** Unloads every thread and releases the store and environment (server shutdown). */
@@ -156,7 +162,7 @@ export class ThreadHub {
       if (live?.facts.ephemeral === true) return undefined;
       throw error;
     });
-    const turns = includeTurns && loaded !== undefined ? recordedTurns(loaded) : [];
+    const turns = includeTurns && loaded !== undefined ? await recordedTurns(loaded) : [];
     if (live !== undefined) return this.threadOf(live, turns);
     if (loaded === undefined) throw AppServerRequestError.invalidRequest(`thread not found: ${threadId}`);
     return this.#storedThreadObject(loaded, turns);
@@ -165,7 +171,8 @@ export class ThreadHub {
   /** A listed thread: the live object when loaded, else the index's summary. */
   summaryObject(summary: ThreadSummary): WireObject {
     const live = this.#threads.get(summary.id);
-    if (live !== undefined) return this.threadOf(live, []);
+    // Codex's list leaves forkedFromId out (null), even for a loaded fork.
+    if (live !== undefined) return { ...this.threadOf(live, []), forkedFromId: null };
     return threadObject({
       id: summary.id,
       sessionId: summary.sessionId,
@@ -214,7 +221,7 @@ export class ThreadHub {
       source: thread.facts.source,
       threadSource: thread.facts.threadSource,
       name: thread.facts.name,
-      environments: [localEnvironment(config.cwd)],
+      environments: thread.handle.session.hasEnvironment ? [localEnvironment(config.cwd)] : [],
       turns,
     });
   }

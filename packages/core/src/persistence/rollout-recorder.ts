@@ -64,6 +64,31 @@ export class RolloutThreadRecorder implements ThreadRecorder {
           },
         ]);
         break;
+      case 'commandCompleted':
+        // Codex records finished commands so thread/read can show them with their turn.
+        this.#append([
+          {
+            type: 'event_msg',
+            payload: {
+              type: 'item_completed',
+              turn_id: event.turnId,
+              item: {
+                type: 'CommandExecution',
+                id: event.callId,
+                process_id: event.processId,
+                command: event.argv,
+                cwd: `file://${event.cwd}`,
+                parsed_cmd: [{ type: 'unknown', cmd: event.argv.at(-1) ?? event.command }],
+                source: event.source === 'userShell' ? 'user_shell' : 'unified_exec_startup',
+                status: event.exitCode === 0 ? 'completed' : 'failed',
+                aggregated_output: event.aggregatedOutput,
+                exit_code: event.exitCode,
+                duration: { secs: Math.floor(event.durationMs / 1000), nanos: Math.round((event.durationMs % 1000) * 1e6) },
+              },
+            },
+          },
+        ]);
+        break;
       case 'threadNameUpdated':
         this.#append([{ type: 'event_msg', payload: { type: 'thread_name_updated', thread_id: event.threadId, thread_name: event.name } }]);
         break;

@@ -89,7 +89,7 @@ export interface ThreadEnvironment {
 export class ThreadSessionError extends Error {
   override readonly name = 'ThreadSessionError';
   constructor(
-    readonly code: 'TurnInProgress' | 'NoActiveTurn' | 'ShellUnavailable',
+    readonly code: 'TurnInProgress' | 'NoActiveTurn' | 'ShellUnavailable' | 'EmptyCommand' | 'Interrupted',
     message: string,
   ) {
     super(message);
@@ -182,32 +182,60 @@ export class ThreadSession {
   async runUserShellCommand(command: string, options: { readonly timeoutMs?: number | undefined } = {}): Promise<UserShellResult> {
     const commands = this.#commands;
     if (commands === undefined) throw new ThreadSessionError('ShellUnavailable', USER_SHELL_UNAVAILABLE);
-    const active = this.#active;
-    const turnId = active?.turnId ?? newTurnId(this.#uuid);
-    const callId = `user-shell-${randomUuidV7()}`;
-    this.#userShellCalls.set(callId, turnId);
-    if (active === undefined) this.#emit({ type: 'turnStarted', turnId });
+    if (command.trim() === '') throw new ThreadSessionError('EmptyCommand', 'command must not be empty');
+    const running = this.#active;
+    // Alongside a model turn the command belongs to it, and its record joins the model's next input.
+    if (running !== undefined) {
+      return this.#userShell(commands, command, running, options.timeoutMs, (message) => running.steered.push(message));
+    }
+    // Otherwise it is a turn of its own: exclusive, and interruptible like any other.
+    const active = { turnId: newTurnId(this.#uuid), controller: new AbortController(), steered: [] as ResponseItem[] };
+    this.#active = active;
+    this.#emit({ type: 'turnStarted', turnId: active.turnId });
+    try {
+      const result = await this.#userShell(commands, command, active, options.timeoutMs, (message) => this.history.record([message], active.turnId));
+      await this.#options.recorder.flush();
+      this.#emit({ type: 'turnCompleted', turnId: active.turnId, lastAgentMessage: undefined });
+      return result;
+    } catch (error) {
+      if (active.controller.signal.aborted) {
+        this.#emit({ type: 'turnAborted', turnId: active.turnId, reason: 'interrupted' });
+        throw new ThreadSessionError('Interrupted', 'the shell command was interrupted');
+      }
+      // The command could not run: say so, and end the turn so the thread is free again.
+      this.#emit({ type: 'warning', message: `shell command failed: ${(error as Error).message}` });
+      this.#emit({ type: 'turnCompleted', turnId: active.turnId, lastAgentMessage: undefined });
+      throw error;
+    } finally {
+      if (this.#active === active) this.#active = undefined;
+    }
+  }
+
+  async #userShell(
+    commands: UnifiedExecSessions,
+    command: string,
+    turn: { readonly turnId: string; readonly controller: AbortController },
+    timeoutMs: number | undefined,
+    record: (message: ResponseItem) => void,
+  ): Promise<UserShellResult> {
+    const callId = randomUuidV7();
+    this.#userShellCalls.set(callId, turn.turnId);
     try {
       const result = await runUserShellCommand(commands, {
         callId,
         command,
         cwd: PathUri.fromNativePath(this.#config.cwd, 'posix'),
-        timeoutMs: options.timeoutMs,
+        timeoutMs,
+        signal: turn.controller.signal,
         monotonicMs: this.#options.clock.monotonicMs,
       });
-      const message = userShellCommandMessage(command, result);
-      // During a turn the record joins the input the model gets next; otherwise it is history now.
-      if (active !== undefined && this.#active === active) active.steered.push(message);
-      else this.history.record([message], turnId);
-      if (active === undefined) {
-        await this.#options.recorder.flush();
-        this.#emit({ type: 'turnCompleted', turnId, lastAgentMessage: undefined });
-      }
+      record(userShellCommandMessage(command, result));
       return result;
     } finally {
       this.#userShellCalls.delete(callId);
     }
   }
+
 
   /** Names the thread (recorded, so lists and resumes show it). */
   rename(name: string | null): void {
@@ -447,6 +475,9 @@ export class ThreadSession {
           turnId,
           callId: event.callId,
           command: event.command,
+          argv: event.argv,
+          cwd: event.cwd.toNativePath('posix'),
+          processId: String(event.sessionId),
           exitCode: event.exitCode,
           aggregatedOutput: event.aggregatedOutput,
           durationMs: event.durationMs,

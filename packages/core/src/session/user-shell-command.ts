@@ -7,8 +7,11 @@ import type { UnifiedExecSessions } from '../tools/unified-exec/unified-exec-ses
 /** What a client hears when the thread has no environment to run commands on. */
 export const USER_SHELL_UNAVAILABLE = 'shell is unavailable in this session';
 
-/** The longest a user command runs when the client sets no timeout. */
-export const DEFAULT_USER_SHELL_TIMEOUT_MS = 10 * 60_000;
+/** The longest a user command runs when the client sets no timeout (an hour, as Codex). */
+export const DEFAULT_USER_SHELL_TIMEOUT_MS = 60 * 60_000;
+
+// The first wait, before the command is kept as a session that an interrupt can kill.
+const FIRST_WAIT_MS = 250;
 
 /** How a user command ended. */
 export interface UserShellResult {
@@ -19,7 +22,10 @@ export interface UserShellResult {
   readonly timedOut: boolean;
 }
 
-/** Runs `command` through the thread's sessions, polling until it exits or `timeoutMs` passes. */
+/**
+ * Runs `command` through the thread's sessions until it exits or `timeoutMs` passes (then it is
+ * killed). An abort of `signal` kills it too, and rethrows the abort.
+ */
 export async function runUserShellCommand(
   sessions: UnifiedExecSessions,
   options: {
@@ -27,6 +33,7 @@ export async function runUserShellCommand(
     readonly command: string;
     readonly cwd: PathUri;
     readonly timeoutMs?: number | undefined;
+    readonly signal: AbortSignal;
     readonly monotonicMs: () => number;
   },
 ): Promise<UserShellResult> {
@@ -36,11 +43,24 @@ export async function runUserShellCommand(
   const chunks: string[] = [];
   // The user's own output is not the model's to budget; keep it whole (the history cap still applies).
   const unlimited = Number.MAX_SAFE_INTEGER;
-  let response = await sessions.execCommand({ callId: options.callId, cmd: options.command, cwd: options.cwd, sandbox: null, yieldTimeMs: remaining(), maxOutputTokens: unlimited });
+  let response = await sessions.execCommand({
+    callId: options.callId,
+    cmd: options.command,
+    cwd: options.cwd,
+    sandbox: null,
+    yieldTimeMs: Math.min(remaining(), FIRST_WAIT_MS),
+    maxOutputTokens: unlimited,
+  });
   chunks.push(response.output);
-  while (response.sessionId !== null && remaining() > 0) {
-    response = await sessions.writeStdin({ sessionId: response.sessionId, chars: '', yieldTimeMs: remaining(), maxOutputTokens: unlimited });
-    chunks.push(response.output);
+  try {
+    while (response.sessionId !== null && remaining() > 0) {
+      options.signal.throwIfAborted();
+      response = await sessions.writeStdin({ sessionId: response.sessionId, chars: '', yieldTimeMs: remaining(), maxOutputTokens: unlimited, signal: options.signal });
+      chunks.push(response.output);
+    }
+  } catch (error) {
+    if (response.sessionId !== null) await sessions.terminate(response.sessionId);
+    throw error;
   }
   const timedOut = response.sessionId !== null;
   if (response.sessionId !== null) await sessions.terminate(response.sessionId);

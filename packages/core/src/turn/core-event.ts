@@ -55,6 +55,10 @@ export type CoreEvent =
       readonly turnId: string;
       readonly callId: string;
       readonly command: string;
+      readonly argv: readonly string[];
+      readonly cwd: string;
+      /** The executor's process id (the session id), a string as Codex records it. */
+      readonly processId: string;
       readonly exitCode: number | null;
       readonly aggregatedOutput: string;
       readonly durationMs: number;

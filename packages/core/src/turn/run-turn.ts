@@ -9,6 +9,7 @@ import type { ModelInfo } from '../model/model-catalog.js';
 import { buildResponsesBody, type SamplingRequest } from '../model/responses-request.js';
 import { isToolCall, type ToolCall, type ToolRouter } from '../tools/tool-router.js';
 import type { CoreEvent } from './core-event.js';
+import type { TokenUsage } from '../model-client/response-event.js';
 
 /** What a turn runs with; the session owns these and passes them in. */
 export interface TurnDependencies {
@@ -59,9 +60,14 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
   recordAndAnnounce(deps, params.input, turnId);
   try {
     for (;;) {
-      const produced = await sample(deps, params);
+      const { produced, usage } = await sample(deps, params);
       const calls = produced.filter(isToolCall);
-      if (calls.length > 0) await runCalls(deps, calls, params);
+      try {
+        if (calls.length > 0) await runCalls(deps, calls, params);
+      } finally {
+        // Codex reports a response's usage once the calls it asked for are done (or interrupted).
+        if (usage !== undefined) deps.emit({ type: 'tokenUsage', turnId, usage });
+      }
       // Input steered in while the model worked joins the history before the next request.
       const steered = recordAndAnnounce(deps, params.takeSteeredInput?.() ?? [], turnId);
       if (calls.length === 0 && steered.length === 0) {
@@ -86,8 +92,8 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
   }
 }
 
-/** One sampling request; returns the items the model produced, as recorded. */
-async function sample(deps: TurnDependencies, params: TurnParameters): Promise<ResponseItem[]> {
+/** One sampling request; returns the items the model produced, as recorded, and the response's usage. */
+async function sample(deps: TurnDependencies, params: TurnParameters): Promise<{ readonly produced: ResponseItem[]; readonly usage: TokenUsage | undefined }> {
   const { turnId } = params;
   const body = buildResponsesBody({ ...deps.request, model: deps.model, input: deps.history.forPrompt(), tools: deps.router.specs() });
   let attempt: ResponseItem[] = [];
@@ -110,11 +116,8 @@ async function sample(deps: TurnDependencies, params: TurnParameters): Promise<R
       case 'outputItemDone':
         attempt.push(event.item);
         break;
-      case 'completed': {
-        const recorded = recordAndAnnounce(deps, attempt, turnId);
-        if (event.usage !== undefined) deps.emit({ type: 'tokenUsage', turnId, usage: event.usage });
-        return recorded;
-      }
+      case 'completed':
+        return { produced: recordAndAnnounce(deps, attempt, turnId), usage: event.usage };
       case 'created':
       case 'reasoningContentDelta':
         break;

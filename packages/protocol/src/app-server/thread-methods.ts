@@ -57,7 +57,7 @@ export type ThreadIdParams = z.infer<typeof ThreadIdParams>;
 export const ThreadSetNameParams = z.object({ threadId: z.string(), name: z.string() });
 export type ThreadSetNameParams = z.infer<typeof ThreadSetNameParams>;
 
-export const ThreadShellCommandParams = z.object({ threadId: z.string(), command: z.string(), timeoutMs: z.number().int().positive().nullish() });
+export const ThreadShellCommandParams = z.object({ threadId: z.string(), command: z.string(), timeoutMs: z.number().int().nonnegative().nullish() });
 export type ThreadShellCommandParams = z.infer<typeof ThreadShellCommandParams>;
 
 export const TurnSteerParams = z.object({

@@ -7,6 +7,7 @@ import type {
   FileChangeApprovalDecision,
 } from '../../session/client-requests.js';
 import { allowsEscalationRequests, asksAfterSandboxDenial, commandRequirement, refusalReason, type ApprovalPolicy } from './command-requirement.js';
+import { scriptHasDangerousCommand } from './dangerous-command.js';
 import { commandsOf } from './shell-words.js';
 
 /** A command the model wants to run. */
@@ -21,6 +22,8 @@ export interface CommandCall {
   readonly script: string;
   readonly cwd: string;
   readonly escalate: boolean;
+  /** Whether it runs under a pseudo-terminal (part of the approve-for-session key, as in Codex). */
+  readonly tty: boolean;
   readonly justification?: string | undefined;
   readonly prefixRule?: readonly string[] | undefined;
 }
@@ -32,8 +35,8 @@ export interface PatchCall {
   readonly changes: readonly { readonly path: string; readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined; readonly diff?: string }[];
 }
 
-/** The outcome: go ahead (confined or not), or tell the model why not. */
-export type Authorization = { readonly type: 'run'; readonly sandboxed: boolean } | { readonly type: 'rejected'; readonly output: string };
+/** The outcome: go ahead (confined or not; `approved` when the user said so), or tell the model why not. */
+export type Authorization = { readonly type: 'run'; readonly sandboxed: boolean; readonly approved?: boolean } | { readonly type: 'rejected'; readonly output: string };
 
 /** Options of {@link CommandApprovals}. */
 export interface CommandApprovalsOptions {
@@ -77,10 +80,12 @@ export class CommandApprovals {
     }
     const { commands, complex } = commandsOf(call.argv);
     if (!complex && commands.every((words) => this.#allowedPrefixes.some((prefix) => startsWith(words, prefix)))) return { type: 'run', sandboxed: false };
-    if (this.#approvedForSession.has(this.#sessionKey(call))) return { type: 'run', sandboxed: !call.escalate };
+    if (this.#approvedForSession.has(this.#sessionKey(call))) return { type: 'run', sandboxed: !call.escalate, approved: true };
     const requirement = commandRequirement(policy, {
       commands,
       complex,
+      argv: call.argv,
+      dangerous: scriptHasDangerousCommand(call.script),
       escalate: call.escalate,
       prefixRule: call.prefixRule,
       sandboxRestricted: this.#options.sandboxRestricted(),
@@ -95,12 +100,15 @@ export class CommandApprovals {
     }
   }
 
-  /** After the sandbox denied a command: whether to run it again outside, asking if the policy allows. */
-  async authorizeRetryWithoutSandbox(call: CommandCall, signal: AbortSignal): Promise<Authorization | undefined> {
+  /**
+   * After the sandbox denied a command: whether to run it again outside, asking if the policy allows
+   * (not again when the user already approved this call).
+   */
+  async authorizeRetryWithoutSandbox(call: CommandCall, alreadyApproved: boolean, signal: AbortSignal): Promise<Authorization | undefined> {
     if (!asksAfterSandboxDenial(this.#options.policy())) return undefined;
-    if (this.#approvedForSession.has(this.#sessionKey(call))) return { type: 'run', sandboxed: false };
+    if (alreadyApproved || this.#approvedForSession.has(this.#sessionKey(call))) return { type: 'run', sandboxed: false, approved: true };
     const { commands, complex } = commandsOf(call.argv);
-    return this.#askCommand(call, 'the sandbox blocked this command; run it again without the sandbox?', complex ? undefined : commands[0], false, signal);
+    return this.#askCommand(call, 'the sandbox blocked this command; run it again without the sandbox?', complex ? call.argv : commands[0], false, signal);
   }
 
   /** Decides whether a planned patch is applied, asking when it writes outside the writable roots or the policy trusts nothing. */
@@ -149,11 +157,8 @@ export class CommandApprovals {
         environmentId: this.#options.environmentId(),
         reason,
         proposedExecpolicyAmendment: amendment,
-        availableDecisions: [
-          'accept',
-          amendment === undefined ? 'acceptForSession' : { acceptWithExecpolicyAmendment: { execpolicy_amendment: amendment } },
-          'cancel',
-        ],
+        // Codex offers these; `acceptForSession` and `decline` are accepted as answers too.
+        availableDecisions: amendment === undefined ? ['accept', 'cancel'] : ['accept', { acceptWithExecpolicyAmendment: { execpolicy_amendment: amendment } }, 'cancel'],
       },
       signal,
     );
@@ -164,14 +169,14 @@ export class CommandApprovals {
     if (typeof decision === 'object') {
       const prefix = decision.acceptWithExecpolicyAmendment.execpolicy_amendment;
       if (prefix.length > 0) this.#allowedPrefixes.push([...prefix]);
-      return { type: 'run', sandboxed };
+      return { type: 'run', sandboxed, approved: true };
     }
     switch (decision) {
       case 'accept':
-        return { type: 'run', sandboxed };
+        return { type: 'run', sandboxed, approved: true };
       case 'acceptForSession':
         this.#approvedForSession.add(this.#sessionKey(call));
-        return { type: 'run', sandboxed };
+        return { type: 'run', sandboxed, approved: true };
       case 'decline':
         return rejected(COMMAND_REJECTED_OUTPUT);
       case 'cancel':
@@ -196,7 +201,8 @@ export class CommandApprovals {
   }
 
   #sessionKey(call: CommandCall): string {
-    return JSON.stringify([this.#options.environmentId(), call.cwd, call.argv]);
+    // Escalated and confined runs of a command are different approvals, as are terminal and plain ones.
+    return JSON.stringify([this.#options.environmentId(), call.cwd, call.argv, call.escalate, call.tty]);
   }
 }
 

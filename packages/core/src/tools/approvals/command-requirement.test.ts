@@ -1,14 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { commandRequirement, type ApprovalPolicy } from './command-requirement.js';
-import { isDangerousCommand } from './dangerous-command.js';
+import { isDangerousCommand, scriptHasDangerousCommand } from './dangerous-command.js';
 import { isKnownSafeCommand } from './known-safe-command.js';
 import { commandsOf, plainCommandsOfScript } from './shell-words.js';
 
 const bash = (script: string) => ['/bin/bash', '-lc', script];
 
 function requirement(policy: ApprovalPolicy, script: string, options: { escalate?: boolean; restricted?: boolean; prefixRule?: string[] } = {}) {
-  const { commands, complex } = commandsOf(bash(script));
-  return commandRequirement(policy, { commands, complex, escalate: options.escalate ?? false, prefixRule: options.prefixRule, sandboxRestricted: options.restricted ?? true });
+  const argv = bash(script);
+  const { commands, complex } = commandsOf(argv);
+  return commandRequirement(policy, {
+    commands,
+    complex,
+    argv,
+    dangerous: scriptHasDangerousCommand(script),
+    escalate: options.escalate ?? false,
+    prefixRule: options.prefixRule,
+    sandboxRestricted: options.restricted ?? true,
+  });
 }
 
 describe('shell words', () => {
@@ -32,10 +41,15 @@ describe('command classification', () => {
     }
   });
 
-  it('flags forced removal and history rewrites as dangerous', () => {
+  it('flags a forced rm, through sudo and anywhere in a script, and nothing else', () => {
     expect(isDangerousCommand(['rm', '-rf', 'x'])).toBe(true);
-    expect(isDangerousCommand(['sudo', 'git', 'reset', '--hard'])).toBe(true);
+    expect(isDangerousCommand(['sudo', 'rm', '--force', 'x'])).toBe(true);
     expect(isDangerousCommand(['rm', 'x'])).toBe(false);
+    expect(isDangerousCommand(['rm', '--', '-f'])).toBe(false);
+    expect(isDangerousCommand(['git', 'reset', '--hard'])).toBe(false);
+    expect(scriptHasDangerousCommand('mkdir -p sub; rm -rf "$PWD/sub" >/dev/null')).toBe(true);
+    expect(scriptHasDangerousCommand('echo $(rm -f x)')).toBe(true);
+    expect(scriptHasDangerousCommand('echo rm -rf > notes.txt')).toBe(false);
   });
 });
 
@@ -43,7 +57,8 @@ describe('commandRequirement', () => {
   it('untrusted runs known-safe chains and asks for the rest, proposing the first command that asked', () => {
     expect(requirement('untrusted', 'ls && cat README.md')).toEqual({ type: 'run', sandboxed: true });
     expect(requirement('untrusted', 'ls && touch x && touch y')).toEqual({ type: 'ask', proposedAmendment: ['touch', 'x'] });
-    expect(requirement('untrusted', 'echo $HOME')).toEqual({ type: 'ask', proposedAmendment: undefined });
+    // A script that is not a plain chain is proposed whole.
+    expect(requirement('untrusted', 'echo $HOME')).toEqual({ type: 'ask', proposedAmendment: bash('echo $HOME') });
   });
 
   it('on-request asks only for escalations in a restricted sandbox, and for dangerous commands', () => {
@@ -51,6 +66,8 @@ describe('commandRequirement', () => {
     expect(requirement('on-request', 'touch x', { escalate: true, prefixRule: ['touch'] })).toEqual({ type: 'ask', proposedAmendment: ['touch'] });
     expect(requirement('on-request', 'touch x', { escalate: true, restricted: false })).toEqual({ type: 'run', sandboxed: false });
     expect(requirement('on-request', 'rm -rf build')).toEqual({ type: 'ask', proposedAmendment: ['rm', '-rf', 'build'] });
+    expect(requirement('on-request', 'git reset --hard')).toEqual({ type: 'run', sandboxed: true });
+    expect(requirement('never', 'mkdir d; rm -rf "$PWD/d" >/dev/null')).toMatchObject({ type: 'refuse' });
     // A prefix that would allow any program is not offered.
     expect(requirement('on-request', 'python3 -c 1', { escalate: true, prefixRule: ['python3'] })).toEqual({ type: 'ask', proposedAmendment: undefined });
   });

@@ -4,7 +4,7 @@
 // - `on-request` and granular run commands in the sandbox and ask only when the model requests
 //   escalation (granular may turn that question into a refusal);
 // - `never` and the legacy `on-failure` run everything in the sandbox;
-// - a dangerous command (forced `rm`, `git reset`) is asked about by every policy that can ask.
+// - a dangerous command (a forced `rm`) is asked about by every policy that can ask.
 import type { ApprovalPolicyToml } from '@skein/config';
 import { isDangerousCommand } from './dangerous-command.js';
 import { isKnownSafeCommand } from './known-safe-command.js';
@@ -24,6 +24,10 @@ export interface CommandFacts {
   readonly commands: readonly (readonly string[])[];
   /** The script could not be read as plain commands; nothing in it counts as known safe. */
   readonly complex: boolean;
+  /** The whole argv, proposed as the amendment when the script is not plain. */
+  readonly argv: readonly string[];
+  /** A forced `rm` somewhere in the script, simple or not. */
+  readonly dangerous: boolean;
   /** The model asked to run outside the sandbox (`sandbox_permissions: require_escalated`). */
   readonly escalate: boolean;
   /** The model's `prefix_rule` suggestion. */
@@ -56,6 +60,7 @@ export function commandRequirement(policy: ApprovalPolicy, facts: CommandFacts):
 
 /** Whether the policy lets the user approve rerunning a sandbox-denied command outside the sandbox. */
 export function asksAfterSandboxDenial(policy: ApprovalPolicy): boolean {
+  if (typeof policy === 'object') return policy.granular.sandbox_approval;
   return policy === 'untrusted' || policy === 'on-failure';
 }
 
@@ -73,7 +78,7 @@ export function refusalReason(policy: ApprovalPolicy): string | undefined {
 
 function unmatchedCommandVerdict(policy: ApprovalPolicy, words: readonly string[], facts: CommandFacts): 'run' | 'ask' {
   if (policy === 'untrusted' && !facts.complex && !facts.escalate && isKnownSafeCommand(words)) return 'run';
-  if (isDangerousCommand(words)) return policy === 'on-failure' ? 'run' : 'ask';
+  if (facts.dangerous || isDangerousCommand(words)) return policy === 'on-failure' ? 'run' : 'ask';
   switch (policy) {
     case 'never':
     case 'on-failure':
@@ -88,8 +93,8 @@ function unmatchedCommandVerdict(policy: ApprovalPolicy, words: readonly string[
 }
 
 function proposedAmendment(facts: CommandFacts, asking: readonly string[]): readonly string[] | undefined {
-  if (facts.complex) return undefined;
   const suggested = facts.prefixRule;
   if (suggested !== undefined && suggested.length > 0) return BANNED_PREFIXES.includes(suggested.join(' ')) ? undefined : suggested;
-  return asking;
+  // A script that is not a plain chain is proposed whole, as Codex does.
+  return facts.complex ? facts.argv : asking;
 }

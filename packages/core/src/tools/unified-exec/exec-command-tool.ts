@@ -100,6 +100,7 @@ export function execCommandTool(options: ExecCommandToolOptions): FunctionToolHa
         script: args.cmd,
         cwd: line.cwd.toNativePath(line.cwd.convention),
         escalate: args.sandbox_permissions === 'require_escalated',
+        tty: args.tty ?? false,
         justification: args.justification ?? undefined,
         prefixRule: args.prefix_rule ?? undefined,
       };
@@ -108,7 +109,7 @@ export function execCommandTool(options: ExecCommandToolOptions): FunctionToolHa
       const sandboxed = first.sandboxed && turn.sandbox !== null;
       const response = await options.sessions.execCommand({ ...request, sandbox: sandboxed ? turn.sandbox : null });
       if (!sandboxed || response.sandboxDenied !== true) return answer(response);
-      const retry = await approvals.authorizeRetryWithoutSandbox(call, invocation.signal);
+      const retry = await approvals.authorizeRetryWithoutSandbox(call, first.approved === true, invocation.signal);
       if (retry === undefined) return answer(response);
       if (retry.type === 'rejected') return { output: retry.output, success: false };
       return answer(await options.sessions.execCommand({ ...request, sandbox: null }));

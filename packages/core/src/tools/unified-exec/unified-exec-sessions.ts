@@ -62,6 +62,7 @@ export type UnifiedExecEvent =
       readonly callId: string;
       readonly sessionId: number;
       readonly command: string;
+      readonly argv: readonly string[];
       readonly cwd: PathUri;
       readonly exitCode: number;
       readonly signal: string | null;
@@ -298,6 +299,8 @@ export class UnifiedExecSessions {
     const deadline = this.#now() + TERMINATE_WAIT_MS;
     while (session.exit === null && !session.closed && this.#now() < deadline) await session.changed(deadline - this.#now());
     this.#forget(session);
+    // A killed command ends like any other: clients see it complete (failed) rather than hang.
+    if (session.exit !== null) this.#finish(session, session.exit);
     session.markClosed();
   }
 
@@ -311,6 +314,7 @@ export class UnifiedExecSessions {
       callId: origin.callId,
       sessionId: origin.sessionId,
       command: origin.command,
+      argv: origin.argv,
       cwd: origin.cwd,
       exitCode: exit.exitCode,
       signal: exit.signal,
