@@ -32,6 +32,8 @@ function withoutDescriptions(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'description').map(([key, inner]) => [key, withoutDescriptions(inner)]));
 }
 
+const model = () => server.expect([sse(assistantMessage('Hi.'), completed())]);
+
 describe('built-in tools', () => {
   it('offers Codex’s tools for gpt-5.5 in Codex’s order, with its names, schemas and grammar', async () => {
     server.expect([sse(assistantMessage('Hi.'), completed())]);
@@ -39,6 +41,13 @@ describe('built-in tools', () => {
     await thread.session.runTurn(say('hello'));
     const recorded = (JSON.parse(readFileSync(CODEX_TOOLS, 'utf8')) as { name?: string; type?: string }[]).filter((tool) => !NOT_YET_BUILT.has(tool.name ?? tool.type ?? ''));
     expect(withoutDescriptions(server.requests[0]!.body!.tools)).toEqual(withoutDescriptions(recorded));
+  });
+
+  it('leaves out the tools whose features are off', async () => {
+    model();
+    const { thread } = await fixture.openThread('"never"', undefined, { overrides: ['features.view_image=false', 'features.shell_tool=false'] });
+    await thread.session.runTurn(say('hello'));
+    expect(server.requests[0]!.toolNames()).toEqual(['request_user_input', 'apply_patch']);
   });
 
   it('view_image sends the image as input_image content and tells the client', async () => {

@@ -431,10 +431,12 @@ export class ThreadSession {
     const sandbox = sandboxContextFor(config, config.cwd);
     const approvals = this.#approvals;
     const model = this.#model;
+    const { features } = config;
+    // Commands need the shell tool and unified exec (Codex's `shell_tool` / `unified_exec` features).
+    const commandTools = features.isEnabled('shell_tool') && features.isEnabled('unified_exec');
     // Codex's order: exec_command, write_stdin, request_user_input, apply_patch, view_image.
     return [
-      execCommandTool({ sessions: commands, turnContext: () => ({ cwd, sandbox }), approvals }),
-      writeStdinTool({ sessions: commands }),
+      ...(commandTools ? [execCommandTool({ sessions: commands, turnContext: () => ({ cwd, sandbox }), approvals }), writeStdinTool({ sessions: commands })] : []),
       requestUserInputTool({ client: this.#options.clientRequests }),
       applyPatchTool({
         fs: environment.fileSystem,
@@ -444,7 +446,7 @@ export class ThreadSession {
         authorize: (changes, invocation) => approvals.authorizePatch({ turnId: invocation.turnId, callId: invocation.callId, changes }, invocation.signal),
         onChanges: (changes, callId, success) => this.#emit({ type: 'patchApplied', turnId: this.#active?.turnId ?? '', callId, changes, success }),
       }),
-      ...(model.supportsImageInput
+      ...(model.supportsImageInput && features.isEnabled('view_image')
         ? [
             viewImageTool({
               fs: environment.fileSystem,

@@ -65,7 +65,7 @@ export interface ToolThreadFixture {
   openThread(
     policy: string,
     client: ClientRequests | undefined,
-    options?: { readonly sandbox?: string; readonly environment?: ThreadEnvironment | null },
+    options?: { readonly sandbox?: string; readonly environment?: ThreadEnvironment | null; readonly overrides?: readonly string[] },
   ): Promise<{ thread: ThreadHandle; events: CoreEvent[] }>;
   /** Runs the cleanups registered so far, newest first, and removes the scratch directory. */
   cleanup(): Promise<void>;
@@ -109,6 +109,7 @@ export function toolThreadFixture(server: MockResponsesServer): ToolThreadFixtur
           // The scratch directory is under /tmp; keep /tmp read-only so "outside" really is.
           'sandbox_workspace_write.exclude_slash_tmp=true',
           'sandbox_workspace_write.exclude_tmpdir_env_var=true',
+          ...(options.overrides ?? []),
         ],
       });
       const store = await ThreadStore.open({ home });
