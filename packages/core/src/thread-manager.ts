@@ -9,7 +9,7 @@ import { ResponsesClient } from './model-client/responses-client.js';
 import { RolloutThreadRecorder } from './persistence/rollout-recorder.js';
 import type { ClientRequests } from './session/client-requests.js';
 import type { ThreadRecorder, WorldStateRecord } from './session/thread-recorder.js';
-import { ThreadSession, type ThreadEnvironment } from './session/thread-session.js';
+import { baseInstructionsFor, ThreadSession, type ThreadEnvironment } from './session/thread-session.js';
 import { localWorkspaceReader, type WorkspaceReader } from './session/workspace-reader.js';
 import { NO_TOKENS, RolloutTokenCountInfo, type TokenUsageBreakdown } from './session/thread-token-usage.js';
 import type { CoreEvent } from './turn/core-event.js';
@@ -94,6 +94,8 @@ export class ThreadManager {
         thread_source: this.#options.threadSource ?? 'user',
         model_provider: config.modelProviderId,
         history_mode: 'paginated',
+        // As Codex: the instructions live in the header, and a resumed thread keeps them.
+        base_instructions: { text: baseInstructionsFor(config, undefined) },
       },
     });
     try {
@@ -160,6 +162,7 @@ export class ThreadManager {
       clientRequests: options.clientRequests,
       uuid: this.#uuid,
       sessionId: loaded?.meta.session_id ?? threadId,
+      ...(loaded?.meta.base_instructions?.text === undefined ? {} : { baseInstructions: loaded.meta.base_instructions.text }),
       originator: this.#options.originator,
       userAgent: `${this.#options.originator}/${this.#options.cliVersion}`,
       threadSource: loaded?.meta.thread_source ?? this.#options.threadSource ?? 'user',

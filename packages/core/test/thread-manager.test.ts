@@ -55,6 +55,10 @@ async function manager(extraOverrides: string[] = [], extensions: ExtensionRegis
 
 const say = (text: string) => [{ type: 'text' as const, text, text_elements: [] }];
 const inputOf = (index: number) => server.requests[index]!.body!.input;
+const withoutId = (item: unknown) => {
+  const { id: _id, ...rest } = item as Record<string, unknown>;
+  return rest;
+};
 
 describe('ThreadManager', () => {
   it('resumes a thread from its rollout with the history it had, continuing the same file', async () => {
@@ -77,7 +81,9 @@ describe('ThreadManager', () => {
 
     // The second request is the first one's input, the answer, and the new message — nothing re-sent.
     const [firstInput, secondInput] = [inputOf(0), inputOf(1)];
-    expect(secondInput.slice(0, firstInput.length)).toEqual(firstInput);
+    // The base instructions live in the rollout's header, so a new process gives their message a new id.
+    expect(withoutId(secondInput[0])).toEqual(withoutId(firstInput[0]));
+    expect(secondInput.slice(1, firstInput.length)).toEqual(firstInput.slice(1));
     const tail = secondInput.slice(firstInput.length) as Record<string, unknown>[];
     expect(tail.map((item) => [item.type, item.role])).toEqual([['message', 'assistant'], ['message', 'user']]);
     expect(server.requests[1]!.messageTexts('user').at(-1)).toBe('Again');
@@ -99,6 +105,21 @@ describe('ThreadManager', () => {
     expect(reloaded.turns).toHaveLength(2);
     expect(reloaded.history.map((item) => item.id)).toEqual(resumed.session.history.items.map((item) => item.id));
     expect(reloaded.problems).toEqual([]);
+  });
+
+  it('keeps the base instructions in the rollout header, and a resumed thread runs with the recorded ones', async () => {
+    server.expect([sse(assistantMessage('One.'), completed()), sse(assistantMessage('Two.'), completed())]);
+    const first = await (await manager(['instructions="Recorded rules."'])).start({ onEvent: () => undefined });
+    await first.session.runTurn(say('Hi'));
+    await first.close();
+    const lines = readFileSync(first.path!, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; payload: Record<string, unknown> });
+    expect(lines[0]!.payload.base_instructions).toEqual({ text: 'Recorded rules.' });
+    expect(lines.filter((line) => line.type === 'response_item' && JSON.stringify(line.payload).includes('Recorded rules.'))).toEqual([]);
+
+    const resumed = await (await manager(['instructions="Newer rules."'])).resume(first.session.threadId, { onEvent: () => undefined });
+    await resumed.session.runTurn(say('Again'));
+    await resumed.close();
+    expect(server.requests.map((request) => (request.body!.input[0] as unknown as { content: { text: string }[] }).content[0]!.text)).toEqual(['Recorded rules.', 'Recorded rules.']);
   });
 
   it('counts tokens across turns, records them as token_count lines, and restores the total on resume', async () => {
@@ -200,7 +221,8 @@ describe('ThreadManager', () => {
     await fork.session.runTurn(say('Branch'));
     await fork.close();
 
-    expect(inputOf(1).slice(0, inputOf(0).length)).toEqual(inputOf(0));
+    expect(withoutId(inputOf(1)[0])).toEqual(withoutId(inputOf(0)[0]));
+    expect(inputOf(1).slice(1, inputOf(0).length)).toEqual(inputOf(0).slice(1));
     const summaries = (await threads.list({ limit: 10 })).data;
     expect(summaries.find((thread) => thread.id === fork.session.threadId)?.forkedFromId).toBe(original.session.threadId);
     expect((await threads.read(original.session.threadId)).turns).toHaveLength(1);

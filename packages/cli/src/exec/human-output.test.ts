@@ -17,7 +17,19 @@ describe('HumanOutput', () => {
     let text = '';
     const output = new HumanOutput({ write: (chunk) => (text += chunk), color: false });
     const lines = Array.from({ length: MAX_SHOWN_OUTPUT_LINES + 5 }, (_, index) => `line ${index}`);
-    output.event({ type: 'commandCompleted', turnId: 't', callId: 'c', command: 'seq', exitCode: null, aggregatedOutput: `${lines.join('\n')}\n`, durationMs: 12.4, source: 'agent' });
+    output.event({
+      type: 'commandCompleted',
+      turnId: 't',
+      callId: 'c',
+      command: 'seq',
+      argv: ['seq'],
+      cwd: '/work',
+      processId: '1001',
+      exitCode: null,
+      aggregatedOutput: `${lines.join('\n')}\n`,
+      durationMs: 12.4,
+      source: 'agent',
+    });
     expect(text).toBe(['ended without an exit code in 12 ms', ...lines.slice(0, MAX_SHOWN_OUTPUT_LINES), '... 5 more lines', ''].join('\n'));
   });
 });

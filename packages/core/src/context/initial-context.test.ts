@@ -15,9 +15,8 @@ const environment: EnvironmentContext = {
 const permissions: PermissionsFacts = { sandboxMode: 'read-only', writableRoots: [], networkAccess: false, approvalPolicy: 'never' };
 
 describe('buildInitialContext', () => {
-  it('has the roles, parts and tags of the first request Codex 0.171.0 sends gpt-5.5', () => {
+  it('has the roles, parts and tags Codex 0.171.0 records for gpt-5.5 (the base instructions are kept apart)', () => {
     const items = buildInitialContext({
-      baseInstructions: 'BASE',
       permissions,
       developerParts: ['<skills_instructions>\n…\n</skills_instructions>', '<tools>\n…\n</tools>'],
       agentsMd: { global: 'Be kind.', projectDocs: [] },
@@ -29,16 +28,15 @@ describe('buildInitialContext', () => {
       item.type === 'message' && 'role' in item ? [item.role, (item.content as { text: string }[]).map((part) => part.text.split('\n')[0])] : [],
     );
     expect(shape).toEqual([
-      ['developer', ['BASE']],
       ['developer', ['<skills_instructions>', '<permissions instructions>', '<tools>']],
       ['user', ['# AGENTS.md instructions for /work/ws', '<environment_context>']],
     ]);
   });
 
   it('has only permissions in the developer message and only the environment in the user message when nothing else exists', () => {
-    const items = buildInitialContext({ baseInstructions: 'B', permissions, agentsMd: { global: undefined, projectDocs: [] }, projectDocMaxBytes: 1, environment });
-    expect((items[1] as { content: unknown[] }).content).toHaveLength(1);
-    expect((items[2] as { content: { text: string }[] }).content.map((part) => part.text.split('\n')[0])).toEqual(['<environment_context>']);
+    const items = buildInitialContext({ permissions, agentsMd: { global: undefined, projectDocs: [] }, projectDocMaxBytes: 1, environment });
+    expect((items[0] as { content: unknown[] }).content).toHaveLength(1);
+    expect((items[1] as { content: { text: string }[] }).content.map((part) => part.text.split('\n')[0])).toEqual(['<environment_context>']);
   });
 });
 

@@ -1,6 +1,7 @@
-// The context a thread's first request starts with, in Codex 0.171.0's order for direct-tool models:
-// the base instructions (developer), a developer message of policy parts (skills catalog, permissions,
-// deferred-tools note), then a user message with AGENTS.md and <environment_context>.
+// The context a thread's first turn records, in Codex 0.171.0's order for direct-tool models: a
+// developer message of policy parts (skills catalog, permissions, deferred-tools note), then a user
+// message with AGENTS.md and <environment_context>. The base instructions come before it in every
+// request but are kept apart from the history (see ThreadHistory.setInstructions).
 import type { ResponseItem } from '@skein/protocol';
 import { renderAgentsMd, type AgentsMdSources } from './agents-md.js';
 import { renderEnvironmentContext, type EnvironmentContext } from './environment-context.js';
@@ -8,7 +9,6 @@ import { renderPermissionsInstructions, type PermissionsFacts } from './permissi
 
 /** Everything the initial context is made from. */
 export interface InitialContextSources {
-  readonly baseInstructions: string;
   readonly permissions: PermissionsFacts;
   /** Extra developer-message parts (skills catalog first, then the deferred-tools note), already rendered. */
   readonly developerParts?: readonly string[];
@@ -30,7 +30,6 @@ export function buildInitialContext(sources: InitialContextSources): ResponseIte
   ];
   const agentsMd = renderAgentsMd(sources.environment.cwd, sources.agentsMd, sources.projectDocMaxBytes);
   return [
-    { type: 'message', role: 'developer', content: [text(sources.baseInstructions)] },
     { type: 'message', role: 'developer', content: developerParts.map(text) },
     {
       type: 'message',

@@ -45,6 +45,7 @@ export class ThreadHistory {
   readonly #limit: number;
   readonly #uuid: UuidV7Source;
   readonly #onRecorded: ((items: readonly ResponseItem[]) => void) | undefined;
+  #instructions: ResponseItem | undefined;
 
   constructor(options: ThreadHistoryOptions) {
     this.#limit = options.toolOutputTokenLimit;
@@ -94,13 +95,22 @@ export class ThreadHistory {
   }
 
   /**
-   * The input for the next request: the history with every call answered (a missing output would
-   * make the API reject the request) and no output whose call is gone (after compaction or a rollback).
+   * Sets the base instructions every request starts with. They are not part of the recorded history
+   * (Codex keeps them in the rollout's header); the message keeps one id for the thread's lifetime.
+   */
+  setInstructions(text: string): void {
+    this.#instructions = ensureResponseItemId({ type: 'message', role: 'developer', content: [{ type: 'input_text', text }] }, this.#uuid);
+  }
+
+  /**
+   * The input for the next request: the base instructions, then the history with every call
+   * answered (a missing output would make the API reject the request) and no output whose call is
+   * gone (after compaction or a rollback).
    */
   forPrompt(): ResponseItem[] {
     const calls = new Set(this.#items.map(toolCallId).filter((id) => id !== undefined));
     const answered = new Set(this.#items.map(toolOutputCallId).filter((id) => id !== undefined));
-    const prompt: ResponseItem[] = [];
+    const prompt: ResponseItem[] = this.#instructions === undefined ? [] : [this.#instructions];
     for (const item of this.#items) {
       const outputFor = toolOutputCallId(item);
       if (outputFor !== undefined && !calls.has(outputFor)) continue;

@@ -36,6 +36,11 @@ import type { ThreadRecorder } from './thread-recorder.js';
 import { userInputToItems } from './user-input-items.js';
 import type { WorkspaceReader } from './workspace-reader.js';
 
+/** The base instructions a thread runs with: the thread's own (its parameters, or its rollout on resume), else config's, else Skein's. */
+export function baseInstructionsFor(config: Pick<Config, 'baseInstructions'>, threadInstructions: string | undefined): string {
+  return threadInstructions ?? config.baseInstructions ?? DEFAULT_BASE_INSTRUCTIONS;
+}
+
 /** Facts about the machine the thread runs on, read once at the edge. */
 export interface HostFacts {
   readonly shell: string;
@@ -144,6 +149,7 @@ export class ThreadSession {
       cancelTurn: () => this.#active?.controller.abort(),
     });
     this.history = new ThreadHistory({ toolOutputTokenLimit: options.config.toolOutputTokenLimit ?? DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, uuid: this.#uuid, onRecorded: (items) => options.recorder.recordItems(items) });
+    this.history.setInstructions(baseInstructionsFor(options.config, options.baseInstructions));
   }
 
   /** The root thread of this thread's tree (its own id for a root thread). */
@@ -530,7 +536,6 @@ export class ThreadSession {
     const config = this.#config;
     const fragments = await extensions.threadFragments(this.threadId, config.cwd);
     const items = buildInitialContext({
-      baseInstructions: this.#options.baseInstructions ?? config.baseInstructions ?? DEFAULT_BASE_INSTRUCTIONS,
       permissions: settings.permissions,
       developerParts: fragments.filter((fragment) => fragment.role === 'developer').map((fragment) => fragment.text),
       agentsMd: await discoverAgentsMd(reader, { homeDir: config.homeDir, projectRoot: host.projectRoot, cwd: config.cwd }),
