@@ -71,10 +71,27 @@ describe.each<Transport>(['stdio', 'websocket'])('config/read, model/list, exper
   it('model/list: the catalog with the default marked, paginated by cursor', async () => {
     const all = (await client.request('model/list', {})) as { data: { id: string; isDefault: boolean; supportedReasoningEfforts: unknown[] }[]; nextCursor: string | null };
     expect(all.nextCursor).toBeNull();
-    expect(all.data.map((model) => model.id)).toContain('gpt-5.5');
-    expect(all.data.find((model) => model.id === 'gpt-5.5')?.isDefault).toBe(true);
+    // Codex 0.171.0's picker: 11 listed models in its order, 14 with the hidden ones (CODEX-FACTS §12.11).
+    expect(all.data.map((model) => model.id)).toEqual([
+      'gpt-6.2-sol',
+      'gpt-6.2-astra',
+      'gpt-6.1-terra',
+      'gpt-6.1-sol',
+      'gpt-6-astra',
+      'gpt-6-sol',
+      'gpt-6-luna',
+      'gpt-5.6-sol',
+      'gpt-5.6-terra',
+      'gpt-5.6-luna',
+      'gpt-5.5',
+    ]);
+    expect(all.data.filter((model) => model.isDefault).map((model) => model.id)).toEqual(['gpt-5.5']);
+    const hidden = (await client.request('model/list', { includeHidden: true })) as { data: { id: string; hidden: boolean }[] };
+    expect(hidden.data.filter((model) => model.hidden).map((model) => model.id)).toEqual(['gpt-daybreak-blue-latest', 'gpt-daybreak-red-latest', 'codex-auto-review']);
+    expect(hidden.data.map((model) => model.id).slice(-3)).toEqual(['gpt-daybreak-red-latest', 'gpt-5.5', 'codex-auto-review']);
     const first = (await client.request('model/list', { limit: 1, includeHidden: true })) as { data: unknown[]; nextCursor: string | null };
     expect(first.data).toHaveLength(1);
+    expect(first.nextCursor).toBe('1');
     expect(await client.requestReply('model/list', { cursor: 'bogus' })).toEqual({ error: { code: -32600, message: 'invalid cursor: bogus' } });
   });
 

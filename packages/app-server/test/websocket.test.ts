@@ -65,7 +65,7 @@ describe('WebSocket transport (token file)', () => {
     expect((b as { data: unknown[] }).data).toHaveLength(3);
     // One leaving does not disturb the other.
     await first.close();
-    expect(await second.request('model/list', { limit: 1 })).toMatchObject({ data: [{ id: 'gpt-5.5' }] });
+    expect(await second.request('model/list', { limit: 1 })).toMatchObject({ data: [{ id: 'gpt-6.2-sol' }] });
     await second.close();
   });
 });

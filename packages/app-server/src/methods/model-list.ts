@@ -10,26 +10,28 @@ const EFFORT_DESCRIPTIONS: Readonly<Record<string, string>> = {
   low: 'Quick answers with light reasoning',
   medium: 'A balance of speed and depth for most work',
   high: 'Deeper reasoning for harder problems',
-  xhigh: 'The most reasoning this model offers',
+  xhigh: 'Extra-deep reasoning for the hardest problems',
+  max: 'Even more reasoning, for long and intricate work',
+  ultra: 'The most reasoning, working through several lines at once',
 };
 
-/** What a picker shows for a catalog model; the catalog itself holds only capabilities. */
-const PRESENTATION: Readonly<Record<string, { readonly displayName: string; readonly description: string; readonly upgrade: string | null }>> = {
-  'gpt-5.5': { displayName: 'GPT-5.5', description: 'Direct-tools model for coding and everyday work.', upgrade: 'gpt-6-sol' },
+// Our one-liners, by how the model takes its tools.
+const DESCRIPTIONS: Readonly<Record<ModelInfo['toolMode'], string>> = {
+  direct: 'Takes its tools directly; the model Skein runs best today.',
+  code_mode_only: 'Runs its tools through code mode in Codex; Skein offers it the tools directly for now.',
 };
 
 function toModel(info: ModelInfo, defaultModel: string): Model {
-  const presentation = PRESENTATION[info.slug];
   return {
     id: info.slug,
     model: info.slug,
-    upgrade: presentation?.upgrade ?? null,
+    upgrade: info.upgrade,
     upgradeInfo: null,
     availabilityNux: null,
-    displayName: presentation?.displayName ?? info.slug,
-    description: presentation?.description ?? info.slug,
+    displayName: info.displayName,
+    description: DESCRIPTIONS[info.toolMode],
     modelSpecialty: null,
-    hidden: false,
+    hidden: info.hidden,
     supportedReasoningEfforts: info.supportedReasoningEfforts.map((effort) => ({
       reasoningEffort: effort,
       description: EFFORT_DESCRIPTIONS[effort] ?? effort,
@@ -53,8 +55,9 @@ export const MODEL_LIST_METHODS: ReadonlyMap<string, AppServerMethod> = new Map(
     defineMethod({
       params: ModelListParams,
       handle(params, { server }): ModelListResponse {
-        // The catalog has no hidden models yet; `includeHidden` would add them.
-        const models = listModels().map((info) => toModel(info, server.config.config.model));
+        const models = listModels()
+          .filter((info) => params.includeHidden === true || !info.hidden)
+          .map((info) => toModel(info, server.config.config.model));
         return paginate(models, params);
       },
     }),

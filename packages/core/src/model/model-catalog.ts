@@ -22,25 +22,72 @@ export interface ModelInfo {
   readonly supportsImageInput: boolean;
   /** Whether images may be sent at `detail: "original"` rather than `"high"`. */
   readonly supportsImageDetailOriginal: boolean;
+  /** The name a model picker shows. */
+  readonly displayName: string;
+  /** Left out of model pickers unless they ask for hidden models. */
+  readonly hidden: boolean;
+  /** The model a picker suggests moving to, if any. */
+  readonly upgrade: string | null;
 }
 
-const GPT_5_5: ModelInfo = {
-  slug: 'gpt-5.5',
-  contextWindow: 272_000,
-  effectiveContextWindowPercent: 95,
-  toolMode: 'direct',
-  supportsReasoning: true,
-  defaultReasoningEffort: 'medium',
-  supportedReasoningEfforts: ['low', 'medium', 'high', 'xhigh'],
-  supportsVerbosity: true,
-  defaultVerbosity: 'low',
-  supportsParallelToolCalls: true,
-  supportsImageInput: true,
-  supportsImageDetailOriginal: true,
-};
+/** The facts that vary between Codex 0.171.0's bundled models; the rest are shared. */
+interface CatalogEntry {
+  readonly slug: string;
+  readonly displayName: string;
+  readonly contextWindow: number;
+  readonly toolMode: ToolMode;
+  readonly defaultReasoningEffort: string;
+  /** `max` and `ultra` come after `xhigh` where a model offers them. */
+  readonly topEfforts: readonly string[];
+  readonly defaultVerbosity: 'low' | 'medium' | 'high';
+  readonly hidden: boolean;
+  readonly upgrade: string | null;
+}
 
-/** Models Skein has tested; prefix matches (`gpt-5.5-2026-…`) use the same entry. */
-const CATALOG: readonly ModelInfo[] = [GPT_5_5];
+function entry(facts: CatalogEntry): ModelInfo {
+  return {
+    slug: facts.slug,
+    displayName: facts.displayName,
+    contextWindow: facts.contextWindow,
+    effectiveContextWindowPercent: 95,
+    toolMode: facts.toolMode,
+    supportsReasoning: true,
+    defaultReasoningEffort: facts.defaultReasoningEffort,
+    supportedReasoningEfforts: ['low', 'medium', 'high', 'xhigh', ...facts.topEfforts],
+    supportsVerbosity: true,
+    defaultVerbosity: facts.defaultVerbosity,
+    supportsParallelToolCalls: true,
+    supportsImageInput: true,
+    supportsImageDetailOriginal: true,
+    hidden: facts.hidden,
+    upgrade: facts.upgrade,
+  };
+}
+
+const CODE_MODE = { toolMode: 'code_mode_only', defaultVerbosity: 'low', hidden: false, upgrade: null } as const;
+const MAX_ULTRA = ['max', 'ultra'] as const;
+
+/**
+ * The models Codex 0.171.0 bundles (`codex debug models`), in the order its model picker lists them.
+ * Only gpt-5.5 takes its tools directly; the others run them through code mode, which Skein does not
+ * have yet, so a thread on one of them is offered the direct tools instead.
+ */
+const CATALOG: readonly ModelInfo[] = [
+  entry({ ...CODE_MODE, slug: 'gpt-6.2-sol', displayName: 'GPT-6.2-Sol', contextWindow: 500_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
+  entry({ ...CODE_MODE, slug: 'gpt-6.2-astra', displayName: 'GPT-6.2-Astra', contextWindow: 272_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
+  entry({ ...CODE_MODE, slug: 'gpt-6.1-terra', displayName: 'GPT-6.1 Terra', contextWindow: 500_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
+  entry({ ...CODE_MODE, slug: 'gpt-6.1-sol', displayName: 'GPT-6.1-Sol', contextWindow: 500_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
+  entry({ ...CODE_MODE, slug: 'gpt-6-astra', displayName: 'GPT-6-Astra', contextWindow: 272_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
+  entry({ ...CODE_MODE, slug: 'gpt-6-sol', displayName: 'GPT-6-Sol', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: MAX_ULTRA }),
+  entry({ ...CODE_MODE, slug: 'gpt-6-luna', displayName: 'GPT-6-Luna', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: ['max'] }),
+  entry({ ...CODE_MODE, slug: 'gpt-5.6-sol', displayName: 'GPT-5.6-Sol', contextWindow: 272_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA, upgrade: 'gpt-6-sol' }),
+  entry({ ...CODE_MODE, slug: 'gpt-5.6-terra', displayName: 'GPT-5.6-Terra', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: MAX_ULTRA, upgrade: 'gpt-6-sol' }),
+  entry({ ...CODE_MODE, slug: 'gpt-5.6-luna', displayName: 'GPT-5.6-Luna', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: ['max'], upgrade: 'gpt-6-luna' }),
+  entry({ ...CODE_MODE, slug: 'gpt-daybreak-blue-latest', displayName: 'Daybreak Blue', contextWindow: 272_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA, hidden: true }),
+  entry({ ...CODE_MODE, slug: 'gpt-daybreak-red-latest', displayName: 'Daybreak Red', contextWindow: 372_000, defaultReasoningEffort: 'medium', topEfforts: MAX_ULTRA, defaultVerbosity: 'high', hidden: true }),
+  entry({ slug: 'gpt-5.5', displayName: 'GPT-5.5', contextWindow: 272_000, toolMode: 'direct', defaultReasoningEffort: 'medium', topEfforts: [], defaultVerbosity: 'low', hidden: false, upgrade: 'gpt-6-sol' }),
+  entry({ ...CODE_MODE, slug: 'codex-auto-review', displayName: 'Codex Auto Review', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: ['max'], hidden: true }),
+];
 
 /** A conservative description for models the catalog does not know (custom providers, new releases). */
 function unknownModel(slug: string): ModelInfo {
@@ -58,6 +105,9 @@ function unknownModel(slug: string): ModelInfo {
     // Codex assumes text and image input for models it does not know, at the standard detail.
     supportsImageInput: true,
     supportsImageDetailOriginal: false,
+    displayName: slug,
+    hidden: false,
+    upgrade: null,
   };
 }
 
@@ -80,7 +130,7 @@ export function effectiveContextWindow(info: ModelInfo): number {
   return Math.floor((info.contextWindow * info.effectiveContextWindowPercent) / 100);
 }
 
-/** Every model the catalog knows, in catalog order (what a model picker such as `model/list` offers). */
+/** Every model the catalog knows, in Codex's picker order (hidden ones included; `model/list` filters). */
 export function listModels(): readonly ModelInfo[] {
   return CATALOG;
 }
