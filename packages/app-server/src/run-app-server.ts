@@ -7,12 +7,13 @@ import { localHostFacts, localThreadEnvironment } from '@skein/core';
 import { ExtensionRegistryBuilder } from '@skein/extension-api';
 import { ThreadStore } from '@skein/rollout';
 import {
-  CapabilityToken,
   CapabilityTokenError,
   ListenAddressError,
   listenWebSocket,
   parseWebSocketAddress,
+  resolveWebSocketAuth,
   serveStdio,
+  type CapabilityToken,
   type WebSocketListener,
 } from '@skein/exec-server';
 import { AppServer } from './app-server.js';
@@ -101,21 +102,8 @@ export function parseAppServerArgs(argv: readonly string[]): AppServerSettings &
   };
 }
 
-async function resolveAuth(settings: AppServerSettings, cwd: string): Promise<CapabilityToken | undefined> {
-  const hasTokenFlag = settings.wsTokenFile !== undefined || settings.wsTokenSha256 !== undefined;
-  if (settings.wsAuth === undefined) {
-    if (hasTokenFlag) throw new AppServerSettingsError('websocket auth flags require `--ws-auth capability-token`');
-    return undefined;
-  }
-  if (settings.wsAuth !== 'capability-token') {
-    throw new AppServerSettingsError(`unsupported --ws-auth \`${settings.wsAuth}\`; Skein supports \`capability-token\``);
-  }
-  if (settings.wsTokenFile !== undefined && settings.wsTokenSha256 !== undefined) {
-    throw new AppServerSettingsError('pass either `--ws-token-file` or `--ws-token-sha256`, not both');
-  }
-  if (settings.wsTokenFile !== undefined) return CapabilityToken.fromTokenFile(settings.wsTokenFile, cwd);
-  if (settings.wsTokenSha256 !== undefined) return CapabilityToken.fromSha256(settings.wsTokenSha256);
-  throw new AppServerSettingsError('`--ws-token-file` or `--ws-token-sha256` is required when `--ws-auth capability-token` is set');
+function resolveAuth(settings: AppServerSettings, cwd: string): Promise<CapabilityToken | undefined> {
+  return resolveWebSocketAuth(settings, cwd, (message) => new AppServerSettingsError(message));
 }
 
 function shutdownSignal(): AbortSignal {

@@ -13,6 +13,7 @@ import {
   completed,
   customToolCall,
   functionCall,
+  mockProviderConfigToml,
   sse,
   startMockResponsesServer,
   type AppServerTestClient,
@@ -33,15 +34,7 @@ const clients: AppServerTestClient[] = [];
 
 beforeEach(async () => {
   model = await startMockResponsesServer();
-  home = makeHome(`model_provider = "mock"
-model = "gpt-5.5"
-
-[model_providers.mock]
-name = "Mock"
-base_url = "${model.url}"
-wire_api = "responses"
-request_max_retries = 0
-`);
+  home = makeHome(mockProviderConfigToml(model.url));
 });
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();

@@ -11,6 +11,7 @@ import {
   assistantMessage,
   completed,
   functionCall,
+  mockProviderConfigToml,
   sse,
   startMockResponsesServer,
   type MockResponsesServer,
@@ -41,15 +42,7 @@ beforeEach(async () => {
   mkdirSync(workspace);
   writeFileSync(
     path.join(home, 'config.toml'),
-    `model_provider = "mock"
-model = "gpt-5.5"
-
-[model_providers.mock]
-name = "Mock"
-base_url = "${model.url}"
-wire_api = "responses"
-request_max_retries = 0
-`,
+    mockProviderConfigToml(model.url),
   );
   writeFileSync(path.join(root, 'token'), TOKEN);
   env = { PATH: process.env.PATH, HOME: root, CODEX_HOME: home, TERM: 'xterm' };

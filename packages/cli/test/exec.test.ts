@@ -91,13 +91,14 @@ describe.skipIf(noSandbox !== undefined)(`skein exec with tools${noSandbox === u
     server.expect([sse(customToolCall('apply_patch', patch), completed()), sse(assistantMessage('Created hello.txt.'), completed())]);
     const { code, stdout } = await skein(['exec', '--json', '-s', 'workspace-write', 'Create hello.txt.']);
     expect(code).toBe(0);
+    // What the model was told first: when the patch did not apply, it says why.
+    expect(server.requests[1]!.toolOutputText('call_mock_0002')).toMatch(/^Exit code: 0\nWall time: [\d.]+ seconds\nOutput:\nSuccess\. Updated the following files:\nA hello\.txt\n$/);
     expect(readFileSync(path.join(repo, 'hello.txt'), 'utf8')).toBe('hello from the patch\n');
     const fileEvents = jsonLines(stdout).filter((event) => (event.type === 'item.started' || event.type === 'item.completed') && event.item.type === 'file_change');
     expect(fileEvents).toEqual([
       { type: 'item.started', item: { id: 'item_0', type: 'file_change', changes: [{ path: path.join(repo, 'hello.txt'), kind: 'add' }], status: 'in_progress' } },
       { type: 'item.completed', item: { id: 'item_0', type: 'file_change', changes: [{ path: path.join(repo, 'hello.txt'), kind: 'add' }], status: 'completed' } },
     ]);
-    expect(server.requests[1]!.toolOutputText('call_mock_0002')).toMatch(/^Exit code: 0\nWall time: [\d.]+ seconds\nOutput:\nSuccess\. Updated the following files:\nA hello\.txt\n$/);
   });
 
   it('keeps the workspace read-only by default, for commands and for patches', async () => {

@@ -72,6 +72,8 @@ export { ExecServer } from './server/exec-server.js';
 export type { ExecServerOptions } from './server/exec-server.js';
 export type { ExecServerConnection, MessageChannel } from './server/exec-server-connection.js';
 export { CapabilityToken, CapabilityTokenError } from './server/capability-token.js';
+export { resolveWebSocketAuth } from './server/websocket-auth.js';
+export type { WebSocketAuthFlags } from './server/websocket-auth.js';
 export type { TokenCheck } from './server/capability-token.js';
 export { ListenAddressError, listenWebSocket, parseWebSocketAddress } from './server/websocket-listener.js';
 export type { WebSocketAddress, WebSocketListener, WebSocketListenerOptions } from './server/websocket-listener.js';

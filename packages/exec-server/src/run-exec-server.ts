@@ -8,7 +8,9 @@ import { LocalFileSystem } from './local/local-file-system.js';
 import { LocalProcesses } from './local/local-processes.js';
 import { PlatformSandbox } from './local/platform-sandbox.js';
 import { SandboxedFileSystem } from './local/sandboxed-file-system.js';
-import { CapabilityToken, CapabilityTokenError } from './server/capability-token.js';
+import { resolveWebSocketAuth } from './server/websocket-auth.js';
+import type { CapabilityToken } from './server/capability-token.js';
+import { CapabilityTokenError } from './server/capability-token.js';
 import { ExecServer } from './server/exec-server.js';
 import { serveStdio } from './server/stdio-transport.js';
 import { ListenAddressError, listenWebSocket, parseWebSocketAddress } from './server/websocket-listener.js';
@@ -93,21 +95,8 @@ export function parseExecServerArgs(argv: readonly string[]): ExecServerSettings
   };
 }
 
-async function resolveAuth(settings: ExecServerSettings, cwd: string): Promise<CapabilityToken | undefined> {
-  const hasTokenFlag = settings.wsTokenFile !== undefined || settings.wsTokenSha256 !== undefined;
-  if (settings.wsAuth === undefined) {
-    if (hasTokenFlag) throw new ExecServerSettingsError('websocket auth flags require `--ws-auth capability-token`');
-    return undefined;
-  }
-  if (settings.wsAuth !== 'capability-token') {
-    throw new ExecServerSettingsError(`unsupported --ws-auth \`${settings.wsAuth}\`; Skein supports \`capability-token\``);
-  }
-  if (settings.wsTokenFile !== undefined && settings.wsTokenSha256 !== undefined) {
-    throw new ExecServerSettingsError('pass either `--ws-token-file` or `--ws-token-sha256`, not both');
-  }
-  if (settings.wsTokenFile !== undefined) return CapabilityToken.fromTokenFile(settings.wsTokenFile, cwd);
-  if (settings.wsTokenSha256 !== undefined) return CapabilityToken.fromSha256(settings.wsTokenSha256);
-  throw new ExecServerSettingsError('`--ws-token-file` or `--ws-token-sha256` is required when `--ws-auth capability-token` is set');
+function resolveAuth(settings: ExecServerSettings, cwd: string): Promise<CapabilityToken | undefined> {
+  return resolveWebSocketAuth(settings, cwd, (message) => new ExecServerSettingsError(message));
 }
 
 /** Builds the service for this machine: sandboxed fs calls and processes when a sandbox is usable. */

@@ -71,3 +71,6 @@ export type {
   SpawnAppServerOptions,
   WebSocketClientOptions,
 } from './app-server-test-client.js';
+
+export { mockProviderConfigToml } from './mock-provider-config.js';
+export type { MockProviderConfigOptions } from './mock-provider-config.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { AppServerTestClient, assistantMessage, completed, sse, startMockResponsesServer } from '@skein/test-support';
+import { AppServerTestClient, assistantMessage, completed, mockProviderConfigToml, sse, startMockResponsesServer } from '@skein/test-support';
 
 /** Timed `thread/start`s, after the warm-up ones. */
 const THREAD_STARTS = 100;
@@ -34,15 +34,7 @@ const workspace = path.join(root, 'workspace');
 await Promise.all([mkdir(home), mkdir(workspace)]);
 await writeFile(
   path.join(home, 'config.toml'),
-  `model_provider = "mock"
-model = "gpt-5.5"
-
-[model_providers.mock]
-name = "Mock"
-base_url = "${model.url}"
-wire_api = "responses"
-request_max_retries = 0
-`,
+  mockProviderConfigToml(model.url),
 );
 const ENV = { PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin', HOME: root, CODEX_HOME: home, TERM: 'xterm' };
 

@@ -2,21 +2,10 @@
 // read, archive, naming, subscriptions, user shell commands, steering and interrupts.
 import { z } from 'zod';
 import { UserInput } from '../user-input.js';
-import { ApprovalsReviewer, AskForApproval, SandboxMode } from './common.js';
+import { threadSettingsParams } from './thread.js';
 
 /** Settings a client may change when it loads a thread again (unset: config, as for a new thread). */
-const reloadSettings = {
-  cwd: z.string().nullish(),
-  model: z.string().nullish(),
-  modelProvider: z.string().nullish(),
-  approvalPolicy: AskForApproval.nullish(),
-  approvalsReviewer: ApprovalsReviewer.nullish(),
-  sandbox: SandboxMode.nullish(),
-  config: z.record(z.string(), z.unknown()).nullish(),
-  baseInstructions: z.string().nullish(),
-  developerInstructions: z.string().nullish(),
-  excludeTurns: z.boolean().optional(),
-};
+const reloadSettings = { ...threadSettingsParams, excludeTurns: z.boolean().optional() };
 
 export const ThreadResumeParams = z.object({ threadId: z.string(), ...reloadSettings });
 export type ThreadResumeParams = z.infer<typeof ThreadResumeParams>;

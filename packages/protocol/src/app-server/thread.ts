@@ -50,8 +50,8 @@ export const Thread = z.object({
 });
 export type Thread = z.infer<typeof Thread>;
 
-/** `thread/start`: every field optional; unset fields come from config. */
-export const ThreadStartParams = z.object({
+/** The settings a client may give a thread it starts, resumes or forks; unset ones come from config. */
+export const threadSettingsParams = {
   cwd: z.string().nullish(),
   model: z.string().nullish(),
   modelProvider: z.string().nullish(),
@@ -62,6 +62,11 @@ export const ThreadStartParams = z.object({
   config: z.record(z.string(), z.unknown()).nullish(),
   baseInstructions: z.string().nullish(),
   developerInstructions: z.string().nullish(),
+};
+
+/** `thread/start`: every field optional; unset fields come from config. */
+export const ThreadStartParams = z.object({
+  ...threadSettingsParams,
   ephemeral: z.boolean().nullish(),
   historyMode: ThreadHistoryMode.nullish(),
   multiAgentMode: MultiAgentMode.nullish(),
