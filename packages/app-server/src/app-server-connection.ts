@@ -46,7 +46,6 @@ interface PendingServerRequest {
 }
 
 const CODEX_METHODS = new Set(CODEX_CLIENT_REQUEST_METHODS);
-const UNKNOWN_VARIANT_SUFFIX = `expected one of ${CODEX_CLIENT_REQUEST_METHODS.map((method) => `\`${method}\``).join(', ')}`;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -132,6 +131,11 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
     }
     if (typeof id === 'number' && ('result' in message || 'error' in message)) {
       this.receiveResponse(id, message);
+      return;
+    }
+    // A request we can answer (it has an id) but cannot read: say so rather than leave it hanging.
+    if (isRequestId(id) && !('result' in message) && !('error' in message)) {
+      this.sendError(id, { code: AppServerErrorCode.InvalidRequest, message: `${AppServerErrorMessage.InvalidRequestPrefix}missing field \`method\`` });
       return;
     }
     this.setup.log(`connection ${this.id}: ignored a message that is neither a request, a notification nor a response`);
@@ -266,10 +270,9 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
     if (request.method === 'initialize') return this.initialize(request.params);
     const method = this.setup.methods.get(request.method);
     if (method === undefined) {
-      if (!CODEX_METHODS.has(request.method)) {
-        // Codex parses the method name first and answers an unknown one as serde words it.
-        throw AppServerRequestError.invalidRequest(`unknown variant \`${request.method}\`, ${UNKNOWN_VARIANT_SUFFIX}`);
-      }
+      // The issue asks for -32601 naming the method; Codex answers names it does not know with
+      // -32600 "unknown variant …" (we follow the issue, and keep Codex's wording for its own methods).
+      if (!CODEX_METHODS.has(request.method)) throw new AppServerRequestError(AppServerErrorCode.MethodNotFound, `method not found: \`${request.method}\``);
       if (this.#initializeParams === undefined) throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, AppServerErrorMessage.NotInitialized);
       throw new AppServerRequestError(AppServerErrorCode.MethodNotFound, `method not found: \`${request.method}\` is not implemented by this server`);
     }

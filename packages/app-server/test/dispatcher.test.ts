@@ -72,12 +72,13 @@ describe.each<Transport>(['stdio', 'websocket'])('dispatcher over %s', (transpor
     home.cleanup();
   });
 
-  it('answers an unknown method as Codex does, and a Codex method Skein lacks with -32601 naming it', async () => {
+  it('answers an unknown method, and a Codex method Skein lacks, with -32601 naming it; a request without a method with -32600', async () => {
     const client = await running.connect(transport);
     await client.initialize();
-    const unknown = await client.requestReply('no/such', {});
-    expect(unknown).toMatchObject({ error: { code: -32600 } });
-    expect((unknown as { error: { message: string } }).error.message).toMatch(/^Invalid request: unknown variant `no\/such`, expected one of `initialize`, /);
+    expect(await client.requestReply('no/such', {})).toEqual({ error: { code: -32601, message: 'method not found: `no/such`' } });
+    expect(await client.sendRawRequest(JSON.stringify({ id: 77, params: {} }), { id: 77, method: '(none)' })).toEqual({
+      error: { code: -32600, message: 'Invalid request: missing field `method`' },
+    });
     expect(await client.requestReply('thread/goal/set', {})).toEqual({
       error: { code: -32601, message: 'method not found: `thread/goal/set` is not implemented by this server' },
     });
@@ -96,12 +97,13 @@ describe.each<Transport>(['stdio', 'websocket'])('dispatcher over %s', (transpor
     await client.close();
   });
 
+  // Unparseable JSON and requests without a usable id cannot be answered within Codex's schema (an
+  // error needs the request's id), so they are dropped, as Codex drops them.
   it('ignores malformed JSON, non-requests and unknown notifications, and keeps serving', async () => {
     const client = await running.connect(transport);
     await client.initialize();
     client.sendRaw('{not json');
     client.sendRaw('[1, 2, 3]');
-    client.sendRaw('{"id": 5}');
     client.sendRaw('{"id": null, "method": "model/list", "params": {}}');
     client.notify('no/such/notification', { x: 1 });
     // A `jsonrpc` member is accepted on what clients send.
