@@ -233,6 +233,10 @@ describe.skipIf(NO_SANDBOX)('file changes', () => {
       type: 'fileChange',
       changes: [{ path: path.join(home.workspace, 'hello.txt'), kind: { type: 'add' }, diff: 'hello\n' }],
     });
+    // The rollout keeps the change (as Codex's FileChange item), so reading the thread shows it again.
+    const read = (await client.request('thread/read', { threadId, includeTurns: true })) as { thread: { turns: { items: { type: string }[] }[] } };
+    expect(read.thread.turns[0]!.items.map((item) => item.type)).toEqual(['userMessage', 'fileChange', 'agentMessage']);
+    expect(read.thread.turns[0]!.items[1]).toMatchObject({ id: 'call_p', status: 'completed', changes: [{ kind: { type: 'add' }, diff: 'hello\n' }] });
   });
 
   it('asks before writing outside the workspace; declined, the item is declined and nothing is written', async () => {

@@ -4,7 +4,7 @@
 import { displayCommand } from '@skein/core';
 import type { ResponseItem } from '@skein/protocol';
 import { forEachThreadLine, isUserTurnBoundary, userMessageText, type LoadedThread, type RolloutLine } from '@skein/rollout';
-import { agentMessageItem, commandExecutionItem, type WireObject } from './thread-items.js';
+import { agentMessageItem, commandExecutionItem, fileChangeItem, reasoningItem, type WireObject } from './thread-items.js';
 
 interface TurnTrace {
   readonly items: WireObject[];
@@ -68,6 +68,10 @@ function lineTurnId(line: RolloutLine): string | undefined {
 function threadItemOf(line: RolloutLine): WireObject | undefined {
   if (line.type === 'response_item') {
     const item = line.payload as ResponseItem;
+    if (item.type === 'reasoning') {
+      const { startedAtMs: _started, completedAtMs: _completed, ...reasoning } = reasoningItem(item, 0, null);
+      return reasoning;
+    }
     if (item.type !== 'message') return undefined;
     if (isUserTurnBoundary(item)) {
       return { type: 'userMessage', id: item.id ?? '', clientId: null, content: [{ type: 'text', text: userMessageText(item) ?? '', text_elements: [] }] };
@@ -77,9 +81,36 @@ function threadItemOf(line: RolloutLine): WireObject | undefined {
     return message;
   }
   if (line.type !== 'event_msg') return undefined;
-  const payload = line.payload as { type?: unknown; item?: RecordedCommand; started_at_ms?: unknown; completed_at_ms?: unknown };
-  if (payload.type !== 'item_completed' || payload.item?.type !== 'CommandExecution') return undefined;
-  return recordedCommand(payload.item, Date.parse(line.timestamp));
+  const payload = line.payload as { type?: unknown; item?: RecordedCommand | RecordedFileChange };
+  if (payload.type !== 'item_completed') return undefined;
+  if (payload.item?.type === 'CommandExecution') return recordedCommand(payload.item, Date.parse(line.timestamp));
+  if (payload.item?.type === 'FileChange') return recordedFileChange(payload.item, Date.parse(line.timestamp));
+  return undefined;
+}
+
+interface RecordedFileChange {
+  readonly type: 'FileChange';
+  readonly id?: unknown;
+  readonly changes?: unknown;
+  readonly status?: unknown;
+}
+
+/** A recorded patch as a `fileChange` item: Codex keys its changes by path. */
+function recordedFileChange(item: RecordedFileChange, completedAtMs: number): WireObject {
+  const changes = typeof item.changes === 'object' && item.changes !== null ? Object.entries(item.changes as Record<string, unknown>) : [];
+  const status = item.status === 'completed' || item.status === 'failed' || item.status === 'declined' ? item.status : 'completed';
+  return fileChangeItem(
+    typeof item.id === 'string' ? item.id : '',
+    changes.map(([path, change]) => {
+      const { type, content, unified_diff: unifiedDiff, move_path: movePath } = (change ?? {}) as { type?: unknown; content?: unknown; unified_diff?: unknown; move_path?: unknown };
+      const kind = type === 'add' || type === 'delete' ? type : 'update';
+      const diff = typeof (kind === 'update' ? unifiedDiff : content) === 'string' ? ((kind === 'update' ? unifiedDiff : content) as string) : '';
+      return { path, kind, diff, ...(kind === 'update' && typeof movePath === 'string' ? { movePath } : {}) };
+    }),
+    status,
+    completedAtMs,
+    completedAtMs,
+  );
 }
 
 interface RecordedCommand {

@@ -89,6 +89,26 @@ export class RolloutThreadRecorder implements ThreadRecorder {
           },
         ]);
         break;
+      case 'patchApplied':
+        // Codex records patches the same way, keyed by path, so thread/read can show them.
+        this.#append([
+          {
+            type: 'event_msg',
+            payload: {
+              type: 'item_completed',
+              turn_id: event.turnId,
+              item: {
+                type: 'FileChange',
+                id: event.callId,
+                changes: Object.fromEntries(event.changes.map((change) => [change.path, rolloutFileChange(change)])),
+                status: event.success ? 'completed' : 'failed',
+                stdout: event.success ? event.output : '',
+                stderr: event.success ? '' : event.output,
+              },
+            },
+          },
+        ]);
+        break;
       case 'threadNameUpdated':
         this.#append([{ type: 'event_msg', payload: { type: 'thread_name_updated', thread_id: event.threadId, thread_name: event.name } }]);
         break;
@@ -133,4 +153,10 @@ export class RolloutThreadRecorder implements ThreadRecorder {
       }
     });
   }
+}
+
+/** One file of a patch in Codex's rollout form: contents for adds and deletes, hunks for updates. */
+function rolloutFileChange(change: { readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined; readonly diff?: string }): Record<string, unknown> {
+  if (change.kind === 'update') return { type: 'update', unified_diff: change.diff ?? '', move_path: change.movePath ?? null };
+  return { type: change.kind, content: change.diff ?? '' };
 }

@@ -450,7 +450,7 @@ export class ThreadSession {
         now: clock.monotonicMs,
         sandbox,
         authorize: (changes, invocation) => approvals.authorizePatch({ turnId: invocation.turnId, callId: invocation.callId, changes }, invocation.signal),
-        onChanges: (changes, callId, success) => this.#emit({ type: 'patchApplied', turnId: this.#active?.turnId ?? '', callId, changes, success }),
+        onChanges: (changes, callId, success, output) => this.#emit({ type: 'patchApplied', turnId: this.#active?.turnId ?? '', callId, changes, success, output }),
       }),
       ...(model.supportsImageInput && features.isEnabled('view_image')
         ? [

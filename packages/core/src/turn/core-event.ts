@@ -70,6 +70,8 @@ export type CoreEvent =
       readonly turnId: string;
       readonly callId: string;
       readonly success: boolean;
+      /** What the patch tool reported: the list of changed files, or why nothing was written. */
+      readonly output: string;
       readonly changes: readonly { readonly path: string; readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined; readonly diff?: string }[];
     }
   /** The thread was given a name (or its name removed). */

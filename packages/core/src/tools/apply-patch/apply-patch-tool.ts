@@ -88,7 +88,7 @@ export interface ApplyPatchToolOptions {
    * The files a patch changed (`success: true`) or set out to change and did not (`success: false`,
    * for a patch that parsed but could not be applied; nothing was written).
    */
-  onChanges?(summary: readonly PatchFileSummary[], callId: string, success: boolean): void;
+  onChanges?(summary: readonly PatchFileSummary[], callId: string, success: boolean, output: string): void;
 }
 
 /**
@@ -110,7 +110,7 @@ export function applyPatchTool(options: ApplyPatchToolOptions): CustomToolHandle
         changes = await planPatch(patch, options.fs, options.cwd, call);
         const authorization = (await options.authorize?.(changes.map(summarize), invocation)) ?? { type: 'run', sandboxed: true };
         if (authorization.type === 'rejected') {
-          options.onChanges?.(changes.map(summarize), invocation.callId, false);
+          options.onChanges?.(changes.map(summarize), invocation.callId, false, `${authorization.output}\n`);
           return answer(1, started, `${authorization.output}\n`);
         }
         // An interrupt that arrives while planning or asking stops the patch before its first write.
@@ -119,13 +119,14 @@ export function applyPatchTool(options: ApplyPatchToolOptions): CustomToolHandle
       } catch (error) {
         if (error instanceof PatchParseError) return answer(1, started, `invalid patch: line ${error.line}: ${error.message}\n`);
         if (error instanceof PatchApplyError) {
-          if (patch !== undefined) options.onChanges?.(intendedChanges(patch, options.cwd), invocation.callId, false);
+          if (patch !== undefined) options.onChanges?.(intendedChanges(patch, options.cwd), invocation.callId, false, `${error.message}\n`);
           return answer(1, started, `${error.message}\n`);
         }
         throw error;
       }
-      options.onChanges?.(changes.map(summarize), invocation.callId, true);
-      return answer(0, started, successText(changes));
+      const output = successText(changes);
+      options.onChanges?.(changes.map(summarize), invocation.callId, true, output);
+      return answer(0, started, output);
     },
   };
 
