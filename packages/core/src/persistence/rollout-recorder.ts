@@ -65,49 +65,30 @@ export class RolloutThreadRecorder implements ThreadRecorder {
         ]);
         break;
       case 'commandCompleted':
-        // Codex records finished commands so thread/read can show them with their turn.
-        this.#append([
-          {
-            type: 'event_msg',
-            payload: {
-              type: 'item_completed',
-              turn_id: event.turnId,
-              item: {
-                type: 'CommandExecution',
-                id: event.callId,
-                process_id: event.processId,
-                command: event.argv,
-                cwd: `file://${event.cwd}`,
-                parsed_cmd: [{ type: 'unknown', cmd: event.argv.at(-1) ?? event.command }],
-                source: event.source === 'userShell' ? 'user_shell' : 'unified_exec_startup',
-                status: event.exitCode === 0 ? 'completed' : 'failed',
-                aggregated_output: event.aggregatedOutput,
-                exit_code: event.exitCode,
-                duration: { secs: Math.floor(event.durationMs / 1000), nanos: Math.round((event.durationMs % 1000) * 1e6) },
-              },
-            },
-          },
-        ]);
+        // Codex records finished commands and patches so thread/read can show them with their turn.
+        this.#itemCompleted(event.turnId, {
+          type: 'CommandExecution',
+          id: event.callId,
+          process_id: event.processId,
+          command: event.argv,
+          cwd: `file://${event.cwd}`,
+          parsed_cmd: [{ type: 'unknown', cmd: event.argv.at(-1) ?? event.command }],
+          source: event.source === 'userShell' ? 'user_shell' : 'unified_exec_startup',
+          status: event.exitCode === 0 ? 'completed' : 'failed',
+          aggregated_output: event.aggregatedOutput,
+          exit_code: event.exitCode,
+          duration: { secs: Math.floor(event.durationMs / 1000), nanos: Math.round((event.durationMs % 1000) * 1e6) },
+        });
         break;
       case 'patchApplied':
-        // Codex records patches the same way, keyed by path, so thread/read can show them.
-        this.#append([
-          {
-            type: 'event_msg',
-            payload: {
-              type: 'item_completed',
-              turn_id: event.turnId,
-              item: {
-                type: 'FileChange',
-                id: event.callId,
-                changes: Object.fromEntries(event.changes.map((change) => [change.path, rolloutFileChange(change)])),
-                status: event.success ? 'completed' : 'failed',
-                stdout: event.success ? event.output : '',
-                stderr: event.success ? '' : event.output,
-              },
-            },
-          },
-        ]);
+        this.#itemCompleted(event.turnId, {
+          type: 'FileChange',
+          id: event.callId,
+          changes: Object.fromEntries(event.changes.map((change) => [change.path, rolloutFileChange(change)])),
+          status: event.success ? 'completed' : 'failed',
+          stdout: event.success ? event.output : '',
+          stderr: event.success ? '' : event.output,
+        });
         break;
       case 'threadNameUpdated':
         this.#append([{ type: 'event_msg', payload: { type: 'thread_name_updated', thread_id: event.threadId, thread_name: event.name } }]);
@@ -126,6 +107,11 @@ export class RolloutThreadRecorder implements ThreadRecorder {
         // Deltas, item and usage events are not part of the persisted record.
         break;
     }
+  }
+
+  /** Codex's `item_completed` line for a finished item of `turnId`. */
+  #itemCompleted(turnId: string, item: Record<string, unknown>): void {
+    this.#append([{ type: 'event_msg', payload: { type: 'item_completed', turn_id: turnId, item } }]);
   }
 
   /** Waits for every recorded line and makes them durable; rethrows the first write failure. */
