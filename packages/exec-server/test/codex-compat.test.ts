@@ -143,7 +143,26 @@ describe.skipIf(codex.missing !== undefined)(`next to codex exec-server 0.171.0$
       return { notifications: notifications.map((item) => ({ method: item.method, params: item.params })), read: read.result };
     };
     const [mine, codexRun] = await Promise.all([run(ours), run(theirs)]);
-    expect(mine).toEqual(codexRun);
+    // Output and exit race inside either server (Codex's order varies under load too): each numbers
+    // its notifications 1, 2, 3 in the order it sends them, ends with process/closed, and sends the
+    // same notifications and the same read.
+    const numbered = (result: typeof mine) => result.notifications.map((item) => (item.params as { seq: number }).seq);
+    expect(numbered(mine)).toEqual(numbered(codexRun).map((_, index) => index + 1));
+    expect(numbered(codexRun)).toEqual(numbered(mine).map((_, index) => index + 1));
+    expect(mine.notifications.at(-1)?.method).toBe('process/closed');
+    const unordered = (result: typeof mine) =>
+      result.notifications
+        .map(({ method, params }) => {
+          const { seq: _seq, ...rest } = params as Record<string, unknown>;
+          return JSON.stringify({ method, rest });
+        })
+        .sort();
+    expect(unordered(mine)).toEqual(unordered(codexRun));
+    const read = (result: typeof mine) => {
+      const { chunks, ...rest } = result.read as { chunks: { seq: number }[] };
+      return { ...rest, chunks: chunks.map(({ seq: _seq, ...chunk }) => chunk) };
+    };
+    expect(read(mine)).toEqual(read(codexRun));
   });
 
   it('lets Skein’s remote client use Codex’s server, with the same error classes', async () => {
