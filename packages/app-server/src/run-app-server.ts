@@ -1,6 +1,5 @@
 // The app-server program: `--listen stdio:// | ws://IP:PORT`, capability-token auth, config from
 // the usual layers. Used by this package's bin and by `skein app-server`.
-import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type LoadConfigOptions } from '@skein/config';
 import { localHostFacts, localThreadEnvironment } from '@skein/core';
@@ -14,21 +13,17 @@ import {
   resolveWebSocketAuth,
   serveStdio,
   type CapabilityToken,
+  type ExecServerIo,
+  type WebSocketAuthFlags,
   type WebSocketListener,
 } from '@skein/exec-server';
 import { AppServer } from './app-server.js';
 import { readInstallationId } from './installation-id.js';
 
 /** The app-server's settings, as its flags spell them. */
-export interface AppServerSettings {
+export interface AppServerSettings extends WebSocketAuthFlags {
   /** `stdio://` (the default, also `stdio`) or `ws://IP:PORT` (port 0 picks a free one). */
   readonly listen?: string | undefined;
-  /** `capability-token` to require a bearer token on WebSocket upgrades. */
-  readonly wsAuth?: string | undefined;
-  /** File holding the token (relative to the working directory). */
-  readonly wsTokenFile?: string | undefined;
-  /** Hex SHA-256 of the token, instead of the token file. */
-  readonly wsTokenSha256?: string | undefined;
   /** `-c key=value` overrides, in order. */
   readonly configOverrides?: readonly string[] | undefined;
   readonly enable?: readonly string[] | undefined;
@@ -41,15 +36,8 @@ export interface AppServerSettings {
   readonly version?: string | undefined;
 }
 
-/** Where the program runs. */
-export interface AppServerIo {
-  readonly cwd: string;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly stdin: Readable;
-  readonly stdout: Writable;
-  readonly stderr: Writable;
-  /** Stops a WebSocket server (default: SIGINT or SIGTERM). */
-  readonly shutdown?: AbortSignal | undefined;
+/** Where the program runs: the exec-server's streams and stop signal, and a hook for tests. */
+export interface AppServerIo extends ExecServerIo {
   /** Called with the listener once a WebSocket server is up (tests use its URL). */
   readonly onListening?: ((listener: WebSocketListener) => void) | undefined;
 }
@@ -125,23 +113,19 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
     strict: settings.strictConfig ?? false,
   };
   const config = await loadConfig({ ...configLoad, cwd: io.cwd });
-  const store = await ThreadStore.open({ home: config.config.homeDir });
   const environment = localThreadEnvironment({ cwd: io.cwd, env: io.env });
   return new AppServer({
     config,
     configLoad,
     version: settings.version,
     threads: {
-      store,
+      openStore: () => ThreadStore.open({ home: config.config.homeDir }),
       environment,
       extensions: new ExtensionRegistryBuilder().build(),
       env: io.env,
       host: localHostFacts(io.env),
       cliVersion: settings.version ?? '0.0.0',
-      release: async () => {
-        await environment.close();
-        store.close();
-      },
+      release: () => environment.close(),
     },
     installationId: await readInstallationId(config.config.homeDir),
     maxQueuedRequests: settings.maxQueuedRequests,

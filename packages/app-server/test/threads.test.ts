@@ -46,20 +46,16 @@ afterEach(async () => {
 
 /** An in-process server with threads on `home`. */
 async function serve(options: Partial<AppServerOptions> = {}): Promise<InProcessServer> {
-  const store = await ThreadStore.open({ home: home.home });
   const environment = localThreadEnvironment({ cwd: home.workspace, env: home.env });
   const server = await startInProcess(home, {
     threads: {
-      store,
+      openStore: () => ThreadStore.open({ home: home.home }),
       environment,
       extensions: new ExtensionRegistryBuilder().build(),
       env: {},
       host: { shell: 'bash', timezone: 'Etc/UTC' },
       cliVersion: '0.0.0',
-      release: async () => {
-        await environment.close();
-        store.close();
-      },
+      release: () => environment.close(),
     },
     ...options,
   });

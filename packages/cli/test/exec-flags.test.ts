@@ -1,63 +1,28 @@
 // `skein exec`'s flags beyond the SDK's set, and its output for people: the built binary against the
 // mock Responses server, asserting on what the model received, on stdout / stderr / exit code and on
 // the files left behind (the -o file, rollouts).
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ExecEvent } from '@skein/protocol';
 import { probeSandbox } from '@skein/sandboxing';
-import { assistantMessage, completed, customToolCall, functionCall, httpError, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
+import { assistantMessage, completed, customToolCall, functionCall, httpError, sse, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { execScratch, type ExecScratch } from './support/exec-run.js';
 
-const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.js');
-
+let fixture: ExecScratch;
 let scratch: string;
 let home: string;
 let repo: string;
 let server: MockResponsesServer;
 
 beforeEach(async () => {
-  scratch = mkdtempSync(path.join(tmpdir(), 'skein-exec-flags-'));
-  home = path.join(scratch, 'home');
-  repo = path.join(scratch, 'repo');
-  mkdirSync(home);
-  mkdirSync(path.join(scratch, 'user'));
-  mkdirSync(path.join(repo, '.git'), { recursive: true });
-  server = await startMockResponsesServer();
-  writeConfig('');
+  fixture = await execScratch('skein-exec-flags-');
+  ({ scratch, home, repo, server } = fixture);
 });
-afterEach(async () => {
-  await server.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
+afterEach(() => fixture.cleanup());
 
-function writeConfig(extra: string): void {
-  writeFileSync(
-    path.join(home, 'config.toml'),
-    `model_provider = "mock"\n${extra}[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nrequest_max_retries = 0\nstream_max_retries = 0\n`,
-  );
-}
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function skein(args: string[], options: { readonly stdin?: string; readonly cwd?: string } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const env = { PATH: process.env.PATH, HOME: path.join(scratch, 'user'), CODEX_HOME: home, MOCK_API_KEY: 'sk-mock', TZ: 'UTC' };
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? repo, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.stdin ?? '');
-  });
-}
+const writeConfig = (topLevel: string) => fixture.writeConfig(topLevel);
+const skein = (args: string[], options: { readonly stdin?: string; readonly cwd?: string } = {}) => fixture.skein(args, options);
 
 /** Every rollout file under the home directory. */
 function rolloutFiles(): string[] {

@@ -1,11 +1,8 @@
 // `skein exec` as a user (or @openai/codex-sdk) runs it: the built binary, a real home directory with
 // config.toml pointing at the mock Responses server, and a git repository as the working directory.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ExecEvent } from '@skein/protocol';
-import { existsSync, readFileSync } from 'node:fs';
 import { probeSandbox } from '@skein/sandboxing';
 import {
   assistantMessage,
@@ -15,52 +12,24 @@ import {
   httpError,
   reasoningItem,
   sse,
-  startMockResponsesServer,
   type MockResponsesServer,
 } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, execScratch, jsonLines, type ExecScratch } from './support/exec-run.js';
 
-const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.js');
-
+let fixture: ExecScratch;
 let scratch: string;
 let home: string;
 let repo: string;
 let server: MockResponsesServer;
 
 beforeEach(async () => {
-  scratch = mkdtempSync(path.join(tmpdir(), 'skein-exec-'));
-  home = path.join(scratch, 'home');
-  repo = path.join(scratch, 'repo');
-  mkdirSync(home);
-  mkdirSync(path.join(scratch, 'user'));
-  mkdirSync(path.join(repo, '.git'), { recursive: true });
-  server = await startMockResponsesServer();
-  writeFileSync(
-    path.join(home, 'config.toml'),
-    `model_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nrequest_max_retries = 0\nstream_max_retries = 0\n`,
-  );
+  fixture = await execScratch('skein-exec-');
+  ({ scratch, home, repo, server } = fixture);
 });
-afterEach(async () => {
-  await server.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
+afterEach(() => fixture.cleanup());
 
-function skein(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // An empty HOME, so the login shell commands run in (`bash -lc`) reads no profile of this machine.
-    const env = { PATH: process.env.PATH, HOME: path.join(scratch, 'user'), CODEX_HOME: home, MOCK_API_KEY: 'sk-mock', TZ: 'UTC' };
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: repo, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
-
-const jsonLines = (stdout: string) => stdout.trimEnd().split('\n').map((line) => ExecEvent.parse(JSON.parse(line)));
+const skein = (args: string[], stdin = '') => fixture.skein(args, { stdin });
 
 // Commands run in the real sandbox; a machine without usable bubblewrap skips these with the reason.
 const capability = await probeSandbox({ env: process.env });

@@ -8,7 +8,7 @@ import { LocalFileSystem } from './local/local-file-system.js';
 import { LocalProcesses } from './local/local-processes.js';
 import { PlatformSandbox } from './local/platform-sandbox.js';
 import { SandboxedFileSystem } from './local/sandboxed-file-system.js';
-import { resolveWebSocketAuth } from './server/websocket-auth.js';
+import { resolveWebSocketAuth, type WebSocketAuthFlags } from './server/websocket-auth.js';
 import type { CapabilityToken } from './server/capability-token.js';
 import { CapabilityTokenError } from './server/capability-token.js';
 import { ExecServer } from './server/exec-server.js';
@@ -16,15 +16,9 @@ import { serveStdio } from './server/stdio-transport.js';
 import { ListenAddressError, listenWebSocket, parseWebSocketAddress } from './server/websocket-listener.js';
 
 /** The exec-server's settings, as its flags spell them. */
-export interface ExecServerSettings {
+export interface ExecServerSettings extends WebSocketAuthFlags {
   /** `ws://IP:PORT` (default `ws://127.0.0.1:0`), `stdio` or `stdio://`. */
   readonly listen?: string | undefined;
-  /** `capability-token` to require a bearer token on WebSocket upgrades. */
-  readonly wsAuth?: string | undefined;
-  /** File holding the token (relative to the working directory). */
-  readonly wsTokenFile?: string | undefined;
-  /** Hex SHA-256 of the token, instead of the token file. */
-  readonly wsTokenSha256?: string | undefined;
   /** Requests one connection runs at once (default 1). */
   readonly concurrentRequests?: number | undefined;
   /** The largest request acted on, in bytes. */

@@ -95,7 +95,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       async handle(params, context) {
         const hub = hubOf(context);
         const cwd = typeof params.cwd === 'string' ? params.cwd : undefined;
-        const page = await hub.store.list({
+        const page = await (await hub.store()).list({
           ...(params.cursor === undefined || params.cursor === null ? {} : { cursor: params.cursor }),
           ...(params.limit === undefined || params.limit === null ? {} : { limit: params.limit }),
           ...(cwd === undefined ? {} : { cwd }),
@@ -132,7 +132,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       async handle(params, context) {
         const hub = hubOf(context);
         await hub.unload(params.threadId);
-        await hub.store.archive(params.threadId).catch((error: unknown) => asRequestError(error));
+        await (await hub.store()).archive(params.threadId).catch((error: unknown) => asRequestError(error));
         afterResponse(() => context.server.broadcastToAll('thread/archived', { threadId: params.threadId }));
         return {};
       },
@@ -144,7 +144,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       params: ThreadIdParams,
       async handle(params, context) {
         const hub = hubOf(context);
-        const summary = await hub.store.unarchive(params.threadId).catch((error: unknown) => asRequestError(error));
+        const summary = await (await hub.store()).unarchive(params.threadId).catch((error: unknown) => asRequestError(error));
         afterResponse(() => context.server.broadcastToAll('thread/unarchived', { threadId: params.threadId }));
         return { thread: hub.summaryObject(summary) };
       },

@@ -10,7 +10,6 @@ import type {
   FileChangeApprovalDecision,
   FileChangeApprovalRequest,
   ThreadHandle,
-  TokenUsageBreakdown,
   UserInputAnswers,
   UserInputRequest,
 } from '@skein/core';
@@ -195,7 +194,7 @@ export class LiveThread implements ClientRequests {
         return this.#emit('thread/tokenUsage/updated', {
           threadId: this.id,
           turnId: event.turnId,
-          tokenUsage: { total: usage(event.total), last: usage(event.last), modelContextWindow: event.modelContextWindow },
+          tokenUsage: { total: event.total, last: event.last, modelContextWindow: event.modelContextWindow },
         });
       case 'commandStarted':
         return this.#commandStarted(event);
@@ -236,20 +235,7 @@ export class LiveThread implements ClientRequests {
   async requestCommandApproval(request: CommandApprovalRequest, signal: AbortSignal): Promise<CommandApprovalDecision> {
     const turn = this.#turn;
     const startedAtMs = this.host.now();
-    const state: CommandItemState = {
-      id: request.callId,
-      command: request.command,
-      cmd: request.script,
-      cwd: request.cwd,
-      source: 'agent',
-      status: 'inProgress',
-      processId: null,
-      aggregatedOutput: null,
-      exitCode: null,
-      durationMs: null,
-      startedAtMs,
-      completedAtMs: null,
-    };
+    const state = runningCommand({ id: request.callId, command: request.command, cmd: request.script, cwd: request.cwd, source: 'agent', startedAtMs });
     turn?.commands.set(request.callId, state);
     this.#setFlag('waitingOnApproval', true);
     this.#emit('item/started', { threadId: this.id, turnId: request.turnId, item: commandExecutionItem(state), startedAtMs });
@@ -406,20 +392,14 @@ export class LiveThread implements ClientRequests {
     const turn = this.#turn;
     const existing = turn?.commands.get(event.callId);
     const now = this.host.now();
-    const state: CommandItemState = {
+    const state = runningCommand({
       id: event.callId,
       command: event.command,
       cmd: event.cmd,
       cwd: event.cwd,
       source: event.source === 'userShell' ? 'userShell' : 'unifiedExecStartup',
-      status: 'inProgress',
-      processId: null,
-      aggregatedOutput: null,
-      exitCode: null,
-      durationMs: null,
       startedAtMs: existing?.startedAtMs ?? now,
-      completedAtMs: null,
-    };
+    });
     turn?.commands.set(event.callId, state);
     // A command the user approved was already shown when the question was asked.
     if (existing === undefined) this.#emit('item/started', { threadId: this.id, turnId: event.turnId, item: commandExecutionItem(state), startedAtMs: now });
@@ -514,10 +494,11 @@ export class LiveThread implements ClientRequests {
   }
 }
 
-function usage(breakdown: TokenUsageBreakdown): WireObject {
-  return { ...breakdown };
-}
-
 function textOf(input: readonly UserInput[]): string {
   return input.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+}
+
+/** A command that has started (or is waiting on approval) and has no result yet. */
+function runningCommand(facts: Pick<CommandItemState, 'id' | 'command' | 'cmd' | 'cwd' | 'source' | 'startedAtMs'>): CommandItemState {
+  return { ...facts, status: 'inProgress', processId: null, aggregatedOutput: null, exitCode: null, durationMs: null, completedAtMs: null };
 }

@@ -16,7 +16,11 @@ import { threadConfigOverrides } from './thread-config-overrides.js';
 
 /** What the hub needs besides the server. */
 export interface ThreadHubOptions {
-  readonly store: ThreadStore;
+  /**
+   * Opens the rollout store. Called on the first thread request, not at start-up: opening reconciles
+   * the index with every rollout file, which a client that only reads config should not wait for.
+   */
+  openStore(): Promise<ThreadStore>;
   /** Where threads' commands and edits run (this machine, sandboxed). */
   readonly environment: ThreadEnvironment;
   readonly extensions: ExtensionRegistry;
@@ -24,7 +28,7 @@ export interface ThreadHubOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly host: { readonly shell: string; readonly timezone: string };
   readonly cliVersion: string;
-  /** Releases what these options hold (the store, the environment's processes) once every thread is unloaded. */
+  /** Releases what these options hold (the environment's processes) once every thread is unloaded. */
   readonly release?: (() => Promise<void> | void) | undefined;
 }
 
@@ -44,15 +48,21 @@ type OpenParams = Pick<ThreadStartParams, 'cwd' | 'model' | 'modelProvider' | 'a
 /** The loaded threads of one app-server. */
 export class ThreadHub {
   readonly #threads = new Map<string, LiveThread>();
+  #store: Promise<ThreadStore> | undefined;
 
   constructor(
     private readonly options: ThreadHubOptions,
     private readonly server: ThreadHubServer,
   ) {}
 
-  /** The rollout store threads are recorded in. */
-  get store(): ThreadStore {
-    return this.options.store;
+  /** The rollout store threads are recorded in, opened on first use. */
+  store(): Promise<ThreadStore> {
+    // A store that failed to open is tried again by the next request.
+    this.#store ??= this.options.openStore().catch((error: unknown) => {
+      this.#store = undefined;
+      throw error;
+    });
+    return this.#store;
   }
 
   /** The environment new threads act on. */
@@ -80,7 +90,7 @@ export class ThreadHub {
   async start(params: ThreadStartParams, connection: ClientConnection, environment: ThreadEnvironment | undefined): Promise<{ thread: LiveThread; response: WireObject }> {
     const config = await this.#config(params);
     const live = this.#live(undefined, config, connection, { ephemeral: params.ephemeral === true, forkedFromId: null, threadSource: params.threadSource ?? null, preview: '', name: null });
-    const handle = await this.#manager(config, connection, environment).start({
+    const handle = await (await this.#manager(config, connection, environment)).start({
       onEvent: live.onEvent,
       clientRequests: live,
       config,
@@ -107,7 +117,7 @@ export class ThreadHub {
       name: loaded.threadName ?? null,
       createdAtMs: Date.parse(loaded.meta.timestamp),
     });
-    const handle = await this.#manager(config, connection, this.options.environment).resume(params.threadId, { onEvent: live.onEvent, clientRequests: live, config });
+    const handle = await (await this.#manager(config, connection, this.options.environment)).resume(params.threadId, { onEvent: live.onEvent, clientRequests: live, config });
     const registered = this.#register(live, handle, connection, params.excludeTurns === true ? [] : await recordedTurns(loaded));
     return { ...registered, loaded };
   }
@@ -124,13 +134,13 @@ export class ThreadHub {
       preview: previewOf(source),
       name: null,
     });
-    const handle = await this.#manager(config, connection, this.options.environment).fork(params.threadId, {
+    const handle = await (await this.#manager(config, connection, this.options.environment)).fork(params.threadId, {
       onEvent: live.onEvent,
       clientRequests: live,
       config,
       ...(upTo === undefined ? {} : { upTo }),
     });
-    const loaded = await this.options.store.loadThread(handle.session.threadId);
+    const loaded = await (await this.store()).loadThread(handle.session.threadId);
     return this.#register(live, handle, connection, params.excludeTurns === true ? [] : await recordedTurns(loaded));
   }
 
@@ -153,20 +163,18 @@ export class ThreadHub {
   async closeAll(): Promise<void> {
     await Promise.all(this.loadedIds().map((threadId) => this.unload(threadId)));
     await this.options.release?.();
+    (await this.#store?.catch(() => undefined))?.close();
   }
 
   /** The Thread object of a stored thread, loaded or not. */
   async describe(threadId: string, includeTurns: boolean): Promise<WireObject> {
     const live = this.#threads.get(threadId);
-    const loaded = await this.#read(threadId).catch((error: unknown) => {
-      if (live?.facts.ephemeral === true) return undefined;
-      throw error;
-    });
-    const turns = includeTurns && loaded !== undefined ? await recordedTurns(loaded) : [];
-    if (live !== undefined) return this.threadOf(live, turns);
-    if (loaded === undefined) throw AppServerRequestError.invalidRequest(`thread not found: ${threadId}`);
-    return this.#storedThreadObject(loaded, turns);
+    // A loaded thread describes itself; its file is read only for its turns (an ephemeral one has none).
+    if (live !== undefined) return this.threadOf(live, includeTurns && !live.facts.ephemeral ? await recordedTurns(await this.#read(threadId)) : []);
+    const loaded = await this.#read(threadId);
+    return this.#storedThreadObject(loaded, includeTurns ? await recordedTurns(loaded) : []);
   }
+
 
   /** A listed thread: the live object when loaded, else the index's summary. */
   summaryObject(summary: ThreadSummary): WireObject {
@@ -257,10 +265,10 @@ export class ThreadHub {
     return { thread: live, response: this.response(live, turns) };
   }
 
-  #manager(config: Config, connection: ClientConnection, environment: ThreadEnvironment | undefined): ThreadManager {
+  async #manager(config: Config, connection: ClientConnection, environment: ThreadEnvironment | undefined): Promise<ThreadManager> {
     const originator = connection.initializeParams.clientInfo.name;
     return new ThreadManager({
-      store: this.options.store,
+      store: await this.store(),
       config,
       extensions: this.options.extensions,
       env: this.options.env,
@@ -284,7 +292,7 @@ export class ThreadHub {
 
   async #read(threadId: string): Promise<LoadedThread> {
     try {
-      return await this.options.store.loadThread(threadId);
+      return await (await this.store()).loadThread(threadId);
     } catch (error) {
       throw AppServerRequestError.invalidRequest(`thread not found: ${threadId} (${(error as Error).message})`);
     }

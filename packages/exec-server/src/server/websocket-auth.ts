@@ -4,8 +4,11 @@ import { CapabilityToken } from './capability-token.js';
 
 /** The flags as a program parsed them. */
 export interface WebSocketAuthFlags {
+  /** `capability-token` to require a bearer token on WebSocket upgrades. */
   readonly wsAuth?: string | undefined;
+  /** File holding the token (relative to the working directory). */
   readonly wsTokenFile?: string | undefined;
+  /** Hex SHA-256 of the token, instead of the token file. */
   readonly wsTokenSha256?: string | undefined;
 }
 
