@@ -36,6 +36,21 @@ export function registerMountTargets(registryDir: string, targets: readonly stri
   return { registryDir, targets, marker };
 }
 
+/**
+ * Which of `paths` are mount targets a live sandbox created (registered, with a live marker). A
+ * sandbox that finds one already there uses it as an ordinary path, so it must register it too, or
+ * the creator's release removes it under the newcomer.
+ */
+export function liveMountTargets(registryDir: string, paths: readonly string[]): string[] {
+  return paths.filter((target) => {
+    try {
+      return readdirSync(folderOf(registryDir, target)).some(markerIsLive);
+    } catch {
+      return false;
+    }
+  });
+}
+
 function markerIsLive(marker: string): boolean {
   const pid = Number(marker.split('-')[0]);
   if (!Number.isInteger(pid) || pid <= 0) return false;

@@ -1,11 +1,11 @@
 // The entry point executors call: policy + command → exactly what to spawn. Linux gets bubblewrap with
 // a seccomp program on fd 3, macOS gets sandbox-exec; anything that cannot be confined as asked throws
 // SandboxUnavailableError — a command never runs unconfined unless the policy says so.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { CoreSandboxPolicy, FileSystemSandboxPolicy } from '@skein/protocol';
 import { bwrapArguments, planMounts } from './bwrap-args.js';
-import { registerMountTargets, type MountTargetRegistration } from './mount-targets.js';
+import { liveMountTargets, registerMountTargets, releaseMountTargets, type MountTargetRegistration } from './mount-targets.js';
 import { capabilityError, probeSandbox, type SandboxCapability } from './probe.js';
 import { resolveSandboxPolicy } from './resolve-policy.js';
 import { SandboxUnavailableError } from './sandbox-error.js';
@@ -83,11 +83,14 @@ function defaultStateDir(env: Readonly<Record<string, string | undefined>>): str
  * const spec = await prepareSandboxedSpawn({ policy: { type: 'read-only' }, cwd, env }, ['ls', '-la']);
  * const child = spawnSandboxed(spec, { cwd, env });
  */
-export async function prepareSandboxedSpawn(
-  request: SandboxRequest,
-  command: readonly string[],
-  options: PrepareOptions = {},
-): Promise<SpawnSpec> {
+export function prepareSandboxedSpawn(request: SandboxRequest, command: readonly string[], options: PrepareOptions = {}): Promise<SpawnSpec> {
+  return prepareAttempt(request, command, options, 0);
+}
+
+// How often a plan is redone because a borrowed mask disappeared while it was made.
+const MAX_REPLANS = 3;
+
+async function prepareAttempt(request: SandboxRequest, command: readonly string[], options: PrepareOptions, replans: number): Promise<SpawnSpec> {
   const parsed = parseRequest(request, command);
   const platform = options.platform ?? process.platform;
   const stateDir = options.stateDir ?? defaultStateDir(parsed.env);
@@ -111,9 +114,19 @@ export async function prepareSandboxedSpawn(
   switch (capability.platform) {
     case 'linux': {
       const plan = planMounts(resolved.fileSystem);
+      // Masks another live sandbox created are bound here as existing paths: hold them too.
+      const existing = plan.ops.flatMap((op) => (op.op === 'ro-bind' || (op.op === 'mask-dir' && !op.synthetic) ? [op.path] : []));
+      const borrowed = liveMountTargets(stateDir, existing);
+      const targets = [...new Set([...plan.syntheticTargets, ...borrowed])];
+      const mountTargets = targets.length > 0 ? registerMountTargets(stateDir, targets) : undefined;
+      // Its creator may have let it go between the plan and the registration: plan again without it.
+      if (mountTargets !== undefined && borrowed.some((target) => !existsSync(target))) {
+        releaseMountTargets(mountTargets);
+        if (replans >= MAX_REPLANS) throw new SandboxUnavailableError('InvalidRequest', 'protected paths kept changing while the sandbox was prepared', 'Try the command again');
+        return prepareAttempt(request, command, { ...options, capability }, replans + 1);
+      }
       const filter = buildSeccompFilter(resolved.network === 'restricted' ? 'restricted' : 'vsock-only', options.arch ?? process.arch);
       const args = bwrapArguments(plan, command, { shareNetwork: resolved.network === 'enabled', seccompFd: SECCOMP_FD });
-      const mountTargets = plan.syntheticTargets.length > 0 ? registerMountTargets(stateDir, plan.syntheticTargets) : undefined;
       return { argv: [capability.bwrapPath, ...args], env, extraFds: [filter], sandboxed: true, ...(mountTargets === undefined ? {} : { mountTargets }) };
     }
     case 'darwin':

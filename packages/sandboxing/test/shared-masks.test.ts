@@ -1,0 +1,38 @@
+// Two sandboxes over one writable root at once: the second finds the first one's mask for a missing
+// protected path (here `.agents`) already on disk and binds it as an existing path. It must hold
+// that mask too, or the first one's release removes it before the second's bubblewrap starts
+// ("Can't find source path"), which CI hit with several test files sharing /tmp.
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { CoreSandboxPolicy } from '@skein/protocol';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { prepareSandboxedSpawn, releaseMountTargets } from '../src/index.js';
+import { capability, skipReason } from './sandbox-harness.js';
+
+const policy: CoreSandboxPolicy = { type: 'workspace-write', network_access: false, exclude_tmpdir_env_var: true, exclude_slash_tmp: true };
+let root: string;
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(path.join(tmpdir(), 'skein-shared-masks-')));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe.skipIf(skipReason !== '')(`masks shared by concurrent sandboxes${skipReason === '' ? '' : ` (skipped: ${skipReason})`}`, () => {
+  it('keeps a mask the first sandbox created while a second one still binds it', async () => {
+    const work = path.join(root, 'work');
+    const stateDir = path.join(root, 'state');
+    mkdirSync(work);
+    const mask = path.join(work, '.agents');
+    const request = { policy, cwd: work, env: process.env };
+    const first = await prepareSandboxedSpawn(request, ['true'], { capability, stateDir });
+    expect(first.mountTargets?.targets).toContain(mask);
+    mkdirSync(mask); // what bubblewrap leaves while the first sandbox runs
+
+    const second = await prepareSandboxedSpawn(request, ['true'], { capability, stateDir });
+    expect(second.mountTargets?.targets).toContain(mask);
+    releaseMountTargets(first.mountTargets!);
+    expect(existsSync(mask)).toBe(true);
+    releaseMountTargets(second.mountTargets!);
+    expect(existsSync(mask)).toBe(false);
+  });
+});
