@@ -49,7 +49,10 @@ export interface PrepareOptions {
   readonly arch?: NodeJS.Architecture;
   /** A probe result to use instead of probing. */
   readonly capability?: SandboxCapability;
-  /** Where sandbox bookkeeping lives; default `$TMPDIR/skein-sandbox-<uid>` (from the request env), else `/tmp/…`. */
+  /**
+   * Where sandbox bookkeeping lives; default `/tmp/skein-sandbox-<uid>`. Masks under `/tmp` are shared
+   * by every sandbox of the user, so the bookkeeping must be too: it never follows a request's `TMPDIR`.
+   */
   readonly stateDir?: string;
 }
 
@@ -71,9 +74,8 @@ function parseRequest(request: SandboxRequest, command: readonly string[]): Sand
   return { ...request, policy: policy.data, ...(fileSystemPolicy === undefined ? {} : { fileSystemPolicy: fileSystemPolicy.data }) };
 }
 
-function defaultStateDir(env: Readonly<Record<string, string | undefined>>): string {
-  const tmp = env.TMPDIR !== undefined && path.isAbsolute(env.TMPDIR) ? env.TMPDIR : '/tmp';
-  return path.join(tmp, `skein-sandbox-${process.getuid?.() ?? 'user'}`);
+function defaultStateDir(): string {
+  return path.join('/tmp', `skein-sandbox-${process.getuid?.() ?? 'user'}`);
 }
 
 /**
@@ -93,7 +95,7 @@ const MAX_REPLANS = 3;
 async function prepareAttempt(request: SandboxRequest, command: readonly string[], options: PrepareOptions, replans: number): Promise<SpawnSpec> {
   const parsed = parseRequest(request, command);
   const platform = options.platform ?? process.platform;
-  const stateDir = options.stateDir ?? defaultStateDir(parsed.env);
+  const stateDir = options.stateDir ?? defaultStateDir();
   if (platform === 'linux') {
     try {
       // Exists before resolution so it can be kept read-only inside writable roots.

@@ -35,4 +35,19 @@ describe.skipIf(skipReason !== '')(`masks shared by concurrent sandboxes${skipRe
     releaseMountTargets(second.mountTargets!);
     expect(existsSync(mask)).toBe(false);
   });
+
+  it('shares the bookkeeping between sandboxes whose commands have different TMPDIRs', async () => {
+    // `pnpm demo` runs skein with its own TMPDIR while other processes mask the same /tmp paths.
+    const work = path.join(root, 'work');
+    mkdirSync(work);
+    const mask = path.join(work, '.agents');
+    const first = await prepareSandboxedSpawn({ policy, cwd: work, env: { ...process.env, TMPDIR: path.join(root, 'a') } }, ['true'], { capability });
+    mkdirSync(mask);
+    const second = await prepareSandboxedSpawn({ policy, cwd: work, env: { ...process.env, TMPDIR: path.join(root, 'b') } }, ['true'], { capability });
+    expect(second.mountTargets?.targets).toContain(mask);
+    releaseMountTargets(first.mountTargets!);
+    expect(existsSync(mask)).toBe(true);
+    releaseMountTargets(second.mountTargets!);
+    expect(existsSync(mask)).toBe(false);
+  });
 });
