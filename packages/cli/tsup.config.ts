@@ -1,4 +1,31 @@
+import { copyFile } from 'node:fs/promises';
+import path from 'node:path';
 import { libraryConfig } from '@skein/build-config/tsup';
 import { defineConfig } from 'tsup';
 
-export default defineConfig(libraryConfig({ entry: ['src/index.ts', 'src/bin.ts'] }));
+// The sandboxed fs helper exec-server starts beside its own module; bundled, that module is bin.js.
+const FS_HELPER = path.resolve('node_modules', '@skein', 'exec-server', 'dist', 'fs-helper.js');
+
+export default defineConfig([
+  {
+    ...libraryConfig({ entry: ['src/index.ts'] }),
+    // The two builds run at once: this one must not delete what the other writes.
+    clean: ['!bin.js', '!bin.js.map', '!fs-helper.js'],
+  },
+  {
+    // The executable is one file with its dependencies inside: Node.js then compiles one module rather
+    // than a few hundred, which takes ~200 ms off every start (the SDK starts `skein exec` per turn). Native
+    // addons stay outside, loaded from this package's dependencies.
+    entry: ['src/bin.ts'],
+    format: ['esm'],
+    target: 'node20',
+    platform: 'node',
+    sourcemap: true,
+    splitting: false,
+    noExternal: [/^(?!better-sqlite3$|@lydell\/node-pty$)/],
+    external: ['better-sqlite3', '@lydell/node-pty'],
+    // Bundled CommonJS dependencies call require(); an ES module has none of its own.
+    banner: { js: "import { createRequire as __skeinCreateRequire } from 'node:module';\nconst require = __skeinCreateRequire(import.meta.url);" },
+    onSuccess: () => copyFile(FS_HELPER, path.join('dist', 'fs-helper.js')),
+  },
+]);

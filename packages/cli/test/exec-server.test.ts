@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { PathUri } from '@skein/protocol';
-import { connectExecServer, spawnExecServer } from '@skein/exec-server';
+import { FileSystemSandboxContext, connectExecServer, spawnExecServer } from '@skein/exec-server';
+import { probeSandbox } from '@skein/sandboxing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.js');
@@ -23,6 +24,8 @@ afterEach(() => {
 });
 
 const env = { PATH: process.env.PATH, CODEX_HOME: path.join(tmpdir(), 'skein-cli-no-home') };
+const capability = await probeSandbox({ env: process.env, cwd: tmpdir() });
+const NO_SANDBOX = capability.available ? '' : `bubblewrap unavailable: ${JSON.stringify(capability)}`;
 
 function skein(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -56,6 +59,23 @@ describe('skein exec-server', () => {
   it('serves one client over stdio with --listen stdio', async () => {
     const remote = await spawnExecServer({ command: [process.execPath, BIN, 'exec-server', '--listen', 'stdio'], cwd: work, env });
     expect(await remote.fileSystem.readFileText(PathUri.fromNativePath(path.join(work, 'hello.txt'), 'posix'))).toBe('from skein');
+    await remote.close();
+  });
+
+  // A confined call runs the fs helper the binary ships beside itself (the executable is one bundled file).
+  it.skipIf(NO_SANDBOX !== '')(`reads a file through the sandboxed fs helper${NO_SANDBOX === '' ? '' : ` (skipped: ${NO_SANDBOX})`}`, async () => {
+    const remote = await spawnExecServer({ command: [process.execPath, BIN, 'exec-server', '--listen', 'stdio'], cwd: work, env });
+    const workUri = PathUri.fromNativePath(work, 'posix');
+    const sandbox = FileSystemSandboxContext.parse({
+      permissions: {
+        type: 'managed',
+        network: 'restricted',
+        file_system: { type: 'restricted', entries: [{ path: { type: 'special', value: { kind: 'root' } }, access: 'read' }, { path: { type: 'path', path: workUri.toString() }, access: 'write' }] },
+      },
+      cwd: workUri.toString(),
+      windowsSandboxLevel: 'disabled',
+    });
+    expect(await remote.fileSystem.readFileText(PathUri.fromNativePath(path.join(work, 'hello.txt'), 'posix'), { sandbox })).toBe('from skein');
     await remote.close();
   });
 

@@ -1,5 +1,6 @@
-// App-server start-up: process spawn → the `initialize` response, over stdio, for the built
-// `skein-app-server` binary (the same entry `skein app-server` delegates to). Median of N spawns.
+// App-server start-up: process spawn → the `initialize` response, over stdio. Measured for `skein
+// app-server` (the cli, bundled into one file) and for @skein/app-server's own `skein-app-server`
+// bin (the same server, loaded as a few hundred modules), so the cost of module loading shows.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,11 @@ import { fileURLToPath } from 'node:url';
 
 const RUNS = 30;
 const WARMUP_RUNS = 3;
-const SERVER_BIN = path.join(path.dirname(fileURLToPath(import.meta.resolve('@skein/app-server'))), 'bin.js');
+const binBeside = (entry: string) => path.join(path.dirname(fileURLToPath(import.meta.resolve(entry))), 'bin.js');
+const SERVERS = [
+  { name: 'skein app-server', argv: [binBeside('@skein/cli'), 'app-server'] },
+  { name: 'skein-app-server', argv: [binBeside('@skein/app-server')] },
+];
 const home = await mkdtemp(path.join(tmpdir(), 'skein-app-server-bench-'));
 await writeFile(path.join(home, 'config.toml'), 'model = "gpt-5.5"\n');
 const ENV = { PATH: '/usr/local/bin:/usr/bin:/bin', CODEX_HOME: home, TERM: 'xterm' };
@@ -19,9 +24,9 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? 0;
 
 /** Spawns the server, sends `initialize` at once, and resolves to the time until its response line. */
-async function startToInitialize(): Promise<number> {
+async function startToInitialize(argv: readonly string[]): Promise<number> {
   const start = performance.now();
-  const child = spawn(process.execPath, [SERVER_BIN], { cwd: home, env: ENV, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, argv, { cwd: home, env: ENV, stdio: ['pipe', 'pipe', 'ignore'] });
   child.stdin.write(INITIALIZE);
   const elapsed = await new Promise<number>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
@@ -38,12 +43,14 @@ async function startToInitialize(): Promise<number> {
 }
 
 try {
-  const samples: number[] = [];
-  for (let run = 0; run < WARMUP_RUNS + RUNS; run += 1) {
-    const elapsed = await startToInitialize();
-    if (run >= WARMUP_RUNS) samples.push(elapsed);
+  for (const server of SERVERS) {
+    const samples: number[] = [];
+    for (let run = 0; run < WARMUP_RUNS + RUNS; run += 1) {
+      const elapsed = await startToInitialize(server.argv);
+      if (run >= WARMUP_RUNS) samples.push(elapsed);
+    }
+    console.log(`${server.name}: process start → initialize response (stdio, ${RUNS} spawns): median ${ms(percentile(samples, 50))}, p90 ${ms(percentile(samples, 90))}, min ${ms(Math.min(...samples))}`);
   }
-  console.log(`process start → initialize response (stdio, ${RUNS} spawns): median ${ms(percentile(samples, 50))}, p90 ${ms(percentile(samples, 90))}, min ${ms(Math.min(...samples))}`);
 } finally {
   await rm(home, { recursive: true, force: true });
 }
