@@ -14,6 +14,7 @@ import {
 import type { z } from 'zod';
 import { AppServerRequestError, ServerRequestError } from './app-server-error.js';
 import type { ClientConnection, MethodContext, MethodTable } from './method.js';
+import type { ServerRequestAnswer } from './threads/thread-server-requests.js';
 import { invalidParamsMessage, toJsonRpcError } from './to-json-rpc-error.js';
 
 /** What a connection needs from its server. */
@@ -23,6 +24,10 @@ export interface ConnectionSetup {
   readonly maxQueuedRequests: number;
   readonly concurrentRequests: number;
   readonly maxPendingServerRequests: number;
+  /** Ids for server→client requests, unique in the server (thread requests may be sent to several clients). */
+  readonly nextServerRequestId: () => number;
+  /** Takes an answer to a request this connection did not send itself (a thread request); false if unknown. */
+  readonly routeAnswer: (connection: AppServerConnection, id: number, answer: ServerRequestAnswer) => boolean;
   readonly maxOutboundBufferedBytes: number;
   readonly now: () => number;
   /** The `initialize` result for this client. */
@@ -47,6 +52,15 @@ interface PendingServerRequest {
 
 const CODEX_METHODS = new Set(CODEX_CLIENT_REQUEST_METHODS);
 
+/** A response message as an answer: its result, or its error as a `ServerRequestError`. */
+function answerOf(message: Record<string, unknown>, method: string): ServerRequestAnswer {
+  if (!('error' in message)) return { result: message.result };
+  const error = isObject(message.error) ? message.error : {};
+  const code = typeof error.code === 'number' ? error.code : AppServerErrorCode.InternalError;
+  const text = typeof error.message === 'string' ? error.message : 'error without a message';
+  return { error: new ServerRequestError('ClientError', `the client answered ${method} with ${code}: ${text}`, { code, message: text, data: error.data }) };
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -66,7 +80,6 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
   #disposed = false;
   #idleWaiters: (() => void)[] = [];
   readonly #pendingServerRequests = new Map<number, PendingServerRequest>();
-  #nextServerRequestId = 0;
   readonly #closed = new AbortController();
   #droppedNotifications = 0;
 
@@ -165,7 +178,7 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
     if (this.#pendingServerRequests.size >= this.setup.maxPendingServerRequests) {
       return Promise.reject(new ServerRequestError('TooManyPending', `the client has ${this.#pendingServerRequests.size} unanswered requests; not sending ${method}`));
     }
-    const id = this.#nextServerRequestId++;
+    const id = this.setup.nextServerRequestId();
     return new Promise((resolve, reject) => {
       const signal = options.signal;
       // A withdrawn question leaves the table, so a late answer is dropped and the slot is freed.
@@ -183,10 +196,17 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
           reject(error);
         },
       });
-      this.send({ id, method, params });
+      this.sendRequest(id, method, params);
       options.onSent?.(id);
       signal?.addEventListener('abort', withdraw, { once: true });
     });
+  }
+
+  /** Sends a request under an id the server assigned; false when the client has gone or not initialized. */
+  sendRequest(id: number, method: string, params: unknown): boolean {
+    if (this.#disposed || this.#initializeParams === undefined) return false;
+    this.send({ id, method, params });
+    return true;
   }
 
   onClose(listener: () => void): () => void {
@@ -219,16 +239,14 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
 
   private receiveResponse(id: number, message: Record<string, unknown>): void {
     const pending = this.#pendingServerRequests.get(id);
-    if (pending === undefined) return;
-    this.#pendingServerRequests.delete(id);
-    if ('error' in message) {
-      const error = isObject(message.error) ? message.error : {};
-      const code = typeof error.code === 'number' ? error.code : AppServerErrorCode.InternalError;
-      const text = typeof error.message === 'string' ? error.message : 'error without a message';
-      pending.reject(new ServerRequestError('ClientError', `the client answered ${pending.method} with ${code}: ${text}`, { code, message: text, data: error.data }));
+    if (pending === undefined) {
+      if (!this.setup.routeAnswer(this, id, answerOf(message, 'a thread request'))) this.setup.log(`connection ${this.id}: ignored an answer to request ${id}, which is not pending`);
       return;
     }
-    pending.resolve(message.result);
+    this.#pendingServerRequests.delete(id);
+    const answer = answerOf(message, pending.method);
+    if ('error' in answer) pending.reject(answer.error);
+    else pending.resolve(answer.result);
   }
 
   private enqueue(request: QueuedRequest): void {

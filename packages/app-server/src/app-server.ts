@@ -14,10 +14,11 @@ import {
   MAX_QUEUED_REQUESTS,
   MAX_REQUEST_BYTES,
 } from './limits.js';
-import type { MethodContext, MethodTable } from './method.js';
+import type { ClientConnection, MethodContext, MethodTable } from './method.js';
 import { methodTable } from './methods/default-methods.js';
 import { AppServerRequestError } from './app-server-error.js';
 import { ThreadHub, type ThreadHubOptions, type ThreadHubServer } from './threads/thread-hub.js';
+import { ThreadServerRequests } from './threads/thread-server-requests.js';
 import { ThreadSubscriptions } from './thread-subscriptions.js';
 import { localUserAgentHost, platformInfo, userAgent, type UserAgentHost } from './user-agent.js';
 
@@ -79,6 +80,9 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   readonly #userAgentHost: UserAgentHost;
   readonly #log: (line: string) => void;
   #nextConnectionId = 1;
+  #nextServerRequestId = 0;
+  /** Approvals and questions of loaded threads, pending until a subscriber answers. */
+  readonly #threadRequests = new ThreadServerRequests(() => this.#nextServerRequestId++);
 
   constructor(options: AppServerOptions) {
     this.#options = options;
@@ -125,6 +129,12 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
     return this.subscriptions.broadcast(threadId, method, params);
   }
 
+  /** Sends `client` the thread's approvals and questions that still wait for an answer, under their ids. */
+  replayThreadRequests(threadId: string, client: ClientConnection): void {
+    const connection = [...this.#connections].find((candidate) => candidate === client);
+    if (connection !== undefined) this.#threadRequests.replay(threadId, connection);
+  }
+
   /** Sends a notification to every initialized client. */
   broadcastToAll(method: string, params: unknown): void {
     for (const connection of this.#connections) connection.notify(method, params);
@@ -136,6 +146,8 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
       methods: this.#methods,
       ...this.#limits,
       now: this.#now,
+      nextServerRequestId: () => this.#nextServerRequestId++,
+      routeAnswer: (client, id, answer) => this.#threadRequests.answer(client, id, answer),
       initializeResult: (params) => this.initializeResult(params),
       afterInitialize: (client) => this.sendStartupNotifications(client),
       context: (client, method, requestId) => this.context(client, method, requestId),
@@ -148,6 +160,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   disconnect(connection: AppServerConnection): Promise<void> {
     this.#connections.delete(connection);
     this.subscriptions.removeSubscriber(connection);
+    this.#threadRequests.forget(connection);
     connection.dispose();
     return Promise.resolve();
   }
@@ -158,10 +171,15 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
     await this.#threads?.closeAll();
   }
 
+  #threadConnections(threadId: string): AppServerConnection[] {
+    return this.subscriptions.subscribers(threadId).filter((subscriber): subscriber is AppServerConnection => subscriber instanceof AppServerConnection);
+  }
+
   #threadHost(): ThreadHubServer {
     return {
       broadcast: (threadId, method, params) => void this.broadcast(threadId, method, params),
-      subscribers: (threadId) => this.subscriptions.subscribers(threadId).filter((subscriber): subscriber is AppServerConnection => subscriber instanceof AppServerConnection),
+      subscribers: (threadId) => this.#threadConnections(threadId),
+      ask: (threadId, method, params, options) => this.#threadRequests.ask(threadId, method, params, this.#threadConnections(threadId), options),
       subscribe: (threadId, connection) => this.subscriptions.subscribe(threadId, connection),
       unsubscribe: (threadId, connection) => this.subscriptions.unsubscribe(threadId, connection),
       loadConfig: (cwd, overrides) => this.loadConfig(cwd, overrides),

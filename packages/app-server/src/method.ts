@@ -17,7 +17,7 @@ export interface ClientConnection {
   /** Sends a notification, unless the client opted out of `method` or has gone. */
   notify(method: string, params: unknown): void;
   /**
-   * Sends a server→client request (ids from 0 per connection) and resolves to the client's result;
+   * Sends a server→client request (ids unique in the server) and resolves to the client's result;
    * rejects with `ServerRequestError` on an error answer or when the client disconnects first.
    */
   request(method: string, params: unknown, options?: { readonly onSent?: (requestId: number) => void; readonly signal?: AbortSignal }): Promise<unknown>;

@@ -429,4 +429,44 @@ describe('several clients', () => {
     expect(await second.request('thread/unsubscribe', { threadId })).toEqual({ status: 'unsubscribed' });
     expect(await second.request('thread/unsubscribe', { threadId })).toEqual({ status: 'notSubscribed' });
   });
+
+  const waitingOnApproval = (client: AppServerTestClient) =>
+    client.waitFor('thread/status/changed', (params) => ((params as { status: { activeFlags?: string[] } }).status.activeFlags ?? []).includes('waitingOnApproval'));
+  const touchTurn = () => model.expect([sse(functionCall('exec_command', { cmd: 'touch made.txt' }, { callId: 'call_t' }), completed()), sse(assistantMessage('Made.'), completed())]);
+
+  it.skipIf(NO_SANDBOX)('an approval waits when its client leaves, and is sent again, same id, to a client that resumes the thread', async () => {
+    touchTurn();
+    const server = await serve();
+    const first = await connect(server, 'websocket');
+    const threadId = await startThread(first, { approvalPolicy: 'untrusted' });
+    const { turn } = (await first.request('turn/start', { threadId, input: text('make a file') })) as { turn: { id: string } };
+    await waitingOnApproval(first);
+    const [asked] = first.serverRequests;
+    expect(asked).toMatchObject({ method: 'item/commandExecution/requestApproval', params: { threadId, itemId: 'call_t' } });
+    await first.close();
+    clients.splice(clients.indexOf(first), 1);
+
+    const second = await connect(server, 'websocket');
+    second.onServerRequest(() => ({ decision: 'accept' }));
+    await second.request('thread/resume', { threadId });
+    expect((await turnCompleted(second, turn.id)).turn.status).toBe('completed');
+    expect(second.serverRequests).toEqual([{ id: asked!.id, method: asked!.method, params: asked!.params }]);
+    expect(second.notificationsOf('serverRequest/resolved')).toEqual([{ threadId, requestId: asked!.id }]);
+    expect(existsSync(path.join(home.workspace, 'made.txt'))).toBe(true);
+  });
+
+  it.skipIf(NO_SANDBOX)('an approval goes to every subscriber; the first answer decides and the others hear it resolved', async () => {
+    touchTurn();
+    const server = await serve();
+    const first = await connect(server, 'websocket');
+    const second = await connect(server, 'websocket');
+    const threadId = await startThread(first, { approvalPolicy: 'untrusted' });
+    await second.request('thread/resume', { threadId });
+    second.onServerRequest(() => ({ decision: 'accept' }));
+    const { turn } = (await first.request('turn/start', { threadId, input: text('make a file') })) as { turn: { id: string } };
+    expect((await turnCompleted(first, turn.id)).turn.status).toBe('completed');
+    expect(first.serverRequests.map((request) => request.id)).toEqual(second.serverRequests.map((request) => request.id));
+    expect(first.notificationsOf('serverRequest/resolved')).toEqual([{ threadId, requestId: second.serverRequests[0]!.id }]);
+    expect(existsSync(path.join(home.workspace, 'made.txt'))).toBe(true);
+  });
 });

@@ -67,6 +67,8 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         const { thread, response } = await hubOf(context).resume(params, context.connection);
         context.connection.notify('thread/status/changed', { threadId: thread.id, status: thread.status() });
         afterResponse(() => {
+          // Approvals and questions still waiting for an answer reach the resuming client too (as Codex).
+          context.server.replayThreadRequests(thread.id, context.connection);
           const usage = thread.handle.session.tokenUsage;
           if (usage.totalTokens > 0) {
             context.connection.notify('thread/tokenUsage/updated', { threadId: thread.id, turnId: '', tokenUsage: { total: usage, last: usage, modelContextWindow: null } });

@@ -16,6 +16,7 @@ import type {
 import { CommandExecutionApprovalResponse, FileChangeApprovalResponse, messageText, ToolRequestUserInputResponse, type MessageItem, type ResponseItem, type UserInput } from '@skein/protocol';
 import type { z } from 'zod';
 import type { ClientConnection } from '../method.js';
+import type { AskOptions } from './thread-server-requests.js';
 import {
   agentMessageItem,
   commandExecutionItem,
@@ -34,6 +35,11 @@ export interface ThreadHost {
   broadcast(threadId: string, method: string, params: unknown): void;
   /** The clients following the thread, oldest subscription first. */
   subscribers(threadId: string): readonly ClientConnection[];
+  /**
+   * Sends a server request to the thread's subscribers and resolves to the first answer; it stays
+   * pending while clients come and go. Rejects on an error answer, a withdrawal, or no subscriber.
+   */
+  ask(threadId: string, method: string, params: unknown, options: AskOptions): Promise<unknown>;
   /** Milliseconds since the epoch. */
   now(): number;
   /** A fresh id for items the server names itself (user messages). */
@@ -310,19 +316,17 @@ export class LiveThread implements ClientRequests {
   }
 
   /**
-   * Sends a server request to the thread's first subscriber and waits for the answer, which must
-   * parse with `schema`; undefined when no client can answer (none subscribed, an error answer, a
-   * disconnect). `serverRequest/resolved` follows an answer.
+   * Sends a server request to the thread's subscribers and waits for an answer, which must parse
+   * with `schema`; undefined when no client can answer (none subscribed, an error answer).
+   * `serverRequest/resolved` follows an answer.
    */
   async #ask<S extends z.ZodType>(method: string, params: object, schema: S, signal: AbortSignal): Promise<z.output<S> | undefined> {
     signal.throwIfAborted();
-    const connection = this.host.subscribers(this.id)[0];
-    if (connection === undefined) return undefined;
     const turn = this.#turn;
     let requestId: number | undefined;
     let result: unknown;
     try {
-      result = await connection.request(method, params, { onSent: (id) => (requestId = id), signal });
+      result = await this.host.ask(this.id, method, params, { onSent: (id) => (requestId = id), signal });
     } catch {
       // An interrupt withdraws the question; clients hear it resolved when the turn has ended.
       if (signal.aborted) {
