@@ -1,7 +1,7 @@
 // Starting one OS process, on pipes or under a pseudo-terminal, behind one small handle. Each child
 // leads its own process group so a signal or kill reaches everything it started.
 import { spawn as spawnPipe, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import type * as NodePty from '@lydell/node-pty';
 import type { ProcessStream, TerminalSize } from '../process-api.js';
@@ -156,6 +156,36 @@ export function startPipeChild(
   });
 }
 
+/**
+ * node-pty gives the terminal's last output only 200 ms after the child exits, then destroys the
+ * socket and drops what was still unread; on a loaded machine that timer can run before the read
+ * (CI lost a command's last line this way). So the socket reads what the master fd still holds
+ * before it is destroyed. Relies on node-pty 1.1's `_socket` and `_fd`; without them it does nothing.
+ */
+function drainBeforeDestroy(pty: NodePty.IPty, output: (bytes: Uint8Array) => void): void {
+  const internals = pty as unknown as { _socket?: { destroyed?: unknown; destroy: (...args: unknown[]) => unknown }; _fd?: unknown };
+  const socket = internals._socket;
+  const fd = internals._fd;
+  if (socket === undefined || typeof socket.destroy !== 'function' || typeof fd !== 'number') return;
+  const destroy = socket.destroy.bind(socket);
+  socket.destroy = (...args: unknown[]) => {
+    const buffer = Buffer.alloc(64 * 1024);
+    // Only while the socket is alive does it own the fd; a destroyed one's number may be reused.
+    while (socket.destroyed === false) {
+      let read: number;
+      try {
+        // The fd is non-blocking: EAGAIN when empty, EIO once the terminal is gone and drained.
+        read = readSync(fd, buffer);
+      } catch {
+        break;
+      }
+      if (read <= 0) break;
+      output(new Uint8Array(buffer.subarray(0, read)));
+    }
+    return destroy(...args);
+  };
+}
+
 function defaultSpawn(spec: ChildSpec): ChildProcess {
   return spawnPipe(spec.file, [...spec.args], {
     cwd: spec.cwd,
@@ -189,11 +219,12 @@ export async function startPtyChild(spec: ChildSpec, events: ChildEvents): Promi
   // With `encoding: null` node-pty emits Buffers although its typings say string.
   const onBytes = pty.onData as unknown as (listener: (data: string | Buffer) => void) => void;
   onBytes((data) => events.output('pty', typeof data === 'string' ? new TextEncoder().encode(data) : new Uint8Array(data)));
+  drainBeforeDestroy(pty, (bytes) => events.output('pty', bytes));
   pty.onExit(({ exitCode, signal }) => {
     exited = true;
     const signalled = signal !== undefined && signal !== 0;
     events.exit(signalled ? signalExitCode(signal) : exitCode, signalled ? signalName(signal) : null);
-    // node-pty reports exit after the terminal has drained, so the output is complete here.
+    // node-pty reports exit once the terminal is closed, and drainBeforeDestroy read what it held.
     events.closed();
   });
   return {

@@ -1,0 +1,34 @@
+// The terminal's last output when the reader falls behind: node-pty destroys the socket 200 ms after
+// the child exits, and a process too busy to read by then used to lose what the command printed last.
+import type * as NodePty from '@lydell/node-pty';
+import { describe, expect, it, vi } from 'vitest';
+import { startPtyChild } from './spawn-child.js';
+
+const spawned: NodePty.IPty[] = [];
+vi.mock('@lydell/node-pty', async (importOriginal) => {
+  const actual = await importOriginal<typeof NodePty>();
+  return { ...actual, spawn: (...args: Parameters<typeof actual.spawn>) => spawned[spawned.push(actual.spawn(...args)) - 1]! };
+});
+
+/** Stops reading the terminal, as a busy event loop would: its output stays in the kernel (node-pty 1.1 internals). */
+function stopReading(pty: NodePty.IPty): void {
+  const socket = (pty as unknown as { _socket: { _read: () => void; _handle: { readStop(): void } } })._socket;
+  socket._read = () => undefined;
+  socket._handle.readStop();
+}
+
+describe('startPtyChild', () => {
+  it('keeps what a command printed before exiting when nothing was read by the time node-pty gives up', async () => {
+    const chunks: Uint8Array[] = [];
+    let exitCode: number | undefined;
+    await new Promise<void>((resolve, reject) => {
+      startPtyChild(
+        // The pause lets the test stop reading before anything is printed.
+        { file: '/bin/sh', args: ['-c', 'sleep 0.2; printf "first\\nlast line\\n"'], cwd: '/', env: { PATH: '/usr/bin:/bin' }, tty: true, pipeStdin: true },
+        { output: (_stream, bytes) => chunks.push(bytes), exit: (code) => (exitCode = code), closed: resolve },
+      ).then(() => stopReading(spawned.at(-1)!), reject);
+    });
+    expect(exitCode).toBe(0);
+    expect(Buffer.concat(chunks).toString()).toBe('first\r\nlast line\r\n');
+  });
+});
