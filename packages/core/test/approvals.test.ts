@@ -1,7 +1,7 @@
 // Approvals end to end: a thread with a real local environment (bubblewrap sandbox) and a scripted
 // client, under each approval policy. Asserts on what the model reads back, what the client was
 // asked, and what happened on disk.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawnExecServer, type RemoteExecutor } from '@skein/exec-server';
 import { probeSandbox } from '@skein/sandboxing';
@@ -132,6 +132,55 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     await thread.session.runTurn(say('go'));
     expect(client.commandRequests).toEqual([]);
     expect(outputOf('call_0')).toMatch(/^exec_command failed: .*granular/);
+  });
+
+  it('exec-policy rules in CODEX_HOME/rules: forbidden refuses without a question, prompt asks even for a read-only command', async () => {
+    const rules = path.join(fixture.home, 'rules', 'team.rules');
+    mkdirSync(path.dirname(rules));
+    writeFileSync(rules, 'prefix_rule(pattern=["ls"], decision="prompt", justification="listings are audited")\nprefix_rule(pattern=["touch"], decision="forbidden", justification="no new files")\n');
+    scriptCalls({ cmd: 'touch made.txt' }, { cmd: 'ls' });
+    const client = new ScriptedClient({ commands: ['accept'] });
+    const { thread } = await openThread('"untrusted"', client);
+    await thread.session.runTurn(say('go'));
+    expect(outputOf('call_0')).toBe(`exec_command failed: forbidden by the exec-policy rule at ${rules}:2 (no new files)`);
+    expect(existsSync(path.join(cwd, 'made.txt'))).toBe(false);
+    expect(client.commandRequests.map((request) => [request.callId, request.reason])).toEqual([['call_1', 'listings are audited']]);
+    expect(exitCodeOf('call_1')).toBe(0);
+  });
+
+  it('a prefix allowed for good is saved to rules/default.rules, and a later thread runs it unasked, outside the sandbox', async () => {
+    const first = path.join(outside, 'first');
+    const second = path.join(outside, 'second');
+    server.expect([
+      sse(functionCall('exec_command', { cmd: `touch ${first}`, sandbox_permissions: 'require_escalated', justification: 'write outside', prefix_rule: ['touch'] }, { callId: 'call_0' }), completed()),
+      sse(assistantMessage('Done.'), completed()),
+      sse(functionCall('exec_command', { cmd: `touch ${second}` }, { callId: 'call_1' }), completed()),
+      sse(assistantMessage('Done again.'), completed()),
+    ]);
+    const client = new ScriptedClient({ commands: [{ acceptWithExecpolicyAmendment: { execpolicy_amendment: ['touch'] } }] });
+    const { thread } = await openThread('"on-request"', client);
+    await thread.session.runTurn(say('allow touch'));
+    expect(readFileSync(path.join(fixture.home, 'rules', 'default.rules'), 'utf8')).toBe('prefix_rule(pattern=["touch"], decision="allow")\n');
+    expect(existsSync(first)).toBe(true);
+
+    const later = new ScriptedClient();
+    const { thread: next } = await openThread('"untrusted"', later);
+    await next.session.runTurn(say('touch again'));
+    expect(later.commandRequests).toEqual([]);
+    expect(exitCodeOf('call_1')).toBe(0);
+    expect(existsSync(second)).toBe(true);
+  });
+
+  it('a rules file that cannot be read refuses commands, saying where it is wrong', async () => {
+    const rules = path.join(fixture.home, 'rules', 'broken.rules');
+    mkdirSync(path.dirname(rules));
+    writeFileSync(rules, 'prefix_rule(pattern=["ls"], decision="sometimes")\n');
+    scriptCalls({ cmd: 'ls' });
+    const { thread } = await openThread('"never"', new ScriptedClient());
+    await thread.session.runTurn(say('list'));
+    const output = outputOf('call_0') ?? '';
+    expect(output.startsWith('exec_command failed: the exec policy cannot be read, so no command runs until it is fixed: ')).toBe(true);
+    expect(output).toContain(`${rules}:1: prefix_rule \`decision\``);
   });
 
   it('cancel stops the turn as an interrupt', async () => {

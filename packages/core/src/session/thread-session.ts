@@ -1,6 +1,7 @@
 // One loaded thread: its history, settings and extensions, running one turn at a time. The first
 // turn records the initial context; later turns add only what changed. Interrupt and steer reach
 // the running turn.
+import path from 'node:path';
 import type { Config } from '@skein/config';
 import type { ExecutorFileSystem, ExecutorProcesses } from '@skein/exec-server';
 import type { ToolHandler } from '@skein/extension-api';
@@ -25,6 +26,7 @@ import { execCommandTool } from '../tools/unified-exec/exec-command-tool.js';
 import { UnifiedExecSessions, type UnifiedExecEvent } from '../tools/unified-exec/unified-exec-sessions.js';
 import { writeStdinTool } from '../tools/unified-exec/write-stdin-tool.js';
 import { CommandApprovals } from '../tools/approvals/command-approvals.js';
+import { appendAllowPrefixRule, DEFAULT_RULES_FILE, loadExecPolicy, type ExecPolicy } from '../tools/approvals/exec-policy/exec-policy.js';
 import type { ClientRequests } from './client-requests.js';
 import { isWritable, sandboxContextFor } from './sandbox-context.js';
 import { runUserShellCommand, USER_SHELL_UNAVAILABLE, userShellCommandMessage, type UserShellResult } from './user-shell-command.js';
@@ -123,6 +125,7 @@ export class ThreadSession {
   #config: Config;
   #model: ModelInfo;
   readonly #approvals: CommandApprovals;
+  #execPolicy: Promise<ExecPolicy> | undefined;
   #tokenUsage: TokenUsageBreakdown = NO_TOKENS;
   /** User shell commands in flight: their call id → the turn they belong to. */
   readonly #userShellCalls = new Map<string, string>();
@@ -147,6 +150,12 @@ export class ThreadSession {
       sandboxRestricted: () => sandboxContextFor(this.#config, this.#config.cwd) !== null,
       isWritable: (path) => isWritable(this.#config, path, this.#environment?.env ?? {}),
       cancelTurn: () => this.#active?.controller.abort(),
+      execPolicy: () => (this.#execPolicy ??= loadExecPolicy(path.join(this.#config.homeDir, 'rules'))),
+      persistAllowedPrefix: async (prefix) => {
+        const file = path.join(this.#config.homeDir, 'rules', DEFAULT_RULES_FILE);
+        // The approval holds for this session either way; only later sessions would miss it.
+        await appendAllowPrefixRule(file, prefix).catch((error: unknown) => this.#emit({ type: 'warning', message: `could not save the approved command prefix to ${file}: ${(error as Error).message}` }));
+      },
     });
     this.history = new ThreadHistory({ toolOutputTokenLimit: options.config.toolOutputTokenLimit ?? DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, uuid: this.#uuid, onRecorded: (items) => options.recorder.recordItems(items) });
     this.history.setInstructions(baseInstructionsFor(options.config, options.baseInstructions));

@@ -1,6 +1,7 @@
 // One thread's approvals: decides with the policy whether a command or patch may go ahead, asks the
 // client when it must, remembers "approve for session" answers (keyed by command, working directory
-// and environment, so the same command elsewhere asks again) and approved command prefixes.
+// and environment, so the same command elsewhere asks again) and applies the exec policy's rules,
+// to which "always allow this prefix" answers are added.
 import type {
   ClientRequests,
   CommandApprovalDecision,
@@ -8,6 +9,7 @@ import type {
 } from '../../session/client-requests.js';
 import { allowsEscalationRequests, asksAfterSandboxDenial, commandRequirement, refusalReason, type ApprovalPolicy } from './command-requirement.js';
 import { scriptHasDangerousCommand } from './dangerous-command.js';
+import type { ExecPolicy, ExecPolicyVerdict } from './exec-policy/exec-policy.js';
 import { commandsOf } from './shell-words.js';
 
 /** A command the model wants to run. */
@@ -52,6 +54,10 @@ export interface CommandApprovalsOptions {
   isWritable(path: string): boolean;
   /** Ends the running turn, as the user's `cancel` asks. */
   cancelTurn(): void;
+  /** The exec policy (loaded once, on first use); a rejection refuses commands with its message. */
+  execPolicy(): Promise<ExecPolicy>;
+  /** Records a prefix the user allowed for good (Codex appends it to `rules/default.rules`). */
+  persistAllowedPrefix(prefix: readonly string[]): Promise<void>;
 }
 
 /** What the model reads when the user turns a command down (Codex's wording of the error). */
@@ -64,7 +70,6 @@ export class CommandApprovals {
   readonly #options: CommandApprovalsOptions;
   readonly #approvedForSession = new Set<string>();
   readonly #approvedPatchPaths = new Set<string>();
-  readonly #allowedPrefixes: (readonly string[])[] = [];
 
   constructor(options: CommandApprovalsOptions) {
     this.#options = options;
@@ -79,8 +84,24 @@ export class CommandApprovals {
       );
     }
     const { commands, complex } = commandsOf(call.argv);
-    if (!complex && commands.every((words) => this.#allowedPrefixes.some((prefix) => startsWith(words, prefix)))) return { type: 'run', sandboxed: false };
+    let execPolicy: ExecPolicy;
+    try {
+      execPolicy = await this.#options.execPolicy();
+    } catch (error) {
+      return rejected(`exec_command failed: the exec policy cannot be read, so no command runs until it is fixed: ${(error as Error).message}`);
+    }
+    // A script the approval cannot see through is judged whole, as its argv.
+    const verdicts = (complex ? [call.argv] : commands).map((words) => execPolicy.check(words));
+    const forbidden = verdicts.find((verdict) => verdict?.decision === 'forbidden');
+    if (forbidden !== undefined) return rejected(`exec_command failed: ${ruleReason('forbidden by', forbidden)}`);
+    const prompt = verdicts.find((verdict) => verdict?.decision === 'prompt');
+    if (prompt === undefined && verdicts.every((verdict) => verdict?.decision === 'allow')) return { type: 'run', sandboxed: false };
     if (this.#approvedForSession.has(this.#sessionKey(call))) return { type: 'run', sandboxed: !call.escalate, approved: true };
+    if (prompt !== undefined) {
+      const refusal = refusalReason(policy);
+      if (refusal !== undefined) return rejected(`exec_command failed: ${refusal} (${ruleReason('asked for by', prompt)})`);
+      return this.#askCommand(call, call.justification ?? prompt.rule.justification, undefined, !call.escalate, signal);
+    }
     const requirement = commandRequirement(policy, {
       commands,
       complex,
@@ -165,10 +186,13 @@ export class CommandApprovals {
     return this.#commandDecision(decision, call, sandboxed);
   }
 
-  #commandDecision(decision: CommandApprovalDecision, call: CommandCall, sandboxed: boolean): Authorization {
+  async #commandDecision(decision: CommandApprovalDecision, call: CommandCall, sandboxed: boolean): Promise<Authorization> {
     if (typeof decision === 'object') {
       const prefix = decision.acceptWithExecpolicyAmendment.execpolicy_amendment;
-      if (prefix.length > 0) this.#allowedPrefixes.push([...prefix]);
+      if (prefix.length > 0) {
+        (await this.#options.execPolicy()).allowPrefix(prefix, 'approved in this session');
+        await this.#options.persistAllowedPrefix(prefix);
+      }
       return { type: 'run', sandboxed, approved: true };
     }
     switch (decision) {
@@ -210,8 +234,9 @@ function rejected(output: string): Authorization {
   return { type: 'rejected', output };
 }
 
-function startsWith(words: readonly string[], prefix: readonly string[]): boolean {
-  return prefix.length > 0 && prefix.length <= words.length && prefix.every((word, index) => words[index] === word);
+function ruleReason(what: string, verdict: ExecPolicyVerdict): string {
+  const why = verdict.rule.justification === undefined ? '' : ` (${verdict.rule.justification})`;
+  return `${what} the exec-policy rule at ${verdict.rule.origin}${why}`;
 }
 
 function policyName(policy: ApprovalPolicy): string {
