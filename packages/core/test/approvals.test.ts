@@ -171,16 +171,38 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     expect(existsSync(second)).toBe(true);
   });
 
-  it('a rules file that cannot be read refuses commands, saying where it is wrong', async () => {
+  it('a rules file that cannot be read is reported as a warning and left out; commands go on under the approval policy', async () => {
     const rules = path.join(fixture.home, 'rules', 'broken.rules');
     mkdirSync(path.dirname(rules));
-    writeFileSync(rules, 'prefix_rule(pattern=["ls"], decision="sometimes")\n');
+    writeFileSync(rules, 'prefix_rule(pattern=["ls"], decision="forbidden")\nprefix_rule(pattern=["touch"], decision="sometimes")\n');
     scriptCalls({ cmd: 'ls' });
-    const { thread } = await openThread('"never"', new ScriptedClient());
+    const { thread, events } = await openThread('"never"', new ScriptedClient());
     await thread.session.runTurn(say('list'));
-    const output = outputOf('call_0') ?? '';
-    expect(output.startsWith('exec_command failed: the exec policy cannot be read, so no command runs until it is fixed: ')).toBe(true);
-    expect(output).toContain(`${rules}:1: prefix_rule \`decision\``);
+    expect(exitCodeOf('call_0')).toBe(0);
+    const warnings = events.flatMap((event) => (event.type === 'warning' ? [event.message] : []));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`${rules}:2: prefix_rule \`decision\``);
+  });
+
+  it('a rule that allows one part of a chain leaves the rest to the policy; granular rules=false refuses what a rule would ask', async () => {
+    const rules = path.join(fixture.home, 'rules', 'team.rules');
+    mkdirSync(path.dirname(rules));
+    writeFileSync(rules, 'prefix_rule(pattern=["touch"])\nprefix_rule(pattern=["cat"], decision="prompt")\n');
+    const call = (callId: string, cmd: string) => sse(functionCall('exec_command', { cmd }, { callId }), completed());
+    server.expect([call('call_0', 'touch chained.txt && ls'), sse(assistantMessage('Done.'), completed()), call('call_1', 'cat chained.txt'), sse(assistantMessage('Done.'), completed())]);
+    // Under untrusted, touch alone would ask; the rule allows it and ls is read-only, so nothing asks.
+    const untrusted = new ScriptedClient();
+    const { thread: first } = await openThread('"untrusted"', untrusted);
+    await first.session.runTurn(say('go'));
+    expect(untrusted.commandRequests).toEqual([]);
+    expect(exitCodeOf('call_0')).toBe(0);
+    expect(existsSync(path.join(cwd, 'chained.txt'))).toBe(true);
+
+    const granular = new ScriptedClient();
+    const { thread: second } = await openThread('{ granular = { sandbox_approval = true, rules = false, mcp_elicitations = false } }', granular);
+    await second.session.runTurn(say('read it'));
+    expect(granular.commandRequests).toEqual([]);
+    expect(outputOf('call_1')).toMatch(/^exec_command failed: approval required by policy rule, but the granular approval policy turns off rule approvals \(asked for by the exec-policy rule at .*team\.rules:2\)$/);
   });
 
   it('cancel stops the turn as an interrupt', async () => {

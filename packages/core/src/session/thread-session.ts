@@ -26,7 +26,7 @@ import { execCommandTool } from '../tools/unified-exec/exec-command-tool.js';
 import { UnifiedExecSessions, type UnifiedExecEvent } from '../tools/unified-exec/unified-exec-sessions.js';
 import { writeStdinTool } from '../tools/unified-exec/write-stdin-tool.js';
 import { CommandApprovals } from '../tools/approvals/command-approvals.js';
-import { appendAllowPrefixRule, DEFAULT_RULES_FILE, loadExecPolicy, type ExecPolicy } from '../tools/approvals/exec-policy/exec-policy.js';
+import { appendAllowPrefixRule, DEFAULT_RULES_FILE, ExecPolicy, loadExecPolicy } from '../tools/approvals/exec-policy/exec-policy.js';
 import type { ClientRequests } from './client-requests.js';
 import { isWritable, sandboxContextFor } from './sandbox-context.js';
 import { runUserShellCommand, USER_SHELL_UNAVAILABLE, userShellCommandMessage, type UserShellResult } from './user-shell-command.js';
@@ -150,7 +150,7 @@ export class ThreadSession {
       sandboxRestricted: () => sandboxContextFor(this.#config, this.#config.cwd) !== null,
       isWritable: (path) => isWritable(this.#config, path, this.#environment?.env ?? {}),
       cancelTurn: () => this.#active?.controller.abort(),
-      execPolicy: () => (this.#execPolicy ??= loadExecPolicy(path.join(this.#config.homeDir, 'rules'))),
+      execPolicy: () => (this.#execPolicy ??= this.#loadExecPolicy()),
       persistAllowedPrefix: async (prefix) => {
         const file = path.join(this.#config.homeDir, 'rules', DEFAULT_RULES_FILE);
         // The approval holds for this session either way; only later sessions would miss it.
@@ -159,6 +159,17 @@ export class ThreadSession {
     });
     this.history = new ThreadHistory({ toolOutputTokenLimit: options.config.toolOutputTokenLimit ?? DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, uuid: this.#uuid, onRecorded: (items) => options.recorder.recordItems(items) });
     this.history.setInstructions(baseInstructionsFor(options.config, options.baseInstructions));
+  }
+
+  /** The rules of `$CODEX_HOME/rules`; unreadable ones are reported and left out, as Codex's app-server does. */
+  async #loadExecPolicy(): Promise<ExecPolicy> {
+    const rulesDir = path.join(this.#config.homeDir, 'rules');
+    try {
+      return await loadExecPolicy(rulesDir);
+    } catch (error) {
+      this.#emit({ type: 'warning', message: `exec-policy rules in ${rulesDir} are ignored for this thread: ${(error as Error).message}` });
+      return new ExecPolicy();
+    }
   }
 
   /** The root thread of this thread's tree (its own id for a root thread). */

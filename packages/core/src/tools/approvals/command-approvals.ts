@@ -7,7 +7,7 @@ import type {
   CommandApprovalDecision,
   FileChangeApprovalDecision,
 } from '../../session/client-requests.js';
-import { allowsEscalationRequests, asksAfterSandboxDenial, commandRequirement, refusalReason, type ApprovalPolicy } from './command-requirement.js';
+import { allowsEscalationRequests, asksAfterSandboxDenial, commandRequirement, refusalReason, ruleRefusalReason, type ApprovalPolicy } from './command-requirement.js';
 import { scriptHasDangerousCommand } from './dangerous-command.js';
 import type { ExecPolicy, ExecPolicyVerdict } from './exec-policy/exec-policy.js';
 import { commandsOf } from './shell-words.js';
@@ -54,7 +54,7 @@ export interface CommandApprovalsOptions {
   isWritable(path: string): boolean;
   /** Ends the running turn, as the user's `cancel` asks. */
   cancelTurn(): void;
-  /** The exec policy (loaded once, on first use); a rejection refuses commands with its message. */
+  /** The exec policy (loaded once, on first use). */
   execPolicy(): Promise<ExecPolicy>;
   /** Records a prefix the user allowed for good (Codex appends it to `rules/default.rules`). */
   persistAllowedPrefix(prefix: readonly string[]): Promise<void>;
@@ -84,26 +84,25 @@ export class CommandApprovals {
       );
     }
     const { commands, complex } = commandsOf(call.argv);
-    let execPolicy: ExecPolicy;
-    try {
-      execPolicy = await this.#options.execPolicy();
-    } catch (error) {
-      return rejected(`exec_command failed: the exec policy cannot be read, so no command runs until it is fixed: ${(error as Error).message}`);
-    }
+    const execPolicy = await this.#options.execPolicy();
     // A script the approval cannot see through is judged whole, as its argv.
-    const verdicts = (complex ? [call.argv] : commands).map((words) => execPolicy.check(words));
+    const judged = complex ? [call.argv] : commands;
+    const verdicts = judged.map((words) => execPolicy.check(words));
     const forbidden = verdicts.find((verdict) => verdict?.decision === 'forbidden');
     if (forbidden !== undefined) return rejected(`exec_command failed: ${ruleReason('forbidden by', forbidden)}`);
     const prompt = verdicts.find((verdict) => verdict?.decision === 'prompt');
+    // Only when rules allow every part does the command leave the sandbox unasked.
     if (prompt === undefined && verdicts.every((verdict) => verdict?.decision === 'allow')) return { type: 'run', sandboxed: false };
     if (this.#approvedForSession.has(this.#sessionKey(call))) return { type: 'run', sandboxed: !call.escalate, approved: true };
     if (prompt !== undefined) {
-      const refusal = refusalReason(policy);
+      const refusal = ruleRefusalReason(policy);
       if (refusal !== undefined) return rejected(`exec_command failed: ${refusal} (${ruleReason('asked for by', prompt)})`);
       return this.#askCommand(call, call.justification ?? prompt.rule.justification, undefined, !call.escalate, signal);
     }
+    // The parts no rule matched are judged by the approval policy, as Codex's heuristics do.
+    const unmatched = complex ? commands : judged.filter((_, index) => verdicts[index] === undefined);
     const requirement = commandRequirement(policy, {
-      commands,
+      commands: unmatched,
       complex,
       argv: call.argv,
       dangerous: scriptHasDangerousCommand(call.script),

@@ -47,6 +47,7 @@ const BANNED_PREFIXES = [
 
 const NEVER_ASK = 'approval required by policy, but the approval policy is never';
 const GRANULAR_NO_SANDBOX_APPROVAL = 'approval required by policy, but the granular approval policy turns off sandbox approvals';
+const GRANULAR_NO_RULE_APPROVAL = 'approval required by policy rule, but the granular approval policy turns off rule approvals';
 
 /** Decides what `policy` requires for a command with these facts. */
 export function commandRequirement(policy: ApprovalPolicy, facts: CommandFacts): CommandRequirement {
@@ -73,6 +74,13 @@ export function allowsEscalationRequests(policy: ApprovalPolicy): boolean {
 export function refusalReason(policy: ApprovalPolicy): string | undefined {
   if (policy === 'never') return NEVER_ASK;
   if (typeof policy === 'object' && !policy.granular.sandbox_approval) return GRANULAR_NO_SANDBOX_APPROVAL;
+  return undefined;
+}
+
+/** Why a question an exec-policy rule asks for cannot be asked under `policy` (granular's `rules` decides), or undefined. */
+export function ruleRefusalReason(policy: ApprovalPolicy): string | undefined {
+  if (policy === 'never') return NEVER_ASK;
+  if (typeof policy === 'object' && !policy.granular.rules) return GRANULAR_NO_RULE_APPROVAL;
   return undefined;
 }
 

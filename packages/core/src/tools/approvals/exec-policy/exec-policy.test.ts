@@ -38,4 +38,10 @@ describe('ExecPolicy', () => {
     const policy = await loadExecPolicy(path.join(dir, 'rules'));
     expect(policy.check(['touch', 'a "quoted" name'])?.decision).toBe('allow');
   });
+
+  it('reads back every prefix it writes, control characters and backslashes included', async () => {
+    const prefix = ['printf', '\x1b[31m\b\f\u2028', 'C:\\dir', 'tab\there', '\ud800'];
+    await appendAllowPrefixRule(path.join(dir, 'rules', 'default.rules'), prefix);
+    expect((await loadExecPolicy(path.join(dir, 'rules'))).check(prefix)?.decision).toBe('allow');
+  });
 });

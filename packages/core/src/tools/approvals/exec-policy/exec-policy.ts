@@ -48,7 +48,8 @@ export class ExecPolicy {
 export async function loadExecPolicy(rulesDir: string): Promise<ExecPolicy> {
   let names: string[];
   try {
-    names = (await readdir(rulesDir)).filter((name) => name.endsWith('.rules')).sort();
+    const entries = await readdir(rulesDir, { withFileTypes: true });
+    names = entries.filter((entry) => entry.name.endsWith('.rules') && (entry.isFile() || entry.isSymbolicLink())).map((entry) => entry.name).sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new ExecPolicy();
     throw error;

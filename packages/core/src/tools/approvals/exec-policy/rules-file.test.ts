@@ -22,6 +22,28 @@ describe('parseRulesFile', () => {
     ]);
   });
 
+  it('reads the Starlark users write: names, +, triple-quoted and raw strings, escapes', () => {
+    const rules = parseRulesFile(
+      [
+        "SHELLS = ['bash', 'sh']",
+        'FLAGS = ["-c"] + ["-lc"]',
+        'prefix_rule(',
+        '    pattern = [SHELLS, FLAGS],',
+        '    decision = "prompt",',
+        '    justification = """scripts run',
+        'anything""",',
+        `    match = ['bash -lc "echo $HOME"', "sh -c 'a # b'"],`,
+        ')',
+        'prefix_rule(pattern=[r"C:\\tools\\x", "\\x1b\\u00e9\\101" + "!"])',
+      ].join('\n'),
+      'user.rules',
+    );
+    expect(rules).toEqual([
+      { pattern: [['bash', 'sh'], ['-c', '-lc']], decision: 'prompt', justification: 'scripts run\nanything', origin: 'user.rules:3' },
+      { pattern: ['C:\\tools\\x', '\x1b\u00e9A!'], decision: 'allow', justification: undefined, origin: 'user.rules:10' },
+    ]);
+  });
+
   it.each([
     ['prefix_rule(pattern=[])', 'x.rules:1: prefix_rule `pattern`: pattern must name at least one word'],
     ['prefix_rule(pattern=["ls"], decision="maybe")', 'x.rules:1: prefix_rule `decision`'],
@@ -32,7 +54,9 @@ describe('parseRulesFile', () => {
     ['prefix_rule(pattern=["ls"]', 'x.rules:1: expected `,` or `)`, found the end of the file'],
     ['prefix_rule(pattern=["ls)', 'x.rules:1: unterminated string'],
     ['prefix_rule(pattern=["ls"], pattern=["cat"])', 'x.rules:1: argument `pattern` is given twice'],
-    ['prefix_rule(pattern=ls)', 'x.rules:1: expected a string or a list, found `ls`'],
+    ['prefix_rule(pattern=ls)', 'x.rules:1: `ls` is not defined'],
+    ['A = ["x"] + "y"', 'x.rules:1: `+` joins two strings or two lists'],
+    ['prefix_rule(pattern=["a\\q"])', 'x.rules:1: unknown escape \\q'],
   ])('refuses %j, naming the place', (text, message) => {
     expect(() => parseRulesFile(text, 'x.rules')).toThrow(RulesFileError);
     expect(() => parseRulesFile(text, 'x.rules')).toThrow(message);

@@ -1,9 +1,13 @@
-// Reads Codex's `.rules` files: Starlark calls such as
-//   prefix_rule(pattern=["git", ["status", "log"]], decision="allow", match=["git status"])
-// Only what rules files use is understood: calls with keyword arguments whose values are strings and
-// lists. `prefix_rule` becomes a rule; `network_rule` and `host_executable` are read and set aside.
-import { parse as parseShellWords } from 'shell-quote';
+// Reads Codex's `.rules` files: a Starlark subset such as
+//   SHELLS = ["bash", "sh"]
+//   prefix_rule(pattern=[SHELLS, ["-c", "-lc"]], decision="prompt", match=["bash -lc ls"])
+// Understood: assignments, names, strings (quoted, triple-quoted, raw; Starlark escapes), lists, `+`
+// on strings and lists, and calls with keyword arguments. `prefix_rule` becomes a rule;
+// `network_rule` and `host_executable` are read and set aside.
 import { z } from 'zod';
+import { RulesFileError } from './rules-file-error.js';
+import { splitExample } from './split-example.js';
+import { tokenizeRules, type RulesToken } from './rules-tokens.js';
 
 /** What a rule decides for the commands it matches; the strictest match wins. */
 export const ExecPolicyDecision = z.enum(['allow', 'prompt', 'forbidden']);
@@ -21,13 +25,9 @@ export interface PrefixRule {
   readonly origin: string;
 }
 
-/** A rules file that cannot be read as rules: the place and what is wrong. */
-export class RulesFileError extends Error {
-  override readonly name = 'RulesFileError';
-}
+export { RulesFileError } from './rules-file-error.js';
 
-type Value = string | Value[];
-type Token = { readonly kind: 'string' | 'name' | 'punct'; readonly text: string; readonly line: number };
+type Value = string | readonly Value[];
 
 const NonEmptyString = z.string().min(1);
 const Example = z.union([NonEmptyString, z.array(NonEmptyString).min(1)]);
@@ -44,59 +44,114 @@ const IGNORED_CALLS = new Set(['network_rule', 'host_executable']);
 
 /** Parses the text of one rules file; `origin` names it in errors. Throws {@link RulesFileError}. */
 export function parseRulesFile(text: string, origin: string): PrefixRule[] {
-  const tokens = tokenize(text, origin);
-  const rules: PrefixRule[] = [];
-  let at = 0;
-  const fail = (message: string, line = tokens[at]?.line ?? lineCount(text)): never => {
-    throw new RulesFileError(`${origin}:${line}: ${message}`);
-  };
-  const expect = (text: string): void => {
-    if (tokens[at]?.text !== text || tokens[at]?.kind !== 'punct') fail(`expected \`${text}\`, found ${describe(tokens[at])}`);
-    at += 1;
-  };
-  const value = (): Value => {
-    const token = tokens[at];
-    if (token?.kind === 'string') {
-      at += 1;
-      return token.text;
-    }
-    if (token?.kind !== 'punct' || token.text !== '[') return fail(`expected a string or a list, found ${describe(token)}`);
-    at += 1;
-    const items: Value[] = [];
-    while (tokens[at]?.text !== ']') {
-      items.push(value());
-      if (tokens[at]?.text === ',') at += 1;
-      else if (tokens[at]?.text !== ']') fail(`expected \`,\` or \`]\`, found ${describe(tokens[at])}`);
-    }
-    at += 1;
-    return items;
-  };
-
-  while (at < tokens.length) {
-    const callee = tokens[at]!;
-    if (callee.kind !== 'name') fail(`expected a call such as prefix_rule(...), found ${describe(callee)}`);
-    at += 1;
-    expect('(');
-    const args: Record<string, Value> = {};
-    while (tokens[at]?.text !== ')') {
-      const key = tokens[at];
-      if (key?.kind !== 'name') fail(`expected a keyword argument, found ${describe(key)}`);
-      at += 1;
-      expect('=');
-      if (key!.text in args) fail(`argument \`${key!.text}\` is given twice`, key!.line);
-      args[key!.text] = value();
-      if (tokens[at]?.text === ',') at += 1;
-      else if (tokens[at]?.text !== ')') fail(`expected \`,\` or \`)\`, found ${describe(tokens[at])}`);
-    }
-    at += 1;
-    if (IGNORED_CALLS.has(callee.text)) continue;
-    if (callee.text !== 'prefix_rule') fail(`unknown function \`${callee.text}\`; rules files call prefix_rule, network_rule and host_executable`, callee.line);
-    rules.push(...prefixRule(args, `${origin}:${callee.line}`));
-  }
-  return rules;
+  return new RulesParser(tokenizeRules(text, origin), origin).parse();
 }
 
-function prefixRule(args: Record<string, Value>, origin: string): PrefixRule[] {
+class RulesParser {
+  #at = 0;
+  readonly #names = new Map<string, Value>();
+
+  constructor(
+    private readonly tokens: readonly RulesToken[],
+    private readonly origin: string,
+  ) {}
+
+  parse(): PrefixRule[] {
+    const rules: PrefixRule[] = [];
+    while (this.#at < this.tokens.length) {
+      const name = this.#take('name', 'an assignment or a call such as prefix_rule(...)');
+      if (this.#peekPunct('=')) {
+        this.#at += 1;
+        this.#names.set(name.text, this.#value());
+        continue;
+      }
+      this.#expectPunct('(');
+      const args = this.#keywordArguments();
+      if (IGNORED_CALLS.has(name.text)) continue;
+      if (name.text !== 'prefix_rule') this.#fail(`unknown function \`${name.text}\`; rules files call prefix_rule, network_rule and host_executable`, name.line);
+      rules.push(prefixRule(args, `${this.origin}:${name.line}`));
+    }
+    return rules;
+  }
+
+  #keywordArguments(): Record<string, Value> {
+    const args: Record<string, Value> = {};
+    while (!this.#peekPunct(')')) {
+      const key = this.#take('name', 'a keyword argument');
+      this.#expectPunct('=');
+      if (key.text in args) this.#fail(`argument \`${key.text}\` is given twice`, key.line);
+      args[key.text] = this.#value();
+      this.#separator(')');
+    }
+    this.#at += 1;
+    return args;
+  }
+
+  /** `term ('+' term)*`: strings join, lists concatenate. */
+  #value(): Value {
+    let value = this.#term();
+    while (this.#peekPunct('+')) {
+      const plus = this.tokens[this.#at]!;
+      this.#at += 1;
+      const right = this.#term();
+      if (typeof value === 'string' && typeof right === 'string') value = value + right;
+      else if (typeof value !== 'string' && typeof right !== 'string') value = [...value, ...right];
+      else this.#fail('`+` joins two strings or two lists, not a string and a list', plus.line);
+    }
+    return value;
+  }
+
+  #term(): Value {
+    const token = this.tokens[this.#at];
+    if (token?.kind === 'string') {
+      this.#at += 1;
+      return token.text;
+    }
+    if (token?.kind === 'name') {
+      this.#at += 1;
+      const value = this.#names.get(token.text);
+      if (value === undefined) this.#fail(`\`${token.text}\` is not defined`, token.line);
+      return value;
+    }
+    if (token?.kind !== 'punct' || token.text !== '[') return this.#fail(`expected a string, a list or a name, found ${describe(token)}`);
+    this.#at += 1;
+    const items: Value[] = [];
+    while (!this.#peekPunct(']')) {
+      items.push(this.#value());
+      this.#separator(']');
+    }
+    this.#at += 1;
+    return items;
+  }
+
+  #separator(close: string): void {
+    if (this.#peekPunct(',')) this.#at += 1;
+    else if (!this.#peekPunct(close)) this.#fail(`expected \`,\` or \`${close}\`, found ${describe(this.tokens[this.#at])}`);
+  }
+
+  #take(kind: RulesToken['kind'], what: string): RulesToken {
+    const token = this.tokens[this.#at];
+    if (token?.kind !== kind) this.#fail(`expected ${what}, found ${describe(token)}`);
+    this.#at += 1;
+    return token;
+  }
+
+  #peekPunct(text: string): boolean {
+    const token = this.tokens[this.#at];
+    return token?.kind === 'punct' && token.text === text;
+  }
+
+  #expectPunct(text: string): void {
+    if (!this.#peekPunct(text)) this.#fail(`expected \`${text}\`, found ${describe(this.tokens[this.#at])}`);
+    this.#at += 1;
+  }
+
+  #fail(message: string, line = this.tokens[this.#at]?.line ?? this.tokens.at(-1)?.line ?? 1): never {
+    throw new RulesFileError(`${this.origin}:${line}: ${message}`);
+  }
+}
+
+function prefixRule(args: Record<string, Value>, origin: string): PrefixRule {
   const parsed = PrefixRuleArgs.safeParse(args);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -111,7 +166,7 @@ function prefixRule(args: Record<string, Value>, origin: string): PrefixRule[] {
   for (const example of notMatch) {
     if (matchesPrefix(rule.pattern, exampleWords(example))) throw new RulesFileError(`${origin}: the not_match example ${JSON.stringify(example)} matches the pattern`);
   }
-  return [rule];
+  return rule;
 }
 
 /** Whether `words` start with `pattern`. */
@@ -120,60 +175,10 @@ export function matchesPrefix(pattern: readonly PatternToken[], words: readonly 
 }
 
 function exampleWords(example: string | readonly string[]): string[] {
-  if (typeof example !== 'string') return [...example];
-  return parseShellWords(example).filter((token): token is string => typeof token === 'string');
+  return typeof example === 'string' ? splitExample(example) : [...example];
 }
 
-const ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', '\\': '\\', '"': '"', "'": "'" };
-
-function tokenize(text: string, origin: string): Token[] {
-  const tokens: Token[] = [];
-  let line = 1;
-  let at = 0;
-  while (at < text.length) {
-    const char = text[at]!;
-    if (char === '\n') {
-      line += 1;
-      at += 1;
-    } else if (/\s/.test(char)) {
-      at += 1;
-    } else if (char === '#') {
-      while (at < text.length && text[at] !== '\n') at += 1;
-    } else if ('()[],='.includes(char)) {
-      tokens.push({ kind: 'punct', text: char, line });
-      at += 1;
-    } else if (char === '"' || char === "'") {
-      let value = '';
-      at += 1;
-      while (text[at] !== char) {
-        if (at >= text.length || text[at] === '\n') throw new RulesFileError(`${origin}:${line}: unterminated string`);
-        if (text[at] === '\\') {
-          const escaped = ESCAPES[text[at + 1] ?? ''];
-          if (escaped === undefined) throw new RulesFileError(`${origin}:${line}: unknown escape \\${text[at + 1] ?? ''}`);
-          value += escaped;
-          at += 2;
-        } else {
-          value += text[at];
-          at += 1;
-        }
-      }
-      at += 1;
-      tokens.push({ kind: 'string', text: value, line });
-    } else {
-      const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(at))?.[0];
-      if (name === undefined) throw new RulesFileError(`${origin}:${line}: unexpected character ${JSON.stringify(char)}`);
-      tokens.push({ kind: 'name', text: name, line });
-      at += name.length;
-    }
-  }
-  return tokens;
-}
-
-function describe(token: Token | undefined): string {
+function describe(token: RulesToken | undefined): string {
   if (token === undefined) return 'the end of the file';
   return token.kind === 'string' ? `the string ${JSON.stringify(token.text)}` : `\`${token.text}\``;
-}
-
-function lineCount(text: string): number {
-  return text.split('\n').length;
 }
