@@ -469,4 +469,20 @@ describe('several clients', () => {
     expect(first.notificationsOf('serverRequest/resolved')).toEqual([{ threadId, requestId: second.serverRequests[0]!.id }]);
     expect(existsSync(path.join(home.workspace, 'made.txt'))).toBe(true);
   });
+
+  it.skipIf(NO_SANDBOX)('an error answer settles an approval as declined, and the other subscribers hear it resolved', async () => {
+    touchTurn();
+    const server = await serve();
+    const first = await connect(server, 'websocket');
+    const second = await connect(server, 'websocket');
+    const threadId = await startThread(first, { approvalPolicy: 'untrusted' });
+    await second.request('thread/resume', { threadId });
+    second.onServerRequest(() => {
+      throw new Error('this client cannot show approvals');
+    });
+    const { turn } = (await first.request('turn/start', { threadId, input: text('make a file') })) as { turn: { id: string } };
+    expect((await turnCompleted(first, turn.id)).turn.status).toBe('completed');
+    expect(first.notificationsOf('serverRequest/resolved')).toEqual([{ threadId, requestId: first.serverRequests[0]!.id }]);
+    expect(existsSync(path.join(home.workspace, 'made.txt'))).toBe(false);
+  });
 });

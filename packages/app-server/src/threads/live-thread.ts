@@ -16,6 +16,7 @@ import type {
 import { CommandExecutionApprovalResponse, FileChangeApprovalResponse, messageText, ToolRequestUserInputResponse, type MessageItem, type ResponseItem, type UserInput } from '@skein/protocol';
 import type { z } from 'zod';
 import type { ClientConnection } from '../method.js';
+import { ServerRequestError } from '../app-server-error.js';
 import type { AskOptions } from './thread-server-requests.js';
 import {
   agentMessageItem,
@@ -327,12 +328,14 @@ export class LiveThread implements ClientRequests {
     let result: unknown;
     try {
       result = await this.host.ask(this.id, method, params, { onSent: (id) => (requestId = id), signal });
-    } catch {
+    } catch (error) {
       // An interrupt withdraws the question; clients hear it resolved when the turn has ended.
       if (signal.aborted) {
         if (requestId !== undefined) turn?.openRequests.push(requestId);
         throw signal.reason;
       }
+      // An error answer settles it too: the other subscribers must stop showing it.
+      if (requestId !== undefined && error instanceof ServerRequestError && error.code === 'ClientError') this.#emit('serverRequest/resolved', { threadId: this.id, requestId });
       return undefined;
     }
     if (requestId !== undefined) this.#emit('serverRequest/resolved', { threadId: this.id, requestId });

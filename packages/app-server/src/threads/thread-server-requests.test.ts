@@ -33,6 +33,7 @@ describe('ThreadServerRequests', () => {
     table.forget(left);
     expect(table.answer(left, 0, { result: 'gone' })).toBe(false);
     table.replay('t1', next);
+    table.replay('t1', next);
     expect(next.sent).toEqual([{ id: 0, method: 'approve' }]);
     expect(table.pendingIds('t1')).toEqual([0]);
     table.answer(next, 0, { result: 'ok' });

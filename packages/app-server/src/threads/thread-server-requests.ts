@@ -76,10 +76,14 @@ export class ThreadServerRequests {
     return true;
   }
 
-  /** Sends the thread's pending requests to `recipient` (a client that just resumed it), with their ids. */
+  /**
+   * Sends the thread's pending requests to `recipient` (a client that just resumed it), with their
+   * ids; one it was already sent is not sent twice.
+   */
   replay(threadId: string, recipient: ServerRequestRecipient): void {
     for (const [id, pending] of this.#pending) {
-      if (pending.threadId === threadId && recipient.sendRequest(id, pending.method, pending.params)) pending.recipients.add(recipient);
+      if (pending.threadId !== threadId || pending.recipients.has(recipient)) continue;
+      if (recipient.sendRequest(id, pending.method, pending.params)) pending.recipients.add(recipient);
     }
   }
 
