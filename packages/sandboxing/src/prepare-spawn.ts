@@ -1,7 +1,7 @@
 // The entry point executors call: policy + command → exactly what to spawn. Linux gets bubblewrap with
 // a seccomp program on fd 3, macOS gets sandbox-exec; anything that cannot be confined as asked throws
 // SandboxUnavailableError — a command never runs unconfined unless the policy says so.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { CoreSandboxPolicy, FileSystemSandboxPolicy } from '@skein/protocol';
 import { bwrapArguments, planMounts } from './bwrap-args.js';
@@ -74,6 +74,23 @@ function parseRequest(request: SandboxRequest, command: readonly string[]): Sand
   return { ...request, policy: policy.data, ...(fileSystemPolicy === undefined ? {} : { fileSystemPolicy: fileSystemPolicy.data }) };
 }
 
+/**
+ * Creates `dir` (kept read-only inside writable roots, so it exists before resolution) and returns
+ * it when it is a real directory of ours that nobody else can write: in a shared /tmp another user
+ * could have made it first, and could then remove the markers that keep masks alive.
+ */
+function ownedStateDir(dir: string): string | undefined {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const stats = lstatSync(dir);
+    const uid = process.getuid?.();
+    if (!stats.isDirectory() || (uid !== undefined && stats.uid !== uid) || (stats.mode & 0o022) !== 0) return undefined;
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
 function defaultStateDir(): string {
   return path.join('/tmp', `skein-sandbox-${process.getuid?.() ?? 'user'}`);
 }
@@ -96,14 +113,8 @@ async function prepareAttempt(request: SandboxRequest, command: readonly string[
   const parsed = parseRequest(request, command);
   const platform = options.platform ?? process.platform;
   const stateDir = options.stateDir ?? defaultStateDir();
-  if (platform === 'linux') {
-    try {
-      // Exists before resolution so it can be kept read-only inside writable roots.
-      mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-    } catch {
-      // Bookkeeping only: without it, masks for missing protected paths are left behind.
-    }
-  }
+  // Bookkeeping only: without a usable directory, masks for missing protected paths are left behind.
+  const registryDir = platform === 'linux' ? ownedStateDir(stateDir) : undefined;
   const resolved = resolveSandboxPolicy(parsed, { platform, extraProtectedPaths: platform === 'linux' ? [stateDir] : [] });
   const fileSystemFree = resolved.fileSystem.kind === 'unrestricted';
   if (resolved.external || (fileSystemFree && resolved.network === 'enabled')) {
@@ -118,9 +129,9 @@ async function prepareAttempt(request: SandboxRequest, command: readonly string[
       const plan = planMounts(resolved.fileSystem);
       // Masks another live sandbox created are bound here as existing paths: hold them too.
       const existing = plan.ops.flatMap((op) => (op.op === 'ro-bind' || (op.op === 'mask-dir' && !op.synthetic) ? [op.path] : []));
-      const borrowed = liveMountTargets(stateDir, existing);
+      const borrowed = registryDir === undefined ? [] : liveMountTargets(registryDir, existing);
       const targets = [...new Set([...plan.syntheticTargets, ...borrowed])];
-      const mountTargets = targets.length > 0 ? registerMountTargets(stateDir, targets) : undefined;
+      const mountTargets = targets.length > 0 && registryDir !== undefined ? registerMountTargets(registryDir, targets) : undefined;
       // Its creator may have let it go between the plan and the registration: plan again without it.
       if (mountTargets !== undefined && borrowed.some((target) => !existsSync(target))) {
         releaseMountTargets(mountTargets);

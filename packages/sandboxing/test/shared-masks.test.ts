@@ -2,7 +2,7 @@
 // protected path (here `.agents`) already on disk and binds it as an existing path. It must hold
 // that mask too, or the first one's release removes it before the second's bubblewrap starts
 // ("Can't find source path"), which CI hit with several test files sharing /tmp.
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CoreSandboxPolicy } from '@skein/protocol';
@@ -49,5 +49,16 @@ describe.skipIf(skipReason !== '')(`masks shared by concurrent sandboxes${skipRe
     expect(existsSync(mask)).toBe(true);
     releaseMountTargets(second.mountTargets!);
     expect(existsSync(mask)).toBe(false);
+  });
+
+  it('keeps no bookkeeping in a directory others can write, where they could drop the markers', async () => {
+    const work = path.join(root, 'work');
+    const stateDir = path.join(root, 'shared-state');
+    mkdirSync(work);
+    mkdirSync(stateDir);
+    chmodSync(stateDir, 0o777);
+    const spec = await prepareSandboxedSpawn({ policy, cwd: work, env: process.env }, ['true'], { capability, stateDir });
+    expect(spec.sandboxed).toBe(true);
+    expect(spec.mountTargets).toBeUndefined();
   });
 });

@@ -162,6 +162,9 @@ export function startPipeChild(
  * (CI lost a command's last line this way). So the socket reads what the master fd still holds
  * before it is destroyed. Relies on node-pty 1.1's `_socket` and `_fd`; without them it does nothing.
  */
+// 16 reads of 64 KiB: more than a terminal buffers, far less than would stall the executor.
+const MAX_DRAIN_READS = 16;
+
 function drainBeforeDestroy(pty: NodePty.IPty, output: (bytes: Uint8Array) => void): void {
   const internals = pty as unknown as { _socket?: { destroyed?: unknown; destroy: (...args: unknown[]) => unknown }; _fd?: unknown };
   const socket = internals._socket;
@@ -170,19 +173,24 @@ function drainBeforeDestroy(pty: NodePty.IPty, output: (bytes: Uint8Array) => vo
   const destroy = socket.destroy.bind(socket);
   socket.destroy = (...args: unknown[]) => {
     const buffer = Buffer.alloc(64 * 1024);
-    // Only while the socket is alive does it own the fd; a destroyed one's number may be reused.
-    while (socket.destroyed === false) {
-      let read: number;
-      try {
-        // The fd is non-blocking: EAGAIN when empty, EIO once the terminal is gone and drained.
-        read = readSync(fd, buffer);
-      } catch {
-        break;
+    try {
+      // Only while the socket is alive does it own the fd; a destroyed one's number may be reused.
+      // Bounded: a background process may keep the terminal busy after the command has exited.
+      for (let reads = 0; reads < MAX_DRAIN_READS && socket.destroyed === false; reads += 1) {
+        let read: number;
+        try {
+          // The fd is non-blocking: EAGAIN when empty, EIO once the terminal is gone and drained.
+          read = readSync(fd, buffer);
+        } catch {
+          break;
+        }
+        if (read <= 0) break;
+        output(new Uint8Array(buffer.subarray(0, read)));
       }
-      if (read <= 0) break;
-      output(new Uint8Array(buffer.subarray(0, read)));
+    } finally {
+      destroy(...args);
     }
-    return destroy(...args);
+    return socket;
   };
 }
 
