@@ -434,6 +434,17 @@ describe('several clients', () => {
     client.waitFor('thread/status/changed', (params) => ((params as { status: { activeFlags?: string[] } }).status.activeFlags ?? []).includes('waitingOnApproval'));
   const touchTurn = () => model.expect([sse(functionCall('exec_command', { cmd: 'touch made.txt' }, { callId: 'call_t' }), completed()), sse(assistantMessage('Made.'), completed())]);
 
+  /** Two WebSocket clients subscribed to an untrusted thread whose model will ask to touch a file. */
+  async function twoSubscribers(): Promise<{ first: AppServerTestClient; second: AppServerTestClient; threadId: string }> {
+    touchTurn();
+    const server = await serve();
+    const first = await connect(server, 'websocket');
+    const second = await connect(server, 'websocket');
+    const threadId = await startThread(first, { approvalPolicy: 'untrusted' });
+    await second.request('thread/resume', { threadId });
+    return { first, second, threadId };
+  }
+
   it.skipIf(NO_SANDBOX)('an approval waits when its client leaves, and is sent again, same id, to a client that resumes the thread', async () => {
     touchTurn();
     const server = await serve();
@@ -456,12 +467,7 @@ describe('several clients', () => {
   });
 
   it.skipIf(NO_SANDBOX)('an approval goes to every subscriber; the first answer decides and the others hear it resolved', async () => {
-    touchTurn();
-    const server = await serve();
-    const first = await connect(server, 'websocket');
-    const second = await connect(server, 'websocket');
-    const threadId = await startThread(first, { approvalPolicy: 'untrusted' });
-    await second.request('thread/resume', { threadId });
+    const { first, second, threadId } = await twoSubscribers();
     second.onServerRequest(() => ({ decision: 'accept' }));
     const { turn } = (await first.request('turn/start', { threadId, input: text('make a file') })) as { turn: { id: string } };
     expect((await turnCompleted(first, turn.id)).turn.status).toBe('completed');
@@ -471,12 +477,7 @@ describe('several clients', () => {
   });
 
   it.skipIf(NO_SANDBOX)('an error answer settles an approval as declined, and the other subscribers hear it resolved', async () => {
-    touchTurn();
-    const server = await serve();
-    const first = await connect(server, 'websocket');
-    const second = await connect(server, 'websocket');
-    const threadId = await startThread(first, { approvalPolicy: 'untrusted' });
-    await second.request('thread/resume', { threadId });
+    const { first, second, threadId } = await twoSubscribers();
     second.onServerRequest(() => {
       throw new Error('this client cannot show approvals');
     });

@@ -1,7 +1,7 @@
 // Approvals end to end: a thread with a real local environment (bubblewrap sandbox) and a scripted
 // client, under each approval policy. Asserts on what the model reads back, what the client was
 // asked, and what happened on disk.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawnExecServer, type RemoteExecutor } from '@skein/exec-server';
 import { probeSandbox } from '@skein/sandboxing';
@@ -169,6 +169,27 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     expect(later.commandRequests).toEqual([]);
     expect(exitCodeOf('call_1')).toBe(0);
     expect(existsSync(second)).toBe(true);
+  });
+
+  it("a trusted project's .codex/rules apply beside the user's; an untrusted project's do not", async () => {
+    mkdirSync(path.join(cwd, '.codex', 'rules'), { recursive: true });
+    writeFileSync(path.join(cwd, '.codex', 'config.toml'), '# project settings\n');
+    writeFileSync(path.join(cwd, '.codex', 'rules', 'project.rules'), 'prefix_rule(pattern=["touch"], decision="forbidden")\n');
+    server.expect([
+      sse(functionCall('exec_command', { cmd: 'touch trusted.txt' }, { callId: 'call_0' }), completed()),
+      sse(assistantMessage('Refused.'), completed()),
+      sse(functionCall('exec_command', { cmd: 'touch untrusted.txt' }, { callId: 'call_1' }), completed()),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    writeFileSync(path.join(fixture.home, 'config.toml'), `[projects.${JSON.stringify(cwd)}]\ntrust_level = "trusted"\n`);
+    const trusted = await openThread('"never"', new ScriptedClient());
+    await trusted.thread.session.runTurn(say('touch'));
+    rmSync(path.join(fixture.home, 'config.toml'));
+    expect(outputOf('call_0')).toBe(`exec_command failed: forbidden by the exec-policy rule at ${path.join(cwd, '.codex', 'rules', 'project.rules')}:1`);
+    const untrusted = await openThread('"never"', new ScriptedClient());
+    await untrusted.thread.session.runTurn(say('touch'));
+    expect(exitCodeOf('call_1')).toBe(0);
+    expect(existsSync(path.join(cwd, 'untrusted.txt'))).toBe(true);
   });
 
   it('a rules file that cannot be read is reported as a warning and left out; commands go on under the approval policy', async () => {

@@ -161,13 +161,17 @@ export class ThreadSession {
     this.history.setInstructions(baseInstructionsFor(options.config, options.baseInstructions));
   }
 
-  /** The rules of `$CODEX_HOME/rules`; unreadable ones are reported and left out, as Codex's app-server does. */
+  /**
+   * The rules beside each config layer: `$CODEX_HOME/rules`, then each trusted project's
+   * `.codex/rules`. Unreadable ones are reported and left out, as Codex's app-server does.
+   */
   async #loadExecPolicy(): Promise<ExecPolicy> {
-    const rulesDir = path.join(this.#config.homeDir, 'rules');
+    const projectDirs = this.#config.layers.flatMap((layer) => (layer.name.type === 'project' ? [path.join(path.dirname(layer.name.file), 'rules')] : []));
+    const rulesDirs = [path.join(this.#config.homeDir, 'rules'), ...projectDirs];
     try {
-      return await loadExecPolicy(rulesDir);
+      return await loadExecPolicy(rulesDirs);
     } catch (error) {
-      this.#emit({ type: 'warning', message: `exec-policy rules in ${rulesDir} are ignored for this thread: ${(error as Error).message}` });
+      this.#emit({ type: 'warning', message: `exec-policy rules are ignored for this thread: ${(error as Error).message}` });
       return new ExecPolicy();
     }
   }

@@ -1,4 +1,5 @@
-// The exec policy: the `prefix_rule`s of `$CODEX_HOME/rules/*.rules`, plus the prefixes the user
+// The exec policy: the `prefix_rule`s of the `rules/*.rules` files beside each config layer
+// (`$CODEX_HOME/rules`, trusted projects' `.codex/rules`), plus the prefixes the user
 // approved for good (`acceptWithExecpolicyAmendment`), which are appended to `default.rules` in
 // Codex's format so later sessions honour them too.
 import { appendFile, mkdir, readdir, readFile } from 'node:fs/promises';
@@ -42,22 +43,24 @@ export class ExecPolicy {
 }
 
 /**
- * Reads every `*.rules` file of `rulesDir` (in name order); a missing directory is an empty policy.
- * A file that cannot be read as rules throws, naming the file and line.
+ * Reads every `*.rules` file of each of `rulesDirs` (directories in order, files by name); a missing
+ * directory adds nothing. A file that cannot be read as rules throws, naming the file and line.
  */
-export async function loadExecPolicy(rulesDir: string): Promise<ExecPolicy> {
-  let names: string[];
-  try {
-    const entries = await readdir(rulesDir, { withFileTypes: true });
-    names = entries.filter((entry) => entry.name.endsWith('.rules') && (entry.isFile() || entry.isSymbolicLink())).map((entry) => entry.name).sort();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new ExecPolicy();
-    throw error;
-  }
+export async function loadExecPolicy(rulesDirs: readonly string[]): Promise<ExecPolicy> {
   const rules: PrefixRule[] = [];
-  for (const name of names) {
-    const file = path.join(rulesDir, name);
-    rules.push(...parseRulesFile(await readFile(file, 'utf8'), file));
+  for (const rulesDir of rulesDirs) {
+    let names: string[];
+    try {
+      const entries = await readdir(rulesDir, { withFileTypes: true });
+      names = entries.filter((entry) => entry.name.endsWith('.rules') && (entry.isFile() || entry.isSymbolicLink())).map((entry) => entry.name).sort();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
+    for (const name of names) {
+      const file = path.join(rulesDir, name);
+      rules.push(...parseRulesFile(await readFile(file, 'utf8'), file));
+    }
   }
   return new ExecPolicy(rules);
 }
