@@ -105,7 +105,7 @@ describe('thread subscriptions across clients', () => {
     expect(two.notificationsOf('thread/status/changed')).toEqual([]);
 
     await one.close();
-    await expect.poll(() => running.server.subscriptions.subscribers('thread-a').length).toBe(1);
+    await expect.poll(() => running.server.subscriptions.subscribers('thread-a').length, { timeout: 10_000 }).toBe(1);
     expect(running.server.broadcast('thread-a', 'thread/status/changed', params)).toBe(1);
     await two.close();
     await three.close();
