@@ -7,7 +7,9 @@ import tseslint from 'typescript-eslint';
 import skein from '@skein/eslint-plugin';
 
 export default defineConfig(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/.vitest/**'] },
+  // tsup writes tsup.config.bundled_*.mjs beside a config while it builds, and turbo may lint the
+  // same package meanwhile: the file can vanish between ESLint listing and reading it.
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/.vitest/**', '**/tsup.config.bundled_*'] },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {
