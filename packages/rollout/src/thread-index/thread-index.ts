@@ -119,15 +119,19 @@ export class ThreadIndex {
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
-      const version = db.pragma('user_version', { simple: true }) as number;
-      const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'threads'").get() !== undefined;
-      let fresh = !hasTable;
-      if (hasTable && version !== THREAD_INDEX_SCHEMA_VERSION) {
-        db.exec('DROP TABLE threads');
-        fresh = true;
-      }
-      db.exec(SCHEMA);
-      db.pragma(`user_version = ${THREAD_INDEX_SCHEMA_VERSION}`);
+      // One write transaction: processes opening the index at once must not drop a table another
+      // has just created (and written to) before it stamped the version.
+      const fresh = db
+        .transaction(() => {
+          const version = db.pragma('user_version', { simple: true }) as number;
+          const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'threads'").get() !== undefined;
+          const current = hasTable && version === THREAD_INDEX_SCHEMA_VERSION;
+          if (hasTable && !current) db.exec('DROP TABLE threads');
+          db.exec(SCHEMA);
+          db.pragma(`user_version = ${THREAD_INDEX_SCHEMA_VERSION}`);
+          return !current;
+        })
+        .immediate();
       // Touch the table so a damaged file fails here, not on the first list.
       db.prepare('SELECT count(*) FROM threads').get();
       return new ThreadIndex(db, file, fresh);
