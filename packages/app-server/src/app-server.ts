@@ -131,8 +131,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
 
   /** Sends `client` the thread's approvals and questions that still wait for an answer, under their ids. */
   replayThreadRequests(threadId: string, client: ClientConnection): void {
-    const connection = [...this.#connections].find((candidate) => candidate === client);
-    if (connection !== undefined) this.#threadRequests.replay(threadId, connection);
+    if (client instanceof AppServerConnection && this.#connections.has(client)) this.#threadRequests.replay(threadId, client);
   }
 
   /** Sends a notification to every initialized client. */

@@ -14,6 +14,7 @@ import {
   customToolCall,
   functionCall,
   mockProviderConfigToml,
+  PLAIN_TURN_NOTIFICATIONS,
   sse,
   startMockResponsesServer,
   type AppServerTestClient,
@@ -107,20 +108,7 @@ describe('thread/start and turn/start', () => {
     expect(turn).toMatchObject({ status: 'inProgress', itemsView: 'notLoaded', items: [] });
     const done = await turnCompleted(client, turn.id);
     expect(done.turn).toMatchObject({ status: 'completed', itemsView: 'summary', items: [{ type: 'agentMessage', text: 'Hello.' }] });
-    expect(methodsFor(client, threadId)).toEqual([
-      'thread/started',
-      'thread/status/changed',
-      'turn/started',
-      'item/started',
-      'item/completed',
-      'item/started',
-      'item/agentMessage/delta',
-      'item/agentMessage/delta',
-      'item/completed',
-      'thread/tokenUsage/updated',
-      'thread/status/changed',
-      'turn/completed',
-    ]);
+    expect(methodsFor(client, threadId)).toEqual(PLAIN_TURN_NOTIFICATIONS);
     expect(client.notificationsOf('thread/status/changed')).toEqual([
       { threadId, status: { type: 'active', activeFlags: [] } },
       { threadId, status: { type: 'idle' } },

@@ -12,6 +12,7 @@ import {
   completed,
   functionCall,
   mockProviderConfigToml,
+  PLAIN_TURN_NOTIFICATIONS,
   sse,
   startMockResponsesServer,
   type MockResponsesServer,
@@ -199,20 +200,7 @@ describe('skein app-server threads', () => {
     expect(turn).toMatchObject({ status: 'completed', items: [{ type: 'agentMessage', text: 'Hello over WebSocket.' }] });
     expect(client.notificationsOf('item/agentMessage/delta').map((params) => (params as { delta: string }).delta)).toEqual(['Hello ', 'over WebSocket.']);
     const methods = threadNotifications(client, threadId).map((notification) => notification.method);
-    expect(methods).toEqual([
-      'thread/started',
-      'thread/status/changed',
-      'turn/started',
-      'item/started',
-      'item/completed',
-      'item/started',
-      'item/agentMessage/delta',
-      'item/agentMessage/delta',
-      'item/completed',
-      'thread/tokenUsage/updated',
-      'thread/status/changed',
-      'turn/completed',
-    ]);
+    expect(methods).toEqual(PLAIN_TURN_NOTIFICATIONS);
     expect(model.requests).toHaveLength(1);
     expect(model.requests[0]!.messageTexts('user').at(-1)).toBe('Say hello');
 

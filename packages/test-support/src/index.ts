@@ -74,3 +74,5 @@ export type {
 
 export { mockProviderConfigToml } from './mock-provider-config.js';
 export type { MockProviderConfigOptions } from './mock-provider-config.js';
+
+export { PLAIN_TURN_NOTIFICATIONS } from './codex-notification-order.js';
