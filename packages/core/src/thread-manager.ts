@@ -1,5 +1,7 @@
-// Starts, resumes and forks threads on top of @skein/rollout: each loaded thread is a ThreadSession
-// recording into its rollout file. Resume continues the same file with the history it reconstructs.
+// The thread registry of one host process (cli, app-server): starts, resumes and forks threads on
+// top of @skein/rollout, knows every live thread, shares the model client, and hands out narrow
+// thread handles. Each loaded thread is a ThreadSession recording into its rollout file; resume
+// continues the same file with the history it reconstructs.
 import { findProjectRoot, type Config } from '@skein/config';
 import type { ExtensionRegistry } from '@skein/extension-api';
 import { newThreadId, randomUuidV7, ThreadId, type UuidV7Source } from '@skein/protocol';
@@ -10,19 +12,25 @@ import { RolloutThreadRecorder } from './persistence/rollout-recorder.js';
 import type { ClientRequests } from './session/client-requests.js';
 import type { ThreadRecorder, WorldStateRecord } from './session/thread-recorder.js';
 import { baseInstructionsFor, ThreadSession, type ThreadEnvironment } from './session/thread-session.js';
+import { handleFor, type ThreadHandle } from './thread-handle.js';
+import type { TurnHooks } from './turn/turn-hooks.js';
 import { localWorkspaceReader, type WorkspaceReader } from './session/workspace-reader.js';
 import { NO_TOKENS, RolloutTokenCountInfo, type TokenUsageBreakdown } from './session/thread-token-usage.js';
 import type { CoreEvent } from './turn/core-event.js';
 
-/** What the host (cli, app-server) provides once. */
+/** What the host (cli, app-server) provides once, for the life of the process. */
 export interface ThreadManagerOptions {
   readonly store: ThreadStore;
-  readonly config: Config;
+  /**
+   * The settings threads run with unless they bring their own; a host whose threads always bring
+   * theirs (the app-server) may leave it out.
+   */
+  readonly config?: Config | undefined;
   readonly extensions: ExtensionRegistry;
   /** The environment for provider credentials. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly host: { readonly shell: string; readonly timezone: string };
-  /** Names the client in rollouts and request headers (`codex_exec`, the app-server client's name, …). */
+  /** Names the client in rollouts and request headers (`codex_exec`, …) unless a thread names its own. */
   readonly originator: string;
   readonly source: SessionSource;
   readonly cliVersion: string;
@@ -32,16 +40,10 @@ export interface ThreadManagerOptions {
   readonly clock?: { readonly now: () => Date; readonly monotonicMs: () => number };
   readonly uuid?: UuidV7Source;
   readonly fetch?: typeof fetch;
-  /** Where threads' tools act; without one the model is offered no built-in tools. */
+  /** Where threads' tools act unless a thread names its own; without one the model is offered no built-in tools. */
   readonly environment?: ThreadEnvironment;
-}
-
-/** A loaded thread: its session and the rollout it records into. Close it to release the file. */
-export interface ThreadHandle {
-  readonly session: ThreadSession;
-  /** The rollout file; undefined for an ephemeral thread, which writes none. */
-  readonly path: string | undefined;
-  close(): Promise<void>;
+  /** Hooks for every thread's turns, made per thread (hooks may keep per-thread state). */
+  readonly turnHooks?: (thread: { readonly threadId: string }) => Partial<TurnHooks>;
 }
 
 /** Per-thread options. */
@@ -51,6 +53,17 @@ export interface OpenThreadOptions {
   readonly config?: Config | undefined;
   /** Where the thread's approval questions and user-input requests go; without it they are declined. */
   readonly clientRequests?: ClientRequests | undefined;
+  /** Names the client that opened the thread (an app-server client's name); else the manager's. */
+  readonly originator?: string | undefined;
+  /** Where this thread's tools act; `null` for none; else the manager's. */
+  readonly environment?: ThreadEnvironment | null | undefined;
+}
+
+/** A change in the set of live threads. */
+export interface ThreadRegistryEvent {
+  /** `created` by start and fork, `loaded` by resume, `closed` when its handle closed. */
+  readonly type: 'created' | 'loaded' | 'closed';
+  readonly threadId: string;
 }
 
 /** Options of `ThreadManager.start`. */
@@ -59,36 +72,66 @@ export interface StartThreadOptions extends OpenThreadOptions {
   readonly ephemeral?: boolean;
 }
 
+/** Why the registry refused a request. */
+export class ThreadManagerError extends Error {
+  override readonly name = 'ThreadManagerError';
+  constructor(
+    readonly code: 'AlreadyLoaded' | 'NoConfig',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The real clock, for hosts that do not inject one. */
 // eslint-disable-next-line no-restricted-syntax, no-restricted-properties -- the one place core reads the system clock
 const systemClock = { now: () => new Date(), monotonicMs: () => performance.now() };
 
-/** The threads of one home directory. */
+/** The threads of one host process and home directory. */
 export class ThreadManager {
   readonly #options: ThreadManagerOptions;
-  readonly #client: ResponsesClient;
+  /** One model client per provider, shared by every thread that uses it. */
+  readonly #clients = new Map<string, ResponsesClient>();
   readonly #uuid: UuidV7Source;
+  readonly #live = new Map<string, ThreadHandle>();
+  readonly #listeners = new Set<(event: ThreadRegistryEvent) => void>();
 
   constructor(options: ThreadManagerOptions) {
     this.#options = options;
     this.#uuid = options.uuid ?? randomUuidV7;
-    this.#client = new ResponsesClient({
-      provider: options.config.modelProvider,
-      env: options.env,
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    });
+  }
+
+  /** The live threads, oldest first. */
+  loaded(): readonly ThreadHandle[] {
+    return [...this.#live.values()];
+  }
+
+  /** A live thread, if it is loaded. */
+  get(threadId: string): ThreadHandle | undefined {
+    return this.#live.get(threadId);
+  }
+
+  /** Tells `listener` when a thread is created, loaded or closed; returns the unsubscribe. */
+  onThreadEvent(listener: (event: ThreadRegistryEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Closes every live thread (host shutdown). */
+  async closeAll(): Promise<void> {
+    await Promise.all(this.loaded().map((handle) => handle.close()));
   }
 
   /** Starts a new thread with a fresh rollout file (none when `ephemeral`). */
   async start(options: StartThreadOptions): Promise<ThreadHandle> {
-    const config = options.config ?? this.#options.config;
+    const config = this.#configFor(options);
     const threadId = newThreadId(this.#uuid);
-    if (options.ephemeral === true) return this.#open(threadId, undefined, undefined, options);
+    if (options.ephemeral === true) return this.#open(threadId, undefined, undefined, options, 'created');
     const writer = await this.#options.store.createThread({
       threadId,
       meta: {
         cwd: config.cwd,
-        originator: this.#options.originator,
+        originator: options.originator ?? this.#options.originator,
         cli_version: this.#options.cliVersion,
         source: this.#options.source,
         thread_source: this.#options.threadSource ?? 'user',
@@ -99,7 +142,7 @@ export class ThreadManager {
       },
     });
     try {
-      return await this.#open(ThreadId.parse(writer.threadId), writer, undefined, options);
+      return await this.#open(ThreadId.parse(writer.threadId), writer, undefined, options, 'created');
     } catch (error) {
       await writer.close();
       throw error;
@@ -108,10 +151,16 @@ export class ThreadManager {
 
   /** Loads a thread and continues its file; the next turn sends only what changed since its last turn. */
   async resume(threadId: string, options: OpenThreadOptions): Promise<ThreadHandle> {
+    return this.#resume(threadId, options, 'loaded');
+  }
+
+  async #resume(threadId: string, options: OpenThreadOptions, announce: ThreadRegistryEvent['type']): Promise<ThreadHandle> {
+    const live = this.#live.get(threadId);
+    if (live !== undefined) throw new ThreadManagerError('AlreadyLoaded', `thread ${threadId} is already loaded in this process`);
     // Lock the file first, so no other writer can append between reading and continuing it.
     const writer = await this.#options.store.resumeThread(threadId);
     try {
-      return await this.#open(ThreadId.parse(writer.threadId), writer, await this.#options.store.loadThread(threadId), options);
+      return await this.#open(ThreadId.parse(writer.threadId), writer, await this.#options.store.loadThread(threadId), options, announce);
     } catch (error) {
       await writer.close();
       throw error;
@@ -124,13 +173,24 @@ export class ThreadManager {
       threadId: newThreadId(this.#uuid),
       ...(options.upTo === undefined ? {} : { upTo: options.upTo }),
     });
-    return this.resume(fork.id, options);
+    return this.#resume(fork.id, options, 'created');
   }
 
-  /** The model client for a thread's settings: the shared one, unless the thread uses another provider. */
+  #configFor(options: OpenThreadOptions): Config {
+    const config = options.config ?? this.#options.config;
+    if (config === undefined) throw new ThreadManagerError('NoConfig', 'this thread manager has no default settings; pass the thread its config');
+    return config;
+  }
+
+  /** The shared model client of a thread's provider. */
   #clientFor(config: Config): ResponsesClient {
-    if (config.modelProviderId === this.#options.config.modelProviderId) return this.#client;
-    return new ResponsesClient({ provider: config.modelProvider, env: this.#options.env, ...(this.#options.fetch === undefined ? {} : { fetch: this.#options.fetch }) });
+    const key = JSON.stringify([config.modelProviderId, config.modelProvider.baseUrl]);
+    let client = this.#clients.get(key);
+    if (client === undefined) {
+      client = new ResponsesClient({ provider: config.modelProvider, env: this.#options.env, ...(this.#options.fetch === undefined ? {} : { fetch: this.#options.fetch }) });
+      this.#clients.set(key, client);
+    }
+    return client;
   }
 
   /** Threads, newest first. */
@@ -144,8 +204,10 @@ export class ThreadManager {
   }
 
   /** `writer` is undefined for an ephemeral thread, which records nowhere. */
-  async #open(threadId: ThreadId, writer: RolloutWriter | undefined, loaded: LoadedThread | undefined, options: OpenThreadOptions): Promise<ThreadHandle> {
-    const config = options.config ?? this.#options.config;
+  async #open(threadId: ThreadId, writer: RolloutWriter | undefined, loaded: LoadedThread | undefined, options: OpenThreadOptions, announce: ThreadRegistryEvent['type']): Promise<ThreadHandle> {
+    const config = this.#configFor(options);
+    const originator = options.originator ?? this.#options.originator;
+    const environment = options.environment === null ? undefined : (options.environment ?? this.#options.environment);
     const rollout = writer === undefined ? undefined : new RolloutThreadRecorder(writer);
     const recorder = rollout ?? discardingRecorder;
     const extensions = new ExtensionHost(this.#options.extensions, (message) => options.onEvent({ type: 'warning', message }));
@@ -163,10 +225,11 @@ export class ThreadManager {
       uuid: this.#uuid,
       sessionId: loaded?.meta.session_id ?? threadId,
       ...(loaded?.meta.base_instructions?.text === undefined ? {} : { baseInstructions: loaded.meta.base_instructions.text }),
-      originator: this.#options.originator,
-      userAgent: `${this.#options.originator}/${this.#options.cliVersion}`,
+      originator,
+      userAgent: `${originator}/${this.#options.cliVersion}`,
       threadSource: loaded?.meta.thread_source ?? this.#options.threadSource ?? 'user',
-      ...(this.#options.environment === undefined ? {} : { environment: this.#options.environment }),
+      ...(environment === undefined ? {} : { environment }),
+      hooks: this.#options.turnHooks?.({ threadId }),
     });
     if (loaded !== undefined && writer !== undefined) {
       const recorded = await recordedState(writer.path);
@@ -193,16 +256,25 @@ export class ThreadManager {
     options.onEvent({ type: 'sessionConfigured', threadId, model: config.model, cwd: config.cwd, rolloutPath: writer?.path ?? '', resumed: loaded !== undefined });
     // Closing twice (a signal handler and a finally block, say) closes once.
     let closing: Promise<void> | undefined;
-    return {
-      session,
-      path: writer?.path,
-      close: () =>
-        (closing ??= (async () => {
+    const handle = handleFor(session, writer?.path, () =>
+      (closing ??= (async () => {
+        try {
           await session.close();
           await extensions.lifecycle('onThreadStop', threadId, config.cwd);
           await rollout?.close();
-        })()),
-    };
+        } finally {
+          this.#live.delete(threadId);
+          this.#announce({ type: 'closed', threadId });
+        }
+      })()),
+    );
+    this.#live.set(threadId, handle);
+    this.#announce({ type: announce, threadId });
+    return handle;
+  }
+
+  #announce(event: ThreadRegistryEvent): void {
+    for (const listener of this.#listeners) listener(event);
   }
 }
 

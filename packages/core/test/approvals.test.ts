@@ -50,7 +50,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     scriptCalls({ cmd: `touch ${target}` });
     const client = new ScriptedClient();
     const { thread } = await openThread('"never"', client);
-    await thread.session.runTurn(say('write outside'));
+    await thread.runTurn(say('write outside'));
     expect(client.commandRequests).toEqual([]);
     expect(exitCodeOf('call_0')).not.toBe(0);
     expect(outputOf('call_0')).toMatch(/Read-only file system|Permission denied/);
@@ -61,7 +61,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     scriptCalls({ cmd: `touch ${path.join(outside, 'x')}`, sandbox_permissions: 'require_escalated', justification: 'needs it' });
     const client = new ScriptedClient();
     const { thread } = await openThread('"never"', client);
-    await thread.session.runTurn(say('escalate'));
+    await thread.runTurn(say('escalate'));
     expect(client.commandRequests).toEqual([]);
     expect(outputOf('call_0')).toMatch(/^exec_command failed: the approval policy is never/);
   });
@@ -71,7 +71,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     scriptCalls({ cmd: `touch ${target}` }, { cmd: `touch ${target}`, sandbox_permissions: 'require_escalated', justification: 'write the report outside', prefix_rule: ['touch'] });
     const client = new ScriptedClient({ commands: ['accept'] });
     const { thread } = await openThread('"on-request"', client);
-    await thread.session.runTurn(say('write outside'));
+    await thread.runTurn(say('write outside'));
     expect(exitCodeOf('call_0')).not.toBe(0);
     expect(client.commandRequests).toHaveLength(1);
     expect(client.commandRequests[0]).toMatchObject({
@@ -93,7 +93,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     scriptCalls({ cmd: 'ls' }, { cmd: `touch ${target} && echo done` });
     const client = new ScriptedClient({ commands: ['accept'] });
     const { thread } = await openThread('"untrusted"', client);
-    await thread.session.runTurn(say('go'));
+    await thread.runTurn(say('go'));
     expect(exitCodeOf('call_0')).toBe(0);
     // Approved once, the sandbox denial is retried outside without a second question (as Codex).
     expect(client.commandRequests.map((request) => [request.callId, request.proposedExecpolicyAmendment])).toEqual([['call_1', ['touch', target]]]);
@@ -106,7 +106,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     scriptCalls({ cmd: `touch ${target}` });
     const client = new ScriptedClient({ commands: ['decline'] });
     const { thread } = await openThread('"untrusted"', client);
-    const outcome = await thread.session.runTurn(say('go'));
+    const outcome = await thread.runTurn(say('go'));
     expect(outputOf('call_0')).toBe(COMMAND_REJECTED_OUTPUT);
     expect(outcome.status).toBe('completed');
     expect(server.requests).toHaveLength(2);
@@ -118,7 +118,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     scriptCalls({ cmd: `touch ${target}` });
     const client = new ScriptedClient({ commands: ['decline'] });
     const { thread } = await openThread('"on-failure"', client);
-    await thread.session.runTurn(say('go'));
+    await thread.runTurn(say('go'));
     expect(client.commandRequests).toHaveLength(1);
     expect(client.commandRequests[0]?.reason).toMatch(/sandbox/);
     expect(outputOf('call_0')).toBe(COMMAND_REJECTED_OUTPUT);
@@ -129,7 +129,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     scriptCalls({ cmd: `touch ${path.join(outside, 'g')}`, sandbox_permissions: 'require_escalated' });
     const client = new ScriptedClient();
     const { thread } = await openThread('{ granular = { sandbox_approval = false, rules = true, mcp_elicitations = true } }', client);
-    await thread.session.runTurn(say('go'));
+    await thread.runTurn(say('go'));
     expect(client.commandRequests).toEqual([]);
     expect(outputOf('call_0')).toMatch(/^exec_command failed: .*granular/);
   });
@@ -141,7 +141,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     scriptCalls({ cmd: 'touch made.txt' }, { cmd: 'ls' });
     const client = new ScriptedClient({ commands: ['accept'] });
     const { thread } = await openThread('"untrusted"', client);
-    await thread.session.runTurn(say('go'));
+    await thread.runTurn(say('go'));
     expect(outputOf('call_0')).toBe(`exec_command failed: forbidden by the exec-policy rule at ${rules}:2 (no new files)`);
     expect(existsSync(path.join(cwd, 'made.txt'))).toBe(false);
     expect(client.commandRequests.map((request) => [request.callId, request.reason])).toEqual([['call_1', 'listings are audited']]);
@@ -159,13 +159,13 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     ]);
     const client = new ScriptedClient({ commands: [{ acceptWithExecpolicyAmendment: { execpolicy_amendment: ['touch'] } }] });
     const { thread } = await openThread('"on-request"', client);
-    await thread.session.runTurn(say('allow touch'));
+    await thread.runTurn(say('allow touch'));
     expect(readFileSync(path.join(fixture.home, 'rules', 'default.rules'), 'utf8')).toBe('prefix_rule(pattern=["touch"], decision="allow")\n');
     expect(existsSync(first)).toBe(true);
 
     const later = new ScriptedClient();
     const { thread: next } = await openThread('"untrusted"', later);
-    await next.session.runTurn(say('touch again'));
+    await next.runTurn(say('touch again'));
     expect(later.commandRequests).toEqual([]);
     expect(exitCodeOf('call_1')).toBe(0);
     expect(existsSync(second)).toBe(true);
@@ -183,11 +183,11 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     ]);
     writeFileSync(path.join(fixture.home, 'config.toml'), `[projects.${JSON.stringify(cwd)}]\ntrust_level = "trusted"\n`);
     const trusted = await openThread('"never"', new ScriptedClient());
-    await trusted.thread.session.runTurn(say('touch'));
+    await trusted.thread.runTurn(say('touch'));
     rmSync(path.join(fixture.home, 'config.toml'));
     expect(outputOf('call_0')).toBe(`exec_command failed: forbidden by the exec-policy rule at ${path.join(cwd, '.codex', 'rules', 'project.rules')}:1`);
     const untrusted = await openThread('"never"', new ScriptedClient());
-    await untrusted.thread.session.runTurn(say('touch'));
+    await untrusted.thread.runTurn(say('touch'));
     expect(exitCodeOf('call_1')).toBe(0);
     expect(existsSync(path.join(cwd, 'untrusted.txt'))).toBe(true);
   });
@@ -198,7 +198,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     writeFileSync(rules, 'prefix_rule(pattern=["ls"], decision="forbidden")\nprefix_rule(pattern=["touch"], decision="sometimes")\n');
     scriptCalls({ cmd: 'ls' });
     const { thread, events } = await openThread('"never"', new ScriptedClient());
-    await thread.session.runTurn(say('list'));
+    await thread.runTurn(say('list'));
     expect(exitCodeOf('call_0')).toBe(0);
     const warnings = events.flatMap((event) => (event.type === 'warning' ? [event.message] : []));
     expect(warnings).toHaveLength(1);
@@ -214,14 +214,14 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     // Under untrusted, touch alone would ask; the rule allows it and ls is read-only, so nothing asks.
     const untrusted = new ScriptedClient();
     const { thread: first } = await openThread('"untrusted"', untrusted);
-    await first.session.runTurn(say('go'));
+    await first.runTurn(say('go'));
     expect(untrusted.commandRequests).toEqual([]);
     expect(exitCodeOf('call_0')).toBe(0);
     expect(existsSync(path.join(cwd, 'chained.txt'))).toBe(true);
 
     const granular = new ScriptedClient();
     const { thread: second } = await openThread('{ granular = { sandbox_approval = true, rules = false, mcp_elicitations = false } }', granular);
-    await second.session.runTurn(say('read it'));
+    await second.runTurn(say('read it'));
     expect(granular.commandRequests).toEqual([]);
     expect(outputOf('call_1')).toMatch(/^exec_command failed: approval required by policy rule, but the granular approval policy turns off rule approvals \(asked for by the exec-policy rule at .*team\.rules:2\)$/);
   });
@@ -230,7 +230,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     server.expect([sse(functionCall('exec_command', { cmd: 'touch cancelled.txt' }, { callId: 'call_0' }), completed())]);
     const client = new ScriptedClient({ commands: ['cancel'] });
     const { thread } = await openThread('"untrusted"', client);
-    const outcome = await thread.session.runTurn(say('go'));
+    const outcome = await thread.runTurn(say('go'));
     expect(outcome.status).toBe('interrupted');
     expect(existsSync(path.join(cwd, 'cancelled.txt'))).toBe(false);
   });
@@ -240,7 +240,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     scriptCalls({ cmd: 'rm -rf build' }, { cmd: 'rm -rf build', sandbox_permissions: 'require_escalated', justification: 'again' });
     const client = new ScriptedClient({ commands: ['acceptForSession', 'decline'] });
     const { thread } = await openThread('"on-request"', client);
-    await thread.session.runTurn(say('clean'));
+    await thread.runTurn(say('clean'));
     expect(client.commandRequests.map((request) => [request.callId, request.availableDecisions])).toEqual([
       ['call_0', ['accept', { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['rm', '-rf', 'build'] } }, 'cancel']],
       ['call_1', ['accept', { acceptWithExecpolicyAmendment: { execpolicy_amendment: ['rm', '-rf', 'build'] } }, 'cancel']],
@@ -261,12 +261,12 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
     ]);
     const client = new ScriptedClient({ commands: ['acceptForSession', 'accept'] });
     const { thread } = await openThread('"untrusted"', client);
-    await thread.session.runTurn(say('twice here'));
+    await thread.runTurn(say('twice here'));
     expect(client.commandRequests.map((request) => [request.callId, request.environmentId])).toEqual([['call_0', 'local']]);
     expect(exitCodeOf('call_1')).toBe(0);
 
-    thread.session.useEnvironment({ fileSystem: remote.fileSystem, processes: remote.processes, env: { PATH: process.env.PATH }, shell: '/bin/bash', id: 'remote' });
-    await thread.session.runTurn(say('once there'));
+    thread.useEnvironment({ fileSystem: remote.fileSystem, processes: remote.processes, env: { PATH: process.env.PATH }, shell: '/bin/bash', id: 'remote' });
+    await thread.runTurn(say('once there'));
     expect(client.commandRequests.map((request) => [request.callId, request.environmentId])).toEqual([
       ['call_0', 'local'],
       ['call_2', 'remote'],
@@ -287,7 +287,7 @@ describe.skipIf(NO_SANDBOX)('patch approvals under bubblewrap', () => {
     ]);
     const client = new ScriptedClient({ patches: ['decline'] });
     const { thread, events } = await openThread('"on-request"', client);
-    await thread.session.runTurn(say('patch'));
+    await thread.runTurn(say('patch'));
     expect(existsSync(path.join(cwd, 'inside.txt'))).toBe(true);
     expect(client.patchRequests).toHaveLength(1);
     expect(client.patchRequests[0]).toMatchObject({ callId: 'call_1', changes: [{ path: target, kind: 'add' }], grantRoot: outside });
@@ -301,7 +301,7 @@ describe.skipIf(NO_SANDBOX)('patch approvals under bubblewrap', () => {
     server.expect([sse(customToolCall('apply_patch', patchAdding(target), { callId: 'call_0' }), completed()), sse(assistantMessage('Done.'), completed())]);
     const client = new ScriptedClient({ patches: ['accept'] });
     const { thread } = await openThread('"on-request"', client);
-    await thread.session.runTurn(say('patch'));
+    await thread.runTurn(say('patch'));
     expect(outputOf('call_0')).toMatch(/^Exit code: 0\n/);
     expect(existsSync(target)).toBe(true);
   });
@@ -311,17 +311,17 @@ describe('user shell commands', () => {
   it('run on the environment as their own turn, and the model sees them next time', async () => {
     server.expect([sse(assistantMessage('Seen.'), completed())]);
     const { thread, events } = await openThread('"never"', new ScriptedClient(), { sandbox: 'read-only' });
-    const result = await thread.session.runUserShellCommand('echo from-user');
+    const result = await thread.runUserShellCommand('echo from-user');
     expect(result).toMatchObject({ exitCode: 0, output: 'from-user\n', timedOut: false });
     expect(events.map((event) => event.type)).toEqual(['sessionConfigured', 'turnStarted', 'commandStarted', 'commandOutputDelta', 'commandCompleted', 'turnCompleted']);
     expect(events.find((event) => event.type === 'commandStarted')).toMatchObject({ source: 'userShell', cmd: 'echo from-user' });
-    await thread.session.runTurn(say('what did I run?'));
+    await thread.runTurn(say('what did I run?'));
     const shellMessage = server.requests[0]!.messageTexts('user').find((text) => text.startsWith('<user_shell_command>'));
     expect(shellMessage).toMatch(/^<user_shell_command>\n<command>\necho from-user\n<\/command>\n<result>\nExit code: 0\nDuration: \d+\.\d{4} seconds\nOutput:\nfrom-user\n\n<\/result>\n<\/user_shell_command>$/);
   });
 
   it('are refused when the thread has no environment', async () => {
     const { thread } = await openThread('"never"', new ScriptedClient(), { environment: null });
-    await expect(thread.session.runUserShellCommand('echo hi')).rejects.toMatchObject({ code: 'ShellUnavailable', message: 'shell is unavailable in this session' });
+    await expect(thread.runUserShellCommand('echo hi')).rejects.toMatchObject({ code: 'ShellUnavailable', message: 'shell is unavailable in this session' });
   });
 });

@@ -38,7 +38,7 @@ describe('built-in tools', () => {
   it('offers Codex’s tools for gpt-5.5 in Codex’s order, with its names, schemas and grammar', async () => {
     server.expect([sse(assistantMessage('Hi.'), completed())]);
     const { thread } = await fixture.openThread('"never"', undefined);
-    await thread.session.runTurn(say('hello'));
+    await thread.runTurn(say('hello'));
     const recorded = (JSON.parse(readFileSync(CODEX_TOOLS, 'utf8')) as { name?: string; type?: string }[]).filter((tool) => !NOT_YET_BUILT.has(tool.name ?? tool.type ?? ''));
     expect(withoutDescriptions(server.requests[0]!.body!.tools)).toEqual(withoutDescriptions(recorded));
   });
@@ -46,7 +46,7 @@ describe('built-in tools', () => {
   it('leaves out the tools whose features are off', async () => {
     model();
     const { thread } = await fixture.openThread('"never"', undefined, { overrides: ['features.view_image=false', 'features.shell_tool=false'] });
-    await thread.session.runTurn(say('hello'));
+    await thread.runTurn(say('hello'));
     expect(server.requests[0]!.toolNames()).toEqual(['request_user_input', 'apply_patch']);
   });
 
@@ -54,7 +54,7 @@ describe('built-in tools', () => {
     writeFileSync(path.join(fixture.cwd, 'dot.png'), PNG);
     server.expect([sse(functionCall('view_image', { path: 'dot.png' }, { callId: 'call_img' }), completed()), sse(assistantMessage('A dot.'), completed())]);
     const { thread, events } = await fixture.openThread('"never"', undefined);
-    await thread.session.runTurn(say('look'));
+    await thread.runTurn(say('look'));
     const output = server.requests[1]!.body!.input.find((item) => item.type === 'function_call_output' && item.call_id === 'call_img');
     expect(output?.output).toEqual([{ type: 'input_image', image_url: `data:image/png;base64,${PNG.toString('base64')}`, detail: 'original' }]);
     expect(events.find((event) => event.type === 'imageViewed')).toMatchObject({ callId: 'call_img', path: path.join(fixture.cwd, 'dot.png') });
@@ -64,7 +64,7 @@ describe('built-in tools', () => {
     writeFileSync(path.join(fixture.cwd, 'fake.png'), 'plain text');
     server.expect([sse(functionCall('view_image', { path: 'fake.png' }, { callId: 'call_img' }), completed()), sse(assistantMessage('Not an image.'), completed())]);
     const { thread } = await fixture.openThread('"never"', undefined);
-    await thread.session.runTurn(say('look'));
+    await thread.runTurn(say('look'));
     expect(server.requests[1]!.toolOutputText('call_img')).toMatch(/not .*image/i);
   });
 
@@ -73,7 +73,7 @@ describe('built-in tools', () => {
     server.expect([sse(functionCall('request_user_input', { questions }, { callId: 'call_ask' }), completed()), sse(assistantMessage('Red it is.'), completed())]);
     const client = new ScriptedClient({ answers: [{ color: { answers: ['Red'] } }] });
     const { thread } = await fixture.openThread('"never"', client);
-    await thread.session.runTurn(say('pick'));
+    await thread.runTurn(say('pick'));
     expect(client.inputRequests).toEqual([
       {
         turnId: expect.any(String) as string,

@@ -21,11 +21,14 @@ import {
   TURN_ABORTED_MESSAGE,
   ThreadHistory,
   ToolRouter,
+  SteeredInput,
+  TurnToolCalls,
   findModelInfo,
   runTurn,
   type CoreEvent,
   type TurnOutcome,
 } from '../src/index.js';
+import { testToolContext } from './support/tool-context.js';
 
 const add: FunctionToolHandler<{ a: number; b: number }> = {
   kind: 'function',
@@ -68,13 +71,16 @@ function harness(url: string, handlers: ToolHandler[] = [add], model = 'gpt-5.5'
   let next = 0;
   const history = new ThreadHistory({ toolOutputTokenLimit: 1000, uuid: () => UUID(++next) });
   const events: CoreEvent[] = [];
+  const router = new ToolRouter(handlers);
+  const emit = (event: CoreEvent) => events.push(event);
   const deps = {
     client: new ResponsesClient({ provider, env: {}, sleep: () => Promise.resolve() }),
     history,
-    router: new ToolRouter(handlers),
+    router,
+    calls: new TurnToolCalls({ router, environment: undefined, approvals: () => testToolContext().approvals, emit, newCallId: () => `nested_${++next}` }),
     model: findModelInfo(model),
     request: { promptCacheKey: 'thread-1', clientMetadata: { thread_id: 'thread-1' }, stripItemMetadata: true },
-    emit: (event: CoreEvent) => events.push(event),
+    emit,
     now: () => 0,
   };
   return { deps, history, events };
@@ -204,9 +210,19 @@ describe('runTurn', () => {
       responses: [sse(assistantMessage('Working on it.'), completed()), sse(assistantMessage('Done, in French too.'), completed())],
     });
     const { deps } = harness(server.url);
-    const queue = [userInput('Also answer in French.')];
-    const outcome = await runTurn(deps, { turnId: 't', input: [userInput('Start.')], signal: new AbortController().signal, takeSteeredInput: () => queue.splice(0) });
+    const steered = new SteeredInput();
+    let steer = true;
+    // The user steers while the model writes its first answer.
+    const emit = (event: CoreEvent) => {
+      if (event.type === 'itemStarted' && event.item.type === 'message' && steer) {
+        steer = false;
+        steered.push(userInput('Also answer in French.'));
+      }
+      deps.emit(event);
+    };
+    const outcome = await runTurn({ ...deps, emit, hooks: { beforeSampling: [steered], afterResponse: [] } }, { turnId: 't', input: [userInput('Start.')], signal: new AbortController().signal });
     expect(outcome).toEqual({ status: 'completed', lastAgentMessage: 'Done, in French too.' });
+    expect(server.requests[0]!.messageTexts('user')).toEqual(['Start.']);
     const texts = server.requests[1]!.messageTexts('user');
     expect(texts).toEqual(['Start.', 'Also answer in French.']);
   });

@@ -65,18 +65,18 @@ describe('ThreadManager', () => {
     server.expect([sse(assistantMessage('First answer.'), completed()), sse(assistantMessage('Second answer.'), completed())]);
     const events: CoreEvent[] = [];
     const first = await (await manager()).start({ onEvent: (event) => events.push(event) });
-    await first.session.runTurn(say('Hello'));
-    const historyBefore = [...first.session.history.items];
+    await first.runTurn(say('Hello'));
+    const historyBefore = [...first.history()];
     await first.close();
 
     const again = await manager();
     const listed = await again.list({ limit: 10 });
-    expect(listed.data.map((thread) => [thread.id, thread.title])).toEqual([[first.session.threadId, 'Hello']]);
+    expect(listed.data.map((thread) => [thread.id, thread.title])).toEqual([[first.threadId, 'Hello']]);
 
-    const resumed = await again.resume(first.session.threadId, { onEvent: () => undefined });
+    const resumed = await again.resume(first.threadId, { onEvent: () => undefined });
     expect(resumed.path).toBe(first.path);
-    expect(resumed.session.history.items).toEqual(historyBefore);
-    await resumed.session.runTurn(say('Again'));
+    expect(resumed.history()).toEqual(historyBefore);
+    await resumed.runTurn(say('Again'));
     await resumed.close();
 
     // The second request is the first one's input, the answer, and the new message — nothing re-sent.
@@ -89,7 +89,7 @@ describe('ThreadManager', () => {
     expect(server.requests[1]!.messageTexts('user').at(-1)).toBe('Again');
 
     // Both requests identify the same thread and session, each with its own turn.
-    const id = first.session.threadId;
+    const id = first.threadId;
     const metadata = server.requests.map((request) => JSON.parse(request.header('x-codex-turn-metadata') ?? '{}') as Record<string, unknown>);
     for (const request of server.requests) {
       expect(request.header('originator')).toBe('skein_test');
@@ -101,23 +101,23 @@ describe('ThreadManager', () => {
     expect(metadata.map((entry) => [entry.thread_id, entry.thread_source, entry.request_kind])).toEqual([[id, 'user', 'turn'], [id, 'user', 'turn']]);
     expect(metadata[0]!.turn_id).not.toBe(metadata[1]!.turn_id);
 
-    const reloaded = await (await manager()).read(first.session.threadId);
+    const reloaded = await (await manager()).read(first.threadId);
     expect(reloaded.turns).toHaveLength(2);
-    expect(reloaded.history.map((item) => item.id)).toEqual(resumed.session.history.items.map((item) => item.id));
+    expect(reloaded.history.map((item) => item.id)).toEqual(resumed.history().map((item) => item.id));
     expect(reloaded.problems).toEqual([]);
   });
 
   it('keeps the base instructions in the rollout header, and a resumed thread runs with the recorded ones', async () => {
     server.expect([sse(assistantMessage('One.'), completed()), sse(assistantMessage('Two.'), completed())]);
     const first = await (await manager(['instructions="Recorded rules."'])).start({ onEvent: () => undefined });
-    await first.session.runTurn(say('Hi'));
+    await first.runTurn(say('Hi'));
     await first.close();
     const lines = readFileSync(first.path!, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; payload: Record<string, unknown> });
     expect(lines[0]!.payload.base_instructions).toEqual({ text: 'Recorded rules.' });
     expect(lines.filter((line) => line.type === 'response_item' && JSON.stringify(line.payload).includes('Recorded rules.'))).toEqual([]);
 
-    const resumed = await (await manager(['instructions="Newer rules."'])).resume(first.session.threadId, { onEvent: () => undefined });
-    await resumed.session.runTurn(say('Again'));
+    const resumed = await (await manager(['instructions="Newer rules."'])).resume(first.threadId, { onEvent: () => undefined });
+    await resumed.runTurn(say('Again'));
     await resumed.close();
     expect(server.requests.map((request) => (request.body!.input[0] as unknown as { content: { text: string }[] }).content[0]!.text)).toEqual(['Recorded rules.', 'Recorded rules.']);
   });
@@ -126,11 +126,11 @@ describe('ThreadManager', () => {
     server.expect([sse(assistantMessage('One.'), completed({ usage: { inputTokens: 100, outputTokens: 10 } })), sse(assistantMessage('Two.'), completed({ usage: { inputTokens: 40, outputTokens: 5 } }))]);
     const events: CoreEvent[] = [];
     const first = await (await manager()).start({ onEvent: (event) => events.push(event) });
-    await first.session.runTurn(say('Count'));
+    await first.runTurn(say('Count'));
     await first.close();
-    const resumed = await (await manager()).resume(first.session.threadId, { onEvent: (event) => events.push(event) });
-    expect(resumed.session.tokenUsage).toMatchObject({ inputTokens: 100, outputTokens: 10, totalTokens: 110 });
-    await resumed.session.runTurn(say('Again'));
+    const resumed = await (await manager()).resume(first.threadId, { onEvent: (event) => events.push(event) });
+    expect(resumed.tokenUsage).toMatchObject({ inputTokens: 100, outputTokens: 10, totalTokens: 110 });
+    await resumed.runTurn(say('Again'));
     await resumed.close();
     const usage = events.flatMap((event) => (event.type === 'threadTokenUsage' ? [[event.last.totalTokens, event.total.totalTokens, event.modelContextWindow]] : []));
     expect(usage).toEqual([[110, 110, 258_400], [45, 155, 258_400]]);
@@ -146,11 +146,11 @@ describe('ThreadManager', () => {
   it('tells a resumed thread what changed since its last turn: new permissions, and nothing else', async () => {
     server.expect([sse(assistantMessage('Wrote it.'), completed()), sse(assistantMessage('Now read-only.'), completed())]);
     const writer = await (await manager(['sandbox_mode="workspace-write"'])).start({ onEvent: () => undefined });
-    await writer.session.runTurn(say('Write a file'));
+    await writer.runTurn(say('Write a file'));
     await writer.close();
 
-    const reader = await (await manager(['sandbox_mode="read-only"'])).resume(writer.session.threadId, { onEvent: () => undefined });
-    await reader.session.runTurn(say('Now look only'));
+    const reader = await (await manager(['sandbox_mode="read-only"'])).resume(writer.threadId, { onEvent: () => undefined });
+    await reader.runTurn(say('Now look only'));
     await reader.close();
 
     const added = inputOf(1).slice(inputOf(0).length + 1) as Record<string, unknown>[];
@@ -164,8 +164,8 @@ describe('ThreadManager', () => {
   it('sends the whole initial context again when the first turn failed before recording it', async () => {
     server.expect([sse(assistantMessage('Hello.'), completed())]);
     const thread = await (await manager()).start({ onEvent: () => undefined });
-    await expect(thread.session.runTurn([{ type: 'localImage', path: path.join(cwd, 'missing.png') }])).rejects.toThrow(/ENOENT/);
-    await thread.session.runTurn(say('Hi'));
+    await expect(thread.runTurn([{ type: 'localImage', path: path.join(cwd, 'missing.png') }])).rejects.toThrow(/ENOENT/);
+    await thread.runTurn(say('Hi'));
     await thread.close();
     const roles = (inputOf(0) as Record<string, unknown>[]).map((item) => item.role);
     expect(roles).toEqual(['developer', 'developer', 'user', 'user']);
@@ -191,14 +191,14 @@ describe('ThreadManager', () => {
         .build();
     const events: CoreEvent[] = [];
     const started = await (await manager([], registry())).start({ onEvent: (event) => events.push(event) });
-    expect(events[0]).toMatchObject({ type: 'sessionConfigured', threadId: started.session.threadId, resumed: false, rolloutPath: started.path });
-    await started.session.runTurn(say('first'));
+    expect(events[0]).toMatchObject({ type: 'sessionConfigured', threadId: started.threadId, resumed: false, rolloutPath: started.path });
+    await started.runTurn(say('first'));
     await started.close();
 
-    const resumed = await (await manager([], registry())).resume(started.session.threadId, { onEvent: () => undefined });
-    await resumed.session.runTurn(say('second'));
+    const resumed = await (await manager([], registry())).resume(started.threadId, { onEvent: () => undefined });
+    await resumed.runTurn(say('second'));
     version = 2;
-    await resumed.session.runTurn(say('third'));
+    await resumed.runTurn(say('third'));
     await resumed.close();
 
     // Each request replays the history, so it lists every announcement so far.
@@ -212,20 +212,20 @@ describe('ThreadManager', () => {
     server.expect([sse(assistantMessage('Original.'), completed()), sse(assistantMessage('On the fork.'), completed())]);
     const threads = await manager();
     const original = await threads.start({ onEvent: () => undefined });
-    await original.session.runTurn(say('Start'));
+    await original.runTurn(say('Start'));
     await original.close();
 
-    const fork = await threads.fork(original.session.threadId, { onEvent: () => undefined });
-    expect(fork.session.threadId).not.toBe(original.session.threadId);
-    expect(fork.session.history.items).toEqual(original.session.history.items);
-    await fork.session.runTurn(say('Branch'));
+    const fork = await threads.fork(original.threadId, { onEvent: () => undefined });
+    expect(fork.threadId).not.toBe(original.threadId);
+    expect(fork.history()).toEqual(original.history());
+    await fork.runTurn(say('Branch'));
     await fork.close();
 
     expect(withoutId(inputOf(1)[0])).toEqual(withoutId(inputOf(0)[0]));
     expect(inputOf(1).slice(1, inputOf(0).length)).toEqual(inputOf(0).slice(1));
     const summaries = (await threads.list({ limit: 10 })).data;
-    expect(summaries.find((thread) => thread.id === fork.session.threadId)?.forkedFromId).toBe(original.session.threadId);
-    expect((await threads.read(original.session.threadId)).turns).toHaveLength(1);
-    expect((await threads.read(fork.session.threadId)).turns).toHaveLength(2);
+    expect(summaries.find((thread) => thread.id === fork.threadId)?.forkedFromId).toBe(original.threadId);
+    expect((await threads.read(original.threadId)).turns).toHaveLength(1);
+    expect((await threads.read(fork.threadId)).turns).toHaveLength(2);
   });
 });

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FileSystemSandboxContext, LocalProcesses, PlatformSandbox } from '@skein/exec-server';
+import { FileSystemSandboxContext, LocalFileSystem, LocalProcesses, PlatformSandbox } from '@skein/exec-server';
 import { PathUri, ResponseItem } from '@skein/protocol';
 import { probeSandbox } from '@skein/sandboxing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { ToolRouter, isToolCall, type ToolCall } from '../src/tools/tool-router.
 import { execCommandTool } from '../src/tools/unified-exec/exec-command-tool.js';
 import { UnifiedExecSessions, type UnifiedExecEvent } from '../src/tools/unified-exec/unified-exec-sessions.js';
 import { writeStdinTool } from '../src/tools/unified-exec/write-stdin-tool.js';
+import { testToolContext } from './support/tool-context.js';
 
 const capability = await probeSandbox({ env: process.env, cwd: process.cwd() });
 const SANDBOX_SKIP = capability.available ? '' : ` (skipped: ${capability.reason})`;
@@ -42,7 +43,8 @@ function harness(options: { maxSessions?: number; sandbox?: FileSystemSandboxCon
     monotonicMs: () => performance.now(),
   });
   const cwd = PathUri.fromNativePath(dir, 'posix');
-  const router = new ToolRouter([execCommandTool({ sessions, turnContext: () => ({ cwd, sandbox: options.sandbox ?? null }) }), writeStdinTool({ sessions })]);
+  const router = new ToolRouter([execCommandTool({ sessionsFor: () => sessions }), writeStdinTool({ sessionsFor: () => sessions })]);
+  const { callId: _unused, ...context } = testToolContext({ turnId: 'turn', fs: new LocalFileSystem(), processes, cwd, sandbox: options.sandbox ?? null });
   const made: Harness = {
     dir,
     sessions,
@@ -52,7 +54,7 @@ function harness(options: { maxSessions?: number; sandbox?: FileSystemSandboxCon
       const callId = `call_${++callCount}`;
       const item = ResponseItem.parse({ type: 'function_call', name, call_id: callId, arguments: JSON.stringify(args) });
       if (!isToolCall(item)) throw new Error('not a call');
-      const { item: output, success } = await router.dispatch(item satisfies ToolCall, { turnId: 'turn', signal: new AbortController().signal });
+      const { item: output, success } = await router.dispatch(item satisfies ToolCall, context);
       if (output.type !== 'function_call_output' || typeof output.output !== 'string') throw new Error('expected a string function_call_output');
       return { text: output.output, success, callId };
     },

@@ -4,7 +4,20 @@ export type { ContextContributor, ContextFragment, ContextRequest } from './cont
 export type { TurnEnvironment, TurnInputContributor, TurnInputRequest } from './turn-input-contributor.js';
 export type { ThreadLifecycleContributor, ThreadLifecycleEvent } from './thread-lifecycle-contributor.js';
 export type { ToolContributor, ToolRequest } from './tool-contributor.js';
-export type { CustomToolHandler, FunctionToolHandler, LeafToolHandler, NamespaceToolHandler, ToolHandler, ToolInvocation, ToolResult } from './tool-handler.js';
+export { defineCustomTool, defineFunctionTool } from './tool-handler.js';
+export type { CustomToolHandler, FunctionToolHandler, LeafToolHandler, NamespaceToolHandler, ToolExposure, ToolHandler, ToolMetadata } from './tool-handler.js';
+export type {
+  Authorization,
+  CommandApprovalCall,
+  EnvironmentOs,
+  PatchApprovalChange,
+  ToolApprovals,
+  ToolContext,
+  ToolEnvironment,
+  ToolInput,
+} from './tool-context.js';
+export { FatalToolError, ToolError } from './tool-result.js';
+export type { ToolResult } from './tool-result.js';
 export type { JsonValue, WorldStateContributor, WorldStateRequest } from './world-state-contributor.js';
 export { MemoryExtensionData } from './extension-data.js';
 export type { ExtensionData, ExtensionScopes } from './extension-data.js';
@@ -13,6 +26,7 @@ export type { Contribution, Extension, ExtensionRegistry } from './extension-reg
 
 // Wire types an extension works with, so it needs no other Skein import.
 export {
+  CoreSandboxPolicy,
   CustomToolSpec,
   FunctionToolSpec,
   PathUri,
@@ -24,5 +38,5 @@ export {
 } from '@skein/protocol';
 
 // The filesystem an extension reads skills and files through, local or on a remote executor.
-export type { ExecutorFileSystem, FileMetadata, ReadDirectoryEntry, WalkOptions, WalkOutcome } from '@skein/exec-server';
+export type { ExecutorFileSystem, ExecutorProcesses, FileMetadata, FileSystemSandboxContext, ReadDirectoryEntry, WalkOptions, WalkOutcome } from '@skein/exec-server';
 export { FileSystemError } from '@skein/exec-server';

@@ -83,7 +83,7 @@ async function timedTurn(manager: ThreadManager, server: MockResponsesServer, wi
   const thread = await manager.start({ ephemeral: true, onEvent: () => undefined });
   try {
     const start = performance.now();
-    const outcome = await thread.session.runTurn(say);
+    const outcome = await thread.runTurn(say);
     const elapsed = performance.now() - start;
     if (outcome.status !== 'completed') throw new Error(`the turn ended ${outcome.status}`);
     if (withTool) {

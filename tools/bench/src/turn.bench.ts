@@ -2,7 +2,7 @@
 // parsing, history, events) against the mock server, minus a bare fetch that reads the same stream.
 import { performance } from 'node:perf_hooks';
 import type { ModelProviderInfo } from '@skein/config';
-import { ResponsesClient, ThreadHistory, ToolRouter, findModelInfo, runTurn } from '@skein/core';
+import { ResponsesClient, ThreadHistory, ToolRouter, TurnToolCalls, findModelInfo, runTurn } from '@skein/core';
 import { ResponseItem } from '@skein/protocol';
 import { assistantMessage, completed, sse, startMockResponsesServer } from '@skein/test-support';
 
@@ -26,11 +26,21 @@ async function bareRoundTrip(): Promise<void> {
 }
 
 const client = new ResponsesClient({ provider, env: {} });
+const router = new ToolRouter([]);
+const refuse = () => Promise.reject(new Error('the benchmark runs no tools'));
+const calls = new TurnToolCalls({
+  router,
+  environment: undefined,
+  approvals: () => ({ command: refuse, retryWithoutSandbox: refuse, patch: refuse }),
+  emit: () => undefined,
+  newCallId: () => 'unused',
+});
 async function harnessRoundTrip(index: number): Promise<void> {
   const deps = {
     client,
     history: new ThreadHistory({ toolOutputTokenLimit: 10_000 }),
-    router: new ToolRouter([]),
+    router,
+    calls,
     model: findModelInfo('gpt-5.5'),
     request: { promptCacheKey: 'bench', clientMetadata: {}, stripItemMetadata: true },
     emit: () => undefined,

@@ -69,7 +69,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         afterResponse(() => {
           // Approvals and questions still waiting for an answer reach the resuming client too (as Codex).
           context.server.replayThreadRequests(thread.id, context.connection);
-          const usage = thread.handle.session.tokenUsage;
+          const usage = thread.handle.tokenUsage;
           if (usage.totalTokens > 0) {
             context.connection.notify('thread/tokenUsage/updated', { threadId: thread.id, turnId: '', tokenUsage: { total: usage, last: usage, modelContextWindow: null } });
           }
@@ -122,8 +122,8 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
     'thread/loaded/list',
     defineMethod({
       params: ThreadLoadedListParams,
-      handle(params, context) {
-        return paginate(hubOf(context).loadedIds(), params);
+      async handle(params, context) {
+        return paginate(await hubOf(context).loadedIds(), params);
       },
     }),
   ],
@@ -160,7 +160,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         const thread = hubOf(context).loaded(params.threadId);
         const name = params.name.trim() === '' ? null : params.name.trim();
         thread.facts.name = name;
-        thread.handle.session.rename(name);
+        thread.handle.rename(name);
         afterResponse(() => context.server.broadcast(thread.id, 'thread/name/updated', { threadId: thread.id, threadName: name }));
         return {};
       },
@@ -183,11 +183,11 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       params: ThreadShellCommandParams,
       handle(params, context) {
         const thread = hubOf(context).loaded(params.threadId);
-        if (!thread.handle.session.hasEnvironment) throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, USER_SHELL_UNAVAILABLE);
+        if (!thread.handle.hasEnvironment) throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, USER_SHELL_UNAVAILABLE);
         if (params.command.trim() === '') throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, 'command must not be empty');
         afterResponse(() => {
           // The session reports failures itself (a warning and the turn's end); interrupts end the turn.
-          thread.handle.session.runUserShellCommand(params.command, { timeoutMs: params.timeoutMs ?? undefined }).catch(() => undefined);
+          thread.handle.runUserShellCommand(params.command, { timeoutMs: params.timeoutMs ?? undefined }).catch(() => undefined);
         });
         return {};
       },
@@ -207,7 +207,7 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         const thread = hub.loaded(params.threadId);
         if (thread.activeTurnId !== undefined) throw AppServerRequestError.invalidRequest(`turn ${thread.activeTurnId} is still running; use turn/steer or turn/interrupt`);
         const selected = selectEnvironment(params.environments);
-        if (selected !== undefined) thread.handle.session.useEnvironment(selected === null ? undefined : hub.environment);
+        if (selected !== undefined) thread.handle.useEnvironment(selected === null ? undefined : hub.environment);
         const cwd = params.cwd ?? selected?.cwd ?? undefined;
         if (cwd !== undefined && !path.isAbsolute(cwd)) throw AppServerRequestError.invalidRequest(`cwd must be an absolute path, got '${cwd}'`);
         const overrides = threadConfigOverrides({

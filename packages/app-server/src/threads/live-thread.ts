@@ -94,7 +94,7 @@ export class LiveThread implements ClientRequests {
 
   /** The thread's id (known once core opened it). */
   get id(): string {
-    return this.#handle?.session.threadId ?? this.presetId;
+    return this.#handle?.threadId ?? this.presetId;
   }
 
   /** Binds the session core opened for this thread. */
@@ -128,7 +128,7 @@ export class LiveThread implements ClientRequests {
   /** Settings for this and later turns (a client's turn overrides). */
   reconfigure(config: Config): void {
     this.#config = config;
-    this.handle.session.reconfigure(config);
+    this.handle.reconfigure(config);
   }
 
   /**
@@ -144,7 +144,7 @@ export class LiveThread implements ClientRequests {
       this.#emit('turn/started', { threadId: this.id, turn: this.#turnObject(turn, 'inProgress', null, null) });
       this.#userMessage(turn, input);
       try {
-        await this.handle.session.runTurn(input, { turnId: turn.id, ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }) });
+        await this.handle.runTurn(input, { turnId: turn.id, ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }) });
       } catch (error) {
         // The session refused or broke before the turn could run: end it as failed for the client.
         this.#endTurn(turn, 'failed', { message: (error as Error).message, codexErrorInfo: null, additionalDetails: null });
@@ -157,7 +157,7 @@ export class LiveThread implements ClientRequests {
   async steer(expectedTurnId: string, input: readonly UserInput[]): Promise<string> {
     const turn = this.#turn;
     if (turn === undefined || turn.id !== expectedTurnId) throw new Error(turn === undefined ? 'no turn is running' : `the running turn is ${turn.id}, not ${expectedTurnId}`);
-    await this.handle.session.steer(input);
+    await this.handle.steer(input);
     this.#userMessage(turn, input);
     return turn.id;
   }
@@ -166,7 +166,7 @@ export class LiveThread implements ClientRequests {
   interrupt(turnId: string): void {
     const turn = this.#turn;
     if (turn === undefined || turn.id !== turnId) throw new Error(turn === undefined ? 'no turn is running' : `the running turn is ${turn.id}, not ${turnId}`);
-    this.handle.session.interrupt();
+    this.handle.interrupt();
   }
 
   /** Waits for a background turn to finish (tests, shutdown). */
@@ -231,7 +231,9 @@ export class LiveThread implements ClientRequests {
         this.#emit('error', { threadId: this.id, turnId: event.turnId, willRetry: false, error });
         return this.#finish(event.turnId, 'failed', error);
       }
-      // thread/name/set announces a name itself; usage goes out as threadTokenUsage.
+      // thread/name/set announces a name itself; usage goes out as threadTokenUsage. A tool's
+      // progress has no v2 notification outside MCP tool calls, whose items are not ours yet.
+      case 'toolProgress':
       case 'tokenUsage':
       case 'sessionConfigured':
       case 'threadNameUpdated':

@@ -1,5 +1,6 @@
-// The app-server's threads: opens them through core's ThreadManager with the settings a client asked
-// for, keeps the loaded ones, and answers thread questions from the rollout store for the rest.
+// The app-server's threads: opens them through the process's one ThreadManager (core's thread
+// registry) with the settings a client asked for, keeps each loaded thread's client-facing state,
+// and answers thread questions from the rollout store for the rest.
 import path from 'node:path';
 import type { Config, LoadedConfig } from '@skein/config';
 import { ThreadManager, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
@@ -49,6 +50,7 @@ type OpenParams = Pick<ThreadStartParams, 'cwd' | 'model' | 'modelProvider' | 'a
 export class ThreadHub {
   readonly #threads = new Map<string, LiveThread>();
   #store: Promise<ThreadStore> | undefined;
+  #registry: Promise<ThreadManager> | undefined;
 
   constructor(
     private readonly options: ThreadHubOptions,
@@ -77,9 +79,10 @@ export class ThreadHub {
     return thread;
   }
 
-  /** Loaded thread ids, oldest first. */
-  loadedIds(): string[] {
-    return [...this.#threads.keys()];
+  /** Loaded thread ids, oldest first, as the thread registry knows them. */
+  async loadedIds(): Promise<string[]> {
+    if (this.#registry === undefined) return [];
+    return (await this.#registry).loaded().map((handle) => handle.threadId);
   }
 
   isLoaded(threadId: string): boolean {
@@ -90,10 +93,12 @@ export class ThreadHub {
   async start(params: ThreadStartParams, connection: ClientConnection, environment: ThreadEnvironment | undefined): Promise<{ thread: LiveThread; response: WireObject }> {
     const config = await this.#config(params);
     const live = this.#live(undefined, config, connection, { ephemeral: params.ephemeral === true, forkedFromId: null, threadSource: params.threadSource ?? null, preview: '', name: null });
-    const handle = await (await this.#manager(config, connection, environment)).start({
+    const handle = await (await this.#manager()).start({
       onEvent: live.onEvent,
       clientRequests: live,
       config,
+      originator: connection.initializeParams.clientInfo.name,
+      environment: environment ?? null,
       ephemeral: params.ephemeral === true,
     });
     return this.#register(live, handle, connection);
@@ -117,7 +122,7 @@ export class ThreadHub {
       name: loaded.threadName ?? null,
       createdAtMs: Date.parse(loaded.meta.timestamp),
     });
-    const handle = await (await this.#manager(config, connection, this.options.environment)).resume(params.threadId, { onEvent: live.onEvent, clientRequests: live, config });
+    const handle = await (await this.#manager()).resume(params.threadId, { onEvent: live.onEvent, clientRequests: live, config, originator: connection.initializeParams.clientInfo.name });
     const registered = this.#register(live, handle, connection, params.excludeTurns === true ? [] : await recordedTurns(loaded));
     return { ...registered, loaded };
   }
@@ -134,13 +139,14 @@ export class ThreadHub {
       preview: previewOf(source),
       name: null,
     });
-    const handle = await (await this.#manager(config, connection, this.options.environment)).fork(params.threadId, {
+    const handle = await (await this.#manager()).fork(params.threadId, {
       onEvent: live.onEvent,
       clientRequests: live,
       config,
+      originator: connection.initializeParams.clientInfo.name,
       ...(upTo === undefined ? {} : { upTo }),
     });
-    const loaded = await (await this.store()).loadThread(handle.session.threadId);
+    const loaded = await (await this.store()).loadThread(handle.threadId);
     return this.#register(live, handle, connection, params.excludeTurns === true ? [] : await recordedTurns(loaded));
   }
 
@@ -152,7 +158,7 @@ export class ThreadHub {
     const thread = this.#threads.get(threadId);
     if (thread === undefined) return;
     this.#threads.delete(threadId);
-    thread.handle.session.interruptIfRunning();
+    thread.handle.interruptIfRunning();
     await thread.settled();
     await thread.handle.close();
     this.server.broadcast(threadId, 'thread/status/changed', { threadId, status: { type: 'notLoaded' } });
@@ -161,7 +167,7 @@ export class ThreadHub {
 
   /** Unloads every thread and releases the store and environment (server shutdown). */
   async closeAll(): Promise<void> {
-    await Promise.all(this.loadedIds().map((threadId) => this.unload(threadId)));
+    await Promise.all([...this.#threads.keys()].map((threadId) => this.unload(threadId)));
     await this.options.release?.();
     (await this.#store?.catch(() => undefined))?.close();
   }
@@ -211,7 +217,7 @@ export class ThreadHub {
     const { config } = thread;
     return threadObject({
       id: thread.id,
-      sessionId: thread.handle.session.sessionId,
+      sessionId: thread.handle.sessionId,
       forkedFromId: thread.facts.forkedFromId,
       parentThreadId: null,
       preview: thread.facts.preview,
@@ -229,7 +235,7 @@ export class ThreadHub {
       source: thread.facts.source,
       threadSource: thread.facts.threadSource,
       name: thread.facts.name,
-      environments: thread.handle.session.hasEnvironment ? [localEnvironment(config.cwd)] : [],
+      environments: thread.handle.hasEnvironment ? [localEnvironment(config.cwd)] : [],
       turns,
     });
   }
@@ -265,19 +271,27 @@ export class ThreadHub {
     return { thread: live, response: this.response(live, turns) };
   }
 
-  async #manager(config: Config, connection: ClientConnection, environment: ThreadEnvironment | undefined): Promise<ThreadManager> {
-    const originator = connection.initializeParams.clientInfo.name;
-    return new ThreadManager({
-      store: await this.store(),
-      config,
-      extensions: this.options.extensions,
-      env: this.options.env,
-      host: this.options.host,
-      originator,
-      source: 'vscode',
-      cliVersion: this.options.cliVersion,
-      ...(environment === undefined ? {} : { environment }),
-    });
+  /** The process's one thread registry, made with the store on first use. */
+  #manager(): Promise<ThreadManager> {
+    this.#registry ??= this.store().then(
+      (store) =>
+        new ThreadManager({
+          store,
+          extensions: this.options.extensions,
+          env: this.options.env,
+          host: this.options.host,
+          // Each thread names the client that opened it; this is only the fallback.
+          originator: 'skein_app_server',
+          source: 'vscode',
+          cliVersion: this.options.cliVersion,
+          environment: this.options.environment,
+        }),
+      (error: unknown) => {
+        this.#registry = undefined;
+        throw error;
+      },
+    );
+    return this.#registry;
   }
 
   async #config(params: OpenParams): Promise<Config> {

@@ -155,18 +155,18 @@ async function runExec(
       target.resume === undefined
         ? await threads.start({ onEvent: print, ephemeral: options.ephemeral === true })
         : await threads.resume(target.resume === 'last' ? await lastThreadId(threads, cwd) : target.resume, { onEvent: print });
-    if (json) io.stdout(`${JSON.stringify(mapper.threadStarted(handle.session.threadId)[0])}\n`);
+    if (json) io.stdout(`${JSON.stringify(mapper.threadStarted(handle.threadId)[0])}\n`);
     else {
-      human.banner({ version: SKEIN_VERSION, config, threadId: handle.session.threadId, rolloutPath: handle.path, resumed: target.resume !== undefined });
+      human.banner({ version: SKEIN_VERSION, config, threadId: handle.threadId, rolloutPath: handle.path, resumed: target.resume !== undefined });
       human.prompt(prompt);
     }
     // Killed or interrupted: stop the turn, kill its commands and close the rollout before exiting.
     const unregister = io.onTermination?.(async () => {
-      if (handle.session.activeTurnId !== undefined) handle.session.interrupt();
+      if (handle.activeTurnId !== undefined) handle.interrupt();
       await handle.close();
     });
     try {
-      const outcome = await handle.session.runTurn(input, outputSchema === undefined ? {} : { outputSchema });
+      const outcome = await handle.runTurn(input, outputSchema === undefined ? {} : { outputSchema });
       const completed = outcome.status === 'completed';
       const lastMessage = completed ? outcome.lastAgentMessage : undefined;
       if (!json && lastMessage !== undefined) io.stdout(`${lastMessage}\n`);

@@ -81,6 +81,7 @@ export class ExecEventMapper {
       case 'reasoningSummaryDelta':
       case 'streamRetrying':
       case 'warning':
+      case 'toolProgress': // Codex's JSON stream has no progress event for a running tool.
         return [];
     }
   }

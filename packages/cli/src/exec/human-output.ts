@@ -110,6 +110,9 @@ export class HumanOutput {
       case 'warning':
         this.#write(`${this.#style('yellow', 'warning:')} ${event.message}\n`);
         return;
+      case 'toolProgress':
+        this.#write(`${this.#style('dim', event.message)}\n`);
+        return;
       case 'imageViewed':
         this.#write(`${this.#style('dim', 'viewed image')} ${event.path}\n`);
         return;

@@ -59,8 +59,19 @@ export class ExtensionHost {
     return this.#collect(this.#registry.turnInput, 'turn input', (contributor, scopes) => contributor.contributeTurnInput({ ...scopes, threadId, turnId, input, environments }));
   }
 
-  async tools(threadId: string, cwd: string): Promise<ToolHandler[]> {
-    return this.#collect(this.#registry.tools, 'tools', (contributor, scopes) => contributor.tools({ ...scopes, threadId, cwd }));
+  /** Each extension's tools, in installation order; the tool plan checks them. */
+  async toolContributions(threadId: string, cwd: string): Promise<{ readonly extensionId: string; readonly tools: readonly ToolHandler[] }[]> {
+    const contributions: { readonly extensionId: string; readonly tools: readonly ToolHandler[] }[] = [];
+    for (const { extensionId, contributor } of this.#registry.tools) {
+      try {
+        const tools = await contributor.tools({ ...this.#scopes(extensionId), threadId, cwd });
+        if (!Array.isArray(tools)) throw new Error('tools() must return a list of tools');
+        contributions.push({ extensionId, tools });
+      } catch (error) {
+        this.#warn(`extension '${extensionId}' failed in tools: ${(error as Error).message}`);
+      }
+    }
+    return contributions;
   }
 
   async lifecycle(hook: 'onThreadStart' | 'onThreadResume' | 'onThreadStop', threadId: string, cwd: string): Promise<void> {

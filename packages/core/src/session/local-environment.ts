@@ -3,7 +3,7 @@
 // build theirs here so they behave alike.
 import path from 'node:path';
 import { LocalFileSystem, LocalProcesses, PlatformSandbox, SandboxedFileSystem } from '@skein/exec-server';
-import type { ThreadEnvironment } from './thread-session.js';
+import type { ThreadEnvironment } from './thread-environment.js';
 
 /** A local environment; `close` ends its processes. */
 export interface LocalThreadEnvironment extends ThreadEnvironment {

@@ -3,6 +3,7 @@ import { ResponseItem } from '@skein/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ToolRouter, isToolCall, type ToolCall } from './tool-router.js';
+import { testToolContext } from '../../test/support/tool-context.js';
 
 const add: FunctionToolHandler<{ a: number; b: number }> = {
   kind: 'function',
@@ -16,7 +17,7 @@ const shout: CustomToolHandler = {
   handle: (input) => (input === 'boom' ? Promise.reject(new Error('exploded')) : Promise.resolve({ output: input.toUpperCase(), success: true })),
 };
 const router = new ToolRouter([add, shout]);
-const ctx = { turnId: 't', signal: new AbortController().signal };
+const ctx = testToolContext({ turnId: 't' });
 const call = (value: unknown) => {
   const item = ResponseItem.parse(value);
   if (!isToolCall(item)) throw new Error('not a call');

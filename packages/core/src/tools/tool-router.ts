@@ -1,6 +1,7 @@
 // Routes the model's tool calls to handlers. Whatever goes wrong — an unknown tool, arguments that do
-// not parse, a handler that throws — becomes a tool output the model can read, never a failed turn.
-import type { LeafToolHandler, NamespaceToolHandler, ToolHandler, ToolInvocation, ToolResult } from '@skein/extension-api';
+// not parse, a handler that throws — becomes a tool output the model can read, never a failed turn;
+// only a FatalToolError (or an interrupt) propagates.
+import { FatalToolError, ToolError, type LeafToolHandler, type NamespaceToolHandler, type ToolContext, type ToolHandler, type ToolResult } from '@skein/extension-api';
 import { isKnownResponseItem, toolOutputFor, type ResponseItem, type ToolSpec } from '@skein/protocol';
 import { z } from 'zod';
 
@@ -12,16 +13,24 @@ export function isToolCall(item: ResponseItem): item is ToolCall {
   return isKnownResponseItem(item) && (item.type === 'function_call' || item.type === 'custom_tool_call');
 }
 
-/** The set of tools offered in a turn. Names are unique (per namespace). */
+/** The name a tool is registered under: its own, or its namespace's. */
+export function toolName(handler: ToolHandler): string {
+  return handler.kind === 'namespace' ? handler.name : handler.spec.name;
+}
+
+/**
+ * The tools of a thread. Names are unique (per namespace); only `direct` tools are offered, but every
+ * tool runs when called.
+ */
 export class ToolRouter {
   readonly #handlers = new Map<string, ToolHandler>();
 
   constructor(handlers: readonly ToolHandler[]) {
     for (const handler of handlers) {
-      const name = nameOf(handler);
+      const name = toolName(handler);
       if (this.#handlers.has(name)) throw new Error(`two tools are named '${name}'`);
       if (handler.kind === 'namespace') {
-        const inner = handler.tools.map(nameOf);
+        const inner = handler.tools.map(toolName);
         const repeated = inner.find((toolName, index) => inner.indexOf(toolName) !== index);
         if (repeated !== undefined) throw new Error(`two tools in namespace '${name}' are named '${repeated}'`);
       }
@@ -29,42 +38,60 @@ export class ToolRouter {
     }
   }
 
-  /** The tool definitions for the request, in registration order. */
+  /** The definitions offered to the model: the `direct` tools, in registration order. */
   specs(): ToolSpec[] {
-    return [...this.#handlers.values()].map((handler) =>
-      handler.kind === 'namespace'
-        ? { type: 'namespace', name: handler.name, description: handler.description, tools: handler.tools.map((tool) => tool.spec) }
-        : handler.spec,
-    );
+    return [...this.#handlers.values()]
+      .filter((handler) => (handler.exposure ?? 'direct') === 'direct')
+      .map((handler) =>
+        handler.kind === 'namespace'
+          ? { type: 'namespace', name: handler.name, description: handler.description, tools: handler.tools.map((tool) => tool.spec) }
+          : handler.spec,
+      );
   }
 
-  /** Runs one call and returns its output item (`function_call_output` or `custom_tool_call_output`). */
-  async dispatch(call: ToolCall, invocation: Omit<ToolInvocation, 'callId'>): Promise<{ item: ResponseItem; success: boolean }> {
-    const result = await this.#run(call, { ...invocation, callId: call.call_id });
+  /** Whether a call may run alongside other parallel-safe calls of its response. */
+  isParallel(call: ToolCall): boolean {
+    const handler = this.#find(call);
+    return typeof handler !== 'string' && handler.parallel === true;
+  }
+
+  /**
+   * Runs one call and returns its output item (`function_call_output` or `custom_tool_call_output`).
+   *
+   * @throws FatalToolError when the handler says the turn cannot go on; the abort reason after an interrupt.
+   */
+  async dispatch(call: ToolCall, context: Omit<ToolContext, 'callId'>): Promise<{ item: ResponseItem; success: boolean }> {
+    const result = await this.run(call, { ...context, callId: call.call_id });
     return { item: toolOutputFor(call, result.output), success: result.success };
   }
 
-  /** The handler a call names: a top-level tool, or a tool inside the call's namespace. */
+  /** Runs one call and returns the tool's own result (for nested calls, whose output is not an item). */
+  async run(call: ToolCall, context: ToolContext): Promise<ToolResult> {
+    return this.#run(call, context);
+  }
+
+  /** The handler a call names: a top-level tool, or a tool inside the call's namespace (metadata from the namespace). */
   #find(call: ToolCall): LeafToolHandler | string {
     const namespace = call.namespace ?? undefined;
     if (namespace === undefined || namespace === '') {
       const handler = this.#handlers.get(call.name);
       if (handler === undefined) return `unsupported call: ${call.name}`;
-      if (handler.kind === 'namespace') return `${call.name} is a namespace; call one of its tools: ${handler.tools.map(nameOf).join(', ')}`;
+      if (handler.kind === 'namespace') return `${call.name} is a namespace; call one of its tools: ${handler.tools.map(toolName).join(', ')}`;
       return handler;
     }
     const group = this.#handlers.get(namespace);
     if (group?.kind !== 'namespace') return `unsupported call: ${namespace}.${call.name}`;
-    return group.tools.find((tool) => tool.spec.name === call.name) ?? `unsupported call: ${namespace}.${call.name}`;
+    const tool = group.tools.find((candidate) => candidate.spec.name === call.name);
+    return tool === undefined ? `unsupported call: ${namespace}.${call.name}` : withGroupMetadata(tool, group);
   }
 
-  async #run(call: ToolCall, invocation: ToolInvocation): Promise<ToolResult> {
+  async #run(call: ToolCall, context: ToolContext): Promise<ToolResult> {
     const handler = this.#find(call);
     if (typeof handler === 'string') return failure(handler);
     try {
       if (handler.kind === 'custom') {
         if (call.type !== 'custom_tool_call') return failure(`${call.name} takes free-form input, not JSON arguments`);
-        return await handler.handle(call.input, invocation);
+        return await handler.handle(call.input, context);
       }
       if (call.type !== 'function_call') return failure(`${call.name} takes JSON arguments, not free-form input`);
       let json: unknown;
@@ -75,16 +102,18 @@ export class ToolRouter {
       }
       const args = handler.arguments.safeParse(json);
       if (!args.success) return failure(`failed to parse function arguments: ${z.prettifyError(args.error)}`);
-      return await handler.handle(args.data, invocation);
+      return await handler.handle(args.data, context);
     } catch (error) {
-      if (invocation.signal.aborted) throw error;
+      if (context.signal.aborted || error instanceof FatalToolError) throw error;
+      if (error instanceof ToolError) return failure(error.message);
       return failure(`${call.name} failed: ${(error as Error).message}`);
     }
   }
 }
 
-function nameOf(handler: ToolHandler | NamespaceToolHandler): string {
-  return handler.kind === 'namespace' ? handler.name : handler.spec.name;
+/** A namespaced tool is scheduled as its namespace says, unless it says otherwise itself. */
+function withGroupMetadata(tool: LeafToolHandler, group: NamespaceToolHandler): LeafToolHandler {
+  return tool.parallel === undefined && group.parallel !== undefined ? { ...tool, parallel: group.parallel } : tool;
 }
 
 function failure(message: string): ToolResult {

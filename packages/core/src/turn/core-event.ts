@@ -1,9 +1,9 @@
 // The engine's own event stream, one per thread. The app-server and `exec` map these to their wire
 // formats; nothing here is a wire shape.
 import type { ResponseItem } from '@skein/protocol';
-import type { ModelError } from '../model-client/model-error.js';
 import type { TokenUsage } from '../model-client/response-event.js';
 import type { TokenUsageBreakdown } from '../session/thread-token-usage.js';
+import type { TurnError } from './run-turn.js';
 
 /** Who started a command: the model, or the user from the client. */
 export type CommandSource = 'agent' | 'userShell';
@@ -36,7 +36,7 @@ export type CoreEvent =
   | { readonly type: 'streamRetrying'; readonly turnId: string; readonly attempt: number; readonly delayMs: number; readonly reason: string }
   | { readonly type: 'turnCompleted'; readonly turnId: string; readonly lastAgentMessage: string | undefined }
   | { readonly type: 'turnAborted'; readonly turnId: string; readonly reason: 'interrupted' }
-  | { readonly type: 'turnFailed'; readonly turnId: string; readonly error: ModelError }
+  | { readonly type: 'turnFailed'; readonly turnId: string; readonly error: TurnError }
   /** A command started: the model's (exec_command) or the user's (a shell command), as the client should show it. */
   | {
       readonly type: 'commandStarted';
@@ -78,5 +78,7 @@ export type CoreEvent =
   | { readonly type: 'threadNameUpdated'; readonly threadId: string; readonly name: string | null }
   /** The model looked at an image file (view_image), by absolute path. */
   | { readonly type: 'imageViewed'; readonly turnId: string; readonly callId: string; readonly path: string }
+  /** A running tool's word on how it is getting on. */
+  | { readonly type: 'toolProgress'; readonly turnId: string; readonly callId: string; readonly message: string }
   /** Something the user should know that did not stop the thread (a failing extension, …). */
   | { readonly type: 'warning'; readonly message: string };

@@ -1,27 +1,35 @@
 // One turn: sample the model, run the tools it calls, sample again, until it answers without calling
-// a tool. Interrupts record an aborted output for every unfinished call; model failures end the turn
-// with a typed error. Everything the model produced is recorded in history at one boundary.
+// a tool. Hooks run before each request and after each response. Interrupts record an aborted output
+// for every unfinished call; model failures and fatal tool errors end the turn with a typed error.
+// Everything the model produced is recorded in history at one boundary.
+import { FatalToolError } from '@skein/extension-api';
 import { isKnownResponseItem, messageText, type ResponseItem } from '@skein/protocol';
 import { ModelError } from '../model-client/model-error.js';
 import type { ResponsesClient } from '../model-client/responses-client.js';
 import type { ThreadHistory } from '../history/thread-history.js';
 import type { ModelInfo } from '../model/model-catalog.js';
 import { buildResponsesBody, type SamplingRequest } from '../model/responses-request.js';
-import { isToolCall, type ToolCall, type ToolRouter } from '../tools/tool-router.js';
+import { isToolCall, type ToolRouter } from '../tools/tool-router.js';
+import type { TurnToolCalls } from '../tools/turn-tool-calls.js';
 import type { CoreEvent } from './core-event.js';
 import type { TokenUsage } from '../model-client/response-event.js';
+import { NO_TURN_HOOKS, type AfterResponseVerdict, type TurnHooks, type TurnStep } from './turn-hooks.js';
 
 /** What a turn runs with; the session owns these and passes them in. */
 export interface TurnDependencies {
   readonly client: ResponsesClient;
   readonly history: ThreadHistory;
+  /** The tools offered (its `direct` specs go into every request). */
   readonly router: ToolRouter;
+  /** Runs the calls of each response. */
+  readonly calls: TurnToolCalls;
   readonly model: ModelInfo;
   /** The request fields that do not change within a turn. */
   readonly request: Omit<SamplingRequest, 'model' | 'input' | 'tools'>;
   readonly emit: (event: CoreEvent) => void;
   /** Monotonic milliseconds, for wall times. */
   readonly now: () => number;
+  readonly hooks?: TurnHooks;
 }
 
 /** One turn's parameters. */
@@ -36,15 +44,16 @@ export interface TurnParameters {
   readonly signal: AbortSignal;
   /** Request headers (session and thread ids, turn metadata). */
   readonly headers?: Readonly<Record<string, string>>;
-  /** Input the user added while the turn ran (`turn/steer`); taken before each sampling request. */
-  readonly takeSteeredInput?: () => readonly ResponseItem[];
 }
+
+/** Why a turn failed: the model request, or a tool that declared the turn unable to go on. */
+export type TurnError = ModelError | FatalToolError;
 
 /** How a turn ended. */
 export type TurnOutcome =
   | { readonly status: 'completed'; readonly lastAgentMessage: string | undefined }
   | { readonly status: 'interrupted' }
-  | { readonly status: 'failed'; readonly error: ModelError };
+  | { readonly status: 'failed'; readonly error: TurnError };
 
 /** The user message recorded after an interrupted turn, so the model knows why its work stopped. */
 export const TURN_ABORTED_MESSAGE =
@@ -53,24 +62,32 @@ export const TURN_ABORTED_MESSAGE =
 /** Runs one turn to its end; never throws for model or tool failures (they become the outcome). */
 export async function runTurn(deps: TurnDependencies, params: TurnParameters): Promise<TurnOutcome> {
   const { turnId, signal } = params;
+  const hooks = deps.hooks ?? NO_TURN_HOOKS;
   const started = deps.now();
   deps.emit({ type: 'turnStarted', turnId });
   recordAndAnnounce(deps, params.context ?? [], turnId);
   params.onContextRecorded?.();
   recordAndAnnounce(deps, params.input, turnId);
   try {
-    for (;;) {
+    for (let samplingIndex = 0; ; samplingIndex++) {
+      const step: TurnStep = { turnId, samplingIndex, signal, history: () => deps.history.forPrompt() };
+      for (const hook of hooks.beforeSampling) recordAndAnnounce(deps, await hook.beforeSampling(step), turnId);
       const { produced, usage } = await sample(deps, params);
       const calls = produced.filter(isToolCall);
+      let verdict: AfterResponseVerdict;
       try {
-        if (calls.length > 0) await runCalls(deps, calls, params);
+        if (calls.length > 0) {
+          recordAndAnnounce(deps, (await deps.calls.runAll(calls, { turnId, signal })).filter((output) => output !== undefined), turnId);
+          if (signal.aborted) throw new ModelError('Aborted', 'the turn was interrupted');
+        }
       } finally {
         // Codex reports a response's usage once the calls it asked for are done (or interrupted).
         if (usage !== undefined) deps.emit({ type: 'tokenUsage', turnId, usage });
+        verdict = await afterResponse(hooks, step, { produced, usage, toolCalls: calls.length });
       }
-      // Input steered in while the model worked joins the history before the next request.
-      const steered = recordAndAnnounce(deps, params.takeSteeredInput?.() ?? [], turnId);
-      if (calls.length === 0 && steered.length === 0) {
+      const pending = hooks.beforeSampling.some((hook) => hook.hasPending?.() === true);
+      if (verdict !== undefined || (calls.length === 0 && !pending)) {
+        if (verdict !== undefined) deps.emit({ type: 'warning', message: `the turn was ended: ${verdict.reason}` });
         const lastAgentMessage = lastAssistantText(produced);
         deps.emit({ type: 'turnCompleted', turnId, lastAgentMessage });
         return { status: 'completed', lastAgentMessage };
@@ -84,12 +101,19 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
       deps.emit({ type: 'turnAborted', turnId, reason: 'interrupted' });
       return { status: 'interrupted' };
     }
-    if (error instanceof ModelError) {
+    if (error instanceof ModelError || error instanceof FatalToolError) {
       deps.emit({ type: 'turnFailed', turnId, error });
       return { status: 'failed', error };
     }
     throw error;
   }
+}
+
+/** Runs every after-response hook; the first that ends the turn decides. */
+async function afterResponse(hooks: TurnHooks, step: TurnStep, response: Parameters<TurnHooks['afterResponse'][number]['afterResponse']>[1]): Promise<AfterResponseVerdict> {
+  let verdict: AfterResponseVerdict;
+  for (const hook of hooks.afterResponse) verdict ??= await hook.afterResponse(step, response);
+  return verdict;
 }
 
 /** One sampling request; returns the items the model produced, as recorded, and the response's usage. */
@@ -124,33 +148,6 @@ async function sample(deps: TurnDependencies, params: TurnParameters): Promise<{
     }
   }
   throw new ModelError('StreamDisconnected', 'the stream ended before response.completed');
-}
-
-/**
- * Runs the calls (concurrently when the model allows it) and records their outputs in call order.
- * After an interrupt no further call starts; outputs of calls that did finish are recorded, so only
- * calls that never ran get the aborted output.
- */
-async function runCalls(deps: TurnDependencies, calls: readonly ToolCall[], params: TurnParameters): Promise<void> {
-  const { signal, turnId } = params;
-  const outputs: (ResponseItem | undefined)[] = calls.map(() => undefined);
-  const run = async (call: ToolCall, index: number) => {
-    if (signal.aborted) return;
-    deps.emit({ type: 'itemStarted', turnId, item: call });
-    try {
-      outputs[index] = (await deps.router.dispatch(call, { turnId, signal })).item;
-    } catch (error) {
-      // The router turns every failure into an output; only an interrupt propagates.
-      if (!signal.aborted) throw error;
-    }
-  };
-  if (deps.model.supportsParallelToolCalls) {
-    await Promise.all(calls.map(run));
-  } else {
-    for (const [index, call] of calls.entries()) await run(call, index);
-  }
-  recordAndAnnounce(deps, outputs.filter((output) => output !== undefined), turnId);
-  if (signal.aborted) throw new ModelError('Aborted', 'the turn was interrupted');
 }
 
 function recordAndAnnounce(deps: TurnDependencies, items: readonly ResponseItem[], turnId: string): ResponseItem[] {

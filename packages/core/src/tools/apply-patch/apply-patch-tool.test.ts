@@ -9,9 +9,10 @@ import { APPLY_PATCH_LARK_GRAMMAR, APPLY_PATCH_TOOL_SPEC, applyPatchTool, type P
 import { applyPlannedChanges } from './apply-planned-changes.js';
 import { parsePatch } from './parse-patch.js';
 import { PatchApplyError, planPatch } from './plan-patch.js';
+import { testToolContext, type TestToolContextOptions } from '../../../test/support/tool-context.js';
 
 const fs = new LocalFileSystem();
-const invocation = { callId: 'call_1', turnId: 'turn_1', signal: new AbortController().signal };
+const context = (options: Omit<TestToolContextOptions, 'fs' | 'cwd'> = {}) => testToolContext({ callId: 'call_1', turnId: 'turn_1', fs, cwd, ...options });
 let root: string;
 let cwd: PathUri;
 
@@ -35,13 +36,10 @@ function tool(options: { sandbox?: FileSystemSandboxContext } = {}) {
   const reported: (readonly PatchFileSummary[])[] = [];
   const failed: (readonly PatchFileSummary[])[] = [];
   const handler = applyPatchTool({
-    fs,
-    cwd,
     now: () => (clock += 250),
-    onChanges: (summary, _callId, success) => (success ? reported : failed).push(summary),
-    ...options,
+    onChanges: (summary, _context, success) => (success ? reported : failed).push(summary),
   });
-  return { run: (input: string) => handler.handle(input, invocation), reported, failed };
+  return { run: (input: string) => handler.handle(input, context(options)), reported, failed };
 }
 
 const success = (...lines: string[]) =>
@@ -201,8 +199,8 @@ describe('apply_patch tool', () => {
   it('writes nothing once the turn is interrupted', async () => {
     const controller = new AbortController();
     controller.abort(new Error('interrupted'));
-    const handler = applyPatchTool({ fs, cwd, now: () => 0 });
-    await expect(handler.handle(wrap('*** Add File: late.txt', '+x'), { ...invocation, signal: controller.signal })).rejects.toThrow('interrupted');
+    const handler = applyPatchTool({ now: () => 0 });
+    await expect(handler.handle(wrap('*** Add File: late.txt', '+x'), context({ signal: controller.signal }))).rejects.toThrow('interrupted');
     expect(existsSync(file('late.txt'))).toBe(false);
   });
 

@@ -1,8 +1,8 @@
 // The `apply_patch` freeform tool: Codex's grammar offered to the model, the patch parsed, planned
 // against the executor's filesystem, written all-or-nothing, and answered in Codex's output format.
-import type { CustomToolHandler, ToolInvocation, ToolResult } from '@skein/extension-api';
-import type { ExecutorFileSystem, FileSystemSandboxContext } from '@skein/exec-server';
+import type { CustomToolHandler, ToolContext, ToolResult } from '@skein/extension-api';
 import type { CustomToolSpec, PathUri } from '@skein/protocol';
+import { requireEnvironment } from '../require-environment.js';
 import { applyPlannedChanges } from './apply-planned-changes.js';
 import { parsePatch, PatchParseError } from './parse-patch.js';
 import type { Patch } from './patch.js';
@@ -69,63 +69,53 @@ export interface PatchFileSummary {
 
 /** Options of {@link applyPatchTool}. */
 export interface ApplyPatchToolOptions {
-  readonly fs: ExecutorFileSystem;
-  /** The turn's working directory; relative patch paths resolve against it. */
-  readonly cwd: PathUri;
   /** Milliseconds, for the reported wall time. */
   now(): number;
-  /** Confines reads and writes like the turn's commands. */
-  readonly sandbox?: FileSystemSandboxContext | null | undefined;
-  /**
-   * Consulted after the patch is planned and before anything is written: apply it (confined by
-   * `sandbox` or not), or answer the model `output` and write nothing.
-   */
-  authorize?(
-    summary: readonly PatchFileSummary[],
-    invocation: ToolInvocation,
-  ): Promise<{ readonly type: 'run'; readonly sandboxed: boolean } | { readonly type: 'rejected'; readonly output: string }>;
   /**
    * The files a patch changed (`success: true`) or set out to change and did not (`success: false`,
    * for a patch that parsed but could not be applied; nothing was written).
    */
-  onChanges?(summary: readonly PatchFileSummary[], callId: string, success: boolean, output: string): void;
+  onChanges?(summary: readonly PatchFileSummary[], context: ToolContext, success: boolean, output: string): void;
 }
 
 /**
- * The `apply_patch` custom tool. Success answers `Exit code: 0` with Codex's file list (`A`, then
- * `M` — a moved file under its new path —, then `D`, paths as the patch wrote them); any failure
- * answers `Exit code: 1` with the reason and leaves every file as it was.
+ * The `apply_patch` custom tool, acting on the call environment's files under its sandbox. The
+ * approval layer sees the planned changes before anything is written. Success answers
+ * `Exit code: 0` with Codex's file list (`A`, then `M` — a moved file under its new path —, then
+ * `D`, paths as the patch wrote them); any failure answers `Exit code: 1` with the reason and leaves
+ * every file as it was.
  */
 export function applyPatchTool(options: ApplyPatchToolOptions): CustomToolHandler {
   return {
     kind: 'custom',
     spec: APPLY_PATCH_TOOL_SPEC,
-    async handle(input, invocation): Promise<ToolResult> {
+    async handle(input, context): Promise<ToolResult> {
       const started = options.now();
-      const call = { sandbox: options.sandbox };
+      const { fileSystem: fs, cwd, sandbox } = requireEnvironment(context);
+      const call = { sandbox };
       let patch: Patch | undefined;
       let changes: FileChange[];
       try {
         patch = parsePatch(input);
-        changes = await planPatch(patch, options.fs, options.cwd, call);
-        const authorization = (await options.authorize?.(changes.map(summarize), invocation)) ?? { type: 'run', sandboxed: true };
+        changes = await planPatch(patch, fs, cwd, call);
+        const authorization = await context.approvals.patch(changes.map(summarize));
         if (authorization.type === 'rejected') {
-          options.onChanges?.(changes.map(summarize), invocation.callId, false, `${authorization.output}\n`);
+          options.onChanges?.(changes.map(summarize), context, false, `${authorization.output}\n`);
           return answer(1, started, `${authorization.output}\n`);
         }
         // An interrupt that arrives while planning or asking stops the patch before its first write.
-        invocation.signal.throwIfAborted();
-        await applyPlannedChanges(changes, options.fs, authorization.sandboxed ? call : { sandbox: null });
+        context.signal.throwIfAborted();
+        await applyPlannedChanges(changes, fs, authorization.sandboxed ? call : { sandbox: null });
       } catch (error) {
         if (error instanceof PatchParseError) return answer(1, started, `invalid patch: line ${error.line}: ${error.message}\n`);
         if (error instanceof PatchApplyError) {
-          if (patch !== undefined) options.onChanges?.(intendedChanges(patch, options.cwd), invocation.callId, false, `${error.message}\n`);
+          if (patch !== undefined) options.onChanges?.(intendedChanges(patch, cwd), context, false, `${error.message}\n`);
           return answer(1, started, `${error.message}\n`);
         }
         throw error;
       }
       const output = successText(changes);
-      options.onChanges?.(changes.map(summarize), invocation.callId, true, output);
+      options.onChanges?.(changes.map(summarize), context, true, output);
       return answer(0, started, output);
     },
   };

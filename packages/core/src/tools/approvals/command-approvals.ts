@@ -2,6 +2,7 @@
 // client when it must, remembers "approve for session" answers (keyed by command, working directory
 // and environment, so the same command elsewhere asks again) and applies the exec policy's rules,
 // to which "always allow this prefix" answers are added.
+import type { Authorization } from '@skein/extension-api';
 import type {
   ClientRequests,
   CommandApprovalDecision,
@@ -16,6 +17,8 @@ import { commandsOf } from './shell-words.js';
 export interface CommandCall {
   readonly turnId: string;
   readonly callId: string;
+  /** The environment the command runs on (`local`, or a remote executor's id). */
+  readonly environmentId: string;
   /** The argv the executor would run (`/bin/bash -lc 'touch x'`). */
   readonly argv: readonly string[];
   /** The argv as one display line. */
@@ -34,18 +37,17 @@ export interface CommandCall {
 export interface PatchCall {
   readonly turnId: string;
   readonly callId: string;
+  /** The environment whose files the patch changes. */
+  readonly environmentId: string;
   readonly changes: readonly { readonly path: string; readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined; readonly diff?: string }[];
 }
 
-/** The outcome: go ahead (confined or not; `approved` when the user said so), or tell the model why not. */
-export type Authorization = { readonly type: 'run'; readonly sandboxed: boolean; readonly approved?: boolean } | { readonly type: 'rejected'; readonly output: string };
+export type { Authorization };
 
 /** Options of {@link CommandApprovals}. */
 export interface CommandApprovalsOptions {
   /** Asks the user; absent when no one can be asked (then every question is declined). */
   readonly client: ClientRequests | undefined;
-  /** The environment commands run on now (`local`, or a remote executor's id). */
-  environmentId(): string;
   /** The policy now (it may change between turns). */
   policy(): ApprovalPolicy;
   /** Whether the sandbox restricts the filesystem now (false under danger-full-access). */
@@ -135,7 +137,9 @@ export class CommandApprovals {
   async authorizePatch(call: PatchCall, signal: AbortSignal): Promise<Authorization> {
     const policy = this.#options.policy();
     const paths = call.changes.flatMap((change) => (change.movePath === undefined ? [change.path] : [change.path, change.movePath]));
-    if (paths.every((path) => this.#approvedPatchPaths.has(path))) return { type: 'run', sandboxed: false };
+    // Approved paths are remembered per environment: the same path on another machine asks again.
+    const keys = paths.map((path) => JSON.stringify([call.environmentId, path]));
+    if (keys.every((key) => this.#approvedPatchPaths.has(key))) return { type: 'run', sandboxed: false };
     const outside = paths.filter((path) => !this.#options.isWritable(path));
     if (policy !== 'untrusted' && outside.length === 0) return { type: 'run', sandboxed: true };
     // Legacy on-failure lets the sandbox have its say; the write fails there and the model is told.
@@ -155,7 +159,7 @@ export class CommandApprovals {
       },
       signal,
     );
-    return this.#patchDecision(decision, paths);
+    return this.#patchDecision(decision, keys);
   }
 
   async #askCommand(
@@ -174,7 +178,7 @@ export class CommandApprovals {
         command: call.command,
         script: call.script,
         cwd: call.cwd,
-        environmentId: this.#options.environmentId(),
+        environmentId: call.environmentId,
         reason,
         proposedExecpolicyAmendment: amendment,
         // Codex offers these; `acceptForSession` and `decline` are accepted as answers too.
@@ -208,12 +212,12 @@ export class CommandApprovals {
     }
   }
 
-  #patchDecision(decision: FileChangeApprovalDecision, paths: readonly string[]): Authorization {
+  #patchDecision(decision: FileChangeApprovalDecision, keys: readonly string[]): Authorization {
     switch (decision) {
       case 'accept':
         return { type: 'run', sandboxed: false };
       case 'acceptForSession':
-        for (const path of paths) this.#approvedPatchPaths.add(path);
+        for (const key of keys) this.#approvedPatchPaths.add(key);
         return { type: 'run', sandboxed: false };
       case 'decline':
         return rejected(PATCH_REJECTED_OUTPUT);
@@ -225,7 +229,7 @@ export class CommandApprovals {
 
   #sessionKey(call: CommandCall): string {
     // Escalated and confined runs of a command are different approvals, as are terminal and plain ones.
-    return JSON.stringify([this.#options.environmentId(), call.cwd, call.argv, call.escalate, call.tty]);
+    return JSON.stringify([call.environmentId, call.cwd, call.argv, call.escalate, call.tty]);
   }
 }
 

@@ -1,11 +1,12 @@
 // The request_user_input tool against a scripted client (the host side): what the client is asked,
 // and the exact output the model gets for answers, no client, refusals, failures and interrupts.
-import type { ToolInvocation } from '@skein/extension-api';
+import type { ToolContext } from '@skein/extension-api';
 import { ResponseItem } from '@skein/protocol';
 import { describe, expect, it } from 'vitest';
 import type { ClientRequests, UserInputAnswers, UserInputRequest } from '../../session/client-requests.js';
 import { ToolRouter, isToolCall } from '../tool-router.js';
 import { REQUEST_USER_INPUT_SPEC, requestUserInputTool, type RequestUserInputArgs } from './request-user-input-tool.js';
+import { testToolContext } from '../../../test/support/tool-context.js';
 
 const COLOR = {
   id: 'color',
@@ -34,8 +35,8 @@ function scriptedClient(reply: ((request: UserInputRequest) => Promise<UserInput
   return { client, asked };
 }
 
-function invocation(signal: AbortSignal = new AbortController().signal): ToolInvocation {
-  return { callId: 'call_q', turnId: 'turn_1', signal };
+function invocation(signal: AbortSignal = new AbortController().signal): ToolContext {
+  return testToolContext({ callId: 'call_q', turnId: 'turn_1', signal });
 }
 
 describe('request_user_input tool', () => {
@@ -178,7 +179,7 @@ describe('request_user_input tool', () => {
     const args: RequestUserInputArgs = { questions: [COLOR] };
     const call = ResponseItem.parse({ type: 'function_call', name: 'request_user_input', call_id: 'call_7', arguments: JSON.stringify(args) });
     if (!isToolCall(call)) throw new Error('not a tool call');
-    expect(await router.dispatch(call, { turnId: 'turn_2', signal: new AbortController().signal })).toEqual({
+    expect(await router.dispatch(call, testToolContext({ turnId: 'turn_2' }))).toEqual({
       item: { type: 'function_call_output', call_id: 'call_7', output: '{"answers":{"color":{"answers":["Blue"]}}}' },
       success: true,
     });
@@ -190,7 +191,7 @@ describe('request_user_input tool', () => {
     const router = new ToolRouter([requestUserInputTool({ client })]);
     const call = ResponseItem.parse({ type: 'function_call', name: 'request_user_input', call_id: 'call_8', arguments: '{"questions":"bad"}' });
     if (!isToolCall(call)) throw new Error('not a tool call');
-    const { item, success } = await router.dispatch(call, { turnId: 'turn_2', signal: new AbortController().signal });
+    const { item, success } = await router.dispatch(call, testToolContext({ turnId: 'turn_2' }));
     expect(success).toBe(false);
     expect(item).toMatchObject({ type: 'function_call_output', call_id: 'call_8', output: expect.stringMatching(/^failed to parse function arguments: /) as unknown });
     expect(asked).toEqual([]);

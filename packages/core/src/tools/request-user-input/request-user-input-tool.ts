@@ -1,6 +1,6 @@
 // The request_user_input tool: Codex 0.171.0's name and parameter schema (our descriptions). The model's
 // questions go to the client through ClientRequests; the answers come back as the tool output, in Codex's JSON.
-import type { FunctionToolHandler, ToolInvocation, ToolResult } from '@skein/extension-api';
+import type { FunctionToolHandler, ToolContext, ToolResult } from '@skein/extension-api';
 import type { FunctionToolSpec } from '@skein/protocol';
 import { z } from 'zod';
 import type { ClientRequests, UserInputAnswers, UserInputQuestion } from '../../session/client-requests.js';
@@ -81,7 +81,7 @@ export interface RequestUserInputToolOptions {
    * Plan mode ("unavailable in Default mode") unless `default_mode_request_user_input` is on; the host
    * decides. Without it every call is asked.
    */
-  refusal?(invocation: ToolInvocation): string | undefined;
+  refusal?(context: ToolContext): string | undefined;
 }
 
 /**
@@ -95,8 +95,8 @@ export function requestUserInputTool(options: RequestUserInputToolOptions): Func
     kind: 'function',
     spec: REQUEST_USER_INPUT_SPEC,
     arguments: RequestUserInputArgs,
-    async handle(args, invocation): Promise<ToolResult> {
-      const refusal = options.refusal?.(invocation);
+    async handle(args, context): Promise<ToolResult> {
+      const refusal = options.refusal?.(context);
       if (refusal !== undefined) return { output: refusal, success: false };
       if (args.questions.length === 0) return { output: 'request_user_input needs at least one question', success: false };
       if (args.questions.some((question) => question.options == null || question.options.length === 0)) {
@@ -113,14 +113,14 @@ export function requestUserInputTool(options: RequestUserInputToolOptions): Func
           isSecret: false,
         }),
       );
-      const request = { turnId: invocation.turnId, callId: invocation.callId, questions };
+      const request = { turnId: context.turnId, callId: context.callId, questions };
       // An interrupted turn asks nobody; the rejection lets the turn record the aborted output.
-      invocation.signal.throwIfAborted();
+      context.signal.throwIfAborted();
       let answers: UserInputAnswers;
       try {
-        answers = await untilAborted(options.client.requestUserInput(request, invocation.signal), invocation.signal);
+        answers = await untilAborted(options.client.requestUserInput(request, context.signal), context.signal);
       } catch (error) {
-        if (invocation.signal.aborted) throw error;
+        if (context.signal.aborted) throw error;
         return { output: 'request_user_input ended before the user answered', success: false };
       }
       return answer(answers);

@@ -1,10 +1,9 @@
 // The exec_command tool: Codex 0.171.0's name and parameter schema (our descriptions), parsed with zod
-// and run through the thread's UnifiedExecSessions under the turn's cwd and sandbox context.
-import type { FunctionToolHandler, ToolInvocation, ToolResult } from '@skein/extension-api';
-import type { FileSystemSandboxContext } from '@skein/exec-server';
-import type { FunctionToolSpec, PathUri } from '@skein/protocol';
+// and run through the call environment's UnifiedExecSessions under its cwd and sandbox context.
+import type { CommandApprovalCall, FunctionToolHandler, ToolEnvironment, ToolResult } from '@skein/extension-api';
+import type { FunctionToolSpec } from '@skein/protocol';
 import { z } from 'zod';
-import type { CommandApprovals, CommandCall } from '../approvals/command-approvals.js';
+import { requireEnvironment } from '../require-environment.js';
 import { formatExecResponse, type ExecResponse } from './exec-output.js';
 import type { UnifiedExecSessions } from './unified-exec-sessions.js';
 
@@ -22,12 +21,6 @@ export const ExecCommandArgs = z.object({
   yield_time_ms: z.number().nonnegative().nullish(),
 });
 export type ExecCommandArgs = z.infer<typeof ExecCommandArgs>;
-
-/** What a call runs under: the turn's working directory and sandbox context (null: unconfined). */
-export interface ExecTurnContext {
-  readonly cwd: PathUri;
-  readonly sandbox: FileSystemSandboxContext | null;
-}
 
 /** exec_command's definition, as offered to the model. */
 export const EXEC_COMMAND_SPEC: FunctionToolSpec = {
@@ -61,40 +54,37 @@ export const EXEC_COMMAND_SPEC: FunctionToolSpec = {
 
 /** Options of {@link execCommandTool}. */
 export interface ExecCommandToolOptions {
-  readonly sessions: UnifiedExecSessions;
-  /** The cwd and sandbox context of the turn a call belongs to. */
-  readonly turnContext: (invocation: ToolInvocation) => ExecTurnContext;
-  /** Consulted before a command runs and after the sandbox denies one; without it everything runs confined. */
-  readonly approvals?: CommandApprovals | undefined;
+  /** The command sessions of an environment (each environment keeps its own). */
+  sessionsFor(environment: ToolEnvironment): UnifiedExecSessions;
 }
 
-/** The exec_command tool over one thread's sessions. */
+/**
+ * The exec_command tool. It runs in the call's environment, under its cwd and sandbox, after the
+ * approval layer agreed; a command the sandbox denied may run again unconfined if approvals allow.
+ */
 export function execCommandTool(options: ExecCommandToolOptions): FunctionToolHandler<ExecCommandArgs> {
   return {
     kind: 'function',
     spec: EXEC_COMMAND_SPEC,
     arguments: ExecCommandArgs,
-    async handle(args, invocation) {
-      const turn = options.turnContext(invocation);
+    async handle(args, context) {
+      const environment = requireEnvironment(context);
+      const sessions = options.sessionsFor(environment);
       const request = {
-        callId: invocation.callId,
+        callId: context.callId,
         cmd: args.cmd,
-        cwd: turn.cwd,
+        cwd: environment.cwd,
         workdir: args.workdir,
         shell: args.shell,
         login: args.login,
         tty: args.tty,
         yieldTimeMs: args.yield_time_ms,
         maxOutputTokens: args.max_output_tokens,
-        sandbox: turn.sandbox,
-        signal: invocation.signal,
+        sandbox: environment.sandbox,
+        signal: context.signal,
       };
-      const approvals = options.approvals;
-      if (approvals === undefined) return answer(await options.sessions.execCommand(request));
-      const line = options.sessions.commandLine(request);
-      const call: CommandCall = {
-        turnId: invocation.turnId,
-        callId: invocation.callId,
+      const line = sessions.commandLine(request);
+      const call: CommandApprovalCall = {
         argv: line.argv,
         command: line.command,
         script: args.cmd,
@@ -104,15 +94,15 @@ export function execCommandTool(options: ExecCommandToolOptions): FunctionToolHa
         justification: args.justification ?? undefined,
         prefixRule: args.prefix_rule ?? undefined,
       };
-      const first = await approvals.authorizeCommand(call, invocation.signal);
+      const first = await context.approvals.command(call);
       if (first.type === 'rejected') return { output: first.output, success: false };
-      const sandboxed = first.sandboxed && turn.sandbox !== null;
-      const response = await options.sessions.execCommand({ ...request, sandbox: sandboxed ? turn.sandbox : null });
+      const sandboxed = first.sandboxed && environment.sandbox !== null;
+      const response = await sessions.execCommand({ ...request, sandbox: sandboxed ? environment.sandbox : null });
       if (!sandboxed || response.sandboxDenied !== true) return answer(response);
-      const retry = await approvals.authorizeRetryWithoutSandbox(call, first.approved === true, invocation.signal);
+      const retry = await context.approvals.retryWithoutSandbox(call, first.approved === true);
       if (retry === undefined) return answer(response);
       if (retry.type === 'rejected') return { output: retry.output, success: false };
-      return answer(await options.sessions.execCommand({ ...request, sandbox: null }));
+      return answer(await sessions.execCommand({ ...request, sandbox: null }));
     },
   };
 }

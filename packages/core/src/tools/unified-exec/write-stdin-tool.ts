@@ -1,8 +1,9 @@
 // The write_stdin tool: Codex 0.171.0's name and parameter schema (our descriptions); types into a
 // running exec_command session (or polls it with empty chars) and returns the new output.
-import type { FunctionToolHandler } from '@skein/extension-api';
+import type { FunctionToolHandler, ToolEnvironment } from '@skein/extension-api';
 import type { FunctionToolSpec } from '@skein/protocol';
 import { z } from 'zod';
+import { requireEnvironment } from '../require-environment.js';
 import { formatExecResponse } from './exec-output.js';
 import type { UnifiedExecSessions } from './unified-exec-sessions.js';
 
@@ -34,19 +35,19 @@ export const WRITE_STDIN_SPEC: FunctionToolSpec = {
   },
 };
 
-/** The write_stdin tool over one thread's sessions. */
-export function writeStdinTool(options: { readonly sessions: UnifiedExecSessions }): FunctionToolHandler<WriteStdinArgs> {
+/** The write_stdin tool over the command sessions of the call's environment. */
+export function writeStdinTool(options: { sessionsFor(environment: ToolEnvironment): UnifiedExecSessions }): FunctionToolHandler<WriteStdinArgs> {
   return {
     kind: 'function',
     spec: WRITE_STDIN_SPEC,
     arguments: WriteStdinArgs,
-    async handle(args, invocation) {
-      const response = await options.sessions.writeStdin({
+    async handle(args, context) {
+      const response = await options.sessionsFor(requireEnvironment(context)).writeStdin({
         sessionId: args.session_id,
         chars: args.chars,
         yieldTimeMs: args.yield_time_ms,
         maxOutputTokens: args.max_output_tokens,
-        signal: invocation.signal,
+        signal: context.signal,
       });
       return { output: formatExecResponse(response), success: response.exitCode === null || response.exitCode === 0 };
     },

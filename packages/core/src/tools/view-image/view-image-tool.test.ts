@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_LOCAL_IMAGE_BYTES } from '../../session/user-input-items.js';
 import { ToolRouter, isToolCall } from '../tool-router.js';
 import { VIEW_IMAGE_SPEC, viewImageTool, type ViewImageDetail } from './view-image-tool.js';
+import { testToolContext } from '../../../test/support/tool-context.js';
 
 const capability = await probeSandbox({ env: process.env, cwd: process.cwd() });
 const SANDBOX_SKIP = capability.available ? '' : ` (skipped: ${capability.reason})`;
@@ -71,14 +72,12 @@ interface ToolOptions {
 function tool(options: ToolOptions = {}) {
   const viewed: [string, string][] = [];
   const handler = viewImageTool({
-    fs: options.fs ?? new LocalFileSystem(),
-    cwd,
-    sandbox: options.sandbox,
     detail: options.detail ?? 'original',
     maxBytes: options.maxBytes,
-    onViewed: (viewedPath, callId) => viewed.push([viewedPath, callId]),
+    onViewed: (viewedPath, context) => viewed.push([viewedPath, context.callId]),
   });
-  return { view: (imagePath: string) => handler.handle({ path: imagePath }, { callId: 'call_1', turnId: 'turn_1', signal }), viewed };
+  const context = testToolContext({ callId: 'call_1', turnId: 'turn_1', signal, fs: options.fs ?? new LocalFileSystem(), cwd, sandbox: options.sandbox ?? null });
+  return { view: (imagePath: string) => handler.handle({ path: imagePath }, context), viewed };
 }
 
 /** A managed sandbox context: the whole disk readable, the scratch root writable, plus `extra` entries. */
@@ -232,10 +231,11 @@ describe('view_image tool', () => {
   it('answers through the router as a function_call_output whose output is the content list', async () => {
     const png = tinyPng();
     write('red.png', png);
-    const router = new ToolRouter([viewImageTool({ fs: new LocalFileSystem(), cwd, detail: 'original' })]);
+    const router = new ToolRouter([viewImageTool({ detail: 'original' })]);
     const call = ResponseItem.parse({ type: 'function_call', name: 'view_image', call_id: 'call_9', arguments: '{"path":"red.png"}' });
     if (!isToolCall(call)) throw new Error('not a tool call');
-    expect(await router.dispatch(call, { turnId: 'turn_1', signal })).toEqual({
+    const { callId: _unused, ...context } = testToolContext({ turnId: 'turn_1', signal, fs: new LocalFileSystem(), cwd });
+    expect(await router.dispatch(call, context)).toEqual({
       item: { type: 'function_call_output', call_id: 'call_9', output: [{ type: 'input_image', image_url: dataUrl('image/png', png), detail: 'original' }] },
       success: true,
     });

@@ -1,10 +1,11 @@
 // The view_image tool: Codex 0.171.0's name and parameter schema (our description), reading an image
 // through the thread environment's filesystem under the turn's sandbox and answering it as input image content.
-import type { FunctionToolHandler, ToolResult } from '@skein/extension-api';
+import type { FunctionToolHandler, ToolContext, ToolResult } from '@skein/extension-api';
 import { FileSystemError, type ExecutorFileSystem, type FileSystemSandboxContext } from '@skein/exec-server';
 import { PathUri, PathUriError, type FunctionToolSpec } from '@skein/protocol';
 import { z } from 'zod';
 import { MAX_LOCAL_IMAGE_BYTES } from '../../session/user-input-items.js';
+import { requireEnvironment } from '../require-environment.js';
 import { sniffImageType, type ImageMimeType } from './image-type.js';
 
 /** view_image's arguments. Fields Codex does not offer (such as `detail`) are ignored, as Codex 0.171.0 does. */
@@ -57,22 +58,27 @@ export interface LoadedImage {
 
 /** Options of {@link viewImageTool}. */
 export interface ViewImageToolOptions {
-  /** The thread environment's filesystem; the image is read there, not necessarily on this machine. */
-  readonly fs: ExecutorFileSystem;
-  /** The turn's working directory; relative paths resolve against it. */
-  readonly cwd: PathUri;
-  /** Confines the read like the turn's commands (null or absent: unconfined). */
-  readonly sandbox?: FileSystemSandboxContext | null | undefined;
   /** See {@link ViewImageDetail}; the host picks it from the model's capabilities. */
   readonly detail: ViewImageDetail;
   /** Largest file sent, in bytes (default {@link MAX_LOCAL_IMAGE_BYTES}, the limit for images the user attaches). */
   readonly maxBytes?: number | undefined;
   /** Called after an image was read and is about to be sent, with its absolute native path (Codex's view-image event). */
-  onViewed?(path: string, callId: string): void;
+  onViewed?(path: string, context: ToolContext): void;
+}
+
+/** Where {@link loadImage} reads: an environment's filesystem, relative to its cwd, under its sandbox. */
+export interface ImageSource {
+  /** The image is read there, not necessarily on this machine. */
+  readonly fs: ExecutorFileSystem;
+  /** Relative paths resolve against it. */
+  readonly cwd: PathUri;
+  /** Confines the read like the turn's commands (null or absent: unconfined). */
+  readonly sandbox?: FileSystemSandboxContext | null | undefined;
+  readonly maxBytes?: number | undefined;
 }
 
 /**
- * The view_image tool. Success answers a content list holding one `input_image` with the file as a
+ * The view_image tool, reading from the call's environment. Success answers a content list holding one `input_image` with the file as a
  * base64 data URL and the configured `detail`, as Codex 0.171.0 does; a missing file, a directory,
  * a file over the size limit or one whose bytes are not a PNG, JPEG, GIF or WebP image answers a
  * one-line explanation with `success: false`.
@@ -82,15 +88,18 @@ export function viewImageTool(options: ViewImageToolOptions): FunctionToolHandle
     kind: 'function',
     spec: VIEW_IMAGE_SPEC,
     arguments: ViewImageArgs,
-    async handle(args, invocation): Promise<ToolResult> {
+    // Reading an image changes nothing, so calls may run alongside others.
+    parallel: true,
+    async handle(args, context): Promise<ToolResult> {
+      const { fileSystem, cwd, sandbox } = requireEnvironment(context);
       let image: LoadedImage;
       try {
-        image = await loadImage(args.path, options);
+        image = await loadImage(args.path, { fs: fileSystem, cwd, sandbox, maxBytes: options.maxBytes });
       } catch (error) {
         if (error instanceof ViewImageError) return { output: error.message, success: false };
         throw error;
       }
-      options.onViewed?.(image.path, invocation.callId);
+      options.onViewed?.(image.path, context);
       const imageUrl = `data:${image.mimeType};base64,${Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength).toString('base64')}`;
       return { output: [{ type: 'input_image', image_url: imageUrl, detail: options.detail }], success: true };
     },
@@ -104,7 +113,7 @@ export function viewImageTool(options: ViewImageToolOptions): FunctionToolHandle
  */
 export async function loadImage(
   written: string,
-  options: Pick<ViewImageToolOptions, 'fs' | 'cwd' | 'sandbox' | 'maxBytes'>,
+  options: ImageSource,
 ): Promise<LoadedImage> {
   const maxBytes = options.maxBytes ?? MAX_LOCAL_IMAGE_BYTES;
   const uri = resolveImagePath(options.cwd, written);

@@ -1,0 +1,101 @@
+// A thread's tools: the built-in tools, bound to the thread's services, and extension tools, planned
+// once and again only when an input of the plan changes (features, model, environment, cwd).
+import type { Config } from '@skein/config';
+import type { ToolEnvironment } from '@skein/extension-api';
+import type { ExtensionHost } from '../extensions/extension-host.js';
+import type { ModelInfo } from '../model/model-catalog.js';
+import { applyPatchTool } from '../tools/apply-patch/apply-patch-tool.js';
+import { requestUserInputTool } from '../tools/request-user-input/request-user-input-tool.js';
+import { planTools, type BuiltInToolFactory, type ToolContribution } from '../tools/tool-plan.js';
+import { ToolRouter } from '../tools/tool-router.js';
+import { execCommandTool } from '../tools/unified-exec/exec-command-tool.js';
+import type { UnifiedExecSessions } from '../tools/unified-exec/unified-exec-sessions.js';
+import { writeStdinTool } from '../tools/unified-exec/write-stdin-tool.js';
+import { viewImageTool } from '../tools/view-image/view-image-tool.js';
+import type { CoreEvent } from '../turn/core-event.js';
+import type { ClientRequests } from './client-requests.js';
+
+/** The thread services tools are bound to. */
+export interface ThreadToolsOptions {
+  readonly threadId: string;
+  readonly extensions: ExtensionHost;
+  readonly clientRequests: ClientRequests | undefined;
+  readonly monotonicMs: () => number;
+  readonly emit: (event: CoreEvent) => void;
+  /** The command sessions of a call's environment. */
+  sessionsFor(environment: ToolEnvironment): UnifiedExecSessions;
+}
+
+interface PlanKey {
+  readonly features: Config['features'];
+  readonly model: ModelInfo;
+  readonly hasEnvironment: boolean;
+  readonly cwd: string;
+}
+
+/** The tool plan of one thread, and the router over it. */
+export class ThreadTools {
+  readonly #options: ThreadToolsOptions;
+  readonly #builtIns: BuiltInToolFactory;
+  #planned: { readonly key: PlanKey; readonly router: Promise<ToolRouter> } | undefined;
+
+  constructor(options: ThreadToolsOptions) {
+    this.#options = options;
+    this.#builtIns = builtInTools(options);
+  }
+
+  /** The router for a turn under `config` with `model`; planned again only when an input changed. */
+  router(config: Config, model: ModelInfo, hasEnvironment: boolean): Promise<ToolRouter> {
+    const key: PlanKey = { features: config.features, model, hasEnvironment, cwd: config.cwd };
+    const planned = this.#planned;
+    if (planned !== undefined && sameKey(planned.key, key)) return planned.router;
+    const router = this.#plan(key);
+    this.#planned = { key, router };
+    // A plan that failed is tried again by the next turn.
+    router.catch(() => {
+      if (this.#planned?.router === router) this.#planned = undefined;
+    });
+    return router;
+  }
+
+  async #plan(key: PlanKey): Promise<ToolRouter> {
+    const { extensions, threadId, emit } = this.#options;
+    const contributions: ToolContribution[] = await extensions.toolContributions(threadId, key.cwd);
+    const plan = planTools({ features: key.features, model: key.model, hasEnvironment: key.hasEnvironment, builtIns: this.#builtIns, contributions });
+    for (const message of plan.warnings) emit({ type: 'warning', message });
+    return new ToolRouter(plan.tools);
+  }
+}
+
+function sameKey(a: PlanKey, b: PlanKey): boolean {
+  return a.features === b.features && a.model === b.model && a.hasEnvironment === b.hasEnvironment && a.cwd === b.cwd;
+}
+
+/** The built-in tools, each made once and reused by every plan that offers it. */
+function builtInTools(options: ThreadToolsOptions): BuiltInToolFactory {
+  const { emit } = options;
+  const once = <T>(make: () => T) => {
+    let made: T | undefined;
+    return () => (made ??= make());
+  };
+  const viewImage = new Map<'original' | 'high', ReturnType<typeof viewImageTool>>();
+  return {
+    execCommand: once(() => execCommandTool({ sessionsFor: (environment) => options.sessionsFor(environment) })),
+    writeStdin: once(() => writeStdinTool({ sessionsFor: (environment) => options.sessionsFor(environment) })),
+    requestUserInput: once(() => requestUserInputTool({ client: options.clientRequests })),
+    applyPatch: once(() =>
+      applyPatchTool({
+        now: options.monotonicMs,
+        onChanges: (changes, context, success, output) => emit({ type: 'patchApplied', turnId: context.turnId, callId: context.callId, changes, success, output }),
+      }),
+    ),
+    viewImage: (detail) => {
+      let tool = viewImage.get(detail);
+      if (tool === undefined) {
+        tool = viewImageTool({ detail, onViewed: (path, context) => emit({ type: 'imageViewed', turnId: context.turnId, callId: context.callId, path }) });
+        viewImage.set(detail, tool);
+      }
+      return tool;
+    },
+  };
+}

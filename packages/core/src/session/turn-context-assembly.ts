@@ -1,0 +1,161 @@
+// What a turn tells the model before the user's input: the full initial context on a thread's first
+// turn (or after a resume without a baseline), else only what changed since the last turn; then
+// extension fragments and world-state changes. Records the turn's settings once the model saw them.
+import type { Config } from '@skein/config';
+import { CoreSandboxPolicy, type ResponseItem, type UserInput } from '@skein/protocol';
+import { sandboxPolicyFromConfig } from '@skein/sandboxing';
+import { discoverAgentsMd } from '../context/agents-md-discovery.js';
+import { localDate, type EnvironmentContext } from '../context/environment-context.js';
+import { buildInitialContext, contextUpdates } from '../context/initial-context.js';
+import type { PermissionsFacts } from '../context/permissions-instructions.js';
+import type { ExtensionHost } from '../extensions/extension-host.js';
+import type { ModelInfo } from '../model/model-catalog.js';
+import { permissionsForPolicy, threadPermissions } from './permissions.js';
+import type { ThreadRecorder } from './thread-recorder.js';
+import { userInputToItems } from './user-input-items.js';
+import type { WorkspaceReader } from './workspace-reader.js';
+
+/** Facts about the machine the thread runs on, read once at the edge. */
+export interface HostFacts {
+  readonly shell: string;
+  readonly timezone: string;
+  readonly projectRoot: string;
+}
+
+/** What a thread's last turn recorded about its settings (from the rollout's `turn_context`). */
+export interface RecordedTurnSettings {
+  readonly cwd: string;
+  readonly approvalPolicy?: string | undefined;
+  readonly sandboxPolicy?: unknown;
+  readonly currentDate?: string | undefined;
+  readonly timezone?: string | undefined;
+}
+
+interface TurnSettings {
+  readonly environment: EnvironmentContext;
+  readonly permissions: PermissionsFacts;
+}
+
+/** A turn's opening: context items, the user's input as items, and the hook that records settings. */
+export interface AssembledTurn {
+  readonly context: ResponseItem[];
+  readonly input: ResponseItem[];
+  /** Call once the context is recorded: the settings become the baseline and the rollout gets `turn_context`. */
+  readonly onContextRecorded: () => void;
+}
+
+/** What assembly reads from. */
+export interface TurnContextAssemblyOptions {
+  readonly threadId: string;
+  readonly extensions: ExtensionHost;
+  readonly reader: WorkspaceReader;
+  readonly recorder: ThreadRecorder;
+  readonly host: HostFacts;
+  readonly now: () => Date;
+}
+
+/** Assembles each turn's context for one thread, remembering what the model was last told. */
+export class TurnContextAssembly {
+  readonly #options: TurnContextAssemblyOptions;
+  #lastSettings: TurnSettings | undefined;
+
+  constructor(options: TurnContextAssemblyOptions) {
+    this.#options = options;
+  }
+
+  /** The context and input of turn `turnId` under `config` with `model`. */
+  async assemble(config: Config, model: ModelInfo, turnId: string, input: readonly UserInput[]): Promise<AssembledTurn> {
+    const { extensions, threadId, recorder } = this.#options;
+    const settings = this.#settings(config);
+    const context: ResponseItem[] = this.#lastSettings === undefined ? await this.#initialContext(config, settings) : contextUpdates(this.#lastSettings, settings);
+    const fragments = await extensions.turnFragments(threadId, config.cwd, turnId);
+    context.push(...fragments.map((fragment): ResponseItem => ({ type: 'message', role: fragment.role, content: [{ type: 'input_text', text: fragment.text }] })));
+    const world = await extensions.worldState(threadId, turnId);
+    context.push(...world.changes.map((change): ResponseItem => ({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: change.text }] })));
+    const turnInput = [
+      ...(await userInputToItems(input, this.#options.reader, config.cwd)),
+      ...(await extensions.turnInput(threadId, turnId, input, [{ id: 'local', cwd: config.cwd }])),
+    ];
+    return {
+      context,
+      input: turnInput,
+      // Codex's order: context items, world state, turn_context, then the user's input.
+      onContextRecorded: () => {
+        // Only now has the model's view changed; a turn that failed earlier leaves it as it was.
+        this.#lastSettings = settings;
+        if (world.records.length > 0) recorder.recordWorldState(world.records);
+        recorder.recordTurnContext({
+          turnId,
+          cwd: config.cwd,
+          model: model.slug,
+          approvalPolicy: settings.permissions.approvalPolicy,
+          sandboxPolicy: sandboxPolicyFromConfig(config),
+          reasoningEffort: config.modelReasoningEffort ?? model.defaultReasoningEffort,
+          reasoningSummary: config.modelReasoningSummary,
+          currentDate: settings.environment.currentDate,
+          timezone: settings.environment.timezone,
+        });
+      },
+    };
+  }
+
+  /**
+   * Continues from recorded history. `baseline` is what its last turn ran with: the next turn tells
+   * the model only what differs from it; without one (or without history) it sends the full context.
+   */
+  restore(config: Config, hasHistory: boolean, baseline: RecordedTurnSettings | undefined): void {
+    this.#lastSettings = !hasHistory || baseline === undefined ? undefined : this.#settingsFrom(config, baseline);
+  }
+
+  /** The settings an earlier turn recorded, as the model was told them. */
+  #settingsFrom(config: Config, baseline: RecordedTurnSettings): TurnSettings {
+    const current = this.#settings(config);
+    const policy = CoreSandboxPolicy.safeParse(baseline.sandboxPolicy);
+    // A policy this version cannot read is taken as unchanged rather than re-announced on every resume.
+    const permissions = policy.success ? permissionsForPolicy(policy.data, baseline.approvalPolicy ?? current.permissions.approvalPolicy, baseline.cwd) : undefined;
+    return {
+      permissions: permissions?.facts ?? current.permissions,
+      environment: {
+        ...current.environment,
+        cwd: baseline.cwd,
+        workspaceRoots: [baseline.cwd],
+        ...(baseline.currentDate === undefined ? {} : { currentDate: baseline.currentDate }),
+        ...(baseline.timezone === undefined ? {} : { timezone: baseline.timezone }),
+        ...(permissions === undefined ? {} : { permissionProfile: permissions.profile }),
+      },
+    };
+  }
+
+  #settings(config: Config): TurnSettings {
+    const { host, now } = this.#options;
+    const permissions = threadPermissions(config, config.cwd);
+    return {
+      permissions: permissions.facts,
+      environment: {
+        cwd: config.cwd,
+        shell: host.shell,
+        currentDate: localDate(now(), host.timezone),
+        timezone: host.timezone,
+        workspaceRoots: [config.cwd],
+        permissionProfile: permissions.profile,
+      },
+    };
+  }
+
+  async #initialContext(config: Config, settings: TurnSettings): Promise<ResponseItem[]> {
+    const { extensions, reader, host, threadId } = this.#options;
+    const fragments = await extensions.threadFragments(threadId, config.cwd);
+    const items = buildInitialContext({
+      permissions: settings.permissions,
+      developerParts: fragments.filter((fragment) => fragment.role === 'developer').map((fragment) => fragment.text),
+      agentsMd: await discoverAgentsMd(reader, { homeDir: config.homeDir, projectRoot: host.projectRoot, cwd: config.cwd }),
+      projectDocMaxBytes: config.projectDocMaxBytes,
+      environment: settings.environment,
+    });
+    const userFragments = fragments.filter((fragment) => fragment.role === 'user');
+    if (userFragments.length > 0) {
+      items.push({ type: 'message', role: 'user', content: userFragments.map((fragment) => ({ type: 'input_text', text: fragment.text })) });
+    }
+    return items;
+  }
+}

@@ -1,0 +1,80 @@
+// What a host holds of a loaded thread: the operations clients ask for, without the session behind
+// them. Hosts (app-server, exec) and tests use only this.
+import type { Config } from '@skein/config';
+import type { ResponseItem, UserInput } from '@skein/protocol';
+import type { ThreadEnvironment, ThreadSession } from './session/thread-session.js';
+import type { TokenUsageBreakdown } from './session/thread-token-usage.js';
+import type { UserShellResult } from './session/user-shell-command.js';
+import type { TurnOutcome } from './turn/run-turn.js';
+
+/** Options of {@link ThreadHandle.runTurn}. */
+export interface RunTurnOptions {
+  readonly outputSchema?: unknown;
+  readonly clientMetadata?: Readonly<Record<string, string>>;
+  /** The turn's id when the host named it in advance (to answer the client before the turn starts). */
+  readonly turnId?: string;
+}
+
+/** A loaded thread. Close it to end its commands and release its rollout file. */
+export interface ThreadHandle {
+  readonly threadId: string;
+  /** The root thread of this thread's tree (its own id for a root thread). */
+  readonly sessionId: string;
+  /** The rollout file; undefined for an ephemeral thread, which writes none. */
+  readonly path: string | undefined;
+  /** The settings turns run with now. */
+  readonly config: Config;
+  /** The running turn's id, if any. */
+  readonly activeTurnId: string | undefined;
+  /** Whether the thread has an environment to run commands on. */
+  readonly hasEnvironment: boolean;
+  /** Tokens used since the thread began. */
+  readonly tokenUsage: TokenUsageBreakdown;
+  /** The history as the model sees it (for inspection; hosts read turns from the rollout). */
+  history(): readonly ResponseItem[];
+  /** Runs one user turn to its end; refuses while another runs. */
+  runTurn(input: readonly UserInput[], options?: RunTurnOptions): Promise<TurnOutcome>;
+  /** Adds input to the running turn. */
+  steer(input: readonly UserInput[]): Promise<void>;
+  /** Interrupts the running turn (refuses when none runs). */
+  interrupt(): void;
+  interruptIfRunning(): void;
+  /** Settings for later turns. */
+  reconfigure(config: Config): void;
+  rename(name: string | null): void;
+  runUserShellCommand(command: string, options?: { readonly timeoutMs?: number | undefined }): Promise<UserShellResult>;
+  /** Moves later turns to another environment (or to none). */
+  useEnvironment(environment: ThreadEnvironment | undefined): void;
+  close(): Promise<void>;
+}
+
+/** The handle over a session; `close` is the manager's (it also releases the rollout and the registry entry). */
+export function handleFor(session: ThreadSession, path: string | undefined, close: () => Promise<void>): ThreadHandle {
+  return {
+    threadId: session.threadId,
+    sessionId: session.sessionId,
+    path,
+    get config() {
+      return session.config;
+    },
+    get activeTurnId() {
+      return session.activeTurnId;
+    },
+    get hasEnvironment() {
+      return session.hasEnvironment;
+    },
+    get tokenUsage() {
+      return session.tokenUsage;
+    },
+    history: () => session.history.items,
+    runTurn: (input, options) => session.runTurn(input, options),
+    steer: (input) => session.steer(input),
+    interrupt: () => session.interrupt(),
+    interruptIfRunning: () => session.interruptIfRunning(),
+    reconfigure: (config) => session.reconfigure(config),
+    rename: (name) => session.rename(name),
+    runUserShellCommand: (command, options) => session.runUserShellCommand(command, options),
+    useEnvironment: (environment) => session.useEnvironment(environment),
+    close,
+  };
+}

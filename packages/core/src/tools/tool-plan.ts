@@ -1,0 +1,111 @@
+// The tool plan: which tools a thread offers, in which order, from its settings, its model, its
+// environment and what extensions contribute. Pure, so the session computes it once and again only
+// when an input changes. A bad extension tool is left out with a warning; the turn still runs.
+import type { LeafToolHandler, ToolHandler } from '@skein/extension-api';
+import { CustomToolSpec, FunctionToolSpec } from '@skein/protocol';
+import type { Config } from '@skein/config';
+import type { ModelInfo } from '../model/model-catalog.js';
+import { toolName } from './tool-router.js';
+
+/** Makes the built-in tools; each is built only when the plan offers it. */
+export interface BuiltInToolFactory {
+  execCommand(): ToolHandler;
+  writeStdin(): ToolHandler;
+  requestUserInput(): ToolHandler;
+  applyPatch(): ToolHandler;
+  viewImage(detail: 'original' | 'high'): ToolHandler;
+}
+
+/** The tools one extension offers a thread. */
+export interface ToolContribution {
+  readonly extensionId: string;
+  readonly tools: readonly ToolHandler[];
+}
+
+/** What the plan is computed from. */
+export interface ToolPlanInputs {
+  readonly features: Config['features'];
+  readonly model: Pick<ModelInfo, 'supportsImageInput' | 'supportsImageDetailOriginal'>;
+  /** Whether the thread has an environment to act on; without one no built-in tool is offered. */
+  readonly hasEnvironment: boolean;
+  readonly builtIns: BuiltInToolFactory;
+  readonly contributions: readonly ToolContribution[];
+}
+
+/** The ordered tools, and why any contributed tool was left out. */
+export interface ToolPlan {
+  readonly tools: readonly ToolHandler[];
+  readonly warnings: readonly string[];
+}
+
+/** A name the Responses API accepts for a tool. */
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Built-in tools first (Codex's order), then each extension's, in installation order. */
+export function planTools(inputs: ToolPlanInputs): ToolPlan {
+  const tools = builtInTools(inputs);
+  const taken = new Set(tools.map(toolName));
+  const warnings: string[] = [];
+  for (const { extensionId, tools: offered } of inputs.contributions) {
+    for (const tool of offered) {
+      const problem = specProblem(tool) ?? (taken.has(toolName(tool)) ? `the name '${toolName(tool)}' is already taken` : undefined);
+      if (problem !== undefined) {
+        warnings.push(`extension '${extensionId}' tool '${describe(tool)}' is left out: ${problem}`);
+        continue;
+      }
+      taken.add(toolName(tool));
+      tools.push(tool);
+    }
+  }
+  return { tools, warnings };
+}
+
+function builtInTools(inputs: ToolPlanInputs): ToolHandler[] {
+  if (!inputs.hasEnvironment) return [];
+  const { features, model, builtIns } = inputs;
+  // Commands need the shell tool and unified exec (Codex's `shell_tool` / `unified_exec` features).
+  const commandTools = features.isEnabled('shell_tool') && features.isEnabled('unified_exec');
+  // Codex's order: exec_command, write_stdin, request_user_input, apply_patch, view_image.
+  return [
+    ...(commandTools ? [builtIns.execCommand(), builtIns.writeStdin()] : []),
+    builtIns.requestUserInput(),
+    builtIns.applyPatch(),
+    ...(model.supportsImageInput && features.isEnabled('view_image') ? [builtIns.viewImage(model.supportsImageDetailOriginal ? 'original' : 'high')] : []),
+  ];
+}
+
+/** Why a contributed tool cannot be offered, if it cannot. */
+function specProblem(tool: ToolHandler): string | undefined {
+  if (tool.kind === 'namespace') {
+    if (typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name)) return `a namespace name must match ${TOOL_NAME.source}`;
+    // An extension in plain JavaScript may send anything here.
+    const inners = (tool as { readonly tools?: readonly LeafToolHandler[] }).tools ?? [];
+    if (inners.length === 0) return 'the namespace holds no tools';
+    const names = new Set<string>();
+    for (const inner of inners) {
+      const problem = leafProblem(inner);
+      if (problem !== undefined) return `its tool '${describe(inner)}': ${problem}`;
+      if (names.has(inner.spec.name)) return `two of its tools are named '${inner.spec.name}'`;
+      names.add(inner.spec.name);
+    }
+    return undefined;
+  }
+  return leafProblem(tool);
+}
+
+function leafProblem(tool: Exclude<ToolHandler, { kind: 'namespace' }>): string | undefined {
+  if (tool.kind !== 'function' && tool.kind !== 'custom') return `unknown tool kind '${String((tool as { kind?: unknown }).kind)}'`;
+  if (typeof tool.handle !== 'function') return 'it has no handle function';
+  const parsed = tool.kind === 'function' ? FunctionToolSpec.safeParse(tool.spec) : CustomToolSpec.safeParse(tool.spec);
+  if (!parsed.success) return `its spec is invalid: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'spec'}: ${issue.message}`).join('; ')}`;
+  if (!TOOL_NAME.test(tool.spec.name)) return `a tool name must match ${TOOL_NAME.source}`;
+  if (tool.spec.type !== tool.kind) return `a ${tool.kind} tool needs a '${tool.kind}' spec, not '${String(tool.spec.type)}'`;
+  return undefined;
+}
+
+/** A tool's name for a warning, even when an extension (plain JavaScript, say) sent a malformed one. */
+function describe(tool: ToolHandler | Exclude<ToolHandler, { kind: 'namespace' }>): string {
+  const loose = tool as { readonly name?: unknown; readonly spec?: { readonly name?: unknown } };
+  const name = tool.kind === 'namespace' ? loose.name : loose.spec?.name;
+  return typeof name === 'string' && name !== '' ? name : '(unnamed)';
+}

@@ -1,0 +1,101 @@
+// The tool calls of one turn: each call gets its context (environment, approvals, nested dispatch,
+// progress), and the calls of one response are scheduled as Codex does — parallel-safe calls run
+// together, any other call runs alone once the calls before it are done.
+import { ToolError, type ToolApprovals, type ToolContext, type ToolEnvironment, type ToolInput, type ToolResult } from '@skein/extension-api';
+import { toolOutputFor, type ResponseItem } from '@skein/protocol';
+import type { CoreEvent } from '../turn/core-event.js';
+import type { ToolCall, ToolRouter } from './tool-router.js';
+
+/** How deep tools may call tools through `dispatch` before the call is refused. */
+export const MAX_NESTED_DISPATCH_DEPTH = 8;
+
+/** Binds the thread's approvals to one call. */
+export type BindApprovals = (call: { readonly turnId: string; readonly callId: string; readonly environmentId: string; readonly signal: AbortSignal }) => ToolApprovals;
+
+/** What a turn's calls run with; a snapshot taken when the turn starts. */
+export interface TurnToolCallsOptions {
+  readonly router: ToolRouter;
+  readonly environment: ToolEnvironment | undefined;
+  readonly approvals: BindApprovals;
+  readonly emit: (event: CoreEvent) => void;
+  /** Ids for the calls tools make through `dispatch`. */
+  readonly newCallId: () => string;
+}
+
+/** The turn calls belong to. */
+export interface TurnScope {
+  readonly turnId: string;
+  readonly signal: AbortSignal;
+}
+
+/** Runs the model's calls of one turn. */
+export class TurnToolCalls {
+  readonly #options: TurnToolCallsOptions;
+
+  constructor(options: TurnToolCallsOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Runs a response's calls and returns their outputs in call order. After an interrupt no further
+   * call starts; a call that did not finish has no output (the turn records the aborted one).
+   */
+  async runAll(calls: readonly ToolCall[], turn: TurnScope): Promise<(ResponseItem | undefined)[]> {
+    const { router } = this.#options;
+    const { signal } = turn;
+    const outputs: (ResponseItem | undefined)[] = calls.map(() => undefined);
+    const run = async (call: ToolCall, index: number) => {
+      if (signal.aborted) return;
+      this.#options.emit({ type: 'itemStarted', turnId: turn.turnId, item: call });
+      try {
+        outputs[index] = (await router.dispatch(call, this.#context(turn, call.call_id, 0))).item;
+      } catch (error) {
+        // The router turns ordinary failures into outputs; an interrupt ends the calls quietly.
+        if (!signal.aborted) throw error;
+      }
+    };
+    let together: Promise<void>[] = [];
+    for (const [index, call] of calls.entries()) {
+      if (router.isParallel(call)) {
+        together.push(run(call, index));
+        continue;
+      }
+      await Promise.all(together);
+      together = [];
+      await run(call, index);
+    }
+    await Promise.all(together);
+    return outputs;
+  }
+
+  #context(turn: TurnScope, callId: string, depth: number): ToolContext {
+    const { environment } = this.#options;
+    const { turnId, signal } = turn;
+    return {
+      callId,
+      turnId,
+      signal,
+      environment,
+      approvals: this.#options.approvals({ turnId, callId, environmentId: environment?.id ?? 'local', signal }),
+      dispatch: (name, input, options) => this.#nested(turn, name, input, options?.namespace, depth + 1),
+      progress: (message) => this.#options.emit({ type: 'toolProgress', turnId, callId, message }),
+    };
+  }
+
+  /** A call one tool makes to another: the client sees it as a direct call; the model sees only the outer call's output. */
+  async #nested(turn: TurnScope, name: string, input: ToolInput, namespace: string | undefined, depth: number): Promise<ToolResult> {
+    if (depth > MAX_NESTED_DISPATCH_DEPTH) throw new ToolError(`tools may call tools at most ${MAX_NESTED_DISPATCH_DEPTH} deep; '${name}' was not run`);
+    const { router, emit } = this.#options;
+    const { turnId } = turn;
+    const callId = this.#options.newCallId();
+    const scope = namespace === undefined ? {} : { namespace };
+    const call: ToolCall =
+      typeof input === 'string'
+        ? { type: 'custom_tool_call', call_id: callId, name, input, ...scope }
+        : { type: 'function_call', call_id: callId, name, arguments: JSON.stringify(input), ...scope };
+    emit({ type: 'itemStarted', turnId, item: call });
+    const result = await router.run(call, this.#context(turn, callId, depth));
+    emit({ type: 'itemCompleted', turnId, item: toolOutputFor(call, result.output) });
+    return result;
+  }
+}

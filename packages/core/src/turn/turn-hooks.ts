@@ -1,0 +1,63 @@
+// The turn runner's hook points: before each sampling request (compaction, reminders, world state,
+// environment updates, steered input) and after each response (token accounting, budgets). Later
+// features register hooks; the loop itself does not change.
+import type { ResponseItem } from '@skein/protocol';
+import type { TokenUsage } from '../model-client/response-event.js';
+
+/** Where a turn is when a hook runs. */
+export interface TurnStep {
+  readonly turnId: string;
+  /** 0 before the turn's first sampling request, then one more per request. */
+  readonly samplingIndex: number;
+  readonly signal: AbortSignal;
+  /** The history as the next request would carry it now. */
+  history(): readonly ResponseItem[];
+}
+
+/** Runs before each sampling request of a turn. */
+export interface BeforeSamplingHook {
+  /** Names the hook in warnings. */
+  readonly name: string;
+  /** Items to append; they are recorded (so the rollout keeps them) and the request carries them. */
+  beforeSampling(step: TurnStep): Promise<readonly ResponseItem[]> | readonly ResponseItem[];
+  /**
+   * Whether items are waiting, so that a turn whose model answered without calling a tool samples
+   * once more to carry them (input steered in while the model worked).
+   */
+  hasPending?(): boolean;
+}
+
+/** One response, as after-response hooks see it. */
+export interface SampledResponse {
+  /** The items the model produced, as recorded. */
+  readonly produced: readonly ResponseItem[];
+  readonly usage: TokenUsage | undefined;
+  /** How many tool calls it made (their outputs are recorded by now, unless interrupted). */
+  readonly toolCalls: number;
+}
+
+/** An after-response hook may end the turn (an exhausted budget); its reason is reported as a warning. */
+export type AfterResponseVerdict = { readonly endTurn: true; readonly reason: string } | undefined;
+
+/** Runs after each response of a turn, once its calls are done (or interrupted). */
+export interface AfterResponseHook {
+  readonly name: string;
+  afterResponse(step: TurnStep, response: SampledResponse): Promise<AfterResponseVerdict> | AfterResponseVerdict;
+}
+
+/** A turn's hooks, each list run in order. */
+export interface TurnHooks {
+  readonly beforeSampling: readonly BeforeSamplingHook[];
+  readonly afterResponse: readonly AfterResponseHook[];
+}
+
+/** No hooks. */
+export const NO_TURN_HOOKS: TurnHooks = { beforeSampling: [], afterResponse: [] };
+
+/** Joins hook sets, keeping each list's order (earlier sets first). */
+export function combineTurnHooks(...sets: readonly Partial<TurnHooks>[]): TurnHooks {
+  return {
+    beforeSampling: sets.flatMap((set) => set.beforeSampling ?? []),
+    afterResponse: sets.flatMap((set) => set.afterResponse ?? []),
+  };
+}

@@ -1,0 +1,90 @@
+// What a running tool can reach: its call, the environment it runs in, approvals, nested calls and
+// progress. Core builds one per call; built-in tools and extension tools get the same context.
+import type { ExecutorFileSystem, ExecutorProcesses, FileSystemSandboxContext } from '@skein/exec-server';
+import type { CoreSandboxPolicy, PathConvention, PathUri } from '@skein/protocol';
+import type { JsonValue } from './world-state-contributor.js';
+import type { ToolResult } from './tool-result.js';
+
+/** The operating system family of an environment, as the model is told it. */
+export type EnvironmentOs = 'linux' | 'macos' | 'windows';
+
+/** The machine a call acts on: this one, or a remote executor. */
+export interface ToolEnvironment {
+  /** `local`, or a remote executor's id; part of every approval key. */
+  readonly id: string;
+  readonly fileSystem: ExecutorFileSystem;
+  readonly processes: ExecutorProcesses;
+  /** The turn's working directory on that machine. */
+  readonly cwd: PathUri;
+  readonly os: EnvironmentOs;
+  /** How native paths are spelled there (`/a/b` or `C:\a\b`). */
+  readonly pathConvention: PathConvention;
+  /** The thread's sandbox policy, as configured. */
+  readonly sandboxPolicy: CoreSandboxPolicy;
+  /** What file operations and commands carry to the executor; null when unconfined. */
+  readonly sandbox: FileSystemSandboxContext | null;
+}
+
+/** A command a tool wants to run, for the approval layer. */
+export interface CommandApprovalCall {
+  /** The argv the executor would run (`/bin/bash -lc 'touch x'`). */
+  readonly argv: readonly string[];
+  /** The argv as one display line. */
+  readonly command: string;
+  /** The script inside it, as the model wrote it. */
+  readonly script: string;
+  /** Absolute native path the command runs in. */
+  readonly cwd: string;
+  /** The model asked to run outside the sandbox. */
+  readonly escalate: boolean;
+  /** Runs under a pseudo-terminal (part of the approve-for-session key). */
+  readonly tty: boolean;
+  readonly justification?: string | undefined;
+  readonly prefixRule?: readonly string[] | undefined;
+}
+
+/** A file a patch would change, as the client is shown it. */
+export interface PatchApprovalChange {
+  /** Absolute native path. */
+  readonly path: string;
+  readonly kind: 'add' | 'update' | 'delete';
+  readonly movePath?: string | undefined;
+  readonly diff?: string;
+}
+
+/** Go ahead (confined or not; `approved` when the user said so), or tell the model why not. */
+export type Authorization =
+  | { readonly type: 'run'; readonly sandboxed: boolean; readonly approved?: boolean }
+  | { readonly type: 'rejected'; readonly output: string };
+
+/**
+ * The thread's approvals, bound to the call: policy, exec-policy rules and the client's answers
+ * decide. Keys include the environment id, so an approval on one machine does not carry to another.
+ */
+export interface ToolApprovals {
+  command(call: CommandApprovalCall): Promise<Authorization>;
+  /** After the sandbox denied a command: whether to run it again unconfined (undefined: do not ask). */
+  retryWithoutSandbox(call: CommandApprovalCall, alreadyApproved: boolean): Promise<Authorization | undefined>;
+  patch(changes: readonly PatchApprovalChange[]): Promise<Authorization>;
+}
+
+/** Input for a nested call: JSON arguments for a function tool, text for a custom tool. */
+export type ToolInput = JsonValue | string;
+
+/** What a running tool knows and may do. */
+export interface ToolContext {
+  readonly callId: string;
+  readonly turnId: string;
+  /** Aborted when the turn is interrupted. */
+  readonly signal: AbortSignal;
+  /** Where this call runs. Undefined when the thread has no environment (then only tools that need none run). */
+  readonly environment: ToolEnvironment | undefined;
+  readonly approvals: ToolApprovals;
+  /**
+   * Calls another tool through the same router, approvals and sandbox; the client sees its items as
+   * for a direct call. `namespace` names a namespaced tool's group. Failures come back as results.
+   */
+  dispatch(name: string, input: ToolInput, options?: { readonly namespace?: string }): Promise<ToolResult>;
+  /** Tells the client how the call is getting on (shown beside the call). */
+  progress(message: string): void;
+}
