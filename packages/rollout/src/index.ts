@@ -41,6 +41,7 @@ export {
 export { InterAgentCommunication, InterAgentCommunicationMetadata, interAgentHistoryItem } from './lines/inter-agent.js';
 export { WorldState } from './lines/world-state.js';
 export { TokenUsage, TokenUsageRecord } from './lines/token-usage-record.js';
+export { TokenCountInfo, TokenCountUsage } from './lines/token-count.js';
 export { ResponseItemLineMetadata } from './lines/response-item-line-metadata.js';
 export {
   CompactedItem,
@@ -107,7 +108,7 @@ export { TAIL_CHUNK_BYTES, readRolloutHead, readRolloutTail } from './read/tail-
 export type { RolloutTail, TailReadOptions } from './read/tail-reader.js';
 
 export { ThreadReconstructor, dropLastUserTurns } from './reconstruct/thread-reconstructor.js';
-export type { ThreadReconstruction, TurnRecord, TurnStatus } from './reconstruct/thread-reconstructor.js';
+export type { ThreadReconstruction, TurnRecord, TurnStatus, WorldStateSection } from './reconstruct/thread-reconstructor.js';
 export { MAX_HISTORY_BASE_DEPTH, forEachThreadLine, loadThread } from './reconstruct/load-thread.js';
 export type { LoadThreadOptions, LoadedThread, ThreadPathResolver } from './reconstruct/load-thread.js';
 
