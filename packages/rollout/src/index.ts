@@ -7,6 +7,8 @@ export type { RolloutErrorCode } from './rollout-error.js';
 
 export { rolloutTimestamp, systemClock } from './clock.js';
 export type { Clock } from './clock.js';
+export { openFile } from './open-file.js';
+export type { OpenFile } from './open-file.js';
 
 export { RolloutThreadId, isUuid } from './lines/rollout-uuid.js';
 export {
@@ -110,7 +112,7 @@ export type { RolloutTail, TailReadOptions } from './read/tail-reader.js';
 export { ThreadReconstructor, dropLastUserTurns } from './reconstruct/thread-reconstructor.js';
 export type { ThreadReconstruction, TurnRecord, TurnStatus, WorldStateSection } from './reconstruct/thread-reconstructor.js';
 export { MAX_HISTORY_BASE_DEPTH, forEachThreadLine, loadThread } from './reconstruct/load-thread.js';
-export type { LoadThreadOptions, LoadedThread, ThreadPathResolver } from './reconstruct/load-thread.js';
+export type { LoadThreadOptions, LoadedThread, ThreadPathResolver, ThreadReplay } from './reconstruct/load-thread.js';
 
 export { MAX_QUEUED_BYTES, RolloutWriter } from './write/rollout-writer.js';
 export type { CreateRolloutOptions, Durability, NewSessionMeta, RolloutWriterOptions } from './write/rollout-writer.js';
