@@ -113,9 +113,11 @@ export { ThreadReconstructor, dropLastUserTurns } from './reconstruct/thread-rec
 export type { ThreadReconstruction, TurnRecord, TurnStatus, WorldStateSection } from './reconstruct/thread-reconstructor.js';
 export { MAX_HISTORY_BASE_DEPTH, forEachThreadLine, loadThread } from './reconstruct/load-thread.js';
 export type { LoadThreadOptions, LoadedThread, ThreadPathResolver, ThreadReplay } from './reconstruct/load-thread.js';
+export { resumeRollout } from './reconstruct/resume-rollout.js';
+export type { ResumeRolloutOptions, ResumedThread } from './reconstruct/resume-rollout.js';
 
 export { MAX_QUEUED_BYTES, RolloutWriter } from './write/rollout-writer.js';
-export type { CreateRolloutOptions, Durability, NewSessionMeta, RolloutWriterOptions } from './write/rollout-writer.js';
+export type { CreateRolloutOptions, Durability, NewSessionMeta, ResumePoint, RolloutWriterOptions } from './write/rollout-writer.js';
 export { WRITER_LOCKS_DIR, acquireWriterLock, currentProcessLockOwner, isWriterLockHeld, writerLockPath } from './write/writer-lock.js';
 export type { LockOwner, WriterLock } from './write/writer-lock.js';
 
