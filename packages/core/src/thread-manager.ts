@@ -5,17 +5,17 @@
 import { findProjectRoot, type Config } from '@skein/config';
 import type { ExtensionRegistry } from '@skein/extension-api';
 import { newThreadId, randomUuidV7, ThreadId, type UuidV7Source } from '@skein/protocol';
-import { scanRolloutFile, type ForkPoint, type LoadedThread, type RolloutWriter, type SessionSource, type ThreadListQuery, type ThreadPage, type ThreadStore } from '@skein/rollout';
+import type { ForkPoint, LoadedThread, RolloutWriter, SessionSource, ThreadListQuery, ThreadPage, ThreadStore } from '@skein/rollout';
 import { ExtensionHost } from './extensions/extension-host.js';
 import { ResponsesClient } from './model-client/responses-client.js';
 import { RolloutThreadRecorder } from './persistence/rollout-recorder.js';
 import type { ClientRequests } from './session/client-requests.js';
-import type { ThreadRecorder, WorldStateRecord } from './session/thread-recorder.js';
+import type { ThreadRecorder } from './session/thread-recorder.js';
 import { baseInstructionsFor, ThreadSession, type ThreadEnvironment } from './session/thread-session.js';
 import { handleFor, type ThreadHandle } from './thread-handle.js';
 import type { TurnHooks } from './turn/turn-hooks.js';
 import { localWorkspaceReader, type WorkspaceReader } from './session/workspace-reader.js';
-import { NO_TOKENS, RolloutTokenCountInfo, type TokenUsageBreakdown } from './session/thread-token-usage.js';
+import { NO_TOKENS, RolloutTokenUsage } from './session/thread-token-usage.js';
 import type { CoreEvent } from './turn/core-event.js';
 
 /** What the host (cli, app-server) provides once, for the life of the process. */
@@ -157,10 +157,10 @@ export class ThreadManager {
   async #resume(threadId: string, options: OpenThreadOptions, announce: ThreadRegistryEvent['type']): Promise<ThreadHandle> {
     const live = this.#live.get(threadId);
     if (live !== undefined) throw new ThreadManagerError('AlreadyLoaded', `thread ${threadId} is already loaded in this process`);
-    // Lock the file first, so no other writer can append between reading and continuing it.
-    const writer = await this.#options.store.resumeThread(threadId);
+    // One read of the file, under its writer lock: no other writer can append between reading and continuing it.
+    const { writer, loaded } = await this.#options.store.openForResume(threadId);
     try {
-      return await this.#open(ThreadId.parse(writer.threadId), writer, await this.#options.store.loadThread(threadId), options, announce);
+      return await this.#open(ThreadId.parse(writer.threadId), writer, loaded, options, announce);
     } catch (error) {
       await writer.close();
       throw error;
@@ -232,8 +232,7 @@ export class ThreadManager {
       hooks: this.#options.turnHooks?.({ threadId }),
     });
     if (loaded !== undefined && writer !== undefined) {
-      const recorded = await recordedState(writer.path);
-      extensions.restoreWorldState(recorded.worldState);
+      extensions.restoreWorldState(loaded.worldState);
       const baseline = loaded.needsInitialContext ? undefined : loaded.referenceTurnContext;
       session.restore(
         loaded.history,
@@ -246,7 +245,7 @@ export class ThreadManager {
               currentDate: baseline.current_date ?? undefined,
               timezone: baseline.timezone ?? undefined,
             },
-        recorded.tokenUsage,
+        loaded.tokenCount === undefined ? NO_TOKENS : RolloutTokenUsage.parse(loaded.tokenCount.total_token_usage),
       );
       await extensions.lifecycle('onThreadResume', threadId, config.cwd);
     } else {
@@ -289,27 +288,3 @@ const discardingRecorder: ThreadRecorder = {
   recordEvent: () => undefined,
   flush: () => Promise.resolve(),
 };
-
-/**
- * What a rollout holds beyond the history: the newest snapshot of every world-state section (a
- * `full` line starts over) and the thread's token total from its last `token_count` line.
- */
-async function recordedState(rolloutPath: string): Promise<{ readonly worldState: WorldStateRecord[]; readonly tokenUsage: TokenUsageBreakdown }> {
-  const sections = new Map<string, unknown>();
-  let tokenUsage = NO_TOKENS;
-  await scanRolloutFile(rolloutPath, (record) => {
-    if (record.kind !== 'line') return;
-    if (record.line.type === 'event_msg') {
-      const payload = record.line.payload as { readonly type?: unknown; readonly info?: unknown };
-      if (payload.type !== 'token_count') return;
-      const info = RolloutTokenCountInfo.safeParse(payload.info);
-      if (info.success) tokenUsage = info.data.total_token_usage;
-      return;
-    }
-    if (record.line.type !== 'world_state') return;
-    const payload = record.line.payload as { readonly full?: boolean; readonly state?: Readonly<Record<string, unknown>> };
-    if (payload.full === true) sections.clear();
-    for (const [sectionId, snapshot] of Object.entries(payload.state ?? {})) sections.set(sectionId, snapshot);
-  });
-  return { worldState: [...sections].map(([sectionId, snapshot]) => ({ sectionId, snapshot })), tokenUsage };
-}

@@ -2,12 +2,13 @@
 // naming the source (`forked_from_id`). The copy is self-contained: it stays readable if the source
 // is archived or deleted.
 import { newThreadId, randomUuidV7, type ThreadId, type UuidV7Source } from '@skein/protocol';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { rolloutTimestamp, systemClock, type Clock } from './clock.js';
 import type { RolloutLine } from './lines/rollout-line.js';
 import { serializeRolloutLine } from './lines/rollout-line.js';
 import type { SessionMeta } from './lines/session-meta.js';
+import { openFile, type OpenFile } from './open-file.js';
 import { forEachThreadLine, type ThreadPathResolver } from './reconstruct/load-thread.js';
 import { ThreadReconstructor } from './reconstruct/thread-reconstructor.js';
 import type { RolloutProblem } from './read/rollout-problem.js';
@@ -32,6 +33,8 @@ export interface ForkRolloutOptions {
   readonly meta?: Readonly<Record<string, unknown>>;
   /** Needed when the source itself references its parent's history. */
   readonly resolveThreadPath?: ThreadPathResolver;
+  /** How files are opened; default the real filesystem's `open`. */
+  readonly openFile?: OpenFile;
 }
 
 /** What `forkRollout` made. */
@@ -62,7 +65,10 @@ export async function forkRollout(options: ForkRolloutOptions): Promise<ForkedRo
       // Positions in `lines` stand in for line numbers, so turns map straight onto the copy.
       reconstructor.push(line, lines.length - 1);
     },
-    options.resolveThreadPath === undefined ? {} : { resolveThreadPath: options.resolveThreadPath },
+    {
+      ...(options.resolveThreadPath === undefined ? {} : { resolveThreadPath: options.resolveThreadPath }),
+      ...(options.openFile === undefined ? {} : { openFile: options.openFile }),
+    },
   );
   const cut = cutIndex(reconstructor, lines.length, options.upTo, options.sourcePath);
   const threadId = options.threadId ?? newThreadId(options.uuid ?? randomUuidV7);
@@ -84,7 +90,7 @@ export async function forkRollout(options: ForkRolloutOptions): Promise<ForkedRo
     text.push(serializeRolloutLine({ timestamp: line.timestamp, ordinal: index + 1 }, line));
   }
   await mkdir(path.dirname(filePath), { recursive: true });
-  const handle = await open(filePath, 'ax').catch((error: NodeJS.ErrnoException) => {
+  const handle = await (options.openFile ?? openFile)(filePath, 'ax').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EEXIST') throw new RolloutError('AlreadyExists', `${filePath} already exists`, filePath, undefined, { cause: error });
     throw error;
   });

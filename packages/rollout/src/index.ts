@@ -7,6 +7,8 @@ export type { RolloutErrorCode } from './rollout-error.js';
 
 export { rolloutTimestamp, systemClock } from './clock.js';
 export type { Clock } from './clock.js';
+export { openFile } from './open-file.js';
+export type { OpenFile } from './open-file.js';
 
 export { RolloutThreadId, isUuid } from './lines/rollout-uuid.js';
 export {
@@ -41,6 +43,7 @@ export {
 export { InterAgentCommunication, InterAgentCommunicationMetadata, interAgentHistoryItem } from './lines/inter-agent.js';
 export { WorldState } from './lines/world-state.js';
 export { TokenUsage, TokenUsageRecord } from './lines/token-usage-record.js';
+export { TokenCountInfo, TokenCountUsage } from './lines/token-count.js';
 export { ResponseItemLineMetadata } from './lines/response-item-line-metadata.js';
 export {
   CompactedItem,
@@ -107,12 +110,14 @@ export { TAIL_CHUNK_BYTES, readRolloutHead, readRolloutTail } from './read/tail-
 export type { RolloutTail, TailReadOptions } from './read/tail-reader.js';
 
 export { ThreadReconstructor, dropLastUserTurns } from './reconstruct/thread-reconstructor.js';
-export type { ThreadReconstruction, TurnRecord, TurnStatus } from './reconstruct/thread-reconstructor.js';
+export type { ThreadReconstruction, TurnRecord, TurnStatus, WorldStateSection } from './reconstruct/thread-reconstructor.js';
 export { MAX_HISTORY_BASE_DEPTH, forEachThreadLine, loadThread } from './reconstruct/load-thread.js';
-export type { LoadThreadOptions, LoadedThread, ThreadPathResolver } from './reconstruct/load-thread.js';
+export type { LoadThreadOptions, LoadedThread, ThreadPathResolver, ThreadReplay } from './reconstruct/load-thread.js';
+export { resumeRollout } from './reconstruct/resume-rollout.js';
+export type { ResumeRolloutOptions, ResumedThread } from './reconstruct/resume-rollout.js';
 
 export { MAX_QUEUED_BYTES, RolloutWriter } from './write/rollout-writer.js';
-export type { CreateRolloutOptions, Durability, NewSessionMeta, RolloutWriterOptions } from './write/rollout-writer.js';
+export type { CreateRolloutOptions, Durability, NewSessionMeta, ResumePoint, RolloutWriterOptions } from './write/rollout-writer.js';
 export { WRITER_LOCKS_DIR, acquireWriterLock, currentProcessLockOwner, isWriterLockHeld, writerLockPath } from './write/writer-lock.js';
 export type { LockOwner, WriterLock } from './write/writer-lock.js';
 

@@ -11,7 +11,9 @@ import { collectGitInfo } from './git-info.js';
 import type { GitInfo } from './lines/session-meta.js';
 import { mapConcurrently } from './internal/map-concurrently.js';
 import type { EventPersistenceMode } from './persistence-policy.js';
+import type { OpenFile } from './open-file.js';
 import { loadThread, type LoadThreadOptions, type LoadedThread } from './reconstruct/load-thread.js';
+import { resumeRollout, type ResumedThread } from './reconstruct/resume-rollout.js';
 import { RolloutError } from './rollout-error.js';
 import { ARCHIVED_SESSIONS_DIR, archivedRolloutPath, liveRolloutDir, requireRolloutFileName } from './rollout-path.js';
 import { ThreadIndex, type ThreadListQuery, type ThreadPage } from './thread-index/thread-index.js';
@@ -35,6 +37,8 @@ export interface ThreadStoreOptions {
   readonly onIndexError?: (error: unknown) => void;
   /** Finds the git facts of a new thread's cwd (default: `collectGitInfo`, which runs git). */
   readonly gitInfo?: (cwd: string) => Promise<GitInfo | undefined>;
+  /** How thread files are opened, by every read and write of the store (default: the real filesystem's `open`). */
+  readonly openFile?: OpenFile;
 }
 
 /** What a reconcile of the index with the files did. */
@@ -83,16 +87,29 @@ export class ThreadStore {
     return RolloutWriter.create({ ...this.writerOptions(), ...options, meta });
   }
 
-  /** Opens a thread to append to it (`WriterBusy` if someone else is writing it). */
+  /**
+   * Opens a thread to append to it, without reconstructing it (`WriterBusy` if someone else is
+   * writing it). A resume that needs the thread's history uses `openForResume`, which reads the file once.
+   */
   async resumeThread(threadId: string): Promise<RolloutWriter> {
     const summary = await this.require(threadId);
     return RolloutWriter.resume(summary.path, this.writerOptions());
   }
 
-  /** Reconstructs a thread for resume (forks that reference their parent are followed through the index). */
+  /**
+   * Opens a thread to continue it: locks it for writing (`WriterBusy` if someone else is writing
+   * it), reconstructs it and hands back the writer, reading its file once. Forks that reference
+   * their parent are followed through the index.
+   */
+  async openForResume(threadId: string): Promise<ResumedThread> {
+    const summary = await this.require(threadId);
+    return resumeRollout(summary.path, { ...this.writerOptions(), resolveThreadPath: this.resolveThreadPath });
+  }
+
+  /** Reconstructs a thread without opening it for writing (forks that reference their parent are followed through the index). */
   async loadThread(threadId: string, options: Omit<LoadThreadOptions, 'resolveThreadPath'> = {}): Promise<LoadedThread> {
     const summary = await this.require(threadId);
-    return loadThread(summary.path, { ...options, resolveThreadPath: this.resolveThreadPath });
+    return loadThread(summary.path, { ...this.readOptions(), ...options, resolveThreadPath: this.resolveThreadPath });
   }
 
   /** Forks a thread up to a turn (the whole thread by default) into a new one, indexed. */
@@ -106,6 +123,7 @@ export class ThreadStore {
       sourcePath: source.path,
       clock: this.clock,
       resolveThreadPath: this.resolveThreadPath,
+      ...this.readOptions(),
       ...options,
     });
     return this.indexFile(fork.path, false);
@@ -189,7 +207,7 @@ export class ThreadStore {
     }
     const read = await mapConcurrently(toRead, SUMMARY_CONCURRENCY, async (file) => {
       try {
-        const summary = await summarizeRolloutFile(file.path, file.archived);
+        const summary = await summarizeRolloutFile(file.path, file.archived, this.readOptions());
         if (summary.id === file.threadId) return { summary, size: file.size, mtimeMs: file.mtimeMs };
         skipped.push({ path: file.path, reason: `its header names thread ${summary.id}, not the ${file.threadId} in its name` });
       } catch (error) {
@@ -234,8 +252,13 @@ export class ThreadStore {
     return this.options.clock ?? systemClock;
   }
 
+  private readOptions(): { readonly openFile?: OpenFile } {
+    return this.options.openFile === undefined ? {} : { openFile: this.options.openFile };
+  }
+
   private writerOptions() {
     return {
+      ...this.readOptions(),
       home: this.home,
       clock: this.clock,
       ...(this.options.persistence === undefined ? {} : { persistence: this.options.persistence }),
@@ -256,7 +279,7 @@ export class ThreadStore {
 
   private async indexFile(filePath: string, archived: boolean, knownTitle?: string | null): Promise<ThreadSummary> {
     const info = await stat(filePath);
-    const read = await summarizeRolloutFile(filePath, archived);
+    const read = await summarizeRolloutFile(filePath, archived, this.readOptions());
     const summary = read.title === null && knownTitle ? { ...read, title: knownTitle } : read;
     this.index.upsert(summary, { size: info.size, mtimeMs: info.mtimeMs });
     return summary;

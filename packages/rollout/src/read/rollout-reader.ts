@@ -3,7 +3,9 @@
 // types are kept whole.
 import { RolloutError } from '../rollout-error.js';
 import { parseRolloutLine, type RolloutLine } from '../lines/rollout-line.js';
-import { DEFAULT_MAX_LINE_BYTES, scanLines } from './line-scanner.js';
+import type { FileHandle } from 'node:fs/promises';
+import type { OpenFile } from '../open-file.js';
+import { DEFAULT_MAX_LINE_BYTES, scanHandleLines, scanLines, type LineVisit, type OversizedLine, type RawLine, type ScanLinesOptions } from './line-scanner.js';
 import type { RolloutProblem } from './rollout-problem.js';
 
 /** Where a line sits in its file. */
@@ -42,6 +44,8 @@ export interface RolloutReadOptions {
   /** Bytes per read call; default `READ_CHUNK_BYTES`. */
   readonly readChunkBytes?: number;
   readonly signal?: AbortSignal;
+  /** How the file is opened; default the real filesystem's `open`. */
+  readonly openFile?: OpenFile;
 }
 
 /** What a scan found besides the records. */
@@ -57,13 +61,34 @@ export interface RolloutScanSummary {
 
 /**
  * Reads `filePath` line by line, calling `visit` with each record in order (until it returns true,
- * which stops the scan); damaged lines go to the summary's `problems` (or throw, with `strict`).
- * Memory use is bounded by the longest line.
+ * which stops the scan; a promise pauses it until it settles); damaged lines go to the summary's
+ * `problems` (or throw, with `strict`). Memory use is bounded by the longest line.
  */
 export async function scanRolloutFile(
   filePath: string,
-  visit: (record: RolloutRecord) => boolean | void,
+  visit: (record: RolloutRecord) => LineVisit,
   options: RolloutReadOptions = {},
+): Promise<RolloutScanSummary> {
+  return scanRecords(filePath, visit, options, (onLine, onOversized, scanOptions) => scanLines(filePath, onLine, onOversized, scanOptions));
+}
+
+/** `scanRolloutFile` over a file that is already open (read from its start; the handle stays open). */
+export async function scanRolloutHandle(
+  handle: FileHandle,
+  filePath: string,
+  visit: (record: RolloutRecord) => LineVisit,
+  options: RolloutReadOptions = {},
+): Promise<RolloutScanSummary> {
+  return scanRecords(filePath, visit, options, (onLine, onOversized, scanOptions) => scanHandleLines(handle, onLine, onOversized, scanOptions));
+}
+
+type LineSource = (onLine: (line: RawLine) => LineVisit, onOversized: (line: OversizedLine) => void, options: ScanLinesOptions) => Promise<void>;
+
+async function scanRecords(
+  filePath: string,
+  visit: (record: RolloutRecord) => LineVisit,
+  options: RolloutReadOptions,
+  scan: LineSource,
 ): Promise<RolloutScanSummary> {
   const problems: RolloutProblem[] = [];
   let lineCount = 0;
@@ -75,8 +100,7 @@ export async function scanRolloutFile(
     }
     problems.push(problem);
   };
-  await scanLines(
-    filePath,
+  await scan(
     (raw) => {
       lineCount = raw.lineNumber;
       const position = { lineNumber: raw.lineNumber, byteOffset: raw.byteOffset, byteEnd: raw.byteEnd, terminated: raw.terminated };
@@ -119,6 +143,7 @@ export async function scanRolloutFile(
       ...(options.endByteOffset === undefined ? {} : { endByteOffset: options.endByteOffset }),
       ...(options.readChunkBytes === undefined ? {} : { chunkBytes: options.readChunkBytes }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.openFile === undefined ? {} : { openFile: options.openFile }),
     },
   );
   return { problems, lineCount, validEnd, unterminatedTail };

@@ -1,6 +1,7 @@
 // The tail reader: a thread's metadata (its first line) and its latest turn context, ordinal and
 // timestamp (near its end), read without going through the whole file.
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { openFile, type OpenFile } from '../open-file.js';
 import { isUserTurnBoundary } from '../user-turn.js';
 import type { ResponseItem } from '@skein/protocol';
 import { parseRolloutLine, type RolloutLine } from '../lines/rollout-line.js';
@@ -28,11 +29,13 @@ export interface RolloutTail {
 /** Options of the tail and head readers. */
 export interface TailReadOptions {
   readonly maxLineBytes?: number;
+  /** How the file is opened; default the real filesystem's `open`. */
+  readonly openFile?: OpenFile;
 }
 
 /** Reads the first line of a rollout and returns its `session_meta`, if it is one. */
 export async function readRolloutHead(filePath: string, options: TailReadOptions = {}): Promise<SessionMeta | undefined> {
-  const handle = await open(filePath, 'r');
+  const handle = await (options.openFile ?? openFile)(filePath, 'r');
   try {
     return await readHead(handle, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
   } finally {
@@ -47,7 +50,7 @@ export async function readRolloutHead(filePath: string, options: TailReadOptions
  */
 export async function readRolloutTail(filePath: string, options: TailReadOptions = {}): Promise<RolloutTail> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const handle = await open(filePath, 'r');
+  const handle = await (options.openFile ?? openFile)(filePath, 'r');
   try {
     const { size } = await handle.stat();
     const meta = await readHead(handle, maxLineBytes);

@@ -10,10 +10,13 @@ import {
   sessionMeta,
   taskComplete,
   taskStarted,
+  tokenCount,
+  tokens,
   turnContext,
   userMessage,
   userTurn,
   uuidV7,
+  worldState,
 } from '../../test/support/builders.js';
 import type { RolloutItem, RolloutLine } from '../lines/rollout-line.js';
 import { ThreadReconstructor, dropLastUserTurns } from './thread-reconstructor.js';
@@ -31,6 +34,69 @@ const header: RolloutItem = { type: 'session_meta', payload: sessionMeta(ID) };
 const texts = (history: readonly unknown[]) => history.map((entry) => ((entry as { content?: { text?: string }[] }).content?.[0]?.text ?? (entry as { type: string }).type));
 
 describe('ThreadReconstructor', () => {
+  it('keeps the newest snapshot of every world-state section, in the order sections first appeared', () => {
+    const result = replay([
+      header,
+      worldState({ agents_md: { hash: 'a1' }, skills: { hash: 's1' } }, true),
+      ...userTurn('t1', 'first'),
+      worldState({ skills: { hash: 's2' }, mcp: { servers: 2 } }),
+      worldState({ agents_md: { hash: 'a2' } }),
+    ]);
+    expect(result.worldState).toEqual([
+      { sectionId: 'agents_md', snapshot: { hash: 'a2' } },
+      { sectionId: 'skills', snapshot: { hash: 's2' } },
+      { sectionId: 'mcp', snapshot: { servers: 2 } },
+    ]);
+  });
+
+  it('starts the world state over at a full snapshot', () => {
+    const result = replay([
+      header,
+      worldState({ agents_md: { hash: 'a1' }, skills: { hash: 's1' } }, true),
+      worldState({ mcp: { servers: 1 } }),
+      worldState({ skills: { hash: 's2' } }, true),
+      worldState({ agents_md: { hash: 'a3' } }, false),
+    ]);
+    expect(result.worldState).toEqual([
+      { sectionId: 'skills', snapshot: { hash: 's2' } },
+      { sectionId: 'agents_md', snapshot: { hash: 'a3' } },
+    ]);
+    expect(replay([header, ...userTurn('t1', 'first')]).worldState).toEqual([]);
+  });
+
+  it('takes the token totals from the newest token_count event with a valid info', () => {
+    const result = replay([
+      header,
+      tokenCount(null),
+      ...userTurn('t1', 'first'),
+      tokenCount({ total_token_usage: tokens(100, 10, 40), last_token_usage: tokens(100, 10, 40), model_context_window: 272000 }),
+      ...userTurn('t2', 'second'),
+      tokenCount({ total_token_usage: tokens(250, 30, 90, 5), last_token_usage: tokens(150, 20, 50, 5), model_context_window: 272000 }),
+    ]);
+    expect(result.tokenCount).toEqual({
+      total_token_usage: { ...tokens(250, 30, 90, 5), cache_write_input_tokens: 0 },
+      last_token_usage: { ...tokens(150, 20, 50, 5), cache_write_input_tokens: 0 },
+      model_context_window: 272000,
+    });
+    expect(replay([header, tokenCount(null)]).tokenCount).toBeUndefined();
+  });
+
+  it('passes over a malformed token_count, keeping the total before it', () => {
+    const valid = { total_token_usage: tokens(100, 10), last_token_usage: tokens(100, 10), model_context_window: null };
+    const result = replay([
+      header,
+      tokenCount(valid),
+      tokenCount({ total_token_usage: 'lots', last_token_usage: tokens(1, 1) }),
+      tokenCount({ last_token_usage: tokens(1, 1) }),
+      tokenCount(42),
+      tokenCount(null),
+    ]);
+    expect(result.tokenCount?.total_token_usage.total_tokens).toBe(110);
+    // A count that is missing or not a count reads as 0 rather than losing the whole total.
+    const lenient = replay([header, tokenCount({ total_token_usage: { input_tokens: 7, output_tokens: 'x' }, last_token_usage: {} })]);
+    expect(lenient.tokenCount?.total_token_usage).toEqual({ input_tokens: 7, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 0 });
+  });
+
   it('rebuilds the history, the turns and the last turn context', () => {
     const result = replay([
       header,

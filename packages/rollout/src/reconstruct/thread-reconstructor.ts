@@ -1,13 +1,16 @@
 // Replays rollout lines, oldest first, into what a resumed thread needs: the model-visible history
 // at the end of the file (compactions and rollbacks applied), the turns that survive, the last turn
-// context and the thread's metadata. One pass; only the history and the turn list are kept.
+// context, the newest world-state snapshots, the token totals and the thread's metadata. One pass;
+// only the history, the turn list and the newest snapshot of each world-state section are kept.
 import type { ResponseItem } from '@skein/protocol';
 import { compactionWindow, type Compacted, type CompactionWindow } from '../lines/compacted.js';
-import type { EventMsg } from '../lines/event-msg.js';
-import { interAgentHistoryItem, type InterAgentCommunication } from '../lines/inter-agent.js';
-import type { RolloutLine } from '../lines/rollout-line.js';
+import { isKnownEventMsg, type EventMsg } from '../lines/event-msg.js';
+import { interAgentHistoryItem } from '../lines/inter-agent.js';
+import { isKnownRolloutItem, type RolloutLine } from '../lines/rollout-line.js';
 import type { SessionMeta } from '../lines/session-meta.js';
+import { TokenCountInfo } from '../lines/token-count.js';
 import type { TurnContext } from '../lines/turn-context.js';
+import type { WorldState } from '../lines/world-state.js';
 import { isUserTurnBoundary } from '../user-turn.js';
 
 /** How a turn ended, as far as the file knows. */
@@ -25,6 +28,12 @@ export interface TurnRecord {
   /** 1-based line numbers of the turn's first and last line. */
   readonly firstLine: number;
   readonly lastLine: number;
+}
+
+/** The newest snapshot of one world-state section. */
+export interface WorldStateSection {
+  readonly sectionId: string;
+  readonly snapshot: unknown;
 }
 
 /** What `ThreadReconstructor.finish` returns. */
@@ -54,6 +63,16 @@ export interface ThreadReconstruction {
   readonly needsInitialContext: boolean;
   /** The newest name given to the thread. */
   readonly threadName: string | undefined;
+  /**
+   * The newest snapshot of every world-state section, in the order the sections first appeared;
+   * a `full` line starts over. Rollbacks and compactions do not undo snapshots.
+   */
+  readonly worldState: readonly WorldStateSection[];
+  /**
+   * The `info` of the newest `token_count` event that has a valid one: the thread's token totals.
+   * Events whose `info` is null or malformed are passed over (the previous total stands).
+   */
+  readonly tokenCount: TokenCountInfo | undefined;
   /** The highest `ordinal` seen (the next line's ordinal is one more). */
   readonly lastOrdinal: number | undefined;
   /** The newest line's timestamp. */
@@ -86,6 +105,8 @@ export class ThreadReconstructor {
   private compactions = 0;
   private needsInitialContext = false;
   private threadName: string | undefined;
+  private readonly worldState = new Map<string, unknown>();
+  private tokenCount: TokenCountInfo | undefined;
   private lastOrdinal: number | undefined;
   private lastTimestamp: string | undefined;
   private lineCount = 0;
@@ -96,34 +117,43 @@ export class ThreadReconstructor {
     this.lastTimestamp = line.timestamp;
     if (line.ordinal !== undefined) this.lastOrdinal = Math.max(this.lastOrdinal ?? 0, line.ordinal);
     if (this.current !== undefined) this.current.lastLine = lineNumber;
+    // Lines of types this version does not model carry nothing replay needs.
+    if (!isKnownRolloutItem(line)) return;
     switch (line.type) {
       case 'session_meta':
-        this.meta ??= line.payload as SessionMeta;
+        this.meta ??= line.payload;
         return;
       case 'response_item': {
-        const item = line.payload as ResponseItem;
+        const item = line.payload;
         this.history.push(item);
         if (isUserTurnBoundary(item)) this.markUserTurn(lineNumber);
         return;
       }
       case 'inter_agent_communication':
-        this.history.push(interAgentHistoryItem(line.payload as InterAgentCommunication));
+        this.history.push(interAgentHistoryItem(line.payload));
         this.markUserTurn(lineNumber);
         return;
       case 'inter_agent_communication_metadata':
         this.markUserTurn(lineNumber);
         return;
       case 'turn_context':
-        this.onTurnContext(line.payload as TurnContext, lineNumber);
+        this.onTurnContext(line.payload, lineNumber);
         return;
       case 'compacted':
-        this.onCompacted(line.payload as Compacted);
+        this.onCompacted(line.payload);
         return;
       case 'event_msg':
-        this.onEvent(line.payload as EventMsg, lineNumber);
+        this.onEvent(line.payload, lineNumber);
         return;
-      default:
+      case 'world_state':
+        this.onWorldState(line.payload);
         return;
+      case 'token_usage_record':
+        return;
+      default: {
+        const unhandled: never = line;
+        return unhandled;
+      }
     }
   }
 
@@ -140,6 +170,8 @@ export class ThreadReconstructor {
       compactions: this.compactions,
       needsInitialContext: this.needsInitialContext,
       threadName: this.threadName,
+      worldState: [...this.worldState].map(([sectionId, snapshot]): WorldStateSection => ({ sectionId, snapshot })),
+      tokenCount: this.tokenCount,
       lastOrdinal: this.lastOrdinal,
       lastTimestamp: this.lastTimestamp,
       lineCount: this.lineCount,
@@ -147,29 +179,50 @@ export class ThreadReconstructor {
   }
 
   private onEvent(event: EventMsg, lineNumber: number): void {
+    if (!isKnownEventMsg(event)) {
+      if (event.type === 'token_count') this.onTokenCount(event['info']);
+      return;
+    }
     switch (event.type) {
       case 'task_started':
         this.sawLifecycle = true;
-        this.openTurn((event as { turn_id: string }).turn_id, lineNumber);
+        this.openTurn(event.turn_id, lineNumber);
         return;
       case 'task_complete':
-        this.closeTurn((event as { turn_id: string }).turn_id, 'completed', lineNumber);
+        this.closeTurn(event.turn_id, 'completed', lineNumber);
         return;
       case 'turn_aborted':
-        this.closeTurn((event as { turn_id?: string | null }).turn_id ?? undefined, 'aborted', lineNumber);
+        this.closeTurn(event.turn_id ?? undefined, 'aborted', lineNumber);
         return;
       case 'user_message':
         this.markUserTurn(lineNumber);
         return;
       case 'thread_rolled_back':
-        this.rollBack((event as { num_turns: number }).num_turns);
+        this.rollBack(event.num_turns);
         return;
       case 'thread_name_updated':
-        this.threadName = (event as { thread_name?: string | null }).thread_name ?? undefined;
+        this.threadName = event.thread_name ?? undefined;
         return;
-      default:
+      case 'agent_message':
+      case 'item_completed':
+      case 'exec_command_end':
         return;
+      default: {
+        const unhandled: never = event;
+        return unhandled;
+      }
     }
+  }
+
+  private onWorldState(state: WorldState): void {
+    if (state.full === true) this.worldState.clear();
+    for (const [sectionId, snapshot] of Object.entries(state.state ?? {})) this.worldState.set(sectionId, snapshot);
+  }
+
+  // `token_count` has no line-level schema (its `info` is often null), so its info is checked here.
+  private onTokenCount(info: unknown): void {
+    const parsed = TokenCountInfo.safeParse(info);
+    if (parsed.success) this.tokenCount = parsed.data;
   }
 
   private onTurnContext(context: TurnContext, lineNumber: number): void {

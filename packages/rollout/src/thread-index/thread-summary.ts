@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import type { EventMsg } from '../lines/event-msg.js';
 import { parentThreadIdOf, sessionIdOf, sourceKindOf, type SessionMeta } from '../lines/session-meta.js';
+import type { OpenFile } from '../open-file.js';
 import { scanRolloutFile } from '../read/rollout-reader.js';
 import { RolloutError } from '../rollout-error.js';
 import { isUserTurnBoundary, userMessageText } from '../user-turn.js';
@@ -66,7 +67,7 @@ export function summaryFromMeta(
  * user turn's message item, an `item_completed` user message, or an older file's `user_message`
  * event). Throws `MissingSessionMeta` for a file that is not a thread.
  */
-export async function summarizeRolloutFile(filePath: string, archived: boolean): Promise<ThreadSummary> {
+export async function summarizeRolloutFile(filePath: string, archived: boolean, options: { readonly openFile?: OpenFile } = {}): Promise<ThreadSummary> {
   const info = await stat(filePath);
   let meta: SessionMeta | undefined;
   let title: string | undefined;
@@ -82,7 +83,7 @@ export async function summarizeRolloutFile(filePath: string, archived: boolean):
     }
     title = titleOf(line.type, line.payload);
     return title !== undefined || lines >= TITLE_SCAN_MAX_LINES;
-  }, { readChunkBytes: SUMMARY_READ_CHUNK_BYTES });
+  }, { readChunkBytes: SUMMARY_READ_CHUNK_BYTES, ...(options.openFile === undefined ? {} : { openFile: options.openFile }) });
   if (meta === undefined) throw new RolloutError('MissingSessionMeta', `${filePath} does not start with a session_meta line`, filePath, 1);
   return summaryFromMeta(meta, { path: filePath, archived, updatedAt: info.mtime }, title);
 }

@@ -1,6 +1,7 @@
 // The append-only writer: one owner per thread file, lines in the order they were appended, handed
 // to the OS as they come and made durable (fsync) at least when a turn ends.
 import { newThreadId, randomUuidV7, type ResponseItem, type ThreadId, type UuidV7Source } from '@skein/protocol';
+import { constants } from 'node:fs';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { rolloutTimestamp, systemClock, type Clock } from '../clock.js';
@@ -8,6 +9,7 @@ import { compactedWriteProblem, type Compacted } from '../lines/compacted.js';
 import type { EventMsg } from '../lines/event-msg.js';
 import { rolloutItemProblem, serializeRolloutLine, type RolloutItem } from '../lines/rollout-line.js';
 import type { BaseInstructions, GitInfo, SessionMeta, SessionSource } from '../lines/session-meta.js';
+import { openFile, type OpenFile } from '../open-file.js';
 import { isPersistedRolloutItem, sanitizeForPersistence, type EventPersistenceMode } from '../persistence-policy.js';
 import { readRolloutHead, readRolloutTail } from '../read/tail-reader.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../read/line-scanner.js';
@@ -66,7 +68,24 @@ export interface RolloutWriterOptions {
   readonly onBoundaryError?: (error: unknown) => void;
   /** Overrides `MAX_QUEUED_BYTES`. */
   readonly maxQueuedBytes?: number;
+  /** How the thread file is opened; default the real filesystem's `open`. */
+  readonly openFile?: OpenFile;
 }
+
+/**
+ * What a resume's own read of the file found, for `RolloutWriter.resumeReading`: the header, where
+ * the whole lines end and whether the last lacks its newline (a scan's `validEnd` and
+ * `unterminatedTail`), and the ordinal of the last whole line.
+ */
+export interface ResumePoint {
+  readonly meta: SessionMeta;
+  readonly validEnd: number;
+  readonly unterminatedTail: boolean;
+  readonly lastOrdinal: number | undefined;
+}
+
+// Read and append, never create: a thread file that vanished must not come back empty.
+const READ_APPEND = constants.O_RDWR | constants.O_APPEND;
 
 /** Options of `RolloutWriter.create`. */
 export interface CreateRolloutOptions extends RolloutWriterOptions {
@@ -125,7 +144,7 @@ export class RolloutWriter {
     const lock = await acquireWriterLock(options.home, threadId, options.lockOwner ?? currentProcessLockOwner(), createdAt);
     let handle: FileHandle;
     try {
-      handle = await open(filePath, 'ax');
+      handle = await (options.openFile ?? openFile)(filePath, 'ax');
     } catch (error) {
       await lock.release();
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new RolloutError('AlreadyExists', `${filePath} already exists`, filePath, undefined, { cause: error });
@@ -145,17 +164,46 @@ export class RolloutWriter {
   static async resume(filePath: string, options: RolloutWriterOptions): Promise<RolloutWriter> {
     const clock = options.clock ?? systemClock;
     const named = requireRolloutFileName(filePath);
-    const meta = await readRolloutHead(filePath);
+    const meta = await readRolloutHead(filePath, options.openFile === undefined ? {} : { openFile: options.openFile });
     if (meta === undefined) throw new RolloutError('MissingSessionMeta', `${filePath} does not start with a session_meta line`, filePath, 1);
     const lock = await acquireWriterLock(options.home, named.threadId, options.lockOwner ?? currentProcessLockOwner(), clock.now());
     let handle: FileHandle | undefined;
     try {
-      handle = await open(filePath, 'r+');
+      handle = await (options.openFile ?? openFile)(filePath, 'r+');
       await repairTornTail(handle);
-      const tail = await readRolloutTail(filePath);
+      const tail = await readRolloutTail(filePath, options.openFile === undefined ? {} : { openFile: options.openFile });
       await handle.close();
-      handle = await open(filePath, 'a');
+      handle = await (options.openFile ?? openFile)(filePath, 'a');
       return new RolloutWriter(filePath, named.threadId, meta, handle, lock, (tail.lastOrdinal ?? -1) + 1, options);
+    } catch (error) {
+      await handle?.close().catch(() => undefined);
+      await lock.release();
+      throw error;
+    }
+  }
+
+  /**
+   * Opens an existing thread file to append to it after `read` has gone through it on the same
+   * handle, under the writer lock: the file is opened once and read once, and nobody appends
+   * between the read and this writer's first line. `read` reports what it found; a torn last line
+   * is then cut off at `validEnd` (or, if it is whole JSON that lost only its newline, completed),
+   * and ordinals continue from `lastOrdinal`. Answers the writer and what `read` returned; a
+   * failing `read` releases the lock and the file.
+   */
+  static async resumeReading<Read extends ResumePoint>(
+    filePath: string,
+    options: RolloutWriterOptions,
+    read: (handle: FileHandle) => Promise<Read>,
+  ): Promise<{ readonly writer: RolloutWriter; readonly read: Read }> {
+    const clock = options.clock ?? systemClock;
+    const named = requireRolloutFileName(filePath);
+    const lock = await acquireWriterLock(options.home, named.threadId, options.lockOwner ?? currentProcessLockOwner(), clock.now());
+    let handle: FileHandle | undefined;
+    try {
+      handle = await (options.openFile ?? openFile)(filePath, READ_APPEND);
+      const point = await read(handle);
+      await completeTail(handle, point);
+      return { writer: new RolloutWriter(filePath, named.threadId, point.meta, handle, lock, (point.lastOrdinal ?? -1) + 1, options), read: point };
     } catch (error) {
       await handle?.close().catch(() => undefined);
       await lock.release();
@@ -314,6 +362,18 @@ async function repairTornTail(handle: FileHandle): Promise<void> {
   await handle.read(fragment, 0, fragment.length, lineStart);
   if (isJson(fragment.toString('utf8'))) await handle.write('\n', size);
   else await handle.truncate(lineStart);
+  await handle.datasync();
+}
+
+/**
+ * `repairTornTail` for a file a scan has just read: what it found says where the whole lines end,
+ * so nothing is read again. The handle appends, so the newline lands at the end.
+ */
+async function completeTail(handle: FileHandle, point: ResumePoint): Promise<void> {
+  const { size } = await handle.stat();
+  if (point.validEnd < size) await handle.truncate(point.validEnd);
+  else if (point.unterminatedTail) await handle.write('\n');
+  else return;
   await handle.datasync();
 }
 

@@ -118,3 +118,18 @@ export function uuidV7(n: number): string {
 export function threadId(n: number): ThreadId {
   return ThreadId.parse(uuidV7(n));
 }
+
+/** A `world_state` line: section snapshots, `full` when they replace every earlier one. */
+export function worldState(state: Record<string, unknown>, full?: boolean): RolloutItem {
+  return { type: 'world_state', payload: { ...(full === undefined ? {} : { full }), state } };
+}
+
+/** Token counts in the snake_case form `token_count` events carry. */
+export function tokens(input: number, output: number, cached = 0, reasoning = 0): Record<string, number> {
+  return { input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: reasoning, total_tokens: input + output };
+}
+
+/** A `token_count` event whose `info` is given as is (Codex writes `null` before the first response). */
+export function tokenCount(info: unknown): RolloutItem {
+  return { type: 'event_msg', payload: { type: 'token_count', info, rate_limits: null } };
+}
