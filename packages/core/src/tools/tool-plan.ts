@@ -24,7 +24,7 @@ export interface ToolContribution {
 
 /** What the plan is computed from. */
 export interface ToolPlanInputs {
-  readonly features: Config['features'];
+  readonly features: Pick<Config['features'], 'isEnabled'>;
   readonly model: Pick<ModelInfo, 'supportsImageInput' | 'supportsImageDetailOriginal'>;
   /** Whether the thread has an environment to act on; without one no built-in tool is offered. */
   readonly hasEnvironment: boolean;

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@skein/config';
-import { ExtensionRegistryBuilder } from '@skein/extension-api';
+import { ExtensionRegistryBuilder, type ExtensionRegistry } from '@skein/extension-api';
 import { LocalFileSystem, LocalProcesses, PlatformSandbox, SandboxedFileSystem } from '@skein/exec-server';
 import { ThreadStore } from '@skein/rollout';
 import type { MockResponsesServer } from '@skein/test-support';
@@ -18,6 +18,7 @@ import {
   type FileChangeApprovalRequest,
   type ThreadEnvironment,
   type ThreadHandle,
+  type ThreadManagerOptions,
   type UserInputAnswers,
   type UserInputRequest,
 } from '../../src/index.js';
@@ -65,7 +66,13 @@ export interface ToolThreadFixture {
   openThread(
     policy: string,
     client: ClientRequests | undefined,
-    options?: { readonly sandbox?: string; readonly environment?: ThreadEnvironment | null; readonly overrides?: readonly string[] },
+    options?: {
+      readonly sandbox?: string;
+      readonly environment?: ThreadEnvironment | null;
+      readonly overrides?: readonly string[];
+      readonly extensions?: ExtensionRegistry;
+      readonly turnHooks?: ThreadManagerOptions['turnHooks'];
+    },
   ): Promise<{ thread: ThreadHandle; events: CoreEvent[] }>;
   /** Runs the cleanups registered so far, newest first, and removes the scratch directory. */
   cleanup(): Promise<void>;
@@ -118,7 +125,8 @@ export function toolThreadFixture(server: MockResponsesServer): ToolThreadFixtur
       const manager = new ThreadManager({
         store,
         config,
-        extensions: new ExtensionRegistryBuilder().build(),
+        extensions: options.extensions ?? new ExtensionRegistryBuilder().build(),
+        ...(options.turnHooks === undefined ? {} : { turnHooks: options.turnHooks }),
         env: {},
         host: { shell: 'bash', timezone: 'Etc/UTC' },
         originator: 'skein_test',

@@ -1,0 +1,73 @@
+import { defineCustomTool, defineFunctionTool, type ToolHandler } from '@skein/extension-api';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { planTools, type BuiltInToolFactory, type ToolPlanInputs } from './tool-plan.js';
+import { toolName } from './tool-router.js';
+
+const tool = (name: string): ToolHandler =>
+  defineFunctionTool({
+    spec: { type: 'function', name, description: name, strict: false, parameters: { type: 'object', properties: {} } },
+    arguments: z.object({}),
+    handle: () => Promise.resolve({ output: name, success: true }),
+  });
+const builtIns: BuiltInToolFactory = {
+  execCommand: () => tool('exec_command'),
+  writeStdin: () => tool('write_stdin'),
+  requestUserInput: () => tool('request_user_input'),
+  applyPatch: () => tool('apply_patch'),
+  viewImage: (detail) => tool(`view_image_${detail}`),
+};
+const inputs = (overrides: Partial<ToolPlanInputs> = {}): ToolPlanInputs => ({
+  features: { isEnabled: () => true },
+  model: { supportsImageInput: true, supportsImageDetailOriginal: true },
+  hasEnvironment: true,
+  builtIns,
+  contributions: [],
+  ...overrides,
+});
+const names = (plan: ReturnType<typeof planTools>) => plan.tools.map(toolName);
+
+describe('planTools', () => {
+  it('puts the built-in tools first in Codex’s order, then extension tools in installation order', () => {
+    const plan = planTools(inputs({ contributions: [{ extensionId: 'a', tools: [tool('alpha')] }, { extensionId: 'b', tools: [tool('beta')] }] }));
+    expect(names(plan)).toEqual(['exec_command', 'write_stdin', 'request_user_input', 'apply_patch', 'view_image_original', 'alpha', 'beta']);
+    expect(plan.warnings).toEqual([]);
+  });
+
+  it('offers no built-in tool without an environment, and picks view_image’s detail from the model', () => {
+    expect(names(planTools(inputs({ hasEnvironment: false, contributions: [{ extensionId: 'a', tools: [tool('alpha')] }] })))).toEqual(['alpha']);
+    expect(names(planTools(inputs({ model: { supportsImageInput: true, supportsImageDetailOriginal: false } })))).toContain('view_image_high');
+    expect(names(planTools(inputs({ model: { supportsImageInput: false, supportsImageDetailOriginal: false } })))).not.toContain('view_image_high');
+    expect(names(planTools(inputs({ features: { isEnabled: (key) => key !== 'unified_exec' } })))).toEqual(['request_user_input', 'apply_patch', 'view_image_original']);
+  });
+
+  it('leaves out a tool whose name is taken, by a built-in or an earlier extension, with a warning naming both', () => {
+    const plan = planTools(inputs({ contributions: [{ extensionId: 'a', tools: [tool('exec_command'), tool('alpha')] }, { extensionId: 'b', tools: [tool('alpha')] }] }));
+    expect(names(plan).filter((name) => name === 'exec_command' || name === 'alpha')).toEqual(['exec_command', 'alpha']);
+    expect(plan.warnings).toEqual([
+      "extension 'a' tool 'exec_command' is left out: the name 'exec_command' is already taken",
+      "extension 'b' tool 'alpha' is left out: the name 'alpha' is already taken",
+    ]);
+  });
+
+  it('leaves out tools with invalid specs, whatever a JavaScript extension sends', () => {
+    const bad = [
+      tool('has space'),
+      { ...tool('x'), spec: { type: 'function', name: 'x' } },
+      defineCustomTool({ spec: { type: 'function', name: 'mixed', description: '', strict: false, parameters: { type: 'object' } } as never, handle: () => Promise.resolve({ output: '', success: true }) }),
+      { kind: 'namespace', name: 'empty', description: 'Nothing.', tools: [] },
+      { kind: 'namespace', name: 'twice', description: 'Twins.', tools: [tool('same'), tool('same')] },
+      { kind: 'function', spec: undefined },
+    ] as unknown as ToolHandler[];
+    const plan = planTools(inputs({ hasEnvironment: false, contributions: [{ extensionId: 'odd', tools: bad }] }));
+    expect(plan.tools).toEqual([]);
+    expect(plan.warnings).toEqual([
+      "extension 'odd' tool 'has space' is left out: a tool name must match ^[A-Za-z0-9_-]{1,64}$",
+      "extension 'odd' tool 'x' is left out: its spec is invalid: description: Invalid input: expected string, received undefined; strict: Invalid input: expected boolean, received undefined; parameters: Invalid input: expected object, received undefined",
+      "extension 'odd' tool 'mixed' is left out: its spec is invalid: type: Invalid input: expected \"custom\"",
+      "extension 'odd' tool 'empty' is left out: the namespace holds no tools",
+      "extension 'odd' tool 'twice' is left out: two of its tools are named 'same'",
+      "extension 'odd' tool '(unnamed)' is left out: it has no handle function",
+    ]);
+  });
+});
