@@ -31,6 +31,17 @@ export { NO_TURN_HOOKS, combineTurnHooks } from './turn/turn-hooks.js';
 export type { AfterResponseHook, AfterResponseVerdict, BeforeSamplingHook, SampledResponse, TurnHooks, TurnStep } from './turn/turn-hooks.js';
 export { SteeredInput } from './turn/steered-input.js';
 export type { CoreEvent } from './turn/core-event.js';
+export { TurnItems } from './turn/turn-items.js';
+export type {
+  AgentMessageTurnItem,
+  CommandTurnItem,
+  FileChangeTurnItem,
+  ImageViewTurnItem,
+  ReasoningTurnItem,
+  TurnFileChange,
+  TurnItem,
+  TurnItemStatus,
+} from './turn/turn-item.js';
 export { DEFAULT_BASE_INSTRUCTIONS } from './context/base-instructions.js';
 export { PERMISSIONS_OPEN, renderPermissionsInstructions } from './context/permissions-instructions.js';
 export type { PermissionsFacts } from './context/permissions-instructions.js';

@@ -313,7 +313,11 @@ describe('user shell commands', () => {
     const { thread, events } = await openThread('"never"', new ScriptedClient(), { sandbox: 'read-only' });
     const result = await thread.runUserShellCommand('echo from-user');
     expect(result).toMatchObject({ exitCode: 0, output: 'from-user\n', timedOut: false });
-    expect(events.map((event) => event.type)).toEqual(['sessionConfigured', 'turnStarted', 'commandStarted', 'commandOutputDelta', 'commandCompleted', 'turnCompleted']);
+    const facts = events.filter((event) => event.type !== 'turnItem' && event.type !== 'turnItemOutputDelta');
+    expect(facts.map((event) => event.type)).toEqual(['sessionConfigured', 'turnStarted', 'commandStarted', 'commandOutputDelta', 'commandCompleted', 'turnCompleted']);
+    // The same command as the client's item: started, its output, completed.
+    const items = events.flatMap((event) => (event.type === 'turnItem' ? [`${event.phase}:${event.item.kind}:${'status' in event.item ? event.item.status : ''}`] : event.type === 'turnItemOutputDelta' ? ['output'] : []));
+    expect(items).toEqual(['started:commandExecution:inProgress', 'output', 'completed:commandExecution:completed']);
     expect(events.find((event) => event.type === 'commandStarted')).toMatchObject({ source: 'userShell', cmd: 'echo from-user' });
     await thread.runTurn(say('what did I run?'));
     const shellMessage = server.requests[0]!.messageTexts('user').find((text) => text.startsWith('<user_shell_command>'));

@@ -87,7 +87,7 @@ function harness(url: string, handlers: ToolHandler[] = [add], model = 'gpt-5.5'
 }
 
 const userInput = (text: string) => ResponseItem.parse({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
-const types = (events: readonly CoreEvent[]) => events.map((event) => ('item' in event ? `${event.type}:${event.item.type}` : event.type));
+const types = (events: readonly CoreEvent[]) => events.map((event) => (event.type === 'itemStarted' || event.type === 'itemCompleted' ? `${event.type}:${event.item.type}` : event.type));
 
 describe('runTurn', () => {
   it('runs a tool call and samples again with the call and its output, then completes', async () => {

@@ -1,34 +1,25 @@
-// One loaded thread as app-server clients see it: core's events become v2 notifications for the
-// thread's subscribers (in Codex's order), its status is tracked and announced, and its approval
-// and user-input questions become server requests to a subscribed client.
+// One loaded thread as app-server clients see it: core's events — its turn items among them — become
+// v2 notifications for the thread's subscribers (in Codex's order), its status is tracked and
+// announced, and its approval and user-input questions become server requests to a subscribed client.
 import type { Config } from '@skein/config';
 import type {
   ClientRequests,
   CommandApprovalDecision,
   CommandApprovalRequest,
   CoreEvent,
+  TurnItem,
   FileChangeApprovalDecision,
   FileChangeApprovalRequest,
   ThreadHandle,
   UserInputAnswers,
   UserInputRequest,
 } from '@skein/core';
-import { CommandExecutionApprovalResponse, FileChangeApprovalResponse, messageText, ToolRequestUserInputResponse, type MessageItem, type ResponseItem, type UserInput } from '@skein/protocol';
+import { CommandExecutionApprovalResponse, FileChangeApprovalResponse, ToolRequestUserInputResponse, type UserInput } from '@skein/protocol';
 import type { z } from 'zod';
 import type { ClientConnection } from '../method.js';
 import { ServerRequestError } from '../app-server-error.js';
 import type { AskOptions } from './thread-server-requests.js';
-import {
-  agentMessageItem,
-  commandExecutionItem,
-  fileChangeItem,
-  imageViewItem,
-  reasoningItem,
-  userMessageItem,
-  type CommandItemState,
-  type PatchChange,
-  type WireObject,
-} from './thread-items.js';
+import { threadItem, userMessageItem, type WireObject } from './thread-items.js';
 
 /** What a thread needs from the server it is loaded in. */
 export interface ThreadHost {
@@ -52,9 +43,6 @@ type ActiveFlag = 'waitingOnApproval' | 'waitingOnUserInput';
 interface ActiveTurn {
   readonly id: string;
   readonly startedAtMs: number;
-  readonly commands: Map<string, CommandItemState>;
-  readonly patches: Map<string, { readonly startedAtMs: number; declined: boolean }>;
-  readonly messages: Map<string, { readonly item: ResponseItem; readonly startedAtMs: number; text: string }>;
   /** Server requests withdrawn by an interrupt; resolved for clients when the turn ends (as Codex). */
   readonly openRequests: number[];
   lastAgentMessage: WireObject | undefined;
@@ -186,15 +174,12 @@ export class LiveThread implements ClientRequests {
           this.#emit('turn/started', { threadId: this.id, turn: this.#turnObject(turn, 'inProgress', null, null) });
         }
         return;
-      case 'itemStarted':
-        return this.#itemStarted(event.item);
-      case 'itemCompleted':
-        return this.#itemCompleted(event.item);
-      case 'agentMessageDelta': {
-        const message = this.#turn?.messages.get(event.itemId);
-        if (message !== undefined) message.text += event.delta;
+      case 'turnItem':
+        return this.#turnItem(event.phase, event.turnId, event.item);
+      case 'turnItemOutputDelta':
+        return this.#emit('item/commandExecution/outputDelta', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, delta: event.delta });
+      case 'agentMessageDelta':
         return this.#emit('item/agentMessage/delta', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, delta: event.delta });
-      }
       case 'reasoningSummaryDelta':
         return this.#emit('item/reasoning/summaryTextDelta', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, delta: event.delta, summaryIndex: 0 });
       case 'threadTokenUsage':
@@ -203,21 +188,6 @@ export class LiveThread implements ClientRequests {
           turnId: event.turnId,
           tokenUsage: { total: event.total, last: event.last, modelContextWindow: event.modelContextWindow },
         });
-      case 'commandStarted':
-        return this.#commandStarted(event);
-      case 'commandOutputDelta':
-        // Output of a command from an earlier, interrupted turn has no item to belong to.
-        if (this.#turn?.commands.has(event.callId) !== true) return;
-        return this.#emit('item/commandExecution/outputDelta', { threadId: this.id, turnId: this.#turn.id, itemId: event.callId, delta: event.chunk });
-      case 'commandCompleted':
-        return this.#commandCompleted(event);
-      case 'patchApplied':
-        return this.#patchApplied(event.turnId, event.callId, event.changes, event.success);
-      case 'imageViewed': {
-        const item = imageViewItem(event.callId, event.path);
-        this.#emit('item/started', { threadId: this.id, turnId: event.turnId, item, startedAtMs: this.host.now() });
-        return this.#emit('item/completed', { threadId: this.id, turnId: event.turnId, item, completedAtMs: this.host.now(), contentTokenCount: null });
-      }
       case 'streamRetrying':
         return this.#emit('error', { threadId: this.id, turnId: event.turnId, willRetry: true, error: { message: `${event.reason}; retrying (attempt ${event.attempt})`, codexErrorInfo: null, additionalDetails: null } });
       case 'warning':
@@ -231,8 +201,16 @@ export class LiveThread implements ClientRequests {
         this.#emit('error', { threadId: this.id, turnId: event.turnId, willRetry: false, error });
         return this.#finish(event.turnId, 'failed', error);
       }
-      // thread/name/set announces a name itself; usage goes out as threadTokenUsage. A tool's
-      // progress has no v2 notification outside MCP tool calls, whose items are not ours yet.
+      // thread/name/set announces a name itself; usage goes out as threadTokenUsage; items come
+      // from core's item reducer (turnItem), not from the facts it reduces. A tool's progress has
+      // no v2 notification outside MCP tool calls, whose items are not ours yet.
+      case 'itemStarted':
+      case 'itemCompleted':
+      case 'commandStarted':
+      case 'commandOutputDelta':
+      case 'commandCompleted':
+      case 'patchApplied':
+      case 'imageViewed':
       case 'toolProgress':
       case 'tokenUsage':
       case 'sessionConfigured':
@@ -241,13 +219,9 @@ export class LiveThread implements ClientRequests {
     }
   };
 
+  /** Core showed the command as an item (awaiting approval) before asking; a declined one completes there too. */
   async requestCommandApproval(request: CommandApprovalRequest, signal: AbortSignal): Promise<CommandApprovalDecision> {
-    const turn = this.#turn;
-    const startedAtMs = this.host.now();
-    const state = runningCommand({ id: request.callId, command: request.command, cmd: request.script, cwd: request.cwd, source: 'agent', startedAtMs });
-    turn?.commands.set(request.callId, state);
     this.#setFlag('waitingOnApproval', true);
-    this.#emit('item/started', { threadId: this.id, turnId: request.turnId, item: commandExecutionItem(state), startedAtMs });
     const answer = await this.#askClearing('waitingOnApproval', () => this.#ask(
       'item/commandExecution/requestApproval',
       {
@@ -255,7 +229,7 @@ export class LiveThread implements ClientRequests {
         threadId: this.id,
         turnId: request.turnId,
         itemId: request.callId,
-        startedAtMs,
+        startedAtMs: this.host.now(),
         environmentId: request.environmentId,
         command: request.command,
         cwd: request.cwd,
@@ -268,39 +242,30 @@ export class LiveThread implements ClientRequests {
       signal,
     ));
     const decision: CommandApprovalDecision = answer === undefined || 'applyNetworkPolicyAmendment' in (typeof answer.decision === 'object' ? answer.decision : {}) ? 'decline' : (answer.decision as CommandApprovalDecision);
-    if (decision === 'decline' || decision === 'cancel') {
-      // Codex reports the declined command before the status change; an accepted one still has to run.
-      const declined: CommandItemState = { ...state, status: 'declined', completedAtMs: this.host.now() };
-      turn?.commands.delete(request.callId);
-      this.#emit('item/completed', { threadId: this.id, turnId: request.turnId, item: commandExecutionItem(declined), completedAtMs: this.host.now(), contentTokenCount: null });
-    }
-    this.#setFlag('waitingOnApproval', false);
+    // Codex reports a declined command before the status change, so the flag clears when its item
+    // completes; an accepted one still has to run.
+    if (decision !== 'decline' && decision !== 'cancel') this.#setFlag('waitingOnApproval', false);
     return decision;
   }
 
+  /** Core showed the patch as an item (awaiting approval) before asking; the patch tool completes it. */
   async requestFileChangeApproval(request: FileChangeApprovalRequest, signal: AbortSignal): Promise<FileChangeApprovalDecision> {
-    const startedAtMs = this.host.now();
-    this.#turn?.patches.set(request.callId, { startedAtMs, declined: false });
     this.#setFlag('waitingOnApproval', true);
-    this.#emit('item/started', { threadId: this.id, turnId: request.turnId, item: fileChangeItem(request.callId, request.changes, 'inProgress', startedAtMs, null), startedAtMs });
     const answer = await this.#askClearing('waitingOnApproval', () => this.#ask(
       'item/fileChange/requestApproval',
       {
         threadId: this.id,
         turnId: request.turnId,
         itemId: request.callId,
-        startedAtMs,
+        startedAtMs: this.host.now(),
         reason: request.reason ?? null,
         grantRoot: request.grantRoot ?? null,
       },
       FileChangeApprovalResponse,
       signal,
     ));
-    const decision = answer?.decision ?? 'decline';
-    const patch = this.#turn?.patches.get(request.callId);
-    if (patch !== undefined && (decision === 'decline' || decision === 'cancel')) patch.declined = true;
     this.#setFlag('waitingOnApproval', false);
-    return decision;
+    return answer?.decision ?? 'decline';
   }
 
   async requestUserInput(request: UserInputRequest, signal: AbortSignal): Promise<UserInputAnswers> {
@@ -357,7 +322,7 @@ export class LiveThread implements ClientRequests {
   }
 
   #beginTurn(turnId: string): ActiveTurn {
-    const turn: ActiveTurn = { id: turnId, startedAtMs: this.host.now(), commands: new Map(), patches: new Map(), messages: new Map(), openRequests: [], lastAgentMessage: undefined };
+    const turn: ActiveTurn = { id: turnId, startedAtMs: this.host.now(), openRequests: [], lastAgentMessage: undefined };
     this.#turn = turn;
     this.#flags = [];
     return turn;
@@ -371,73 +336,20 @@ export class LiveThread implements ClientRequests {
     this.#emit('item/completed', { threadId: this.id, turnId: turn.id, item: userMessageItem(id, input, started, completed), completedAtMs: completed, contentTokenCount: null });
   }
 
-  #itemStarted(item: ResponseItem): void {
+  /** One of core's items started or completed: the v2 notification, and the status it implies. */
+  #turnItem(phase: 'started' | 'completed', turnId: string, item: TurnItem): void {
     const turn = this.#turn;
-    if (turn === undefined || item.id === undefined || item.id === null) return;
-    const now = this.host.now();
-    if (item.type === 'message' && (item as { role?: unknown }).role === 'assistant') {
-      turn.messages.set(item.id, { item, startedAtMs: now, text: '' });
-      this.#emit('item/started', { threadId: this.id, turnId: turn.id, item: agentMessageItem(item, '', now, null), startedAtMs: now });
-    } else if (item.type === 'reasoning') {
-      this.#emit('item/started', { threadId: this.id, turnId: turn.id, item: reasoningItem(item, now, null), startedAtMs: now });
+    if (turn === undefined) return;
+    const wire = threadItem(item);
+    if (phase === 'started') {
+      // The question's status goes out before the item it is about, as Codex sends them.
+      if ('awaitingApproval' in item && item.awaitingApproval) this.#setFlag('waitingOnApproval', true);
+      this.#emit('item/started', { threadId: this.id, turnId, item: wire, startedAtMs: item.startedAtMs });
+      return;
     }
-  }
-
-  #itemCompleted(item: ResponseItem): void {
-    const turn = this.#turn;
-    if (turn === undefined || item.id === undefined || item.id === null) return;
-    const now = this.host.now();
-    if (item.type === 'message' && (item as { role?: unknown }).role === 'assistant') {
-      const started = turn.messages.get(item.id)?.startedAtMs ?? now;
-      const wire = agentMessageItem(item, messageText(item as MessageItem), started, now);
-      turn.lastAgentMessage = wire;
-      this.#emit('item/completed', { threadId: this.id, turnId: turn.id, item: wire, completedAtMs: now, contentTokenCount: null });
-    } else if (item.type === 'reasoning') {
-      this.#emit('item/completed', { threadId: this.id, turnId: turn.id, item: reasoningItem(item, now, now), completedAtMs: now, contentTokenCount: null });
-    }
-  }
-
-  #commandStarted(event: Extract<CoreEvent, { type: 'commandStarted' }>): void {
-    const turn = this.#turn;
-    const existing = turn?.commands.get(event.callId);
-    const now = this.host.now();
-    const state = runningCommand({
-      id: event.callId,
-      command: event.command,
-      cmd: event.cmd,
-      cwd: event.cwd,
-      source: event.source === 'userShell' ? 'userShell' : 'unifiedExecStartup',
-      startedAtMs: existing?.startedAtMs ?? now,
-    });
-    turn?.commands.set(event.callId, state);
-    // A command the user approved was already shown when the question was asked.
-    if (existing === undefined) this.#emit('item/started', { threadId: this.id, turnId: event.turnId, item: commandExecutionItem(state), startedAtMs: now });
-  }
-
-  #commandCompleted(event: Extract<CoreEvent, { type: 'commandCompleted' }>): void {
-    const turn = this.#turn;
-    const state = turn?.commands.get(event.callId);
-    if (state === undefined) return;
-    const now = this.host.now();
-    const done: CommandItemState = {
-      ...state,
-      status: event.exitCode === 0 ? 'completed' : 'failed',
-      exitCode: event.exitCode,
-      aggregatedOutput: event.aggregatedOutput,
-      durationMs: Math.round(event.durationMs),
-      completedAtMs: now,
-    };
-    turn?.commands.delete(event.callId);
-    this.#emit('item/completed', { threadId: this.id, turnId: event.turnId, item: commandExecutionItem(done), completedAtMs: now, contentTokenCount: null });
-  }
-
-  #patchApplied(turnId: string, callId: string, changes: readonly PatchChange[], success: boolean): void {
-    const now = this.host.now();
-    const known = this.#turn?.patches.get(callId);
-    if (known === undefined) this.#emit('item/started', { threadId: this.id, turnId, item: fileChangeItem(callId, changes, 'inProgress', now, null), startedAtMs: now });
-    const status = success ? 'completed' : known?.declined === true ? 'declined' : 'failed';
-    this.#turn?.patches.delete(callId);
-    this.#emit('item/completed', { threadId: this.id, turnId, item: fileChangeItem(callId, changes, status, known?.startedAtMs ?? now, now), completedAtMs: now, contentTokenCount: null });
+    if (item.kind === 'agentMessage') turn.lastAgentMessage = wire;
+    this.#emit('item/completed', { threadId: this.id, turnId, item: wire, completedAtMs: item.completedAtMs ?? this.host.now(), contentTokenCount: null });
+    if (item.kind === 'commandExecution' && item.status === 'declined') this.#setFlag('waitingOnApproval', false);
   }
 
   #finish(turnId: string, status: 'completed' | 'interrupted' | 'failed', error: WireObject | null): void {
@@ -505,9 +417,4 @@ export class LiveThread implements ClientRequests {
 
 function textOf(input: readonly UserInput[]): string {
   return input.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
-}
-
-/** A command that has started (or is waiting on approval) and has no result yet. */
-function runningCommand(facts: Pick<CommandItemState, 'id' | 'command' | 'cmd' | 'cwd' | 'source' | 'startedAtMs'>): CommandItemState {
-  return { ...facts, status: 'inProgress', processId: null, aggregatedOutput: null, exitCode: null, durationMs: null, completedAtMs: null };
 }

@@ -1,5 +1,6 @@
-// The items of a turn as app-server clients see them (`ThreadItem`), built from core's events and
-// from recorded history: user and agent messages, reasoning, commands and file changes.
+// The items of a turn as app-server clients see them (`ThreadItem`), projected from core's turn
+// items and from recorded history: user and agent messages, reasoning, commands and file changes.
+import type { TurnItem } from '@skein/core';
 import type { ResponseItem, UserInput } from '@skein/protocol';
 
 /** A JSON object sent to clients. */
@@ -11,8 +12,8 @@ export function userMessageItem(id: string, content: readonly UserInput[], start
 }
 
 /** An assistant message (`agentMessage`), with the text so far. */
-export function agentMessageItem(item: ResponseItem, text: string, startedAtMs: number, completedAtMs: number | null): WireObject {
-  const phase = (item as { phase?: unknown }).phase;
+export function agentMessageItem(item: { readonly id?: string | null | undefined; readonly phase?: unknown }, text: string, startedAtMs: number, completedAtMs: number | null): WireObject {
+  const phase = item.phase;
   return {
     type: 'agentMessage',
     moderation: null,
@@ -106,4 +107,35 @@ export function fileChangeItem(
 /** An image the model looked at. */
 export function imageViewItem(id: string, path: string): WireObject {
   return { type: 'imageView', id, path };
+}
+
+/** The v2 item of one of core's turn items. */
+export function threadItem(item: TurnItem): WireObject {
+  switch (item.kind) {
+    case 'agentMessage':
+      return agentMessageItem(item, item.text, item.startedAtMs, item.completedAtMs);
+    case 'reasoning':
+      return { type: 'reasoning', id: item.id, summary: item.summary, content: item.content, startedAtMs: item.startedAtMs, completedAtMs: item.completedAtMs };
+    case 'commandExecution':
+      return commandExecutionItem({
+        id: item.id,
+        command: item.command,
+        cmd: item.cmd,
+        cwd: item.cwd,
+        // A command shown while it waits on (or after it lost) an approval is the agent's; one that ran names how it ran.
+        source: !item.executed ? 'agent' : item.source === 'userShell' ? 'userShell' : 'unifiedExecStartup',
+        status: item.status,
+        // The live item leaves the process id out; thread/read shows the recorded one.
+        processId: null,
+        aggregatedOutput: item.aggregatedOutput,
+        exitCode: item.exitCode,
+        durationMs: item.durationMs,
+        startedAtMs: item.startedAtMs,
+        completedAtMs: item.completedAtMs,
+      });
+    case 'fileChange':
+      return fileChangeItem(item.id, item.changes, item.status, item.startedAtMs, item.completedAtMs);
+    case 'imageView':
+      return imageViewItem(item.id, item.path);
+  }
 }

@@ -1,26 +1,31 @@
-import { ModelError, type CoreEvent } from '@skein/core';
+import { ModelError, TurnItems, type CoreEvent } from '@skein/core';
 import { ExecEvent, ResponseItem } from '@skein/protocol';
 import { describe, expect, it } from 'vitest';
 import { ExecEventMapper } from './exec-event-mapper.js';
 
 const usage = { input_tokens: 100, input_tokens_details: { cached_tokens: 20 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 3 }, total_tokens: 110 };
 const item = (value: unknown) => ResponseItem.parse(value);
+/** The lines for `events` as a session emits them: each fact followed by the turn-item events core derives from it. */
+function linesFor(mapper: ExecEventMapper, events: readonly CoreEvent[]) {
+  const items = new TurnItems(() => 0);
+  return events.flatMap((event) => [event, ...items.observe(event)]).flatMap((event) => mapper.map(event));
+}
 
 describe('ExecEventMapper', () => {
   it('maps a two-sample turn the way Codex 0.171.0 prints it, summing usage', () => {
     const mapper = new ExecEventMapper();
     const events: CoreEvent[] = [
       { type: 'turnStarted', turnId: 't' },
-      { type: 'itemCompleted', turnId: 't', item: item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }) },
-      { type: 'itemCompleted', turnId: 't', item: item({ type: 'reasoning', summary: [{ type: 'summary_text', text: 'Plan.' }] }) },
-      { type: 'itemCompleted', turnId: 't', item: item({ type: 'function_call', name: 'x', arguments: '{}', call_id: 'c' }) },
+      { type: 'itemCompleted', turnId: 't', item: item({ type: 'message', id: 'msg_u', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }) },
+      { type: 'itemCompleted', turnId: 't', item: item({ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Plan.' }] }) },
+      { type: 'itemCompleted', turnId: 't', item: item({ type: 'function_call', id: 'fc_1', name: 'x', arguments: '{}', call_id: 'c' }) },
       { type: 'tokenUsage', turnId: 't', usage },
       { type: 'agentMessageDelta', turnId: 't', itemId: 'm', delta: 'Hel' },
-      { type: 'itemCompleted', turnId: 't', item: item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hello.' }] }) },
+      { type: 'itemCompleted', turnId: 't', item: item({ type: 'message', id: 'msg_a', role: 'assistant', content: [{ type: 'output_text', text: 'Hello.' }] }) },
       { type: 'tokenUsage', turnId: 't', usage },
       { type: 'turnCompleted', turnId: 't', lastAgentMessage: 'Hello.' },
     ];
-    const lines = [...mapper.threadStarted('thread-1'), ...events.flatMap((event) => mapper.map(event))];
+    const lines = [...mapper.threadStarted('thread-1'), ...linesFor(mapper, events)];
     for (const line of lines) ExecEvent.parse(line);
     expect(lines).toEqual([
       { type: 'thread.started', thread_id: 'thread-1' },
@@ -33,14 +38,14 @@ describe('ExecEventMapper', () => {
 
   it('keeps counting item ids across turns and resets usage per turn', () => {
     const mapper = new ExecEventMapper();
-    const answer = item({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'a' }] });
+    const answer = item({ type: 'message', id: 'msg_a', role: 'assistant', content: [{ type: 'output_text', text: 'a' }] });
     const turn = (id: string): CoreEvent[] => [
       { type: 'turnStarted', turnId: id },
       { type: 'itemCompleted', turnId: id, item: answer },
       { type: 'tokenUsage', turnId: id, usage },
       { type: 'turnCompleted', turnId: id, lastAgentMessage: 'a' },
     ];
-    const lines = [...turn('1'), ...turn('2')].flatMap((event) => mapper.map(event));
+    const lines = linesFor(mapper, [...turn('1'), ...turn('2')]);
     expect(lines.filter((line) => line.type === 'item.completed').map((line) => line.type === 'item.completed' && line.item.id)).toEqual(['item_0', 'item_1']);
     expect(lines.filter((line) => line.type === 'turn.completed').map((line) => line.type === 'turn.completed' && line.usage.input_tokens)).toEqual([100, 100]);
   });

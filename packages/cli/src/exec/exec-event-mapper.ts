@@ -1,14 +1,15 @@
 // Turns the engine's events into `exec --json` lines: item ids `item_N` counting up per process,
-// completed agent messages and reasoning summaries, and one usage total per turn.
-import type { CoreEvent } from '@skein/core';
-import { isKnownResponseItem, messageText, type ExecEvent, type ExecUsage, type ResponseItem } from '@skein/protocol';
+// core's turn items (agent messages, reasoning summaries, commands, file changes) as item lines, and
+// one usage total per turn.
+import type { CoreEvent, TurnItem } from '@skein/core';
+import type { ExecEvent, ExecUsage } from '@skein/protocol';
 
 /** Maps one process's events; keep one instance for the whole `exec` run (ids continue across turns). */
 export class ExecEventMapper {
   #nextItem = 0;
   #usage: ExecUsage = emptyUsage();
-  /** Item ids of commands still running, by call id. */
-  readonly #commands = new Map<string, string>();
+  /** Line ids of items still open, by core's item id. */
+  readonly #open = new Map<string, string>();
 
   /** The lines for a thread that is starting or resuming (`exec resume` repeats it with the same id). */
   threadStarted(threadId: string): ExecEvent[] {
@@ -21,8 +22,6 @@ export class ExecEventMapper {
       case 'turnStarted':
         this.#usage = emptyUsage();
         return [{ type: 'turn.started' }];
-      case 'itemCompleted':
-        return this.#completed(event.item);
       case 'tokenUsage':
         this.#usage = {
           input_tokens: this.#usage.input_tokens + event.usage.input_tokens,
@@ -41,42 +40,20 @@ export class ExecEventMapper {
         ];
       case 'turnAborted':
         return [{ type: 'turn.failed', error: { message: 'the turn was interrupted' } }];
-      case 'commandStarted': {
-        const id = this.#id();
-        this.#commands.set(event.callId, id);
-        return [{ type: 'item.started', item: { id, type: 'command_execution', command: event.command, aggregated_output: '', exit_code: null, status: 'in_progress' } }];
-      }
-      case 'commandCompleted': {
-        const id = this.#commands.get(event.callId) ?? this.#id();
-        this.#commands.delete(event.callId);
-        return [
-          {
-            type: 'item.completed',
-            item: {
-              id,
-              type: 'command_execution',
-              command: event.command,
-              aggregated_output: event.aggregatedOutput,
-              exit_code: event.exitCode,
-              status: event.exitCode === 0 ? 'completed' : 'failed',
-            },
-          },
-        ];
-      }
-      case 'patchApplied': {
-        const id = this.#id();
-        const changes = event.changes.map((change) => ({ path: change.movePath ?? change.path, kind: change.kind }));
-        return [
-          { type: 'item.started', item: { id, type: 'file_change', changes, status: 'in_progress' } },
-          { type: 'item.completed', item: { id, type: 'file_change', changes, status: event.success ? 'completed' : 'failed' } },
-        ];
-      }
+      case 'turnItem':
+        return event.phase === 'started' ? this.#started(event.item) : this.#completed(event.item);
+      // The facts core reduces into turn items are not lines of their own.
+      case 'itemStarted':
+      case 'itemCompleted':
+      case 'commandStarted':
+      case 'commandOutputDelta':
+      case 'commandCompleted':
+      case 'patchApplied':
+      case 'imageViewed':
+      case 'turnItemOutputDelta':
       case 'sessionConfigured':
       case 'threadTokenUsage':
-      case 'imageViewed':
       case 'threadNameUpdated':
-      case 'commandOutputDelta':
-      case 'itemStarted':
       case 'agentMessageDelta':
       case 'reasoningSummaryDelta':
       case 'streamRetrying':
@@ -86,20 +63,67 @@ export class ExecEventMapper {
     }
   }
 
-  #completed(item: ResponseItem): ExecEvent[] {
-    if (!isKnownResponseItem(item)) return [];
-    if (item.type === 'message' && item.role === 'assistant') {
-      return [{ type: 'item.completed', item: { id: this.#id(), type: 'agent_message', text: messageText(item) } }];
+  #started(item: TurnItem): ExecEvent[] {
+    switch (item.kind) {
+      case 'commandExecution':
+        return [{ type: 'item.started', item: { id: this.#openId(item.id), type: 'command_execution', command: item.command, aggregated_output: '', exit_code: null, status: 'in_progress' } }];
+      case 'fileChange':
+        return [{ type: 'item.started', item: { id: this.#openId(item.id), type: 'file_change', changes: fileChanges(item), status: 'in_progress' } }];
+      // Messages and reasoning are printed once complete; Codex prints no image views.
+      case 'agentMessage':
+      case 'reasoning':
+      case 'imageView':
+        return [];
     }
-    if (item.type === 'reasoning' && item.summary.length > 0) {
-      return [{ type: 'item.completed', item: { id: this.#id(), type: 'reasoning', text: item.summary.map((part) => part.text).join('\n\n') } }];
+  }
+
+  #completed(item: TurnItem): ExecEvent[] {
+    switch (item.kind) {
+      case 'agentMessage':
+        return [{ type: 'item.completed', item: { id: this.#id(), type: 'agent_message', text: item.text } }];
+      case 'reasoning':
+        return item.summary.length === 0 ? [] : [{ type: 'item.completed', item: { id: this.#id(), type: 'reasoning', text: item.summary.join('\n\n') } }];
+      case 'commandExecution':
+        return [
+          {
+            type: 'item.completed',
+            item: {
+              id: this.#closeId(item.id),
+              type: 'command_execution',
+              command: item.command,
+              aggregated_output: item.aggregatedOutput ?? '',
+              exit_code: item.exitCode,
+              status: item.status === 'inProgress' ? 'failed' : item.status,
+            },
+          },
+        ];
+      case 'fileChange':
+        return [{ type: 'item.completed', item: { id: this.#closeId(item.id), type: 'file_change', changes: fileChanges(item), status: item.status === 'completed' ? 'completed' : 'failed' } }];
+      case 'imageView':
+        return [];
     }
-    return [];
+  }
+
+  #openId(itemId: string): string {
+    const id = this.#id();
+    this.#open.set(itemId, id);
+    return id;
+  }
+
+  #closeId(itemId: string): string {
+    const id = this.#open.get(itemId) ?? this.#id();
+    this.#open.delete(itemId);
+    return id;
   }
 
   #id(): string {
     return `item_${this.#nextItem++}`;
   }
+}
+
+/** A patch's files as Codex prints them: a moved file under its new path. */
+function fileChanges(item: Extract<TurnItem, { kind: 'fileChange' }>): { path: string; kind: 'add' | 'update' | 'delete' }[] {
+  return item.changes.map((change) => ({ path: change.movePath ?? change.path, kind: change.kind }));
 }
 
 function emptyUsage(): ExecUsage {

@@ -123,6 +123,9 @@ export class HumanOutput {
       case 'agentMessageDelta':
       case 'reasoningSummaryDelta':
       case 'commandOutputDelta':
+      // The readable output follows the facts; the turn items restate them.
+      case 'turnItem':
+      case 'turnItemOutputDelta':
         return;
     }
   }

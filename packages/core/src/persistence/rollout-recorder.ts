@@ -3,6 +3,7 @@
 // Lines are appended in the order they are recorded; `flush` makes them durable.
 import type { RolloutItem, RolloutWriter } from '@skein/rollout';
 import type { CoreEvent } from '../turn/core-event.js';
+import type { TurnFileChange, TurnItem } from '../turn/turn-item.js';
 import type { ThreadRecorder, TurnContextRecord, WorldStateRecord } from '../session/thread-recorder.js';
 import type { ResponseItem } from '@skein/protocol';
 import { rolloutUsage } from '../session/thread-token-usage.js';
@@ -64,31 +65,9 @@ export class RolloutThreadRecorder implements ThreadRecorder {
           },
         ]);
         break;
-      case 'commandCompleted':
-        // Codex records finished commands and patches so thread/read can show them with their turn.
-        this.#itemCompleted(event.turnId, {
-          type: 'CommandExecution',
-          id: event.callId,
-          process_id: event.processId,
-          command: event.argv,
-          cwd: `file://${event.cwd}`,
-          parsed_cmd: [{ type: 'unknown', cmd: event.argv.at(-1) ?? event.command }],
-          source: event.source === 'userShell' ? 'user_shell' : 'unified_exec_startup',
-          status: event.exitCode === 0 ? 'completed' : 'failed',
-          aggregated_output: event.aggregatedOutput,
-          exit_code: event.exitCode,
-          duration: { secs: Math.floor(event.durationMs / 1000), nanos: Math.round((event.durationMs % 1000) * 1e6) },
-        });
-        break;
-      case 'patchApplied':
-        this.#itemCompleted(event.turnId, {
-          type: 'FileChange',
-          id: event.callId,
-          changes: Object.fromEntries(event.changes.map((change) => [change.path, rolloutFileChange(change)])),
-          status: event.success ? 'completed' : 'failed',
-          stdout: event.success ? event.output : '',
-          stderr: event.success ? '' : event.output,
-        });
+      case 'turnItem':
+        // Codex records commands that ran and applied (or failed) patches, so thread/read can show them with their turn.
+        if (event.phase === 'completed') this.#itemCompleted(event.turnId, event.item);
         break;
       case 'threadNameUpdated':
         this.#append([{ type: 'event_msg', payload: { type: 'thread_name_updated', thread_id: event.threadId, thread_name: event.name } }]);
@@ -109,9 +88,10 @@ export class RolloutThreadRecorder implements ThreadRecorder {
     }
   }
 
-  /** Codex's `item_completed` line for a finished item of `turnId`. */
-  #itemCompleted(turnId: string, item: Record<string, unknown>): void {
-    this.#append([{ type: 'event_msg', payload: { type: 'item_completed', turn_id: turnId, item } }]);
+  /** Codex's `item_completed` line for a finished command or patch of `turnId`. */
+  #itemCompleted(turnId: string, item: TurnItem): void {
+    const recorded = rolloutItem(item);
+    if (recorded !== undefined) this.#append([{ type: 'event_msg', payload: { type: 'item_completed', turn_id: turnId, item: recorded } }]);
   }
 
   /** Waits for every recorded line and makes them durable; rethrows the first write failure. */
@@ -141,8 +121,49 @@ export class RolloutThreadRecorder implements ThreadRecorder {
   }
 }
 
+/** A finished item in Codex's rollout form; undefined for items Codex does not record this way. */
+function rolloutItem(item: TurnItem): Record<string, unknown> | undefined {
+  switch (item.kind) {
+    case 'commandExecution': {
+      // A command that never ran (declined) has no record.
+      if (!item.executed || item.argv === null) return undefined;
+      const durationMs = item.durationMs ?? 0;
+      return {
+        type: 'CommandExecution',
+        id: item.id,
+        process_id: item.processId,
+        command: item.argv,
+        cwd: `file://${item.cwd}`,
+        parsed_cmd: [{ type: 'unknown', cmd: item.argv.at(-1) ?? item.command }],
+        source: item.source === 'userShell' ? 'user_shell' : 'unified_exec_startup',
+        status: item.exitCode === 0 ? 'completed' : 'failed',
+        aggregated_output: item.aggregatedOutput ?? '',
+        exit_code: item.exitCode,
+        duration: { secs: Math.floor(durationMs / 1000), nanos: Math.round((durationMs % 1000) * 1e6) },
+      };
+    }
+    case 'fileChange': {
+      const success = item.status === 'completed';
+      const output = item.output ?? '';
+      return {
+        type: 'FileChange',
+        id: item.id,
+        changes: Object.fromEntries(item.changes.map((change) => [change.path, rolloutFileChange(change)])),
+        status: success ? 'completed' : 'failed',
+        stdout: success ? output : '',
+        stderr: success ? '' : output,
+      };
+    }
+    case 'agentMessage':
+    case 'reasoning':
+    case 'imageView':
+      // Messages and reasoning are in the history; image views are not recorded.
+      return undefined;
+  }
+}
+
 /** One file of a patch in Codex's rollout form: contents for adds and deletes, hunks for updates. */
-function rolloutFileChange(change: { readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined; readonly diff?: string }): Record<string, unknown> {
+function rolloutFileChange(change: TurnFileChange): Record<string, unknown> {
   if (change.kind === 'update') return { type: 'update', unified_diff: change.diff ?? '', move_path: change.movePath ?? null };
   return { type: change.kind, content: change.diff ?? '' };
 }

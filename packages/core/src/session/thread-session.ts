@@ -15,7 +15,9 @@ import type { UnifiedExecEvent } from '../tools/unified-exec/unified-exec-sessio
 import type { CoreEvent } from '../turn/core-event.js';
 import { runTurn, type TurnOutcome } from '../turn/run-turn.js';
 import { SteeredInput } from '../turn/steered-input.js';
+import { TurnItems } from '../turn/turn-items.js';
 import { combineTurnHooks, type TurnHooks } from '../turn/turn-hooks.js';
+import { withApprovalItems } from './approval-items.js';
 import type { ClientRequests } from './client-requests.js';
 import { commandEvent } from './command-events.js';
 import { threadApprovals } from './thread-approvals.js';
@@ -99,6 +101,7 @@ export class ThreadSession {
   readonly #tools: ThreadTools;
   readonly #environments: EnvironmentState;
   readonly #tokens: TokenAccounting;
+  readonly #items: TurnItems;
   /** User shell commands in flight: their call id → the turn they belong to. */
   readonly #userShellCalls = new Map<string, string>();
   readonly #uuid: UuidV7Source;
@@ -111,9 +114,11 @@ export class ThreadSession {
     this.#uuid = options.uuid ?? randomUuidV7;
     this.#model = findModelInfo(options.config.model, { contextWindow: options.config.modelContextWindow });
     const emit = (event: CoreEvent) => this.#emit(event);
+    this.#items = new TurnItems(() => options.clock.now().getTime());
+    const clientRequests = options.clientRequests === undefined ? undefined : withApprovalItems(options.clientRequests, this.#items, (events) => events.forEach((event) => this.#announce(event)));
     this.#environments = new EnvironmentState(options.environment, { monotonicMs: options.clock.monotonicMs, onCommandEvent: (event) => this.#onCommandEvent(event) });
     this.#approvals = threadApprovals({
-      client: options.clientRequests,
+      client: clientRequests,
       config: () => this.#config,
       hostEnv: () => this.#environments.current?.env ?? {},
       cancelTurn: () => this.#active?.controller.abort(),
@@ -123,7 +128,7 @@ export class ThreadSession {
     this.#tools = new ThreadTools({
       threadId: options.threadId,
       extensions: options.extensions,
-      clientRequests: options.clientRequests,
+      clientRequests,
       monotonicMs: options.clock.monotonicMs,
       emit,
       sessionsFor: (environment: ToolEnvironment) => {
@@ -350,7 +355,13 @@ export class ThreadSession {
     if (this.#active === active) this.#active = undefined;
   }
 
+  /** Records and announces `event`, then the item events it leads to. */
   #emit(event: CoreEvent): void {
+    this.#announce(event);
+    for (const derived of this.#items.observe(event)) this.#announce(derived);
+  }
+
+  #announce(event: CoreEvent): void {
     this.#options.recorder.recordEvent(event);
     this.#options.onEvent(event);
   }

@@ -4,6 +4,7 @@ import type { ResponseItem } from '@skein/protocol';
 import type { TokenUsage } from '../model-client/response-event.js';
 import type { TokenUsageBreakdown } from '../session/thread-token-usage.js';
 import type { TurnError } from './run-turn.js';
+import type { TurnItem } from './turn-item.js';
 
 /** Who started a command: the model, or the user from the client. */
 export type CommandSource = 'agent' | 'userShell';
@@ -78,6 +79,13 @@ export type CoreEvent =
   | { readonly type: 'threadNameUpdated'; readonly threadId: string; readonly name: string | null }
   /** The model looked at an image file (view_image), by absolute path. */
   | { readonly type: 'imageViewed'; readonly turnId: string; readonly callId: string; readonly path: string }
+  /**
+   * An item of the turn as clients show it started or completed (computed once, by TurnItems, from
+   * the facts above: messages, reasoning, commands, file changes, images).
+   */
+  | { readonly type: 'turnItem'; readonly phase: 'started' | 'completed'; readonly turnId: string; readonly item: TurnItem }
+  /** Output of a running command item of the current turn. */
+  | { readonly type: 'turnItemOutputDelta'; readonly turnId: string; readonly itemId: string; readonly delta: string }
   /** A running tool's word on how it is getting on. */
   | { readonly type: 'toolProgress'; readonly turnId: string; readonly callId: string; readonly message: string }
   /** Something the user should know that did not stop the thread (a failing extension, …). */

@@ -1,0 +1,77 @@
+// The items of a turn as clients show them — messages, reasoning, commands, file changes, images —
+// with their ids, status and times. Core computes them once (TurnItems); app-server's v2 items,
+// `exec --json` events and the rollout's `item_completed` lines are projections of them.
+import type { CommandSource } from './core-event.js';
+
+/** Where an item stands. */
+export type TurnItemStatus = 'inProgress' | 'completed' | 'failed' | 'declined';
+
+/** One file of a patch: an absolute native path, and its contents or hunks. */
+export interface TurnFileChange {
+  readonly path: string;
+  readonly kind: 'add' | 'update' | 'delete';
+  readonly movePath?: string | undefined;
+  readonly diff?: string | undefined;
+}
+
+interface Timed {
+  readonly id: string;
+  /** Milliseconds since the epoch. */
+  readonly startedAtMs: number;
+  readonly completedAtMs: number | null;
+}
+
+/** An assistant message, with the text so far. */
+export interface AgentMessageTurnItem extends Timed {
+  readonly kind: 'agentMessage';
+  readonly text: string;
+  readonly phase: string | null;
+}
+
+/** The model's reasoning: its summary and (when sent) content parts. */
+export interface ReasoningTurnItem extends Timed {
+  readonly kind: 'reasoning';
+  readonly summary: readonly string[];
+  readonly content: readonly string[];
+}
+
+/** A command: asked about (not yet run), running, or done. */
+export interface CommandTurnItem extends Timed {
+  readonly kind: 'commandExecution';
+  /** The argv as one display line. */
+  readonly command: string;
+  /** The shell script inside it. */
+  readonly cmd: string;
+  /** The argv the executor ran; null until it ran. */
+  readonly argv: readonly string[] | null;
+  readonly cwd: string;
+  readonly source: CommandSource;
+  /** Whether the process was started (false while it waits on, or after it lost, an approval). */
+  readonly executed: boolean;
+  /** The command waits for the client's approval. */
+  readonly awaitingApproval: boolean;
+  readonly status: TurnItemStatus;
+  readonly processId: string | null;
+  readonly aggregatedOutput: string | null;
+  readonly exitCode: number | null;
+  readonly durationMs: number | null;
+}
+
+/** A patch: asked about, or applied (or not). */
+export interface FileChangeTurnItem extends Timed {
+  readonly kind: 'fileChange';
+  readonly changes: readonly TurnFileChange[];
+  readonly awaitingApproval: boolean;
+  readonly status: TurnItemStatus;
+  /** What the patch tool answered, once it did. */
+  readonly output: string | null;
+}
+
+/** An image the model looked at (absolute native path). */
+export interface ImageViewTurnItem extends Timed {
+  readonly kind: 'imageView';
+  readonly path: string;
+}
+
+/** Any item of a turn. */
+export type TurnItem = AgentMessageTurnItem | ReasoningTurnItem | CommandTurnItem | FileChangeTurnItem | ImageViewTurnItem;
