@@ -123,8 +123,7 @@ export class HumanOutput {
       case 'agentMessageDelta':
       case 'reasoningSummaryDelta':
       case 'commandOutputDelta':
-      // The readable output follows the facts; the turn items restate them.
-      case 'turnItem':
+      case 'turnItem': // The readable output follows the facts; the turn items restate them.
       case 'turnItemOutputDelta':
         return;
     }
