@@ -1,7 +1,7 @@
 // One client of the exec-server: the initialize handshake, a bounded request queue worked at a fixed
 // concurrency, the client's processes and file handles, and their teardown when the client goes away.
 import { randomUUID } from 'node:crypto';
-import { OVERSIZED_HEAD_BYTES, RequestQueue, UNKNOWN_REQUEST_ID, recoverRequestId, type MessageChannel } from '@skein/json-rpc';
+import { OVERSIZED_HEAD_BYTES, RequestQueue, UNKNOWN_REQUEST_ID, recoverRequestId, type JsonRpcServiceConnection, type MessageChannel } from '@skein/json-rpc';
 import { JsonRpcParseError, parseJsonRpcMessage, type JsonRpcErrorObject, type JsonRpcRequest, type RequestId } from '@skein/protocol';
 import type { BlockReaderSource } from '../block-reader.js';
 import type { ExecutorFileSystem } from '../file-system.js';
@@ -29,7 +29,7 @@ export interface ConnectionSetup {
 type Stage = 'new' | 'initializing' | 'ready';
 
 /** A connected client. Feed it messages with `receive`; `dispose` when the transport closes. */
-export class ExecServerConnection {
+export class ExecServerConnection implements JsonRpcServiceConnection {
   /** This connection's session, reported by `initialize`. */
   readonly sessionId = randomUUID();
   private stage: Stage = 'new';
