@@ -1,7 +1,7 @@
 // One client of the app-server: the initialize handshake, a bounded request queue worked in arrival
 // order, notifications filtered by the client's opt-outs, and server→client requests with their own
 // ids. Malformed input is dropped without an answer, as Codex 0.171.0 does.
-import type { JsonRpcServiceConnection, MessageChannel } from '@skein/exec-server';
+import { RequestQueue, type JsonRpcServiceConnection, type MessageChannel } from '@skein/json-rpc';
 import {
   AppServerErrorCode,
   AppServerErrorMessage,
@@ -75,10 +75,8 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
   #initializeParams: InitializeParams | undefined;
   #optOut: ReadonlySet<string> = new Set();
   #initializedNotified = false;
-  readonly #queue: QueuedRequest[] = [];
-  #active = 0;
+  readonly #queue: RequestQueue<QueuedRequest>;
   #disposed = false;
-  #idleWaiters: (() => void)[] = [];
   readonly #pendingServerRequests = new Map<number, PendingServerRequest>();
   readonly #closed = new AbortController();
   #droppedNotifications = 0;
@@ -88,6 +86,13 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
     private readonly setup: ConnectionSetup,
   ) {
     this.id = setup.id;
+    this.#queue = new RequestQueue({
+      maxQueued: setup.maxQueuedRequests,
+      concurrency: setup.concurrentRequests,
+      overloadedMessage: AppServerErrorMessage.ServerOverloaded,
+      run: (request) => this.handle(request),
+      refuse: (request, error) => this.sendError(request.id, error),
+    });
   }
 
   /** What the client sent in `initialize`; throws before it. */
@@ -139,7 +144,7 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
         this.setup.log(`connection ${this.id}: ignored a request whose id is neither a string nor an integer`);
         return;
       }
-      this.enqueue({ id, method, params: message.params });
+      this.#queue.push({ id, method, params: message.params });
       return;
     }
     if (typeof id === 'number' && ('result' in message || 'error' in message)) {
@@ -160,8 +165,7 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
   }
 
   drain(): Promise<void> {
-    if (this.#disposed || (this.#queue.length === 0 && this.#active === 0)) return Promise.resolve();
-    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+    return this.#queue.drain();
   }
 
   notify(method: string, params: unknown): void {
@@ -223,8 +227,7 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    this.#queue.length = 0;
-    for (const wake of this.#idleWaiters.splice(0)) wake();
+    this.#queue.close();
     for (const [id, pending] of this.#pendingServerRequests) {
       this.#pendingServerRequests.delete(id);
       pending.reject(new ServerRequestError('ConnectionClosed', `the client disconnected before answering ${pending.method}`));
@@ -247,27 +250,6 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
     const answer = answerOf(message, pending.method);
     if ('error' in answer) pending.reject(answer.error);
     else pending.resolve(answer.result);
-  }
-
-  private enqueue(request: QueuedRequest): void {
-    if (this.#queue.length + this.#active >= this.setup.maxQueuedRequests) {
-      this.sendError(request.id, { code: AppServerErrorCode.ServerOverloaded, message: AppServerErrorMessage.ServerOverloaded });
-      return;
-    }
-    this.#queue.push(request);
-    this.pump();
-  }
-
-  private pump(): void {
-    while (!this.#disposed && this.#active < this.setup.concurrentRequests && this.#queue.length > 0) {
-      const request = this.#queue.shift()!;
-      this.#active += 1;
-      void this.handle(request).finally(() => {
-        this.#active -= 1;
-        this.pump();
-      });
-    }
-    if (this.#queue.length === 0 && this.#active === 0) for (const wake of this.#idleWaiters.splice(0)) wake();
   }
 
   private async handle(request: QueuedRequest): Promise<void> {

@@ -1,18 +1,19 @@
 // The error a method handler throws to answer with a specific JSON-RPC error.
+import { JsonRpcRequestError } from '@skein/json-rpc';
 import { AppServerErrorCode, AppServerErrorMessage } from '@skein/protocol';
 
 /**
  * A JSON-RPC error answer with Codex's code. Handlers throw it; the dispatcher turns it into the
  * error response. `code` is the JSON-RPC code (`AppServerErrorCode`).
  */
-export class AppServerRequestError extends Error {
+export class AppServerRequestError extends JsonRpcRequestError {
   override readonly name = 'AppServerRequestError';
   constructor(
-    readonly code: AppServerErrorCode,
+    override readonly code: AppServerErrorCode,
     message: string,
-    readonly data?: unknown,
+    data?: unknown,
   ) {
-    super(message);
+    super(code, message, data);
   }
 
   /** `-32600 Invalid request: <detail>`, as Codex words params it cannot use. */

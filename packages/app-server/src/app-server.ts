@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '@skein/config';
-import { LocalFileSystem, type ExecutorFileSystem, type JsonRpcService, type MessageChannel } from '@skein/exec-server';
+import { LocalFileSystem, type ExecutorFileSystem } from '@skein/exec-server';
+import type { JsonRpcService, MessageChannel } from '@skein/json-rpc';
 import type { InitializeParams, InitializeResponse, RequestId } from '@skein/protocol';
 import { AppServerConnection } from './app-server-connection.js';
 import {

@@ -1,29 +1,23 @@
-// The app-server program: `--listen stdio:// | ws://IP:PORT`, capability-token auth, config from
-// the usual layers. Used by this package's bin and by `skein app-server`.
+// The app-server program: its flags, config from the usual layers and the server built from it;
+// @skein/json-rpc's program skeleton does the listening. Used by this package's bin and by `skein app-server`.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type LoadConfigOptions } from '@skein/config';
 import { localHostFacts, localThreadEnvironment } from '@skein/core';
 import { ExtensionRegistryBuilder } from '@skein/extension-api';
 import { ThreadStore } from '@skein/rollout';
 import {
-  CapabilityTokenError,
-  ListenAddressError,
-  listenWebSocket,
-  parseWebSocketAddress,
-  resolveWebSocketAuth,
-  serveStdio,
-  type CapabilityToken,
-  type ExecServerIo,
-  type WebSocketAuthFlags,
+  TRANSPORT_FLAG_OPTIONS,
+  readTransportFlags,
+  runJsonRpcProgram,
+  type JsonRpcProgramIo,
+  type TransportFlags,
   type WebSocketListener,
-} from '@skein/exec-server';
+} from '@skein/json-rpc';
 import { AppServer } from './app-server.js';
 import { readInstallationId } from './installation-id.js';
 
 /** The app-server's settings, as its flags spell them. */
-export interface AppServerSettings extends WebSocketAuthFlags {
-  /** `stdio://` (the default, also `stdio`) or `ws://IP:PORT` (port 0 picks a free one). */
-  readonly listen?: string | undefined;
+export interface AppServerSettings extends TransportFlags {
   /** `-c key=value` overrides, in order. */
   readonly configOverrides?: readonly string[] | undefined;
   readonly enable?: readonly string[] | undefined;
@@ -36,8 +30,9 @@ export interface AppServerSettings extends WebSocketAuthFlags {
   readonly version?: string | undefined;
 }
 
-/** Where the program runs: the exec-server's streams and stop signal, and a hook for tests. */
-export interface AppServerIo extends ExecServerIo {
+/** Where the program runs: the transport's streams and stop signal, the environment, and a hook for tests. */
+export interface AppServerIo extends JsonRpcProgramIo {
+  readonly env: Readonly<Record<string, string | undefined>>;
   /** Called with the listener once a WebSocket server is up (tests use its URL). */
   readonly onListening?: ((listener: WebSocketListener) => void) | undefined;
 }
@@ -60,11 +55,8 @@ export function parseAppServerArgs(argv: readonly string[]): AppServerSettings &
       strict: true,
       allowPositionals: false,
       options: {
-        listen: { type: 'string' },
+        ...TRANSPORT_FLAG_OPTIONS,
         stdio: { type: 'boolean' },
-        'ws-auth': { type: 'string' },
-        'ws-token-file': { type: 'string' },
-        'ws-token-sha256': { type: 'string' },
         config: { type: 'string', short: 'c', multiple: true },
         enable: { type: 'string', multiple: true },
         disable: { type: 'string', multiple: true },
@@ -78,28 +70,14 @@ export function parseAppServerArgs(argv: readonly string[]): AppServerSettings &
   }
   return {
     help: values.help ?? false,
+    ...readTransportFlags(values),
     listen: values.stdio === true ? 'stdio://' : values.listen,
-    wsAuth: values['ws-auth'],
-    wsTokenFile: values['ws-token-file'],
-    wsTokenSha256: values['ws-token-sha256'],
     configOverrides: values.config,
     enable: values.enable,
     disable: values.disable,
     profile: values.profile,
     strictConfig: values['strict-config'],
   };
-}
-
-function resolveAuth(settings: AppServerSettings, cwd: string): Promise<CapabilityToken | undefined> {
-  return resolveWebSocketAuth(settings, cwd, (message) => new AppServerSettingsError(message));
-}
-
-function shutdownSignal(): AbortSignal {
-  const controller = new AbortController();
-  const stop = (): void => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  return controller.signal;
 }
 
 /** Loads config and builds the server the program runs. */
@@ -137,36 +115,18 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
  * Runs the app-server until it is told to stop: over stdio, until the client's input ends; over
  * WebSocket, printing where it listens on stderr (as Codex), until shutdown. Resolves to the exit code.
  */
-export async function runAppServer(settings: AppServerSettings, io: AppServerIo): Promise<number> {
-  try {
-    const listen = settings.listen ?? 'stdio://';
-    const stdio = listen === 'stdio' || listen === 'stdio://';
-    const address = stdio ? undefined : parseWebSocketAddress(listen);
-    const auth = await resolveAuth(settings, io.cwd);
-    if (stdio && auth !== undefined) throw new AppServerSettingsError('--ws-auth applies to WebSocket listeners only');
-    const server = await createAppServer(settings, io);
-    if (address === undefined) {
-      await serveStdio(server, io.stdin, io.stdout);
-      await server.close();
-      return 0;
-    }
-    const listener = await listenWebSocket({ ...address, server, auth });
-    const http = listener.url.replace(/^ws:/, 'http:');
-    io.stderr.write(`skein app-server (WebSockets)\n  listening on: ${listener.url}\n  readyz: ${http}/readyz\n  healthz: ${http}/healthz\n`);
-    io.onListening?.(listener);
-    const shutdown = io.shutdown ?? shutdownSignal();
-    await new Promise<void>((resolve) => {
-      if (shutdown.aborted) resolve();
-      shutdown.addEventListener('abort', () => resolve(), { once: true });
-    });
-    await listener.close();
-    await server.close();
-    return 0;
-  } catch (error) {
-    if (error instanceof AppServerSettingsError || error instanceof ListenAddressError || error instanceof CapabilityTokenError || error instanceof ConfigError) {
-      io.stderr.write(`error: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+export function runAppServer(settings: AppServerSettings, io: AppServerIo): Promise<number> {
+  return runJsonRpcProgram({
+    flags: settings,
+    defaultListen: 'stdio://',
+    io,
+    settingsError: AppServerSettingsError,
+    usageErrors: [ConfigError],
+    createServer: () => createAppServer(settings, io),
+    onListening: (listener) => {
+      const http = listener.url.replace(/^ws:/, 'http:');
+      io.stderr.write(`skein app-server (WebSockets)\n  listening on: ${listener.url}\n  readyz: ${http}/readyz\n  healthz: ${http}/healthz\n`);
+      io.onListening?.(listener);
+    },
+  });
 }

@@ -3,7 +3,7 @@
 // Nothing is applied unless everything loads: any error leaves the caller with no Config at all.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { FeatureConfigError, featureSpec, resolveFeatures, type FeatureSource } from '@skein/features';
+import { FeatureConfigError, isFeatureKey, resolveFeatures, type FeatureSource } from '@skein/features';
 import { overridesToTable, parseConfigOverride } from './cli-override.js';
 import { ConfigError } from './config-error.js';
 import { ConfigToml, type ProfileToml } from './config-toml.js';
@@ -196,7 +196,7 @@ function loadFeatures(
   for (const [flag, keys, value] of [['--enable', options.enable, true], ['--disable', options.disable, false]] as const) {
     for (const key of keys ?? []) {
       // A flag names a feature on purpose, so a typo is an error (as in Codex), not a warning.
-      if (featureSpec(key) === undefined) {
+      if (!isFeatureKey(key)) {
         throw new ConfigError('InvalidFeature', `${flag} ${key}`, `features.${key}`, 'unknown feature flag; `skein features list` shows them all');
       }
       sources.push({ origin: `${flag} ${key}`, table: { [key]: value } });

@@ -70,15 +70,7 @@ export { EnvironmentInfo, ExecServerMethod, ExecServerNotification } from './pro
 
 export { ExecServer } from './server/exec-server.js';
 export type { ExecServerOptions } from './server/exec-server.js';
-export type { ExecServerConnection, MessageChannel } from './server/exec-server-connection.js';
-export { CapabilityToken, CapabilityTokenError } from './server/capability-token.js';
-export { resolveWebSocketAuth } from './server/websocket-auth.js';
-export type { WebSocketAuthFlags } from './server/websocket-auth.js';
-export type { TokenCheck } from './server/capability-token.js';
-export { ListenAddressError, listenWebSocket, parseWebSocketAddress } from './server/websocket-listener.js';
-export type { WebSocketAddress, WebSocketListener, WebSocketListenerOptions } from './server/websocket-listener.js';
-export { serveStdio } from './server/stdio-transport.js';
-export type { JsonRpcService, JsonRpcServiceConnection } from './server/json-rpc-service.js';
+export type { ExecServerConnection } from './server/exec-server-connection.js';
 export { EXEC_SERVER_PROTOCOL_VERSION } from './server/environment-info.js';
 export { ExecServerSettingsError, createLocalExecServer, parseExecServerArgs, runExecServer } from './run-exec-server.js';
 export type { ExecServerIo, ExecServerSettings } from './run-exec-server.js';

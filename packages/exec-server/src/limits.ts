@@ -42,8 +42,6 @@ export const MAX_QUEUED_REQUESTS = 128;
 export const DEFAULT_CONCURRENT_REQUESTS = 1;
 /** The largest request the server acts on; a larger one is answered with an error and skipped. */
 export const DEFAULT_MAX_REQUEST_BYTES = 64 * MiB;
-/** A frame this many times the request limit is not even buffered: the WebSocket is closed (1009). */
-export const HARD_FRAME_FACTOR = 2;
 /** Unsent bytes a connection may pile up before streamed output notifications are dropped (reads still see it). */
 export const MAX_OUTBOUND_BUFFERED_BYTES = 64 * MiB;
 /** The longest `fs/open` handle id, in UTF-8 bytes (Codex's limit). */

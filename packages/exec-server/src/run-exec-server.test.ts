@@ -47,6 +47,7 @@ describe('runExecServer', () => {
       [{ wsAuth: 'capability-token', wsTokenFile: 'a', wsTokenSha256: 'b' }, /either/],
       [{ wsAuth: 'capability-token', wsTokenSha256: 'xyz' }, /64 hex digits/],
       [{ listen: 'stdio', wsAuth: 'capability-token', wsTokenSha256: 'a'.repeat(64) }, /WebSocket listeners only/],
+      [{ listen: 'ws://0.0.0.0:0' }, /refusing to start non-loopback websocket listener 0\.0\.0\.0:0 without auth; configure `--ws-auth capability-token`/],
     ];
     for (const [settings, message] of cases) {
       const { io, err } = streams();

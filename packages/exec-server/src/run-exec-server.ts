@@ -1,24 +1,17 @@
-// The exec-server program: `--listen ws://IP:PORT | stdio`, capability-token auth, the sandbox wired
-// in when this machine has one. Used by this package's bin and by `skein exec-server`.
-import type { Readable, Writable } from 'node:stream';
+// The exec-server program: its flags and the service with the sandbox wired in when this machine has
+// one; @skein/json-rpc's program skeleton does the listening. Used by this package's bin and by `skein exec-server`.
 import { parseArgs } from 'node:util';
+import { TRANSPORT_FLAG_OPTIONS, readTransportFlags, runJsonRpcProgram, type JsonRpcProgramIo, type TransportFlags } from '@skein/json-rpc';
 import { probeSandbox } from '@skein/sandboxing';
 import { DEFAULT_CONCURRENT_REQUESTS, DEFAULT_MAX_REQUEST_BYTES } from './limits.js';
 import { LocalFileSystem } from './local/local-file-system.js';
 import { LocalProcesses } from './local/local-processes.js';
 import { PlatformSandbox } from './local/platform-sandbox.js';
 import { SandboxedFileSystem } from './local/sandboxed-file-system.js';
-import { resolveWebSocketAuth, type WebSocketAuthFlags } from './server/websocket-auth.js';
-import type { CapabilityToken } from './server/capability-token.js';
-import { CapabilityTokenError } from './server/capability-token.js';
 import { ExecServer } from './server/exec-server.js';
-import { serveStdio } from './server/stdio-transport.js';
-import { ListenAddressError, listenWebSocket, parseWebSocketAddress } from './server/websocket-listener.js';
 
-/** The exec-server's settings, as its flags spell them. */
-export interface ExecServerSettings extends WebSocketAuthFlags {
-  /** `ws://IP:PORT` (default `ws://127.0.0.1:0`), `stdio` or `stdio://`. */
-  readonly listen?: string | undefined;
+/** The exec-server's settings, as its flags spell them; `listen` is `ws://IP:PORT` (default `ws://127.0.0.1:0`), `stdio` or `stdio://`. */
+export interface ExecServerSettings extends TransportFlags {
   /** Requests one connection runs at once (default 1). */
   readonly concurrentRequests?: number | undefined;
   /** The largest request acted on, in bytes. */
@@ -27,15 +20,9 @@ export interface ExecServerSettings extends WebSocketAuthFlags {
   readonly exitOnStdinClose?: boolean | undefined;
 }
 
-/** Where the program runs; every stream defaults to the process's own. */
-export interface ExecServerIo {
-  readonly cwd: string;
+/** Where the program runs: the transport's streams and stop signal, and the environment served. */
+export interface ExecServerIo extends JsonRpcProgramIo {
   readonly env: Readonly<Record<string, string | undefined>>;
-  readonly stdin: Readable;
-  readonly stdout: Writable;
-  readonly stderr: Writable;
-  /** Stops a WebSocket server (default: SIGINT or SIGTERM). */
-  readonly shutdown?: AbortSignal | undefined;
 }
 
 /** A bad command line or setting; the message says what to change. */
@@ -63,10 +50,7 @@ export function parseExecServerArgs(argv: readonly string[]): ExecServerSettings
       strict: true,
       allowPositionals: false,
       options: {
-        listen: { type: 'string' },
-        'ws-auth': { type: 'string' },
-        'ws-token-file': { type: 'string' },
-        'ws-token-sha256': { type: 'string' },
+        ...TRANSPORT_FLAG_OPTIONS,
         'concurrent-requests': { type: 'string' },
         'max-request-bytes': { type: 'string' },
         'exit-on-stdin-close': { type: 'boolean' },
@@ -79,18 +63,11 @@ export function parseExecServerArgs(argv: readonly string[]): ExecServerSettings
   const { values } = parsed;
   return {
     help: values.help ?? false,
-    listen: values.listen,
-    wsAuth: values['ws-auth'],
-    wsTokenFile: values['ws-token-file'],
-    wsTokenSha256: values['ws-token-sha256'],
+    ...readTransportFlags(values),
     concurrentRequests: positiveInteger('--concurrent-requests', values['concurrent-requests']),
     maxRequestBytes: positiveInteger('--max-request-bytes', values['max-request-bytes']),
     exitOnStdinClose: values['exit-on-stdin-close'],
   };
-}
-
-function resolveAuth(settings: ExecServerSettings, cwd: string): Promise<CapabilityToken | undefined> {
-  return resolveWebSocketAuth(settings, cwd, (message) => new ExecServerSettingsError(message));
 }
 
 /** Builds the service for this machine: sandboxed fs calls and processes when a sandbox is usable. */
@@ -115,55 +92,21 @@ export async function createLocalExecServer(options: {
   });
 }
 
-function shutdownSignal(): AbortSignal {
-  const controller = new AbortController();
-  const stop = (): void => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  return controller.signal;
-}
-
 /**
  * Runs the exec-server until it is told to stop: for WebSocket, prints the listening URL on stdout
  * and serves until shutdown (or stdin closes, with `exitOnStdinClose`); for stdio, serves one client
  * until its input ends. Resolves to the exit code; setting errors are printed as `error: …`.
  */
-export async function runExecServer(settings: ExecServerSettings, io: ExecServerIo): Promise<number> {
-  try {
-    const listen = settings.listen ?? 'ws://127.0.0.1:0';
-    const stdio = listen === 'stdio' || listen === 'stdio://';
-    const address = stdio ? undefined : parseWebSocketAddress(listen);
-    const auth = await resolveAuth(settings, io.cwd);
-    if (stdio && auth !== undefined) throw new ExecServerSettingsError('--ws-auth applies to WebSocket listeners only');
-    const server = await createLocalExecServer({
-      cwd: io.cwd,
-      env: io.env,
-      concurrentRequests: settings.concurrentRequests,
-      maxRequestBytes: settings.maxRequestBytes,
-    });
-    if (address === undefined) {
-      await serveStdio(server, io.stdin, io.stdout);
-      return 0;
-    }
-    const listener = await listenWebSocket({ ...address, server, auth });
-    io.stdout.write(`${listener.url}\n`);
-    const shutdown = io.shutdown ?? shutdownSignal();
-    await new Promise<void>((resolve) => {
-      if (shutdown.aborted) resolve();
-      shutdown.addEventListener('abort', () => resolve(), { once: true });
-      if (settings.exitOnStdinClose === true) {
-        io.stdin.once('end', resolve);
-        io.stdin.once('close', resolve);
-        io.stdin.resume();
-      }
-    });
-    await listener.close();
-    return 0;
-  } catch (error) {
-    if (error instanceof ExecServerSettingsError || error instanceof ListenAddressError || error instanceof CapabilityTokenError) {
-      io.stderr.write(`error: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+export function runExecServer(settings: ExecServerSettings, io: ExecServerIo): Promise<number> {
+  return runJsonRpcProgram({
+    flags: settings,
+    defaultListen: 'ws://127.0.0.1:0',
+    io,
+    settingsError: ExecServerSettingsError,
+    exitOnStdinClose: settings.exitOnStdinClose,
+    createServer: () =>
+      createLocalExecServer({ cwd: io.cwd, env: io.env, concurrentRequests: settings.concurrentRequests, maxRequestBytes: settings.maxRequestBytes }),
+    // Codex's exec-server prints only the URL, on stdout, for the parent that spawned it to read.
+    onListening: (listener) => io.stdout.write(`${listener.url}\n`),
+  });
 }

@@ -3,10 +3,10 @@
 
 import type { FeatureStage } from './feature-stage.js';
 
-/** One registered feature flag. */
-export interface FeatureSpec {
+/** One registered feature flag; `K` is its key's literal type inside the registry. */
+export interface FeatureSpec<K extends string = string> {
   /** The key under `[features]` in config.toml, exactly as Codex spells it. */
-  readonly key: string;
+  readonly key: K;
   /** Lifecycle stage; Codex's for Codex keys. */
   readonly stage: FeatureStage;
   /** The state when no config layer sets the key; Codex's for Codex keys. */
@@ -18,12 +18,12 @@ export interface FeatureSpec {
 }
 
 /** A Codex key Skein lists so configs that set it load, without acting on it. */
-function listed(key: string, stage: FeatureStage, defaultEnabled: boolean, description: string): FeatureSpec {
+function listed<const K extends string>(key: K, stage: FeatureStage, defaultEnabled: boolean, description: string): FeatureSpec<K> {
   return Object.freeze({ key, stage, defaultEnabled, description, actedOn: false });
 }
 
 /** A key Skein acts on (for Codex keys: with Codex's stage and default). */
-function acted(key: string, stage: FeatureStage, defaultEnabled: boolean, description: string): FeatureSpec {
+function acted<const K extends string>(key: K, stage: FeatureStage, defaultEnabled: boolean, description: string): FeatureSpec<K> {
   return Object.freeze({ key, stage, defaultEnabled, description, actedOn: true });
 }
 
@@ -31,7 +31,7 @@ function acted(key: string, stage: FeatureStage, defaultEnabled: boolean, descri
  * Every feature Skein knows, sorted by key (UTF-16 code unit order, as `codex features list`).
  * Removed keys stay so old configs still load; setting one only produces a warning.
  */
-export const FEATURE_REGISTRY: readonly FeatureSpec[] = Object.freeze([
+export const FEATURE_REGISTRY = Object.freeze([
   listed('agent_message_board', 'underDevelopment', false, 'A board where the agents of one session leave messages for each other.'),
   listed('agent_message_board_mcp', 'underDevelopment', false, 'Serves the agent message board through MCP.'),
   listed('analytics_plan_history', 'beta', false, 'Past plan allowance usage in the analytics screen.'),
@@ -257,11 +257,26 @@ export const FEATURE_REGISTRY: readonly FeatureSpec[] = Object.freeze([
   listed('workspace_owner_usage_nudge', 'removed', false, 'Reminded workspace owners about usage.'),
   listed('worktrees', 'removed', true, 'Git worktrees for threads.'),
   listed('write_stdin_approval', 'stable', true, 'Asks for approval before writing to a running command\'s input.'),
-]);
+] as const) satisfies readonly FeatureSpec[];
 
-const BY_KEY: ReadonlyMap<string, FeatureSpec> = new Map(FEATURE_REGISTRY.map((spec) => [spec.key, spec]));
+/**
+ * A key the registry knows, as a type: code that asks for a feature by name gets a compile error
+ * for a typo instead of a silent `false`. Keys from config or the command line are plain strings;
+ * check them with {@link isFeatureKey} (or {@link featureSpec}) first.
+ */
+export type FeatureKey = (typeof FEATURE_REGISTRY)[number]['key'];
 
-/** The registered feature with this exact key (case-sensitive, as Codex), or undefined. */
-export function featureSpec(key: string): FeatureSpec | undefined {
+const BY_KEY: ReadonlyMap<string, FeatureSpec<FeatureKey>> = new Map(FEATURE_REGISTRY.map((spec) => [spec.key, spec]));
+
+/** Whether `key` (from config, a flag, a client) names a registered feature (case-sensitive, as Codex). */
+export function isFeatureKey(key: string): key is FeatureKey {
+  return BY_KEY.has(key);
+}
+
+/** The registered feature with this key. */
+export function featureSpec(key: FeatureKey): FeatureSpec<FeatureKey>;
+/** The registered feature with this exact key (case-sensitive, as Codex), or undefined for a string from outside. */
+export function featureSpec(key: string): FeatureSpec<FeatureKey> | undefined;
+export function featureSpec(key: string): FeatureSpec<FeatureKey> | undefined {
   return BY_KEY.get(key);
 }

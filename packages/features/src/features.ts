@@ -1,8 +1,8 @@
 // Features: the immutable set of effective feature states built from config layers, with the
 // structured configs (token_budget, rollout_budget) of the features that are on.
 
-import { FEATURE_REGISTRY } from './feature-registry.js';
-import type { FeatureSpec } from './feature-registry.js';
+import { FEATURE_REGISTRY, isFeatureKey } from './feature-registry.js';
+import type { FeatureKey, FeatureSpec } from './feature-registry.js';
 import { FEATURES_KEY } from './internal/features-key.js';
 import type { FeaturesState } from './internal/features-key.js';
 import type { RolloutBudgetConfig } from './rollout-budget.js';
@@ -10,7 +10,7 @@ import type { TokenBudgetConfig } from './token-budget.js';
 
 /** A registered feature with its effective state, as `skein features list` shows it. */
 export interface FeatureStatus {
-  readonly spec: FeatureSpec;
+  readonly spec: FeatureSpec<FeatureKey>;
   readonly enabled: boolean;
 }
 
@@ -30,7 +30,7 @@ export class Features {
   readonly tokenBudget: TokenBudgetConfig | undefined;
   /** The rollout budget (defaults applied) while `rollout_budget` is on, else undefined. */
   readonly rolloutBudget: RolloutBudgetConfig | undefined;
-  readonly #enabled: ReadonlyMap<string, boolean>;
+  readonly #enabled: ReadonlyMap<FeatureKey, boolean>;
   readonly #list: readonly FeatureStatus[];
 
   /** Internal: use `resolveFeatures` or `Features.defaults()`; the key is not exported. */
@@ -39,16 +39,27 @@ export class Features {
     this.tokenBudget = state.tokenBudget;
     this.rolloutBudget = state.rolloutBudget;
     // Removed features ignore every setting: they report their default (item_ids stays on).
-    const effective = (spec: FeatureSpec): boolean =>
+    const effective = (spec: FeatureSpec<FeatureKey>): boolean =>
       spec.stage === 'removed' ? spec.defaultEnabled : (state.toggles.get(spec.key) ?? spec.defaultEnabled);
     this.#list = Object.freeze(FEATURE_REGISTRY.map((spec) => Object.freeze({ spec, enabled: effective(spec) })));
     this.#enabled = new Map(this.#list.map((status) => [status.spec.key, status.enabled]));
     Object.freeze(this);
   }
 
-  /** Whether the feature is on; false for a key the registry does not know. */
-  isEnabled(key: string): boolean {
-    return this.#enabled.get(key) ?? false;
+  /**
+   * Whether the feature is on. `key` must be a registered key, so a typo does not compile; for a
+   * name that arrives as a string, use {@link Features.lookup}.
+   */
+  isEnabled(key: FeatureKey): boolean {
+    const enabled = this.#enabled.get(key);
+    // Only reachable by casting a string past the type: say so rather than answer `false`.
+    if (enabled === undefined) throw new TypeError(`unknown feature \`${String(key)}\`: the registry has no such key`);
+    return enabled;
+  }
+
+  /** The state of the feature named by a string from outside (config, a flag), or undefined if there is none. */
+  lookup(name: string): boolean | undefined {
+    return isFeatureKey(name) ? this.#enabled.get(name) : undefined;
   }
 
   /** Every registered feature with its effective state, sorted by key (a frozen array). */

@@ -2,8 +2,8 @@
 
 export { FeatureStage, featureStageLabel } from './feature-stage.js';
 
-export { FEATURE_REGISTRY, featureSpec } from './feature-registry.js';
-export type { FeatureSpec } from './feature-registry.js';
+export { FEATURE_REGISTRY, featureSpec, isFeatureKey } from './feature-registry.js';
+export type { FeatureKey, FeatureSpec } from './feature-registry.js';
 
 export { Features } from './features.js';
 export type { FeatureStatus } from './features.js';

@@ -47,8 +47,11 @@ describe('resolveFeatures layering', () => {
     expect(features.list().map((status) => status.spec.key)).toEqual(Features.defaults().list().map((status) => status.spec.key));
   });
 
-  it('reports a key the registry does not know as disabled', () => {
-    expect(resolveFeatures([layer(USER, { not_a_feature: true })]).features.isEnabled('not_a_feature')).toBe(false);
+  it('keeps a key the registry does not know out of the set, with a warning', () => {
+    const { features, warnings } = resolveFeatures([layer(USER, { not_a_feature: true })]);
+    expect(features.lookup('not_a_feature')).toBeUndefined();
+    expect(features.list().map((status): string => status.spec.key)).not.toContain('not_a_feature');
+    expect(warnings.map((warning) => warning.code)).toEqual(['UnknownFeature']);
   });
 
   it('does not keep a reference to the source tables', () => {

@@ -2,7 +2,7 @@
 import type { ESLint, Linter, Rule } from 'eslint';
 
 export declare const rules: Record<
-  'ext-imports-only-extension-api' | 'core-importers' | 'no-deep-imports' | 'no-relative-cross-package',
+  'ext-imports-only-extension-api' | 'core-importers' | 'no-deep-imports' | 'no-relative-cross-package' | 'transport-from-json-rpc',
   Rule.RuleModule
 >;
 declare const skein: ESLint.Plugin & { configs: { boundaries: Linter.Config } };

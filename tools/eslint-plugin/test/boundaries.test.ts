@@ -19,6 +19,8 @@ const manifests: Record<string, object> = {
   'packages/app-server': { name: '@skein/app-server', exports: { '.': './dist/index.js' } },
   'packages/extension-api': { name: '@skein/extension-api', exports: { '.': './dist/index.js' } },
   'ext/demo': { name: '@skein/ext-demo', exports: { '.': './dist/index.js' } },
+  'packages/json-rpc': { name: '@skein/json-rpc', exports: { '.': './dist/index.js', './framing': './dist/framing.js' } },
+  'packages/exec-server': { name: '@skein/exec-server', exports: { '.': './dist/index.js' } },
   'tools/bench': { name: '@skein/bench', private: true },
 };
 
@@ -32,6 +34,12 @@ beforeAll(() => {
     mkdirSync(path.join(root, dir, 'src'), { recursive: true });
     writeFileSync(path.join(root, dir, 'package.json'), JSON.stringify(manifest));
   }
+  // The transport rule reads the names json-rpc's barrels export.
+  writeFileSync(
+    path.join(root, 'packages/json-rpc/src/index.ts'),
+    "export { listenWebSocket, serveStdio } from './listener.js';\nexport type { JsonRpcService, MessageChannel as Channel } from './service.js';\n",
+  );
+  writeFileSync(path.join(root, 'packages/json-rpc/src/framing.ts'), "export { LineSplitter } from './line-splitter.js';\n");
   eslint = new ESLint({
     cwd: root,
     overrideConfigFile: true,
@@ -144,5 +152,41 @@ describe('skein/no-relative-cross-package', () => {
       "import { a } from '../src/a.js';\nimport pkg from '../package.json';\nexport { a, pkg };\n",
     );
     expect(messages).toEqual([]);
+  });
+});
+
+describe('skein/transport-from-json-rpc', () => {
+  it('fires when a transport name comes through another @skein package, imported or re-exported', async () => {
+    const messages = await lint(
+      'packages/app-server/src/transport.ts',
+      [
+        "import { listenWebSocket, FileSystemError } from '@skein/exec-server';",
+        "import type { JsonRpcService } from '@skein/exec-server';",
+        "export { serveStdio as serve } from '@skein/exec-server';",
+        "import { LineSplitter } from '@skein/protocol';",
+        'export { listenWebSocket, FileSystemError, LineSplitter, type JsonRpcService };',
+      ].join('\n'),
+    );
+    expect(messages).toEqual(['skein/transport-from-json-rpc@1', 'skein/transport-from-json-rpc@2', 'skein/transport-from-json-rpc@3', 'skein/transport-from-json-rpc@4']);
+  });
+
+  it('fires when a package other than json-rpc opens a WebSocket listener with ws', async () => {
+    const messages = await lint(
+      'packages/exec-server/src/listener.ts',
+      "import { WebSocketServer, WebSocket } from 'ws';\nimport { Server as WsServer } from 'ws';\nimport raw from 'ws/lib/websocket-server.js';\nexport { WebSocketServer, WebSocket, WsServer, raw };\n",
+    );
+    expect(messages).toEqual(['skein/transport-from-json-rpc@1', 'skein/transport-from-json-rpc@2', 'skein/transport-from-json-rpc@3']);
+  });
+
+  it('lets anyone import the transport from @skein/json-rpc, use a ws client, and json-rpc use ws freely', async () => {
+    const consumer = [
+      "import { listenWebSocket, serveStdio, type JsonRpcService } from '@skein/json-rpc';",
+      "import { LineSplitter } from '@skein/json-rpc/framing';",
+      "import { FileSystemError } from '@skein/exec-server';",
+      "import WebSocket from 'ws';",
+      'export { listenWebSocket, serveStdio, LineSplitter, FileSystemError, WebSocket, type JsonRpcService };',
+    ].join('\n');
+    expect(await lint('packages/app-server/src/ok-transport.ts', consumer)).toEqual([]);
+    expect(await lint('packages/json-rpc/src/listener.ts', "import { WebSocketServer } from 'ws';\nexport { WebSocketServer };\n")).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { loadConfig } from '@skein/config';
-import { listenWebSocket, serveStdio, type WebSocketListener } from '@skein/exec-server';
+import { listenWebSocket, serveStdio, type WebSocketListener } from '@skein/json-rpc';
 import { AppServerTestClient } from '@skein/test-support';
 import { AppServer, type AppServerOptions } from '../../src/index.js';
 

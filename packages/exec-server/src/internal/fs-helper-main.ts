@@ -8,7 +8,7 @@ import { FileSystemError } from '../file-system-error.js';
 import { DirectFileSystem } from '../local/direct-file-system.js';
 import { toBase64 } from '../protocol/base64-bytes.js';
 import { FsCopyParams, FsPathParams, FsReadBlockParams, FsWalkParams, FsWriteFileParams } from '../protocol/messages.js';
-import { LineSplitter } from '../server/line-splitter.js';
+import { LineSplitter } from '@skein/json-rpc/framing';
 import { HelperRequest, MAX_HELPER_LINE_BYTES, type HelperOperation, type HelperResponse } from './helper-protocol.js';
 
 const CreateDirectoryParams = z.object({ path: PathUriString, recursive: z.boolean() });

@@ -5,7 +5,7 @@ import { prepareSandboxedSpawn, spawnSandboxed } from '@skein/sandboxing';
 import { FileSystemError } from '../file-system-error.js';
 import { HelperResponse, MAX_HELPER_LINE_BYTES, type HelperOperation } from '../internal/helper-protocol.js';
 import type { FileSystemSandboxContext } from '../sandbox-context.js';
-import { LineSplitter } from '../server/line-splitter.js';
+import { LineSplitter } from '@skein/json-rpc/framing';
 import { sandboxFailure, toSandboxRequest } from './sandbox-request.js';
 
 // Enough of the helper's (or bwrap's) stderr to explain a failure.

@@ -9,6 +9,3 @@ export const ExecServerErrorCode = {
   NotFound: -32004,
 } as const;
 export type ExecServerErrorCode = (typeof ExecServerErrorCode)[keyof typeof ExecServerErrorCode];
-
-/** The id Codex puts on an error answering a message whose own id could not be read. */
-export const UNKNOWN_REQUEST_ID = -1;

@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import type { z } from 'zod';
 import { MAX_QUEUED_REQUESTS } from '../limits.js';
 import { ExecServerMethod, ExecServerNotification, InitializeResponse, type EnvironmentInfo } from '../protocol/messages.js';
-import { LineSplitter } from '../server/line-splitter.js';
+import { LineSplitter } from '@skein/json-rpc/framing';
 import { ExecServerClientError, RpcErrorAnswer } from './exec-server-client-error.js';
 
 /** The largest message the client accepts: a file at the server's readFile limit, in base64, plus slack. */

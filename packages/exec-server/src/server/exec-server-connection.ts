@@ -1,6 +1,7 @@
 // One client of the exec-server: the initialize handshake, a bounded request queue worked at a fixed
 // concurrency, the client's processes and file handles, and their teardown when the client goes away.
 import { randomUUID } from 'node:crypto';
+import { OVERSIZED_HEAD_BYTES, RequestQueue, UNKNOWN_REQUEST_ID, recoverRequestId, type JsonRpcServiceConnection, type MessageChannel } from '@skein/json-rpc';
 import { JsonRpcParseError, parseJsonRpcMessage, type JsonRpcErrorObject, type JsonRpcRequest, type RequestId } from '@skein/protocol';
 import type { BlockReaderSource } from '../block-reader.js';
 import type { ExecutorFileSystem } from '../file-system.js';
@@ -9,18 +10,11 @@ import type { ExecutorProcesses, ProcessEvent } from '../process-api.js';
 import { toBase64 } from '../protocol/base64-bytes.js';
 import { toJsonText } from '../protocol/json-text.js';
 import { ExecServerMethod, ExecServerNotification, InitializeParams, type EnvironmentInfo } from '../protocol/messages.js';
-import { ExecServerErrorCode, UNKNOWN_REQUEST_ID } from '../protocol/exec-server-error-code.js';
+import { ExecServerErrorCode } from '../protocol/exec-server-error-code.js';
 import { FileHandles } from './file-handles.js';
 import { METHOD_HANDLERS, type HandlerContext, type MethodGroup } from './method-handlers.js';
 import { RequestError } from './request-error.js';
 import { toJsonRpcError } from './to-json-rpc-error.js';
-
-/** Where a connection writes: one JSON-RPC message per `send`. */
-export interface MessageChannel {
-  send(text: string): void;
-  /** Bytes handed to `send` that the peer has not taken yet. */
-  readonly bufferedBytes: number;
-}
 
 /** What a connection needs from its server. */
 export interface ConnectionSetup {
@@ -34,30 +28,13 @@ export interface ConnectionSetup {
 
 type Stage = 'new' | 'initializing' | 'ready';
 
-// Reads a request id from the start of a message too large (or too broken) to parse whole.
-const LEADING_ID = /"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,256}")/;
-const ID_SCAN_CHARS = 4096;
-
-function recoverId(text: string): RequestId {
-  const match = LEADING_ID.exec(text.slice(0, ID_SCAN_CHARS));
-  if (match?.[1] === undefined) return UNKNOWN_REQUEST_ID;
-  try {
-    const id: unknown = JSON.parse(match[1]);
-    return typeof id === 'string' || typeof id === 'number' ? id : UNKNOWN_REQUEST_ID;
-  } catch {
-    return UNKNOWN_REQUEST_ID;
-  }
-}
-
 /** A connected client. Feed it messages with `receive`; `dispose` when the transport closes. */
-export class ExecServerConnection {
+export class ExecServerConnection implements JsonRpcServiceConnection {
   /** This connection's session, reported by `initialize`. */
   readonly sessionId = randomUUID();
   private stage: Stage = 'new';
-  private readonly queue: JsonRpcRequest[] = [];
-  private active = 0;
+  private readonly queue: RequestQueue<JsonRpcRequest>;
   private disposed = false;
-  private idleWaiters: (() => void)[] = [];
   private readonly handles = new FileHandles();
   private readonly context: HandlerContext;
   private readonly unsubscribe: () => void;
@@ -73,6 +50,13 @@ export class ExecServerConnection {
       environment: setup.environment,
       hostEnv: setup.hostEnv,
     };
+    this.queue = new RequestQueue({
+      maxQueued: MAX_QUEUED_REQUESTS,
+      concurrency: setup.concurrentRequests,
+      overloadedMessage: `too many requests in flight on this connection (limit ${MAX_QUEUED_REQUESTS}); wait for answers before sending more`,
+      run: (request) => this.handle(request),
+      refuse: (request, error) => this.sendError(request.id, error),
+    });
     this.unsubscribe = setup.processes.subscribe((event) => this.forward(event));
   }
 
@@ -81,7 +65,7 @@ export class ExecServerConnection {
     if (this.disposed) return;
     const bytes = Buffer.byteLength(text);
     if (bytes > this.setup.maxRequestBytes) {
-      this.receiveOversized(text.slice(0, ID_SCAN_CHARS), bytes);
+      this.receiveOversized(text.slice(0, OVERSIZED_HEAD_BYTES), bytes);
       return;
     }
     let message;
@@ -89,12 +73,12 @@ export class ExecServerConnection {
       message = parseJsonRpcMessage(text);
     } catch (error) {
       if (!(error instanceof JsonRpcParseError)) throw error;
-      this.sendError(recoverId(text), { code: ExecServerErrorCode.InvalidRequest, message: `failed to parse JSON-RPC message: ${error.message}` });
+      this.sendError(recoverRequestId(text), { code: ExecServerErrorCode.InvalidRequest, message: `failed to parse JSON-RPC message: ${error.message}` });
       return;
     }
     switch (message.kind) {
       case 'request':
-        this.enqueue(message.message);
+        this.queue.push(message.message);
         return;
       case 'notification':
         if (message.message.method === ExecServerNotification.Initialized && this.stage === 'initializing') this.stage = 'ready';
@@ -112,7 +96,7 @@ export class ExecServerConnection {
    */
   receiveOversized(head: string, bytes: number): void {
     if (this.disposed) return;
-    this.sendError(recoverId(head), {
+    this.sendError(recoverRequestId(head), {
       code: ExecServerErrorCode.InvalidRequest,
       message: `request of ${bytes} bytes exceeds the ${this.setup.maxRequestBytes}-byte limit; send large files in parts`,
     });
@@ -123,42 +107,16 @@ export class ExecServerConnection {
    * end while the output still works (stdio).
    */
   drain(): Promise<void> {
-    if (this.disposed || (this.queue.length === 0 && this.active === 0)) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.queue.drain();
   }
 
   /** Stops answering, kills this client's processes and closes its files. Safe to call twice. */
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    this.queue.length = 0;
-    for (const wake of this.idleWaiters.splice(0)) wake();
+    this.queue.close();
     this.unsubscribe();
     await Promise.all([this.setup.processes.close(), this.handles.closeAll()]);
-  }
-
-  private enqueue(request: JsonRpcRequest): void {
-    if (this.queue.length + this.active >= MAX_QUEUED_REQUESTS) {
-      this.sendError(request.id, {
-        code: ExecServerErrorCode.ServerOverloaded,
-        message: `too many requests in flight on this connection (limit ${MAX_QUEUED_REQUESTS}); wait for answers before sending more`,
-      });
-      return;
-    }
-    this.queue.push(request);
-    this.pump();
-  }
-
-  private pump(): void {
-    while (!this.disposed && this.active < this.setup.concurrentRequests && this.queue.length > 0) {
-      const request = this.queue.shift()!;
-      this.active += 1;
-      void this.handle(request).finally(() => {
-        this.active -= 1;
-        this.pump();
-      });
-    }
-    if (this.queue.length === 0 && this.active === 0) for (const wake of this.idleWaiters.splice(0)) wake();
   }
 
   private async handle(request: JsonRpcRequest): Promise<void> {

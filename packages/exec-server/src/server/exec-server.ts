@@ -1,5 +1,6 @@
 // ExecServer: the exec-server service independent of transport. It hands each transport connection
 // its own process table and file handles over a shared filesystem, and tears all of them down on close.
+import type { JsonRpcService, MessageChannel } from '@skein/json-rpc';
 import type { BlockReaderSource } from '../block-reader.js';
 import type { ExecutorFileSystem } from '../file-system.js';
 import { DEFAULT_CONCURRENT_REQUESTS, DEFAULT_MAX_REQUEST_BYTES } from '../limits.js';
@@ -8,7 +9,7 @@ import { LocalProcesses } from '../local/local-processes.js';
 import type { ExecutorProcesses } from '../process-api.js';
 import type { EnvironmentInfo } from '../protocol/messages.js';
 import { describeEnvironment } from './environment-info.js';
-import { ExecServerConnection, type MessageChannel } from './exec-server-connection.js';
+import { ExecServerConnection } from './exec-server-connection.js';
 
 /** How an ExecServer runs; every field has a default suitable for the `skein exec-server` binary. */
 export interface ExecServerOptions {
@@ -29,7 +30,7 @@ export interface ExecServerOptions {
 }
 
 /** The service; attach transports with {@link ExecServer.connect}. */
-export class ExecServer {
+export class ExecServer implements JsonRpcService<ExecServerConnection> {
   private readonly connections = new Set<ExecServerConnection>();
   private readonly fileSystem: ExecutorFileSystem & BlockReaderSource;
   private readonly createProcesses: () => ExecutorProcesses;

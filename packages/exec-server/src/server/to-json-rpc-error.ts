@@ -1,12 +1,12 @@
-// Maps whatever a handler threw to the JSON-RPC error Codex would answer with, keeping our stable
-// error code in `data.code` so a Skein client can rebuild the same error class on its side.
+// The exec-server's error mappings for @skein/json-rpc's mapper: what Codex answers for each of our
+// error codes, keeping the stable code in `data.code` so a Skein client can rebuild the same error.
+import { JsonRpcErrorMapper, mapErrorClass, mapErrorCodes } from '@skein/json-rpc';
 import type { JsonRpcErrorObject } from '@skein/protocol';
 import { z } from 'zod';
 import { FileSystemError, type FileSystemErrorCode } from '../file-system-error.js';
 import { ProcessError, type ProcessErrorCode } from '../process-api.js';
 import { INVALID_BASE64 } from '../protocol/base64-bytes.js';
 import { ExecServerErrorCode } from '../protocol/exec-server-error-code.js';
-import { RequestError } from './request-error.js';
 
 const FILE_SYSTEM_CODES: Readonly<Record<FileSystemErrorCode, number>> = {
   NotFound: ExecServerErrorCode.NotFound,
@@ -47,30 +47,26 @@ export function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+const mapper = new JsonRpcErrorMapper({
+  mappings: [
+    mapErrorClass(z.ZodError, (error) => {
+      // Codex parses the bytes after the params, so it answers bad base64 as an invalid request.
+      const onlyBase64 = error.issues.every((issue) => issue.code === 'custom' && issue.params?.code === INVALID_BASE64);
+      return { code: onlyBase64 ? ExecServerErrorCode.InvalidRequest : ExecServerErrorCode.InvalidParams, message: `invalid params: ${describeIssues(error)}` };
+    }),
+    mapErrorCodes(FileSystemError, FILE_SYSTEM_CODES, (error) => ({ code: error.code, ...(error.errno === undefined ? {} : { errno: error.errno }) })),
+    mapErrorCodes(ProcessError, PROCESS_CODES, (error) => {
+      const data: Record<string, unknown> = { code: error.code };
+      if (error.errno !== undefined) data.errno = error.errno;
+      // Codex marks a program or cwd that does not exist this way; its clients look for it.
+      if (error.code === 'SpawnFailed') data.kind = error.errno === 'ENOENT' ? 'spawnNotFound' : 'spawnFailed';
+      return data;
+    }),
+  ],
+  internalErrorMessage: (message) => `internal error: ${message}`,
+});
+
 /** The JSON-RPC error object for `error`; unexpected errors become "internal error" with their message. */
 export function toJsonRpcError(error: unknown): JsonRpcErrorObject {
-  if (error instanceof RequestError) {
-    return { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
-  }
-  if (error instanceof z.ZodError) {
-    // Codex parses the bytes after the params, so it answers bad base64 as an invalid request.
-    const onlyBase64 = error.issues.every((issue) => issue.code === 'custom' && issue.params?.code === INVALID_BASE64);
-    return { code: onlyBase64 ? ExecServerErrorCode.InvalidRequest : ExecServerErrorCode.InvalidParams, message: `invalid params: ${describeIssues(error)}` };
-  }
-  if (error instanceof FileSystemError) {
-    return {
-      code: FILE_SYSTEM_CODES[error.code],
-      message: error.message,
-      data: { code: error.code, ...(error.errno === undefined ? {} : { errno: error.errno }) },
-    };
-  }
-  if (error instanceof ProcessError) {
-    const data: Record<string, unknown> = { code: error.code };
-    if (error.errno !== undefined) data.errno = error.errno;
-    // Codex marks a program or cwd that does not exist this way; its clients look for it.
-    if (error.code === 'SpawnFailed') data.kind = error.errno === 'ENOENT' ? 'spawnNotFound' : 'spawnFailed';
-    return { code: PROCESS_CODES[error.code], message: error.message, data };
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return { code: ExecServerErrorCode.InternalError, message: `internal error: ${message}` };
+  return mapper.toJsonRpcError(error);
 }

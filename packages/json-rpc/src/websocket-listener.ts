@@ -1,48 +1,24 @@
-// The exec-server over WebSocket: one text (or binary) frame per JSON-RPC message, optional
-// capability-token auth on the upgrade, heartbeats so a vanished client is noticed and torn down.
+// A JSON-RPC service over WebSocket: one text (or binary) frame per message, the security rules
+// both servers share (no browser origins, no unauthenticated listener off loopback, optional
+// capability-token auth on the upgrade), and heartbeats so a vanished client is noticed and torn down.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { isIP, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { JsonRpcErrorCode } from '@skein/protocol';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { HARD_FRAME_FACTOR } from '../limits.js';
 import type { CapabilityToken } from './capability-token.js';
-import { ExecServerErrorCode, UNKNOWN_REQUEST_ID } from '../protocol/exec-server-error-code.js';
 import type { JsonRpcService, JsonRpcServiceConnection } from './json-rpc-service.js';
-
-/** How often idle sockets are pinged; one missed pong and the client is treated as gone. */
-export const HEARTBEAT_INTERVAL_MS = 30_000;
-
-/** Why a `--listen` address was refused. */
-export class ListenAddressError extends Error {
-  override readonly name = 'ListenAddressError';
-  readonly code = 'InvalidListenAddress';
-}
-
-/** A parsed `ws://IP:PORT`. */
-export interface WebSocketAddress {
-  readonly host: string;
-  readonly port: number;
-}
-
-/** Parses `ws://IP:PORT` (an IP literal, as Codex requires; port 0 picks a free one). */
-export function parseWebSocketAddress(listen: string): WebSocketAddress {
-  let url: URL;
-  try {
-    url = new URL(listen);
-  } catch {
-    throw new ListenAddressError(`invalid --listen URL \`${listen}\`; expected \`ws://IP:PORT\` or \`stdio\``);
-  }
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (url.protocol !== 'ws:' || url.port === '' || isIP(host) === 0 || (url.pathname !== '/' && url.pathname !== '')) {
-    throw new ListenAddressError(`invalid websocket --listen URL \`${listen}\`; expected \`ws://IP:PORT\``);
-  }
-  return { host, port: Number(url.port) };
-}
+import { HARD_FRAME_FACTOR, HEARTBEAT_INTERVAL_MS } from './limits.js';
+import { checkListenerExposure, type WebSocketAddress } from './listen-address.js';
+import { UNKNOWN_REQUEST_ID } from './request-id.js';
 
 /** Options of {@link listenWebSocket}. */
 export interface WebSocketListenerOptions<C extends JsonRpcServiceConnection = JsonRpcServiceConnection> extends WebSocketAddress {
   /** The service each accepted client is connected to (an ExecServer, an app-server, …). */
   readonly server: JsonRpcService<C>;
-  /** When set, upgrades without the right `Authorization: Bearer` token are refused with 401. */
+  /**
+   * When set, upgrades without the right `Authorization: Bearer` token are refused with 401. Without
+   * it the host must be a loopback address (else {@link listenWebSocket} throws `ListenAddressError`).
+   */
   readonly auth?: CapabilityToken | undefined;
 }
 
@@ -62,14 +38,23 @@ function rawText(data: RawData): string {
 
 function refuse(socket: Socket, status: string, message: string): void {
   // The body is a JSON-RPC error so a client that shows it gets the same shape as any other refusal.
-  const body = JSON.stringify({ error: { code: ExecServerErrorCode.InvalidRequest, message }, id: UNKNOWN_REQUEST_ID });
+  const body = JSON.stringify({ error: { code: JsonRpcErrorCode.InvalidRequest, message }, id: UNKNOWN_REQUEST_ID });
   socket.end(
     `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 
-/** Listens for a JSON-RPC service's clients (exec-server, app-server) on `ws://host:port`. */
+/**
+ * Listens for a JSON-RPC service's clients (exec-server, app-server) on `ws://host:port`.
+ *
+ * As Codex: an upgrade that carries an `Origin` header (a web page's script) is refused with 403
+ * before any auth check, so a page the user visits cannot drive the server; and an unauthenticated
+ * listener is refused on a non-loopback address.
+ *
+ * @throws ListenAddressError (`UnauthenticatedNonLoopback`) for a non-loopback host without `auth`.
+ */
 export async function listenWebSocket<C extends JsonRpcServiceConnection>(options: WebSocketListenerOptions<C>): Promise<WebSocketListener> {
+  checkListenerExposure(options, options.auth !== undefined);
   const { server } = options;
   const sockets = new Set<WebSocket>();
   const closing = new Set<Promise<void>>();
@@ -91,6 +76,9 @@ export async function listenWebSocket<C extends JsonRpcServiceConnection>(option
 
   http.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
     socket.on('error', () => socket.destroy());
+    // Browsers always send Origin on a WebSocket handshake and other clients need not: refusing it
+    // keeps a web page from reaching a server bound to this machine (cross-site WebSocket hijacking).
+    if (request.headers.origin !== undefined) return refuse(socket, '403 Forbidden', 'websocket upgrades from a browser (with an `Origin` header) are refused');
     const check = options.auth?.check(request.headers.authorization) ?? 'ok';
     if (check === 'missing') return refuse(socket, '401 Unauthorized', 'missing websocket bearer token: send `Authorization: Bearer <token>`');
     if (check === 'invalid') return refuse(socket, '401 Unauthorized', 'invalid websocket bearer token');

@@ -1,5 +1,5 @@
-// A JSON-RPC service (the exec-server, the app-server) over stdio: one JSON-RPC message per line each way. The session ends when input does,
-// after the requests already sent have been answered.
+// A JSON-RPC service (the exec-server, the app-server) over stdio: one JSON-RPC message per line each
+// way. The session ends when input does, after the requests already sent have been answered.
 import type { Readable, Writable } from 'node:stream';
 import type { JsonRpcService, JsonRpcServiceConnection } from './json-rpc-service.js';
 import { LineSplitter } from './line-splitter.js';

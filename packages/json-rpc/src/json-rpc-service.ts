@@ -1,6 +1,6 @@
 // What the stdio and WebSocket transports need from a JSON-RPC service, so any server that speaks
 // one message per line/frame (the exec-server, the app-server) can be served by them.
-import type { MessageChannel } from './exec-server-connection.js';
+import type { MessageChannel } from './message-channel.js';
 
 /** One client of a service, fed by a transport. */
 export interface JsonRpcServiceConnection {

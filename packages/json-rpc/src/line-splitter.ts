@@ -1,9 +1,10 @@
 // Splits a byte stream into newline-terminated messages with a cap on line length: an overlong line is
 // skipped (its head kept to find the request id) rather than buffered without bound.
-const HEAD_BYTES = 4096;
+import { OVERSIZED_HEAD_BYTES } from './limits.js';
 
 /** What a splitter reports. */
 export interface LineSink {
+  /** One complete, non-blank line without its terminator. */
   line(text: string): void;
   /** A line longer than the cap, with its first bytes and its full length. */
   oversized(head: string, bytes: number): void;
@@ -20,6 +21,7 @@ export class LineSplitter {
     private readonly sink: LineSink,
   ) {}
 
+  /** Feeds the next chunk of the stream; complete lines are reported before it returns. */
   push(chunk: Buffer): void {
     let start = 0;
     for (let newline = chunk.indexOf(0x0a, start); newline >= 0; newline = chunk.indexOf(0x0a, start)) {
@@ -40,7 +42,7 @@ export class LineSplitter {
     this.length += piece.byteLength;
     if (this.length > this.maxLineBytes) {
       const joined = Buffer.concat(this.parts, this.length);
-      this.skipping = { head: joined.subarray(0, HEAD_BYTES), bytes: this.length };
+      this.skipping = { head: joined.subarray(0, OVERSIZED_HEAD_BYTES), bytes: this.length };
       this.parts = [];
       this.length = 0;
     }

@@ -1,0 +1,33 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runAppServer } from './run-app-server.js';
+
+let home: string;
+beforeEach(() => {
+  home = mkdtempSync(path.join(tmpdir(), 'skein-run-app-server-'));
+});
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+function io() {
+  const stderr = new PassThrough();
+  let err = '';
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  return { io: { cwd: home, env: { CODEX_HOME: home }, stdin: new PassThrough(), stdout: new PassThrough(), stderr }, err: () => err };
+}
+
+describe('runAppServer', () => {
+  it('refuses an unauthenticated WebSocket listener off loopback, naming the auth flags', async () => {
+    const { io: streams, err } = io();
+    expect(await runAppServer({ listen: 'ws://0.0.0.0:0' }, streams)).toBe(1);
+    expect(err()).toMatch(/^error: refusing to start non-loopback websocket listener 0\.0\.0\.0:0 without auth; configure `--ws-auth capability-token`/);
+  });
+
+  it('prints its own settings errors as `error: …`', async () => {
+    const { io: streams, err } = io();
+    expect(await runAppServer({ listen: 'stdio://', wsAuth: 'capability-token', wsTokenSha256: 'a'.repeat(64) }, streams)).toBe(1);
+    expect(err()).toBe('error: --ws-auth applies to WebSocket listeners only\n');
+  });
+});

@@ -1,0 +1,27 @@
+// The transport's command-line flags, spelled as Codex spells them for both servers: `--listen`,
+// `--ws-auth`, `--ws-token-file`, `--ws-token-sha256`, as `node:util` parseArgs options.
+import type { WebSocketAuthFlags } from './websocket-auth.js';
+
+/** The parseArgs options of the transport flags; spread them into a program's own. */
+export const TRANSPORT_FLAG_OPTIONS = {
+  listen: { type: 'string' },
+  'ws-auth': { type: 'string' },
+  'ws-token-file': { type: 'string' },
+  'ws-token-sha256': { type: 'string' },
+} as const;
+
+/** The transport flags as a program's settings hold them. */
+export interface TransportFlags extends WebSocketAuthFlags {
+  /** `stdio`, `stdio://` or `ws://IP:PORT`; undefined: the program's default. */
+  readonly listen?: string | undefined;
+}
+
+/** The transport flags out of parseArgs `values` parsed with {@link TRANSPORT_FLAG_OPTIONS}. */
+export function readTransportFlags(values: {
+  readonly listen?: string | undefined;
+  readonly 'ws-auth'?: string | undefined;
+  readonly 'ws-token-file'?: string | undefined;
+  readonly 'ws-token-sha256'?: string | undefined;
+}): TransportFlags {
+  return { listen: values.listen, wsAuth: values['ws-auth'], wsTokenFile: values['ws-token-file'], wsTokenSha256: values['ws-token-sha256'] };
+}
