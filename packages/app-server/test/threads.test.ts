@@ -14,6 +14,7 @@ import {
   customToolCall,
   functionCall,
   mockProviderConfigToml,
+  probeSandboxForTests,
   PLAIN_TURN_NOTIFICATIONS,
   sse,
   startMockResponsesServer,
@@ -25,8 +26,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppServerOptions } from '../src/index.js';
 import { makeHome, startInProcess, type InProcessServer, type TestHome } from './support/app-server-harness.js';
 
-const capability = await probeSandbox({ env: process.env, cwd: process.cwd() });
-const NO_SANDBOX = capability.available ? false : `bubblewrap is not usable here: ${capability.reason}`;
+const { skip: NO_SANDBOX } = await probeSandboxForTests(() => probeSandbox({ env: process.env, cwd: process.cwd() }));
 
 let model: MockResponsesServer;
 let home: TestHome;
@@ -116,7 +116,7 @@ describe('thread/start and turn/start', () => {
     expect(model.requests[0]!.messageTexts('user').at(-1)).toBe('Say hello');
   });
 
-  it.skipIf(NO_SANDBOX)('shows a sandboxed command as a commandExecution item and answers the model in Codex’s format', async () => {
+  it.skipIf(NO_SANDBOX !== '')(`shows a sandboxed command as a commandExecution item and answers the model in Codex’s format${NO_SANDBOX}`, async () => {
     model.expect([sse(functionCall('exec_command', { cmd: 'echo hi' }, { callId: 'call_1' }), completed()), sse(assistantMessage('It printed hi.'), completed())]);
     const client = await connect(await serve());
     const threadId = await startThread(client);
@@ -138,7 +138,7 @@ describe('thread/start and turn/start', () => {
   });
 });
 
-describe.skipIf(NO_SANDBOX)('approvals as server requests', () => {
+describe.skipIf(NO_SANDBOX !== '')(`approvals as server requests${NO_SANDBOX}`, () => {
   async function approvalTurn(decision: unknown): Promise<{ client: AppServerTestClient; threadId: string; requests: ReceivedServerRequest[]; turn: { status: string } }> {
     model.expect([sse(functionCall('exec_command', { cmd: 'touch made.txt && echo done' }, { callId: 'call_a' }), completed()), sse(assistantMessage('Finished.'), completed())]);
     const client = await connect(await serve());
@@ -199,7 +199,7 @@ describe.skipIf(NO_SANDBOX)('approvals as server requests', () => {
   });
 });
 
-describe.skipIf(NO_SANDBOX)('file changes', () => {
+describe.skipIf(NO_SANDBOX !== '')(`file changes${NO_SANDBOX}`, () => {
   const addFile = (file: string) => `*** Begin Patch\n*** Add File: ${file}\n+hello\n*** End Patch\n`;
 
   it('shows a patch as a fileChange item with its diff', async () => {
@@ -240,7 +240,7 @@ describe.skipIf(NO_SANDBOX)('file changes', () => {
 });
 
 describe('questions, interrupts and steering', () => {
-  it.skipIf(NO_SANDBOX)('an interrupt withdraws a pending approval: the turn ends, then the request is resolved', async () => {
+  it.skipIf(NO_SANDBOX !== '')(`an interrupt withdraws a pending approval: the turn ends, then the request is resolved${NO_SANDBOX}`, async () => {
     model.expect([sse(functionCall('exec_command', { cmd: 'touch never.txt' }, { callId: 'call_w' }), completed()), sse(assistantMessage('Later.'), completed())]);
     const client = await connect(await serve());
     const threadId = await startThread(client, { approvalPolicy: 'untrusted' });
@@ -258,7 +258,7 @@ describe('questions, interrupts and steering', () => {
     await turnCompleted(client, next.turn.id);
   });
 
-  it.skipIf(NO_SANDBOX)('a user shell turn can be interrupted; an empty command is refused', async () => {
+  it.skipIf(NO_SANDBOX !== '')(`a user shell turn can be interrupted; an empty command is refused${NO_SANDBOX}`, async () => {
     const client = await connect(await serve());
     const threadId = await startThread(client);
     expect(await client.requestReply('thread/shellCommand', { threadId, command: '  ' })).toMatchObject({ error: { code: -32600, message: 'command must not be empty' } });
@@ -290,7 +290,7 @@ describe('questions, interrupts and steering', () => {
     expect(model.requests[1]!.toolOutputText('call_q')).toBe('{"answers":{"pick":{"answers":["A"]}}}');
   });
 
-  it.skipIf(NO_SANDBOX)('turn/interrupt answers {} and ends the turn as interrupted; the next turn tells the model', async () => {
+  it.skipIf(NO_SANDBOX !== '')(`turn/interrupt answers {} and ends the turn as interrupted; the next turn tells the model${NO_SANDBOX}`, async () => {
     model.expect([sse(functionCall('exec_command', { cmd: 'sleep 30', yield_time_ms: 20000 }, { callId: 'call_s' }), completed()), sse(assistantMessage('Next.'), completed())]);
     const client = await connect(await serve());
     const threadId = await startThread(client);
@@ -385,7 +385,7 @@ describe('thread operations', () => {
     expect(after.slice(1, before.length)).toEqual(before.slice(1));
   });
 
-  it.skipIf(NO_SANDBOX)('runs a user shell command as a turn; a thread without environments gets “shell is unavailable in this session”', async () => {
+  it.skipIf(NO_SANDBOX !== '')(`runs a user shell command as a turn; a thread without environments gets “shell is unavailable in this session”${NO_SANDBOX}`, async () => {
     const client = await connect(await serve());
     const threadId = await startThread(client);
     expect(await client.request('thread/shellCommand', { threadId, command: 'echo from-user' })).toEqual({});
@@ -433,7 +433,7 @@ describe('several clients', () => {
     return { first, second, threadId };
   }
 
-  it.skipIf(NO_SANDBOX)('an approval waits when its client leaves, and is sent again, same id, to a client that resumes the thread', async () => {
+  it.skipIf(NO_SANDBOX !== '')(`an approval waits when its client leaves, and is sent again, same id, to a client that resumes the thread${NO_SANDBOX}`, async () => {
     touchTurn();
     const server = await serve();
     const first = await connect(server, 'websocket');
@@ -454,7 +454,7 @@ describe('several clients', () => {
     expect(existsSync(path.join(home.workspace, 'made.txt'))).toBe(true);
   });
 
-  it.skipIf(NO_SANDBOX)('an approval goes to every subscriber; the first answer decides and the others hear it resolved', async () => {
+  it.skipIf(NO_SANDBOX !== '')(`an approval goes to every subscriber; the first answer decides and the others hear it resolved${NO_SANDBOX}`, async () => {
     const { first, second, threadId } = await twoSubscribers();
     second.onServerRequest(() => ({ decision: 'accept' }));
     const { turn } = (await first.request('turn/start', { threadId, input: text('make a file') })) as { turn: { id: string } };
@@ -464,7 +464,7 @@ describe('several clients', () => {
     expect(existsSync(path.join(home.workspace, 'made.txt'))).toBe(true);
   });
 
-  it.skipIf(NO_SANDBOX)('an error answer settles an approval as declined, and the other subscribers hear it resolved', async () => {
+  it.skipIf(NO_SANDBOX !== '')(`an error answer settles an approval as declined, and the other subscribers hear it resolved${NO_SANDBOX}`, async () => {
     const { first, second, threadId } = await twoSubscribers();
     second.onServerRequest(() => {
       throw new Error('this client cannot show approvals');

@@ -76,3 +76,15 @@ export { mockProviderConfigToml } from './mock-provider-config.js';
 export type { MockProviderConfigOptions } from './mock-provider-config.js';
 
 export { PLAIN_TURN_NOTIFICATIONS } from './codex-notification-order.js';
+
+export {
+  DEFAULT_PROBE_WAIT_MS,
+  REQUIRE_SANDBOX_ENV,
+  TEST_RUN_ID_ENV,
+  TestCapabilityError,
+  probeOncePerRun,
+  probeSandboxForTests,
+  skipWithReason,
+  testRunDir,
+} from './probe-once-per-run.js';
+export type { ProbeOncePerRunOptions, ProbedCapability, SkippableTestContext } from './probe-once-per-run.js';
