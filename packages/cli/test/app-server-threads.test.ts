@@ -56,9 +56,12 @@ afterEach(async () => {
     child.kill('SIGKILL');
     await exited;
   }
-  model.verify();
-  await model.close();
-  rmSync(root, { recursive: true, force: true });
+  // Closing verifies the mock model: no unexpected request, no unused response.
+  try {
+    await model.close();
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
 
 const text = (value: string) => [{ type: 'text', text: value, text_elements: [] }];

@@ -2,7 +2,7 @@
 // builders that script it, request capture and tool call invariant checks. Re-exports only.
 
 export { startMockResponsesServer, DEFAULT_MAX_BODY_BYTES, RESPONSES_PATH } from './mock-responses-server.js';
-export type { MockResponsesServer, MockResponsesServerOptions } from './mock-responses-server.js';
+export type { MockResponsesServer, MockResponsesServerOptions, ToleratedProblem } from './mock-responses-server.js';
 
 export { sse, httpError, matching } from './scripted-response.js';
 export type {
