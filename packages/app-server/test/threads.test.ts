@@ -2,7 +2,7 @@
 // the local sandboxed environment, the model scripted by the mock Responses server, and clients that
 // validate every message against Codex's schema. Asserts on the notifications clients see, the
 // requests the model receives, and what lands on disk.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { localThreadEnvironment } from '@skein/core';
 import { ExtensionRegistryBuilder } from '@skein/extension-api';
@@ -40,9 +40,12 @@ beforeEach(async () => {
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
   for (const server of servers.splice(0)) await server.close();
-  model.verify();
-  await model.close();
-  home.cleanup();
+  // Closing verifies the mock model: no unexpected request, no unused response.
+  try {
+    await model.close();
+  } finally {
+    home.cleanup();
+  }
 });
 
 /** An in-process server with threads on `home`. */
@@ -88,6 +91,13 @@ function methodsFor(client: AppServerTestClient, threadId: string, from = 0): st
     .slice(from)
     .filter((notification) => (notification.params as { threadId?: string; thread?: { id?: string } }).threadId === threadId || (notification.params as { thread?: { id?: string } }).thread?.id === threadId)
     .map((notification) => notification.method);
+}
+
+/** A promise and the function that resolves it (Node 20 has no Promise.withResolvers). */
+function deferred<T>(): { readonly promise: Promise<T>; readonly resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => (resolve = settle));
+  return { promise, resolve };
 }
 
 const turnCompleted = (client: AppServerTestClient, turnId: string) =>
@@ -462,6 +472,55 @@ describe('several clients', () => {
     expect(first.serverRequests.map((request) => request.id)).toEqual(second.serverRequests.map((request) => request.id));
     expect(first.notificationsOf('serverRequest/resolved')).toEqual([{ threadId, requestId: second.serverRequests[0]!.id }]);
     expect(existsSync(path.join(home.workspace, 'made.txt'))).toBe(true);
+  });
+
+  // Codex (app-server's OutgoingMessageSender) takes the first answer out of its callback table; a
+  // later answer to the same id finds nothing, is logged ("could not find callback") and gets no reply.
+  it.skipIf(NO_SANDBOX !== '')(`a contested approval: both subscribers are asked, the first answer decides, the late one is ignored without a reply, and the command runs once${NO_SANDBOX}`, async () => {
+    model.expect([sse(functionCall('exec_command', { cmd: 'echo ran >> runs.txt' }, { callId: 'call_c' }), completed()), sse(assistantMessage('Ran it.'), completed())]);
+    const log: string[] = [];
+    const server = await serve({ log: (line) => log.push(line) });
+    const first = await connect(server, 'websocket');
+    const second = await connect(server, 'websocket');
+    const threadId = await startThread(first, { approvalPolicy: 'untrusted' });
+    await second.request('thread/resume', { threadId });
+
+    // Each client holds its answer until the test releases it, so both are asked before either answers.
+    const holdAnswer = (client: AppServerTestClient) => {
+      const asked = deferred<ReceivedServerRequest>();
+      const answer = deferred<unknown>();
+      client.onServerRequest((request) => {
+        asked.resolve(request);
+        return answer.promise;
+      });
+      return { asked: asked.promise, answer: answer.resolve };
+    };
+    const [a, b] = [holdAnswer(first), holdAnswer(second)];
+    const { turn } = (await first.request('turn/start', { threadId, input: text('run it') })) as { turn: { id: string } };
+    const [toFirst, toSecond] = await Promise.all([a.asked, b.asked]);
+    expect(toFirst).toMatchObject({ method: 'item/commandExecution/requestApproval', params: { threadId, turnId: turn.id, itemId: 'call_c' } });
+    expect(toSecond).toEqual(toFirst);
+    const resolved = { threadId, requestId: toFirst.id };
+
+    a.answer({ decision: 'accept' });
+    await second.waitFor('serverRequest/resolved', (params) => (params as { requestId: unknown }).requestId === toFirst.id);
+    b.answer({ decision: 'decline' });
+    await Promise.all([turnCompleted(first, turn.id), turnCompleted(second, turn.id)]);
+    // A request after the late answer: once it is answered, the server has read the late answer too.
+    await second.request('thread/read', { threadId });
+
+    expect(log.filter((line) => line.includes(`answer to request ${toFirst.id}`))).toEqual([expect.stringMatching(new RegExp(`^connection \\d+: ignored an answer to request ${toFirst.id}, which is not pending$`))]);
+    // The client harness fails on any reply to an id it did not ask; the late answer got none.
+    expect(second.schemaFailures).toEqual([]);
+    for (const client of [first, second]) {
+      expect(client.serverRequests).toEqual([toFirst]);
+      expect(client.notificationsOf('serverRequest/resolved')).toEqual([resolved]);
+      const commandItems = client.notificationsOf('item/completed').filter((params) => (params as { item: { id: string } }).item.id === 'call_c');
+      expect(commandItems).toEqual([expect.objectContaining({ item: expect.objectContaining({ type: 'commandExecution', status: 'completed', exitCode: 0 }) as unknown })]);
+    }
+    expect(readFileSync(path.join(home.workspace, 'runs.txt'), 'utf8')).toBe('ran\n');
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]!.toolOutputText('call_c')).toMatch(/\nProcess exited with code 0\n/);
   });
 
   it.skipIf(NO_SANDBOX !== '')(`an error answer settles an approval as declined, and the other subscribers hear it resolved${NO_SANDBOX}`, async () => {
