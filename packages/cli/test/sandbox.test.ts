@@ -79,8 +79,10 @@ describe.skipIf(skipReason !== '')(`skein sandbox${skipReason}`, () => {
 
   it('reads sandbox_mode from the config profile chosen with -p, and lets -P override it', async () => {
     writeFileSync(path.join(home, 'config.toml'), '[profiles.dev]\nsandbox_mode = "workspace-write"\n');
-    expect((await skein(['sandbox', '-p', 'dev', '--', 'touch', 'a.txt'])).code).toBe(0);
-    expect((await skein(['sandbox', '-p', 'dev', '-P', ':read-only', '--', 'touch', 'b.txt'])).code).toBe(1);
+    const allowed = await skein(['sandbox', '-p', 'dev', '--', 'touch', 'a.txt']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    const refused = await skein(['sandbox', '-p', 'dev', '-P', ':read-only', '--', 'touch', 'b.txt']);
+    expect(refused.code, refused.stderr).toBe(1);
     expect(readdirSync(work)).toEqual(['a.txt']);
   });
 
