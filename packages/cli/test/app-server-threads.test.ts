@@ -12,6 +12,7 @@ import {
   completed,
   functionCall,
   mockProviderConfigToml,
+  probeSandboxForTests,
   PLAIN_TURN_NOTIFICATIONS,
   sse,
   startMockResponsesServer,
@@ -23,8 +24,7 @@ const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.js');
 const TOKEN = 'cli-app-server-threads-token';
 
 // Commands run in the real sandbox; a machine without usable bubblewrap skips that scenario with the reason.
-const capability = await probeSandbox({ env: process.env, cwd: tmpdir() });
-const NO_SANDBOX = capability.available ? false : `bubblewrap is not usable here: ${capability.reason}`;
+const { skip: NO_SANDBOX } = await probeSandboxForTests(() => probeSandbox({ env: process.env, cwd: tmpdir() }));
 
 let model: MockResponsesServer;
 let root: string;
@@ -56,9 +56,12 @@ afterEach(async () => {
     child.kill('SIGKILL');
     await exited;
   }
-  model.verify();
-  await model.close();
-  rmSync(root, { recursive: true, force: true });
+  // Closing verifies the mock model: no unexpected request, no unused response.
+  try {
+    await model.close();
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
 
 const text = (value: string) => [{ type: 'text', text: value, text_elements: [] }];
@@ -117,7 +120,7 @@ async function startWebSocketServer(): Promise<{ url: string; child: ChildProces
 }
 
 describe('skein app-server threads', () => {
-  it.skipIf(NO_SANDBOX)('over stdio: starts a thread, runs a turn whose sandboxed `echo hi` the client watches, then lists and reads the thread', async () => {
+  it.skipIf(NO_SANDBOX !== '')(`over stdio: starts a thread, runs a turn whose sandboxed \`echo hi\` the client watches, then lists and reads the thread${NO_SANDBOX}`, async () => {
     model.expect([sse(functionCall('exec_command', { cmd: 'echo hi' }, { callId: 'call_echo' }), completed()), sse(assistantMessage('It printed hi.'), completed())]);
     const client = AppServerTestClient.spawn(process.execPath, [BIN, 'app-server'], { cwd: workspace, env });
     clients.push(client);

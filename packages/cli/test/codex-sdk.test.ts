@@ -29,8 +29,12 @@ beforeEach(async () => {
   writeFileSync(path.join(home, 'config.toml'), `model_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nrequest_max_retries = 0\n`);
 });
 afterEach(async () => {
-  await server.close();
-  rmSync(scratch, { recursive: true, force: true });
+  // Closing verifies the mock model: no unexpected request, no unused response.
+  try {
+    await server.close();
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 });
 
 describe('@openai/codex-sdk against skein', () => {

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { ExecEvent } from '@skein/protocol';
 import { probeSandbox } from '@skein/sandboxing';
-import { assistantMessage, completed, customToolCall, functionCall, httpError, sse, type MockResponsesServer } from '@skein/test-support';
+import { assistantMessage, completed, customToolCall, functionCall, httpError, probeSandboxForTests, sse, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execScratch, type ExecScratch } from './support/exec-run.js';
 
@@ -31,10 +31,9 @@ function rolloutFiles(): string[] {
   return readdirSync(sessions, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.jsonl')).map((name) => path.join(sessions, name));
 }
 
-const capability = await probeSandbox({ env: process.env });
-const noSandbox = capability.available ? undefined : `bubblewrap unavailable: ${JSON.stringify(capability)}`;
+const { skip: noSandbox } = await probeSandboxForTests(() => probeSandbox({ env: process.env }));
 
-describe.skipIf(noSandbox !== undefined)(`skein exec output for people, with tools${noSandbox === undefined ? '' : ` (skipped: ${noSandbox})`}`, () => {
+describe.skipIf(noSandbox !== '')(`skein exec output for people, with tools${noSandbox}`, () => {
   it('shows the banner, the prompt, the command with its output and exit code, the patch and the tokens on stderr; the answer alone on stdout', async () => {
     const patch = '*** Begin Patch\n*** Add File: hello.txt\n+hello\n*** End Patch';
     server.expect([

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { PathUri } from '@skein/protocol';
 import { FileSystemSandboxContext, connectExecServer, spawnExecServer } from '@skein/exec-server';
 import { probeSandbox } from '@skein/sandboxing';
+import { probeSandboxForTests } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.js');
@@ -24,8 +25,7 @@ afterEach(() => {
 });
 
 const env = { PATH: process.env.PATH, CODEX_HOME: path.join(tmpdir(), 'skein-cli-no-home') };
-const capability = await probeSandbox({ env: process.env, cwd: tmpdir() });
-const NO_SANDBOX = capability.available ? '' : `bubblewrap unavailable: ${JSON.stringify(capability)}`;
+const { skip: NO_SANDBOX } = await probeSandboxForTests(() => probeSandbox({ env: process.env, cwd: tmpdir() }));
 
 function skein(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -63,7 +63,7 @@ describe('skein exec-server', () => {
   });
 
   // A confined call runs the fs helper the binary ships beside itself (the executable is one bundled file).
-  it.skipIf(NO_SANDBOX !== '')(`reads a file through the sandboxed fs helper${NO_SANDBOX === '' ? '' : ` (skipped: ${NO_SANDBOX})`}`, async () => {
+  it.skipIf(NO_SANDBOX !== '')(`reads a file through the sandboxed fs helper${NO_SANDBOX}`, async () => {
     const remote = await spawnExecServer({ command: [process.execPath, BIN, 'exec-server', '--listen', 'stdio'], cwd: work, env });
     const workUri = PathUri.fromNativePath(work, 'posix');
     const sandbox = FileSystemSandboxContext.parse({

@@ -10,6 +10,7 @@ import {
   customToolCall,
   functionCall,
   httpError,
+  probeSandboxForTests,
   reasoningItem,
   sse,
   type MockResponsesServer,
@@ -32,10 +33,9 @@ afterEach(() => fixture.cleanup());
 const skein = (args: string[], stdin = '') => fixture.skein(args, { stdin });
 
 // Commands run in the real sandbox; a machine without usable bubblewrap skips these with the reason.
-const capability = await probeSandbox({ env: process.env });
-const noSandbox = capability.available ? undefined : `bubblewrap unavailable: ${JSON.stringify(capability)}`;
+const { skip: noSandbox } = await probeSandboxForTests(() => probeSandbox({ env: process.env }));
 
-describe.skipIf(noSandbox !== undefined)(`skein exec with tools${noSandbox === undefined ? '' : ` (skipped: ${noSandbox})`}`, () => {
+describe.skipIf(noSandbox !== '')(`skein exec with tools${noSandbox}`, () => {
   it('runs exec_command in the sandbox, shows it as command_execution, and answers the model in Codex format', async () => {
     server.expect([sse(functionCall('exec_command', { cmd: 'echo hi' }), completed()), sse(assistantMessage('It printed `hi`.'), completed())]);
     const { code, stdout, stderr } = await skein(['exec', '--json', 'Run `echo hi` and tell me what it printed.']);

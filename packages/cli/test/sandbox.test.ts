@@ -4,11 +4,11 @@ import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { probeSandbox } from '@skein/sandboxing';
+import { probeSandboxForTests } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.js');
-const capability = await probeSandbox({ env: process.env, cwd: tmpdir() });
-const skipReason = capability.available ? '' : `(skipped: bubblewrap unavailable: ${capability.reason})`;
+const { skip: skipReason } = await probeSandboxForTests(() => probeSandbox({ env: process.env, cwd: tmpdir() }));
 
 let home: string;
 let work: string;
@@ -47,7 +47,7 @@ function skein(args: readonly string[], env: Record<string, string | undefined> 
 
 const tmpExcluded = ['-c', 'sandbox_workspace_write.exclude_slash_tmp=true'];
 
-describe.skipIf(skipReason !== '')(`skein sandbox ${skipReason}`, () => {
+describe.skipIf(skipReason !== '')(`skein sandbox${skipReason}`, () => {
   it('passes stdout, stderr and the exit status through, byte for byte', async () => {
     const run = await skein(['sandbox', '--', 'sh', '-c', 'printf "a\\000b\\377"; echo oops >&2; exit 3']);
     expect(run.code).toBe(3);
@@ -79,8 +79,10 @@ describe.skipIf(skipReason !== '')(`skein sandbox ${skipReason}`, () => {
 
   it('reads sandbox_mode from the config profile chosen with -p, and lets -P override it', async () => {
     writeFileSync(path.join(home, 'config.toml'), '[profiles.dev]\nsandbox_mode = "workspace-write"\n');
-    expect((await skein(['sandbox', '-p', 'dev', '--', 'touch', 'a.txt'])).code).toBe(0);
-    expect((await skein(['sandbox', '-p', 'dev', '-P', ':read-only', '--', 'touch', 'b.txt'])).code).toBe(1);
+    const allowed = await skein(['sandbox', '-p', 'dev', '--', 'touch', 'a.txt']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    const refused = await skein(['sandbox', '-p', 'dev', '-P', ':read-only', '--', 'touch', 'b.txt']);
+    expect(refused.code, refused.stderr).toBe(1);
     expect(readdirSync(work)).toEqual(['a.txt']);
   });
 

@@ -5,13 +5,12 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { spawnExecServer, type RemoteExecutor } from '@skein/exec-server';
 import { probeSandbox } from '@skein/sandboxing';
-import { assistantMessage, completed, customToolCall, functionCall, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
+import { assistantMessage, completed, customToolCall, functionCall, probeSandboxForTests, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COMMAND_REJECTED_OUTPUT } from '../src/index.js';
 import { ScriptedClient, say, toolThreadFixture, type ToolThreadFixture } from './support/tool-thread.js';
 
-const capability = await probeSandbox({ env: process.env, cwd: process.cwd() });
-const NO_SANDBOX = capability.available ? false : `bubblewrap is not usable here: ${capability.reason}`;
+const { skip: NO_SANDBOX } = await probeSandboxForTests(() => probeSandbox({ env: process.env, cwd: process.cwd() }));
 const EXEC_SERVER_BIN = path.resolve(import.meta.dirname, '../node_modules/@skein/exec-server/dist/bin.js');
 const PROCESS_EXITED = /\nProcess exited with code (\d+)\n/;
 
@@ -27,7 +26,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await fixture.cleanup();
-  server.verify();
+  // Closing verifies the mock model: no unexpected request, no unused response.
   await server.close();
 });
 
@@ -44,7 +43,7 @@ function scriptCalls(...calls: Record<string, unknown>[]): void {
 const outputOf = (callId: string) => server.requests.map((request) => request.toolOutputText(callId)).find((text) => text !== undefined);
 const exitCodeOf = (callId: string) => Number(PROCESS_EXITED.exec(outputOf(callId) ?? '')?.[1]);
 
-describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
+describe.skipIf(NO_SANDBOX !== '')(`command approvals under bubblewrap${NO_SANDBOX}`, () => {
   it('never: a sandbox-denied write fails without a question, and the model reads the failure', async () => {
     const target = path.join(outside, 'x');
     scriptCalls({ cmd: `touch ${target}` });
@@ -275,7 +274,7 @@ describe.skipIf(NO_SANDBOX)('command approvals under bubblewrap', () => {
   });
 });
 
-describe.skipIf(NO_SANDBOX)('patch approvals under bubblewrap', () => {
+describe.skipIf(NO_SANDBOX !== '')(`patch approvals under bubblewrap${NO_SANDBOX}`, () => {
   const patchAdding = (file: string) => `*** Begin Patch\n*** Add File: ${file}\n+hello\n*** End Patch\n`;
 
   it('a patch inside the writable roots applies unasked under on-request; outside it asks, and declined writes nothing', async () => {

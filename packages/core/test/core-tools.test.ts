@@ -21,7 +21,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await fixture.cleanup();
-  server.verify();
+  // Closing verifies the mock model: no unexpected request, no unused response.
   await server.close();
 });
 

@@ -56,7 +56,7 @@ function blockingTool() {
 
 let server: MockResponsesServer | undefined;
 afterEach(async () => {
-  server?.verify();
+  // Closing verifies the mock model: no unexpected request, no unused response.
   await server?.close();
   server = undefined;
 });

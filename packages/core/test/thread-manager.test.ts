@@ -26,9 +26,12 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   for (const store of stores.splice(0)) store.close();
-  server.verify();
-  await server.close();
-  rmSync(scratch, { recursive: true, force: true });
+  // Closing verifies the mock model: no unexpected request, no unused response.
+  try {
+    await server.close();
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 });
 
 /** A manager as a fresh process would build it. */

@@ -34,9 +34,12 @@ beforeEach(async () => {
   server = await startMockResponsesServer();
 });
 afterEach(async () => {
-  server.verify();
-  await server.close();
-  rmSync(scratch, { recursive: true, force: true });
+  // Closing verifies the mock model: no unexpected request, no unused response.
+  try {
+    await server.close();
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 });
 
 /** The example extension: a catalog fragment, a per-turn note, skill injection, a tool, a world-state section. */

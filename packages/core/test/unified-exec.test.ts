@@ -6,6 +6,7 @@ import path from 'node:path';
 import { FileSystemSandboxContext, LocalFileSystem, LocalProcesses, PlatformSandbox } from '@skein/exec-server';
 import { PathUri, ResponseItem } from '@skein/protocol';
 import { probeSandbox } from '@skein/sandboxing';
+import { probeSandboxForTests } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolRouter, isToolCall, type ToolCall } from '../src/tools/tool-router.js';
 import { execCommandTool } from '../src/tools/unified-exec/exec-command-tool.js';
@@ -13,8 +14,7 @@ import { UnifiedExecSessions, type UnifiedExecEvent } from '../src/tools/unified
 import { writeStdinTool } from '../src/tools/unified-exec/write-stdin-tool.js';
 import { testToolContext } from './support/tool-context.js';
 
-const capability = await probeSandbox({ env: process.env, cwd: process.cwd() });
-const SANDBOX_SKIP = capability.available ? '' : ` (skipped: ${capability.reason})`;
+const { skip: SANDBOX_SKIP } = await probeSandboxForTests(() => probeSandbox({ env: process.env, cwd: process.cwd() }));
 
 const HEADER = /^Chunk ID: [0-9a-f]{6}\nWall time: \d+\.\d{4} seconds\n/;
 

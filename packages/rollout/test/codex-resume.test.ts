@@ -36,8 +36,12 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   store.close();
-  await server.close();
-  await rm(root, { recursive: true, force: true });
+  // Closing verifies the mock model: no unexpected request, no unused response.
+  try {
+    await server.close();
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 });
 
 /** What the model sees of an item: no rollout-only bookkeeping, content as type and text. */

@@ -29,7 +29,7 @@ export {
 } from './seccomp-filter.js';
 export type { SeccompArchitecture, SeccompNetworkMode } from './seccomp-filter.js';
 
-export { PROBE_TIMEOUT_MS, capabilityError, clearSandboxProbeCache, findBwrap, probeSandbox } from './probe.js';
+export { PROBE_RETRY_TIMEOUT_MS, PROBE_TIMEOUT_MS, capabilityError, clearSandboxProbeCache, findBwrap, probeSandbox } from './probe.js';
 export type { ProbeOptions, SandboxCapability } from './probe.js';
 
 export { NETWORK_DISABLED_ENV, SECCOMP_FD, prepareSandboxedSpawn } from './prepare-spawn.js';

@@ -1,6 +1,7 @@
 // Finds out whether this machine can confine a command: a system bwrap on PATH (never one inside the
 // working directory), user namespaces, and the seccomp filter — by starting a real, empty sandbox.
-// Failures become a capability that says why and what to do; results are cached per process.
+// Failures become a capability that says why and what to do; results are cached per process. A bwrap
+// that is merely slow (a loaded machine) is retried with a longer deadline, never taken for a broken one.
 import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -40,24 +41,37 @@ export interface ProbeOptions {
   readonly cwd?: string;
   /** Use this bwrap instead of searching PATH. */
   readonly bwrapPath?: string;
+  /** The first deadline for each bwrap run; default {@link PROBE_TIMEOUT_MS}. */
+  readonly timeoutMs?: number;
+  /** The deadline of the one retry after a run missed the first; default {@link PROBE_RETRY_TIMEOUT_MS}. */
+  readonly retryTimeoutMs?: number;
 }
 
-/** The probe gives up on a bwrap that has not finished an empty sandbox by then. */
+/** The first deadline for a bwrap run; one that misses it is retried with {@link PROBE_RETRY_TIMEOUT_MS}. */
 export const PROBE_TIMEOUT_MS = 10_000;
+/** The deadline of the retry: bwrap that has not started an empty sandbox by then is reported `BwrapTimedOut`. */
+export const PROBE_RETRY_TIMEOUT_MS = 60_000;
 // Enough of bwrap's stderr to explain a failure; the rest is noise.
 const PROBE_STDERR_LIMIT = 4096;
 const MACOS_SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
 const cache = new Map<string, Promise<SandboxCapability>>();
 
-/** Probes (once per distinct platform, PATH, cwd and bwrap path in this process). */
+/**
+ * Probes (once per distinct platform, PATH, cwd and bwrap path in this process). A `BwrapTimedOut`
+ * answer is not kept: the machine may be less loaded at the next call.
+ */
 export function probeSandbox(options: ProbeOptions = {}): Promise<SandboxCapability> {
   const platform = options.platform ?? process.platform;
-  const key = JSON.stringify([platform, options.arch, options.env?.PATH, options.cwd, options.bwrapPath]);
+  const key = JSON.stringify([platform, options.arch, options.env?.PATH, options.cwd, options.bwrapPath, options.timeoutMs, options.retryTimeoutMs]);
   let probe = cache.get(key);
   if (probe === undefined) {
-    probe = runProbe(platform, options);
-    cache.set(key, probe);
+    const running = runProbe(platform, options);
+    probe = running;
+    cache.set(key, running);
+    void running.then((capability) => {
+      if (!capability.available && capability.code === 'BwrapTimedOut' && cache.get(key) === running) cache.delete(key);
+    }, () => undefined);
   }
   return probe;
 }
@@ -127,7 +141,9 @@ async function probeLinux(options: ProbeOptions): Promise<SandboxCapability> {
   if (bwrap === undefined) {
     return unavailable('linux', 'BwrapNotFound', 'no bwrap executable was found on PATH (outside the working directory)', INSTALL_BWRAP);
   }
-  const version = await runBwrap(bwrap, ['--version'], undefined);
+  const deadlines = [options.timeoutMs ?? PROBE_TIMEOUT_MS, options.retryTimeoutMs ?? PROBE_RETRY_TIMEOUT_MS] as const;
+  const version = await runBwrapPatiently(bwrap, ['--version'], undefined, deadlines);
+  if (version.timedOut) return timedOut(bwrap, '--version', deadlines);
   if (version.code !== 0) {
     return unavailable('linux', 'BwrapFailed', `${bwrap} --version failed: ${version.stderr.trim() || `exit ${String(version.code)}`}`, INSTALL_BWRAP);
   }
@@ -139,11 +155,13 @@ async function probeLinux(options: ProbeOptions): Promise<SandboxCapability> {
     throw error;
   }
   const shell = existsSync('/bin/sh') ? ['/bin/sh', '-c', ':'] : [process.execPath, '-e', ''];
-  const trial = await runBwrap(
+  const trial = await runBwrapPatiently(
     bwrap,
     ['--new-session', '--die-with-parent', '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--seccomp', '3', '--cap-drop', 'ALL', '--', ...shell],
     filter,
+    deadlines,
   );
+  if (trial.timedOut) return timedOut(bwrap, 'an empty sandbox', deadlines);
   if (trial.code === 0) {
     return { available: true, platform: 'linux', mechanism: 'bubblewrap', bwrapPath: bwrap, bwrapVersion: version.stdout.trim(), userNamespaces: true, seccomp: true };
   }
@@ -177,13 +195,33 @@ function classifyFailure(bwrap: string, stderr: string, code: number | null): Sa
   return unavailable('linux', 'BwrapFailed', `${bwrap} could not start an empty sandbox: ${said}`, 'Check that bubblewrap works: `bwrap --ro-bind / / --unshare-user --unshare-net -- true`');
 }
 
+/** Slow is not broken: a bwrap that never finished says nothing about whether it would have worked. */
+function timedOut(bwrap: string, what: string, [first, retry]: readonly [number, number]): SandboxCapability {
+  return unavailable(
+    'linux',
+    'BwrapTimedOut',
+    `${bwrap} did not finish ${what} within ${seconds(first)} s, nor within ${seconds(retry)} s when retried; the machine is too loaded to tell whether it can confine commands`,
+    'Try again when the machine is less busy; if bwrap is slow even on an idle machine, check it by hand: `bwrap --ro-bind / / --unshare-user --unshare-net -- true`',
+  );
+}
+
+const seconds = (ms: number): string => String(Math.round(ms / 100) / 10);
+
 interface BwrapRun {
   readonly code: number | null;
   readonly stdout: string;
   readonly stderr: string;
+  /** Killed at its deadline rather than finished. */
+  readonly timedOut: boolean;
 }
 
-function runBwrap(bwrap: string, args: readonly string[], fd3: Uint8Array | undefined): Promise<BwrapRun> {
+/** Runs bwrap with the first deadline and, only if it missed it, once more with the longer one. */
+async function runBwrapPatiently(bwrap: string, args: readonly string[], fd3: Uint8Array | undefined, [first, retry]: readonly [number, number]): Promise<BwrapRun> {
+  const run = await runBwrap(bwrap, args, fd3, first);
+  return run.timedOut ? runBwrap(bwrap, args, fd3, retry) : run;
+}
+
+function runBwrap(bwrap: string, args: readonly string[], fd3: Uint8Array | undefined, timeoutMs: number): Promise<BwrapRun> {
   return new Promise((resolve) => {
     const child = spawn(bwrap, [...args], { stdio: fd3 === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'], env: {} });
     let stdout = '';
@@ -196,14 +234,18 @@ function runBwrap(bwrap: string, args: readonly string[], fd3: Uint8Array | unde
       pipe.on('error', () => undefined);
       pipe.end(Buffer.from(fd3));
     }
-    const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
-      resolve({ code: -1, stdout, stderr: error.message });
+      resolve({ code: -1, stdout, stderr: error.message, timedOut: false });
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code, stdout, stderr, timedOut: killed });
     });
   });
 }

@@ -11,6 +11,8 @@ export type SandboxUnavailableCode =
   | 'SeccompUnavailable'
   /** bwrap exists but could not start a sandbox for another reason (its stderr is in the message). */
   | 'BwrapFailed'
+  /** bwrap did not finish its trial run even with the longer retry deadline: slow, not known broken. */
+  | 'BwrapTimedOut'
   /** This operating system has no supported sandbox here. */
   | 'UnsupportedPlatform'
   /** The seccomp filter has no syscall table for this CPU architecture. */

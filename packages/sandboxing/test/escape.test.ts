@@ -18,7 +18,7 @@ beforeEach(() => {
 });
 afterEach(() => box.dispose());
 
-describe.skipIf(skipReason !== '')(`escape attempts under bubblewrap ${skipReason}`, () => {
+describe.skipIf(skipReason !== '')(`escape attempts under bubblewrap${skipReason}`, () => {
   it('lets the command write inside the workspace', async () => {
     const outcome = await runConfined({ policy: workspaceOnly, cwd: box.work }, sh('echo made > inside.txt && mkdir -p sub/dir && echo deep > sub/dir/f'));
     expect(outcome.stderr).toBe('');

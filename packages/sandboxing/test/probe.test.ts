@@ -1,11 +1,11 @@
 // The probe's answers on this machine and on the ways confinement fails, using real executables:
 // the installed bwrap, and stand-in bwrap scripts that fail the way real installations do.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SandboxUnavailableError, clearSandboxProbeCache, findBwrap, prepareSandboxedSpawn, probeSandbox } from '../src/index.js';
-import { capability, skipReason } from './sandbox-harness.js';
+import { skipReason } from './sandbox-harness.js';
 
 let root: string;
 beforeEach(() => {
@@ -24,7 +24,9 @@ function fakeBwrap(dir: string, stderr: string): string {
 }
 
 describe('probeSandbox', () => {
-  it.skipIf(skipReason !== '')(`finds the system bwrap and a working user namespace + seccomp here ${skipReason}`, () => {
+  it.skipIf(skipReason !== '')(`finds the system bwrap and a working user namespace + seccomp here${skipReason}`, async () => {
+    // Probed here, not taken from the run's shared answer: this is the probe's own test.
+    const capability = await probeSandbox({ env: process.env, cwd: tmpdir() });
     expect(capability).toMatchObject({ available: true, platform: 'linux', mechanism: 'bubblewrap', userNamespaces: true, seccomp: true });
     if (capability.available && capability.platform === 'linux') expect(capability.bwrapVersion).toMatch(/^bubblewrap \d/);
   });
@@ -65,6 +67,37 @@ describe('probeSandbox', () => {
     const probe = await probeSandbox({ platform: 'linux', env: { PATH: bin }, cwd: path.join(root, 'work') });
     expect(probe).toMatchObject({ available: false, code: 'BwrapFailed' });
     if (!probe.available) expect(probe.reason).toContain('Can not mount tmpfs');
+  });
+
+  it('retries a bwrap that misses the first deadline with the longer one, and takes its answer', async () => {
+    // The first trial hangs (a loaded machine), the retry finishes at once.
+    const bin = path.join(root, 'bin');
+    const marker = path.join(root, 'tried-once');
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, 'bwrap'), `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "bubblewrap 0.0-test"; exit 0; fi\nif [ -e ${marker} ]; then exit 0; fi\ntouch ${marker}\nexec sleep 60\n`);
+    chmodSync(path.join(bin, 'bwrap'), 0o755);
+    const probe = await probeSandbox({ platform: 'linux', env: { PATH: bin }, cwd: path.join(root, 'work'), timeoutMs: 500, retryTimeoutMs: 30_000 });
+    expect(probe).toMatchObject({ available: true, mechanism: 'bubblewrap', bwrapVersion: 'bubblewrap 0.0-test' });
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  it('reports a bwrap that misses both deadlines as timed out, not as broken, and probes again next time', async () => {
+    const bin = path.join(root, 'bin');
+    const runs = path.join(root, 'runs');
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, 'bwrap'), `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "bubblewrap 0.0-test"; exit 0; fi\necho run >> ${runs}\nexec sleep 60\n`);
+    chmodSync(path.join(bin, 'bwrap'), 0o755);
+    const options = { platform: 'linux', env: { PATH: bin }, cwd: path.join(root, 'work'), timeoutMs: 500, retryTimeoutMs: 1000 } as const;
+    const probe = await probeSandbox(options);
+    expect(probe).toMatchObject({ available: false, code: 'BwrapTimedOut' });
+    if (!probe.available) {
+      expect(probe.reason).toBe(`${path.join(bin, 'bwrap')} did not finish an empty sandbox within 0.5 s, nor within 1 s when retried; the machine is too loaded to tell whether it can confine commands`);
+      expect(probe.remedy).toContain('Try again when the machine is less busy');
+    }
+    expect(readFileSync(runs, 'utf8')).toBe('run\nrun\n');
+    // Not cached: a later call may find the machine less busy.
+    expect(await probeSandbox(options)).toMatchObject({ available: false, code: 'BwrapTimedOut' });
+    expect(readFileSync(runs, 'utf8')).toBe('run\nrun\nrun\nrun\n');
   });
 
   it('answers Windows and unknown platforms with an actionable refusal', async () => {

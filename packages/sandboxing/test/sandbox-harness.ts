@@ -1,14 +1,16 @@
-// Shared by the real-bubblewrap scenarios: probe once, make scratch workspaces, run a command confined
-// and collect what it printed.
+// Shared by the real-bubblewrap scenarios: probe once per test run, make scratch workspaces, run a
+// command confined and collect what it printed.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { probeSandboxForTests } from '@skein/test-support';
 import { prepareSandboxedSpawn, probeSandbox, spawnSandboxed, type SandboxRequest, type SpawnSpec } from '../src/index.js';
 
-/** The real probe of this machine, with the reason tests skip when bubblewrap cannot run. */
-export const capability = await probeSandbox({ env: process.env, cwd: tmpdir() });
-/** Empty when bubblewrap works; otherwise why the scenario is skipped. */
-export const skipReason = capability.available ? '' : `bubblewrap unavailable: ${capability.reason}`;
+/**
+ * The real probe of this machine (once per test run), and `skip`: '' when bubblewrap works, otherwise
+ * the ` (skipped: …)` suffix for the scenario's title. Throws where the run requires the sandbox (CI).
+ */
+export const { capability, skip: skipReason } = await probeSandboxForTests(() => probeSandbox({ env: process.env, cwd: tmpdir() }));
 
 /** A fresh canonical scratch directory with `work/` (the workspace) and `outside/` beside it. */
 export function scratch(): { root: string; work: string; outside: string; dispose: () => void } {

@@ -24,7 +24,7 @@ const server = net.createServer((s) => s.end('unix-ok\\n')).listen('sock', () =>
   });
 });`;
 
-describe.skipIf(skipReason !== '')(`seccomp and split policies under bubblewrap ${skipReason}`, () => {
+describe.skipIf(skipReason !== '')(`seccomp and split policies under bubblewrap${skipReason}`, () => {
   it('gives socket(AF_INET) EPERM while AF_UNIX sockets work, with the filter installed', async () => {
     // Whole filesystem writable, network restricted: bwrap still unshares the network, and the filter
     // is what turns socket(AF_INET) into EPERM (a bare network namespace would give ECONNREFUSED).

@@ -17,7 +17,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-describe.skipIf(skipReason !== '')(`masks shared by concurrent sandboxes${skipReason === '' ? '' : ` (skipped: ${skipReason})`}`, () => {
+describe.skipIf(skipReason !== '')(`masks shared by concurrent sandboxes${skipReason}`, () => {
   it('keeps a mask the first sandbox created while a second one still binds it', async () => {
     const work = path.join(root, 'work');
     const stateDir = path.join(root, 'state');

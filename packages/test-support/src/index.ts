@@ -2,7 +2,7 @@
 // builders that script it, request capture and tool call invariant checks. Re-exports only.
 
 export { startMockResponsesServer, DEFAULT_MAX_BODY_BYTES, RESPONSES_PATH } from './mock-responses-server.js';
-export type { MockResponsesServer, MockResponsesServerOptions } from './mock-responses-server.js';
+export type { MockResponsesServer, MockResponsesServerOptions, ToleratedProblem } from './mock-responses-server.js';
 
 export { sse, httpError, matching } from './scripted-response.js';
 export type {
@@ -76,3 +76,15 @@ export { mockProviderConfigToml } from './mock-provider-config.js';
 export type { MockProviderConfigOptions } from './mock-provider-config.js';
 
 export { PLAIN_TURN_NOTIFICATIONS } from './codex-notification-order.js';
+
+export {
+  DEFAULT_PROBE_WAIT_MS,
+  REQUIRE_SANDBOX_ENV,
+  TEST_RUN_ID_ENV,
+  TestCapabilityError,
+  probeOncePerRun,
+  probeSandboxForTests,
+  skipWithReason,
+  testRunDir,
+} from './probe-once-per-run.js';
+export type { ProbeOncePerRunOptions, ProbedCapability, SkippableTestContext } from './probe-once-per-run.js';

@@ -1,5 +1,6 @@
 // The mock OpenAI Responses API server on 127.0.0.1: serves scripted responses in order, captures
-// every request, checks tool call pairing on each, and reports everything that went wrong on verify().
+// every request, checks tool call pairing on each, and reports everything that went wrong on verify()
+// and, so that no test can forget to ask, when it closes — except what the test declared it expects.
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { CapturedRequest } from './captured-request.js';
@@ -7,7 +8,7 @@ import { readBoundedBody } from './internal/read-bounded-body.js';
 import { renderSse } from './internal/render-sse.js';
 import { StreamCut } from './mock-event.js';
 import { MockIdAllocator } from './mock-id-allocator.js';
-import type { MockProblem } from './mock-problem.js';
+import type { MockProblem, MockProblemKind } from './mock-problem.js';
 import { MockServerError } from './mock-server-error.js';
 import type { ResponsesRequestBody } from './request-body.js';
 import { describeRequestMismatch } from './request-matcher.js';
@@ -29,6 +30,15 @@ export interface MockResponsesServerOptions {
   readonly responses?: readonly ScriptedResponse[];
   /** Request body limit in bytes; default `DEFAULT_MAX_BODY_BYTES`. */
   readonly maxBodyBytes?: number;
+  /** Problems this test expects, each with why; `verify()` and `close()` leave them out. */
+  readonly tolerate?: readonly ToleratedProblem[];
+}
+
+/** A kind of problem a test provokes or accepts on purpose, and the reason it does. */
+export interface ToleratedProblem {
+  readonly kind: MockProblemKind;
+  /** Why the test expects it, as a sentence a reader of the test understands. */
+  readonly reason: string;
 }
 
 /** A running mock Responses API server. Close it (or `await using` it) when the test ends. */
@@ -44,11 +54,21 @@ export interface MockResponsesServer extends AsyncDisposable {
   /** Appends responses to the script: each is served to exactly one Responses request, in order. */
   expect(responses: readonly ScriptedResponse[]): void;
   /**
-   * Throws a `MockServerError` (code `VerificationFailed`) listing every problem: unexpected or
-   * unknown requests, matcher mismatches, invariant violations, refused bodies, unconsumed responses.
+   * Declares that this test expects problems of `kind` (it sends a bad request on purpose, say, or
+   * may leave a scripted response unused), and why; `verify()` and `close()` then leave them out.
+   */
+  tolerate(kind: MockProblemKind, reason: string): void;
+  /**
+   * Throws a `MockServerError` (code `VerificationFailed`) listing every problem not tolerated:
+   * unexpected or unknown requests, matcher mismatches, invariant violations, refused bodies,
+   * unconsumed responses.
    */
   verify(): void;
-  /** Stops listening and drops open connections; safe to call more than once. */
+  /**
+   * Stops listening and drops open connections, then verifies: rejects with the `MockServerError`
+   * `verify()` would throw, so a test that never calls `verify()` still fails on what went wrong.
+   * Safe to call more than once (every call answers the same).
+   */
   close(): Promise<void>;
 }
 
@@ -56,14 +76,14 @@ export interface MockResponsesServer extends AsyncDisposable {
  * Starts a mock Responses API server on an ephemeral loopback port.
  * @example
  * await using server = await startMockResponsesServer({ responses: [sse(assistantMessage('hi'), completed())] });
- * // … point the client at server.url and run it …
- * server.verify();
+ * // … point the client at server.url and run it; leaving the block closes and verifies it.
  */
 export async function startMockResponsesServer(options: MockResponsesServerOptions = {}): Promise<MockResponsesServer> {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 0) {
     throw new MockServerError('InvalidScript', `maxBodyBytes must be a non-negative integer, not ${maxBodyBytes}`);
   }
+  for (const { kind, reason } of options.tolerate ?? []) requireReason(kind, reason);
   const server = createServer();
   const port = await new Promise<number>((resolve, reject) => {
     server.once('error', (error) => reject(new MockServerError('ListenFailed', `the mock server could not listen: ${error.message}`)));
@@ -74,6 +94,7 @@ export async function startMockResponsesServer(options: MockResponsesServerOptio
     });
   });
   const mock = new MockResponsesServerImpl(server, `http://127.0.0.1:${port}/v1`, maxBodyBytes);
+  for (const { kind, reason } of options.tolerate ?? []) mock.tolerate(kind, reason);
   mock.expect(options.responses ?? []);
   return mock;
 }
@@ -90,6 +111,8 @@ class MockResponsesServerImpl implements MockResponsesServer {
   readonly #problems: MockProblem[] = [];
   /** Per conversation, the call ids the last completed response emitted and the next request must answer. */
   readonly #awaitedOutputs = new Map<string, readonly string[]>();
+  /** Kinds of problem the test expects, with why. */
+  readonly #tolerated = new Map<MockProblemKind, string>();
   #closing: Promise<void> | undefined;
 
   constructor(server: Server, url: string, maxBodyBytes: number) {
@@ -116,6 +139,11 @@ class MockResponsesServerImpl implements MockResponsesServer {
     this.#script.push(...responses);
   }
 
+  tolerate(kind: MockProblemKind, reason: string): void {
+    requireReason(kind, reason);
+    this.#tolerated.set(kind, reason);
+  }
+
   verify(): void {
     const problems: MockProblem[] = [...this.#problems];
     for (let scriptIndex = this.#consumed; scriptIndex < this.#script.length; scriptIndex += 1) {
@@ -123,6 +151,11 @@ class MockResponsesServerImpl implements MockResponsesServer {
       const what = scripted === undefined ? 'a response' : describeScripted(scripted);
       problems.push({ kind: 'unconsumed-response', scriptIndex, message: `responses[${scriptIndex}] (${what}) was never requested` });
     }
+    const reported = problems.filter((problem) => !this.#tolerated.has(problem.kind));
+    this.#throwIfAny(reported);
+  }
+
+  #throwIfAny(problems: readonly MockProblem[]): void {
     if (problems.length === 0) return;
     const summary =
       `mock Responses server: ${counted(problems.length, 'problem')} ` +
@@ -135,7 +168,7 @@ class MockResponsesServerImpl implements MockResponsesServer {
       this.#server.close((error) => (error === undefined ? resolve() : reject(error)));
       // Keep-alive and half-read streams would otherwise hold close() open until they time out.
       this.#server.closeAllConnections();
-    });
+    }).then(() => this.verify());
     return this.#closing;
   }
 
@@ -269,6 +302,11 @@ class MockResponsesServerImpl implements MockResponsesServer {
  */
 function conversationKey(request: CapturedRequest, body: ResponsesRequestBody): string {
   return request.header('thread-id') ?? (typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : '');
+}
+
+/** An opt-out must say why, or it reads like a silenced failure. */
+function requireReason(kind: MockProblemKind, reason: string): void {
+  if (reason.trim() === '') throw new MockServerError('InvalidScript', `tolerate('${kind}') needs a reason: say why this test expects it`);
 }
 
 function counted(n: number, noun: string): string {

@@ -45,6 +45,7 @@ describe('call-count expectations', () => {
       { kind: 'unconsumed-response', scriptIndex: 1, message: 'responses[1] (HTTP 503) was never requested' },
     ]);
     expect(error.message).toContain('1 problem (1 request received, 2 responses scripted, 1 served)');
+    server.tolerate('unconsumed-response', 'this test provokes it to check how it is reported');
   });
 
   it('answers an extra request with HTTP 500 and reports it', async () => {
@@ -64,6 +65,7 @@ describe('call-count expectations', () => {
       },
     ]);
     expect(server.requests).toHaveLength(2);
+    server.tolerate('unexpected-request', 'this test provokes it to check how it is reported');
   });
 
   it('reports a request to a server that had nothing scripted', async () => {
@@ -73,6 +75,7 @@ describe('call-count expectations', () => {
 
     expect(reply.status).toBe(500);
     expect(verifyError(server).problems.map((problem) => problem.kind)).toEqual(['unexpected-request']);
+    server.tolerate('unexpected-request', 'this test provokes it to check how it is reported');
   });
 
   it('lists every problem in one verify message', async () => {
@@ -85,5 +88,7 @@ describe('call-count expectations', () => {
     // The early request found nothing scripted; the response scripted later was never requested.
     expect(error.problems.map((problem) => problem.kind)).toEqual(['unexpected-request', 'unconsumed-response']);
     expect(error.message.split('\n')).toHaveLength(3);
+    server.tolerate('unexpected-request', 'this test provokes it to check how it is reported');
+    server.tolerate('unconsumed-response', 'this test provokes it to check how it is reported');
   });
 });

@@ -17,6 +17,7 @@ describe('routing and limits', () => {
       { kind: 'unknown-route', requestIndex: 1, message: 'requests[1] GET /v1/responses: unknown route; the mock answers only POST /v1/responses' },
     ]);
     expect(server.requests.map((request) => request.path)).toEqual(['/v1/models', '/v1/responses']);
+    server.tolerate('unknown-route', 'this test provokes it to check how it is reported');
   });
 
   it('answers 413 for a body over the limit, without keeping it', async () => {
@@ -31,6 +32,8 @@ describe('routing and limits', () => {
     // The refused request did not use up the scripted response.
     expect(server.pendingResponses).toBe(1);
     expect(DEFAULT_MAX_BODY_BYTES).toBe(32 * 1024 * 1024);
+    server.tolerate('body-too-large', 'this test provokes it to check how it is reported');
+    server.tolerate('unconsumed-response', 'the response is scripted only to show that refused requests do not use it up');
   });
 
   it('answers 400 for a body that is not a streaming Responses request', async () => {
@@ -46,6 +49,8 @@ describe('routing and limits', () => {
     expect(messages[1]).toMatch(/input/);
     expect(messages[2]).toBe('requests[2] POST /v1/responses: the mock serves only `stream: true` requests');
     expect(server.pendingResponses).toBe(1);
+    server.tolerate('invalid-body', 'this test provokes it to check how it is reported');
+    server.tolerate('unconsumed-response', 'the response is scripted only to show that refused requests do not use it up');
   });
 
   it('closes idempotently and refuses new scripts afterwards', async () => {

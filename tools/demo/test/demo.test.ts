@@ -5,6 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { probeSandbox } from '@skein/sandboxing';
+import { probeSandboxForTests } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const DEMO = path.join(import.meta.dirname, '..', 'dist', 'demo.js');
@@ -29,10 +30,9 @@ function demo(): Promise<{ code: number | null; output: string }> {
   });
 }
 
-const capability = await probeSandbox({ env: process.env });
-const noSandbox = capability.available ? undefined : `bubblewrap unavailable: ${JSON.stringify(capability)}`;
+const { skip: noSandbox } = await probeSandboxForTests(() => probeSandbox({ env: process.env }));
 
-describe.skipIf(noSandbox !== undefined)(`pnpm demo${noSandbox === undefined ? '' : ` (skipped: ${noSandbox})`}`, () => {
+describe.skipIf(noSandbox !== '')(`pnpm demo${noSandbox}`, () => {
   it('runs a sandboxed command and a patch through the real skein binary, and shows the rollout it wrote', async () => {
     const { code, output } = await demo();
     expect(code, output).toBe(0);

@@ -65,8 +65,12 @@ export async function execScratch(prefix: string): Promise<ExecScratch> {
         child.stdin.end(options.stdin ?? '');
       }),
     async cleanup() {
-      await server.close();
-      rmSync(scratch, { recursive: true, force: true });
+      // Closing verifies the mock model; the scratch goes either way.
+      try {
+        await server.close();
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
     },
   };
 }

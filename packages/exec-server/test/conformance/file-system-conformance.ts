@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PathUri } from '@skein/protocol';
+import { skipWithReason } from '@skein/test-support';
 import { FILE_READ_CHUNK_BYTES, FileSystemError, MAX_OPEN_FILE_HANDLES, MAX_READ_FILE_BYTES, type FileSystemErrorCode } from '../../src/index.js';
 import { CHATTR_SKIP, SANDBOX_SKIP, Scratch, denyEntry, sandboxContext, type ConformanceTarget, type ExecutorUnderTest } from './harness.js';
 
@@ -396,7 +397,7 @@ export function describeFileSystemConformance(target: ConformanceTarget): void {
     describe('permission errors', () => {
       it.skipIf(CHATTR_SKIP !== '')(`refuses to change an immutable file, even for root${CHATTR_SKIP}`, async (context) => {
         writeFileSync(box.path('locked'), 'original');
-        if (!box.makeImmutable('locked')) context.skip('the scratch filesystem does not support chattr +i');
+        if (!box.makeImmutable('locked')) skipWithReason(context, 'the scratch filesystem does not support chattr +i');
         await failsWith(fs().writeFile(box.uri('locked'), bytes('changed')), 'PermissionDenied');
         await failsWith(fs().remove(box.uri('locked')), 'PermissionDenied');
         expect(readFileSync(box.path('locked'), 'utf8')).toBe('original');

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PathUri } from '@skein/protocol';
 import { probeSandbox } from '@skein/sandboxing';
+import { probeSandboxForTests } from '@skein/test-support';
 import {
   FileSystemSandboxContext,
   type ExecutorFileSystem,
@@ -26,9 +27,8 @@ export interface ConformanceTarget {
   open(): Promise<ExecutorUnderTest>;
 }
 
-const capability = await probeSandbox({ env: process.env, cwd: process.cwd() });
 /** Empty when bubblewrap works here; otherwise the probe's reason, appended to skipped test names. */
-export const SANDBOX_SKIP = capability.available ? '' : ` (skipped: ${capability.reason})`;
+export const { skip: SANDBOX_SKIP } = await probeSandboxForTests(() => probeSandbox({ env: process.env, cwd: process.cwd() }));
 
 const chattr = spawnSync('chattr', ['--help'], { stdio: 'ignore' });
 /** Empty when `chattr +i` can be tried here. */

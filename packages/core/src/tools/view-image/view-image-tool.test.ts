@@ -7,14 +7,14 @@ import { deflateSync, crc32 } from 'node:zlib';
 import { FileSystemSandboxContext, LocalFileSystem, SandboxedFileSystem, type ExecutorFileSystem } from '@skein/exec-server';
 import { PathUri, ResponseItem } from '@skein/protocol';
 import { probeSandbox } from '@skein/sandboxing';
+import { probeSandboxForTests } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_LOCAL_IMAGE_BYTES } from '../../session/user-input-items.js';
 import { ToolRouter, isToolCall } from '../tool-router.js';
 import { VIEW_IMAGE_SPEC, viewImageTool, type ViewImageDetail } from './view-image-tool.js';
 import { testToolContext } from '../../../test/support/tool-context.js';
 
-const capability = await probeSandbox({ env: process.env, cwd: process.cwd() });
-const SANDBOX_SKIP = capability.available ? '' : ` (skipped: ${capability.reason})`;
+const { skip: SANDBOX_SKIP } = await probeSandboxForTests(() => probeSandbox({ env: process.env, cwd: process.cwd() }));
 
 /** A real 2×2 red PNG, encoded here: signature, IHDR, one IDAT of filtered rows, IEND. */
 function tinyPng(): Buffer {
@@ -213,7 +213,7 @@ describe('view_image tool', () => {
     expect(result.output).toMatch(new RegExp(`^cannot open the image at ${file('red.png')}: .*sandbox`));
   });
 
-  it.skipIf(!capability.available)(`reads through the sandbox, and is refused inside a denied directory${SANDBOX_SKIP}`, async () => {
+  it.skipIf(SANDBOX_SKIP !== '')(`reads through the sandbox, and is refused inside a denied directory${SANDBOX_SKIP}`, async () => {
     const png = tinyPng();
     mkdirSync(file('private'));
     write('private/secret.png', png);
