@@ -5,13 +5,22 @@ import { localThreadEnvironment } from '@skein/core';
 import { ExtensionRegistryBuilder, defineExtension, defineFunctionTool, type ExtensionRegistry } from '@skein/extension-api';
 import { ThreadStore } from '@skein/rollout';
 import { probeSandbox } from '@skein/sandboxing';
-import { assistantMessage, completed, functionCall, mockProviderConfigToml, sse, startMockResponsesServer, type AppServerTestClient, type MockResponsesServer } from '@skein/test-support';
+import {
+  assistantMessage,
+  completed,
+  functionCall,
+  mockProviderConfigToml,
+  probeSandboxForTests,
+  sse,
+  startMockResponsesServer,
+  type AppServerTestClient,
+  type MockResponsesServer,
+} from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { makeHome, startInProcess, type InProcessServer, type TestHome } from './support/app-server-harness.js';
 
-const capability = await probeSandbox({ env: process.env, cwd: process.cwd() });
-const NO_SANDBOX = capability.available ? false : `bubblewrap is not usable here: ${capability.reason}`;
+const { skip: NO_SANDBOX } = await probeSandboxForTests(() => probeSandbox({ env: process.env, cwd: process.cwd() }));
 
 let model: MockResponsesServer;
 let home: TestHome;
@@ -25,7 +34,7 @@ beforeEach(async () => {
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
   for (const server of servers.splice(0)) await server.close();
-  model.verify();
+  // Closing the mock model verifies it: unexpected requests, broken call pairs, unused responses.
   await model.close();
   home.cleanup();
 });
@@ -80,7 +89,7 @@ const shellTwice = defineExtension({
 });
 
 describe('engine seams over the app-server', () => {
-  it.skipIf(NO_SANDBOX)('shows a command an extension tool ran through dispatch as a commandExecution item, like a direct call', async () => {
+  it.skipIf(NO_SANDBOX !== '')(`shows a command an extension tool ran through dispatch as a commandExecution item, like a direct call${NO_SANDBOX}`, async () => {
     model.expect([
       sse(functionCall('run_and_report', { cmd: 'echo nested' }, { callId: 'call_ext' }), completed()),
       sse(assistantMessage('It printed nested.'), completed()),

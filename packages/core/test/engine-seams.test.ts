@@ -18,7 +18,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await fixture.cleanup();
-  server.verify();
+  // Closing the mock model verifies it: unexpected requests, broken call pairs, unused responses.
   await server.close();
 });
 
