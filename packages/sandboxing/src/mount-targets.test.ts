@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { registerMountTargets, releaseMountTargets } from './mount-targets.js';
+import { registerMountTargets, REGISTRY_LOCK_FILE, releaseMountTargets } from './mount-targets.js';
 
 let root: string;
 let registry: string;
@@ -48,6 +48,47 @@ describe('mount target bookkeeping', () => {
     await new Promise((resolve) => other.once('exit', resolve));
     releaseMountTargets(registerMountTargets(registry, [target]));
     expect(existsSync(target)).toBe(false);
+  });
+
+  it('releases only once another process is done with the registry, keeping a target it registered meanwhile', async () => {
+    // The other process holds the registry lock while it plans a sandbox that binds the mask; once it
+    // has registered, it lets go. A release that ignored the lock would remove the mask first.
+    const target = path.join(root, '.aws');
+    const ours = registerMountTargets(registry, [target]);
+    mkdirSync(target);
+    const folder = path.join(registry, readdirSync(registry).find((name) => name !== REGISTRY_LOCK_FILE)!);
+    const lock = path.join(registry, REGISTRY_LOCK_FILE);
+    const script = [
+      "const fs = require('node:fs');",
+      `const [folder, target, lock] = ${JSON.stringify([folder, target, lock])};`,
+      'fs.writeFileSync(lock, String(process.pid));',
+      'process.stdout.write("locked\\n");',
+      // The planning this process does while holding the lock takes a while.
+      'setTimeout(() => { fs.writeFileSync(folder + "/" + process.pid + "-1", target); fs.unlinkSync(lock); }, 300);',
+      'setTimeout(() => {}, 60_000);',
+    ].join('\n');
+    const other = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve) => other.stdout.once('data', () => resolve()));
+      releaseMountTargets(ours);
+      expect(existsSync(target)).toBe(true);
+      expect(readdirSync(folder)).toEqual([`${other.pid!}-1`]);
+    } finally {
+      other.kill('SIGKILL');
+      await new Promise((resolve) => other.once('exit', resolve));
+    }
+  });
+
+  it('takes over a registry lock its owner left behind by dying', () => {
+    mkdirSync(registry, { recursive: true });
+    writeFileSync(path.join(registry, REGISTRY_LOCK_FILE), '999999999');
+    const target = path.join(root, '.codex');
+    const registration = registerMountTargets(registry, [target]);
+    expect(existsSync(path.join(registry, REGISTRY_LOCK_FILE))).toBe(false);
+    mkdirSync(target);
+    releaseMountTargets(registration);
+    expect(existsSync(target)).toBe(false);
+    expect(readdirSync(registry)).toEqual([]);
   });
 
   it('never removes a target someone filled meanwhile', () => {

@@ -1,11 +1,11 @@
 // The entry point executors call: policy + command → exactly what to spawn. Linux gets bubblewrap with
 // a seccomp program on fd 3, macOS gets sandbox-exec; anything that cannot be confined as asked throws
 // SandboxUnavailableError — a command never runs unconfined unless the policy says so.
-import { existsSync, lstatSync, mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { CoreSandboxPolicy, FileSystemSandboxPolicy } from '@skein/protocol';
-import { bwrapArguments, planMounts } from './bwrap-args.js';
-import { liveMountTargets, registerMountTargets, releaseMountTargets, type MountTargetRegistration } from './mount-targets.js';
+import { bwrapArguments, planMounts, type MountPlan } from './bwrap-args.js';
+import { liveMountTargets, registerMountTargets, withRegistryLockAsync, type MountTargetRegistration } from './mount-targets.js';
 import { capabilityError, probeSandbox, type SandboxCapability } from './probe.js';
 import { resolveSandboxPolicy } from './resolve-policy.js';
 import { SandboxUnavailableError } from './sandbox-error.js';
@@ -102,20 +102,14 @@ function defaultStateDir(): string {
  * const spec = await prepareSandboxedSpawn({ policy: { type: 'read-only' }, cwd, env }, ['ls', '-la']);
  * const child = spawnSandboxed(spec, { cwd, env });
  */
-export function prepareSandboxedSpawn(request: SandboxRequest, command: readonly string[], options: PrepareOptions = {}): Promise<SpawnSpec> {
-  return prepareAttempt(request, command, options, 0);
-}
-
-// How often a plan is redone because a borrowed mask disappeared while it was made.
-const MAX_REPLANS = 3;
-
-async function prepareAttempt(request: SandboxRequest, command: readonly string[], options: PrepareOptions, replans: number): Promise<SpawnSpec> {
+export async function prepareSandboxedSpawn(request: SandboxRequest, command: readonly string[], options: PrepareOptions = {}): Promise<SpawnSpec> {
   const parsed = parseRequest(request, command);
   const platform = options.platform ?? process.platform;
   const stateDir = options.stateDir ?? defaultStateDir();
   // Bookkeeping only: without a usable directory, masks for missing protected paths are left behind.
   const registryDir = platform === 'linux' ? ownedStateDir(stateDir) : undefined;
-  const resolved = resolveSandboxPolicy(parsed, { platform, extraProtectedPaths: platform === 'linux' ? [stateDir] : [] });
+  const resolve = () => resolveSandboxPolicy(parsed, { platform, extraProtectedPaths: platform === 'linux' ? [stateDir] : [] });
+  const resolved = resolve();
   const fileSystemFree = resolved.fileSystem.kind === 'unrestricted';
   if (resolved.external || (fileSystemFree && resolved.network === 'enabled')) {
     return { argv: [...command], env: {}, extraFds: [], sandboxed: false };
@@ -126,18 +120,17 @@ async function prepareAttempt(request: SandboxRequest, command: readonly string[
   if (!capability.available) throw capabilityError(capability);
   switch (capability.platform) {
     case 'linux': {
-      const plan = planMounts(resolved.fileSystem);
-      // Masks another live sandbox created are bound here as existing paths: hold them too.
-      const existing = plan.ops.flatMap((op) => (op.op === 'ro-bind' || (op.op === 'mask-dir' && !op.synthetic) ? [op.path] : []));
-      const borrowed = registryDir === undefined ? [] : liveMountTargets(registryDir, existing);
-      const targets = [...new Set([...plan.syntheticTargets, ...borrowed])];
-      const mountTargets = targets.length > 0 && registryDir !== undefined ? registerMountTargets(registryDir, targets) : undefined;
-      // Its creator may have let it go between the plan and the registration: plan again without it.
-      if (mountTargets !== undefined && borrowed.some((target) => !existsSync(target))) {
-        releaseMountTargets(mountTargets);
-        if (replans >= MAX_REPLANS) throw new SandboxUnavailableError('InvalidRequest', 'protected paths kept changing while the sandbox was prepared', 'Try the command again');
-        return prepareAttempt(request, command, { ...options, capability }, replans + 1);
-      }
+      // What is on disk, the plan made from it and the registration must agree: under the registry
+      // lock no other sandbox's release can remove a mask between this plan and its registration.
+      const claim = (): { plan: MountPlan; mountTargets: MountTargetRegistration | undefined } => {
+        const plan = planMounts((registryDir === undefined ? resolved : resolve()).fileSystem);
+        if (registryDir === undefined) return { plan, mountTargets: undefined };
+        // Masks another live sandbox created are bound here as existing paths: hold them too.
+        const existing = plan.ops.flatMap((op) => (op.op === 'ro-bind' || (op.op === 'mask-dir' && !op.synthetic) ? [op.path] : []));
+        const targets = [...new Set([...plan.syntheticTargets, ...liveMountTargets(registryDir, existing)])];
+        return { plan, mountTargets: targets.length > 0 ? registerMountTargets(registryDir, targets) : undefined };
+      };
+      const { plan, mountTargets } = registryDir === undefined ? claim() : await withRegistryLockAsync(registryDir, claim);
       const filter = buildSeccompFilter(resolved.network === 'restricted' ? 'restricted' : 'vsock-only', options.arch ?? process.arch);
       const args = bwrapArguments(plan, command, { shareNetwork: resolved.network === 'enabled', seccompFd: SECCOMP_FD });
       return { argv: [capability.bwrapPath, ...args], env, extraFds: [filter], sandboxed: true, ...(mountTargets === undefined ? {} : { mountTargets }) };
