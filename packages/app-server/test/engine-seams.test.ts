@@ -1,9 +1,7 @@
 // The engine seams as an app-server client sees them: a tool that runs exec_command through
 // `dispatch` shows the nested command as the same commandExecution items a direct call shows, and
 // every thread of the process is in the one thread registry `thread/loaded/list` answers from.
-import { localThreadEnvironment } from '@skein/core';
 import { ExtensionRegistryBuilder, defineExtension, defineFunctionTool, type ExtensionRegistry } from '@skein/extension-api';
-import { ThreadStore } from '@skein/rollout';
 import { probeSandbox } from '@skein/sandboxing';
 import {
   assistantMessage,
@@ -18,7 +16,7 @@ import {
 } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { makeHome, startInProcess, type InProcessServer, type TestHome } from './support/app-server-harness.js';
+import { makeHome, startInProcess, threadsOn, type InProcessServer, type TestHome } from './support/app-server-harness.js';
 
 const { skip: NO_SANDBOX } = await probeSandboxForTests(() => probeSandbox({ env: process.env, cwd: process.cwd() }));
 
@@ -39,19 +37,8 @@ afterEach(async () => {
   home.cleanup();
 });
 
-async function serve(extensions: ExtensionRegistry = new ExtensionRegistryBuilder().build()): Promise<InProcessServer> {
-  const environment = localThreadEnvironment({ cwd: home.workspace, env: home.env });
-  const server = await startInProcess(home, {
-    threads: {
-      openStore: () => ThreadStore.open({ home: home.home }),
-      environment,
-      extensions,
-      env: {},
-      host: { shell: 'bash', timezone: 'Etc/UTC' },
-      cliVersion: '0.0.0',
-      release: () => environment.close(),
-    },
-  });
+async function serve(extensions?: ExtensionRegistry): Promise<InProcessServer> {
+  const server = await startInProcess(home, { threads: threadsOn(home, extensions) });
   servers.push(server);
   return server;
 }

@@ -4,9 +4,6 @@
 // requests the model receives, and what lands on disk.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { localThreadEnvironment } from '@skein/core';
-import { ExtensionRegistryBuilder } from '@skein/extension-api';
-import { ThreadStore } from '@skein/rollout';
 import { probeSandbox } from '@skein/sandboxing';
 import {
   assistantMessage,
@@ -24,7 +21,7 @@ import {
 } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppServerOptions } from '../src/index.js';
-import { makeHome, startInProcess, type InProcessServer, type TestHome } from './support/app-server-harness.js';
+import { makeHome, startInProcess, threadsOn, type InProcessServer, type TestHome } from './support/app-server-harness.js';
 
 const { skip: NO_SANDBOX } = await probeSandboxForTests(() => probeSandbox({ env: process.env, cwd: process.cwd() }));
 
@@ -50,19 +47,7 @@ afterEach(async () => {
 
 /** An in-process server with threads on `home`. */
 async function serve(options: Partial<AppServerOptions> = {}): Promise<InProcessServer> {
-  const environment = localThreadEnvironment({ cwd: home.workspace, env: home.env });
-  const server = await startInProcess(home, {
-    threads: {
-      openStore: () => ThreadStore.open({ home: home.home }),
-      environment,
-      extensions: new ExtensionRegistryBuilder().build(),
-      env: {},
-      host: { shell: 'bash', timezone: 'Etc/UTC' },
-      cliVersion: '0.0.0',
-      release: () => environment.close(),
-    },
-    ...options,
-  });
+  const server = await startInProcess(home, { threads: threadsOn(home), ...options });
   servers.push(server);
   return server;
 }

@@ -113,7 +113,7 @@ export { IMAGE_SIGNATURE_BYTES, sniffImageType } from './tools/view-image/image-
 export type { ImageMimeType } from './tools/view-image/image-type.js';
 export { REQUEST_USER_INPUT_SPEC, RequestUserInputArgs, RequestUserInputOption, RequestUserInputQuestion, requestUserInputTool } from './tools/request-user-input/request-user-input-tool.js';
 export type { RequestUserInputToolOptions } from './tools/request-user-input/request-user-input-tool.js';
-export { NO_TOKENS, RolloutTokenCountInfo, addUsage, breakdownOf } from './session/thread-token-usage.js';
+export { NO_TOKENS, addUsage, breakdownFromRollout, breakdownOf } from './session/thread-token-usage.js';
 export type { TokenUsageBreakdown } from './session/thread-token-usage.js';
 export { localHostFacts, localThreadEnvironment, userShell } from './session/local-environment.js';
 export type { LocalThreadEnvironment } from './session/local-environment.js';

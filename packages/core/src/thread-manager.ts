@@ -15,7 +15,7 @@ import { baseInstructionsFor, ThreadSession, type ThreadEnvironment } from './se
 import { handleFor, type ThreadHandle } from './thread-handle.js';
 import type { TurnHooks } from './turn/turn-hooks.js';
 import { localWorkspaceReader, type WorkspaceReader } from './session/workspace-reader.js';
-import { NO_TOKENS, RolloutTokenUsage } from './session/thread-token-usage.js';
+import { NO_TOKENS, breakdownFromRollout } from './session/thread-token-usage.js';
 import type { CoreEvent } from './turn/core-event.js';
 
 /** What the host (cli, app-server) provides once, for the life of the process. */
@@ -245,7 +245,7 @@ export class ThreadManager {
               currentDate: baseline.current_date ?? undefined,
               timezone: baseline.timezone ?? undefined,
             },
-        loaded.tokenCount === undefined ? NO_TOKENS : RolloutTokenUsage.parse(loaded.tokenCount.total_token_usage),
+        loaded.tokenCount === undefined ? NO_TOKENS : breakdownFromRollout(loaded.tokenCount.total_token_usage),
       );
       await extensions.lifecycle('onThreadResume', threadId, config.cwd);
     } else {

@@ -6,6 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { loadConfig } from '@skein/config';
+import { localThreadEnvironment } from '@skein/core';
+import { ExtensionRegistryBuilder, type ExtensionRegistry } from '@skein/extension-api';
+import { ThreadStore } from '@skein/rollout';
 import { listenWebSocket, serveStdio, type WebSocketListener } from '@skein/json-rpc';
 import { AppServerTestClient } from '@skein/test-support';
 import { AppServer, type AppServerOptions } from '../../src/index.js';
@@ -96,6 +99,23 @@ export async function startWebSocketProcess(home: TestHome, authArgs: readonly s
 /** Spawns the binary over stdio and returns a client talking to it. */
 export function spawnStdioClient(home: TestHome, extraArgs: readonly string[] = []): ReturnType<typeof AppServerTestClient.spawn> {
   return AppServerTestClient.spawn(process.execPath, [BIN, ...extraArgs], { cwd: home.workspace, env: home.env });
+}
+
+/**
+ * Thread options for an in-process server on `home`: the rollout store there, this machine as the
+ * (sandboxed) environment, and `extensions` (none by default).
+ */
+export function threadsOn(home: TestHome, extensions: ExtensionRegistry = new ExtensionRegistryBuilder().build()): NonNullable<AppServerOptions['threads']> {
+  const environment = localThreadEnvironment({ cwd: home.workspace, env: home.env });
+  return {
+    openStore: () => ThreadStore.open({ home: home.home }),
+    environment,
+    extensions,
+    env: {},
+    host: { shell: 'bash', timezone: 'Etc/UTC' },
+    cliVersion: '0.0.0',
+    release: () => environment.close(),
+  };
 }
 
 /** An in-process server and a way to connect clients to it over either transport. */

@@ -1,6 +1,6 @@
 // A thread's token accounting: the last response's usage and the running total across turns, in the
 // breakdown clients show and rollouts record (`token_count`), restored from the rollout on resume.
-import { z } from 'zod';
+import type { TokenCountUsage } from '@skein/rollout';
 import type { TokenUsage } from '../model-client/response-event.js';
 
 /** Token counts of one response, or summed over a thread. */
@@ -47,30 +47,17 @@ export function addUsage(a: TokenUsageBreakdown, b: TokenUsageBreakdown): TokenU
   };
 }
 
-const count = z.number().int().nonnegative().catch(0);
-/** A rollout's snake_case usage, as `token_count` lines carry it. */
-export const RolloutTokenUsage = z
-  .object({
-    input_tokens: count,
-    cached_input_tokens: count,
-    cache_write_input_tokens: count,
-    output_tokens: count,
-    reasoning_output_tokens: count,
-    total_tokens: count,
-  })
-  .transform(
-    (usage): TokenUsageBreakdown => ({
-      inputTokens: usage.input_tokens,
-      cachedInputTokens: usage.cached_input_tokens,
-      cacheWriteInputTokens: usage.cache_write_input_tokens,
-      outputTokens: usage.output_tokens,
-      reasoningOutputTokens: usage.reasoning_output_tokens,
-      totalTokens: usage.total_tokens,
-    }),
-  );
-
-/** The `info` of a rollout `token_count` line. */
-export const RolloutTokenCountInfo = z.looseObject({ total_token_usage: RolloutTokenUsage, last_token_usage: RolloutTokenUsage });
+/** A breakdown from a rollout's snake_case usage (a `token_count` line, parsed by @skein/rollout). */
+export function breakdownFromRollout(usage: TokenCountUsage): TokenUsageBreakdown {
+  return {
+    inputTokens: usage.input_tokens,
+    cachedInputTokens: usage.cached_input_tokens,
+    cacheWriteInputTokens: usage.cache_write_input_tokens,
+    outputTokens: usage.output_tokens,
+    reasoningOutputTokens: usage.reasoning_output_tokens,
+    totalTokens: usage.total_tokens,
+  };
+}
 
 /** A breakdown in the rollout's snake_case form. */
 export function rolloutUsage(usage: TokenUsageBreakdown): Record<string, number> {

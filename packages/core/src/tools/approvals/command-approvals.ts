@@ -2,7 +2,7 @@
 // client when it must, remembers "approve for session" answers (keyed by command, working directory
 // and environment, so the same command elsewhere asks again) and applies the exec policy's rules,
 // to which "always allow this prefix" answers are added.
-import type { Authorization } from '@skein/extension-api';
+import type { Authorization, CommandApprovalCall } from '@skein/extension-api';
 import type {
   ClientRequests,
   CommandApprovalDecision,
@@ -13,24 +13,12 @@ import { scriptHasDangerousCommand } from './dangerous-command.js';
 import type { ExecPolicy, ExecPolicyVerdict } from './exec-policy/exec-policy.js';
 import { commandsOf } from './shell-words.js';
 
-/** A command the model wants to run. */
-export interface CommandCall {
+/** A command the model wants to run: what a tool asks about, and the call it belongs to. */
+export interface CommandCall extends CommandApprovalCall {
   readonly turnId: string;
   readonly callId: string;
   /** The environment the command runs on (`local`, or a remote executor's id). */
   readonly environmentId: string;
-  /** The argv the executor would run (`/bin/bash -lc 'touch x'`). */
-  readonly argv: readonly string[];
-  /** The argv as one display line. */
-  readonly command: string;
-  /** The model's `cmd`. */
-  readonly script: string;
-  readonly cwd: string;
-  readonly escalate: boolean;
-  /** Whether it runs under a pseudo-terminal (part of the approve-for-session key, as in Codex). */
-  readonly tty: boolean;
-  readonly justification?: string | undefined;
-  readonly prefixRule?: readonly string[] | undefined;
 }
 
 /** A patch the model wants to apply. */
