@@ -8,7 +8,7 @@ import { ExtensionRegistryBuilder, defineExtension, type ExtensionRegistry } fro
 import { ThreadStore } from '@skein/rollout';
 import { assistantMessage, completed, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ThreadManager, type CoreEvent } from '../src/index.js';
+import { ThreadManager, type CoreEvent, type ThreadRegistryEvent } from '../src/index.js';
 
 let scratch: string;
 let home: string;
@@ -230,5 +230,33 @@ describe('ThreadManager', () => {
     expect(summaries.find((thread) => thread.id === fork.threadId)?.forkedFromId).toBe(original.threadId);
     expect((await threads.read(original.threadId)).turns).toHaveLength(1);
     expect((await threads.read(fork.threadId)).turns).toHaveLength(2);
+  });
+
+  it('knows every live thread of the process and tells when one is created, loaded or closed', async () => {
+    const threads = await manager();
+    const seen: ThreadRegistryEvent[] = [];
+    const stop = threads.onThreadEvent((event) => seen.push(event));
+    const first = await threads.start({ onEvent: () => undefined });
+    const second = await threads.start({ onEvent: () => undefined, ephemeral: true });
+    expect(threads.loaded().map((handle) => handle.threadId)).toEqual([first.threadId, second.threadId]);
+    expect(threads.get(first.threadId)).toBe(first);
+    // One process loads a thread once; a second resume is refused instead of fighting over the file.
+    await expect(threads.resume(first.threadId, { onEvent: () => undefined })).rejects.toMatchObject({ code: 'AlreadyLoaded' });
+    await first.close();
+    const again = await threads.resume(first.threadId, { onEvent: () => undefined });
+    const fork = await threads.fork(first.threadId, { onEvent: () => undefined });
+    for (const handle of [second, again, fork]) await handle.close();
+    stop();
+    expect(seen).toEqual([
+      { type: 'created', threadId: first.threadId },
+      { type: 'created', threadId: second.threadId },
+      { type: 'closed', threadId: first.threadId },
+      { type: 'loaded', threadId: first.threadId },
+      { type: 'created', threadId: fork.threadId },
+      { type: 'closed', threadId: second.threadId },
+      { type: 'closed', threadId: first.threadId },
+      { type: 'closed', threadId: fork.threadId },
+    ]);
+    expect(threads.loaded()).toEqual([]);
   });
 });
