@@ -184,7 +184,8 @@ export class ThreadManager {
 
   /** The shared model client of a thread's provider. */
   #clientFor(config: Config): ResponsesClient {
-    const key = JSON.stringify([config.modelProviderId, config.modelProvider.baseUrl]);
+    // Threads share a client only when everything about the provider is the same (headers, key variable, retries).
+    const key = JSON.stringify(config.modelProvider);
     let client = this.#clients.get(key);
     if (client === undefined) {
       client = new ResponsesClient({ provider: config.modelProvider, env: this.#options.env, ...(this.#options.fetch === undefined ? {} : { fetch: this.#options.fetch }) });

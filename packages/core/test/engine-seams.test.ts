@@ -103,6 +103,43 @@ describe('engine seams', () => {
     expect(events.filter((event) => event.type === 'warning')).toHaveLength(1);
   });
 
+  it('asks an extension that failed to offer its tools again on the next turn', async () => {
+    server.expect([sse(assistantMessage('One.'), completed()), sse(assistantMessage('Two.'), completed())]);
+    let attempts = 0;
+    const flaky = new ExtensionRegistryBuilder()
+      .add(defineExtension({ id: 'flaky', tools: { tools: () => (++attempts === 1 ? Promise.reject(new Error('not ready yet')) : Promise.resolve([echoTool('late_tool')])) } }))
+      .build();
+    const { thread, events } = await fixture.openThread('"never"', undefined, { ...unconfined, extensions: flaky });
+    await thread.runTurn(say('one'));
+    await thread.runTurn(say('two'));
+    expect(events.filter((event) => event.type === 'warning')).toMatchObject([{ message: "extension 'flaky' failed in tools: not ready yet" }]);
+    expect(server.requests[0]!.toolNames()).not.toContain('late_tool');
+    expect(server.requests[1]!.toolNames()).toContain('late_tool');
+  });
+
+  it('keeps input steered into a turn that is interrupted before a request carried it, for the next turn', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const wait = defineFunctionTool({
+      spec: { type: 'function', name: 'wait', description: 'Waits until interrupted.', strict: false, parameters: noArgs },
+      arguments: z.object({}),
+      handle: (_args, context) =>
+        new Promise((_resolve, reject) => {
+          started();
+          context.signal.addEventListener('abort', () => reject(new Error('interrupted')), { once: true });
+        }),
+    });
+    server.expect([sse(functionCall('wait', {}, { callId: 'call_wait' }), completed()), sse(assistantMessage('Got it.'), completed())]);
+    const { thread } = await fixture.openThread('"never"', undefined, { ...unconfined, extensions: extensionWith(wait) });
+    const first = thread.runTurn(say('start waiting'));
+    await running;
+    await thread.steer(say('and remember this'));
+    thread.interrupt();
+    expect(await first).toEqual({ status: 'interrupted' });
+    await thread.runTurn(say('next'));
+    expect(server.requests[1]!.messageTexts('user')).toContain('and remember this');
+  });
+
   it('lets an extension tool run exec_command through dispatch and use its output', async () => {
     const reporter = defineFunctionTool({
       spec: { type: 'function', name: 'report', description: 'Runs a command and reports.', strict: false, parameters: { type: 'object', properties: { cmd: { type: 'string' } }, required: ['cmd'] } },

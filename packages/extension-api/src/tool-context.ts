@@ -68,7 +68,7 @@ export interface ToolApprovals {
   patch(changes: readonly PatchApprovalChange[]): Promise<Authorization>;
 }
 
-/** Input for a nested call: JSON arguments for a function tool, text for a custom tool. */
+/** Input for a nested call: the arguments of a function tool (a string is taken as their JSON text), the text of a custom tool. */
 export type ToolInput = JsonValue | string;
 
 /** What a running tool knows and may do. */
@@ -77,7 +77,11 @@ export interface ToolContext {
   readonly turnId: string;
   /** Aborted when the turn is interrupted. */
   readonly signal: AbortSignal;
-  /** Where this call runs. Undefined when the thread has no environment (then only tools that need none run). */
+  /**
+   * Where this call runs. Undefined when the thread has no environment (then only tools that need
+   * none run). To run a command, prefer `dispatch('exec_command', …)`: it goes through approvals
+   * and the sandbox and the client sees it; `processes` is the raw executor API.
+   */
   readonly environment: ToolEnvironment | undefined;
   readonly approvals: ToolApprovals;
   /**
@@ -85,6 +89,10 @@ export interface ToolContext {
    * for a direct call. `namespace` names a namespaced tool's group. Failures come back as results.
    */
   dispatch(name: string, input: ToolInput, options?: { readonly namespace?: string }): Promise<ToolResult>;
-  /** Tells the client how the call is getting on (shown beside the call). */
+  /**
+   * Reports how the call is getting on, as a `toolProgress` core event (readable `skein exec`
+   * output prints it; Codex's app-server and JSON streams have no notification for it outside MCP
+   * tool calls, so those clients do not see it).
+   */
   progress(message: string): void;
 }

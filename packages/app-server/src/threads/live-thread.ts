@@ -177,6 +177,7 @@ export class LiveThread implements ClientRequests {
       case 'turnItem':
         return this.#turnItem(event.phase, event.turnId, event.item);
       case 'turnItemOutputDelta':
+        if (this.#turn?.id !== event.turnId) return;
         return this.#emit('item/commandExecution/outputDelta', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, delta: event.delta });
       case 'agentMessageDelta':
         return this.#emit('item/agentMessage/delta', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, delta: event.delta });
@@ -339,7 +340,8 @@ export class LiveThread implements ClientRequests {
   /** One of core's items started or completed: the v2 notification, and the status it implies. */
   #turnItem(phase: 'started' | 'completed', turnId: string, item: TurnItem): void {
     const turn = this.#turn;
-    if (turn === undefined) return;
+    // An item of an earlier turn (a command that ends once the next turn began) belongs to no turn a client shows.
+    if (turn === undefined || turn.id !== turnId) return;
     const wire = threadItem(item);
     if (phase === 'started') {
       // The question's status goes out before the item it is about, as Codex sends them.

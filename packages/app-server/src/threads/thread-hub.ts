@@ -122,9 +122,11 @@ export class ThreadHub {
       name: loaded.threadName ?? null,
       createdAtMs: Date.parse(loaded.meta.timestamp),
     });
+    // The turns are read before the thread opens: nothing appends to the file until its next turn,
+    // and a failed read then leaves nothing loaded behind.
+    const turns = params.excludeTurns === true ? [] : await recordedTurns(loaded);
     const handle = await (await this.#manager()).resume(params.threadId, { onEvent: live.onEvent, clientRequests: live, config, originator: connection.initializeParams.clientInfo.name });
-    const registered = this.#register(live, handle, connection, params.excludeTurns === true ? [] : await recordedTurns(loaded));
-    return { ...registered, loaded };
+    return { ...this.#register(live, handle, connection, turns), loaded };
   }
 
   /** Copies a stored thread into a new one and loads the copy for `connection`. */
@@ -146,8 +148,15 @@ export class ThreadHub {
       originator: connection.initializeParams.clientInfo.name,
       ...(upTo === undefined ? {} : { upTo }),
     });
-    const loaded = await (await this.store()).loadThread(handle.threadId);
-    return this.#register(live, handle, connection, params.excludeTurns === true ? [] : await recordedTurns(loaded));
+    let turns: WireObject[];
+    try {
+      turns = params.excludeTurns === true ? [] : await recordedTurns(await (await this.store()).loadThread(handle.threadId));
+    } catch (error) {
+      // The copy is made, but this client cannot be shown it: release it rather than keep a thread no one holds.
+      await handle.close();
+      throw error;
+    }
+    return this.#register(live, handle, connection, turns);
   }
 
   /**

@@ -59,19 +59,24 @@ export class ExtensionHost {
     return this.#collect(this.#registry.turnInput, 'turn input', (contributor, scopes) => contributor.contributeTurnInput({ ...scopes, threadId, turnId, input, environments }));
   }
 
-  /** Each extension's tools, in installation order; the tool plan checks them. */
-  async toolContributions(threadId: string, cwd: string): Promise<{ readonly extensionId: string; readonly tools: readonly ToolHandler[] }[]> {
+  /**
+   * Each extension's tools, in installation order; the tool plan checks them. `complete` is false
+   * when a contributor failed (it was reported), so the caller can ask again later.
+   */
+  async toolContributions(threadId: string, cwd: string): Promise<{ readonly contributions: { readonly extensionId: string; readonly tools: readonly ToolHandler[] }[]; readonly complete: boolean }> {
     const contributions: { readonly extensionId: string; readonly tools: readonly ToolHandler[] }[] = [];
+    let complete = true;
     for (const { extensionId, contributor } of this.#registry.tools) {
       try {
-        const tools = await contributor.tools({ ...this.#scopes(extensionId), threadId, cwd });
+        const tools: unknown = await contributor.tools({ ...this.#scopes(extensionId), threadId, cwd });
         if (!Array.isArray(tools)) throw new Error('tools() must return a list of tools');
-        contributions.push({ extensionId, tools });
+        contributions.push({ extensionId, tools: tools as readonly ToolHandler[] });
       } catch (error) {
+        complete = false;
         this.#warn(`extension '${extensionId}' failed in tools: ${(error as Error).message}`);
       }
     }
-    return contributions;
+    return { contributions, complete };
   }
 
   async lifecycle(hook: 'onThreadStart' | 'onThreadResume' | 'onThreadStop', threadId: string, cwd: string): Promise<void> {

@@ -67,7 +67,7 @@ export interface ThreadSessionOptions {
   readonly environment?: ThreadEnvironment;
   /** Asks the client for approvals and answers; without it every question is declined. */
   readonly clientRequests?: ClientRequests | undefined;
-  /** Hooks every turn of this thread runs (after the thread's own: token accounting, steered input). */
+  /** Hooks every turn of this thread runs: before-sampling ones before steered input, after-response ones after token accounting. */
   readonly hooks?: Partial<TurnHooks> | undefined;
 }
 
@@ -87,6 +87,9 @@ interface ActiveTurn {
   readonly turnId: string;
   readonly controller: AbortController;
   readonly steered: SteeredInput;
+  /** Settles when the turn has ended (however it ended). */
+  readonly ended: Promise<void>;
+  readonly end: () => void;
 }
 
 /** A loaded thread. */
@@ -230,7 +233,7 @@ export class ThreadSession {
           client: this.#options.client,
           history: this.history,
           router,
-          calls: new TurnToolCalls({ router, environment, approvals: this.#approvals, emit, newCallId: () => `call_${randomUuidV7()}` }),
+          calls: new TurnToolCalls({ router, environment, approvals: this.#approvals, emit, newCallId: () => `call_${this.#uuid()}` }),
           model,
           request: {
             reasoningEffort: config.modelReasoningEffort,
@@ -243,17 +246,25 @@ export class ThreadSession {
           },
           emit,
           now: this.#options.clock.monotonicMs,
-          // The thread's hooks run first (compaction, reminders, …); steered input joins last, just before the request.
-          hooks: combineTurnHooks(this.#options.hooks ?? {}, { beforeSampling: [active.steered], afterResponse: [] }, { afterResponse: [this.#tokens] }),
+          // Before sampling: the thread's hooks (compaction, reminders, …), then steered input, just
+          // before the request. After a response: token accounting first, so budgets see its usage.
+          hooks: combineTurnHooks({ afterResponse: [this.#tokens] }, this.#options.hooks ?? {}, { beforeSampling: [active.steered] }),
         },
         { turnId, context: assembled.context, onContextRecorded: assembled.onContextRecorded, input: assembled.input, signal, headers: identity.headers },
       );
-      this.#end(active);
+      this.#finishTurn(active);
       await this.#options.recorder.flush();
       return outcome;
     } finally {
-      this.#end(active);
+      this.#finishTurn(active);
     }
+  }
+
+  /** Ends a model turn: input steered in that no request carried is kept for the next turn, then the thread is free. */
+  #finishTurn(active: ActiveTurn): void {
+    const leftover = active.steered.close();
+    if (leftover.length > 0) this.history.record(leftover, active.turnId);
+    this.#end(active);
   }
 
   /**
@@ -285,8 +296,7 @@ export class ThreadSession {
     if (active === undefined) throw new ThreadSessionError('NoActiveTurn', 'no turn is running to steer');
     const items = await userInputToItems(input, this.#options.reader, this.#config.cwd);
     // The turn may have ended while the input was read; accepting it then would lose it.
-    if (this.#active !== active) throw new ThreadSessionError('NoActiveTurn', 'the turn ended before the input could be added');
-    active.steered.push(...items);
+    if (this.#active !== active || !active.steered.push(...items)) throw new ThreadSessionError('NoActiveTurn', 'the turn ended before the input could be added');
   }
 
   /**
@@ -299,7 +309,12 @@ export class ThreadSession {
     if (command.trim() === '') throw new ThreadSessionError('EmptyCommand', 'command must not be empty');
     const running = this.#active;
     // Alongside a model turn the command belongs to it, and its record joins the model's next input.
-    if (running !== undefined) return this.#userShell(command, running, options.timeoutMs, (message) => running.steered.push(message));
+    if (running !== undefined) {
+      return this.#userShell(command, running, options.timeoutMs, (message) => {
+        // The turn may have ended while the command ran; then the next turn carries it.
+        if (!running.steered.push(message)) this.history.record([message], running.turnId);
+      });
+    }
     // Otherwise it is a turn of its own: exclusive, and interruptible like any other.
     const active = this.#begin(undefined);
     this.#emit({ type: 'turnStarted', turnId: active.turnId });
@@ -322,8 +337,13 @@ export class ThreadSession {
     }
   }
 
-  /** Ends the thread's commands (every live exec session is killed). */
+  /** Interrupts a running turn and waits for it to end, then ends the thread's commands (every live exec session is killed). */
   async close(): Promise<void> {
+    const active = this.#active;
+    if (active !== undefined) {
+      active.controller.abort();
+      await active.ended;
+    }
     await this.#environments.closeAll();
   }
 
@@ -346,13 +366,16 @@ export class ThreadSession {
   /** Claims the thread for a turn; refuses while another runs. */
   #begin(turnId: string | undefined): ActiveTurn {
     if (this.#active !== undefined) throw new ThreadSessionError('TurnInProgress', `turn ${this.#active.turnId} is still running; interrupt or steer it`);
-    const active: ActiveTurn = { turnId: turnId ?? newTurnId(this.#uuid), controller: new AbortController(), steered: new SteeredInput() };
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    const active: ActiveTurn = { turnId: turnId ?? newTurnId(this.#uuid), controller: new AbortController(), steered: new SteeredInput(), ended, end };
     this.#active = active;
     return active;
   }
 
   #end(active: ActiveTurn): void {
     if (this.#active === active) this.#active = undefined;
+    active.end();
   }
 
   /** Records and announces `event`, then the item events it leads to. */

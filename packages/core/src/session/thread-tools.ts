@@ -50,6 +50,7 @@ export class ThreadTools {
     const planned = this.#planned;
     if (planned !== undefined && sameKey(planned.key, key)) return planned.router;
     const router = this.#plan(key);
+    // Set before the plan settles, so concurrent callers share it; #plan clears it again when incomplete.
     this.#planned = { key, router };
     // A plan that failed is tried again by the next turn.
     router.catch(() => {
@@ -60,10 +61,13 @@ export class ThreadTools {
 
   async #plan(key: PlanKey): Promise<ToolRouter> {
     const { extensions, threadId, emit } = this.#options;
-    const contributions: ToolContribution[] = await extensions.toolContributions(threadId, key.cwd);
+    const { contributions, complete }: { contributions: ToolContribution[]; complete: boolean } = await extensions.toolContributions(threadId, key.cwd);
     const plan = planTools({ features: key.features, model: key.model, hasEnvironment: key.hasEnvironment, builtIns: this.#builtIns, contributions });
     for (const message of plan.warnings) emit({ type: 'warning', message });
-    return new ToolRouter(plan.tools);
+    const router = new ToolRouter(plan.tools);
+    // A contributor that failed is asked again next turn: one bad moment must not cost the thread its tools.
+    if (!complete) this.#planned = undefined;
+    return router;
   }
 }
 

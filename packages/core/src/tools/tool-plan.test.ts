@@ -58,6 +58,8 @@ describe('planTools', () => {
       { kind: 'namespace', name: 'empty', description: 'Nothing.', tools: [] },
       { kind: 'namespace', name: 'twice', description: 'Twins.', tools: [tool('same'), tool('same')] },
       { kind: 'function', spec: undefined },
+      null,
+      'exec_command',
     ] as unknown as ToolHandler[];
     const plan = planTools(inputs({ hasEnvironment: false, contributions: [{ extensionId: 'odd', tools: bad }] }));
     expect(plan.tools).toEqual([]);
@@ -68,6 +70,8 @@ describe('planTools', () => {
       "extension 'odd' tool 'empty' is left out: the namespace holds no tools",
       "extension 'odd' tool 'twice' is left out: two of its tools are named 'same'",
       "extension 'odd' tool '(unnamed)' is left out: it has no handle function",
+      "extension 'odd' offered null as a tool; it is left out",
+      "extension 'odd' offered string as a tool; it is left out",
     ]);
   });
 });

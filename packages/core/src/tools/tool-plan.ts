@@ -47,7 +47,12 @@ export function planTools(inputs: ToolPlanInputs): ToolPlan {
   const taken = new Set(tools.map(toolName));
   const warnings: string[] = [];
   for (const { extensionId, tools: offered } of inputs.contributions) {
-    for (const tool of offered) {
+    for (const tool of offered as readonly (ToolHandler | null | undefined)[]) {
+      // An extension in plain JavaScript may put anything in its list.
+      if (typeof tool !== 'object' || tool === null) {
+        warnings.push(`extension '${extensionId}' offered ${tool === null ? 'null' : typeof tool} as a tool; it is left out`);
+        continue;
+      }
       const problem = specProblem(tool) ?? (taken.has(toolName(tool)) ? `the name '${toolName(tool)}' is already taken` : undefined);
       if (problem !== undefined) {
         warnings.push(`extension '${extensionId}' tool '${describe(tool)}' is left out: ${problem}`);

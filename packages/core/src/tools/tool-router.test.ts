@@ -64,6 +64,14 @@ describe('ToolRouter namespaces', () => {
     expect(() => new ToolRouter([{ ...math, tools: [add, add] }])).toThrow(/two tools in namespace 'math' are named 'add'/);
   });
 
+  it('offers only the direct tools of a namespace, and the namespace only when one is left', async () => {
+    const hiddenAdd = { ...add, exposure: 'hidden' as const };
+    expect(new ToolRouter([{ ...math, tools: [hiddenAdd, shout] }]).specs()).toEqual([{ type: 'namespace', name: 'math', description: 'Arithmetic.', tools: [shout.spec] }]);
+    expect(new ToolRouter([{ ...math, tools: [hiddenAdd] }]).specs()).toEqual([]);
+    const result = await new ToolRouter([{ ...math, tools: [hiddenAdd] }]).dispatch(call({ type: 'function_call', namespace: 'math', name: 'add', arguments: '{"a":1,"b":2}', call_id: 'h' }), ctx);
+    expect(result).toMatchObject({ success: true, item: { output: '3' } });
+  });
+
   it('dispatches a call that names the namespace to the tool inside it', async () => {
     const result = await grouped.dispatch(call({ type: 'function_call', namespace: 'math', name: 'add', arguments: '{"a":1,"b":1}', call_id: 'n1' }), ctx);
     expect(result).toMatchObject({ item: { type: 'function_call_output', call_id: 'n1', output: '2' }, success: true });

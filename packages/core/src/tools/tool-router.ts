@@ -38,15 +38,21 @@ export class ToolRouter {
     }
   }
 
-  /** The definitions offered to the model: the `direct` tools, in registration order. */
+  /** The definitions offered to the model: the `direct` tools, in registration order (inside namespaces too). */
   specs(): ToolSpec[] {
-    return [...this.#handlers.values()]
-      .filter((handler) => (handler.exposure ?? 'direct') === 'direct')
-      .map((handler) =>
-        handler.kind === 'namespace'
-          ? { type: 'namespace', name: handler.name, description: handler.description, tools: handler.tools.map((tool) => tool.spec) }
-          : handler.spec,
-      );
+    return [...this.#handlers.values()].flatMap((handler): ToolSpec[] => {
+      if (!isDirect(handler)) return [];
+      if (handler.kind !== 'namespace') return [handler.spec];
+      const tools = handler.tools.filter(isDirect).map((tool) => tool.spec);
+      return tools.length === 0 ? [] : [{ type: 'namespace', name: handler.name, description: handler.description, tools }];
+    });
+  }
+
+  /** The kind of input the tool `name` (in `namespace`) takes, or undefined when there is no such tool. */
+  inputKind(name: string, namespace?: string): 'function' | 'custom' | undefined {
+    const probe: ToolCall = { type: 'function_call', name, arguments: '', call_id: '', ...(namespace === undefined ? {} : { namespace }) };
+    const handler = this.#find(probe);
+    return typeof handler === 'string' ? undefined : handler.kind;
   }
 
   /** Whether a call may run alongside other parallel-safe calls of its response. */
@@ -109,6 +115,10 @@ export class ToolRouter {
       return failure(`${call.name} failed: ${(error as Error).message}`);
     }
   }
+}
+
+function isDirect(handler: ToolHandler): boolean {
+  return (handler.exposure ?? 'direct') === 'direct';
 }
 
 /** A namespaced tool is scheduled as its namespace says, unless it says otherwise itself. */

@@ -1,7 +1,7 @@
 // The tool calls of one turn: each call gets its context (environment, approvals, nested dispatch,
 // progress), and the calls of one response are scheduled as Codex does — parallel-safe calls run
 // together, any other call runs alone once the calls before it are done.
-import { ToolError, type ToolApprovals, type ToolContext, type ToolEnvironment, type ToolInput, type ToolResult } from '@skein/extension-api';
+import { type ToolApprovals, type ToolContext, type ToolEnvironment, type ToolInput, type ToolResult } from '@skein/extension-api';
 import { toolOutputFor, type ResponseItem } from '@skein/protocol';
 import type { CoreEvent } from '../turn/core-event.js';
 import type { ToolCall, ToolRouter } from './tool-router.js';
@@ -26,6 +26,13 @@ export interface TurnToolCallsOptions {
 export interface TurnScope {
   readonly turnId: string;
   readonly signal: AbortSignal;
+}
+
+/** Waits for every call of a batch, then rethrows the first failure (a fatal tool error): no call is left running behind a failed turn. */
+async function settle(calls: readonly Promise<void>[]): Promise<void> {
+  const results = await Promise.allSettled(calls);
+  const failure = results.find((result) => result.status === 'rejected');
+  if (failure !== undefined) throw failure.reason;
 }
 
 /** Runs the model's calls of one turn. */
@@ -60,11 +67,11 @@ export class TurnToolCalls {
         together.push(run(call, index));
         continue;
       }
-      await Promise.all(together);
+      await settle(together);
       together = [];
       await run(call, index);
     }
-    await Promise.all(together);
+    await settle(together);
     return outputs;
   }
 
@@ -84,15 +91,17 @@ export class TurnToolCalls {
 
   /** A call one tool makes to another: the client sees it as a direct call; the model sees only the outer call's output. */
   async #nested(turn: TurnScope, name: string, input: ToolInput, namespace: string | undefined, depth: number): Promise<ToolResult> {
-    if (depth > MAX_NESTED_DISPATCH_DEPTH) throw new ToolError(`tools may call tools at most ${MAX_NESTED_DISPATCH_DEPTH} deep; '${name}' was not run`);
+    if (depth > MAX_NESTED_DISPATCH_DEPTH) return { output: `tools may call tools at most ${MAX_NESTED_DISPATCH_DEPTH} deep; '${name}' was not run`, success: false };
     const { router, emit } = this.#options;
     const { turnId } = turn;
     const callId = this.#options.newCallId();
     const scope = namespace === undefined ? {} : { namespace };
+    // The call takes the form its tool reads: free-form text for a custom tool, JSON arguments for a
+    // function tool (a string given to a function tool is its arguments' JSON text).
     const call: ToolCall =
-      typeof input === 'string'
-        ? { type: 'custom_tool_call', call_id: callId, name, input, ...scope }
-        : { type: 'function_call', call_id: callId, name, arguments: JSON.stringify(input), ...scope };
+      router.inputKind(name, namespace) === 'custom'
+        ? { type: 'custom_tool_call', call_id: callId, name, input: typeof input === 'string' ? input : JSON.stringify(input), ...scope }
+        : { type: 'function_call', call_id: callId, name, arguments: typeof input === 'string' ? input : JSON.stringify(input), ...scope };
     emit({ type: 'itemStarted', turnId, item: call });
     const result = await router.run(call, this.#context(turn, callId, depth));
     emit({ type: 'itemCompleted', turnId, item: toolOutputFor(call, result.output) });

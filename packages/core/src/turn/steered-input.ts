@@ -7,10 +7,19 @@ import type { BeforeSamplingHook } from './turn-hooks.js';
 export class SteeredInput implements BeforeSamplingHook {
   readonly name = 'steered-input';
   readonly #waiting: ResponseItem[] = [];
+  #closed = false;
 
-  /** Adds items for the next request. */
-  push(...items: readonly ResponseItem[]): void {
+  /** Adds items for the next request; false once the turn has ended (the caller keeps them). */
+  push(...items: readonly ResponseItem[]): boolean {
+    if (this.#closed) return false;
     this.#waiting.push(...items);
+    return true;
+  }
+
+  /** Ends the turn's intake and returns what no request carried (an interrupted or ended turn's leftovers). */
+  close(): ResponseItem[] {
+    this.#closed = true;
+    return this.#waiting.splice(0);
   }
 
   hasPending(): boolean {

@@ -1,6 +1,7 @@
 // The one item reducer: follows a thread's core events (and its approval questions) and tells, per
-// turn, when an item starts and completes, with its state. A new turn starts with no open items,
-// so what a command of an earlier, interrupted turn still prints belongs to no item.
+// turn, when an item starts and completes, with its state. Each open item keeps the turn it began
+// in; a new turn starts with no open items, so what a command of an earlier turn still prints once
+// the next one has begun belongs to no item.
 import { isKnownResponseItem, messageText, type ResponseItem } from '@skein/protocol';
 import type { CommandApprovalRequest, FileChangeApprovalRequest } from '../session/client-requests.js';
 import type { CoreEvent } from './core-event.js';
@@ -8,9 +9,9 @@ import type { CommandTurnItem, FileChangeTurnItem, TurnItem } from './turn-item.
 
 /** The open items of the running turn, and the events their changes produce. */
 export class TurnItems {
-  #turnId: string | undefined;
-  readonly #commands = new Map<string, CommandTurnItem>();
-  readonly #patches = new Map<string, FileChangeTurnItem>();
+  /** Open commands and patches with the turn each belongs to (a command may end while the next turn starts). */
+  readonly #commands = new Map<string, { readonly turnId: string; readonly item: CommandTurnItem }>();
+  readonly #patches = new Map<string, { readonly turnId: string; readonly item: FileChangeTurnItem }>();
   readonly #messages = new Map<string, number>();
 
   constructor(private readonly now: () => number) {}
@@ -19,7 +20,6 @@ export class TurnItems {
   observe(event: CoreEvent): CoreEvent[] {
     switch (event.type) {
       case 'turnStarted':
-        this.#turnId = event.turnId;
         this.#commands.clear();
         this.#patches.clear();
         this.#messages.clear();
@@ -29,7 +29,7 @@ export class TurnItems {
       case 'itemCompleted':
         return this.#responseItemCompleted(event.turnId, event.item);
       case 'commandStarted': {
-        const known = this.#commands.get(event.callId);
+        const known = this.#commands.get(event.callId)?.item;
         const item: CommandTurnItem = {
           kind: 'commandExecution',
           id: event.callId,
@@ -48,19 +48,22 @@ export class TurnItems {
           startedAtMs: known?.startedAtMs ?? this.now(),
           completedAtMs: null,
         };
-        this.#commands.set(event.callId, item);
+        const turnId = this.#commands.get(event.callId)?.turnId ?? event.turnId;
+        this.#commands.set(event.callId, { turnId, item });
         // A command the user approved was shown when the question was asked.
-        return known === undefined ? [started(event.turnId, item)] : [];
+        return known === undefined ? [started(turnId, item)] : [];
       }
-      case 'commandOutputDelta':
-        if (!this.#commands.has(event.callId) || this.#turnId === undefined) return [];
-        return [{ type: 'turnItemOutputDelta', turnId: this.#turnId, itemId: event.callId, delta: event.chunk }];
+      case 'commandOutputDelta': {
+        const open = this.#commands.get(event.callId);
+        if (open === undefined) return [];
+        return [{ type: 'turnItemOutputDelta', turnId: open.turnId, itemId: event.callId, delta: event.chunk }];
+      }
       case 'commandCompleted': {
-        const running = this.#commands.get(event.callId);
-        if (running === undefined) return [];
+        const open = this.#commands.get(event.callId);
+        if (open === undefined) return [];
         this.#commands.delete(event.callId);
         const item: CommandTurnItem = {
-          ...running,
+          ...open.item,
           argv: event.argv,
           status: event.exitCode === 0 ? 'completed' : 'failed',
           processId: event.processId,
@@ -69,16 +72,18 @@ export class TurnItems {
           durationMs: Math.round(event.durationMs),
           completedAtMs: this.now(),
         };
-        return [completed(event.turnId, item)];
+        return [completed(open.turnId, item)];
       }
       case 'patchApplied': {
-        const known = this.#patches.get(event.callId);
+        const open = this.#patches.get(event.callId);
+        const known = open?.item;
+        const turnId = open?.turnId ?? event.turnId;
         this.#patches.delete(event.callId);
         const now = this.now();
         const base: FileChangeTurnItem = known ?? { kind: 'fileChange', id: event.callId, changes: event.changes, awaitingApproval: false, status: 'inProgress', output: null, startedAtMs: now, completedAtMs: null };
         const status = event.success ? 'completed' : known?.status === 'declined' ? 'declined' : 'failed';
         const item: FileChangeTurnItem = { ...base, changes: event.changes, awaitingApproval: false, status, output: event.output, completedAtMs: now };
-        return [...(known === undefined ? [started(event.turnId, base)] : []), completed(event.turnId, item)];
+        return [...(known === undefined ? [started(turnId, base)] : []), completed(turnId, item)];
       }
       case 'imageViewed': {
         const now = this.now();
@@ -110,33 +115,33 @@ export class TurnItems {
       startedAtMs: this.now(),
       completedAtMs: null,
     };
-    this.#commands.set(request.callId, item);
+    this.#commands.set(request.callId, { turnId: request.turnId, item });
     return [started(request.turnId, item)];
   }
 
   /** The client answered a command's approval: a declined one completes as declined; an approved one runs next. */
   commandAnswered(request: CommandApprovalRequest, declined: boolean): CoreEvent[] {
-    const item = this.#commands.get(request.callId);
-    if (item === undefined) return [];
+    const open = this.#commands.get(request.callId);
+    if (open === undefined) return [];
     if (!declined) {
-      this.#commands.set(request.callId, { ...item, awaitingApproval: false });
+      this.#commands.set(request.callId, { ...open, item: { ...open.item, awaitingApproval: false } });
       return [];
     }
     this.#commands.delete(request.callId);
-    return [completed(request.turnId, { ...item, awaitingApproval: false, status: 'declined', completedAtMs: this.now() })];
+    return [completed(open.turnId, { ...open.item, awaitingApproval: false, status: 'declined', completedAtMs: this.now() })];
   }
 
   /** A patch waits on the client: its item starts now with the planned changes. */
   patchAwaitingApproval(request: FileChangeApprovalRequest): CoreEvent[] {
     const item: FileChangeTurnItem = { kind: 'fileChange', id: request.callId, changes: request.changes, awaitingApproval: true, status: 'inProgress', output: null, startedAtMs: this.now(), completedAtMs: null };
-    this.#patches.set(request.callId, item);
+    this.#patches.set(request.callId, { turnId: request.turnId, item });
     return [started(request.turnId, item)];
   }
 
   /** The client answered a patch's approval; the patch tool reports the outcome (a declined patch completes as declined). */
   patchAnswered(request: FileChangeApprovalRequest, declined: boolean): void {
-    const item = this.#patches.get(request.callId);
-    if (item !== undefined) this.#patches.set(request.callId, { ...item, awaitingApproval: false, status: declined ? 'declined' : 'inProgress' });
+    const open = this.#patches.get(request.callId);
+    if (open !== undefined) this.#patches.set(request.callId, { ...open, item: { ...open.item, awaitingApproval: false, status: declined ? 'declined' : 'inProgress' } });
   }
 
   #responseItemStarted(turnId: string, item: ResponseItem): CoreEvent[] {
