@@ -38,5 +38,20 @@ export {
 } from '@skein/protocol';
 
 // The filesystem an extension reads skills and files through, local or on a remote executor.
-export type { ExecutorFileSystem, ExecutorProcesses, FileMetadata, FileSystemSandboxContext, ReadDirectoryEntry, WalkOptions, WalkOutcome } from '@skein/exec-server';
+export type {
+  CopyOptions,
+  CreateDirectoryOptions,
+  ExecutorFileSystem,
+  ExecutorProcesses,
+  FileMetadata,
+  FileSystemCallOptions,
+  FileSystemSandboxContext,
+  GetMetadataOptions,
+  ReadDirectoryEntry,
+  RemoveOptions,
+  StartProcessParams,
+  WalkOptions,
+  WalkOutcome,
+} from '@skein/exec-server';
+export type { PathConvention } from '@skein/protocol';
 export { FileSystemError } from '@skein/exec-server';
