@@ -1,15 +1,11 @@
 // A thread with a real local environment (bubblewrap sandbox when usable) and a scripted client, for
-// tests of the built-in tools against the mock model server.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { loadConfig } from '@skein/config';
-import { ExtensionRegistryBuilder, type ExtensionRegistry } from '@skein/extension-api';
+// tests of the built-in tools against the mock model server, built with the shared test-thread
+// builder (`src/testing`).
+import type { ExtensionRegistry } from '@skein/extension-api';
 import { LocalFileSystem, LocalProcesses, PlatformSandbox, SandboxedFileSystem } from '@skein/exec-server';
-import { ThreadStore } from '@skein/rollout';
 import type { MockResponsesServer } from '@skein/test-support';
+import { createTestWorkspace, startTestThread } from '../../src/testing/index.js';
 import {
-  ThreadManager,
   type ClientRequests,
   type CommandApprovalDecision,
   type CommandApprovalRequest,
@@ -80,37 +76,31 @@ export interface ToolThreadFixture {
   defer(cleanup: () => Promise<void> | void): void;
 }
 
-/** Creates the scratch directories and the thread factory for one test. */
+/** The shared test-thread builder (`@skein/core/testing`) with this file's approval and sandbox settings. */
 export function toolThreadFixture(server: MockResponsesServer): ToolThreadFixture {
-  const scratch = realpathSync(mkdtempSync(path.join(tmpdir(), 'skein-tools-')));
-  const [cwd, outside, home] = ['work', 'outside', 'home'].map((name) => path.join(scratch, name)) as [string, string, string];
-  for (const dir of [cwd, outside, home]) mkdirSync(dir);
-  const cleanups: (() => Promise<void> | void)[] = [];
+  const workspace = createTestWorkspace();
   const localEnvironment = (): ThreadEnvironment => {
     const processes = new LocalProcesses({ sandbox: new PlatformSandbox() });
-    cleanups.push(() => processes.close());
+    workspace.defer(() => processes.close());
     return {
-      fileSystem: new LocalFileSystem({ sandboxed: new SandboxedFileSystem({ fallbackCwd: cwd, hostEnv: process.env }) }),
+      fileSystem: new LocalFileSystem({ sandboxed: new SandboxedFileSystem({ fallbackCwd: workspace.workspace, hostEnv: process.env }) }),
       processes,
-      env: { PATH: process.env.PATH, HOME: home },
+      env: { PATH: process.env.PATH, HOME: workspace.home },
       shell: '/bin/bash',
     };
   };
   return {
-    scratch,
-    cwd,
-    outside,
-    home,
+    scratch: workspace.scratch,
+    cwd: workspace.workspace,
+    outside: workspace.outside,
+    home: workspace.home,
     localEnvironment,
-    defer: (cleanup) => cleanups.push(cleanup),
+    defer: (cleanup) => workspace.defer(cleanup),
     async openThread(policy, client, options = {}) {
-      const { config } = await loadConfig({
-        cwd,
-        env: {},
-        homeDir: home,
+      const { thread, events } = await startTestThread(workspace, {
+        modelUrl: server.url,
+        hostEnv: process.env,
         overrides: [
-          `model_providers.mock={ name = "Mock", base_url = "${server.url}", request_max_retries = 0 }`,
-          'model_provider=mock',
           `approval_policy=${policy}`,
           `sandbox_mode="${options.sandbox ?? 'workspace-write'}"`,
           // The scratch directory is under /tmp; keep /tmp read-only so "outside" really is.
@@ -118,31 +108,14 @@ export function toolThreadFixture(server: MockResponsesServer): ToolThreadFixtur
           'sandbox_workspace_write.exclude_tmpdir_env_var=true',
           ...(options.overrides ?? []),
         ],
-      });
-      const store = await ThreadStore.open({ home });
-      cleanups.push(() => store.close());
-      const environment = options.environment === null ? undefined : (options.environment ?? localEnvironment());
-      const manager = new ThreadManager({
-        store,
-        config,
-        extensions: options.extensions ?? new ExtensionRegistryBuilder().build(),
+        environment: options.environment === null ? 'none' : (options.environment ?? 'local'),
+        clientRequests: client,
+        ...(options.extensions === undefined ? {} : { extensions: options.extensions }),
         ...(options.turnHooks === undefined ? {} : { turnHooks: options.turnHooks }),
-        env: {},
-        host: { shell: 'bash', timezone: 'Etc/UTC' },
-        originator: 'skein_test',
-        source: 'exec',
-        cliVersion: '0.0.0',
-        ...(environment === undefined ? {} : { environment }),
       });
-      const events: CoreEvent[] = [];
-      const thread = await manager.start({ onEvent: (event) => events.push(event), clientRequests: client });
-      cleanups.push(() => thread.close());
       return { thread, events };
     },
-    async cleanup() {
-      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-      rmSync(scratch, { recursive: true, force: true });
-    },
+    cleanup: () => workspace.close(),
   };
 }
 
