@@ -186,6 +186,8 @@ export {
   ExperimentalFeatureStage,
 } from './app-server/experimental-feature-list.js';
 export { ConfigLayerMetadata, ConfigLayerSource, ConfigReadLayer, ConfigReadParams, ConfigReadResponse } from './app-server/config-read.js';
+export { ConfigRequirementsReadParams, ConfigRequirementsReadResponse } from './app-server/config-requirements.js';
+export { Account, GetAccountParams, GetAccountResponse } from './app-server/account.js';
 export { ConfigWarningNotification, RemoteControlStatusChangedNotification } from './app-server/startup-notifications.js';
 export {
   CommandExecutionApprovalResponse,

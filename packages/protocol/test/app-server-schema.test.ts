@@ -9,9 +9,11 @@ import {
   CODEX_CLIENT_REQUEST_METHODS,
   ClientRequest,
   ConfigReadResponse,
+  ConfigRequirementsReadResponse,
   ExperimentalFeatureListResponse,
   FsGetMetadataResponse,
   FsReadDirectoryResponse,
+  GetAccountResponse,
   InitializeResponse,
   ModelListResponse,
   ResponseItem,
@@ -182,6 +184,12 @@ describe('messages built with our schemas validate against Codex 0.171.0', () =>
         nextCursor: '1',
       }),
     );
+  });
+
+  it('results of account/read and configRequirements/read as Codex answers them with nobody signed in', () => {
+    expectValid('v2/GetAccountResponse', GetAccountResponse.parse({ account: null, userId: null, requiresOpenaiAuth: false, workspaceRouting: null }));
+    expectValid('v2/GetAccountResponse', GetAccountResponse.parse({ account: { type: 'apiKey' }, userId: null, requiresOpenaiAuth: true, workspaceRouting: null }));
+    expectValid('v2/ConfigRequirementsReadResponse', ConfigRequirementsReadResponse.parse({ requirements: null, supportsIndependentSpeedModes: true }));
   });
 
   it('CODEX_CLIENT_REQUEST_METHODS lists exactly the methods of Codex\'s ClientRequest, in order', () => {
