@@ -7,6 +7,7 @@ describe('appServerSchema', () => {
     expect(schema.responseDefinition('initialize')).toBe('InitializeResponse');
     expect(schema.responseDefinition('fs/readFile')).toBe('v2/FsReadFileResponse');
     expect(schema.responseDefinition('thread/start')).toBe('v2/ThreadStartResponse');
+    expect(schema.responseDefinition('configRequirements/read')).toBe('v2/ConfigRequirementsReadResponse');
     expect(schema.responseDefinition('not/a/method')).toBeUndefined();
     expect(schema.clientRequestMethods).toContain('experimentalFeature/list');
   });

@@ -58,13 +58,16 @@ export class AppServerSchema {
 
   /**
    * The definition of `method`'s result (`v2/FsReadFileResponse`, `InitializeResponse`), found by
-   * Codex's naming (`…Params` → `…Response`); undefined when the protocol has none.
+   * Codex's naming (`…Params` → `…Response`; a method without params by its own name,
+   * `configRequirements/read` → `ConfigRequirementsReadResponse`); undefined when the protocol has none.
    */
   responseDefinition(method: string): string | undefined {
-    const ref = this.paramsRefByMethod.get(method);
-    const name = ref?.split('/').at(-1);
-    if (name?.endsWith('Params') !== true) return undefined;
-    const response = `${name.slice(0, -'Params'.length)}Response`;
+    if (!this.paramsRefByMethod.has(method)) return undefined;
+    const name = this.paramsRefByMethod.get(method)?.split('/').at(-1);
+    let response: string;
+    if (name === undefined) response = `${method.split('/').map((segment) => `${segment.charAt(0).toUpperCase()}${segment.slice(1)}`).join('')}Response`;
+    else if (name.endsWith('Params')) response = `${name.slice(0, -'Params'.length)}Response`;
+    else return undefined;
     if (Object.hasOwn(this.bundle.definitions.v2, response)) return `v2/${response}`;
     if (Object.hasOwn(this.bundle.definitions, response)) return response;
     return undefined;
