@@ -117,6 +117,14 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   }
 
   /**
+   * A client's `cwd`, absolute: a relative one is taken from the server's working directory (where
+   * the startup config was loaded), as Codex resolves `"."` and friends.
+   */
+  resolveCwd(cwd: string): string {
+    return path.resolve(this.config.config.cwd, cwd);
+  }
+
+  /**
    * Config as a thread started in `cwd` would see it (same home, overrides and flags as at
    * startup), with a client's `-c` style `overrides` on top.
    */

@@ -21,7 +21,7 @@ export const CONFIG_READ_METHODS: ReadonlyMap<string, AppServerMethod> = new Map
     defineMethod({
       params: ConfigReadParams,
       async handle(params, { server }): Promise<ConfigReadResponse> {
-        const loaded = params.cwd === undefined || params.cwd === null ? server.config : await server.loadConfig(params.cwd);
+        const loaded = params.cwd === undefined || params.cwd === null ? server.config : await server.loadConfig(server.resolveCwd(params.cwd));
         return configReadResult(loaded, params.includeLayers ?? false, readLayerFile);
       },
     }),

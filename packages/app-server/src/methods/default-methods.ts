@@ -1,6 +1,8 @@
 // The method table a server starts with: every group in `methods/`. A new group is one more entry.
 import type { AppServerMethod, MethodTable } from '../method.js';
+import { ACCOUNT_READ_METHODS } from './account-read.js';
 import { CONFIG_READ_METHODS } from './config-read.js';
+import { CONFIG_REQUIREMENTS_READ_METHODS } from './config-requirements-read.js';
 import { EXPERIMENTAL_FEATURE_LIST_METHODS } from './experimental-feature-list.js';
 import { FS_METHODS } from './fs.js';
 import { MODEL_LIST_METHODS } from './model-list.js';
@@ -9,6 +11,8 @@ import { THREAD_METHODS, TURN_METHODS } from './threads.js';
 const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   FS_METHODS,
   CONFIG_READ_METHODS,
+  CONFIG_REQUIREMENTS_READ_METHODS,
+  ACCOUNT_READ_METHODS,
   MODEL_LIST_METHODS,
   EXPERIMENTAL_FEATURE_LIST_METHODS,
   THREAD_METHODS,

@@ -1,6 +1,5 @@
 // `thread/*` and `turn/*`: start, resume, fork, list, read, archive, naming, subscriptions, user shell
 // commands, and the turns themselves. Each answers promptly; running turns notify in the background.
-import path from 'node:path';
 import { USER_SHELL_UNAVAILABLE, ThreadSessionError } from '@skein/core';
 import {
   AppServerErrorCode,
@@ -208,8 +207,8 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         if (thread.activeTurnId !== undefined) throw AppServerRequestError.invalidRequest(`turn ${thread.activeTurnId} is still running; use turn/steer or turn/interrupt`);
         const selected = selectEnvironment(params.environments);
         if (selected !== undefined) thread.handle.useEnvironment(selected === null ? undefined : hub.environment);
-        const cwd = params.cwd ?? selected?.cwd ?? undefined;
-        if (cwd !== undefined && !path.isAbsolute(cwd)) throw AppServerRequestError.invalidRequest(`cwd must be an absolute path, got '${cwd}'`);
+        const requested = params.cwd ?? selected?.cwd ?? undefined;
+        const cwd = requested === undefined ? undefined : context.server.resolveCwd(requested);
         const overrides = threadConfigOverrides({
           model: params.model,
           approvalPolicy: params.approvalPolicy,

@@ -37,7 +37,7 @@ export interface ThreadHubOptions {
 export interface ThreadHubServer extends ThreadHost {
   /** Config for a thread in `cwd` with extra `-c` style overrides on top of the server's own. */
   loadConfig(cwd: string, overrides: readonly string[]): Promise<LoadedConfig>;
-  /** The directory threads start in when the client names none. */
+  /** The server's working directory: where threads start when the client names no cwd, and what a relative one is relative to. */
   readonly defaultCwd: string;
   subscribe(threadId: string, connection: ClientConnection): boolean;
   unsubscribe(threadId: string, connection: ClientConnection): boolean;
@@ -304,8 +304,8 @@ export class ThreadHub {
   }
 
   async #config(params: OpenParams): Promise<Config> {
-    const cwd = params.cwd ?? this.server.defaultCwd;
-    if (!path.isAbsolute(cwd)) throw AppServerRequestError.invalidRequest(`cwd must be an absolute path, got '${cwd}'`);
+    // A relative cwd is the server's working directory's, as Codex takes it.
+    const cwd = path.resolve(this.server.defaultCwd, params.cwd ?? '.');
     try {
       return (await this.server.loadConfig(cwd, threadConfigOverrides(params))).config;
     } catch (error) {
