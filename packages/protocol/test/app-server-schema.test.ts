@@ -14,6 +14,7 @@ import {
   FsGetMetadataResponse,
   FsReadDirectoryResponse,
   GetAccountResponse,
+  SkillsListResponse,
   InitializeResponse,
   ModelListResponse,
   ResponseItem,
@@ -190,6 +191,22 @@ describe('messages built with our schemas validate against Codex 0.171.0', () =>
     expectValid('v2/GetAccountResponse', GetAccountResponse.parse({ account: null, userId: null, requiresOpenaiAuth: false, workspaceRouting: null }));
     expectValid('v2/GetAccountResponse', GetAccountResponse.parse({ account: { type: 'apiKey' }, userId: null, requiresOpenaiAuth: true, workspaceRouting: null }));
     expectValid('v2/ConfigRequirementsReadResponse', ConfigRequirementsReadResponse.parse({ requirements: null, supportsIndependentSpeedModes: true }));
+  });
+
+  it('results of skills/list: an entry without skills, and one with a system skill as Codex lists its bundled ones', () => {
+    expectValid('v2/SkillsListResponse', SkillsListResponse.parse({ data: [{ cwd: '/work', skills: [], errors: [] }] }));
+    expectValid(
+      'v2/SkillsListResponse',
+      SkillsListResponse.parse({
+        data: [
+          {
+            cwd: '.',
+            skills: [{ name: 'imagegen', description: 'Generate images', path: '/home/.codex/skills/.system/imagegen/SKILL.md', scope: 'system', enabled: true, pluginId: null }],
+            errors: [{ path: '/work/.codex/skills/broken/SKILL.md', message: 'missing front matter' }],
+          },
+        ],
+      }),
+    );
   });
 
   it('CODEX_CLIENT_REQUEST_METHODS lists exactly the methods of Codex\'s ClientRequest, in order', () => {
