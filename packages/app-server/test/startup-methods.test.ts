@@ -1,5 +1,5 @@
 // The requests Codex's terminal UI sends before it shows anything (issue #13): `account/read`,
-// `configRequirements/read` and `config/read` with a relative cwd, answered as Codex 0.171.0 answers
+// `configRequirements/read`, `config/read` with a relative cwd and `skills/list`, answered as Codex 0.171.0 answers
 // them with nobody signed in; and a relative cwd on thread/start, which Codex also resolves against
 // its working directory. In process over both transports; every message is schema-checked.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -63,6 +63,23 @@ describe.each<Transport>(['stdio', 'websocket'])('start-up requests of Codex\'s 
     expect(await client.request('configRequirements/read')).toEqual(expected);
     expect(await client.request('configRequirements/read', null)).toEqual(expected);
     expect(await client.request('configRequirements/read', {})).toEqual(expected);
+  });
+
+  // Issue #13: the TUI showed two red error lines while skills/list answered -32601.
+  it('skills/list: an entry without skills or errors for each cwd, echoed as sent; none given: the server\'s working directory', async () => {
+    const { client, home, project } = await serve();
+    expect(await client.request('skills/list', { cwds: [project, '.'] })).toEqual({
+      data: [
+        { cwd: project, skills: [], errors: [] },
+        { cwd: '.', skills: [], errors: [] },
+      ],
+    });
+    const here = { data: [{ cwd: home.workspace, skills: [], errors: [] }] };
+    expect(await client.request('skills/list', {})).toEqual(here);
+    expect(await client.request('skills/list', { cwds: [], forceReload: true })).toEqual(here);
+    // As Codex: the params member is required, and cwds is a list.
+    expect(await client.requestReply('skills/list')).toMatchObject({ error: { code: -32600, message: 'Invalid request: missing field `params`' } });
+    expect(await client.requestReply('skills/list', { cwds: null })).toMatchObject({ error: { code: -32600 } });
   });
 
   it('config/read: a relative cwd is the server\'s working directory\'s, as the TUI sends "."', async () => {

@@ -6,6 +6,7 @@ import { CONFIG_REQUIREMENTS_READ_METHODS } from './config-requirements-read.js'
 import { EXPERIMENTAL_FEATURE_LIST_METHODS } from './experimental-feature-list.js';
 import { FS_METHODS } from './fs.js';
 import { MODEL_LIST_METHODS } from './model-list.js';
+import { SKILLS_LIST_METHODS } from './skills-list.js';
 import { THREAD_METHODS, TURN_METHODS } from './threads.js';
 
 const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
@@ -15,6 +16,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   ACCOUNT_READ_METHODS,
   MODEL_LIST_METHODS,
   EXPERIMENTAL_FEATURE_LIST_METHODS,
+  SKILLS_LIST_METHODS,
   THREAD_METHODS,
   TURN_METHODS,
 ];
