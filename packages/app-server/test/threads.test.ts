@@ -19,7 +19,7 @@ import {
   type MockResponsesServer,
   type ReceivedServerRequest,
 } from '@skein/test-support';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AppServerOptions } from '../src/index.js';
 import { makeHome, startInProcess, threadsOn, type InProcessServer, type TestHome } from './support/app-server-harness.js';
 
@@ -352,6 +352,42 @@ describe('thread operations', () => {
     await client.waitFor('thread/unarchived');
     const unknown = await client.requestReply('thread/read', { threadId: '01a22c4e-0203-7f51-a38a-d99c4dbdd200' });
     expect(unknown).toMatchObject({ error: { code: -32600 } });
+  });
+
+  // Issue #13: Codex's TUI lists its agent view with sortKey recency_at and section_position.
+  it('thread/list takes every sort key of Codex: created_at, updated_at and recency_at order as Codex orders them, section_position needs a section', async () => {
+    model.expect([sse(assistantMessage('A.'), completed()), sse(assistantMessage('B.'), completed()), sse(assistantMessage('A again.'), completed())]);
+    const client = await connect(await serve());
+    const older = await startThread(client);
+    await turnCompleted(client, ((await client.request('turn/start', { threadId: older, input: text('older') })) as { turn: { id: string } }).turn.id);
+    const newer = await startThread(client);
+    await turnCompleted(client, ((await client.request('turn/start', { threadId: newer, input: text('newer') })) as { turn: { id: string } }).turn.id);
+    // A thread's updatedAt is its rollout file's mtime, stamped from the kernel's coarse clock, and
+    // the last lines of a turn reach the file just after turn/completed (issue #13, item 8): let the
+    // newer thread's writes settle so the two updates cannot tie.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await turnCompleted(client, ((await client.request('turn/start', { threadId: older, input: text('older again') })) as { turn: { id: string } }).turn.id);
+
+    const ids = async (params: Record<string, unknown>): Promise<string[]> =>
+      ((await client.request('thread/list', params)) as { data: { id: string }[] }).data.map((thread) => thread.id);
+    // Codex 0.171.0: newest first by created_at unless told; updated_at and recency_at by last activity.
+    expect(await ids({})).toEqual([newer, older]);
+    expect(await ids({ sortKey: 'created_at' })).toEqual([newer, older]);
+    // The index learns the older thread's update when that turn's last line is written: wait for it.
+    await vi.waitFor(async () => expect(await ids({ sortKey: 'updated_at' })).toEqual([older, newer]));
+    expect(await ids({ sortKey: 'recency_at' })).toEqual([older, newer]);
+    const firstPage = (await client.request('thread/list', { sortKey: 'recency_at', limit: 1 })) as { data: { id: string }[]; nextCursor: string };
+    expect(firstPage.data.map((thread) => thread.id)).toEqual([older]);
+    expect(await ids({ sortKey: 'recency_at', limit: 1, cursor: firstPage.nextCursor })).toEqual([newer]);
+
+    // Skein keeps no sections: every thread is in none (sectionId null), and a named section is empty.
+    expect(await ids({ sectionId: null })).toEqual([newer, older]);
+    expect(await ids({ sectionId: 'pinned' })).toEqual([]);
+    expect(await client.request('thread/list', { sortKey: 'section_position', sectionId: 'pinned' })).toEqual({ data: [], nextCursor: null, backwardsCursor: null, readStates: null });
+    for (const params of [{ sortKey: 'section_position' }, { sortKey: 'section_position', sectionId: null }]) {
+      expect(await client.requestReply('thread/list', params)).toMatchObject({ error: { code: -32600, message: 'section-position sorting requires a section filter' } });
+    }
+    expect(await client.requestReply('thread/list', { sortKey: 'position' })).toMatchObject({ error: { code: -32600 } });
   });
 
   it('resumes a stored thread in a new server with its turns, and the next turn continues its history', async () => {

@@ -95,6 +95,13 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       params: ThreadListParams,
       async handle(params, context) {
         const hub = hubOf(context);
+        const sectionId = params.sectionId ?? null;
+        if (params.sortKey === 'section_position' && sectionId === null) {
+          throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, 'section-position sorting requires a section filter');
+        }
+        // Skein keeps no sections (a desktop client's grouping): every thread is in none, so a
+        // section's list is empty, as Codex answers for a section that holds no thread.
+        if (sectionId !== null) return { data: [], nextCursor: null, backwardsCursor: null, readStates: null };
         const cwd = typeof params.cwd === 'string' ? params.cwd : undefined;
         const page = await (await hub.store()).list({
           ...(params.cursor === undefined || params.cursor === null ? {} : { cursor: params.cursor }),
@@ -102,7 +109,8 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
           ...(cwd === undefined ? {} : { cwd }),
           ...(params.sourceKinds === undefined || params.sourceKinds === null ? {} : { source: params.sourceKinds }),
           archived: params.archived === true,
-          ...(params.sortKey === 'updated_at' ? { sortKey: 'updated' as const } : {}),
+          // A thread's recencyAt is its updatedAt in Skein, so both keys order by the last update.
+          ...(params.sortKey === 'updated_at' || params.sortKey === 'recency_at' ? { sortKey: 'updated' as const } : {}),
         });
         return { data: page.data.map((summary) => hub.summaryObject(summary)), nextCursor: page.nextCursor, backwardsCursor: null, readStates: null };
       },

@@ -27,7 +27,13 @@ export const ThreadListParams = z.object({
   limit: z.number().int().positive().nullish(),
   archived: z.boolean().nullish(),
   cwd: z.union([z.string(), z.array(z.string())]).nullish(),
-  sortKey: z.enum(['created_at', 'updated_at']).nullish(),
+  /**
+   * Codex's `ThreadSortKey`. `recency_at` orders by the thread's `recencyAt` (Skein's is its last
+   * update); `section_position` orders within a section, so it needs `sectionId`.
+   */
+  sortKey: z.enum(['created_at', 'updated_at', 'recency_at', 'section_position']).nullish(),
+  /** A section's threads; `null`: threads in no section. */
+  sectionId: z.string().nullish(),
   sourceKinds: z.array(z.string()).nullish(),
   modelProviders: z.array(z.string()).nullish(),
 });
