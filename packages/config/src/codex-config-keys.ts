@@ -1,5 +1,5 @@
 // The top-level keys Codex 0.171.0 knows (its `config/read`), so a Codex config that sets one Skein
-// does not act on yet loads with a notice instead of an "unknown key" warning.
+// does not act on yet loads silently, as in Codex, instead of with an "unknown key" warning.
 /** Every top-level config key Codex 0.171.0 reads. */
 export const CODEX_CONFIG_KEYS: ReadonlySet<string> = new Set(
   (

@@ -5,7 +5,6 @@ import type { FeatureWarning } from '@skein/features';
 export interface ConfigWarning {
   readonly code:
     | 'UnknownKey'
-    | 'NotYetSupported'
     | 'UntrustedProjectConfig'
     | 'BuiltInProviderRedefined'
     | FeatureWarning['code'];

@@ -1,5 +1,6 @@
 // Checks one layer's table against the schema, so an error names the file it came from, and sorts
-// its unmodelled top-level keys into "Codex knows it, Skein does not act on it yet" and "unknown".
+// its unmodelled top-level keys into "Codex knows it" (loaded silently, as Codex loads it) and
+// "unknown" (a warning).
 import type { z } from 'zod';
 import { CODEX_CONFIG_KEYS } from './codex-config-keys.js';
 import { ConfigError } from './config-error.js';
@@ -7,7 +8,13 @@ import { ConfigToml, SKEIN_CONFIG_KEYS } from './config-toml.js';
 import type { ConfigWarning } from './config-warning.js';
 import type { TomlTable } from './toml-table.js';
 
-/** Validates `table` (from `origin`); returns the warnings for keys Skein does not act on. */
+/**
+ * Validates `table` (from `origin`); returns a warning for each key nobody knows. A key Codex knows
+ * but Skein does not act on loads without one: a config shared with Codex sets client-side keys
+ * (`check_for_update_on_startup`, `[analytics]`, `[tui]`, …) that Codex itself accepts silently, and
+ * a warning for each would reach every app-server client as `configWarning`. `strict`
+ * (`--strict-config`) refuses both kinds.
+ */
 export function validateLayer(table: TomlTable, origin: string, strict: boolean): ConfigWarning[] {
   const result = ConfigToml.safeParse(table, { reportInput: true });
   if (!result.success) throw toConfigError(result.error, origin);
@@ -15,9 +22,11 @@ export function validateLayer(table: TomlTable, origin: string, strict: boolean)
   for (const key of Object.keys(table)) {
     if (SKEIN_CONFIG_KEYS.has(key)) continue;
     const known = CODEX_CONFIG_KEYS.has(key);
-    const reason = known ? 'a Codex setting Skein does not act on yet; it is ignored' : 'not a known setting; check the spelling';
-    if (strict) throw new ConfigError('UnknownKey', origin, key, `${reason} (--strict-config)`);
-    warnings.push({ code: known ? 'NotYetSupported' : 'UnknownKey', origin, key, message: `${origin}: ${key}: ${reason}` });
+    if (strict) {
+      const reason = known ? 'a Codex setting Skein does not act on yet' : 'not a known setting; check the spelling';
+      throw new ConfigError('UnknownKey', origin, key, `${reason} (--strict-config)`);
+    }
+    if (!known) warnings.push({ code: 'UnknownKey', origin, key, message: `${origin}: ${key}: not a known setting; check the spelling` });
   }
   return warnings;
 }

@@ -3,7 +3,8 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, type LoadConfigOptions } from '../src/index.js';
+import { CODEX_CONFIG_KEYS, ConfigError, loadConfig, type LoadConfigOptions } from '../src/index.js';
+import { SKEIN_CONFIG_KEYS } from '../src/config-toml.js';
 
 let scratch: string;
 let home: string;
@@ -211,13 +212,19 @@ describe('features through config', () => {
 });
 
 describe('unknown and unsupported keys', () => {
-  it('warns for a Codex key Skein does not act on yet and for a key nobody knows', async () => {
+  it('warns for a key nobody knows, not for a Codex key Skein does not act on yet', async () => {
     userConfig('check_for_update_on_startup = false\nmodle = "typo"\n');
     const { warnings } = await load();
-    expect(warnings.map(({ code, key }) => [code, key])).toEqual([
-      ['NotYetSupported', 'check_for_update_on_startup'],
-      ['UnknownKey', 'modle'],
-    ]);
+    expect(warnings.map(({ code, key }) => [code, key])).toEqual([['UnknownKey', 'modle']]);
+  });
+
+  // Issue #13: Codex's TUI showed a warnings badge for check_for_update_on_startup, analytics and feedback.
+  it('loads every Codex key Skein does not act on silently, as Codex does', async () => {
+    const ignored = [...CODEX_CONFIG_KEYS].filter((key) => !SKEIN_CONFIG_KEYS.has(key));
+    expect(ignored).toEqual(expect.arrayContaining(['check_for_update_on_startup', 'analytics', 'feedback', 'tui']));
+    // A table each: the value is not looked at, only the key.
+    userConfig(ignored.map((key) => `[${key}]\nenabled = false\n`).join(''));
+    expect((await load()).warnings).toEqual([]);
   });
 
   it('--strict-config turns both into errors', async () => {
@@ -309,7 +316,7 @@ describe('validation errors name the file, the key and what was expected', () =>
 });
 
 describe('the recorded Codex provider config', () => {
-  it('loads the config Codex 0.171.0 was recorded with, warning only for keys Skein does not act on', async () => {
+  it('loads the config Codex 0.171.0 was recorded with, without a warning for its client-side keys', async () => {
     userConfig(`
 model_provider = "mock"
 check_for_update_on_startup = false
@@ -329,7 +336,6 @@ supports_websockets = false
 `);
     const { config, warnings } = await load();
     expect(config.modelProvider).toMatchObject({ id: 'mock', envKey: 'ORACLE_MOCK_API_KEY', requestMaxRetries: 0, streamIdleTimeoutMs: 30000 });
-    expect(warnings.map((warning) => warning.key)).toEqual(['check_for_update_on_startup', 'analytics', 'feedback']);
-    expect(new Set(warnings.map((warning) => warning.code))).toEqual(new Set(['NotYetSupported']));
+    expect(warnings).toEqual([]);
   });
 });
