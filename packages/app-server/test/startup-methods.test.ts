@@ -1,7 +1,8 @@
 // The requests Codex's terminal UI sends before it shows anything (issue #13): `account/read`,
-// `configRequirements/read`, `config/read` with a relative cwd and `skills/list`, answered as Codex 0.171.0 answers
-// them with nobody signed in; and a relative cwd on thread/start, which Codex also resolves against
-// its working directory. In process over both transports; every message is schema-checked.
+// `configRequirements/read`, `config/read` with a relative cwd and `skills/list`, answered as Codex
+// 0.171.0 answers them with nobody signed in; no `configWarning` for Codex's client-side settings;
+// and a relative cwd on thread/start, which Codex also resolves against its working directory. In
+// process over both transports; every message is schema-checked.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppServerTestClient } from '@skein/test-support';
@@ -80,6 +81,16 @@ describe.each<Transport>(['stdio', 'websocket'])('start-up requests of Codex\'s 
     // As Codex: the params member is required, and cwds is a list.
     expect(await client.requestReply('skills/list')).toMatchObject({ error: { code: -32600, message: 'Invalid request: missing field `params`' } });
     expect(await client.requestReply('skills/list', { cwds: null })).toMatchObject({ error: { code: -32600 } });
+  });
+
+  // Issue #13: the TUI showed a warnings badge for the client-side settings a Codex config carries.
+  it('sends no configWarning for the Codex settings Skein does not act on, only for a key nobody knows', async () => {
+    const { client } = await serve(`not_a_codex_key = 1\ncheck_for_update_on_startup = false\n${CONFIG_TOML}\n[analytics]\nenabled = false\n[feedback]\nenabled = false\n[tui]\nnotifications = true\n`);
+    await client.waitFor('remoteControl/status/changed');
+    // A round trip after the start-up notifications: anything else would have arrived by now.
+    await client.request('account/read', {});
+    const warnings = client.notificationsOf('configWarning') as { summary: string }[];
+    expect(warnings.map((warning) => warning.summary)).toEqual([expect.stringContaining('not_a_codex_key')]);
   });
 
   it('config/read: a relative cwd is the server\'s working directory\'s, as the TUI sends "."', async () => {
