@@ -84,7 +84,7 @@ describe.each<Transport>(['stdio', 'websocket'])('start-up requests of Codex\'s 
   });
 
   // Issue #13: the TUI showed a warnings badge for the client-side settings a Codex config carries.
-  it('sends no configWarning for the Codex settings Skein does not act on, only for a key nobody knows', async () => {
+  it('sends no configWarning for the settings of Codex’s own clients, only for a key nobody knows', async () => {
     const { client } = await serve(`not_a_codex_key = 1\ncheck_for_update_on_startup = false\n${CONFIG_TOML}\n[analytics]\nenabled = false\n[feedback]\nenabled = false\n[tui]\nnotifications = true\n`);
     await client.waitFor('remoteControl/status/changed');
     // A round trip after the start-up notifications: anything else would have arrived by now.

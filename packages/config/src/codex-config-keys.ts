@@ -1,5 +1,6 @@
 // The top-level keys Codex 0.171.0 knows (its `config/read`), so a Codex config that sets one Skein
-// does not act on yet loads silently, as in Codex, instead of with an "unknown key" warning.
+// does not act on yet loads with a notice instead of an "unknown key" warning — or silently, for the
+// settings of Codex's own clients, which mean nothing to a runtime.
 /** Every top-level config key Codex 0.171.0 reads. */
 export const CODEX_CONFIG_KEYS: ReadonlySet<string> = new Set(
   (
@@ -25,5 +26,18 @@ export const CODEX_CONFIG_KEYS: ReadonlySet<string> = new Set(
     'service_tier shell_environment_policy show_raw_agent_reasoning skills sqlite_home ' +
     'suppress_unstable_features_warning thread_unload_delay_secs tool_output_token_limit tool_suggest tools tui ' +
     'web_search windows'
+  ).split(' '),
+);
+
+/**
+ * Codex keys that configure Codex's own clients (its terminal UI, updates, telemetry, sign-in, the
+ * desktop app), not the runtime: a config shared with Codex sets them, Codex's app-server accepts
+ * them silently, and so does Skein.
+ */
+export const CLIENT_SIDE_CONFIG_KEYS: ReadonlySet<string> = new Set(
+  (
+    'analytics check_for_update_on_startup cli_auth_credentials_store desktop disable_paste_burst feedback ' +
+    'file_opener forced_chatgpt_workspace_id forced_login_method hide_agent_reasoning notice ' +
+    'show_raw_agent_reasoning suppress_unstable_features_warning tui'
   ).split(' '),
 );

@@ -5,6 +5,7 @@ import type { FeatureWarning } from '@skein/features';
 export interface ConfigWarning {
   readonly code:
     | 'UnknownKey'
+    | 'NotYetSupported'
     | 'UntrustedProjectConfig'
     | 'BuiltInProviderRedefined'
     | FeatureWarning['code'];

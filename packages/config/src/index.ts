@@ -24,5 +24,5 @@ export {
 } from './config-toml.js';
 export { PROVIDER_DEFAULTS } from './model-providers.js';
 export type { ModelProviderInfo } from './model-providers.js';
-export { CODEX_CONFIG_KEYS } from './codex-config-keys.js';
+export { CLIENT_SIDE_CONFIG_KEYS, CODEX_CONFIG_KEYS } from './codex-config-keys.js';
 export { configJsonSchema } from './config-schema.js';

@@ -1,19 +1,19 @@
 // Checks one layer's table against the schema, so an error names the file it came from, and sorts
-// its unmodelled top-level keys into "Codex knows it" (loaded silently, as Codex loads it) and
-// "unknown" (a warning).
+// its unmodelled top-level keys: a Codex client's setting (loaded silently, as Codex's app-server
+// loads it), a Codex runtime setting Skein does not act on yet (a notice), or unknown (a warning).
 import type { z } from 'zod';
-import { CODEX_CONFIG_KEYS } from './codex-config-keys.js';
+import { CLIENT_SIDE_CONFIG_KEYS, CODEX_CONFIG_KEYS } from './codex-config-keys.js';
 import { ConfigError } from './config-error.js';
 import { ConfigToml, SKEIN_CONFIG_KEYS } from './config-toml.js';
 import type { ConfigWarning } from './config-warning.js';
 import type { TomlTable } from './toml-table.js';
 
 /**
- * Validates `table` (from `origin`); returns a warning for each key nobody knows. A key Codex knows
- * but Skein does not act on loads without one: a config shared with Codex sets client-side keys
- * (`check_for_update_on_startup`, `[analytics]`, `[tui]`, …) that Codex itself accepts silently, and
- * a warning for each would reach every app-server client as `configWarning`. `strict`
- * (`--strict-config`) refuses both kinds.
+ * Validates `table` (from `origin`); returns the warnings for keys Skein does not act on. Settings of
+ * Codex's own clients (`check_for_update_on_startup`, `[analytics]`, `[tui]`, …) load without one, as
+ * in Codex: a warning for each would reach every app-server client as `configWarning`. A runtime
+ * setting Skein ignores (`notify`, `hooks`, `mcp_servers`, …) is announced, so nobody relies on it
+ * unknowingly. `strict` (`--strict-config`) refuses every key Skein does not act on.
  */
 export function validateLayer(table: TomlTable, origin: string, strict: boolean): ConfigWarning[] {
   const result = ConfigToml.safeParse(table, { reportInput: true });
@@ -27,6 +27,7 @@ export function validateLayer(table: TomlTable, origin: string, strict: boolean)
       throw new ConfigError('UnknownKey', origin, key, `${reason} (--strict-config)`);
     }
     if (!known) warnings.push({ code: 'UnknownKey', origin, key, message: `${origin}: ${key}: not a known setting; check the spelling` });
+    else if (!CLIENT_SIDE_CONFIG_KEYS.has(key)) warnings.push({ code: 'NotYetSupported', origin, key, message: `${origin}: ${key}: a Codex setting Skein does not act on yet; it is ignored` });
   }
   return warnings;
 }

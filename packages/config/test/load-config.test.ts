@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CODEX_CONFIG_KEYS, ConfigError, loadConfig, type LoadConfigOptions } from '../src/index.js';
+import { CLIENT_SIDE_CONFIG_KEYS, CODEX_CONFIG_KEYS, ConfigError, loadConfig, type LoadConfigOptions } from '../src/index.js';
 import { SKEIN_CONFIG_KEYS } from '../src/config-toml.js';
 
 let scratch: string;
@@ -212,18 +212,21 @@ describe('features through config', () => {
 });
 
 describe('unknown and unsupported keys', () => {
-  it('warns for a key nobody knows, not for a Codex key Skein does not act on yet', async () => {
-    userConfig('check_for_update_on_startup = false\nmodle = "typo"\n');
+  it('warns for a key nobody knows, notes a Codex runtime key Skein does not act on yet, and says nothing of client keys', async () => {
+    userConfig('check_for_update_on_startup = false\nnotify = ["say"]\nmodle = "typo"\n');
     const { warnings } = await load();
-    expect(warnings.map(({ code, key }) => [code, key])).toEqual([['UnknownKey', 'modle']]);
+    expect(warnings.map(({ code, key }) => [code, key])).toEqual([
+      ['NotYetSupported', 'notify'],
+      ['UnknownKey', 'modle'],
+    ]);
   });
 
   // Issue #13: Codex's TUI showed a warnings badge for check_for_update_on_startup, analytics and feedback.
-  it('loads every Codex key Skein does not act on silently, as Codex does', async () => {
-    const ignored = [...CODEX_CONFIG_KEYS].filter((key) => !SKEIN_CONFIG_KEYS.has(key));
-    expect(ignored).toEqual(expect.arrayContaining(['check_for_update_on_startup', 'analytics', 'feedback', 'tui']));
+  it('loads the settings of Codex’s own clients silently, as Codex does', async () => {
+    expect([...CLIENT_SIDE_CONFIG_KEYS].every((key) => CODEX_CONFIG_KEYS.has(key) && !SKEIN_CONFIG_KEYS.has(key))).toBe(true);
+    expect([...CLIENT_SIDE_CONFIG_KEYS]).toEqual(expect.arrayContaining(['check_for_update_on_startup', 'analytics', 'feedback', 'tui']));
     // A table each: the value is not looked at, only the key.
-    userConfig(ignored.map((key) => `[${key}]\nenabled = false\n`).join(''));
+    userConfig([...CLIENT_SIDE_CONFIG_KEYS].map((key) => `[${key}]\nenabled = false\n`).join(''));
     expect((await load()).warnings).toEqual([]);
   });
 
