@@ -1,25 +1,13 @@
 // One loaded thread as app-server clients see it: core's events — its turn items among them — become
 // v2 notifications for the thread's subscribers (in Codex's order), its status is tracked and
-// announced, and its approval and user-input questions become server requests to a subscribed client.
+// announced; its questions (ThreadQuestions) become server requests to its subscribers.
 import type { Config } from '@skein/config';
-import type {
-  ClientRequests,
-  CommandApprovalDecision,
-  CommandApprovalRequest,
-  CoreEvent,
-  TurnItem,
-  FileChangeApprovalDecision,
-  FileChangeApprovalRequest,
-  ThreadHandle,
-  UserInputAnswers,
-  UserInputRequest,
-} from '@skein/core';
-import { CommandExecutionApprovalResponse, FileChangeApprovalResponse, ToolRequestUserInputResponse, type UserInput } from '@skein/protocol';
-import type { z } from 'zod';
+import type { CoreEvent, ThreadHandle, TurnItem } from '@skein/core';
+import type { UserInput } from '@skein/protocol';
 import type { ClientConnection } from '../method.js';
-import { ServerRequestError } from '../app-server-error.js';
 import type { AskOptions } from './thread-server-requests.js';
 import { threadItem, userMessageItem, type WireObject } from './thread-items.js';
+import { ThreadQuestions, type ActiveFlag } from './thread-questions.js';
 
 /** What a thread needs from the server it is loaded in. */
 export interface ThreadHost {
@@ -38,7 +26,6 @@ export interface ThreadHost {
   newItemId(): string;
 }
 
-type ActiveFlag = 'waitingOnApproval' | 'waitingOnUserInput';
 
 interface ActiveTurn {
   readonly id: string;
@@ -60,8 +47,8 @@ export interface LiveThreadFacts {
   preview: string;
 }
 
-/** A thread loaded in the app-server. Create it, pass `onEvent` and itself (as `ClientRequests`) to core, then `attach`. */
-export class LiveThread implements ClientRequests {
+/** A thread loaded in the app-server. Create it, pass `onEvent` and `questions` (as `ClientRequests`) to core, then `attach`. */
+export class LiveThread {
   #handle: ThreadHandle | undefined;
   #config: Config;
   #turn: ActiveTurn | undefined;
@@ -78,7 +65,17 @@ export class LiveThread implements ClientRequests {
   ) {
     this.#config = config;
     this.#updatedAtMs = facts.createdAtMs;
+    this.questions = new ThreadQuestions({
+      id: () => this.id,
+      host,
+      setFlag: (flag, on) => this.#setFlag(flag, on),
+      openRequests: () => this.#turn?.openRequests,
+      emit: (method, params) => this.#emit(method, params),
+    });
   }
+
+  /** Approvals and user input, asked of the thread's subscribers; core gets this as its `ClientRequests`. */
+  readonly questions: ThreadQuestions;
 
   /** The thread's id (known once core opened it). */
   get id(): string {
@@ -219,108 +216,6 @@ export class LiveThread implements ClientRequests {
         return;
     }
   };
-
-  /** Core showed the command as an item (awaiting approval) before asking; a declined one completes there too. */
-  async requestCommandApproval(request: CommandApprovalRequest, signal: AbortSignal): Promise<CommandApprovalDecision> {
-    this.#setFlag('waitingOnApproval', true);
-    const answer = await this.#askClearing('waitingOnApproval', () => this.#ask(
-      'item/commandExecution/requestApproval',
-      {
-        kind: 'command',
-        threadId: this.id,
-        turnId: request.turnId,
-        itemId: request.callId,
-        startedAtMs: this.host.now(),
-        environmentId: request.environmentId,
-        command: request.command,
-        cwd: request.cwd,
-        commandActions: [{ type: 'unknown', command: request.script }],
-        ...(request.reason === undefined ? {} : { reason: request.reason }),
-        ...(request.proposedExecpolicyAmendment === undefined ? {} : { proposedExecpolicyAmendment: request.proposedExecpolicyAmendment }),
-        availableDecisions: request.availableDecisions,
-      },
-      CommandExecutionApprovalResponse,
-      signal,
-    ));
-    const decision: CommandApprovalDecision = answer === undefined || 'applyNetworkPolicyAmendment' in (typeof answer.decision === 'object' ? answer.decision : {}) ? 'decline' : (answer.decision as CommandApprovalDecision);
-    // Codex reports a declined command before the status change, so the flag clears when its item
-    // completes; an accepted one still has to run.
-    if (decision !== 'decline' && decision !== 'cancel') this.#setFlag('waitingOnApproval', false);
-    return decision;
-  }
-
-  /** Core showed the patch as an item (awaiting approval) before asking; the patch tool completes it. */
-  async requestFileChangeApproval(request: FileChangeApprovalRequest, signal: AbortSignal): Promise<FileChangeApprovalDecision> {
-    this.#setFlag('waitingOnApproval', true);
-    const answer = await this.#askClearing('waitingOnApproval', () => this.#ask(
-      'item/fileChange/requestApproval',
-      {
-        threadId: this.id,
-        turnId: request.turnId,
-        itemId: request.callId,
-        startedAtMs: this.host.now(),
-        reason: request.reason ?? null,
-        grantRoot: request.grantRoot ?? null,
-      },
-      FileChangeApprovalResponse,
-      signal,
-    ));
-    this.#setFlag('waitingOnApproval', false);
-    return answer?.decision ?? 'decline';
-  }
-
-  async requestUserInput(request: UserInputRequest, signal: AbortSignal): Promise<UserInputAnswers> {
-    this.#setFlag('waitingOnUserInput', true);
-    try {
-      const answer = await this.#ask(
-        'item/tool/requestUserInput',
-        { threadId: this.id, turnId: request.turnId, itemId: request.callId, questions: request.questions, isBlocking: true, autoResolutionMs: null },
-        ToolRequestUserInputResponse,
-        signal,
-      );
-      return answer?.answers ?? {};
-    } finally {
-      this.#setFlag('waitingOnUserInput', false);
-    }
-  }
-
-  /**
-   * Sends a server request to the thread's subscribers and waits for an answer, which must parse
-   * with `schema`; undefined when no client can answer (none subscribed, an error answer).
-   * `serverRequest/resolved` follows an answer.
-   */
-  async #ask<S extends z.ZodType>(method: string, params: object, schema: S, signal: AbortSignal): Promise<z.output<S> | undefined> {
-    signal.throwIfAborted();
-    const turn = this.#turn;
-    let requestId: number | undefined;
-    let result: unknown;
-    try {
-      result = await this.host.ask(this.id, method, params, { onSent: (id) => (requestId = id), signal });
-    } catch (error) {
-      // An interrupt withdraws the question; clients hear it resolved when the turn has ended.
-      if (signal.aborted) {
-        if (requestId !== undefined) turn?.openRequests.push(requestId);
-        throw signal.reason;
-      }
-      // An error answer settles it too: the other subscribers must stop showing it.
-      if (requestId !== undefined && error instanceof ServerRequestError && error.code === 'ClientError') this.#emit('serverRequest/resolved', { threadId: this.id, requestId });
-      return undefined;
-    }
-    if (requestId !== undefined) this.#emit('serverRequest/resolved', { threadId: this.id, requestId });
-    const parsed = schema.safeParse(result);
-    return parsed.success ? parsed.data : undefined;
-  }
-
-
-  /** Runs a question, clearing its status flag however it ends (an interrupt included). */
-  async #askClearing<T>(flag: ActiveFlag, ask: () => Promise<T>): Promise<T> {
-    try {
-      return await ask();
-    } catch (error) {
-      this.#setFlag(flag, false);
-      throw error;
-    }
-  }
 
   #beginTurn(turnId: string): ActiveTurn {
     const turn: ActiveTurn = { id: turnId, startedAtMs: this.host.now(), openRequests: [], lastAgentMessage: undefined };

@@ -95,7 +95,7 @@ export class ThreadHub {
     const live = this.#live(undefined, config, connection, { ephemeral: params.ephemeral === true, forkedFromId: null, threadSource: params.threadSource ?? null, preview: '', name: null });
     const handle = await (await this.#manager()).start({
       onEvent: live.onEvent,
-      clientRequests: live,
+      clientRequests: live.questions,
       config,
       originator: connection.initializeParams.clientInfo.name,
       environment: environment ?? null,
@@ -125,7 +125,7 @@ export class ThreadHub {
     // The turns are read before the thread opens: nothing appends to the file until its next turn,
     // and a failed read then leaves nothing loaded behind.
     const turns = params.excludeTurns === true ? [] : await recordedTurns(loaded);
-    const handle = await (await this.#manager()).resume(params.threadId, { onEvent: live.onEvent, clientRequests: live, config, originator: connection.initializeParams.clientInfo.name });
+    const handle = await (await this.#manager()).resume(params.threadId, { onEvent: live.onEvent, clientRequests: live.questions, config, originator: connection.initializeParams.clientInfo.name });
     return { ...this.#register(live, handle, connection, turns), loaded };
   }
 
@@ -143,7 +143,7 @@ export class ThreadHub {
     });
     const handle = await (await this.#manager()).fork(params.threadId, {
       onEvent: live.onEvent,
-      clientRequests: live,
+      clientRequests: live.questions,
       config,
       originator: connection.initializeParams.clientInfo.name,
       ...(upTo === undefined ? {} : { upTo }),
