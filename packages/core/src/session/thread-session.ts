@@ -2,7 +2,7 @@
 // parts that each own one job — context assembly, the tool plan, the environment, token accounting,
 // the turn runner and its hooks — and answers interrupt and steer for the running turn.
 import type { Config } from '@skein/config';
-import type { ToolApprovals, ToolEnvironment } from '@skein/extension-api';
+import type { ToolEnvironment } from '@skein/extension-api';
 import { PathUri, newTurnId, randomUuidV7, type ResponseItem, type UserInput, type UuidV7Source } from '@skein/protocol';
 import { DEFAULT_BASE_INSTRUCTIONS } from '../context/base-instructions.js';
 import type { ExtensionHost } from '../extensions/extension-host.js';
@@ -10,7 +10,7 @@ import { DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, ThreadHistory } from '../history/threa
 import type { ResponsesClient } from '../model-client/responses-client.js';
 import { effectiveContextWindow, findModelInfo, type ModelInfo } from '../model/model-catalog.js';
 import { turnRequestMetadata } from '../model/turn-metadata.js';
-import { TurnToolCalls } from '../tools/turn-tool-calls.js';
+import { TurnToolCalls, type BindApprovals } from '../tools/turn-tool-calls.js';
 import type { UnifiedExecEvent } from '../tools/unified-exec/unified-exec-sessions.js';
 import type { CoreEvent } from '../turn/core-event.js';
 import { runTurn, type TurnOutcome } from '../turn/run-turn.js';
@@ -99,7 +99,7 @@ export class ThreadSession {
   readonly #options: ThreadSessionOptions;
   #config: Config;
   #model: ModelInfo;
-  readonly #approvals: (call: { readonly turnId: string; readonly callId: string; readonly environmentId: string; readonly signal: AbortSignal }) => ToolApprovals;
+  readonly #approvals: BindApprovals;
   readonly #context: TurnContextAssembly;
   readonly #tools: ThreadTools;
   readonly #environments: EnvironmentState;

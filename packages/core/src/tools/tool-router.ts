@@ -50,14 +50,13 @@ export class ToolRouter {
 
   /** The kind of input the tool `name` (in `namespace`) takes, or undefined when there is no such tool. */
   inputKind(name: string, namespace?: string): 'function' | 'custom' | undefined {
-    const probe: ToolCall = { type: 'function_call', name, arguments: '', call_id: '', ...(namespace === undefined ? {} : { namespace }) };
-    const handler = this.#find(probe);
+    const handler = this.#find(name, namespace);
     return typeof handler === 'string' ? undefined : handler.kind;
   }
 
   /** Whether a call may run alongside other parallel-safe calls of its response. */
   isParallel(call: ToolCall): boolean {
-    const handler = this.#find(call);
+    const handler = this.#find(call.name, call.namespace);
     return typeof handler !== 'string' && handler.parallel === true;
   }
 
@@ -76,23 +75,22 @@ export class ToolRouter {
     return this.#run(call, context);
   }
 
-  /** The handler a call names: a top-level tool, or a tool inside the call's namespace (metadata from the namespace). */
-  #find(call: ToolCall): LeafToolHandler | string {
-    const namespace = call.namespace ?? undefined;
-    if (namespace === undefined || namespace === '') {
-      const handler = this.#handlers.get(call.name);
-      if (handler === undefined) return `unsupported call: ${call.name}`;
-      if (handler.kind === 'namespace') return `${call.name} is a namespace; call one of its tools: ${handler.tools.map(toolName).join(', ')}`;
+  /** The tool `name` names: a top-level tool, or one inside `namespace` (metadata from the namespace); else why not. */
+  #find(name: string, namespace: string | null | undefined): LeafToolHandler | string {
+    if (namespace === undefined || namespace === null || namespace === '') {
+      const handler = this.#handlers.get(name);
+      if (handler === undefined) return `unsupported call: ${name}`;
+      if (handler.kind === 'namespace') return `${name} is a namespace; call one of its tools: ${handler.tools.map(toolName).join(', ')}`;
       return handler;
     }
     const group = this.#handlers.get(namespace);
-    if (group?.kind !== 'namespace') return `unsupported call: ${namespace}.${call.name}`;
-    const tool = group.tools.find((candidate) => candidate.spec.name === call.name);
-    return tool === undefined ? `unsupported call: ${namespace}.${call.name}` : withGroupMetadata(tool, group);
+    if (group?.kind !== 'namespace') return `unsupported call: ${namespace}.${name}`;
+    const tool = group.tools.find((candidate) => candidate.spec.name === name);
+    return tool === undefined ? `unsupported call: ${namespace}.${name}` : withGroupMetadata(tool, group);
   }
 
   async #run(call: ToolCall, context: ToolContext): Promise<ToolResult> {
-    const handler = this.#find(call);
+    const handler = this.#find(call.name, call.namespace);
     if (typeof handler === 'string') return failure(handler);
     try {
       if (handler.kind === 'custom') {

@@ -13,7 +13,7 @@ import { isToolCall, type ToolRouter } from '../tools/tool-router.js';
 import type { TurnToolCalls } from '../tools/turn-tool-calls.js';
 import type { CoreEvent } from './core-event.js';
 import type { TokenUsage } from '../model-client/response-event.js';
-import { NO_TURN_HOOKS, type AfterResponseVerdict, type TurnHooks, type TurnStep } from './turn-hooks.js';
+import { NO_TURN_HOOKS, type AfterResponseVerdict, type SampledResponse, type TurnHooks, type TurnStep } from './turn-hooks.js';
 
 /** What a turn runs with; the session owns these and passes them in. */
 export interface TurnDependencies {
@@ -110,7 +110,7 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
 }
 
 /** Runs every after-response hook; the first that ends the turn decides. */
-async function afterResponse(hooks: TurnHooks, step: TurnStep, response: Parameters<TurnHooks['afterResponse'][number]['afterResponse']>[1]): Promise<AfterResponseVerdict> {
+async function afterResponse(hooks: TurnHooks, step: TurnStep, response: SampledResponse): Promise<AfterResponseVerdict> {
   let verdict: AfterResponseVerdict;
   for (const hook of hooks.afterResponse) verdict ??= await hook.afterResponse(step, response);
   return verdict;

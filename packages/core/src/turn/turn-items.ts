@@ -29,7 +29,8 @@ export class TurnItems {
       case 'itemCompleted':
         return this.#responseItemCompleted(event.turnId, event.item);
       case 'commandStarted': {
-        const known = this.#commands.get(event.callId)?.item;
+        const open = this.#commands.get(event.callId);
+        const known = open?.item;
         const item: CommandTurnItem = {
           kind: 'commandExecution',
           id: event.callId,
@@ -48,7 +49,7 @@ export class TurnItems {
           startedAtMs: known?.startedAtMs ?? this.now(),
           completedAtMs: null,
         };
-        const turnId = this.#commands.get(event.callId)?.turnId ?? event.turnId;
+        const turnId = open?.turnId ?? event.turnId;
         this.#commands.set(event.callId, { turnId, item });
         // A command the user approved was shown when the question was asked.
         return known === undefined ? [started(turnId, item)] : [];
