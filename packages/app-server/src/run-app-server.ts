@@ -2,8 +2,7 @@
 // @skein/json-rpc's program skeleton does the listening. Used by this package's bin and by `skein app-server`.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type LoadConfigOptions } from '@skein/config';
-import { localHostFacts, localThreadEnvironment } from '@skein/core';
-import { ExtensionRegistryBuilder } from '@skein/extension-api';
+import { ExtensionLoadError, extensionFlagSources, localHostFacts, localThreadEnvironment } from '@skein/core';
 import { ThreadStore } from '@skein/rollout';
 import {
   TRANSPORT_FLAG_OPTIONS,
@@ -14,6 +13,7 @@ import {
   type WebSocketListener,
 } from '@skein/json-rpc';
 import { AppServer } from './app-server.js';
+import { HostExtensions } from './extensions/host-extensions.js';
 import { readInstallationId } from './installation-id.js';
 
 /** The app-server's settings, as its flags spell them. */
@@ -24,6 +24,8 @@ export interface AppServerSettings extends TransportFlags {
   readonly disable?: readonly string[] | undefined;
   readonly profile?: string | undefined;
   readonly strictConfig?: boolean | undefined;
+  /** `--extension <spec>`: extensions every thread loads, besides those config names; resolved from the cwd. */
+  readonly extensions?: readonly string[] | undefined;
   /** Requests one connection may have waiting or running (default `MAX_QUEUED_REQUESTS`). */
   readonly maxQueuedRequests?: number | undefined;
   /** The server's version, in the user agent. */
@@ -44,7 +46,8 @@ export class AppServerSettingsError extends Error {
 }
 
 const USAGE = `Usage: skein-app-server [--listen stdio:// | ws://IP:PORT] [--ws-auth capability-token (--ws-token-file PATH | --ws-token-sha256 HEX)]
-                        [-c key=value]… [--enable FEATURE]… [--disable FEATURE]… [-p PROFILE] [--strict-config]`;
+                        [-c key=value]… [--enable FEATURE]… [--disable FEATURE]… [-p PROFILE] [--strict-config]
+                        [--extension SPEC]…`;
 
 /** Parses the flags `codex app-server` takes (the subset Skein implements). */
 export function parseAppServerArgs(argv: readonly string[]): AppServerSettings & { readonly help: boolean } {
@@ -62,6 +65,7 @@ export function parseAppServerArgs(argv: readonly string[]): AppServerSettings &
         disable: { type: 'string', multiple: true },
         profile: { type: 'string', short: 'p' },
         'strict-config': { type: 'boolean' },
+        extension: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -77,6 +81,7 @@ export function parseAppServerArgs(argv: readonly string[]): AppServerSettings &
     disable: values.disable,
     profile: values.profile,
     strictConfig: values['strict-config'],
+    extensions: values.extension,
   };
 }
 
@@ -91,15 +96,22 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
     strict: settings.strictConfig ?? false,
   };
   const config = await loadConfig({ ...configLoad, cwd: io.cwd });
+  const extensions = new HostExtensions(extensionFlagSources(settings.extensions ?? [], io.cwd), configLoad.strict ?? false);
+  // Loaded now, so a strict server refuses to start and every client hears of a failure when it connects.
+  const { unreported } = await extensions.forConfig(config.config);
+  const warnings = [
+    ...config.warnings,
+    ...unreported.map((problem) => ({ code: 'ExtensionNotLoaded' as const, origin: problem.source.origin, key: 'skein.extensions', message: problem.message })),
+  ];
   const environment = localThreadEnvironment({ cwd: io.cwd, env: io.env });
   return new AppServer({
-    config,
+    config: { ...config, warnings },
     configLoad,
     version: settings.version,
     threads: {
       openStore: () => ThreadStore.open({ home: config.config.homeDir }),
       environment,
-      extensions: new ExtensionRegistryBuilder().build(),
+      extensions: (threadConfig) => extensions.forConfig(threadConfig),
       env: io.env,
       host: localHostFacts(io.env),
       cliVersion: settings.version ?? '0.0.0',
@@ -121,7 +133,7 @@ export function runAppServer(settings: AppServerSettings, io: AppServerIo): Prom
     defaultListen: 'stdio://',
     io,
     settingsError: AppServerSettingsError,
-    usageErrors: [ConfigError],
+    usageErrors: [ConfigError, ExtensionLoadError],
     createServer: () => createAppServer(settings, io),
     onListening: (listener) => {
       const http = listener.url.replace(/^ws:/, 'http:');

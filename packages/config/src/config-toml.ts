@@ -133,6 +133,13 @@ const settings = {
   mcp_servers: z.record(z.string(), McpServerToml).optional(),
   /** Raw `[features]` table; @skein/features validates it. */
   features: z.record(z.string(), z.unknown()).optional(),
+  /** `[skein]`: settings of Skein's own, which Codex ignores. */
+  skein: z
+    .object({
+      /** Extensions to load: package names (resolved from this file's directory) or paths relative to it. */
+      extensions: z.array(z.string().min(1, 'an extension spec cannot be empty')).optional(),
+    })
+    .optional(),
 };
 
 /** `[profiles.<name>]`: a named set of overrides selected with `--profile` or `profile = "…"`. */

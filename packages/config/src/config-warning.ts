@@ -8,6 +8,8 @@ export interface ConfigWarning {
     | 'NotYetSupported'
     | 'UntrustedProjectConfig'
     | 'BuiltInProviderRedefined'
+    /** An extension config or a flag names that did not load (reported by the host that loads them). */
+    | 'ExtensionNotLoaded'
     | FeatureWarning['code'];
   readonly origin: string;
   readonly key: string | undefined;

@@ -23,6 +23,15 @@ export interface ConfigLayer {
   readonly table: Readonly<Record<string, unknown>>;
 }
 
+/** An extension a config layer names, and the directory its spec is resolved from. */
+export interface ExtensionSpec {
+  readonly spec: string;
+  /** The directory of the file that names it (the cwd for `-c`). */
+  readonly baseDir: string;
+  /** The file (or `-c`) that names it, for messages. */
+  readonly origin: string;
+}
+
 /** The effective configuration. */
 export interface Config {
   readonly homeDir: string;
@@ -58,6 +67,8 @@ export interface Config {
   readonly orchestrator: { readonly skillsEnabled: boolean; readonly mcpEnabled: boolean };
   readonly mcpServers: Readonly<Record<string, McpServerToml>>;
   readonly features: Features;
+  /** `[skein] extensions` of every layer, lowest precedence first; untrusted projects contribute none. */
+  readonly extensions: readonly ExtensionSpec[];
   /** The layers that produced this config, lowest precedence first. */
   readonly layers: readonly ConfigLayer[];
 }

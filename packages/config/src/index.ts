@@ -5,7 +5,7 @@ export { DEFAULT_PROJECT_ROOT_MARKERS, findProjectRoot } from './project-layers.
 export { loadConfig } from './load-config.js';
 export type { LoadConfigOptions, LoadedConfig } from './load-config.js';
 export { DEFAULT_MODEL, DEFAULT_PROJECT_DOC_MAX_BYTES } from './config.js';
-export type { Config, ConfigLayer, ConfigLayerName } from './config.js';
+export type { Config, ConfigLayer, ConfigLayerName, ExtensionSpec } from './config.js';
 export { ConfigError } from './config-error.js';
 export type { ConfigErrorCode } from './config-error.js';
 export type { ConfigWarning } from './config-warning.js';

@@ -8,7 +8,7 @@ import { overridesToTable, parseConfigOverride } from './cli-override.js';
 import { ConfigError } from './config-error.js';
 import { ConfigToml, type ProfileToml } from './config-toml.js';
 import type { ConfigWarning } from './config-warning.js';
-import { DEFAULT_MODEL, DEFAULT_PROJECT_DOC_MAX_BYTES, deepFreeze, type Config, type ConfigLayer } from './config.js';
+import { DEFAULT_MODEL, DEFAULT_PROJECT_DOC_MAX_BYTES, deepFreeze, type Config, type ConfigLayer, type ExtensionSpec } from './config.js';
 import { resolveHomeDir } from './home-dir.js';
 import { builtInProviders, resolveProvider, type ModelProviderInfo } from './model-providers.js';
 import { DEFAULT_PROJECT_ROOT_MARKERS, findProjectRoot, isProjectTrusted, projectConfigFiles } from './project-layers.js';
@@ -108,12 +108,22 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     },
     mcpServers: merged.mcp_servers ?? {},
     features,
+    extensions: extensionSpecs(layers, options.cwd),
     layers,
   };
   // Features is immutable on its own; everything else is plain data frozen here.
   const { features: _features, ...data } = config;
   deepFreeze(data);
   return { config: Object.freeze(config), warnings };
+}
+
+/** Each layer's `[skein] extensions`, in layer order; a spec is resolved from its file's directory. */
+function extensionSpecs(layers: readonly ConfigLayer[], cwd: string): ExtensionSpec[] {
+  return layers.flatMap((layer) => {
+    const specs = ConfigToml.shape.skein.parse(layer.table.skein)?.extensions ?? [];
+    const baseDir = layer.name.type === 'sessionFlags' ? cwd : path.dirname(layer.name.file);
+    return specs.map((spec) => ({ spec, baseDir, origin: layer.origin }));
+  });
 }
 
 /** Trusted project layers, root first; warns once when an untrusted project has config of its own. */

@@ -164,6 +164,33 @@ model_verbosity = "medium"
     expect((await load()).config.model).toBe('project');
   });
 
+  it('collects [skein] extensions from every layer, each resolved from the directory of the file naming it', async () => {
+    userConfig(`profile = "work"\n[skein]\nextensions = ["@acme/skein-todo"]\n[projects."${project}"]\ntrust_level = "trusted"\n[profiles.work.skein]\nextensions = ["./profile-ext.mjs"]\n`);
+    write(path.join(project, '.codex', 'config.toml'), '[skein]\nextensions = ["./tools/project-ext.mjs"]\n');
+    const { config, warnings } = await load({ overrides: ['skein.extensions=["./flag-ext.mjs"]'] });
+    expect(warnings).toEqual([]);
+    const userFile = path.join(home, 'config.toml');
+    expect(config.extensions).toEqual([
+      { spec: '@acme/skein-todo', baseDir: home, origin: userFile },
+      { spec: './profile-ext.mjs', baseDir: home, origin: `profile "work" (${userFile})` },
+      { spec: './tools/project-ext.mjs', baseDir: path.join(project, '.codex'), origin: path.join(project, '.codex', 'config.toml') },
+      { spec: './flag-ext.mjs', baseDir: project, origin: '-c' },
+    ]);
+  });
+
+  it('loads no extension from an untrusted project', async () => {
+    userConfig('[skein]\nextensions = ["./mine.mjs"]\n');
+    write(path.join(project, '.codex', 'config.toml'), '[skein]\nextensions = ["./evil.mjs"]\n');
+    const { config, warnings } = await load();
+    expect(config.extensions.map((source) => source.spec)).toEqual(['./mine.mjs']);
+    expect(warnings.map((warning) => warning.code)).toEqual(['UntrustedProjectConfig']);
+  });
+
+  it('refuses a [skein] extensions value that is not a list of specs', async () => {
+    userConfig('[skein]\nextensions = "./one.mjs"\n');
+    expect((await loadError()).message).toContain('skein.extensions');
+  });
+
   it('reads base instructions from model_instructions_file relative to the file that sets it', async () => {
     write(path.join(home, 'prompts', 'base.md'), 'Be brief.');
     userConfig('model_instructions_file = "prompts/base.md"\ninstructions = "ignored"\n');

@@ -51,6 +51,8 @@ export { AGENTS_MD_FILE, discoverAgentsMd } from './context/agents-md-discovery.
 export type { AgentsMdLocations } from './context/agents-md-discovery.js';
 export { ExtensionHost } from './extensions/extension-host.js';
 export type { WorldStateChange } from './extensions/extension-host.js';
+export { ExtensionLoadError, extensionFlagSources, loadExtensions } from './extensions/load-extensions.js';
+export type { ExtensionLoadFailure, ExtensionSource, LoadedExtensions, LoadExtensionsOptions } from './extensions/load-extensions.js';
 export { permissionsForPolicy, threadPermissions } from './session/permissions.js';
 export type { SandboxSettings, ThreadPermissions } from './session/permissions.js';
 export { MemoryThreadRecorder } from './session/thread-recorder.js';

@@ -57,6 +57,8 @@ export interface OpenThreadOptions {
   readonly originator?: string | undefined;
   /** Where this thread's tools act; `null` for none; else the manager's. */
   readonly environment?: ThreadEnvironment | null | undefined;
+  /** This thread's extensions (a host whose threads' configs name different ones); else the manager's. */
+  readonly extensions?: ExtensionRegistry | undefined;
 }
 
 /** A change in the set of live threads. */
@@ -211,7 +213,7 @@ export class ThreadManager {
     const environment = options.environment === null ? undefined : (options.environment ?? this.#options.environment);
     const rollout = writer === undefined ? undefined : new RolloutThreadRecorder(writer);
     const recorder = rollout ?? discardingRecorder;
-    const extensions = new ExtensionHost(this.#options.extensions, (message) => options.onEvent({ type: 'warning', message }));
+    const extensions = new ExtensionHost(options.extensions ?? this.#options.extensions, (message) => options.onEvent({ type: 'warning', message }));
     const session = new ThreadSession({
       threadId,
       config,

@@ -5,11 +5,17 @@ import type { ThreadLifecycleContributor } from './thread-lifecycle-contributor.
 import type { ToolContributor } from './tool-contributor.js';
 import type { TurnInputContributor } from './turn-input-contributor.js';
 import type { WorldStateContributor } from './world-state-contributor.js';
+import { EXTENSION_API_VERSION } from './api-version.js';
 
 /** An extension: a stable id and any of the contributor kinds. */
 export interface Extension {
   /** Lower-case letters, digits, `-` and `_`; names its data stores and its warnings. */
   readonly id: string;
+  /**
+   * The @skein/extension-api versions this extension works with, as a semver range. `defineExtension`
+   * fills in `^` the version it was built against; a host whose version is outside it refuses to load it.
+   */
+  readonly apiRange?: string;
   readonly context?: ContextContributor;
   readonly turnInput?: TurnInputContributor;
   readonly lifecycle?: ThreadLifecycleContributor;
@@ -46,9 +52,12 @@ export class ExtensionRegistryError extends Error {
 
 const EXTENSION_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-/** Identity helper that type-checks an extension literal. */
-export function defineExtension<E extends Extension>(extension: E): E {
-  return extension;
+/**
+ * Type-checks an extension literal and records which contract versions it needs: the range it
+ * names, else those compatible with the version of @skein/extension-api it was built against.
+ */
+export function defineExtension<E extends Extension>(extension: E): E & { readonly apiRange: string } {
+  return { ...extension, apiRange: extension.apiRange ?? `^${EXTENSION_API_VERSION}` };
 }
 
 /** Collects extensions, checking ids and world-state section ids are unique, and builds the registry. */

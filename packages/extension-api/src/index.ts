@@ -21,6 +21,7 @@ export type { ToolResult } from './tool-result.js';
 export type { JsonValue, WorldStateContributor, WorldStateRequest } from './world-state-contributor.js';
 export { MemoryExtensionData } from './extension-data.js';
 export type { ExtensionData, ExtensionScopes } from './extension-data.js';
+export { EXTENSION_API_VERSION } from './api-version.js';
 export { ExtensionRegistryBuilder, ExtensionRegistryError, defineExtension } from './extension-registry.js';
 export type { Contribution, Extension, ExtensionRegistry } from './extension-registry.js';
 

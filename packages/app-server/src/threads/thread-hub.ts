@@ -4,10 +4,11 @@
 import path from 'node:path';
 import type { Config, LoadedConfig } from '@skein/config';
 import { ThreadManager, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
-import type { ExtensionRegistry } from '@skein/extension-api';
+import { ExtensionRegistryBuilder, type ExtensionRegistry } from '@skein/extension-api';
 import type { ThreadStartParams, ThreadForkParams, ThreadResumeParams } from '@skein/protocol';
 import type { LoadedThread, ThreadStore, ThreadSummary } from '@skein/rollout';
 import { AppServerRequestError } from '../app-server-error.js';
+import type { ThreadExtensions } from '../extensions/host-extensions.js';
 import type { ClientConnection } from '../method.js';
 import { LiveThread, type ThreadHost } from './live-thread.js';
 import { previewOf, recordedTurns } from './recorded-turns.js';
@@ -24,7 +25,8 @@ export interface ThreadHubOptions {
   openStore(): Promise<ThreadStore>;
   /** Where threads' commands and edits run (this machine, sandboxed). */
   readonly environment: ThreadEnvironment;
-  readonly extensions: ExtensionRegistry;
+  /** The extensions of a thread with this config; problems not reported yet go to the client as `configWarning`. */
+  extensions(config: Config): Promise<ThreadExtensions>;
   /** The environment for provider credentials. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly host: { readonly shell: string; readonly timezone: string };
@@ -92,8 +94,10 @@ export class ThreadHub {
   /** Starts a thread for `connection` (which is subscribed to it). */
   async start(params: ThreadStartParams, connection: ClientConnection, environment: ThreadEnvironment | undefined): Promise<{ thread: LiveThread; response: WireObject }> {
     const config = await this.#config(params);
+    const extensions = await this.#extensions(config, connection);
     const live = this.#live(undefined, config, connection, { ephemeral: params.ephemeral === true, forkedFromId: null, threadSource: params.threadSource ?? null, preview: '', name: null });
     const handle = await (await this.#manager()).start({
+      extensions,
       onEvent: live.onEvent,
       clientRequests: live.questions,
       config,
@@ -114,6 +118,7 @@ export class ThreadHub {
     }
     const loaded = await this.#read(params.threadId);
     const config = await this.#config({ ...params, cwd: params.cwd ?? loaded.meta.cwd });
+    const extensions = await this.#extensions(config, connection);
     const live = this.#live(params.threadId, config, connection, {
       ephemeral: false,
       forkedFromId: loaded.meta.forked_from_id ?? null,
@@ -125,7 +130,7 @@ export class ThreadHub {
     // The turns are read before the thread opens: nothing appends to the file until its next turn,
     // and a failed read then leaves nothing loaded behind.
     const turns = params.excludeTurns === true ? [] : await recordedTurns(loaded);
-    const handle = await (await this.#manager()).resume(params.threadId, { onEvent: live.onEvent, clientRequests: live.questions, config, originator: connection.initializeParams.clientInfo.name });
+    const handle = await (await this.#manager()).resume(params.threadId, { extensions, onEvent: live.onEvent, clientRequests: live.questions, config, originator: connection.initializeParams.clientInfo.name });
     return { ...this.#register(live, handle, connection, turns), loaded };
   }
 
@@ -133,6 +138,7 @@ export class ThreadHub {
   async fork(params: ThreadForkParams, connection: ClientConnection): Promise<{ thread: LiveThread; response: WireObject }> {
     const source = await this.#read(params.threadId);
     const config = await this.#config({ ...params, cwd: params.cwd ?? source.meta.cwd });
+    const extensions = await this.#extensions(config, connection);
     const upTo = params.lastTurnId === undefined || params.lastTurnId === null ? undefined : { turnId: params.lastTurnId };
     const live = this.#live(undefined, config, connection, {
       ephemeral: false,
@@ -142,6 +148,7 @@ export class ThreadHub {
       name: null,
     });
     const handle = await (await this.#manager()).fork(params.threadId, {
+      extensions,
       onEvent: live.onEvent,
       clientRequests: live.questions,
       config,
@@ -286,7 +293,8 @@ export class ThreadHub {
       (store) =>
         new ThreadManager({
           store,
-          extensions: this.options.extensions,
+          // Each thread brings the extensions its config names; this is only the fallback.
+          extensions: new ExtensionRegistryBuilder().build(),
           env: this.options.env,
           host: this.options.host,
           // Each thread names the client that opened it; this is only the fallback.
@@ -311,6 +319,21 @@ export class ThreadHub {
     } catch (error) {
       throw AppServerRequestError.invalidRequest((error as Error).message);
     }
+  }
+
+  /** The thread's extensions; tells `connection` about those that failed to load and were not reported yet. */
+  async #extensions(config: Config, connection: ClientConnection): Promise<ExtensionRegistry> {
+    let loaded;
+    try {
+      loaded = await this.options.extensions(config);
+    } catch (error) {
+      // Only a strict server (`--strict-config`) refuses the thread.
+      throw AppServerRequestError.invalidRequest((error as Error).message);
+    }
+    for (const problem of loaded.unreported) {
+      connection.notify('configWarning', { summary: problem.message, details: null, path: path.isAbsolute(problem.source.origin) ? problem.source.origin : null });
+    }
+    return loaded.registry;
   }
 
   async #read(threadId: string): Promise<LoadedThread> {

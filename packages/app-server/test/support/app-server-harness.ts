@@ -110,7 +110,7 @@ export function threadsOn(home: TestHome, extensions: ExtensionRegistry = new Ex
   return {
     openStore: () => ThreadStore.open({ home: home.home }),
     environment,
-    extensions,
+    extensions: () => Promise.resolve({ registry: extensions, unreported: [] }),
     env: {},
     host: { shell: 'bash', timezone: 'Etc/UTC' },
     cliVersion: '0.0.0',

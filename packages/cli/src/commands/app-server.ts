@@ -18,7 +18,10 @@ interface AppServerFlags {
   readonly wsAuth?: string;
   readonly wsTokenFile?: string;
   readonly wsTokenSha256?: string;
+  readonly extension: string[];
 }
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 function textSink(write: (text: string) => void): Writable {
   return new Writable({
@@ -39,6 +42,7 @@ export function addAppServerCommand(program: Command, io: AppServerCommandIo, se
     .option('--ws-auth <mode>', 'require a bearer token on WebSocket connections: capability-token')
     .option('--ws-token-file <path>', 'file holding the capability token')
     .option('--ws-token-sha256 <hex>', 'SHA-256 of the capability token, instead of the file')
+    .option('--extension <spec>', "load an extension into every thread: a package name or a path (repeatable; adds to [skein] extensions)", collect, [])
     .action(async (_flags: AppServerFlags, command: Command) => {
       const options = command.optsWithGlobals<AppServerFlags & GlobalOptions>();
       const settings: AppServerSettings = {
@@ -51,6 +55,7 @@ export function addAppServerCommand(program: Command, io: AppServerCommandIo, se
         disable: options.disable,
         profile: options.profile,
         strictConfig: options.strictConfig,
+        extensions: options.extension,
         version: SKEIN_VERSION,
       };
       setExitCode(

@@ -5,8 +5,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, type Config } from '@skein/config';
-import { localHostFacts, localThreadEnvironment, MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadHandle } from '@skein/core';
-import { ExtensionRegistryBuilder } from '@skein/extension-api';
+import { extensionFlagSources, loadExtensions, localHostFacts, localThreadEnvironment, MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadHandle } from '@skein/core';
+import type { ExtensionRegistry } from '@skein/extension-api';
 import type { UserInput } from '@skein/protocol';
 import { ThreadStore } from '@skein/rollout';
 import { Option, type Command } from 'commander';
@@ -40,6 +40,7 @@ interface ExecOptions {
   readonly outputSchema?: string;
   readonly image: string[];
   readonly addDir: string[];
+  readonly extension: string[];
   readonly threadSource?: string;
   readonly last?: boolean;
   readonly outputLastMessage?: string;
@@ -72,6 +73,7 @@ export function addExecCommand(program: Command, io: ExecIo, setExitCode: (code:
     .option('--output-schema <file>', 'JSON Schema file the final answer must follow')
     .option('-i, --image <file>', 'attach an image (repeatable)', collect, [])
     .option('--add-dir <dir>', 'an extra writable directory (repeatable)', collect, [])
+    .option('--extension <spec>', 'load an extension: a package name or a path (repeatable; adds to [skein] extensions)', collect, [])
     .option('--thread-source <source>', 'who started the thread (recorded in the rollout)')
     .option('-o, --output-last-message <file>', 'also write the final agent message to this file')
     .option('--ephemeral', 'write no rollout file: the thread cannot be resumed')
@@ -87,13 +89,14 @@ export function addExecCommand(program: Command, io: ExecIo, setExitCode: (code:
     .argument('[id]', 'thread id')
     .argument('[prompt]', 'the prompt; read from stdin when absent or `-`')
     .option('--last', 'resume the most recent thread')
+    .option('--extension <spec>', 'load an extension: a package name or a path (repeatable)', collect, [])
     .option('--json', 'print the event stream as JSON lines')
     .addOption(new Option('--experimental-json', 'same as --json').hideHelp())
     .option('-i, --image <file>', 'attach an image (repeatable)', collect, [])
     .option('-o, --output-last-message <file>', 'also write the final agent message to this file')
     .action((id: string | undefined, prompt: string | undefined, options: ExecOptions, self: Command) => {
-      const parent = self.parent?.opts<ExecOptions>() ?? { image: [], addDir: [], color: 'auto' };
-      const merged: ExecOptions = { ...parent, ...options, image: [...parent.image, ...options.image] };
+      const parent = self.parent?.opts<ExecOptions>() ?? { image: [], addDir: [], extension: [], color: 'auto' };
+      const merged: ExecOptions = { ...parent, ...options, image: [...parent.image, ...options.image], extension: [...parent.extension, ...options.extension] };
       // With --last the only positional is the prompt.
       const target = options.last === true ? { prompt: id, resume: 'last' as const } : { prompt, resume: id };
       if (target.resume === undefined) self.error('error: give a thread id or --last', { exitCode: 2 });
@@ -133,6 +136,9 @@ async function runExec(
   const outputSchema = options.outputSchema === undefined ? undefined : await readJson(path.resolve(io.cwd, options.outputSchema));
   const prompt = await promptFrom(target.prompt, io);
   for (const image of options.image) await checkImage(path.resolve(cwd, image));
+  // A spec that fails to load is a warning and the turn runs without it; --strict-config makes it an error.
+  const extensions = await loadExtensions([...config.extensions, ...extensionFlagSources(options.extension, io.cwd)], { strict: globals.strictConfig });
+  for (const problem of extensions.problems) io.stderr(`warning: ${problem.message}\n`);
   const input: UserInput[] = [
     ...options.image.map((image): UserInput => ({ type: 'localImage', path: path.resolve(cwd, image) })),
     { type: 'text', text: prompt, text_elements: [] },
@@ -140,7 +146,7 @@ async function runExec(
 
   const store = await ThreadStore.open({ home: config.homeDir });
   try {
-    const threads = managerFor(config, store, io, options.threadSource);
+    const threads = managerFor(config, extensions.registry, store, io, options.threadSource);
     const json = options.json === true || options.experimentalJson === true;
     const mapper = new ExecEventMapper();
     const human = new HumanOutput({ write: io.stderr, color: useColor(options.color, io.stderrIsTerminal === true, io.env) });
@@ -197,14 +203,14 @@ async function promptFrom(argument: string | undefined, io: ExecIo): Promise<str
   return piped.trim() === '' ? argument : `${argument}\n\n<stdin>\n${piped}\n</stdin>`;
 }
 
-function managerFor(config: Config, store: ThreadStore, io: ExecIo, threadSource: string | undefined): ThreadManager {
+function managerFor(config: Config, extensions: ExtensionRegistry, store: ThreadStore, io: ExecIo, threadSource: string | undefined): ThreadManager {
   return new ThreadManager({
     // Commands and patches act on this machine, confined by the thread's sandbox settings.
     environment: localThreadEnvironment({ cwd: config.cwd, env: io.env }),
     ...(threadSource === undefined ? {} : { threadSource }),
     store,
     config,
-    extensions: new ExtensionRegistryBuilder().build(),
+    extensions,
     env: io.env,
     host: localHostFacts(io.env),
     originator: 'skein_exec',
