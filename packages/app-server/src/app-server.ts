@@ -6,7 +6,7 @@ import path from 'node:path';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '@skein/config';
 import { LocalFileSystem, type ExecutorFileSystem } from '@skein/exec-server';
 import type { JsonRpcService, MessageChannel } from '@skein/json-rpc';
-import type { InitializeParams, InitializeResponse, RequestId } from '@skein/protocol';
+import { CODEX_VERSION, type InitializeParams, type InitializeResponse, type RequestId } from '@skein/protocol';
 import { AppServerConnection } from './app-server-connection.js';
 import {
   DEFAULT_CONCURRENT_REQUESTS,
@@ -33,7 +33,10 @@ export interface AppServerOptions {
   readonly fileSystem?: ExecutorFileSystem | undefined;
   /** Methods added to (or replacing) the built-in ones. */
   readonly methods?: MethodTable | undefined;
-  /** The server's version, in the user agent. */
+  /**
+   * The version in the user agent (default: the Codex version Skein speaks, which version-gated
+   * Codex clients check).
+   */
   readonly version?: string | undefined;
   /** When set, each client gets `remoteControl/status/changed {status:"disabled"}` after initialize, as Codex sends. */
   readonly installationId?: string | undefined;
@@ -91,7 +94,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
     this.codexHome = options.config.config.homeDir;
     this.fileSystem = options.fileSystem ?? new LocalFileSystem();
     this.#methods = methodTable(options.methods);
-    this.version = options.version ?? '0.0.0';
+    this.version = options.version ?? CODEX_VERSION;
     this.maxRequestBytes = positive('maxRequestBytes', options.maxRequestBytes ?? MAX_REQUEST_BYTES);
     this.#limits = {
       maxQueuedRequests: positive('maxQueuedRequests', options.maxQueuedRequests ?? MAX_QUEUED_REQUESTS),

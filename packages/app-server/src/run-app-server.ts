@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type LoadConfigOptions } from '@skein/config';
 import { ExtensionLoadError, extensionFlagSources, localHostFacts, localThreadEnvironment } from '@skein/core';
+import { CODEX_VERSION } from '@skein/protocol';
 import { ThreadStore } from '@skein/rollout';
 import {
   TRANSPORT_FLAG_OPTIONS,
@@ -114,7 +115,7 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
       extensions: (threadConfig) => extensions.forConfig(threadConfig),
       env: io.env,
       host: localHostFacts(io.env),
-      cliVersion: settings.version ?? '0.0.0',
+      cliVersion: settings.version ?? CODEX_VERSION,
       release: () => environment.close(),
     },
     installationId: await readInstallationId(config.config.homeDir),

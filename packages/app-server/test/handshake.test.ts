@@ -30,7 +30,7 @@ describe.each<Transport>(['stdio', 'websocket'])('handshake over %s', (transport
 
     const result = (await client.initialize({ clientInfo: { name: 'handshake_test', title: 'Handshake', version: '9.9.9' } })) as Record<string, unknown>;
     expect(result).toEqual({
-      userAgent: expect.stringMatching(/^handshake_test\/\S+ \(\S+ \S+; \S+\) xterm \(handshake_test; 9\.9\.9\)$/) as unknown,
+      userAgent: expect.stringMatching(/^handshake_test\/0\.171\.0 \(\S+ \S+; \S+\) xterm \(handshake_test; 9\.9\.9\)$/) as unknown,
       codexHome: home.home,
       platformFamily: 'unix',
       platformOs: process.platform,

@@ -6,6 +6,7 @@ import { addAppServerCommand } from './commands/app-server.js';
 import { addExecServerCommand } from './commands/exec-server.js';
 import { addExecCommand } from './commands/exec.js';
 import { addSandboxCommand } from './commands/sandbox.js';
+import { VERSION_LINE } from './version.js';
 import { addGlobalOptions, loadConfigFor, type GlobalOptions, type ProcessContext } from './global-options.js';
 
 /** Where the program writes; injected so tests can run it in-process. */
@@ -48,6 +49,7 @@ export async function runSkein(argv: readonly string[], io: ProgramIo): Promise<
 function buildProgram(io: ProgramIo, setExitCode: (code: number) => void): Command {
   const program = addGlobalOptions(new Command('skein'))
     .description('A TypeScript runtime for coding agents, compatible with OpenAI Codex')
+    .version(VERSION_LINE, '-V, --version', 'print the version of skein and of the Codex it is compatible with')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError();

@@ -129,7 +129,7 @@ describe('skein app-server threads', () => {
 
     const { threadId, started } = await startThread(client);
     expect(started).toMatchObject({ model: 'gpt-5.5', modelProvider: 'mock', cwd: workspace, approvalPolicy: 'never', sandbox: { type: 'workspaceWrite' } });
-    expect(started.thread).toMatchObject({ status: { type: 'idle' }, originator: 'cli_threads_test', cliVersion: '0.0.0', ephemeral: false, turns: [] });
+    expect(started.thread).toMatchObject({ status: { type: 'idle' }, originator: 'cli_threads_test', cliVersion: '0.171.0', ephemeral: false, turns: [] });
     expect(started.thread.path.startsWith(path.join(home, 'sessions') + path.sep)).toBe(true);
     expect(existsSync(started.thread.path)).toBe(true);
     await client.waitFor('thread/started');

@@ -26,7 +26,7 @@ describe('skein app-server', () => {
     const client = AppServerTestClient.spawn(process.execPath, [BIN, '-c', 'features.multi_agent_v2=true', 'app-server'], { cwd: root, env });
     const result = (await client.initialize({ clientInfo: { name: 'cli_test', version: '1' } })) as { codexHome: string; userAgent: string };
     expect(result.codexHome).toBe(path.join(root, 'home'));
-    expect(result.userAgent).toMatch(/^cli_test\/0\.0\.0 /);
+    expect(result.userAgent).toMatch(/^cli_test\/0\.171\.0 /);
     const features = (await client.request('experimentalFeature/list', {})) as { data: { name: string; enabled: boolean }[] };
     expect(features.data.find((feature) => feature.name === 'multi_agent_v2')?.enabled).toBe(true);
     const exited = new Promise<number | null>((resolve) => client.process.once('exit', resolve));

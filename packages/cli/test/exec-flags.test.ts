@@ -8,6 +8,7 @@ import { probeSandbox } from '@skein/sandboxing';
 import { assistantMessage, completed, customToolCall, functionCall, httpError, probeSandboxForTests, sse, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execScratch, type ExecScratch } from './support/exec-run.js';
+import { SKEIN_VERSION } from '../src/version.js';
 
 let fixture: ExecScratch;
 let scratch: string;
@@ -52,7 +53,7 @@ describe.skipIf(noSandbox !== '')(`skein exec output for people, with tools${noS
     // Durations vary from run to run; everything else is exact.
     expect(stderr.replace(/ in \d+ ms$/gm, ' in N ms')).toBe(
       [
-        'skein 0.0.0 (exec)',
+        `skein ${SKEIN_VERSION} (exec)`,
         '--------',
         `workdir: ${repo}`,
         'model: gpt-5.5',

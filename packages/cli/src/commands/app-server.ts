@@ -4,7 +4,6 @@ import { Writable } from 'node:stream';
 import { runAppServer, type AppServerSettings } from '@skein/app-server';
 import type { Command } from 'commander';
 import type { GlobalOptions, ProcessContext } from '../global-options.js';
-import { SKEIN_VERSION } from './exec.js';
 
 /** Where `skein app-server` reads and writes. */
 export interface AppServerCommandIo extends ProcessContext {
@@ -56,7 +55,6 @@ export function addAppServerCommand(program: Command, io: AppServerCommandIo, se
         profile: options.profile,
         strictConfig: options.strictConfig,
         extensions: options.extension,
-        version: SKEIN_VERSION,
       };
       setExitCode(
         await runAppServer(settings, {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ConfigError, type Config } from '@skein/config';
 import { extensionFlagSources, loadExtensions, localHostFacts, localThreadEnvironment, MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadHandle } from '@skein/core';
 import type { ExtensionRegistry } from '@skein/extension-api';
-import type { UserInput } from '@skein/protocol';
+import { CODEX_VERSION, type UserInput } from '@skein/protocol';
 import { ThreadStore } from '@skein/rollout';
 import { Option, type Command } from 'commander';
 import { ExecError } from '../exec/exec-error.js';
@@ -16,6 +16,7 @@ import { requireGitRepository } from '../exec/git-repo-check.js';
 import { HumanOutput, useColor, type ColorMode } from '../exec/human-output.js';
 import { writeLastMessageFile } from '../exec/last-message-file.js';
 import { loadConfigFor, type GlobalOptions, type ProcessContext } from '../global-options.js';
+import { SKEIN_VERSION } from '../version.js';
 
 /** Where `exec` reads and writes. */
 export interface ExecIo extends ProcessContext {
@@ -48,9 +49,6 @@ interface ExecOptions {
   readonly color: ColorMode;
   readonly dangerouslyBypassApprovalsAndSandbox?: boolean;
 }
-
-/** The version Skein reports as `cli_version`. */
-export const SKEIN_VERSION = '0.0.0';
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
@@ -215,7 +213,8 @@ function managerFor(config: Config, extensions: ExtensionRegistry, store: Thread
     host: localHostFacts(io.env),
     originator: 'skein_exec',
     source: 'exec',
-    cliVersion: SKEIN_VERSION,
+    // Codex clients read the rollout's `cli_version` to know what the file holds: the formats are Codex's.
+    cliVersion: CODEX_VERSION,
   });
 }
 
