@@ -52,6 +52,8 @@ function buildProgram(io: ProgramIo, setExitCode: (code: number) => void): Comma
     .version(VERSION_LINE, '-V, --version', 'print the version of skein and of the Codex it is compatible with')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    // A subcommand's help lists the global -c, --enable, -p… it accepts too.
+    .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError();
 
   const features = program.command('features').description('inspect feature flags');

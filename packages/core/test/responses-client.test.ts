@@ -179,6 +179,18 @@ describe('ResponsesClient', () => {
     expect(['Transport', 'StreamDisconnected']).toContain(error.code);
   });
 
+  it('names the URL and the cause when the provider cannot be reached', async () => {
+    // A port that was just free: nothing listens there.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const baseUrl = `http://127.0.0.1:${port}/v1`;
+    const { error } = await failure(client(provider(baseUrl, { requestMaxRetries: 0, queryParams: { 'api-key': 'secret' } })).instance.stream(BODY));
+    expect(error.code).toBe('Transport');
+    expect(error.message).toBe(`could not reach the provider at ${baseUrl}/responses: connect ECONNREFUSED 127.0.0.1:${port}`);
+  });
+
   it('classifies a context-window failure and does not retry it', async () => {
     server = await startMockResponsesServer({
       responses: [sse(failed('context_length_exceeded', 'Your input exceeds the context window of this model.'))],

@@ -67,7 +67,7 @@ export class ResponsesClient {
       try {
         response = await this.#post(payload, headers, options.signal);
       } catch (error) {
-        const failure = asModelError(error, options.signal);
+        const failure = asModelError(error, options.signal, this.#endpoint());
         if (!failure.retryable || requestRetries >= this.#provider.requestMaxRetries) throw failure;
         requestRetries += 1;
         yield* this.#pause(requestRetries, failure, options.signal);
@@ -117,8 +117,13 @@ export class ResponsesClient {
     return { ...headers, ...extra };
   }
 
+  /** Where requests go, for messages: without the query, which may carry credentials. */
+  #endpoint(): string {
+    return `${this.#provider.baseUrl}/responses`;
+  }
+
   async #post(payload: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Response> {
-    const url = new URL(`${this.#provider.baseUrl}/responses`);
+    const url = new URL(this.#endpoint());
     for (const [name, value] of Object.entries(this.#provider.queryParams)) url.searchParams.set(name, value);
     const response = await this.#fetch(url, { method: 'POST', headers, body: payload, ...(signal === undefined ? {} : { signal }) });
     if (response.ok) return response;
@@ -197,10 +202,24 @@ async function readWithin<T>(reader: ReadableStreamDefaultReader<T>, idleMs: num
   }
 }
 
-function asModelError(error: unknown, signal: AbortSignal | undefined): ModelError {
+/** `endpoint` is set when the request itself failed (nothing was received yet). */
+function asModelError(error: unknown, signal: AbortSignal | undefined, endpoint?: string): ModelError {
   if (signal?.aborted === true) return new ModelError('Aborted', 'the request was cancelled', { cause: error });
   if (error instanceof ModelError) return error;
-  return new ModelError('Transport', `could not reach the provider: ${(error as Error).message}`, { cause: error });
+  const where = endpoint === undefined ? 'the provider' : `the provider at ${endpoint}`;
+  return new ModelError('Transport', `could not reach ${where}: ${transportCause(error)}`, { cause: error });
+}
+
+/**
+ * What went wrong on the wire. fetch reports every network failure as "fetch failed" and keeps the
+ * reason (`connect ECONNREFUSED 127.0.0.1:9`, `getaddrinfo ENOTFOUND …`) in `cause`.
+ */
+function transportCause(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error ? (error.cause as { message?: unknown; code?: unknown } | undefined) : undefined;
+  if (typeof cause?.message === 'string' && cause.message !== '') return cause.message;
+  if (typeof cause?.code === 'string') return `${message} (${cause.code})`;
+  return message;
 }
 
 function parseErrorBody(text: string): { code: string | undefined; message: string } {
