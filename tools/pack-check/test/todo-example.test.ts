@@ -1,0 +1,129 @@
+// examples/todo-extension as a team outside Skein would use it: copied out of the repository,
+// installed with npm from the packed tarballs alone, built and tested there, then loaded into the
+// installed `skein exec --extension` against the mock model, resumed, and checked: the todo list and
+// its world state survive the resume, the model is shown only the change, and no module Node loads
+// comes from the workspace.
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { assistantMessage, completed, functionCall, mockProviderConfigToml, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
+const EXAMPLE = path.join(ROOT, 'examples', 'todo-extension');
+// Packing builds every package (cached by turbo); npm then fetches the third-party dependencies and
+// compiles better-sqlite3, which takes a couple of minutes on a fresh machine.
+const SETUP_TIMEOUT_MS = 600_000;
+
+const PackManifest = z.object({ packages: z.array(z.object({ name: z.string(), tarball: z.string() })) });
+
+/** Writes every ESM module Node resolves (one URL per line) to $SKEIN_MODULE_LOG. */
+const RECORD_MODULES = `
+import { register } from 'node:module';
+const hooks = \`
+import { appendFileSync } from 'node:fs';
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(process.env.SKEIN_MODULE_LOG, result.url + '\\\\n');
+  return result;
+}\`;
+register('data:text/javascript,' + encodeURIComponent(hooks));
+`;
+
+let scratch: string;
+let example: string;
+let home: string;
+let moduleLog: string;
+let model: MockResponsesServer;
+
+beforeAll(async () => {
+  // realpath: the module URLs Node reports are real paths, and tmpdir may be a symlink.
+  scratch = realpathSync(mkdtempSync(path.join(tmpdir(), 'skein-todo-example-')));
+  const tarballs = path.join(scratch, 'tarballs');
+  await run(process.execPath, [path.join(ROOT, 'scripts', 'pack-packages.mjs'), '--out', tarballs], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const packed = PackManifest.parse(JSON.parse(readFileSync(path.join(tarballs, 'manifest.json'), 'utf8'))).packages;
+
+  example = path.join(scratch, 'todo-extension');
+  cpSync(EXAMPLE, example, { recursive: true, filter: (source) => !/[\\/](node_modules|dist)([\\/]|$)/.test(path.relative(EXAMPLE, source)) });
+  // Every @skein package, direct or not, comes from its tarball: nothing is asked of the registry
+  // under that name (the packages are not published), and nothing of the workspace is linked.
+  const manifest = JSON.parse(readFileSync(path.join(example, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+  const tarballOf = (name: string) => `file:${packed.find((pkg) => pkg.name === name)?.tarball ?? name}`;
+  for (const field of ['dependencies', 'devDependencies']) {
+    for (const name of Object.keys(manifest[field] ?? {})) if (name.startsWith('@skein/')) manifest[field]![name] = tarballOf(name);
+  }
+  manifest.overrides = Object.fromEntries(packed.map((pkg) => [pkg.name, tarballOf(pkg.name)]));
+  writeFileSync(path.join(example, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: example, maxBuffer: 16 * 1024 * 1024 });
+  await run('npm', ['run', 'build'], { cwd: example });
+
+  home = path.join(scratch, 'home');
+  mkdirSync(home);
+  moduleLog = path.join(scratch, 'modules.log');
+  writeFileSync(path.join(scratch, 'record-modules.mjs'), RECORD_MODULES);
+  model = await startMockResponsesServer();
+  writeFileSync(path.join(home, 'config.toml'), mockProviderConfigToml(model.url, { envKey: 'MOCK_API_KEY' }));
+}, SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+  try {
+    await model?.close();
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
+/** Runs the installed `skein` in the example's folder, recording every module it loads. */
+async function skein(args: readonly string[]): Promise<{ stdout: string; stderr: string }> {
+  return run(path.join(example, 'node_modules', '.bin', 'skein'), [...args], {
+    cwd: example,
+    env: {
+      PATH: process.env.PATH,
+      HOME: scratch,
+      CODEX_HOME: home,
+      MOCK_API_KEY: 'sk-mock',
+      NODE_OPTIONS: `--import=${path.join(scratch, 'record-modules.mjs')}`,
+      SKEIN_MODULE_LOG: moduleLog,
+    },
+  });
+}
+
+describe('examples/todo-extension, installed from the packed tarballs outside the workspace', () => {
+  it('passes its own tests (node --test, with @skein/test-support)', async () => {
+    const { stdout } = await run('npm', ['test'], { cwd: example });
+    expect(stdout).toMatch(/# fail 0/);
+    expect(stdout).toMatch(/# pass [1-9]/);
+  });
+
+  it('runs in skein exec --extension, keeps its state across exec resume, and shows the model only the change', async () => {
+    model.expect([sse(functionCall('todo_add', { text: 'buy milk' }), completed()), sse(assistantMessage('Added.'), completed())]);
+    const first = await skein(['exec', '--skip-git-repo-check', '--extension', './dist/src/index.js', 'Remind me to buy milk.']);
+    expect(first.stderr).not.toContain('warning');
+    expect(model.requests[0]!.toolNames()).toEqual(expect.arrayContaining(['todo_add', 'todo_done']));
+    expect(model.requests[1]!.toolOutputText('call_mock_0002')).toBe('Added "buy milk" (1 open, 0 done).');
+
+    model.expect([sse(assistantMessage('Buy milk.'), completed())]);
+    await skein(['exec', '--skip-git-repo-check', '--extension', './dist/src/index.js', 'resume', '--last', "What's on my list?"]);
+    const resumed = JSON.stringify(model.requests[2]!.body!.input);
+    // The list came back from the rollout, and the model is told about it once, as a change.
+    expect(resumed.split('+ [ ] buy milk').length - 1).toBe(1);
+    // The thread's fragment was recorded with the first turn and is not sent again.
+    expect(resumed.split('<todo_instructions>').length - 1).toBe(1);
+
+    model.expect([sse(functionCall('todo_done', { text: 'buy milk' }), completed()), sse(assistantMessage('Done.'), completed())]);
+    await skein(['exec', '--skip-git-repo-check', '--extension', './dist/src/index.js', 'resume', '--last', 'I bought it.']);
+    expect(model.requests[4]!.toolOutputText('call_mock_0005')).toBe('Done: "buy milk" (0 open, 1 done).');
+    // Nothing changed between the resume and this turn's start, so no new <todos> message.
+    expect(JSON.stringify(model.requests[3]!.body!.input).split('<todos>').length - 1).toBe(1);
+
+    const modules = readFileSync(moduleLog, 'utf8').split('\n').filter((url) => url.startsWith('file:'));
+    expect(modules.length).toBeGreaterThan(0);
+    expect(modules.filter((url) => !url.startsWith(`file://${scratch}/`))).toEqual([]);
+    expect(modules).toContain(`file://${example}/dist/src/index.js`);
+  });
+});
