@@ -70,6 +70,8 @@ export {
 } from './sandbox-policy.js';
 
 export { PathUri, PathUriError, PathUriString } from './path-uri.js';
+export { FileSystemError, FileSystemErrorCode } from './file-system-error.js';
+
 export type { PathConvention, PathUriErrorCode } from './path-uri.js';
 
 export {
