@@ -70,9 +70,29 @@ export {
 } from './sandbox-policy.js';
 
 export { PathUri, PathUriError, PathUriString } from './path-uri.js';
+export type { PathConvention, PathUriErrorCode } from './path-uri.js';
 export { FileSystemError, FileSystemErrorCode } from './file-system-error.js';
 
-export type { PathConvention, PathUriErrorCode } from './path-uri.js';
+export {
+  ContextFragment,
+  ContextFragmentRole,
+  ContextFragmentSpec,
+  contextFragmentMarkersCollide,
+  defineContextFragment,
+  recognizeContextFragment,
+} from './context-fragment.js';
+export type { ContextFragmentDefinition } from './context-fragment.js';
+export {
+  AGENTS_MD_FRAGMENT,
+  BUILT_IN_CONTEXT_FRAGMENTS,
+  ENVIRONMENT_CONTEXT_FRAGMENT,
+  PERMISSIONS_INSTRUCTIONS_FRAGMENT,
+  SKILL_FRAGMENT,
+  SUBAGENT_NOTIFICATION_FRAGMENT,
+  TURN_ABORTED_FRAGMENT,
+  USER_INSTRUCTIONS_FRAGMENT,
+  USER_SHELL_COMMAND_FRAGMENT,
+} from './built-in-context-fragments.js';
 
 export {
   ByteRange,
