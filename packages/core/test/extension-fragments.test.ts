@@ -76,7 +76,8 @@ describe('extension context fragments', () => {
       sse(assistantMessage('four'), completed()),
     ]);
     const extensions = new ExtensionRegistryBuilder().add(todoExtension()).build();
-    const { thread, manager, newManager } = await startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env, environment: 'none', extensions });
+    const started = await startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env, environment: 'none', extensions });
+    const { thread, manager } = started;
     for (const prompt of ['first', 'second', 'third']) await thread.runTurn(say(prompt));
     const threadId = thread.threadId;
     await thread.close();
@@ -91,7 +92,7 @@ describe('extension context fragments', () => {
     const summary = (await manager.list()).data.find((entry) => entry.id === threadId);
     expect(summary?.title).toBe('first');
 
-    const resumed = await (await newManager()).resume(threadId, { onEvent: () => undefined });
+    const resumed = await (await started.newManager()).resume(threadId, { onEvent: () => undefined });
     await resumed.runTurn(say('fourth'));
     await resumed.close();
 
