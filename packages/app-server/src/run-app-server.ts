@@ -92,14 +92,16 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
   };
   const config = await loadConfig({ ...configLoad, cwd: io.cwd });
   const environment = localThreadEnvironment({ cwd: io.cwd, env: io.env });
+  const extensions = new ExtensionRegistryBuilder().build();
   return new AppServer({
     config,
     configLoad,
     version: settings.version,
     threads: {
-      openStore: () => ThreadStore.open({ home: config.config.homeDir }),
+      // The store tells the extensions' fragments from user turns when it reads a thread.
+      openStore: () => ThreadStore.open({ home: config.config.homeDir, contextFragments: extensions.contextFragments }),
       environment,
-      extensions: new ExtensionRegistryBuilder().build(),
+      extensions,
       env: io.env,
       host: localHostFacts(io.env),
       cliVersion: settings.version ?? '0.0.0',

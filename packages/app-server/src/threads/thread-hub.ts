@@ -109,7 +109,7 @@ export class ThreadHub {
     const existing = this.#threads.get(params.threadId);
     if (existing !== undefined) {
       this.server.subscribe(existing.id, connection);
-      const turns = params.excludeTurns === true || existing.facts.ephemeral ? [] : await recordedTurns(await this.#read(existing.id));
+      const turns = params.excludeTurns === true || existing.facts.ephemeral ? [] : await recordedTurns(await this.#read(existing.id), this.options.extensions.contextFragments);
       return { thread: existing, response: this.response(existing, turns), loaded: undefined };
     }
     const loaded = await this.#read(params.threadId);
@@ -118,13 +118,13 @@ export class ThreadHub {
       ephemeral: false,
       forkedFromId: loaded.meta.forked_from_id ?? null,
       threadSource: loaded.meta.thread_source ?? null,
-      preview: previewOf(loaded),
+      preview: previewOf(loaded, this.options.extensions.contextFragments),
       name: loaded.threadName ?? null,
       createdAtMs: Date.parse(loaded.meta.timestamp),
     });
     // The turns are read before the thread opens: nothing appends to the file until its next turn,
     // and a failed read then leaves nothing loaded behind.
-    const turns = params.excludeTurns === true ? [] : await recordedTurns(loaded);
+    const turns = params.excludeTurns === true ? [] : await recordedTurns(loaded, this.options.extensions.contextFragments);
     const handle = await (await this.#manager()).resume(params.threadId, { onEvent: live.onEvent, clientRequests: live.questions, config, originator: connection.initializeParams.clientInfo.name });
     return { ...this.#register(live, handle, connection, turns), loaded };
   }
@@ -138,7 +138,7 @@ export class ThreadHub {
       ephemeral: false,
       forkedFromId: params.threadId,
       threadSource: params.threadSource ?? null,
-      preview: previewOf(source),
+      preview: previewOf(source, this.options.extensions.contextFragments),
       name: null,
     });
     const handle = await (await this.#manager()).fork(params.threadId, {
@@ -150,7 +150,7 @@ export class ThreadHub {
     });
     let turns: WireObject[];
     try {
-      turns = params.excludeTurns === true ? [] : await recordedTurns(await (await this.store()).loadThread(handle.threadId));
+      turns = params.excludeTurns === true ? [] : await recordedTurns(await (await this.store()).loadThread(handle.threadId), this.options.extensions.contextFragments);
     } catch (error) {
       // The copy is made, but this client cannot be shown it: release it rather than keep a thread no one holds.
       await handle.close();
@@ -185,9 +185,9 @@ export class ThreadHub {
   async describe(threadId: string, includeTurns: boolean): Promise<WireObject> {
     const live = this.#threads.get(threadId);
     // A loaded thread describes itself; its file is read only for its turns (an ephemeral one has none).
-    if (live !== undefined) return this.threadOf(live, includeTurns && !live.facts.ephemeral ? await recordedTurns(await this.#read(threadId)) : []);
+    if (live !== undefined) return this.threadOf(live, includeTurns && !live.facts.ephemeral ? await recordedTurns(await this.#read(threadId), this.options.extensions.contextFragments) : []);
     const loaded = await this.#read(threadId);
-    return this.#storedThreadObject(loaded, includeTurns ? await recordedTurns(loaded) : []);
+    return this.#storedThreadObject(loaded, includeTurns ? await recordedTurns(loaded, this.options.extensions.contextFragments) : []);
   }
 
 
@@ -328,7 +328,7 @@ export class ThreadHub {
       sessionId: meta.session_id ?? meta.id,
       forkedFromId: meta.forked_from_id ?? null,
       parentThreadId: null,
-      preview: previewOf(loaded),
+      preview: previewOf(loaded, this.options.extensions.contextFragments),
       ephemeral: false,
       modelProvider: meta.model_provider ?? '',
       model: loaded.lastTurnContext?.model ?? null,

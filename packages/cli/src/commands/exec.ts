@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, type Config } from '@skein/config';
 import { localHostFacts, localThreadEnvironment, MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadHandle } from '@skein/core';
-import { ExtensionRegistryBuilder } from '@skein/extension-api';
+import { ExtensionRegistryBuilder, type ExtensionRegistry } from '@skein/extension-api';
 import type { UserInput } from '@skein/protocol';
 import { ThreadStore } from '@skein/rollout';
 import { Option, type Command } from 'commander';
@@ -138,9 +138,11 @@ async function runExec(
     { type: 'text', text: prompt, text_elements: [] },
   ];
 
-  const store = await ThreadStore.open({ home: config.homeDir });
+  const extensions = new ExtensionRegistryBuilder().build();
+  // The store tells the extensions' fragments from user turns when it reads a thread.
+  const store = await ThreadStore.open({ home: config.homeDir, contextFragments: extensions.contextFragments });
   try {
-    const threads = managerFor(config, store, io, options.threadSource);
+    const threads = managerFor(config, store, extensions, io, options.threadSource);
     const json = options.json === true || options.experimentalJson === true;
     const mapper = new ExecEventMapper();
     const human = new HumanOutput({ write: io.stderr, color: useColor(options.color, io.stderrIsTerminal === true, io.env) });
@@ -197,14 +199,14 @@ async function promptFrom(argument: string | undefined, io: ExecIo): Promise<str
   return piped.trim() === '' ? argument : `${argument}\n\n<stdin>\n${piped}\n</stdin>`;
 }
 
-function managerFor(config: Config, store: ThreadStore, io: ExecIo, threadSource: string | undefined): ThreadManager {
+function managerFor(config: Config, store: ThreadStore, extensions: ExtensionRegistry, io: ExecIo, threadSource: string | undefined): ThreadManager {
   return new ThreadManager({
     // Commands and patches act on this machine, confined by the thread's sandbox settings.
     environment: localThreadEnvironment({ cwd: config.cwd, env: io.env }),
     ...(threadSource === undefined ? {} : { threadSource }),
     store,
     config,
-    extensions: new ExtensionRegistryBuilder().build(),
+    extensions,
     env: io.env,
     host: localHostFacts(io.env),
     originator: 'skein_exec',
