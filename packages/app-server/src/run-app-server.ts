@@ -99,7 +99,7 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
   const config = await loadConfig({ ...configLoad, cwd: io.cwd });
   const extensions = new HostExtensions(extensionFlagSources(settings.extensions ?? [], io.cwd), configLoad.strict ?? false);
   // Loaded now, so a strict server refuses to start and every client hears of a failure when it connects.
-  const { unreported } = await extensions.forConfig(config.config);
+  const { registry, unreported } = await extensions.forConfig(config.config);
   const warnings = [
     ...config.warnings,
     ...unreported.map((problem) => ({ code: 'ExtensionNotLoaded' as const, origin: problem.source.origin, key: 'skein.extensions', message: problem.message })),
@@ -110,9 +110,11 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
     configLoad,
     version: settings.version,
     threads: {
-      openStore: () => ThreadStore.open({ home: config.config.homeDir }),
+      // The store tells the extensions' fragments from user turns when it reads a thread.
+      openStore: () => ThreadStore.open({ home: config.config.homeDir, contextFragments: registry.contextFragments }),
       environment,
       extensions: (threadConfig) => extensions.forConfig(threadConfig),
+      contextFragments: registry.contextFragments,
       env: io.env,
       host: localHostFacts(io.env),
       cliVersion: settings.version ?? CODEX_VERSION,

@@ -4,7 +4,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@skein/config';
-import { ExtensionRegistryBuilder, defineExtension, type JsonValue } from '@skein/extension-api';
+import { ExtensionRegistryBuilder, defineContextFragment, defineExtension, type JsonValue } from '@skein/extension-api';
 import { assistantMessage, completed, functionCall, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -42,9 +42,13 @@ afterEach(async () => {
   }
 });
 
+const NOTES_CATALOG = defineContextFragment({ kind: 'notes.catalog', role: 'developer', open: '<notes_catalog>', close: '</notes_catalog>' });
+const TURN_NOTE = defineContextFragment({ kind: 'notes.turn_note', role: 'developer', open: '<turn_note>', close: '</turn_note>', separator: '' });
+
 /** The example extension: a catalog fragment, a per-turn note, skill injection, a tool, a world-state section. */
 const notes = defineExtension({
   id: 'notes',
+  fragments: [NOTES_CATALOG, TURN_NOTE],
   lifecycle: {
     onThreadStart: ({ thread }) => {
       thread.set('notes', []);
@@ -52,11 +56,11 @@ const notes = defineExtension({
     },
   },
   context: {
-    threadFragments: () => Promise.resolve([{ role: 'developer', marker: '<notes_catalog>', text: '<notes_catalog>\nnotes are kept per thread\n</notes_catalog>' }]),
+    threadFragments: () => Promise.resolve([NOTES_CATALOG.render('notes are kept per thread')]),
     turnFragments: ({ session }) => {
       const turns = (session.get('turns', z.number()) ?? 0) + 1;
       session.set('turns', turns);
-      return Promise.resolve([{ role: 'developer', marker: '<turn_note>', text: `<turn_note>turn ${turns}</turn_note>` }]);
+      return Promise.resolve([TURN_NOTE.render(`turn ${turns}`)]);
     },
   },
   turnInput: {

@@ -1,44 +1,12 @@
-// FileSystemError: every way an ExecutorFileSystem call fails, with a stable code that survives the wire.
-// OS failures keep the errno name and read like Codex's messages ("No such file or directory (os error 2)").
+// How OS failures become FileSystemErrors: they keep the errno name and read like Codex's messages
+// ("No such file or directory (os error 2)").
 import { constants as osConstants } from 'node:os';
 import { getSystemErrorMap } from 'node:util';
-import { z } from 'zod';
+import { FileSystemError, type FileSystemErrorCode } from '@skein/protocol';
 
-/** Stable reasons a filesystem call fails; callers and the JSON-RPC mapping switch on these. */
-export const FileSystemErrorCode = z.enum([
-  'NotFound',
-  'AlreadyExists',
-  'NotADirectory',
-  'IsADirectory',
-  'DirectoryNotEmpty',
-  'PermissionDenied',
-  'ReadOnlyFileSystem',
-  'SymlinkLoop',
-  'NotAFile',
-  'SymlinkNotAllowed',
-  'InvalidPath',
-  'InvalidArgument',
-  'InvalidUtf8',
-  'TooLarge',
-  'SandboxUnavailable',
-  'Io',
-]);
-export type FileSystemErrorCode = z.infer<typeof FileSystemErrorCode>;
-
-/** Raised by every ExecutorFileSystem implementation, local or remote, for the same failure. */
-export class FileSystemError extends Error {
-  override readonly name = 'FileSystemError';
-  /** Why the call failed. */
-  readonly code: FileSystemErrorCode;
-  /** The OS error name (`ENOENT`, `ENOSPC`, …) when the OS refused, else undefined. */
-  readonly errno: string | undefined;
-
-  constructor(code: FileSystemErrorCode, message: string, errno?: string) {
-    super(message);
-    this.code = code;
-    this.errno = errno;
-  }
-}
+// The class and its codes live in @skein/protocol, so an extension can catch them without loading
+// the executor; they stay exported from here for exec-server's own callers.
+export { FileSystemError, FileSystemErrorCode } from '@skein/protocol';
 
 const CODE_BY_ERRNO: Readonly<Record<string, FileSystemErrorCode>> = {
   ENOENT: 'NotFound',

@@ -1,16 +1,8 @@
 // Context contributors: text fragments an extension adds to what the model sees, once per thread
-// (with the initial context) or at the start of every turn.
+// (with the initial context) or at the start of every turn. A fragment is rendered by a definition
+// the extension declares (`Extension.fragments`), so history can recognise it after a resume.
+import type { ContextFragment } from '@skein/protocol';
 import type { ExtensionScopes } from './extension-data.js';
-
-/**
- * A piece of model context. `marker` is the tag the text starts with (e.g. `<skills_instructions>`):
- * history uses it to recognise, replace or drop the fragment later, so it must be stable.
- */
-export interface ContextFragment {
-  readonly role: 'developer' | 'user';
-  readonly marker: string;
-  readonly text: string;
-}
 
 /** What a context contributor is told about the thread. */
 export interface ContextRequest extends ExtensionScopes {
@@ -20,7 +12,11 @@ export interface ContextRequest extends ExtensionScopes {
   readonly turnId?: string;
 }
 
-/** Adds fragments to the model's context. Both methods are optional. */
+/**
+ * Adds fragments to the model's context. Both methods are optional. Each fragment must come from
+ * `definition.render(body)` of a definition in the extension's `fragments`; core drops any other
+ * (with a warning).
+ */
 export interface ContextContributor {
   /** Fragments sent once, with the thread's initial context (and again after compaction). */
   threadFragments?(request: ContextRequest): Promise<readonly ContextFragment[]>;

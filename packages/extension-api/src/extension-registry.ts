@@ -1,5 +1,6 @@
 // Extensions and the registry the host installs into core: each extension names itself and lists
 // what it contributes; the registry groups contributions by kind, in installation order.
+import { BUILT_IN_CONTEXT_FRAGMENTS, contextFragmentMarkersCollide, type ContextFragmentDefinition } from '@skein/protocol';
 import type { ContextContributor } from './context-contributor.js';
 import type { ThreadLifecycleContributor } from './thread-lifecycle-contributor.js';
 import type { ToolContributor } from './tool-contributor.js';
@@ -21,6 +22,8 @@ export interface Extension {
   readonly lifecycle?: ThreadLifecycleContributor;
   readonly tools?: ToolContributor;
   readonly worldState?: readonly WorldStateContributor[];
+  /** The context fragments `context` renders (`defineContextFragment`); their markers must be the extension's own. */
+  readonly fragments?: readonly ContextFragmentDefinition[];
 }
 
 /** A contribution together with the extension it came from. */
@@ -37,13 +40,17 @@ export interface ExtensionRegistry {
   readonly lifecycle: readonly Contribution<ThreadLifecycleContributor>[];
   readonly tools: readonly Contribution<ToolContributor>[];
   readonly worldState: readonly Contribution<WorldStateContributor>[];
+  /** Each extension's fragment definitions. */
+  readonly fragments: readonly Contribution<ContextFragmentDefinition>[];
+  /** Every fragment history must recognise as context: the built-ins, then the extensions'. Hosts pass it to the thread store. */
+  readonly contextFragments: readonly ContextFragmentDefinition[];
 }
 
 /** Why an extension could not be installed. */
 export class ExtensionRegistryError extends Error {
   override readonly name = 'ExtensionRegistryError';
   constructor(
-    readonly code: 'InvalidId' | 'DuplicateId' | 'DuplicateSection',
+    readonly code: 'InvalidId' | 'DuplicateId' | 'DuplicateSection' | 'DuplicateFragment',
     message: string,
   ) {
     super(message);
@@ -60,7 +67,10 @@ export function defineExtension<E extends Extension>(extension: E): E & { readon
   return { ...extension, apiRange: extension.apiRange ?? `^${EXTENSION_API_VERSION}` };
 }
 
-/** Collects extensions, checking ids and world-state section ids are unique, and builds the registry. */
+/**
+ * Collects extensions, checking ids, world-state section ids and fragment kinds are unique and no
+ * fragment marker can be taken for a built-in's or another extension's, and builds the registry.
+ */
 export class ExtensionRegistryBuilder {
   readonly #extensions: Extension[] = [];
 
@@ -78,6 +88,7 @@ export class ExtensionRegistryBuilder {
       }
       sections.add(section.sectionId);
     }
+    this.#checkFragments(extension);
     this.#extensions.push(extension);
     return this;
   }
@@ -96,6 +107,24 @@ export class ExtensionRegistryBuilder {
       lifecycle: collect((extension) => extension.lifecycle),
       tools: collect((extension) => extension.tools),
       worldState: extensions.flatMap((extension) => (extension.worldState ?? []).map((contributor) => ({ extensionId: extension.id, contributor }))),
+      fragments: extensions.flatMap((extension) => (extension.fragments ?? []).map((contributor) => ({ extensionId: extension.id, contributor }))),
+      contextFragments: [...BUILT_IN_CONTEXT_FRAGMENTS, ...extensions.flatMap((extension) => extension.fragments ?? [])],
     });
+  }
+
+  // Markers collide when one opens the other: history could not tell the two fragments apart.
+  #checkFragments(extension: Extension): void {
+    const claimed: { readonly owner: string; readonly definition: ContextFragmentDefinition }[] = [
+      ...BUILT_IN_CONTEXT_FRAGMENTS.map((definition) => ({ owner: 'a built-in fragment', definition })),
+      ...this.#extensions.flatMap((existing) => (existing.fragments ?? []).map((definition) => ({ owner: `extension '${existing.id}'`, definition }))),
+    ];
+    for (const definition of extension.fragments ?? []) {
+      const clash = claimed.find(({ definition: other }) => other.kind === definition.kind || contextFragmentMarkersCollide(other.open, definition.open));
+      if (clash !== undefined) {
+        const what = clash.definition.kind === definition.kind ? `kind '${definition.kind}'` : `marker '${definition.open}'`;
+        throw new ExtensionRegistryError('DuplicateFragment', `fragment ${what} of '${extension.id}' collides with ${clash.owner} ('${clash.definition.open}')`);
+      }
+      claimed.push({ owner: `extension '${extension.id}'`, definition });
+    }
   }
 }

@@ -1,6 +1,6 @@
 // @skein/extension-api — everything an extension may import from Skein. Re-exports only.
 
-export type { ContextContributor, ContextFragment, ContextRequest } from './context-contributor.js';
+export type { ContextContributor, ContextRequest } from './context-contributor.js';
 export type { TurnEnvironment, TurnInputContributor, TurnInputRequest } from './turn-input-contributor.js';
 export type { ThreadLifecycleContributor, ThreadLifecycleEvent } from './thread-lifecycle-contributor.js';
 export type { ToolContributor, ToolRequest } from './tool-contributor.js';
@@ -27,16 +27,23 @@ export type { Contribution, Extension, ExtensionRegistry } from './extension-reg
 
 // Wire types an extension works with, so it needs no other Skein import.
 export {
+  BUILT_IN_CONTEXT_FRAGMENTS,
+  ContextFragment,
   CoreSandboxPolicy,
   CustomToolSpec,
+  FileSystemError,
+  FileSystemErrorCode,
   FunctionToolSpec,
   PathUri,
   PathUriError,
   ResponseItem,
+  SKILL_FRAGMENT,
   ToolOutputBody,
   ToolSpec,
   UserInput,
+  defineContextFragment,
 } from '@skein/protocol';
+export type { ContextFragmentDefinition, ContextFragmentSpec } from '@skein/protocol';
 
 // The filesystem an extension reads skills and files through, local or on a remote executor.
 export type {
@@ -55,4 +62,3 @@ export type {
   WalkOutcome,
 } from '@skein/exec-server';
 export type { PathConvention } from '@skein/protocol';
-export { FileSystemError } from '@skein/exec-server';

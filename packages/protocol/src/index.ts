@@ -73,6 +73,28 @@ export {
 
 export { PathUri, PathUriError, PathUriString } from './path-uri.js';
 export type { PathConvention, PathUriErrorCode } from './path-uri.js';
+export { FileSystemError, FileSystemErrorCode } from './file-system-error.js';
+
+export {
+  ContextFragment,
+  ContextFragmentRole,
+  ContextFragmentSpec,
+  contextFragmentMarkersCollide,
+  defineContextFragment,
+  recognizeContextFragment,
+} from './context-fragment.js';
+export type { ContextFragmentDefinition } from './context-fragment.js';
+export {
+  AGENTS_MD_FRAGMENT,
+  BUILT_IN_CONTEXT_FRAGMENTS,
+  ENVIRONMENT_CONTEXT_FRAGMENT,
+  PERMISSIONS_INSTRUCTIONS_FRAGMENT,
+  SKILL_FRAGMENT,
+  SUBAGENT_NOTIFICATION_FRAGMENT,
+  TURN_ABORTED_FRAGMENT,
+  USER_INSTRUCTIONS_FRAGMENT,
+  USER_SHELL_COMMAND_FRAGMENT,
+} from './built-in-context-fragments.js';
 
 export {
   ByteRange,

@@ -11,6 +11,7 @@ import type { SessionMeta } from './lines/session-meta.js';
 import { openFile, type OpenFile } from './open-file.js';
 import { forEachThreadLine, type ThreadPathResolver } from './reconstruct/load-thread.js';
 import { ThreadReconstructor } from './reconstruct/thread-reconstructor.js';
+import type { ContextFragmentOptions } from './user-turn.js';
 import type { RolloutProblem } from './read/rollout-problem.js';
 import { RolloutError } from './rollout-error.js';
 import { liveRolloutPath } from './rollout-path.js';
@@ -19,7 +20,7 @@ import { liveRolloutPath } from './rollout-path.js';
 export type ForkPoint = { readonly turnId: string } | { readonly userTurns: number };
 
 /** Options of `forkRollout`. */
-export interface ForkRolloutOptions {
+export interface ForkRolloutOptions extends ContextFragmentOptions {
   readonly home: string;
   /** The source thread's file. */
   readonly sourcePath: string;
@@ -56,7 +57,7 @@ export interface ForkedRollout {
 export async function forkRollout(options: ForkRolloutOptions): Promise<ForkedRollout> {
   const clock = options.clock ?? systemClock;
   const lines: RolloutLine[] = [];
-  const reconstructor = new ThreadReconstructor();
+  const reconstructor = new ThreadReconstructor(options);
   const { meta: sourceMeta, problems } = await forEachThreadLine(
     options.sourcePath,
     (line) => {

@@ -80,7 +80,8 @@ export {
 } from './persistence-policy.js';
 export type { EventPersistenceMode } from './persistence-policy.js';
 
-export { CONTEXTUAL_USER_MESSAGE_PREFIXES, isUserTurnBoundary, userMessageText } from './user-turn.js';
+export { isUserTurnBoundary, userMessageText } from './user-turn.js';
+export type { ContextFragmentOptions } from './user-turn.js';
 
 export {
   ARCHIVED_SESSIONS_DIR,

@@ -20,13 +20,14 @@ import { ThreadIndex, type ThreadListQuery, type ThreadPage } from './thread-ind
 import { findThreadFile, listThreadFiles, type ThreadFile } from './thread-index/thread-files.js';
 import { summarizeRolloutFile, summaryFromMeta, type ThreadSummary } from './thread-index/thread-summary.js';
 import { RolloutWriter, type Durability, type NewSessionMeta } from './write/rollout-writer.js';
+import type { ContextFragmentOptions } from './user-turn.js';
 import { currentProcessLockOwner, isWriterLockHeld, type LockOwner } from './write/writer-lock.js';
 
 /** How many thread files a reconcile reads at once. */
 export const SUMMARY_CONCURRENCY = 8;
 
 /** Options of `ThreadStore.open`. */
-export interface ThreadStoreOptions {
+export interface ThreadStoreOptions extends ContextFragmentOptions {
   /** The home directory (`CODEX_HOME` / `SKEIN_HOME`): `sessions/`, `archived_sessions/` and the index live here. */
   readonly home: string;
   readonly clock?: Clock;
@@ -252,8 +253,11 @@ export class ThreadStore {
     return this.options.clock ?? systemClock;
   }
 
-  private readOptions(): { readonly openFile?: OpenFile } {
-    return this.options.openFile === undefined ? {} : { openFile: this.options.openFile };
+  private readOptions(): { readonly openFile?: OpenFile } & ContextFragmentOptions {
+    return {
+      ...(this.options.openFile === undefined ? {} : { openFile: this.options.openFile }),
+      ...(this.options.contextFragments === undefined ? {} : { contextFragments: this.options.contextFragments }),
+    };
   }
 
   private writerOptions() {

@@ -1,5 +1,9 @@
+// Telling user turns from context messages: Codex's labels first, then the fragment definitions.
+import { BUILT_IN_CONTEXT_FRAGMENTS, defineContextFragment } from '@skein/protocol';
 import { describe, expect, it } from 'vitest';
 import { isUserTurnBoundary, userMessageText } from './user-turn.js';
+
+const TODO_LIST = defineContextFragment({ kind: 'todo.list', role: 'user', open: '<todo_list>', close: '</todo_list>' });
 
 const message = (role: string, text: string, kinds?: string[]) => ({
   type: 'message',
@@ -27,6 +31,19 @@ describe('isUserTurnBoundary', () => {
     expect(isUserTurnBoundary(message('assistant', 'hi'))).toBe(false);
     expect(isUserTurnBoundary(message('developer', 'hi'))).toBe(false);
     expect(isUserTurnBoundary({ type: 'function_call', name: 'x', arguments: '{}', call_id: 'c' })).toBe(false);
+  });
+
+  it('takes a fragment of a definition it is given for context, and only then (issue 14)', () => {
+    const todo = message('user', TODO_LIST.render('- [ ] ship it').text);
+    expect(isUserTurnBoundary(todo)).toBe(true);
+    expect(isUserTurnBoundary(todo, [...BUILT_IN_CONTEXT_FRAGMENTS, TODO_LIST])).toBe(false);
+  });
+
+  it('is context only when every text part is a fragment: a prompt beside one is still the user\'s', () => {
+    const parts = (...texts: string[]) => ({ type: 'message', role: 'user', content: texts.map((text) => ({ type: 'input_text', text })) }) as never;
+    expect(isUserTurnBoundary(parts('# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>x</INSTRUCTIONS>', '<environment_context>\n</environment_context>'))).toBe(false);
+    expect(isUserTurnBoundary(parts('<environment_context>\n</environment_context>', 'Fix the bug'))).toBe(true);
+    expect(isUserTurnBoundary(parts('<skill> is a tag I like'))).toBe(true);
   });
 
   it('joins a message text', () => {

@@ -2,7 +2,7 @@
 // each surviving turn with the user's messages, the commands that ran and the agent's answers, in
 // the order the rollout holds them, with the turn's start and end times.
 import { displayCommand } from '@skein/core';
-import type { ResponseItem } from '@skein/protocol';
+import type { ContextFragmentDefinition, ResponseItem } from '@skein/protocol';
 import { forEachThreadLine, isUserTurnBoundary, userMessageText, type LoadedThread, type RolloutLine } from '@skein/rollout';
 import { agentMessageItem, commandExecutionItem, fileChangeItem, reasoningItem, type WireObject } from './thread-items.js';
 
@@ -18,7 +18,7 @@ const turnIdOf = (item: ResponseItem): string | undefined => {
 };
 
 /** The turns of a loaded rollout, oldest first. */
-export async function recordedTurns(loaded: LoadedThread): Promise<WireObject[]> {
+export async function recordedTurns(loaded: LoadedThread, contextFragments?: readonly ContextFragmentDefinition[]): Promise<WireObject[]> {
   const surviving = new Set(loaded.turns.flatMap((turn) => (turn.turnId === undefined ? [] : [turn.turnId])));
   const traces = new Map<string, TurnTrace>();
   const trace = (turnId: string): TurnTrace => {
@@ -33,7 +33,7 @@ export async function recordedTurns(loaded: LoadedThread): Promise<WireObject[]>
     const turnId = lineTurnId(line);
     if (turnId === undefined || !surviving.has(turnId)) return;
     const turn = trace(turnId);
-    const item = threadItemOf(line);
+    const item = threadItemOf(line, contextFragments);
     if (item !== undefined) turn.items.push(item);
     const event = line.type === 'event_msg' ? (line.payload as { type?: unknown }).type : undefined;
     if (event === 'task_started') turn.startedAtMs = Date.parse(line.timestamp);
@@ -65,7 +65,7 @@ function lineTurnId(line: RolloutLine): string | undefined {
   return typeof turnId === 'string' ? turnId : undefined;
 }
 
-function threadItemOf(line: RolloutLine): WireObject | undefined {
+function threadItemOf(line: RolloutLine, contextFragments: readonly ContextFragmentDefinition[] | undefined): WireObject | undefined {
   if (line.type === 'response_item') {
     const item = line.payload as ResponseItem;
     if (item.type === 'reasoning') {
@@ -73,7 +73,7 @@ function threadItemOf(line: RolloutLine): WireObject | undefined {
       return reasoning;
     }
     if (item.type !== 'message') return undefined;
-    if (isUserTurnBoundary(item)) {
+    if (isUserTurnBoundary(item, contextFragments)) {
       return { type: 'userMessage', id: item.id ?? '', clientId: null, content: [{ type: 'text', text: userMessageText(item) ?? '', text_elements: [] }] };
     }
     if ((item as { role?: unknown }).role !== 'assistant') return undefined;
@@ -151,7 +151,7 @@ function recordedCommand(item: RecordedCommand, completedAtMs: number): WireObje
 }
 
 /** The first thing the user said, for `preview`. */
-export function previewOf(loaded: LoadedThread): string {
-  const first = loaded.history.find((item) => isUserTurnBoundary(item));
+export function previewOf(loaded: LoadedThread, contextFragments?: readonly ContextFragmentDefinition[]): string {
+  const first = loaded.history.find((item) => isUserTurnBoundary(item, contextFragments));
   return first === undefined ? '' : (userMessageText(first) ?? '');
 }

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { Config, LoadedConfig } from '@skein/config';
 import { ThreadManager, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
-import { ExtensionRegistryBuilder, type ExtensionRegistry } from '@skein/extension-api';
+import { ExtensionRegistryBuilder, type ContextFragmentDefinition, type ExtensionRegistry } from '@skein/extension-api';
 import type { ThreadStartParams, ThreadForkParams, ThreadResumeParams } from '@skein/protocol';
 import type { LoadedThread, ThreadStore, ThreadSummary } from '@skein/rollout';
 import { AppServerRequestError } from '../app-server-error.js';
@@ -27,6 +27,8 @@ export interface ThreadHubOptions {
   readonly environment: ThreadEnvironment;
   /** The extensions of a thread with this config; problems not reported yet go to the client as `configWarning`. */
   extensions(config: Config): Promise<ThreadExtensions>;
+  /** The fragments stored threads are read with, to tell context from user turns (the startup extensions' and the built-ins). */
+  readonly contextFragments: readonly ContextFragmentDefinition[];
   /** The environment for provider credentials. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly host: { readonly shell: string; readonly timezone: string };
@@ -113,7 +115,7 @@ export class ThreadHub {
     const existing = this.#threads.get(params.threadId);
     if (existing !== undefined) {
       this.server.subscribe(existing.id, connection);
-      const turns = params.excludeTurns === true || existing.facts.ephemeral ? [] : await recordedTurns(await this.#read(existing.id));
+      const turns = params.excludeTurns === true || existing.facts.ephemeral ? [] : await recordedTurns(await this.#read(existing.id), this.options.contextFragments);
       return { thread: existing, response: this.response(existing, turns), loaded: undefined };
     }
     const loaded = await this.#read(params.threadId);
@@ -123,13 +125,13 @@ export class ThreadHub {
       ephemeral: false,
       forkedFromId: loaded.meta.forked_from_id ?? null,
       threadSource: loaded.meta.thread_source ?? null,
-      preview: previewOf(loaded),
+      preview: previewOf(loaded, this.options.contextFragments),
       name: loaded.threadName ?? null,
       createdAtMs: Date.parse(loaded.meta.timestamp),
     });
     // The turns are read before the thread opens: nothing appends to the file until its next turn,
     // and a failed read then leaves nothing loaded behind.
-    const turns = params.excludeTurns === true ? [] : await recordedTurns(loaded);
+    const turns = params.excludeTurns === true ? [] : await recordedTurns(loaded, extensions.contextFragments);
     const handle = await (await this.#manager()).resume(params.threadId, { extensions, onEvent: live.onEvent, clientRequests: live.questions, config, originator: connection.initializeParams.clientInfo.name });
     return { ...this.#register(live, handle, connection, turns), loaded };
   }
@@ -144,7 +146,7 @@ export class ThreadHub {
       ephemeral: false,
       forkedFromId: params.threadId,
       threadSource: params.threadSource ?? null,
-      preview: previewOf(source),
+      preview: previewOf(source, this.options.contextFragments),
       name: null,
     });
     const handle = await (await this.#manager()).fork(params.threadId, {
@@ -157,7 +159,7 @@ export class ThreadHub {
     });
     let turns: WireObject[];
     try {
-      turns = params.excludeTurns === true ? [] : await recordedTurns(await (await this.store()).loadThread(handle.threadId));
+      turns = params.excludeTurns === true ? [] : await recordedTurns(await (await this.store()).loadThread(handle.threadId), this.options.contextFragments);
     } catch (error) {
       // The copy is made, but this client cannot be shown it: release it rather than keep a thread no one holds.
       await handle.close();
@@ -192,9 +194,9 @@ export class ThreadHub {
   async describe(threadId: string, includeTurns: boolean): Promise<WireObject> {
     const live = this.#threads.get(threadId);
     // A loaded thread describes itself; its file is read only for its turns (an ephemeral one has none).
-    if (live !== undefined) return this.threadOf(live, includeTurns && !live.facts.ephemeral ? await recordedTurns(await this.#read(threadId)) : []);
+    if (live !== undefined) return this.threadOf(live, includeTurns && !live.facts.ephemeral ? await recordedTurns(await this.#read(threadId), this.options.contextFragments) : []);
     const loaded = await this.#read(threadId);
-    return this.#storedThreadObject(loaded, includeTurns ? await recordedTurns(loaded) : []);
+    return this.#storedThreadObject(loaded, includeTurns ? await recordedTurns(loaded, this.options.contextFragments) : []);
   }
 
 
@@ -351,7 +353,7 @@ export class ThreadHub {
       sessionId: meta.session_id ?? meta.id,
       forkedFromId: meta.forked_from_id ?? null,
       parentThreadId: null,
-      preview: previewOf(loaded),
+      preview: previewOf(loaded, this.options.contextFragments),
       ephemeral: false,
       modelProvider: meta.model_provider ?? '',
       model: loaded.lastTurnContext?.model ?? null,

@@ -108,9 +108,10 @@ export function spawnStdioClient(home: TestHome, extraArgs: readonly string[] = 
 export function threadsOn(home: TestHome, extensions: ExtensionRegistry = new ExtensionRegistryBuilder().build()): NonNullable<AppServerOptions['threads']> {
   const environment = localThreadEnvironment({ cwd: home.workspace, env: home.env });
   return {
-    openStore: () => ThreadStore.open({ home: home.home }),
+    openStore: () => ThreadStore.open({ home: home.home, contextFragments: extensions.contextFragments }),
     environment,
     extensions: () => Promise.resolve({ registry: extensions, unreported: [] }),
+    contextFragments: extensions.contextFragments,
     env: {},
     host: { shell: 'bash', timezone: 'Etc/UTC' },
     cliVersion: '0.0.0',

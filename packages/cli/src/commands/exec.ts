@@ -142,7 +142,8 @@ async function runExec(
     { type: 'text', text: prompt, text_elements: [] },
   ];
 
-  const store = await ThreadStore.open({ home: config.homeDir });
+  // The store tells the extensions' fragments from user turns when it reads a thread.
+  const store = await ThreadStore.open({ home: config.homeDir, contextFragments: extensions.registry.contextFragments });
   try {
     const threads = managerFor(config, extensions.registry, store, io, options.threadSource);
     const json = options.json === true || options.experimentalJson === true;

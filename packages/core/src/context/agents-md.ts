@@ -1,5 +1,6 @@
 // The AGENTS.md fragment: the user's global instructions and the project docs from the repository
 // root down to the cwd, in Codex's wrapper, bounded by `project_doc_max_bytes`.
+import { AGENTS_MD_FRAGMENT } from '@skein/protocol';
 
 /** The instructions found for a cwd. */
 export interface AgentsMdSources {
@@ -10,7 +11,7 @@ export interface AgentsMdSources {
 }
 
 /** The line the fragment starts with, followed by the cwd. */
-export const AGENTS_MD_PREFIX = '# AGENTS.md instructions for ';
+export const AGENTS_MD_PREFIX = AGENTS_MD_FRAGMENT.open;
 const SEPARATOR = '\n\n--- project-doc ---\n\n';
 
 /** Joins project docs and cuts them to `maxBytes` (UTF-8, on a character boundary). */
@@ -28,5 +29,6 @@ export function renderAgentsMd(cwd: string, sources: AgentsMdSources, maxBytes: 
   const global = sources.global?.trim() === '' ? undefined : sources.global;
   if (global === undefined && project === '') return undefined;
   const body = global === undefined ? project : project === '' ? global : `${global.trimEnd()}${SEPARATOR}${project}`;
-  return `${AGENTS_MD_PREFIX}${cwd}\n\n<INSTRUCTIONS>\n${body}\n</INSTRUCTIONS>`;
+  // The definition closes with `</INSTRUCTIONS>` and puts nothing between its markers and the body.
+  return AGENTS_MD_FRAGMENT.render(`${cwd}\n\n<INSTRUCTIONS>\n${body}\n`).text;
 }

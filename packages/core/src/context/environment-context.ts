@@ -1,5 +1,6 @@
 // The `<environment_context>` fragment: where the agent runs and what it may touch, in the exact
 // element layout Codex 0.171.0 sends (a user-message part, re-sent only when it changes).
+import { ENVIRONMENT_CONTEXT_FRAGMENT } from '@skein/protocol';
 
 /** A filesystem entry target: a concrete path, a glob pattern, or a special location (`:root`, `:tmpdir`, …). */
 export type EnvironmentEntryTarget = { readonly path: string } | { readonly pattern: string } | { readonly special: string };
@@ -27,21 +28,20 @@ export interface EnvironmentContext {
   readonly permissionProfile: EnvironmentPermissionProfile;
 }
 
-/** The tag the fragment starts with; history uses it to recognise the fragment. */
-export const ENVIRONMENT_CONTEXT_OPEN = '<environment_context>';
+/** The tag the fragment starts with (its definition's open marker). */
+export const ENVIRONMENT_CONTEXT_OPEN = ENVIRONMENT_CONTEXT_FRAGMENT.open;
 
 /** Renders the fragment text. */
 export function renderEnvironmentContext(context: EnvironmentContext): string {
   const roots = context.workspaceRoots.map((root) => `<root>${escapeXml(root)}</root>`).join('');
-  return [
-    ENVIRONMENT_CONTEXT_OPEN,
+  const body = [
     `  <cwd>${escapeXml(context.cwd)}</cwd>`,
     `  <shell>${escapeXml(context.shell)}</shell>`,
     `  <current_date>${context.currentDate}</current_date>`,
     `  <timezone>${escapeXml(context.timezone)}</timezone>`,
     `  <filesystem><workspace_roots>${roots}</workspace_roots>${renderProfile(context.permissionProfile)}</filesystem>`,
-    '</environment_context>',
   ].join('\n');
+  return ENVIRONMENT_CONTEXT_FRAGMENT.render(body).text;
 }
 
 function renderProfile(profile: EnvironmentPermissionProfile): string {

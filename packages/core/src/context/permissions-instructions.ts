@@ -1,5 +1,6 @@
 // The `<permissions instructions>` fragment: in our words, what the sandbox allows (mode, writable
 // roots, network) and when the agent must ask for approval.
+import { PERMISSIONS_INSTRUCTIONS_FRAGMENT } from '@skein/protocol';
 
 /** The facts the fragment states. */
 export interface PermissionsFacts {
@@ -10,12 +11,12 @@ export interface PermissionsFacts {
   readonly approvalPolicy: string;
 }
 
-/** The tag the fragment starts with. */
-export const PERMISSIONS_OPEN = '<permissions instructions>';
+/** The tag the fragment starts with (its definition's open marker). */
+export const PERMISSIONS_OPEN = PERMISSIONS_INSTRUCTIONS_FRAGMENT.open;
 
 /** Renders the fragment. */
 export function renderPermissionsInstructions(facts: PermissionsFacts): string {
-  return [PERMISSIONS_OPEN, sandboxSentence(facts), approvalSentence(facts.approvalPolicy), '</permissions instructions>'].join('\n');
+  return PERMISSIONS_INSTRUCTIONS_FRAGMENT.render(`${sandboxSentence(facts)}\n${approvalSentence(facts.approvalPolicy)}`).text;
 }
 
 function sandboxSentence(facts: PermissionsFacts): string {

@@ -2,7 +2,6 @@
 // warning and skipped — an extension can never fail a turn.
 import {
   MemoryExtensionData,
-  type ContextFragment,
   type ExtensionData,
   type ExtensionRegistry,
   type ExtensionScopes,
@@ -10,8 +9,9 @@ import {
   type ToolHandler,
   type TurnEnvironment,
 } from '@skein/extension-api';
-import type { ResponseItem, UserInput } from '@skein/protocol';
+import type { ContextFragment, ResponseItem, UserInput } from '@skein/protocol';
 import type { WorldStateRecord } from '../session/thread-recorder.js';
+import { declaredFragments } from './declared-fragments.js';
 
 /** A change in one world-state section, rendered for the model. */
 export interface WorldStateChange {
@@ -48,11 +48,15 @@ export class ExtensionHost {
   }
 
   async threadFragments(threadId: string, cwd: string): Promise<ContextFragment[]> {
-    return this.#collect(this.#registry.context, 'context', async (contributor, scopes) => contributor.threadFragments?.({ ...scopes, threadId, cwd }) ?? []);
+    return this.#collect(this.#registry.context, 'context', async (contributor, scopes, extensionId) =>
+      this.#declared(extensionId, (await contributor.threadFragments?.({ ...scopes, threadId, cwd })) ?? []),
+    );
   }
 
   async turnFragments(threadId: string, cwd: string, turnId: string): Promise<ContextFragment[]> {
-    return this.#collect(this.#registry.context, 'context', async (contributor, scopes) => contributor.turnFragments?.({ ...scopes, threadId, cwd, turnId }) ?? []);
+    return this.#collect(this.#registry.context, 'context', async (contributor, scopes, extensionId) =>
+      this.#declared(extensionId, (await contributor.turnFragments?.({ ...scopes, threadId, cwd, turnId })) ?? []),
+    );
   }
 
   async turnInput(threadId: string, turnId: string, input: readonly UserInput[], environments: readonly TurnEnvironment[]): Promise<ResponseItem[]> {
@@ -112,17 +116,22 @@ export class ExtensionHost {
   async #collect<C, T>(
     contributions: readonly { extensionId: string; contributor: C }[],
     what: string,
-    run: (contributor: C, scopes: ExtensionScopes) => Promise<readonly T[]>,
+    run: (contributor: C, scopes: ExtensionScopes, extensionId: string) => Promise<readonly T[]>,
   ): Promise<T[]> {
     const results: T[] = [];
     for (const { extensionId, contributor } of contributions) {
       try {
-        results.push(...(await run(contributor, this.#scopes(extensionId))));
+        results.push(...(await run(contributor, this.#scopes(extensionId), extensionId)));
       } catch (error) {
         this.#warn(`extension '${extensionId}' failed in ${what}: ${(error as Error).message}`);
       }
     }
     return results;
+  }
+
+  #declared(extensionId: string, fragments: readonly unknown[]): ContextFragment[] {
+    const extension = this.#registry.extensions.find((candidate) => candidate.id === extensionId);
+    return declaredFragments(extension, Array.isArray(fragments) ? fragments : [fragments], this.#warn);
   }
 
   #scopes(extensionId: string): ExtensionScopes {

@@ -1,7 +1,7 @@
 // Commands the user runs in a thread (a client's `thread/shellCommand`): run unconfined on the
 // thread's environment until they exit or time out, then shown to the model as a
 // `<user_shell_command>` message so it knows what the user did.
-import type { ResponseItem, PathUri } from '@skein/protocol';
+import { USER_SHELL_COMMAND_FRAGMENT, type PathUri, type ResponseItem } from '@skein/protocol';
 import type { UnifiedExecSessions } from '../tools/unified-exec/unified-exec-sessions.js';
 
 /** What a client hears when the thread has no environment to run commands on. */
@@ -70,8 +70,7 @@ export async function runUserShellCommand(
 /** The user message that tells the model about a user command and its result. */
 export function userShellCommandMessage(command: string, result: UserShellResult): ResponseItem {
   const status = result.timedOut ? 'Timed out' : `Exit code: ${result.exitCode ?? -1}`;
-  const text = [
-    '<user_shell_command>',
+  const body = [
     '<command>',
     command,
     '</command>',
@@ -81,7 +80,6 @@ export function userShellCommandMessage(command: string, result: UserShellResult
     'Output:',
     result.output,
     '</result>',
-    '</user_shell_command>',
   ].join('\n');
-  return { type: 'message', role: 'user', content: [{ type: 'input_text', text }] };
+  return { type: 'message', role: 'user', content: [{ type: 'input_text', text: USER_SHELL_COMMAND_FRAGMENT.render(body).text }] };
 }

@@ -93,13 +93,15 @@ export function createTestWorkspace(): TestWorkspace {
 export async function startTestThread(workspace: TestWorkspace, options: TestThreadOptions): Promise<TestThread> {
   const { config } = await loadConfig({ cwd: workspace.workspace, env: {}, homeDir: workspace.home, overrides: [...mockProviderOverrides(options.modelUrl), ...(options.overrides ?? [])] });
   const environment = await testEnvironment(options.environment ?? 'local', workspace, options.hostEnv);
+  const extensions = options.extensions ?? new ExtensionRegistryBuilder().build();
   const newManager = async () => {
-    const store = await ThreadStore.open({ home: workspace.home });
+    // The store must know the extensions' fragments, as a host's does, to tell them from user turns.
+    const store = await ThreadStore.open({ home: workspace.home, contextFragments: extensions.contextFragments });
     workspace.defer(() => store.close());
     const manager = new ThreadManager({
       store,
       config,
-      extensions: options.extensions ?? new ExtensionRegistryBuilder().build(),
+      extensions,
       env: {},
       host: { shell: 'bash', timezone: 'Etc/UTC' },
       originator: 'skein_test',

@@ -3,7 +3,7 @@
 // for every unfinished call; model failures and fatal tool errors end the turn with a typed error.
 // Everything the model produced is recorded in history at one boundary.
 import { FatalToolError } from '@skein/extension-api';
-import { isKnownResponseItem, messageText, type ResponseItem } from '@skein/protocol';
+import { TURN_ABORTED_FRAGMENT, isKnownResponseItem, messageText, type ResponseItem } from '@skein/protocol';
 import { ModelError } from '../model-client/model-error.js';
 import type { ResponsesClient } from '../model-client/responses-client.js';
 import type { ThreadHistory } from '../history/thread-history.js';
@@ -56,8 +56,9 @@ export type TurnOutcome =
   | { readonly status: 'failed'; readonly error: TurnError };
 
 /** The user message recorded after an interrupted turn, so the model knows why its work stopped. */
-export const TURN_ABORTED_MESSAGE =
-  '<turn_aborted>\nThe user interrupted the previous turn. Commands it started may still be running; check before relying on their results.\n</turn_aborted>';
+export const TURN_ABORTED_MESSAGE = TURN_ABORTED_FRAGMENT.render(
+  'The user interrupted the previous turn. Commands it started may still be running; check before relying on their results.',
+).text;
 
 /** Runs one turn to its end; never throws for model or tool failures (they become the outcome). */
 export async function runTurn(deps: TurnDependencies, params: TurnParameters): Promise<TurnOutcome> {

@@ -2,7 +2,7 @@
 // timestamp (near its end), read without going through the whole file.
 import type { FileHandle } from 'node:fs/promises';
 import { openFile, type OpenFile } from '../open-file.js';
-import { isUserTurnBoundary } from '../user-turn.js';
+import { isUserTurnBoundary, type ContextFragmentOptions } from '../user-turn.js';
 import type { ResponseItem } from '@skein/protocol';
 import { parseRolloutLine, type RolloutLine } from '../lines/rollout-line.js';
 import type { SessionMeta } from '../lines/session-meta.js';
@@ -27,7 +27,7 @@ export interface RolloutTail {
 }
 
 /** Options of the tail and head readers. */
-export interface TailReadOptions {
+export interface TailReadOptions extends ContextFragmentOptions {
   readonly maxLineBytes?: number;
   /** How the file is opened; default the real filesystem's `open`. */
   readonly openFile?: OpenFile;
@@ -87,7 +87,7 @@ export async function readRolloutTail(filePath: string, options: TailReadOptions
           return false;
         }
         case 'response_item':
-          if (isUserTurnBoundary(line.payload as ResponseItem)) countBoundary();
+          if (isUserTurnBoundary(line.payload as ResponseItem, options.contextFragments)) countBoundary();
           return false;
         case 'inter_agent_communication':
           countBoundary();

@@ -8,6 +8,7 @@ import { openFile } from '../open-file.js';
 import { scanRolloutHandle, type RolloutReadOptions, type RolloutScanSummary } from '../read/rollout-reader.js';
 import type { RolloutProblem } from '../read/rollout-problem.js';
 import { RolloutError } from '../rollout-error.js';
+import type { ContextFragmentOptions } from '../user-turn.js';
 import { ThreadReconstructor, type ThreadReconstruction } from './thread-reconstructor.js';
 
 /** The longest chain of forks-of-forks followed before giving up (a cycle guard). */
@@ -17,7 +18,7 @@ export const MAX_HISTORY_BASE_DEPTH = 64;
 export type ThreadPathResolver = (threadId: string) => Promise<string | undefined>;
 
 /** Options of `loadThread` and `forEachThreadLine`. */
-export interface LoadThreadOptions extends Omit<RolloutReadOptions, 'endByteOffset'> {
+export interface LoadThreadOptions extends Omit<RolloutReadOptions, 'endByteOffset'>, ContextFragmentOptions {
   /** Needed to load a fork whose file references its parent's history instead of copying it. */
   readonly resolveThreadPath?: ThreadPathResolver;
 }
@@ -51,7 +52,7 @@ export interface TipReplay extends ThreadReplay {
  * not start with one.
  */
 export async function loadThread(filePath: string, options: LoadThreadOptions = {}): Promise<LoadedThread> {
-  const reconstructor = new ThreadReconstructor();
+  const reconstructor = new ThreadReconstructor(options);
   const { meta, problems } = await forEachThreadLine(filePath, (line, lineNumber) => reconstructor.push(line, lineNumber), options);
   return { ...reconstructor.finish(), path: filePath, meta, problems };
 }

@@ -28,7 +28,7 @@ export interface ResumedThread {
 export async function resumeRollout(filePath: string, options: ResumeRolloutOptions): Promise<ResumedThread> {
   const { resolveThreadPath, maxLineBytes, ...writerOptions } = options;
   const { writer, read } = await RolloutWriter.resumeReading(filePath, writerOptions, async (handle) => {
-    const reconstructor = new ThreadReconstructor();
+    const reconstructor = new ThreadReconstructor(options);
     const replay = await replayThreadFile(handle, filePath, (line, lineNumber) => reconstructor.push(line, lineNumber), {
       ...(resolveThreadPath === undefined ? {} : { resolveThreadPath }),
       ...(maxLineBytes === undefined ? {} : { maxLineBytes }),

@@ -1,3 +1,4 @@
+import { BUILT_IN_CONTEXT_FRAGMENTS, defineContextFragment, type ResponseItem } from '@skein/protocol';
 import { describe, expect, it } from 'vitest';
 import {
   asLines,
@@ -241,5 +242,16 @@ describe('dropLastUserTurns', () => {
     const history = [environmentContext('/w'), userMessage('a'), assistantMessage('1'), userMessage('b'), assistantMessage('2')];
     expect(texts(dropLastUserTurns(history, 1))).toEqual(['<environment_context>\n  <cwd>/w</cwd>\n</environment_context>', 'a', '1']);
     expect(dropLastUserTurns(history, 0)).toEqual(history);
+  });
+
+  it("counts only the user's messages as turns when it knows an extension's fragment definition (issue 14)", () => {
+    const TODO_LIST = defineContextFragment({ kind: 'todo.list', role: 'user', open: '<todo_list>', close: '</todo_list>' });
+    const todo = (body: string): ResponseItem => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text: TODO_LIST.render(body).text }] });
+    const history = [environmentContext('/w'), todo('one'), userMessage('a'), assistantMessage('1'), todo('two'), userMessage('b'), assistantMessage('2')];
+    // Two turns back is everything from the user's first message on; the fragment is no turn of its own.
+    expect(texts(dropLastUserTurns(history, 2, [...BUILT_IN_CONTEXT_FRAGMENTS, TODO_LIST]))).toEqual([
+      '<environment_context>\n  <cwd>/w</cwd>\n</environment_context>',
+      '<todo_list>\none\n</todo_list>',
+    ]);
   });
 });

@@ -2,7 +2,7 @@
 // at the end of the file (compactions and rollbacks applied), the turns that survive, the last turn
 // context, the newest world-state snapshots, the token totals and the thread's metadata. One pass;
 // only the history, the turn list and the newest snapshot of each world-state section are kept.
-import type { ResponseItem } from '@skein/protocol';
+import { BUILT_IN_CONTEXT_FRAGMENTS, type ContextFragmentDefinition, type ResponseItem } from '@skein/protocol';
 import { compactionWindow, type Compacted, type CompactionWindow } from '../lines/compacted.js';
 import { isKnownEventMsg, type EventMsg } from '../lines/event-msg.js';
 import { interAgentHistoryItem } from '../lines/inter-agent.js';
@@ -11,7 +11,7 @@ import type { SessionMeta } from '../lines/session-meta.js';
 import { TokenCountInfo } from '../lines/token-count.js';
 import type { TurnContext } from '../lines/turn-context.js';
 import type { WorldState } from '../lines/world-state.js';
-import { isUserTurnBoundary } from '../user-turn.js';
+import { isUserTurnBoundary, type ContextFragmentOptions } from '../user-turn.js';
 
 /** How a turn ended, as far as the file knows. */
 export type TurnStatus = 'completed' | 'aborted' | 'incomplete';
@@ -110,6 +110,11 @@ export class ThreadReconstructor {
   private lastOrdinal: number | undefined;
   private lastTimestamp: string | undefined;
   private lineCount = 0;
+  private readonly contextFragments: readonly ContextFragmentDefinition[];
+
+  constructor(options: ContextFragmentOptions = {}) {
+    this.contextFragments = options.contextFragments ?? BUILT_IN_CONTEXT_FRAGMENTS;
+  }
 
   /** Replays one line; `lineNumber` is its 1-based position, for the turn list. */
   push(line: RolloutLine, lineNumber: number): void {
@@ -126,7 +131,7 @@ export class ThreadReconstructor {
       case 'response_item': {
         const item = line.payload;
         this.history.push(item);
-        if (isUserTurnBoundary(item)) this.markUserTurn(lineNumber);
+        if (isUserTurnBoundary(item, this.contextFragments)) this.markUserTurn(lineNumber);
         return;
       }
       case 'inter_agent_communication':
@@ -284,7 +289,7 @@ export class ThreadReconstructor {
     }
     // Before replacement histories were recorded, a compaction kept the user's messages and the
     // summary; the context in front of them is rebuilt by whoever resumes the thread.
-    const userMessages = this.history.filter((item) => isUserTurnBoundary(item) && item.type === 'message');
+    const userMessages = this.history.filter((item) => isUserTurnBoundary(item, this.contextFragments) && item.type === 'message');
     this.history = [...userMessages, { type: 'message', role: 'user', content: [{ type: 'input_text', text: compacted.message }] }];
     this.needsInitialContext = true;
   }
@@ -292,7 +297,7 @@ export class ThreadReconstructor {
   /** Drops the newest `count` user turns: from the history, and from the turn list. */
   private rollBack(count: number): void {
     if (count <= 0) return;
-    this.history = dropLastUserTurns(this.history, count);
+    this.history = dropLastUserTurns(this.history, count, this.contextFragments);
     let remaining = count;
     let cut = this.turns.length;
     while (cut > 0 && remaining > 0) {
@@ -318,12 +323,12 @@ export class ThreadReconstructor {
  * boundary on is dropped. Dropping more turns than there are keeps what precedes the first one
  * (the initial context).
  */
-export function dropLastUserTurns(history: readonly ResponseItem[], count: number): ResponseItem[] {
+export function dropLastUserTurns(history: readonly ResponseItem[], count: number, contextFragments: readonly ContextFragmentDefinition[] = BUILT_IN_CONTEXT_FRAGMENTS): ResponseItem[] {
   if (count <= 0) return history.slice();
   let remaining = count;
   let cut = history.length;
   for (let index = history.length - 1; index >= 0; index -= 1) {
-    if (isUserTurnBoundary(history[index] as ResponseItem)) {
+    if (isUserTurnBoundary(history[index] as ResponseItem, contextFragments)) {
       cut = index;
       remaining -= 1;
       if (remaining === 0) break;

@@ -8,7 +8,7 @@ import { parentThreadIdOf, sessionIdOf, sourceKindOf, type SessionMeta } from '.
 import type { OpenFile } from '../open-file.js';
 import { scanRolloutFile } from '../read/rollout-reader.js';
 import { RolloutError } from '../rollout-error.js';
-import { isUserTurnBoundary, userMessageText } from '../user-turn.js';
+import { isUserTurnBoundary, userMessageText, type ContextFragmentOptions } from '../user-turn.js';
 
 /** The longest title kept; the first user message is cut to this many characters. */
 export const MAX_TITLE_CHARS = 1000;
@@ -67,7 +67,7 @@ export function summaryFromMeta(
  * user turn's message item, an `item_completed` user message, or an older file's `user_message`
  * event). Throws `MissingSessionMeta` for a file that is not a thread.
  */
-export async function summarizeRolloutFile(filePath: string, archived: boolean, options: { readonly openFile?: OpenFile } = {}): Promise<ThreadSummary> {
+export async function summarizeRolloutFile(filePath: string, archived: boolean, options: { readonly openFile?: OpenFile } & ContextFragmentOptions = {}): Promise<ThreadSummary> {
   const info = await stat(filePath);
   let meta: SessionMeta | undefined;
   let title: string | undefined;
@@ -81,17 +81,17 @@ export async function summarizeRolloutFile(filePath: string, archived: boolean, 
       meta = line.payload as SessionMeta;
       return false;
     }
-    title = titleOf(line.type, line.payload);
+    title = titleOf(line.type, line.payload, options);
     return title !== undefined || lines >= TITLE_SCAN_MAX_LINES;
   }, { readChunkBytes: SUMMARY_READ_CHUNK_BYTES, ...(options.openFile === undefined ? {} : { openFile: options.openFile }) });
   if (meta === undefined) throw new RolloutError('MissingSessionMeta', `${filePath} does not start with a session_meta line`, filePath, 1);
   return summaryFromMeta(meta, { path: filePath, archived, updatedAt: info.mtime }, title);
 }
 
-function titleOf(type: string, payload: unknown): string | undefined {
+function titleOf(type: string, payload: unknown, options: ContextFragmentOptions): string | undefined {
   if (type === 'response_item') {
     const item = payload as ResponseItem;
-    return item.type === 'message' && isUserTurnBoundary(item) ? userMessageText(item) : undefined;
+    return item.type === 'message' && isUserTurnBoundary(item, options.contextFragments) ? userMessageText(item) : undefined;
   }
   if (type !== 'event_msg') return undefined;
   const event = payload as EventMsg & { message?: unknown; item?: { type?: unknown; content?: unknown } };

@@ -15,7 +15,7 @@ import { readRolloutHead, readRolloutTail } from '../read/tail-reader.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../read/line-scanner.js';
 import { RolloutError } from '../rollout-error.js';
 import { liveRolloutPath, requireRolloutFileName } from '../rollout-path.js';
-import { isUserTurnBoundary, userMessageText } from '../user-turn.js';
+import { isUserTurnBoundary, userMessageText, type ContextFragmentOptions } from '../user-turn.js';
 import { acquireWriterLock, currentProcessLockOwner, type LockOwner, type WriterLock } from './writer-lock.js';
 
 /**
@@ -56,7 +56,7 @@ export interface NewSessionMeta {
 }
 
 /** Options every writer takes. */
-export interface RolloutWriterOptions {
+export interface RolloutWriterOptions extends ContextFragmentOptions {
   /** The home directory (the writer lock lives under it). */
   readonly home: string;
   readonly clock?: Clock;
@@ -310,7 +310,7 @@ export class RolloutWriter {
 
   private noteTitle(item: RolloutItem): void {
     if (this.titleText !== undefined) return;
-    if (item.type === 'response_item' && isUserTurnBoundary(item.payload as ResponseItem) && (item.payload as ResponseItem).type === 'message') {
+    if (item.type === 'response_item' && isUserTurnBoundary(item.payload as ResponseItem, this.options.contextFragments) && (item.payload as ResponseItem).type === 'message') {
       this.titleText = userMessageText(item.payload as ResponseItem);
     } else if (item.type === 'event_msg' && (item.payload as EventMsg).type === 'user_message') {
       this.titleText = (item.payload as { message: string }).message;

@@ -1,0 +1,80 @@
+// The fragments Skein itself sends, and the user-role ones Codex 0.171.0 records that Skein must
+// recognise when it reads a Codex thread. Extensions may not claim these markers.
+import { defineContextFragment, type ContextFragmentDefinition } from './context-fragment.js';
+
+/** `<environment_context>`: where the agent runs and what it may touch. */
+export const ENVIRONMENT_CONTEXT_FRAGMENT = defineContextFragment({
+  kind: 'environments.environment_context',
+  role: 'user',
+  open: '<environment_context>',
+  close: '</environment_context>',
+});
+
+/** The AGENTS.md wrapper: `# AGENTS.md instructions for <cwd>`, then the docs in `<INSTRUCTIONS>`; the body starts with the cwd. */
+export const AGENTS_MD_FRAGMENT = defineContextFragment({
+  kind: 'agents_md.instructions',
+  role: 'user',
+  open: '# AGENTS.md instructions for ',
+  close: '</INSTRUCTIONS>',
+  separator: '',
+});
+
+/** `<permissions instructions>`: the sandbox and the approval policy, in prose. */
+export const PERMISSIONS_INSTRUCTIONS_FRAGMENT = defineContextFragment({
+  kind: 'permissions.instructions',
+  role: 'developer',
+  open: '<permissions instructions>',
+  close: '</permissions instructions>',
+});
+
+/** `<user_shell_command>`: a command the user ran themselves, and its result. */
+export const USER_SHELL_COMMAND_FRAGMENT = defineContextFragment({
+  kind: 'user_shell.command',
+  role: 'user',
+  open: '<user_shell_command>',
+  close: '</user_shell_command>',
+});
+
+/** `<turn_aborted>`: the note recorded after the user interrupted a turn. */
+export const TURN_ABORTED_FRAGMENT = defineContextFragment({
+  kind: 'turn.aborted',
+  role: 'user',
+  open: '<turn_aborted>',
+  close: '</turn_aborted>',
+});
+
+/** `<skill>`: a selected skill's SKILL.md, sent after the prompt that mentioned it. */
+export const SKILL_FRAGMENT = defineContextFragment({
+  kind: 'skills.selected_skill_instructions',
+  role: 'user',
+  open: '<skill>',
+  close: '</skill>',
+});
+
+/** `<user_instructions>`: how older Codex versions wrapped AGENTS.md; still met in their threads. */
+export const USER_INSTRUCTIONS_FRAGMENT = defineContextFragment({
+  kind: 'agents_md.user_instructions',
+  role: 'user',
+  open: '<user_instructions>',
+  close: '</user_instructions>',
+});
+
+/** `<subagent_notification>`: a sub-agent's status, told to its parent. */
+export const SUBAGENT_NOTIFICATION_FRAGMENT = defineContextFragment({
+  kind: 'multi_agent.subagent_notification',
+  role: 'user',
+  open: '<subagent_notification>',
+  close: '</subagent_notification>',
+});
+
+/** Every built-in definition: what history recognises when no extension adds its own. */
+export const BUILT_IN_CONTEXT_FRAGMENTS: readonly ContextFragmentDefinition[] = Object.freeze([
+  ENVIRONMENT_CONTEXT_FRAGMENT,
+  AGENTS_MD_FRAGMENT,
+  PERMISSIONS_INSTRUCTIONS_FRAGMENT,
+  USER_SHELL_COMMAND_FRAGMENT,
+  TURN_ABORTED_FRAGMENT,
+  SKILL_FRAGMENT,
+  USER_INSTRUCTIONS_FRAGMENT,
+  SUBAGENT_NOTIFICATION_FRAGMENT,
+]);
