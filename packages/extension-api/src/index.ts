@@ -20,18 +20,21 @@ export { FatalToolError, ToolError } from './tool-result.js';
 export type { ToolResult } from './tool-result.js';
 export type { JsonValue, WorldStateContributor, WorldStateRequest } from './world-state-contributor.js';
 export { MemoryExtensionData } from './extension-data.js';
-export type { ExtensionData, ExtensionScopes } from './extension-data.js';
+export type { DurableExtensionData, ExtensionData, ExtensionScopes } from './extension-data.js';
+export type { ThreadInit } from './thread-init.js';
 export { ExtensionRegistryBuilder, ExtensionRegistryError, defineExtension } from './extension-registry.js';
 export type { Contribution, Extension, ExtensionRegistry } from './extension-registry.js';
 
 // Wire types an extension works with, so it needs no other Skein import.
 export {
+  CapabilityRootLocation,
   CoreSandboxPolicy,
   CustomToolSpec,
   FunctionToolSpec,
   PathUri,
   PathUriError,
   ResponseItem,
+  SelectedCapabilityRoot,
   ToolOutputBody,
   ToolSpec,
   UserInput,

@@ -342,7 +342,7 @@ function replayExtensionState(changes: readonly { readonly change: ExtensionStat
   const stores = new Map<string, Map<string, unknown>>();
   for (const { change } of changes) {
     let store = stores.get(change.extension_id);
-    if (store === undefined) stores.set(change.extension_id, (store = new Map()));
+    if (store === undefined) stores.set(change.extension_id, (store = new Map<string, unknown>()));
     if ('deleted' in change) store.delete(change.key);
     else store.set(change.key, change.value);
   }
