@@ -3,10 +3,11 @@
 // thread handles. Each loaded thread is a ThreadSession recording into its rollout file; resume
 // continues the same file with the history it reconstructs.
 import { findProjectRoot, type Config } from '@skein/config';
-import type { ExtensionRegistry } from '@skein/extension-api';
+import type { ExtensionRegistry, ThreadInit } from '@skein/extension-api';
 import { newThreadId, randomUuidV7, ThreadId, type UuidV7Source } from '@skein/protocol';
-import type { ForkPoint, LoadedThread, RolloutWriter, SessionSource, ThreadListQuery, ThreadPage, ThreadStore } from '@skein/rollout';
+import { capabilityRootRecord, capabilityRootsFromRecord, type ForkPoint, type LoadedThread, type RolloutWriter, type SessionSource, type ThreadListQuery, type ThreadPage, type ThreadStore } from '@skein/rollout';
 import { ExtensionHost } from './extensions/extension-host.js';
+import { ThreadExtensionState } from './extensions/thread-extension-state.js';
 import { ResponsesClient } from './model-client/responses-client.js';
 import { RolloutThreadRecorder } from './persistence/rollout-recorder.js';
 import type { ClientRequests } from './session/client-requests.js';
@@ -72,6 +73,11 @@ export interface ThreadRegistryEvent {
 export interface StartThreadOptions extends OpenThreadOptions {
   /** Persist nothing: no rollout file, no index entry, so the thread cannot be resumed (`exec --ephemeral`). */
   readonly ephemeral?: boolean;
+  /**
+   * The host's initialization data (`thread/start`'s `selectedCapabilityRoots`): recorded in the
+   * thread's header, handed to its extensions now and again after every resume or fork.
+   */
+  readonly init?: ThreadInit;
 }
 
 /** Why the registry refused a request. */
@@ -129,6 +135,9 @@ export class ThreadManager {
     const config = this.#configFor(options);
     const threadId = newThreadId(this.#uuid);
     if (options.ephemeral === true) return this.#open(threadId, undefined, undefined, options, 'created');
+    const roots = options.init?.selectedCapabilityRoots ?? [];
+    // Before the file exists: a root whose path has no file: URI refuses the start, leaving nothing behind.
+    const recordedRoots = roots.map(capabilityRootRecord);
     const writer = await this.#options.store.createThread({
       threadId,
       meta: {
@@ -141,6 +150,8 @@ export class ThreadManager {
         history_mode: 'paginated',
         // As Codex: the instructions live in the header, and a resumed thread keeps them.
         base_instructions: { text: baseInstructionsFor(config, undefined) },
+        // Codex's header field, in Codex's form, so either runtime resumes the thread with its roots.
+        ...(recordedRoots.length === 0 ? {} : { selected_capability_roots: recordedRoots }),
       },
     });
     try {
@@ -207,13 +218,23 @@ export class ThreadManager {
   }
 
   /** `writer` is undefined for an ephemeral thread, which records nowhere. */
-  async #open(threadId: ThreadId, writer: RolloutWriter | undefined, loaded: LoadedThread | undefined, options: OpenThreadOptions, announce: ThreadRegistryEvent['type']): Promise<ThreadHandle> {
+  async #open(
+    threadId: ThreadId,
+    writer: RolloutWriter | undefined,
+    loaded: LoadedThread | undefined,
+    options: OpenThreadOptions & { readonly init?: ThreadInit },
+    announce: ThreadRegistryEvent['type'],
+  ): Promise<ThreadHandle> {
     const config = this.#configFor(options);
     const originator = options.originator ?? this.#options.originator;
     const environment = options.environment === null ? undefined : (options.environment ?? this.#options.environment);
     const rollout = writer === undefined ? undefined : new RolloutThreadRecorder(writer);
     const recorder = rollout ?? discardingRecorder;
-    const extensions = new ExtensionHost(options.extensions ?? this.#options.extensions, (message) => options.onEvent({ type: 'warning', message }));
+    const warn = (message: string) => options.onEvent({ type: 'warning', message });
+    // Thread state set from here on (hooks included) is recorded; what the file holds is restored below, unrecorded.
+    const threadState = new ThreadExtensionState((change) => recorder.recordExtensionState(change));
+    const init = loaded === undefined ? { selectedCapabilityRoots: options.init?.selectedCapabilityRoots ?? [] } : recordedInit(loaded, warn);
+    const extensions = new ExtensionHost(options.extensions ?? this.#options.extensions, warn, undefined, { state: threadState, init });
     const session = new ThreadSession({
       threadId,
       config,
@@ -236,6 +257,7 @@ export class ThreadManager {
     });
     if (loaded !== undefined && writer !== undefined) {
       extensions.restoreWorldState(loaded.worldState);
+      threadState.restore(loaded.extensionState);
       const baseline = loaded.needsInitialContext ? undefined : loaded.referenceTurnContext;
       session.restore(
         loaded.history,
@@ -280,6 +302,14 @@ export class ThreadManager {
   }
 }
 
+/** The initialization data a thread's header recorded; a header whose roots cannot be read gives none, with a warning. */
+function recordedInit(loaded: LoadedThread, warn: (message: string) => void): ThreadInit {
+  const roots = capabilityRootsFromRecord(loaded.meta.selected_capability_roots);
+  if (roots.ok) return { selectedCapabilityRoots: roots.roots };
+  warn(`the thread's recorded capability roots could not be read (${roots.message}); its extensions see none`);
+  return { selectedCapabilityRoots: [] };
+}
+
 /**
  * Where an ephemeral thread records: nowhere. Nothing reads a thread's records back while it runs, so
  * keeping them in memory would only grow with the thread.
@@ -288,6 +318,7 @@ const discardingRecorder: ThreadRecorder = {
   recordItems: () => undefined,
   recordTurnContext: () => undefined,
   recordWorldState: () => undefined,
+  recordExtensionState: () => undefined,
   recordEvent: () => undefined,
   flush: () => Promise.resolve(),
 };

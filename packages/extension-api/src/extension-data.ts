@@ -1,6 +1,7 @@
 // Scoped data stores: each extension keeps its own values per session, thread and turn, without
 // globals. Stores are created by the host; an extension sees only its own.
 import type { z } from 'zod';
+import type { JsonValue } from './world-state-contributor.js';
 
 /** One scope's key/value store for one extension. Values are validated when a schema is given. */
 export interface ExtensionData {
@@ -9,10 +10,21 @@ export interface ExtensionData {
   delete(key: string): void;
 }
 
+/**
+ * A store that is kept with the thread: values are JSON, recorded in the thread's rollout, and there
+ * again after a resume or fork. Values read back are frozen copies of what was set.
+ */
+export interface DurableExtensionData extends ExtensionData {
+  /** @throws RangeError when the serialized value is over the host's limit; TypeError when it is not JSON. */
+  set(key: string, value: JsonValue): void;
+}
+
 /** The three stores an extension receives with every call. */
 export interface ExtensionScopes {
+  /** Per host process: shared by a thread and its sub-agents, gone when the process ends. */
   readonly session: ExtensionData;
-  readonly thread: ExtensionData;
+  /** Per thread, durable: survives resume and fork (a rollback undoes what the rolled-back turns set). */
+  readonly thread: DurableExtensionData;
   /** The turn's store; a fresh, empty store outside a turn. */
   readonly turn: ExtensionData;
 }

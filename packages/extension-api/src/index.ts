@@ -20,8 +20,9 @@ export { FatalToolError, ToolError } from './tool-result.js';
 export type { ToolResult } from './tool-result.js';
 export type { JsonValue, WorldStateContributor, WorldStateRequest } from './world-state-contributor.js';
 export { MemoryExtensionData } from './extension-data.js';
-export type { ExtensionData, ExtensionScopes } from './extension-data.js';
 export { EXTENSION_API_VERSION } from './api-version.js';
+export type { DurableExtensionData, ExtensionData, ExtensionScopes } from './extension-data.js';
+export type { ThreadInit } from './thread-init.js';
 export { ExtensionRegistryBuilder, ExtensionRegistryError, defineExtension } from './extension-registry.js';
 export type { Contribution, Extension, ExtensionRegistry } from './extension-registry.js';
 
@@ -29,6 +30,7 @@ export type { Contribution, Extension, ExtensionRegistry } from './extension-reg
 export {
   BUILT_IN_CONTEXT_FRAGMENTS,
   ContextFragment,
+  CapabilityRootLocation,
   CoreSandboxPolicy,
   CustomToolSpec,
   FileSystemError,
@@ -38,6 +40,7 @@ export {
   PathUriError,
   ResponseItem,
   SKILL_FRAGMENT,
+  SelectedCapabilityRoot,
   ToolOutputBody,
   ToolSpec,
   UserInput,

@@ -2,6 +2,7 @@
 // skill the user mentioned), knowing where the turn runs.
 import type { ResponseItem, UserInput } from '@skein/protocol';
 import type { ExtensionScopes } from './extension-data.js';
+import type { ThreadInit } from './thread-init.js';
 
 /** An environment a turn can act in (this machine, or a remote executor). */
 export interface TurnEnvironment {
@@ -16,6 +17,8 @@ export interface TurnInputRequest extends ExtensionScopes {
   readonly input: readonly UserInput[];
   /** The turn's resolved environments, the default one first. */
   readonly environments: readonly TurnEnvironment[];
+  /** The host's initialization data for the thread. */
+  readonly init: ThreadInit;
 }
 
 /** Adds items to a turn's input; they are recorded after the user's message. */

@@ -1,6 +1,7 @@
 // World-state sections: a JSON snapshot of something the model should track (open files, a plan, a
 // catalog), recorded with the thread. Only changes since the last recorded snapshot reach the model.
 import type { ExtensionScopes } from './extension-data.js';
+import type { ThreadInit } from './thread-init.js';
 
 /** A JSON value, as snapshots are stored in the rollout. */
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
@@ -9,6 +10,8 @@ export type JsonValue = null | boolean | number | string | readonly JsonValue[] 
 export interface WorldStateRequest extends ExtensionScopes {
   readonly threadId: string;
   readonly turnId: string;
+  /** The host's initialization data for the thread. */
+  readonly init: ThreadInit;
 }
 
 /** One section of world state. */

@@ -144,6 +144,7 @@ export {
   UserMessageThreadItem,
 } from './app-server/thread-item.js';
 export { Turn, TurnError, TurnItemsView, TurnStartParams, TurnStartResponse, TurnStatus } from './app-server/turn.js';
+export { CapabilityRootLocation, SelectedCapabilityRoot } from './app-server/capability-root.js';
 export { Thread, ThreadStartParams, ThreadStartResponse, ThreadStatus } from './app-server/thread.js';
 export {
   AgentMessageDeltaNotification,

@@ -42,12 +42,16 @@ export {
 } from './lines/event-msg.js';
 export { InterAgentCommunication, InterAgentCommunicationMetadata, interAgentHistoryItem } from './lines/inter-agent.js';
 export { WorldState } from './lines/world-state.js';
+export { ExtensionState, ExtensionStateDelete, ExtensionStateSet } from './lines/extension-state.js';
+export { CapabilityRootRecord, capabilityRootRecord, capabilityRootsFromRecord } from './lines/capability-root-record.js';
+export type { RecordedCapabilityRoots } from './lines/capability-root-record.js';
 export { TokenUsage, TokenUsageRecord } from './lines/token-usage-record.js';
 export { TokenCountInfo, TokenCountUsage } from './lines/token-count.js';
 export { ResponseItemLineMetadata } from './lines/response-item-line-metadata.js';
 export {
   CompactedItem,
   EventMsgItem,
+  ExtensionStateItem,
   InterAgentCommunicationItem,
   InterAgentCommunicationMetadataItem,
   KNOWN_ROLLOUT_LINE_TYPES,
@@ -111,7 +115,7 @@ export { TAIL_CHUNK_BYTES, readRolloutHead, readRolloutTail } from './read/tail-
 export type { RolloutTail, TailReadOptions } from './read/tail-reader.js';
 
 export { ThreadReconstructor, dropLastUserTurns } from './reconstruct/thread-reconstructor.js';
-export type { ThreadReconstruction, TurnRecord, TurnStatus, WorldStateSection } from './reconstruct/thread-reconstructor.js';
+export type { ExtensionStateEntry, ThreadReconstruction, TurnRecord, TurnStatus, WorldStateSection } from './reconstruct/thread-reconstructor.js';
 export { MAX_HISTORY_BASE_DEPTH, forEachThreadLine, loadThread } from './reconstruct/load-thread.js';
 export type { LoadThreadOptions, LoadedThread, ThreadPathResolver, ThreadReplay } from './reconstruct/load-thread.js';
 export { resumeRollout } from './reconstruct/resume-rollout.js';

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveCodexBinary } from '../scripts/codex-binary.mjs';
 import { codexMockConfig } from '../scripts/codex-mock-config.mjs';
-import { ThreadStore, loadThread, type RolloutItem } from '../src/index.js';
-import { assistantMessage as assistantItem, functionCall, functionCallOutput, item, rolledBack, taskComplete, taskStarted, turnContext, userMessage } from './support/builders.js';
+import { ThreadStore, capabilityRootRecord, loadThread, type RolloutItem } from '../src/index.js';
+import { assistantMessage as assistantItem, extensionState, functionCall, functionCallOutput, item, rolledBack, taskComplete, taskStarted, turnContext, userMessage } from './support/builders.js';
 
 const codex = resolveCodexBinary();
 const SKIP = codex.missing === undefined ? '' : ` (skipped: ${codex.missing})`;
@@ -52,11 +52,25 @@ function visible(entry: ResponseItem): Record<string, unknown> {
   return rest;
 }
 
+/** The capability roots Skein records for the thread, in the form Codex writes them. */
+const capabilityRoots = () => [capabilityRootRecord({ id: 'skein-root', location: { type: 'environment', environmentId: 'local', path: workspace } })];
+
 async function writeThread(): Promise<string> {
   const writer = await store.createThread({
-    meta: { cwd: workspace, originator: 'skein', cli_version: '0.0.0', source: 'exec', model_provider: 'mock', base_instructions: { text: BASE_INSTRUCTIONS }, skein_extra: { kept: true } },
+    meta: {
+      cwd: workspace,
+      originator: 'skein',
+      cli_version: '0.0.0',
+      source: 'exec',
+      model_provider: 'mock',
+      base_instructions: { text: BASE_INSTRUCTIONS },
+      selected_capability_roots: capabilityRoots(),
+      skein_extra: { kept: true },
+    },
   });
   const turn = (id: string, ...items: RolloutItem[]): RolloutItem[] => [taskStarted(id), turnContext(id, workspace), ...items, taskComplete(id)];
+  // Extension state set before any turn (a start hook), in turns, deleted, and in a rolled-back turn.
+  await writer.append(extensionState('memo', 'started', true), extensionState('memo', 'scratch', { big: [1, 2, 3] }));
   await writer.append(
     ...turn(
       't1',
@@ -66,9 +80,14 @@ async function writeThread(): Promise<string> {
       { type: 'event_msg', payload: { type: 'item_completed', turn_id: 't1', item: { type: 'AgentMessage', id: 'x', content: [] } } },
       item(assistantItem('Noted: PINEAPPLE.', 'msg_01900000-0000-7000-8000-000000000004')),
       { type: 'skein_future_line', payload: { anything: [1, 2, 3] } },
+      extensionState('memo', 'word', 'PINEAPPLE'),
+      extensionState('memo', 'scratch'),
     ),
   );
-  await writer.append(...turn('t2', item(userMessage('This turn is rolled back.')), item(assistantItem('You will not see this.'))), rolledBack(1));
+  await writer.append(
+    ...turn('t2', item(userMessage('This turn is rolled back.')), extensionState('memo', 'word', 'MANGO'), item(assistantItem('You will not see this.'))),
+    rolledBack(1),
+  );
   await writer.append(
     taskStarted('t3'),
     {
@@ -112,10 +131,17 @@ describe('codex exec resume on a rollout Skein wrote', () => {
     const id = await writeThread();
     const before = await store.loadThread(id);
     expect(before.problems).toEqual([]);
+    const state = [
+      { extensionId: 'memo', key: 'started', value: true },
+      { extensionId: 'memo', key: 'word', value: 'PINEAPPLE' },
+    ];
+    expect(before.extensionState).toEqual(state);
 
     const result = await runCodex(['exec', 'resume', '--json', '--skip-git-repo-check', id, 'Next question.']);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`"thread_id":"${id}"`);
+    // Codex read the capability roots from Skein's header: it offers the skills tools only with roots selected.
+    expect(server.requests[0]?.toolNames({ qualified: true })).toEqual(expect.arrayContaining(['skills.list', 'skills.read']));
     server.verify();
 
     const input = server.requests[0]?.inputItems() ?? [];
@@ -133,6 +159,9 @@ describe('codex exec resume on a rollout Skein wrote', () => {
     // Codex appended its turn to Skein's file; Skein reads the whole file back.
     const after = await loadThread(before.path);
     expect(after.problems).toEqual([]);
+    // Codex kept Skein's lines and header: the extension state and the capability roots are still there.
+    expect(after.extensionState).toEqual(state);
+    expect(after.meta.selected_capability_roots).toEqual(capabilityRoots());
     expect(after.turns.map((turn) => turn.status)).toEqual(['completed', 'completed', 'completed']);
     expect(after.history.slice(0, before.history.length)).toEqual(before.history);
     const tail = after.history.slice(-2).map((entry) => (entry as { content?: { text?: string }[] }).content?.[0]?.text);
@@ -145,6 +174,11 @@ describe('codex exec resume on a rollout Skein wrote', () => {
     const fork = await store.forkThread(id, { upTo: { turnId: 't1' } });
     const forked = await store.loadThread(fork.id);
     expect(forked.meta.forked_from_id).toBe(id);
+    expect(forked.meta.selected_capability_roots).toEqual(capabilityRoots());
+    expect(forked.extensionState).toEqual([
+      { extensionId: 'memo', key: 'started', value: true },
+      { extensionId: 'memo', key: 'word', value: 'PINEAPPLE' },
+    ]);
 
     const result = await runCodex(['exec', 'resume', '--json', '--skip-git-repo-check', fork.id, 'Next question.']);
     expect(result.code, result.stderr).toBe(0);

@@ -106,6 +106,7 @@ export class ThreadHub {
       originator: connection.initializeParams.clientInfo.name,
       environment: environment ?? null,
       ephemeral: params.ephemeral === true,
+      init: { selectedCapabilityRoots: params.selectedCapabilityRoots ?? [] },
     });
     return this.#register(live, handle, connection);
   }

@@ -6,12 +6,14 @@ import {
   type ExtensionRegistry,
   type ExtensionScopes,
   type JsonValue,
+  type ThreadInit,
   type ToolHandler,
   type TurnEnvironment,
 } from '@skein/extension-api';
 import type { ContextFragment, ResponseItem, UserInput } from '@skein/protocol';
 import type { WorldStateRecord } from '../session/thread-recorder.js';
 import { declaredFragments } from './declared-fragments.js';
+import { ThreadExtensionState } from './thread-extension-state.js';
 
 /** A change in one world-state section, rendered for the model. */
 export interface WorldStateChange {
@@ -19,21 +21,35 @@ export interface WorldStateChange {
   readonly text: string;
 }
 
+/** What a host knows of its thread: the durable stores and the host's initialization data. */
+export interface ExtensionHostThread {
+  /** The thread stores; in memory only (recording nowhere) when absent. */
+  readonly state?: ThreadExtensionState;
+  /** The host's initialization data; none when absent. */
+  readonly init?: ThreadInit;
+}
+
+const NO_INIT: ThreadInit = { selectedCapabilityRoots: [] };
+
 /** The extensions of one thread, with their data stores. */
 export class ExtensionHost {
   readonly #registry: ExtensionRegistry;
   readonly #warn: (message: string) => void;
   readonly #sessionStores: Map<string, ExtensionData>;
-  readonly #threadStores = new Map<string, ExtensionData>();
+  readonly #threadState: ThreadExtensionState;
+  readonly #threadStores = new Map<string, ExtensionScopes['thread']>();
+  readonly #init: ThreadInit;
   #turnStores = new Map<string, ExtensionData>();
   #turnId: string | undefined;
   readonly #snapshots = new Map<string, unknown>();
 
   /** `sessionStores` is shared by the threads of one session (a thread and its sub-agents). */
-  constructor(registry: ExtensionRegistry, warn: (message: string) => void, sessionStores: Map<string, ExtensionData> = new Map()) {
+  constructor(registry: ExtensionRegistry, warn: (message: string) => void, sessionStores: Map<string, ExtensionData> = new Map(), thread: ExtensionHostThread = {}) {
     this.#registry = registry;
     this.#warn = warn;
     this.#sessionStores = sessionStores;
+    this.#threadState = thread.state ?? new ThreadExtensionState();
+    this.#init = thread.init ?? NO_INIT;
   }
 
   /** Starts a turn's scope: turn stores are fresh for every turn. */
@@ -60,7 +76,7 @@ export class ExtensionHost {
   }
 
   async turnInput(threadId: string, turnId: string, input: readonly UserInput[], environments: readonly TurnEnvironment[]): Promise<ResponseItem[]> {
-    return this.#collect(this.#registry.turnInput, 'turn input', (contributor, scopes) => contributor.contributeTurnInput({ ...scopes, threadId, turnId, input, environments }));
+    return this.#collect(this.#registry.turnInput, 'turn input', (contributor, scopes) => contributor.contributeTurnInput({ ...scopes, threadId, turnId, input, environments, init: this.#init }));
   }
 
   /**
@@ -72,7 +88,7 @@ export class ExtensionHost {
     let complete = true;
     for (const { extensionId, contributor } of this.#registry.tools) {
       try {
-        const tools: unknown = await contributor.tools({ ...this.#scopes(extensionId), threadId, cwd });
+        const tools: unknown = await contributor.tools({ ...this.#scopes(extensionId), threadId, cwd, init: this.#init });
         if (!Array.isArray(tools)) throw new Error('tools() must return a list of tools');
         contributions.push({ extensionId, tools: tools as readonly ToolHandler[] });
       } catch (error) {
@@ -85,7 +101,7 @@ export class ExtensionHost {
 
   async lifecycle(hook: 'onThreadStart' | 'onThreadResume' | 'onThreadStop', threadId: string, cwd: string): Promise<void> {
     await this.#collect(this.#registry.lifecycle, hook, async (contributor, scopes) => {
-      await contributor[hook]?.({ ...scopes, threadId, cwd });
+      await contributor[hook]?.({ ...scopes, threadId, cwd, init: this.#init });
       return [];
     });
   }
@@ -99,7 +115,7 @@ export class ExtensionHost {
     const records: WorldStateRecord[] = [];
     for (const { extensionId, contributor } of this.#registry.worldState) {
       try {
-        const current = await contributor.snapshot({ ...this.#scopes(extensionId), threadId, turnId });
+        const current = await contributor.snapshot({ ...this.#scopes(extensionId), threadId, turnId, init: this.#init });
         const previous = this.#snapshots.get(contributor.sectionId) as JsonValue | undefined;
         if (previous !== undefined && JSON.stringify(previous) === JSON.stringify(current)) continue;
         const text = contributor.renderChange(previous, current);
@@ -134,6 +150,12 @@ export class ExtensionHost {
     return declaredFragments(extension, Array.isArray(fragments) ? fragments : [fragments], this.#warn);
   }
 
+  #threadStore(extensionId: string): ExtensionScopes['thread'] {
+    let existing = this.#threadStores.get(extensionId);
+    if (existing === undefined) this.#threadStores.set(extensionId, (existing = this.#threadState.storeFor(extensionId)));
+    return existing;
+  }
+
   #scopes(extensionId: string): ExtensionScopes {
     const store = (stores: Map<string, ExtensionData>) => {
       let existing = stores.get(extensionId);
@@ -142,7 +164,7 @@ export class ExtensionHost {
     };
     return {
       session: store(this.#sessionStores),
-      thread: store(this.#threadStores),
+      thread: this.#threadStore(extensionId),
       turn: this.#turnId === undefined ? new MemoryExtensionData() : store(this.#turnStores),
     };
   }

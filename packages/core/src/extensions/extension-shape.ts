@@ -17,4 +17,9 @@ export const ExtensionShape = z.looseObject({
   lifecycle: z.looseObject({ onThreadStart: optionalFn, onThreadResume: optionalFn, onThreadStop: optionalFn }).optional(),
   tools: z.looseObject({ tools: fn }).optional(),
   worldState: z.array(z.looseObject({ sectionId: z.string(), snapshot: fn, renderChange: fn })).optional(),
+  fragments: z
+    .array(z.looseObject({ kind: z.string(), role: z.enum(['developer', 'user']), open: z.string(), close: z.string(), render: fn, matches: fn }), {
+      message: 'expected a list of fragments made with defineContextFragment',
+    })
+    .optional(),
 });

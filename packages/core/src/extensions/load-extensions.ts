@@ -69,6 +69,7 @@ export async function loadExtensions(sources: readonly ExtensionSource[], option
         builder.add(extension);
       } catch (error) {
         if (!(error instanceof ExtensionRegistryError)) throw error;
+        // An id, a world-state section or a fragment marker another extension already has.
         throw new ExtensionLoadError(error.code === 'InvalidId' ? 'InvalidShape' : 'DuplicateId', source, error.message);
       }
       loaded.push({ extension, source, url });

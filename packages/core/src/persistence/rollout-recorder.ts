@@ -1,7 +1,9 @@
 // The ThreadRecorder that writes Codex-format rollout lines through @skein/rollout's writer: items as
-// `response_item`, turn settings as `turn_context`, world state, and the turn lifecycle events.
+// `response_item`, turn settings as `turn_context`, world state, extensions' durable thread state
+// (`skein_extension_state`), and the turn lifecycle events.
 // Lines are appended in the order they are recorded; `flush` makes them durable.
 import type { RolloutItem, RolloutWriter } from '@skein/rollout';
+import type { ExtensionStateRecord } from '../extensions/thread-extension-state.js';
 import type { CoreEvent } from '../turn/core-event.js';
 import type { TurnFileChange, TurnItem } from '../turn/turn-item.js';
 import type { ThreadRecorder, TurnContextRecord, WorldStateRecord } from '../session/thread-recorder.js';
@@ -43,6 +45,11 @@ export class RolloutThreadRecorder implements ThreadRecorder {
 
   recordWorldState(sections: readonly WorldStateRecord[]): void {
     this.#append([{ type: 'world_state', payload: { full: false, state: Object.fromEntries(sections.map((section) => [section.sectionId, section.snapshot])) } }]);
+  }
+
+  recordExtensionState(change: ExtensionStateRecord): void {
+    const { extensionId: extension_id, key, value } = change;
+    this.#append([{ type: 'skein_extension_state', payload: value === undefined ? { extension_id, key, deleted: true } : { extension_id, key, value } }]);
   }
 
   recordEvent(event: CoreEvent): void {

@@ -1,6 +1,7 @@
 // Where a session persists what happens: the rollout writer in production (an adapter over
 // @skein/rollout), an in-memory list in tests. Core only calls this interface.
 import type { CoreSandboxPolicy, ResponseItem } from '@skein/protocol';
+import type { ExtensionStateRecord } from '../extensions/thread-extension-state.js';
 import type { CoreEvent } from '../turn/core-event.js';
 
 /** The settings a turn ran with; recorded once per user turn as the resume baseline. */
@@ -27,6 +28,8 @@ export interface ThreadRecorder {
   recordItems(items: readonly ResponseItem[]): void;
   recordTurnContext(context: TurnContextRecord): void;
   recordWorldState(sections: readonly WorldStateRecord[]): void;
+  /** A change to an extension's durable thread store; made durable with the next flush (a turn's end, or closing). */
+  recordExtensionState(change: ExtensionStateRecord): void;
   recordEvent(event: CoreEvent): void;
   /** Makes everything recorded so far durable; called when a turn ends. */
   flush(): Promise<void>;
@@ -38,6 +41,7 @@ export class MemoryThreadRecorder implements ThreadRecorder {
     | { readonly kind: 'items'; readonly items: readonly ResponseItem[] }
     | { readonly kind: 'turnContext'; readonly context: TurnContextRecord }
     | { readonly kind: 'worldState'; readonly sections: readonly WorldStateRecord[] }
+    | { readonly kind: 'extensionState'; readonly change: ExtensionStateRecord }
     | { readonly kind: 'event'; readonly event: CoreEvent }
   )[] = [];
   flushes = 0;
@@ -50,6 +54,9 @@ export class MemoryThreadRecorder implements ThreadRecorder {
   }
   recordWorldState(sections: readonly WorldStateRecord[]): void {
     this.lines.push({ kind: 'worldState', sections });
+  }
+  recordExtensionState(change: ExtensionStateRecord): void {
+    this.lines.push({ kind: 'extensionState', change });
   }
   recordEvent(event: CoreEvent): void {
     this.lines.push({ kind: 'event', event });

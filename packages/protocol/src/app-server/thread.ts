@@ -1,5 +1,6 @@
 // Threads: `thread/start` and the `Thread` object the server reports.
 import { z } from 'zod';
+import { SelectedCapabilityRoot } from './capability-root.js';
 import {
   ApprovalsReviewer,
   AskForApproval,
@@ -76,7 +77,7 @@ export const ThreadStartParams = z.object({
   /** Experimental: the environments the thread may act on; an empty list gives it none. */
   environments: z.array(z.object({ environmentId: z.string(), cwd: z.string(), runtimeWorkspaceRoots: z.array(z.string()).nullish() })).nullish(),
   /** Experimental: capability (skill) roots the thread may load from. */
-  selectedCapabilityRoots: z.array(z.unknown()).nullish(),
+  selectedCapabilityRoots: z.array(SelectedCapabilityRoot).nullish(),
 });
 export type ThreadStartParams = z.infer<typeof ThreadStartParams>;
 

@@ -4,6 +4,7 @@ import { KnownResponseItem, OtherResponseItem, ResponseItem } from '@skein/proto
 import { z } from 'zod';
 import { Compacted } from './compacted.js';
 import { EventMsg, OtherEventMsg, eventMsgSchemaFor } from './event-msg.js';
+import { ExtensionState } from './extension-state.js';
 import { InterAgentCommunication, InterAgentCommunicationMetadata } from './inter-agent.js';
 import { ResponseItemLineMetadata } from './response-item-line-metadata.js';
 import { SessionMeta } from './session-meta.js';
@@ -39,6 +40,8 @@ export const InterAgentCommunicationMetadataItem = z.looseObject({
   type: z.literal('inter_agent_communication_metadata'),
   payload: InterAgentCommunicationMetadata,
 });
+/** `skein_extension_state` (Skein's own; Codex skips it): one change to an extension's durable thread store. */
+export const ExtensionStateItem = z.looseObject({ type: z.literal('skein_extension_state'), payload: ExtensionState });
 
 const KNOWN_ITEM_SCHEMAS = {
   session_meta: SessionMetaItem,
@@ -50,12 +53,13 @@ const KNOWN_ITEM_SCHEMAS = {
   token_usage_record: TokenUsageRecordItem,
   inter_agent_communication: InterAgentCommunicationItem,
   inter_agent_communication_metadata: InterAgentCommunicationMetadataItem,
+  skein_extension_state: ExtensionStateItem,
 } as const;
 
 /** The line types this version models. */
 export type KnownRolloutLineType = keyof typeof KNOWN_ITEM_SCHEMAS;
 
-/** The line types this version models, in the order Codex documents them. */
+/** The line types this version models, in the order Codex documents them, then Skein's own. */
 export const KNOWN_ROLLOUT_LINE_TYPES = Object.keys(KNOWN_ITEM_SCHEMAS) as readonly KnownRolloutLineType[];
 
 /** Whether `type` is a line type this version models. */
@@ -74,6 +78,7 @@ export const KnownRolloutItem = z.discriminatedUnion('type', [
   TokenUsageRecordItem,
   InterAgentCommunicationItem,
   InterAgentCommunicationMetadataItem,
+  ExtensionStateItem,
 ]);
 export type KnownRolloutItem = z.infer<typeof KnownRolloutItem>;
 

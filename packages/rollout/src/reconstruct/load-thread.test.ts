@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { asLines, assistantMessage, sessionMeta, temporaryHome, userTurn, uuidV7, writeJsonl } from '../../test/support/builders.js';
+import { asLines, assistantMessage, extensionState, sessionMeta, temporaryHome, userTurn, uuidV7, writeJsonl } from '../../test/support/builders.js';
 import { loadThread } from './load-thread.js';
 
 const PARENT = uuidV7(1);
@@ -60,5 +60,20 @@ describe('loadThread', () => {
     await writeJsonl(file, asLines(userTurn('t1', 'one')));
     await expect(loadThread(file)).rejects.toMatchObject({ code: 'MissingSessionMeta' });
     expect(await readFile(file, 'utf8')).toContain('task_started');
+  });
+
+  it('reports an extension-state line that fails its schema as a problem and replays the others', async () => {
+    const file = path.join(home.home, 'x', 'state.jsonl');
+    const lines = asLines([
+      { type: 'session_meta', payload: sessionMeta(PARENT) },
+      extensionState('notes', 'kept', 1),
+      { type: 'skein_extension_state', payload: { extension_id: 'notes', key: 'broken' } },
+      ...userTurn('t1', 'one'),
+    ]);
+    await writeJsonl(file, lines);
+    const thread = await loadThread(file);
+    expect(thread.problems).toEqual([expect.objectContaining({ kind: 'invalid-line', lineNumber: 3, message: expect.stringContaining('skein_extension_state') as string })]);
+    expect(thread.extensionState).toEqual([{ extensionId: 'notes', key: 'kept', value: 1 }]);
+    expect(thread.turns).toHaveLength(1);
   });
 });

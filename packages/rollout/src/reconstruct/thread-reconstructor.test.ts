@@ -4,6 +4,7 @@ import {
   asLines,
   assistantMessage,
   environmentContext,
+  extensionState,
   functionCall,
   functionCallOutput,
   item,
@@ -252,6 +253,53 @@ describe('dropLastUserTurns', () => {
     expect(texts(dropLastUserTurns(history, 2, [...BUILT_IN_CONTEXT_FRAGMENTS, TODO_LIST]))).toEqual([
       '<environment_context>\n  <cwd>/w</cwd>\n</environment_context>',
       '<todo_list>\none\n</todo_list>',
+    ]);
+  });
+
+  it('rebuilds extension stores from their changes in order: sets replace, deletes remove', () => {
+    const result = replay([
+      header,
+      extensionState('notes', 'list', ['a']),
+      extensionState('todo', 'open', 2),
+      extensionState('notes', 'gone', true),
+      ...userTurn('t1', 'hi'),
+      extensionState('notes', 'list', ['a', 'b']),
+      extensionState('notes', 'gone'),
+    ]);
+    expect(result.extensionState).toEqual([
+      { extensionId: 'notes', key: 'list', value: ['a', 'b'] },
+      { extensionId: 'todo', key: 'open', value: 2 },
+    ]);
+  });
+
+  it('undoes the extension-state changes of rolled-back turns, keeping those made before them', () => {
+    const [started, context, message, complete] = userTurn('t2', 'second');
+    const result = replay([
+      header,
+      extensionState('notes', 'before', 0),
+      ...userTurn('t1', 'first'),
+      extensionState('notes', 'list', ['t1']),
+      started!,
+      context!,
+      message!,
+      extensionState('notes', 'list', ['t1', 't2']),
+      extensionState('notes', 'before'),
+      complete!,
+      // Set after t2 ended (a stop hook, say): still after the rolled-back turn began, so undone too.
+      extensionState('notes', 'after', true),
+      rolledBack(1),
+      ...userTurn('t3', 'third'),
+      extensionState('notes', 't3', 3),
+    ]);
+    expect(result.turns.map((turn) => turn.turnId)).toEqual(['t1', 't3']);
+    expect(result.extensionState).toEqual([
+      { extensionId: 'notes', key: 'before', value: 0 },
+      { extensionId: 'notes', key: 'list', value: ['t1'] },
+      { extensionId: 'notes', key: 't3', value: 3 },
+    ]);
+    // Rolling back more turns than there are keeps what was set before the first one.
+    expect(replay([header, extensionState('notes', 'before', 0), ...userTurn('t1', 'first'), extensionState('notes', 'x', 1), rolledBack(5)]).extensionState).toEqual([
+      { extensionId: 'notes', key: 'before', value: 0 },
     ]);
   });
 });

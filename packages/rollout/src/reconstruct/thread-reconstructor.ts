@@ -1,10 +1,12 @@
 // Replays rollout lines, oldest first, into what a resumed thread needs: the model-visible history
 // at the end of the file (compactions and rollbacks applied), the turns that survive, the last turn
-// context, the newest world-state snapshots, the token totals and the thread's metadata. One pass;
-// only the history, the turn list and the newest snapshot of each world-state section are kept.
+// context, the newest world-state snapshots, extensions' durable state, the token totals and the
+// thread's metadata. One pass; only the history, the turn list, the newest snapshot of each
+// world-state section and the extension-state changes of surviving turns are kept.
 import { BUILT_IN_CONTEXT_FRAGMENTS, type ContextFragmentDefinition, type ResponseItem } from '@skein/protocol';
 import { compactionWindow, type Compacted, type CompactionWindow } from '../lines/compacted.js';
 import { isKnownEventMsg, type EventMsg } from '../lines/event-msg.js';
+import type { ExtensionState } from '../lines/extension-state.js';
 import { interAgentHistoryItem } from '../lines/inter-agent.js';
 import { isKnownRolloutItem, type RolloutLine } from '../lines/rollout-line.js';
 import type { SessionMeta } from '../lines/session-meta.js';
@@ -34,6 +36,14 @@ export interface TurnRecord {
 export interface WorldStateSection {
   readonly sectionId: string;
   readonly snapshot: unknown;
+}
+
+/** One key of an extension's durable thread store. */
+export interface ExtensionStateEntry {
+  readonly extensionId: string;
+  readonly key: string;
+  /** A JSON value, as recorded. */
+  readonly value: unknown;
 }
 
 /** What `ThreadReconstructor.finish` returns. */
@@ -68,6 +78,12 @@ export interface ThreadReconstruction {
    * a `full` line starts over. Rollbacks and compactions do not undo snapshots.
    */
   readonly worldState: readonly WorldStateSection[];
+  /**
+   * Every extension's durable thread store: the `skein_extension_state` changes replayed in order,
+   * keys in the order they were first set. A rollback undoes the changes recorded from the start of
+   * the oldest rolled-back turn on (the store is as it was before that turn); compactions keep them.
+   */
+  readonly extensionState: readonly ExtensionStateEntry[];
   /**
    * The `info` of the newest `token_count` event that has a valid one: the thread's token totals.
    * Events whose `info` is null or malformed are passed over (the previous total stands).
@@ -106,6 +122,8 @@ export class ThreadReconstructor {
   private needsInitialContext = false;
   private threadName: string | undefined;
   private readonly worldState = new Map<string, unknown>();
+  /** Extension-state changes with the number of turns opened when each was recorded (what a rollback cuts by). */
+  private extensionChanges: { readonly change: ExtensionState; readonly turnsOpened: number }[] = [];
   private tokenCount: TokenCountInfo | undefined;
   private lastOrdinal: number | undefined;
   private lastTimestamp: string | undefined;
@@ -155,6 +173,9 @@ export class ThreadReconstructor {
         return;
       case 'token_usage_record':
         return;
+      case 'skein_extension_state':
+        this.extensionChanges.push({ change: line.payload, turnsOpened: this.turns.length });
+        return;
       default: {
         const unhandled: never = line;
         return unhandled;
@@ -176,6 +197,7 @@ export class ThreadReconstructor {
       needsInitialContext: this.needsInitialContext,
       threadName: this.threadName,
       worldState: [...this.worldState].map(([sectionId, snapshot]): WorldStateSection => ({ sectionId, snapshot })),
+      extensionState: replayExtensionState(this.extensionChanges),
       tokenCount: this.tokenCount,
       lastOrdinal: this.lastOrdinal,
       lastTimestamp: this.lastTimestamp,
@@ -306,6 +328,8 @@ export class ThreadReconstructor {
     }
     if (remaining > 0) cut = 0;
     this.turns.splice(cut);
+    // Changes recorded once a dropped turn had opened go with it.
+    this.extensionChanges = this.extensionChanges.filter((entry) => entry.turnsOpened <= cut);
     this.current = undefined;
     this.lastTurnContext = undefined;
     for (let index = this.turns.length - 1; index >= 0; index -= 1) {
@@ -316,6 +340,18 @@ export class ThreadReconstructor {
       }
     }
   }
+}
+
+/** The stores the changes leave, in the order keys were first set. */
+function replayExtensionState(changes: readonly { readonly change: ExtensionState }[]): ExtensionStateEntry[] {
+  const stores = new Map<string, Map<string, unknown>>();
+  for (const { change } of changes) {
+    let store = stores.get(change.extension_id);
+    if (store === undefined) stores.set(change.extension_id, (store = new Map<string, unknown>()));
+    if ('deleted' in change) store.delete(change.key);
+    else store.set(change.key, change.value);
+  }
+  return [...stores].flatMap(([extensionId, store]) => [...store].map(([key, value]): ExtensionStateEntry => ({ extensionId, key, value })));
 }
 
 /**

@@ -124,6 +124,11 @@ export function worldState(state: Record<string, unknown>, full?: boolean): Roll
   return { type: 'world_state', payload: { ...(full === undefined ? {} : { full }), state } };
 }
 
+/** A `skein_extension_state` line: sets `key` of `extensionId`'s store, or deletes it when `value` is undefined. */
+export function extensionState(extensionId: string, key: string, value?: unknown): RolloutItem {
+  return { type: 'skein_extension_state', payload: value === undefined ? { extension_id: extensionId, key, deleted: true } : { extension_id: extensionId, key, value } };
+}
+
 /** Token counts in the snake_case form `token_count` events carry. */
 export function tokens(input: number, output: number, cached = 0, reasoning = 0): Record<string, number> {
   return { input_tokens: input, cached_input_tokens: cached, output_tokens: output, reasoning_output_tokens: reasoning, total_tokens: input + output };
