@@ -8,14 +8,36 @@ export interface ToolResult {
   readonly success: boolean;
 }
 
+// An extension may carry its own copy of this package (another version, another install); the host
+// recognises these errors by a registered brand, so `instanceof` holds across copies.
+const TOOL_ERROR = Symbol.for('@skein/extension-api/ToolError');
+const FATAL_TOOL_ERROR = Symbol.for('@skein/extension-api/FatalToolError');
+
+/** `instanceof` for the branded class itself; a subclass keeps the ordinary prototype check. */
+function isInstance(constructor: object, base: object, value: unknown, brand: symbol): boolean {
+  if (constructor !== base) return Function.prototype[Symbol.hasInstance].call(constructor, value);
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+}
+
 /** A failure the model sees as the tool's output (`success: false`) and can react to. */
 export class ToolError extends Error {
   override readonly name = 'ToolError';
+  readonly [TOOL_ERROR] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isInstance(this, ToolError, value, TOOL_ERROR);
+  }
 }
 
 /** A failure that ends the turn as failed: the thread cannot go on sensibly (a broken invariant, a lost executor). */
 export class FatalToolError extends Error {
   override readonly name = 'FatalToolError';
+  readonly [FATAL_TOOL_ERROR] = true;
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isInstance(this, FatalToolError, value, FATAL_TOOL_ERROR);
+  }
+
   constructor(
     /** Stable, for clients and logs. */
     readonly code: string,
