@@ -24,10 +24,10 @@ test('keeps the list across a resume and shows the model the change once', async
   const extensions = new ExtensionRegistryBuilder().add(extension).build();
   const { thread, newManager } = await startTestThread(workspace, { modelUrl: model.url, hostEnv: process.env, environment: 'none', extensions });
 
-  model.expect([sse(functionCall('todo_add', { text: 'buy milk' }), completed()), sse(assistantMessage('Added.'), completed())]);
+  model.expect([sse(functionCall('todo_add', { text: 'buy milk' }, { callId: 'call_milk' }), completed()), sse(assistantMessage('Added.'), completed())]);
   await thread.runTurn(say('Remind me to buy milk.'));
   assert.ok(model.requests[0]!.toolNames().includes('todo_add'));
-  assert.equal(model.requests[1]!.toolOutputText('call_mock_0002'), 'Added "buy milk" (1 open, 0 done).');
+  assert.equal(model.requests[1]!.toolOutputText('call_milk'), 'Added "buy milk" (1 open, 0 done).');
   await thread.close();
 
   // A new process resumes the thread: the store comes back from the rollout.
