@@ -70,9 +70,11 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     if (rollout === undefined) out('\nNo rollout was written.\n');
     else {
       const lines = readFileSync(rollout, 'utf8').trimEnd().split('\n');
-      out(`\nThe rollout, one JSON object a line (\`skein exec resume --last\` continues from it):\n${rollout}\n`);
+      out(`\nThe rollout, one JSON object a line:\n${rollout}\n`);
       for (const [index, line] of lines.slice(0, SHOWN_ROLLOUT_LINES).entries()) out(`  ${String(index + 1).padStart(2)}  ${summarize(line)}\n`);
       if (lines.length > SHOWN_ROLLOUT_LINES) out(`  ... ${lines.length - SHOWN_ROLLOUT_LINES} more\n`);
+      // The scripted model stops with the demo, so resuming needs a real one.
+      out(`\nThe mock model is gone once the demo ends. To continue this thread, point model_provider in\n${path.join(home, 'config.toml')} at a real provider and run: SKEIN_HOME=${home} skein exec resume --last\n`);
     }
     server.verify();
     return code;
