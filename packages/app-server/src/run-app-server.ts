@@ -46,7 +46,7 @@ export class AppServerSettingsError extends Error {
   readonly code = 'InvalidSettings';
 }
 
-const USAGE = `Usage: skein-app-server [--listen stdio:// | ws://IP:PORT] [--ws-auth capability-token (--ws-token-file PATH | --ws-token-sha256 HEX)]
+const USAGE = `Usage: skein-app-server [--listen stdio:// | ws://IP:PORT] [--ws-auth capability-token (--ws-token-file PATH | --ws-token-sha256 HEX) | --ws-auth signed-bearer-token --ws-shared-secret-file PATH [--ws-issuer ISS] [--ws-audience AUD] [--ws-max-clock-skew-seconds N]]
                         [-c key=value]… [--enable FEATURE]… [--disable FEATURE]… [-p PROFILE] [--strict-config]
                         [--extension SPEC]…`;
 

@@ -1,8 +1,11 @@
-// The WebSocket transport of the built binary: capability-token auth on the upgrade, the health
+// The WebSocket transport of the built binary: capability-token and signed-bearer-token auth on the upgrade, the health
 // endpoints, and several clients at once with their own state and thread subscriptions.
 import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import path from 'node:path';
 import { AppServerTestClient, AppServerTestClientError } from '@skein/test-support';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeHome, startInProcess, startWebSocketProcess, TOKEN, type TestHome, type WebSocketProcess } from './support/app-server-harness.js';
 
@@ -74,7 +77,7 @@ describe('WebSocket transport (token digest)', () => {
   it('accepts the token whose SHA-256 was configured', async () => {
     const home = makeHome();
     const digest = createHash('sha256').update(TOKEN).digest('hex');
-    const server = await startWebSocketProcess(home, ['--ws-token-sha256', digest]);
+    const server = await startWebSocketProcess(home, ['--ws-auth', 'capability-token', '--ws-token-sha256', digest]);
     const { url } = server;
     expect(await refusal(url, 'wrong')).toBe(401);
     const client = await AppServerTestClient.connectWebSocket(url, { token: TOKEN });
@@ -82,6 +85,42 @@ describe('WebSocket transport (token digest)', () => {
     await client.close();
     await server.stop();
     home.cleanup();
+  });
+});
+
+describe('WebSocket transport (signed bearer token)', () => {
+  it('accepts an HS256 JWT signed with the shared secret and refuses a forged or expired one', async () => {
+    const home = makeHome();
+    const secret = 'app-server-shared-secret-of-32+bytes';
+    const secretFile = path.join(home.home, 'ws-secret');
+    writeFileSync(secretFile, `${secret}\n`);
+    const server = await startWebSocketProcess(home, ['--ws-auth', 'signed-bearer-token', '--ws-shared-secret-file', secretFile, '--ws-issuer', 'ide']);
+    try {
+      const now = Math.floor(Date.now() / 1000);
+      const sign = (claims: Record<string, unknown>, key = secret) => new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(key));
+      expect(await refusal(server.url)).toBe(401);
+      expect(await refusal(server.url, await sign({ exp: now + 60, iss: 'ide' }, 'a-different-secret-of-32-bytes-or-more'))).toBe(401);
+      expect(await refusal(server.url, await sign({ exp: now - 3600, iss: 'ide' }))).toBe(401);
+      expect(await refusal(server.url, await sign({ exp: now + 60, iss: 'someone-else' }))).toBe(401);
+      const client = await AppServerTestClient.connectWebSocket(server.url, { token: await sign({ exp: now + 60, iss: 'ide' }) });
+      await client.initialize();
+      await client.close();
+    } finally {
+      await server.stop();
+      home.cleanup();
+    }
+  });
+
+  it('refuses to start with a secret shorter than 32 bytes, or without the secret file', async () => {
+    const home = makeHome();
+    try {
+      const short = path.join(home.home, 'short-secret');
+      writeFileSync(short, 'short\n');
+      await expect(startWebSocketProcess(home, ['--ws-auth', 'signed-bearer-token', '--ws-shared-secret-file', short])).rejects.toThrow(/must be at least 32 bytes/);
+      await expect(startWebSocketProcess(home, ['--ws-auth', 'signed-bearer-token'])).rejects.toThrow(/--ws-shared-secret-file` is required/);
+    } finally {
+      home.cleanup();
+    }
   });
 });
 

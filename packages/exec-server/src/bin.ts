@@ -17,6 +17,9 @@ if (settings.help) {
       '  --ws-auth capability-token       require `Authorization: Bearer <token>` on WebSocket upgrades\n' +
       '  --ws-token-file PATH             the token (surrounding whitespace ignored)\n' +
       '  --ws-token-sha256 HEX            or only its SHA-256\n' +
+      '  --ws-auth signed-bearer-token    require `Authorization: Bearer <JWT>`, HS256-signed with a shared secret\n' +
+      '  --ws-shared-secret-file PATH     the secret (at least 32 bytes); --ws-issuer, --ws-audience and\n' +
+      '                                   --ws-max-clock-skew-seconds (default 30) check the claims\n' +
       '  --concurrent-requests N          requests one connection runs at once (default 1)\n' +
       '  --max-request-bytes N            the largest request acted on\n' +
       '  --exit-on-stdin-close            exit when standard input closes\n',

@@ -31,7 +31,7 @@ export class ExecServerSettingsError extends Error {
   readonly code = 'InvalidSettings';
 }
 
-const USAGE = `Usage: skein-exec-server [--listen ws://IP:PORT | stdio] [--ws-auth capability-token (--ws-token-file PATH | --ws-token-sha256 HEX)]
+const USAGE = `Usage: skein-exec-server [--listen ws://IP:PORT | stdio] [--ws-auth capability-token (--ws-token-file PATH | --ws-token-sha256 HEX) | --ws-auth signed-bearer-token --ws-shared-secret-file PATH [--ws-issuer ISS] [--ws-audience AUD] [--ws-max-clock-skew-seconds N]]
                          [--concurrent-requests N] [--max-request-bytes N] [--exit-on-stdin-close]`;
 
 function positiveInteger(flag: string, value: string | undefined): number | undefined {

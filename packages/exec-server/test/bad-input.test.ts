@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ExecServerClientError, MAX_QUEUED_REQUESTS, connectExecServer } from '../src/index.js';
 import { startServer, type RunningServer } from './exec-server-process.js';
 import { RawConnection } from './raw-connection.js';
+import { SignJWT } from 'jose';
 
 const MAX_REQUEST_BYTES = 64 * 1024;
 let server: RunningServer;
@@ -210,6 +211,25 @@ describe('capability-token authentication', () => {
       const remote = await connectExecServer({ url, token });
       expect(remote.client.environment?.executorVersion).toBe('0.171.0');
       await remote.close();
+    }
+  });
+
+  it('accepts a signed bearer token (HS256 JWT) under --ws-auth signed-bearer-token and refuses a forged or expired one', async () => {
+    const secret = 'exec-server-shared-secret-of-32+bytes';
+    const secretFile = path.join(tokenDir, 'secret');
+    writeFileSync(secretFile, `${secret}\n`);
+    const signed = await startServer(['--listen', 'ws://127.0.0.1:0', '--ws-auth', 'signed-bearer-token', '--ws-shared-secret-file', secretFile, '--ws-audience', 'executors']);
+    try {
+      const now = Math.floor(Date.now() / 1000);
+      const sign = (claims: Record<string, unknown>, key = secret) => new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(key));
+      expect(await refusal(signed.url, { Authorization: `Bearer ${await sign({ exp: now + 60, aud: 'executors' }, 'a-different-secret-of-32-bytes-or-more')}` })).toMatchObject({ status: 401, body: { error: { message: 'invalid websocket jwt' } } });
+      expect(await refusal(signed.url, { Authorization: `Bearer ${await sign({ exp: now - 3600, aud: 'executors' })}` })).toMatchObject({ status: 401, body: { error: { message: 'expired websocket jwt' } } });
+      expect(await refusal(signed.url, { Authorization: `Bearer ${await sign({ exp: now + 60, aud: 'others' })}` })).toMatchObject({ status: 401, body: { error: { message: 'websocket jwt audience mismatch' } } });
+      const remote = await connectExecServer({ url: signed.url, token: await sign({ exp: now + 60, aud: 'executors' }) });
+      expect(remote.client.environment?.executorVersion).toBe('0.171.0');
+      await remote.close();
+    } finally {
+      await signed.stop();
     }
   });
 

@@ -3,6 +3,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { bearerToken, MISSING_BEARER_TOKEN, type UpgradeAuth } from './upgrade-auth.js';
 
 /** Why a capability-token configuration was refused. */
 export class CapabilityTokenError extends Error {
@@ -18,10 +19,8 @@ export class CapabilityTokenError extends Error {
 /** The outcome of checking an upgrade request's Authorization header. */
 export type TokenCheck = 'ok' | 'missing' | 'invalid';
 
-const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
-
 /** Verifies bearer tokens against a configured SHA-256 digest, in constant time. */
-export class CapabilityToken {
+export class CapabilityToken implements UpgradeAuth {
   private constructor(private readonly digest: Buffer) {}
 
   /** From the token itself (surrounding whitespace, such as a file's final newline, is ignored). */
@@ -53,10 +52,15 @@ export class CapabilityToken {
 
   /** Checks an `Authorization` header value. */
   check(authorization: string | undefined): TokenCheck {
-    if (authorization === undefined || authorization.trim() === '') return 'missing';
-    const match = BEARER.exec(authorization);
-    if (match?.[1] === undefined) return 'invalid';
-    const presented = createHash('sha256').update(match[1]).digest();
+    const token = bearerToken(authorization);
+    if (token === undefined) return 'missing';
+    if (token === null) return 'invalid';
+    const presented = createHash('sha256').update(token).digest();
     return timingSafeEqual(presented, this.digest) ? 'ok' : 'invalid';
+  }
+
+  refusal(authorization: string | undefined): Promise<string | undefined> {
+    const check = this.check(authorization);
+    return Promise.resolve(check === 'ok' ? undefined : check === 'missing' ? MISSING_BEARER_TOKEN : 'invalid websocket bearer token');
   }
 }

@@ -20,6 +20,9 @@ export { ListenAddressError, checkListenerExposure, isLoopbackHost, parseListenA
 export type { ListenAddress, WebSocketAddress } from './listen-address.js';
 export { CapabilityToken, CapabilityTokenError } from './capability-token.js';
 export type { TokenCheck } from './capability-token.js';
+export { MIN_SECRET_BYTES, SignedBearerToken, SignedBearerTokenError } from './signed-bearer-token.js';
+export type { SignedBearerTokenOptions } from './signed-bearer-token.js';
+export type { UpgradeAuth } from './upgrade-auth.js';
 export { resolveWebSocketAuth } from './websocket-auth.js';
 export type { WebSocketAuthFlags } from './websocket-auth.js';
 export { listenWebSocket } from './websocket-listener.js';

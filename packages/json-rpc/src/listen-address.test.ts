@@ -41,7 +41,7 @@ describe('checkListenerExposure', () => {
     expect(thrown).toBeInstanceOf(ListenAddressError);
     expect(thrown).toMatchObject({ code: 'UnauthenticatedNonLoopback' });
     expect((thrown as Error).message).toMatch(/non-loopback websocket listener 0\.0\.0\.0:4500 without auth/);
-    expect((thrown as Error).message).toMatch(/--ws-auth capability-token.*--ws-token-file PATH.*--ws-token-sha256 HEX/);
+    expect((thrown as Error).message).toMatch(/--ws-auth capability-token.*--ws-token-file PATH.*--ws-token-sha256 HEX.*--ws-auth signed-bearer-token.*--ws-shared-secret-file PATH/);
     expect(() => checkListenerExposure({ host: '::', port: 1 }, false)).toThrow(/\[::\]:1/);
   });
 

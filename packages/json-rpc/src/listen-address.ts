@@ -83,6 +83,7 @@ export function checkListenerExposure(address: WebSocketAddress, authenticated: 
   throw new ListenAddressError(
     'UnauthenticatedNonLoopback',
     `refusing to start non-loopback websocket listener ${shown} without auth; configure \`--ws-auth capability-token\` ` +
-      'with `--ws-token-file PATH` or `--ws-token-sha256 HEX`, or listen on a loopback address such as `ws://127.0.0.1:PORT`',
+      '(with `--ws-token-file PATH` or `--ws-token-sha256 HEX`) or `--ws-auth signed-bearer-token` (with `--ws-shared-secret-file PATH`), ' +
+      'or listen on a loopback address such as `ws://127.0.0.1:PORT`',
   );
 }

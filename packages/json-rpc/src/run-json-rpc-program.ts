@@ -1,8 +1,9 @@
 // The program skeleton both servers share: read `--listen` and the auth flags, refuse what the
 // transport's rules forbid, build the service, serve stdio or WebSocket until told to stop, shut down.
 import type { Readable, Writable } from 'node:stream';
-import type { CapabilityToken } from './capability-token.js';
 import { CapabilityTokenError } from './capability-token.js';
+import { SignedBearerTokenError } from './signed-bearer-token.js';
+import type { UpgradeAuth } from './upgrade-auth.js';
 import type { ErrorClass } from './json-rpc-error-mapping.js';
 import type { JsonRpcService } from './json-rpc-service.js';
 import { ListenAddressError, checkListenerExposure, parseListenAddress } from './listen-address.js';
@@ -79,11 +80,11 @@ function untilStopped(io: JsonRpcProgramIo, exitOnStdinClose: boolean): Promise<
  */
 export async function runJsonRpcProgram<S extends JsonRpcProgramServer>(program: JsonRpcProgram<S>): Promise<number> {
   const { io, flags } = program;
-  const usageErrors: readonly ErrorClass<Error>[] = [program.settingsError, ListenAddressError, CapabilityTokenError, ...(program.usageErrors ?? [])];
+  const usageErrors: readonly ErrorClass<Error>[] = [program.settingsError, ListenAddressError, CapabilityTokenError, SignedBearerTokenError, ...(program.usageErrors ?? [])];
   const fail = (message: string): Error => new program.settingsError(message);
   try {
     const address = parseListenAddress(flags.listen ?? program.defaultListen);
-    const auth: CapabilityToken | undefined = await resolveWebSocketAuth(flags, io.cwd, fail);
+    const auth: UpgradeAuth | undefined = await resolveWebSocketAuth(flags, io.cwd, fail);
     if (address.kind === 'stdio' && auth !== undefined) throw fail('--ws-auth applies to WebSocket listeners only');
     // Checked before the service is built, so a refused listener costs nothing (listenWebSocket checks again).
     if (address.kind === 'websocket') checkListenerExposure(address, auth !== undefined);

@@ -2,10 +2,13 @@
 // (browser origins, missing or wrong tokens, unauthenticated listeners off loopback).
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SignJWT } from 'jose';
 import WebSocket from 'ws';
 import { EchoService } from '../test/echo-service.js';
 import { CapabilityToken } from './capability-token.js';
 import { ListenAddressError } from './listen-address.js';
+import { SignedBearerToken } from './signed-bearer-token.js';
+import type { UpgradeAuth } from './upgrade-auth.js';
 import { listenWebSocket, type WebSocketListener } from './websocket-listener.js';
 
 const TOKEN = 'listener-test-token';
@@ -15,7 +18,7 @@ afterEach(async () => {
   listener = undefined;
 });
 
-async function start(options: { auth?: CapabilityToken; maxRequestBytes?: number } = {}): Promise<{ url: string; service: EchoService }> {
+async function start(options: { auth?: UpgradeAuth; maxRequestBytes?: number } = {}): Promise<{ url: string; service: EchoService }> {
   const service = new EchoService(options.maxRequestBytes);
   listener = await listenWebSocket({ host: '127.0.0.1', port: 0, server: service, auth: options.auth });
   return { url: listener.url, service };
@@ -69,6 +72,19 @@ describe('listenWebSocket', () => {
   it('refuses a browser origin even when it brings the right token', async () => {
     const { url } = await start({ auth: CapabilityToken.fromToken(TOKEN) });
     expect(await connect(url, { Origin: 'https://evil.example', Authorization: `Bearer ${TOKEN}` })).toMatchObject({ status: 403 });
+  });
+
+  it('accepts a signed bearer token and refuses an expired one with the reason', async () => {
+    const secret = 'a-shared-secret-of-at-least-32-bytes!';
+    const { url } = await start({ auth: SignedBearerToken.fromSecret(secret) });
+    const key = new TextEncoder().encode(secret);
+    const now = Math.floor(Date.now() / 1000);
+    const expired = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(now - 3600).sign(key);
+    expect(await connect(url, { Authorization: `Bearer ${expired}` })).toMatchObject({ status: 401, body: expect.stringContaining('expired websocket jwt') as unknown });
+    const valid = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(now + 60).sign(key);
+    const ws = await connect(url, { Authorization: `Bearer ${valid}` });
+    expect(ws).toBeInstanceOf(WebSocket);
+    (ws as WebSocket).close();
   });
 
   it('refuses a missing or wrong bearer token with 401 and accepts the right one', async () => {

@@ -1,11 +1,11 @@
 // A JSON-RPC service over WebSocket: one text (or binary) frame per message, the security rules
 // both servers share (no browser origins, no unauthenticated listener off loopback, optional
-// capability-token auth on the upgrade), and heartbeats so a vanished client is noticed and torn down.
+// bearer-token auth on the upgrade: capability token or signed JWT), and heartbeats so a vanished client is noticed and torn down.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { JsonRpcErrorCode } from '@skein/protocol';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { CapabilityToken } from './capability-token.js';
+import type { UpgradeAuth } from './upgrade-auth.js';
 import type { JsonRpcService, JsonRpcServiceConnection } from './json-rpc-service.js';
 import { HARD_FRAME_FACTOR, HEARTBEAT_INTERVAL_MS } from './limits.js';
 import { checkListenerExposure, type WebSocketAddress } from './listen-address.js';
@@ -19,7 +19,7 @@ export interface WebSocketListenerOptions<C extends JsonRpcServiceConnection = J
    * When set, upgrades without the right `Authorization: Bearer` token are refused with 401. Without
    * it the host must be a loopback address (else {@link listenWebSocket} throws `ListenAddressError`).
    */
-  readonly auth?: CapabilityToken | undefined;
+  readonly auth?: UpgradeAuth | undefined;
 }
 
 /** A listening WebSocket endpoint. */
@@ -79,10 +79,12 @@ export async function listenWebSocket<C extends JsonRpcServiceConnection>(option
     // Browsers always send Origin on a WebSocket handshake and other clients need not: refusing it
     // keeps a web page from reaching a server bound to this machine (cross-site WebSocket hijacking).
     if (request.headers.origin !== undefined) return refuse(socket, '403 Forbidden', 'websocket upgrades from a browser (with an `Origin` header) are refused');
-    const check = options.auth?.check(request.headers.authorization) ?? 'ok';
-    if (check === 'missing') return refuse(socket, '401 Unauthorized', 'missing websocket bearer token: send `Authorization: Bearer <token>`');
-    if (check === 'invalid') return refuse(socket, '401 Unauthorized', 'invalid websocket bearer token');
-    wss.handleUpgrade(request, socket, head, (ws) => attach(ws));
+    const auth = options.auth;
+    if (auth === undefined) return wss.handleUpgrade(request, socket, head, (ws) => attach(ws));
+    void auth.refusal(request.headers.authorization).then(
+      (refusal) => (refusal === undefined ? wss.handleUpgrade(request, socket, head, (ws) => attach(ws)) : refuse(socket, '401 Unauthorized', refusal)),
+      () => refuse(socket, '401 Unauthorized', 'websocket bearer token could not be checked'),
+    );
   });
 
   const attach = (ws: WebSocket): void => {

@@ -65,11 +65,11 @@ export interface WebSocketProcess {
 }
 
 /**
- * Starts `skein-app-server --listen ws://127.0.0.1:0` with capability-token auth (the token file
- * unless `authArgs` says otherwise); resolves once it listens.
+ * Starts `skein-app-server --listen ws://127.0.0.1:0` with `authArgs` (default: capability-token
+ * auth with the token file); resolves once it listens.
  */
-export async function startWebSocketProcess(home: TestHome, authArgs: readonly string[] = ['--ws-token-file', home.tokenFile]): Promise<WebSocketProcess> {
-  const child = spawn(process.execPath, [BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', ...authArgs], {
+export async function startWebSocketProcess(home: TestHome, authArgs: readonly string[] = ['--ws-auth', 'capability-token', '--ws-token-file', home.tokenFile]): Promise<WebSocketProcess> {
+  const child = spawn(process.execPath, [BIN, '--listen', 'ws://127.0.0.1:0', ...authArgs], {
     cwd: home.workspace,
     env: home.env,
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -2,7 +2,9 @@
 // and scripts written for `codex app-server`. The work is @skein/app-server's own entry point.
 import { Writable } from 'node:stream';
 import { runAppServer, type AppServerSettings } from '@skein/app-server';
+import type { WebSocketAuthFlags } from '@skein/json-rpc';
 import type { Command } from 'commander';
+import { addWebSocketAuthOptions } from '../websocket-auth-options.js';
 import type { GlobalOptions, ProcessContext } from '../global-options.js';
 
 /** Where `skein app-server` reads and writes. */
@@ -11,12 +13,9 @@ export interface AppServerCommandIo extends ProcessContext {
   readonly stderr: (text: string) => void;
 }
 
-interface AppServerFlags {
+interface AppServerFlags extends WebSocketAuthFlags {
   readonly listen?: string;
   readonly stdio?: boolean;
-  readonly wsAuth?: string;
-  readonly wsTokenFile?: string;
-  readonly wsTokenSha256?: string;
   readonly extension: string[];
 }
 
@@ -33,15 +32,13 @@ function textSink(write: (text: string) => void): Writable {
 
 /** Adds `app-server` to `program`; `setExitCode` receives the server's exit status. */
 export function addAppServerCommand(program: Command, io: AppServerCommandIo, setExitCode: (code: number) => void): void {
-  program
+  const command = program
     .command('app-server')
     .description('serve the app-server protocol (JSON-RPC v2) to IDEs and scripts (as `codex app-server`)')
     .option('--listen <url>', 'stdio:// (default) or ws://IP:PORT')
     .option('--stdio', 'same as --listen stdio://')
-    .option('--ws-auth <mode>', 'require a bearer token on WebSocket connections: capability-token')
-    .option('--ws-token-file <path>', 'file holding the capability token')
-    .option('--ws-token-sha256 <hex>', 'SHA-256 of the capability token, instead of the file')
-    .option('--extension <spec>', "load an extension into every thread: a package name or a path (repeatable; adds to [skein] extensions)", collect, [])
+    .option('--extension <spec>', "load an extension into every thread: a package name or a path (repeatable; adds to [skein] extensions)", collect, []);
+  addWebSocketAuthOptions(command)
     .action(async (_flags: AppServerFlags, command: Command) => {
       const options = command.optsWithGlobals<AppServerFlags & GlobalOptions>();
       const settings: AppServerSettings = {
@@ -49,6 +46,10 @@ export function addAppServerCommand(program: Command, io: AppServerCommandIo, se
         wsAuth: options.wsAuth,
         wsTokenFile: options.wsTokenFile,
         wsTokenSha256: options.wsTokenSha256,
+        wsSharedSecretFile: options.wsSharedSecretFile,
+        wsIssuer: options.wsIssuer,
+        wsAudience: options.wsAudience,
+        wsMaxClockSkewSeconds: options.wsMaxClockSkewSeconds,
         configOverrides: options.config,
         enable: options.enable,
         disable: options.disable,

@@ -2,8 +2,10 @@
 // The flags are `codex exec-server`'s; the work is @skein/exec-server's own entry point.
 import { Readable, Writable } from 'node:stream';
 import { runExecServer, type ExecServerSettings } from '@skein/exec-server';
+import type { WebSocketAuthFlags } from '@skein/json-rpc';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { ProcessContext } from '../global-options.js';
+import { addWebSocketAuthOptions } from '../websocket-auth-options.js';
 
 /** Where `skein exec-server` reads and writes. */
 export interface ExecServerCommandIo extends ProcessContext {
@@ -13,11 +15,8 @@ export interface ExecServerCommandIo extends ProcessContext {
   readonly stdin?: Readable;
 }
 
-interface ExecServerOptions {
+interface ExecServerOptions extends WebSocketAuthFlags {
   readonly listen?: string;
-  readonly wsAuth?: string;
-  readonly wsTokenFile?: string;
-  readonly wsTokenSha256?: string;
   readonly concurrentRequests?: number;
   readonly maxRequestBytes?: number;
   readonly exitOnStdinClose?: boolean;
@@ -40,13 +39,11 @@ function textSink(write: (text: string) => void): Writable {
 
 /** Adds `exec-server` to `program`; `setExitCode` receives the server's exit status. */
 export function addExecServerCommand(program: Command, io: ExecServerCommandIo, setExitCode: (code: number) => void): void {
-  program
+  const command = program
     .command('exec-server')
     .description('serve this machine\'s files and processes over the exec-server protocol (as `codex exec-server`)')
-    .option('--listen <url>', 'ws://IP:PORT (default ws://127.0.0.1:0; the URL is printed), or stdio')
-    .option('--ws-auth <mode>', 'require a bearer token on WebSocket connections: capability-token')
-    .option('--ws-token-file <path>', 'file holding the capability token')
-    .option('--ws-token-sha256 <hex>', 'SHA-256 of the capability token, instead of the file')
+    .option('--listen <url>', 'ws://IP:PORT (default ws://127.0.0.1:0; the URL is printed), or stdio');
+  addWebSocketAuthOptions(command)
     .option('--concurrent-requests <count>', 'requests one connection runs at once (default 1)', positiveInteger)
     .option('--max-request-bytes <bytes>', 'the largest request acted on', positiveInteger)
     .option('--exit-on-stdin-close', 'exit when standard input closes')
