@@ -277,7 +277,7 @@ export class ThreadStore {
     if (!this.index.isOpen) return;
     const info = await stat(writer.path);
     const archived = path.dirname(writer.path) === path.join(this.home, ARCHIVED_SESSIONS_DIR);
-    const summary = summaryFromMeta(writer.meta, { path: writer.path, archived, updatedAt: info.mtime }, writer.firstUserMessage);
+    const summary = summaryFromMeta(writer.meta, { path: writer.path, archived, updatedAt: info.mtime }, writer.firstUserMessage, writer.lastModel);
     this.index.upsert(summary, { size: info.size, mtimeMs: info.mtimeMs });
   }
 

@@ -179,8 +179,10 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       params: ThreadIdParams,
       handle(params, context) {
         if (!hubOf(context).isLoaded(params.threadId)) return { status: 'notLoaded' };
-        // The thread keeps running for its other subscribers, or alone, as in Codex.
-        return { status: context.server.subscriptions.unsubscribe(params.threadId, context.connection) ? 'unsubscribed' : 'notSubscribed' };
+        // The thread keeps running for its other subscribers, or alone until it is unloaded, as in Codex.
+        const unsubscribed = context.server.subscriptions.unsubscribe(params.threadId, context.connection);
+        if (unsubscribed) hubOf(context).releaseIfUnheld(params.threadId);
+        return { status: unsubscribed ? 'unsubscribed' : 'notSubscribed' };
       },
     }),
   ],

@@ -11,7 +11,7 @@ import type { ThreadSummary } from './thread-summary.js';
 export const THREAD_INDEX_FILE = 'skein_thread_index.sqlite';
 
 /** The schema version this code writes; an index of another version is rebuilt. */
-export const THREAD_INDEX_SCHEMA_VERSION = 1;
+export const THREAD_INDEX_SCHEMA_VERSION = 2;
 
 /** The page size of `list` when none is given. */
 export const DEFAULT_PAGE_SIZE = 25;
@@ -57,6 +57,7 @@ interface Row {
   updated_ms: number;
   title: string | null;
   model_provider: string | null;
+  model: string | null;
   source: string | null;
   archived: number;
   parent_thread_id: string | null;
@@ -75,6 +76,7 @@ CREATE TABLE IF NOT EXISTS threads (
   updated_ms INTEGER NOT NULL,
   title TEXT,
   model_provider TEXT,
+  model TEXT,
   source TEXT,
   archived INTEGER NOT NULL,
   parent_thread_id TEXT,
@@ -145,10 +147,11 @@ export class ThreadIndex {
   upsert(summary: ThreadSummary, file: { readonly size: number; readonly mtimeMs: number }): void {
     this.db
       .prepare(
-        `INSERT INTO threads (id, path, cwd, created_ms, updated_ms, title, model_provider, source, archived, parent_thread_id, session_id, forked_from_id, file_size, file_mtime_ms)
-         VALUES (@id, @path, @cwd, @created_ms, @updated_ms, @title, @model_provider, @source, @archived, @parent_thread_id, @session_id, @forked_from_id, @file_size, @file_mtime_ms)
+        `INSERT INTO threads (id, path, cwd, created_ms, updated_ms, title, model_provider, model, source, archived, parent_thread_id, session_id, forked_from_id, file_size, file_mtime_ms)
+         VALUES (@id, @path, @cwd, @created_ms, @updated_ms, @title, @model_provider, @model, @source, @archived, @parent_thread_id, @session_id, @forked_from_id, @file_size, @file_mtime_ms)
          ON CONFLICT(id) DO UPDATE SET path = excluded.path, cwd = excluded.cwd, created_ms = excluded.created_ms, updated_ms = excluded.updated_ms,
-           title = COALESCE(excluded.title, threads.title), model_provider = excluded.model_provider, source = excluded.source, archived = excluded.archived,
+           title = COALESCE(excluded.title, threads.title), model_provider = excluded.model_provider,
+           model = COALESCE(excluded.model, threads.model), source = excluded.source, archived = excluded.archived,
            parent_thread_id = excluded.parent_thread_id, session_id = excluded.session_id, forked_from_id = excluded.forked_from_id,
            file_size = excluded.file_size, file_mtime_ms = excluded.file_mtime_ms`,
       )
@@ -247,6 +250,7 @@ function toRow(summary: ThreadSummary, file: { readonly size: number; readonly m
     updated_ms: Date.parse(summary.updatedAt),
     title: summary.title,
     model_provider: summary.modelProvider,
+    model: summary.model,
     source: summary.source,
     archived: summary.archived ? 1 : 0,
     parent_thread_id: summary.parentThreadId,
@@ -266,6 +270,7 @@ function fromRow(row: Row): ThreadSummary {
     updatedAt: new Date(row.updated_ms).toISOString(),
     title: row.title,
     modelProvider: row.model_provider,
+    model: row.model,
     source: row.source,
     archived: row.archived === 1,
     parentThreadId: row.parent_thread_id,
