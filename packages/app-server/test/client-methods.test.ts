@@ -147,3 +147,44 @@ describe('hooks/list and collaborationMode/list', () => {
     expect(await plain.requestReply('collaborationMode/list', {})).toMatchObject({ error: { code: -32600, message: 'collaborationMode/list requires experimentalApi capability' } });
   });
 });
+
+describe('read states', () => {
+  it('a finished turn is unread (thread/readState/changed before the thread goes idle); marking it read survives a restart', async () => {
+    const first = await serve();
+    const client = await connect(first);
+    const threadId = await startThread(client);
+    const from = client.notifications.length;
+    const turnId = await runTurn(client, threadId, 'Tell me when done');
+    const tail = client.notifications.slice(from).map((notification) => notification.method).filter((method) => method !== 'item/agentMessage/delta');
+    expect(tail.slice(-3)).toEqual(['thread/readState/changed', 'thread/status/changed', 'turn/completed']);
+    const [changed] = client.notificationsOf('thread/readState/changed') as { threadId: string; readState: { firstUnread: unknown; revision: string } }[];
+    expect(changed).toMatchObject({ threadId, readState: { firstUnread: { type: 'turn', turnId } } });
+
+    const read = (await client.request('thread/read', { threadId })) as { readState: unknown };
+    expect(read.readState).toEqual(changed!.readState);
+    expect(await client.request('thread/list', {})).toMatchObject({ readStates: { [threadId]: changed!.readState } });
+
+    const stale = await client.requestReply('thread/readState/update', { threadId, expectedRevision: 'seen-long-ago', operation: { type: 'read' } });
+    expect(stale).toMatchObject({ error: { code: -32600, data: { reason: 'readStateConflict', readState: changed!.readState } } });
+    const marked = (await client.request('thread/readState/update', { threadId, expectedRevision: changed!.readState.revision, operation: { type: 'read' } })) as { readState: { firstUnread: unknown; revision: string } };
+    expect(marked.readState.firstUnread).toBeNull();
+    await client.waitFor('thread/readState/changed', (params) => (params as { readState: { revision: string } }).readState.revision === marked.readState.revision);
+    await stop(first, client);
+
+    const again = await connect(await serve());
+    expect(await again.request('thread/read', { threadId })).toMatchObject({ readState: marked.readState });
+    const unread = (await again.request('thread/readState/update', { threadId, expectedRevision: marked.readState.revision, operation: { type: 'unread' } })) as { readState: unknown };
+    expect(unread.readState).toMatchObject({ firstUnread: { type: 'turn', turnId } });
+  });
+
+  it('refuses an unknown thread, an ephemeral one, and params Codex would not take', async () => {
+    const client = await connect(await serve());
+    const update = (params: Record<string, unknown>) => client.requestReply('thread/readState/update', { expectedRevision: '0', operation: { type: 'read' }, ...params });
+    expect(await update({ threadId: '01a2347a-f789-7151-bb44-fe2c2da36c00' })).toMatchObject({ error: { code: -32600 } });
+    const ephemeral = await startThread(client, { ephemeral: true });
+    expect(await update({ threadId: ephemeral })).toMatchObject({ error: { code: -32600 } });
+    expect(await client.request('thread/read', { threadId: ephemeral })).toMatchObject({ readState: null });
+    expect(await update({ threadId: ephemeral, operation: { type: 'bogus' } })).toMatchObject({ error: { code: -32600 } });
+    expect(await client.requestReply('thread/readState/update', { threadId: ephemeral, operation: { type: 'read' } })).toMatchObject({ error: { code: -32600 } });
+  });
+});

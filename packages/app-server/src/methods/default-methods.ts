@@ -9,6 +9,7 @@ import { FS_METHODS } from './fs.js';
 import { HOOKS_LIST_METHODS } from './hooks-list.js';
 import { MODEL_LIST_METHODS } from './model-list.js';
 import { SKILLS_LIST_METHODS } from './skills-list.js';
+import { THREAD_READ_STATE_METHODS } from './thread-read-state.js';
 import { THREAD_METHODS, TURN_METHODS } from './threads.js';
 
 const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
@@ -22,6 +23,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   HOOKS_LIST_METHODS,
   COLLABORATION_MODE_LIST_METHODS,
   THREAD_METHODS,
+  THREAD_READ_STATE_METHODS,
   TURN_METHODS,
 ];
 

@@ -59,6 +59,8 @@ export class ThreadHub {
   /** Unload timers of loaded threads no client holds. */
   readonly #unheld = new Map<string, NodeJS.Timeout>();
   #store: Promise<ThreadStore> | undefined;
+  /** The store once open (threads exist only after it opened). */
+  #openStore: ThreadStore | undefined;
   #registry: Promise<ThreadManager> | undefined;
 
   constructor(
@@ -69,7 +71,7 @@ export class ThreadHub {
   /** The rollout store threads are recorded in, opened on first use. */
   store(): Promise<ThreadStore> {
     // A store that failed to open is tried again by the next request.
-    this.#store ??= this.options.openStore().catch((error: unknown) => {
+    this.#store ??= this.options.openStore().then((store) => (this.#openStore = store), (error: unknown) => {
       this.#store = undefined;
       throw error;
     });
@@ -313,6 +315,7 @@ export class ThreadHub {
     facts: { ephemeral: boolean; forkedFromId: string | null; threadSource: string | null; preview: string; name: string | null; createdAtMs?: number },
   ): LiveThread {
     // The id is known only once core opened the thread; LiveThread takes it from the handle.
+    const host: ThreadHost = { ...this.server, publishTurn: (id, turnId) => this.#openStore?.readReceipts.publishTurn(id, turnId) };
     return new LiveThread(threadId ?? '', config, {
       createdAtMs: facts.createdAtMs ?? this.server.now(),
       ephemeral: facts.ephemeral,
@@ -322,7 +325,7 @@ export class ThreadHub {
       threadSource: facts.threadSource,
       name: facts.name,
       preview: facts.preview,
-    }, this.server);
+    }, host);
   }
 
   #register(live: LiveThread, handle: ThreadHandle, connection: ClientConnection, turns: readonly WireObject[] = []): { thread: LiveThread; response: WireObject } {

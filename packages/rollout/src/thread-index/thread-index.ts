@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { RolloutError } from '../rollout-error.js';
+import { ReadReceipts } from './read-receipts.js';
 import { decodeThreadCursor, encodeThreadCursor, type ThreadSortKey } from './thread-cursor.js';
 import type { ThreadSummary } from './thread-summary.js';
 
@@ -91,6 +92,8 @@ CREATE INDEX IF NOT EXISTS threads_by_updated ON threads (archived, updated_ms D
 
 /** The SQLite thread index of one home directory. Synchronous (better-sqlite3); safe to share between processes (WAL). */
 export class ThreadIndex {
+  #readReceipts: ReadReceipts | undefined;
+
   private constructor(
     private readonly db: Database.Database,
     /** The database file. */
@@ -228,6 +231,12 @@ export class ThreadIndex {
     const nextCursor =
       rows.length > limit && last !== undefined ? encodeThreadCursor({ sortKey, time: last[column], id: last.id }) : null;
     return { data: page.map(fromRow), nextCursor };
+  }
+
+  /** The read receipts kept beside the rows (a table that survives index rebuilds). */
+  get readReceipts(): ReadReceipts {
+    this.#readReceipts ??= new ReadReceipts(this.db);
+    return this.#readReceipts;
   }
 
   /** Whether the database is open. */
