@@ -170,8 +170,9 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
 
   disconnect(connection: AppServerConnection): Promise<void> {
     this.#connections.delete(connection);
-    this.subscriptions.removeSubscriber(connection);
+    const held = this.subscriptions.removeSubscriber(connection);
     this.#threadRequests.forget(connection);
+    for (const threadId of held) this.#threads?.releaseIfUnheld(threadId);
     connection.dispose();
     return Promise.resolve();
   }
@@ -193,6 +194,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
       ask: (threadId, method, params, options) => this.#threadRequests.ask(threadId, method, params, this.#threadConnections(threadId), options),
       subscribe: (threadId, connection) => this.subscriptions.subscribe(threadId, connection),
       unsubscribe: (threadId, connection) => this.subscriptions.unsubscribe(threadId, connection),
+      broadcastToAll: (method, params) => this.broadcastToAll(method, params),
       loadConfig: (cwd, overrides) => this.loadConfig(cwd, overrides),
       defaultCwd: this.config.config.cwd,
       now: () => this.#now(),

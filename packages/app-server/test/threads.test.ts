@@ -383,7 +383,7 @@ describe('thread operations', () => {
     // Skein keeps no sections: every thread is in none (sectionId null), and a named section is empty.
     expect(await ids({ sectionId: null })).toEqual([newer, older]);
     expect(await ids({ sectionId: 'pinned' })).toEqual([]);
-    expect(await client.request('thread/list', { sortKey: 'section_position', sectionId: 'pinned' })).toEqual({ data: [], nextCursor: null, backwardsCursor: null, readStates: null });
+    expect(await client.request('thread/list', { sortKey: 'section_position', sectionId: 'pinned' })).toEqual({ data: [], nextCursor: null, backwardsCursor: null, readStates: {} });
     for (const params of [{ sortKey: 'section_position' }, { sortKey: 'section_position', sectionId: null }]) {
       expect(await client.requestReply('thread/list', params)).toMatchObject({ error: { code: -32600, message: 'section-position sorting requires a section filter' } });
     }

@@ -230,3 +230,10 @@ export {
   TurnInterruptParams,
   TurnSteerParams,
 } from './app-server/thread-methods.js';
+export {
+  CollaborationModeListParams,
+  HooksListParams,
+  ThreadReadStateOperation,
+  ThreadReadStateUpdateParams,
+  ThreadTurnsListParams,
+} from './app-server/client-surface.js';

@@ -148,3 +148,5 @@ export { SUMMARY_CONCURRENCY, ThreadStore } from './thread-store.js';
 export { GIT_COMMAND_TIMEOUT_MS, collectGitInfo } from './git-info.js';
 export type { CollectGitInfoOptions } from './git-info.js';
 export type { IndexRepair, ThreadStoreOptions } from './thread-store.js';
+export { INITIAL_READ_REVISION, ReadReceipts } from './thread-index/read-receipts.js';
+export type { ReadState, ReadStateUpdate, UnreadPosition } from './thread-index/read-receipts.js';

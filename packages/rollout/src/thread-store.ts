@@ -16,6 +16,7 @@ import { loadThread, type LoadThreadOptions, type LoadedThread } from './reconst
 import { resumeRollout, type ResumedThread } from './reconstruct/resume-rollout.js';
 import { RolloutError } from './rollout-error.js';
 import { ARCHIVED_SESSIONS_DIR, archivedRolloutPath, liveRolloutDir, requireRolloutFileName } from './rollout-path.js';
+import type { ReadReceipts } from './thread-index/read-receipts.js';
 import { ThreadIndex, type ThreadListQuery, type ThreadPage } from './thread-index/thread-index.js';
 import { findThreadFile, listThreadFiles, type ThreadFile } from './thread-index/thread-files.js';
 import { summarizeRolloutFile, summaryFromMeta, type ThreadSummary } from './thread-index/thread-summary.js';
@@ -61,6 +62,11 @@ export class ThreadStore {
     readonly index: ThreadIndex,
     private readonly options: ThreadStoreOptions,
   ) {}
+
+  /** Where clients' users left off in each thread (durable, in the index database). */
+  get readReceipts(): ReadReceipts {
+    return this.index.readReceipts;
+  }
 
   /** Opens the store: opens (or creates) the index and brings it up to date with the files. */
   static async open(options: ThreadStoreOptions): Promise<ThreadStore> {
@@ -277,7 +283,7 @@ export class ThreadStore {
     if (!this.index.isOpen) return;
     const info = await stat(writer.path);
     const archived = path.dirname(writer.path) === path.join(this.home, ARCHIVED_SESSIONS_DIR);
-    const summary = summaryFromMeta(writer.meta, { path: writer.path, archived, updatedAt: info.mtime }, writer.firstUserMessage);
+    const summary = summaryFromMeta(writer.meta, { path: writer.path, archived, updatedAt: info.mtime }, writer.firstUserMessage, writer.lastModel);
     this.index.upsert(summary, { size: info.size, mtimeMs: info.mtimeMs });
   }
 

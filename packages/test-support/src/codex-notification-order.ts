@@ -16,6 +16,8 @@ export const PLAIN_TURN_NOTIFICATIONS: readonly string[] = [
   'item/agentMessage/delta',
   'item/completed',
   'thread/tokenUsage/updated',
+  // Codex also sends account/rateLimits/updated here, which names no thread.
+  'thread/readState/changed',
   'thread/status/changed',
   'turn/completed',
 ];

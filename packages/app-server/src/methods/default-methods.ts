@@ -1,12 +1,15 @@
 // The method table a server starts with: every group in `methods/`. A new group is one more entry.
 import type { AppServerMethod, MethodTable } from '../method.js';
 import { ACCOUNT_READ_METHODS } from './account-read.js';
+import { COLLABORATION_MODE_LIST_METHODS } from './collaboration-mode-list.js';
 import { CONFIG_READ_METHODS } from './config-read.js';
 import { CONFIG_REQUIREMENTS_READ_METHODS } from './config-requirements-read.js';
 import { EXPERIMENTAL_FEATURE_LIST_METHODS } from './experimental-feature-list.js';
 import { FS_METHODS } from './fs.js';
+import { HOOKS_LIST_METHODS } from './hooks-list.js';
 import { MODEL_LIST_METHODS } from './model-list.js';
 import { SKILLS_LIST_METHODS } from './skills-list.js';
+import { THREAD_READ_STATE_METHODS } from './thread-read-state.js';
 import { THREAD_METHODS, TURN_METHODS } from './threads.js';
 
 const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
@@ -17,7 +20,10 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   MODEL_LIST_METHODS,
   EXPERIMENTAL_FEATURE_LIST_METHODS,
   SKILLS_LIST_METHODS,
+  HOOKS_LIST_METHODS,
+  COLLABORATION_MODE_LIST_METHODS,
   THREAD_METHODS,
+  THREAD_READ_STATE_METHODS,
   TURN_METHODS,
 ];
 

@@ -101,7 +101,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         }
         // Skein keeps no sections (a desktop client's grouping): every thread is in none, so a
         // section's list is empty, as Codex answers for a section that holds no thread.
-        if (sectionId !== null) return { data: [], nextCursor: null, backwardsCursor: null, readStates: null };
+        if (sectionId !== null) return { data: [], nextCursor: null, backwardsCursor: null, readStates: {} };
         const cwd = typeof params.cwd === 'string' ? params.cwd : undefined;
         const page = await (await hub.store()).list({
           ...(params.cursor === undefined || params.cursor === null ? {} : { cursor: params.cursor }),
@@ -112,7 +112,10 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
           // A thread's recencyAt is its updatedAt in Skein, so both keys order by the last update.
           ...(params.sortKey === 'updated_at' || params.sortKey === 'recency_at' ? { sortKey: 'updated' as const } : {}),
         });
-        return { data: page.data.map((summary) => hub.summaryObject(summary)), nextCursor: page.nextCursor, backwardsCursor: null, readStates: null };
+        const store = await hub.store();
+        // Every listed thread is a stored one, so each has a read state (Codex keys them by id).
+        const readStates = Object.fromEntries(page.data.map((summary) => [summary.id, store.readReceipts.get(summary.id)]));
+        return { data: page.data.map((summary) => hub.summaryObject(summary)), nextCursor: page.nextCursor, backwardsCursor: null, readStates };
       },
     }),
   ],
@@ -121,7 +124,11 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
     defineMethod({
       params: ThreadReadParams,
       async handle(params, context) {
-        return { thread: await hubOf(context).describe(params.threadId, params.includeTurns), readState: null };
+        const hub = hubOf(context);
+        const thread = await hub.describe(params.threadId, params.includeTurns);
+        // An ephemeral thread keeps nothing durable, its read state included.
+        const readState = thread['ephemeral'] === true ? null : (await hub.store()).readReceipts.get(params.threadId);
+        return { thread, readState };
       },
     }),
   ],
@@ -179,8 +186,10 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       params: ThreadIdParams,
       handle(params, context) {
         if (!hubOf(context).isLoaded(params.threadId)) return { status: 'notLoaded' };
-        // The thread keeps running for its other subscribers, or alone, as in Codex.
-        return { status: context.server.subscriptions.unsubscribe(params.threadId, context.connection) ? 'unsubscribed' : 'notSubscribed' };
+        // The thread keeps running for its other subscribers, or alone until it is unloaded, as in Codex.
+        const unsubscribed = context.server.subscriptions.unsubscribe(params.threadId, context.connection);
+        if (unsubscribed) hubOf(context).releaseIfUnheld(params.threadId);
+        return { status: unsubscribed ? 'unsubscribed' : 'notSubscribed' };
       },
     }),
   ],

@@ -24,6 +24,8 @@ export interface ThreadHost {
   now(): number;
   /** A fresh id for items the server names itself (user messages). */
   newItemId(): string;
+  /** Records that a turn of the thread ended; answers the thread's new read state, if it keeps one. */
+  publishTurn?(threadId: string, turnId: string): unknown;
 }
 
 
@@ -260,6 +262,9 @@ export class LiveThread {
     if (this.#turn === turn) {
       this.#turn = undefined;
       this.#flags = [];
+      // The turn's result is unread now: Codex says so just before the thread goes idle.
+      const readState = this.facts.ephemeral ? undefined : this.host.publishTurn?.(this.id, turn.id);
+      if (readState !== undefined) this.#emit('thread/readState/changed', { threadId: this.id, readState });
       this.#notifyStatus();
     }
     const completedAtMs = this.host.now();

@@ -15,6 +15,7 @@ import { previewOf, recordedTurns } from './recorded-turns.js';
 import type { WireObject } from './thread-items.js';
 import { localEnvironment, threadObject, threadSettingsObject } from './thread-object.js';
 import { threadConfigOverrides } from './thread-config-overrides.js';
+import { threadUnloadDelayMs } from './thread-unload-delay.js';
 
 /** What the hub needs besides the server. */
 export interface ThreadHubOptions {
@@ -45,6 +46,8 @@ export interface ThreadHubServer extends ThreadHost {
   readonly defaultCwd: string;
   subscribe(threadId: string, connection: ClientConnection): boolean;
   unsubscribe(threadId: string, connection: ClientConnection): boolean;
+  /** Sends a notification to every connected client. */
+  broadcastToAll(method: string, params: unknown): void;
 }
 
 /** Settings a client may pass when it opens a thread. */
@@ -53,7 +56,11 @@ type OpenParams = Pick<ThreadStartParams, 'cwd' | 'model' | 'modelProvider' | 'a
 /** The loaded threads of one app-server. */
 export class ThreadHub {
   readonly #threads = new Map<string, LiveThread>();
+  /** Unload timers of loaded threads no client holds. */
+  readonly #unheld = new Map<string, NodeJS.Timeout>();
   #store: Promise<ThreadStore> | undefined;
+  /** The store once open (threads exist only after it opened). */
+  #openStore: ThreadStore | undefined;
   #registry: Promise<ThreadManager> | undefined;
 
   constructor(
@@ -64,7 +71,7 @@ export class ThreadHub {
   /** The rollout store threads are recorded in, opened on first use. */
   store(): Promise<ThreadStore> {
     // A store that failed to open is tried again by the next request.
-    this.#store ??= this.options.openStore().catch((error: unknown) => {
+    this.#store ??= this.options.openStore().then((store) => (this.#openStore = store), (error: unknown) => {
       this.#store = undefined;
       throw error;
     });
@@ -116,11 +123,12 @@ export class ThreadHub {
     const existing = this.#threads.get(params.threadId);
     if (existing !== undefined) {
       this.server.subscribe(existing.id, connection);
+      this.#hold(existing.id);
       const turns = params.excludeTurns === true || existing.facts.ephemeral ? [] : await recordedTurns(await this.#read(existing.id), this.options.contextFragments);
       return { thread: existing, response: this.response(existing, turns), loaded: undefined };
     }
     const loaded = await this.#read(params.threadId);
-    const config = await this.#config({ ...params, cwd: params.cwd ?? loaded.meta.cwd });
+    const config = await this.#config({ ...params, cwd: params.cwd ?? loaded.meta.cwd, approvalPolicy: params.approvalPolicy ?? recordedApprovalPolicy(loaded, params) });
     const extensions = await this.#extensions(config, connection);
     const live = this.#live(params.threadId, config, connection, {
       ephemeral: false,
@@ -140,7 +148,7 @@ export class ThreadHub {
   /** Copies a stored thread into a new one and loads the copy for `connection`. */
   async fork(params: ThreadForkParams, connection: ClientConnection): Promise<{ thread: LiveThread; response: WireObject }> {
     const source = await this.#read(params.threadId);
-    const config = await this.#config({ ...params, cwd: params.cwd ?? source.meta.cwd });
+    const config = await this.#config({ ...params, cwd: params.cwd ?? source.meta.cwd, approvalPolicy: params.approvalPolicy ?? recordedApprovalPolicy(source, params) });
     const extensions = await this.#extensions(config, connection);
     const upTo = params.lastTurnId === undefined || params.lastTurnId === null ? undefined : { turnId: params.lastTurnId };
     const live = this.#live(undefined, config, connection, {
@@ -176,12 +184,48 @@ export class ThreadHub {
   async unload(threadId: string): Promise<void> {
     const thread = this.#threads.get(threadId);
     if (thread === undefined) return;
+    this.#hold(threadId);
     this.#threads.delete(threadId);
     thread.handle.interruptIfRunning();
     await thread.settled();
     await thread.handle.close();
     this.server.broadcast(threadId, 'thread/status/changed', { threadId, status: { type: 'notLoaded' } });
     for (const subscriber of this.server.subscribers(threadId)) this.server.unsubscribe(threadId, subscriber);
+  }
+
+  /**
+   * Called when a client let go of a thread (unsubscribed or disconnected): once no client holds
+   * it, it is unloaded after `thread_unload_delay_secs` unless a client takes it again; a running
+   * turn is allowed to finish first. Everyone hears it go (`notLoaded`, then `thread/closed`), as
+   * Codex tells even the client that just unsubscribed.
+   */
+  releaseIfUnheld(threadId: string): void {
+    const thread = this.#threads.get(threadId);
+    if (thread === undefined || this.server.subscribers(threadId).length > 0 || this.#unheld.has(threadId)) return;
+    const timer = setTimeout(() => {
+      this.#unheld.delete(threadId);
+      if (this.#threads.get(threadId) !== thread || this.server.subscribers(threadId).length > 0) return;
+      if (thread.activeTurnId !== undefined) {
+        void thread.settled().then(() => this.releaseIfUnheld(threadId));
+        return;
+      }
+      void this.unload(threadId).then(
+        () => {
+          this.server.broadcastToAll('thread/status/changed', { threadId, status: { type: 'notLoaded' } });
+          this.server.broadcastToAll('thread/closed', { threadId });
+        },
+        () => undefined,
+      );
+    }, threadUnloadDelayMs(thread.config));
+    // A pending unload must not keep the process alive.
+    timer.unref();
+    this.#unheld.set(threadId, timer);
+  }
+
+  /** Cancels a pending unload: a client holds the thread again. */
+  #hold(threadId: string): void {
+    clearTimeout(this.#unheld.get(threadId));
+    this.#unheld.delete(threadId);
   }
 
   /** Unloads every thread and releases the store and environment (server shutdown). */
@@ -214,7 +258,7 @@ export class ThreadHub {
       preview: summary.title ?? '',
       ephemeral: false,
       modelProvider: summary.modelProvider ?? '',
-      model: null,
+      model: summary.model,
       reasoningEffort: null,
       createdAtMs: Date.parse(summary.createdAt),
       updatedAtMs: Date.parse(summary.updatedAt),
@@ -271,6 +315,7 @@ export class ThreadHub {
     facts: { ephemeral: boolean; forkedFromId: string | null; threadSource: string | null; preview: string; name: string | null; createdAtMs?: number },
   ): LiveThread {
     // The id is known only once core opened the thread; LiveThread takes it from the handle.
+    const host: ThreadHost = { ...this.server, publishTurn: (id, turnId) => this.#openStore?.readReceipts.publishTurn(id, turnId) };
     return new LiveThread(threadId ?? '', config, {
       createdAtMs: facts.createdAtMs ?? this.server.now(),
       ephemeral: facts.ephemeral,
@@ -280,13 +325,14 @@ export class ThreadHub {
       threadSource: facts.threadSource,
       name: facts.name,
       preview: facts.preview,
-    }, this.server);
+    }, host);
   }
 
   #register(live: LiveThread, handle: ThreadHandle, connection: ClientConnection, turns: readonly WireObject[] = []): { thread: LiveThread; response: WireObject } {
     live.attach(handle);
     this.#threads.set(live.id, live);
     this.server.subscribe(live.id, connection);
+    this.#hold(live.id);
     return { thread: live, response: this.response(live, turns) };
   }
 
@@ -373,4 +419,15 @@ export class ThreadHub {
       turns,
     });
   }
+}
+
+/**
+ * The approval policy a stored thread last ran with: a resumed or forked thread keeps it unless the
+ * client names another, as Codex does (the sandbox, by contrast, falls back to the config's).
+ */
+function recordedApprovalPolicy(loaded: LoadedThread, params: Pick<OpenParams, 'config'>): ThreadResumeParams['approvalPolicy'] {
+  // A client's own `config` override of the key wins over the recording.
+  if (params.config?.['approval_policy'] !== undefined && params.config['approval_policy'] !== null) return undefined;
+  const recorded = loaded.lastTurnContext?.approval_policy;
+  return recorded === null || recorded === undefined ? undefined : (recorded as ThreadResumeParams['approvalPolicy']);
 }

@@ -21,6 +21,7 @@ function summary(n: number, overrides: Partial<ThreadSummary> = {}): ThreadSumma
     updatedAt: new Date(BASE + (100 - n) * 1000).toISOString(),
     title: `thread ${n}`,
     modelProvider: 'mock',
+    model: 'gpt-5.5',
     source: n % 3 === 0 ? 'vscode' : 'exec',
     archived: false,
     parentThreadId: null,

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { RolloutError } from '../rollout-error.js';
+import { ReadReceipts } from './read-receipts.js';
 import { decodeThreadCursor, encodeThreadCursor, type ThreadSortKey } from './thread-cursor.js';
 import type { ThreadSummary } from './thread-summary.js';
 
@@ -11,7 +12,7 @@ import type { ThreadSummary } from './thread-summary.js';
 export const THREAD_INDEX_FILE = 'skein_thread_index.sqlite';
 
 /** The schema version this code writes; an index of another version is rebuilt. */
-export const THREAD_INDEX_SCHEMA_VERSION = 1;
+export const THREAD_INDEX_SCHEMA_VERSION = 2;
 
 /** The page size of `list` when none is given. */
 export const DEFAULT_PAGE_SIZE = 25;
@@ -57,6 +58,7 @@ interface Row {
   updated_ms: number;
   title: string | null;
   model_provider: string | null;
+  model: string | null;
   source: string | null;
   archived: number;
   parent_thread_id: string | null;
@@ -75,6 +77,7 @@ CREATE TABLE IF NOT EXISTS threads (
   updated_ms INTEGER NOT NULL,
   title TEXT,
   model_provider TEXT,
+  model TEXT,
   source TEXT,
   archived INTEGER NOT NULL,
   parent_thread_id TEXT,
@@ -89,6 +92,8 @@ CREATE INDEX IF NOT EXISTS threads_by_updated ON threads (archived, updated_ms D
 
 /** The SQLite thread index of one home directory. Synchronous (better-sqlite3); safe to share between processes (WAL). */
 export class ThreadIndex {
+  #readReceipts: ReadReceipts | undefined;
+
   private constructor(
     private readonly db: Database.Database,
     /** The database file. */
@@ -145,10 +150,11 @@ export class ThreadIndex {
   upsert(summary: ThreadSummary, file: { readonly size: number; readonly mtimeMs: number }): void {
     this.db
       .prepare(
-        `INSERT INTO threads (id, path, cwd, created_ms, updated_ms, title, model_provider, source, archived, parent_thread_id, session_id, forked_from_id, file_size, file_mtime_ms)
-         VALUES (@id, @path, @cwd, @created_ms, @updated_ms, @title, @model_provider, @source, @archived, @parent_thread_id, @session_id, @forked_from_id, @file_size, @file_mtime_ms)
+        `INSERT INTO threads (id, path, cwd, created_ms, updated_ms, title, model_provider, model, source, archived, parent_thread_id, session_id, forked_from_id, file_size, file_mtime_ms)
+         VALUES (@id, @path, @cwd, @created_ms, @updated_ms, @title, @model_provider, @model, @source, @archived, @parent_thread_id, @session_id, @forked_from_id, @file_size, @file_mtime_ms)
          ON CONFLICT(id) DO UPDATE SET path = excluded.path, cwd = excluded.cwd, created_ms = excluded.created_ms, updated_ms = excluded.updated_ms,
-           title = COALESCE(excluded.title, threads.title), model_provider = excluded.model_provider, source = excluded.source, archived = excluded.archived,
+           title = COALESCE(excluded.title, threads.title), model_provider = excluded.model_provider,
+           model = COALESCE(excluded.model, threads.model), source = excluded.source, archived = excluded.archived,
            parent_thread_id = excluded.parent_thread_id, session_id = excluded.session_id, forked_from_id = excluded.forked_from_id,
            file_size = excluded.file_size, file_mtime_ms = excluded.file_mtime_ms`,
       )
@@ -227,6 +233,12 @@ export class ThreadIndex {
     return { data: page.map(fromRow), nextCursor };
   }
 
+  /** The read receipts kept beside the rows (a table that survives index rebuilds). */
+  get readReceipts(): ReadReceipts {
+    this.#readReceipts ??= new ReadReceipts(this.db);
+    return this.#readReceipts;
+  }
+
   /** Whether the database is open. */
   get isOpen(): boolean {
     return this.db.open;
@@ -247,6 +259,7 @@ function toRow(summary: ThreadSummary, file: { readonly size: number; readonly m
     updated_ms: Date.parse(summary.updatedAt),
     title: summary.title,
     model_provider: summary.modelProvider,
+    model: summary.model,
     source: summary.source,
     archived: summary.archived ? 1 : 0,
     parent_thread_id: summary.parentThreadId,
@@ -266,6 +279,7 @@ function fromRow(row: Row): ThreadSummary {
     updatedAt: new Date(row.updated_ms).toISOString(),
     title: row.title,
     modelProvider: row.model_provider,
+    model: row.model,
     source: row.source,
     archived: row.archived === 1,
     parentThreadId: row.parent_thread_id,

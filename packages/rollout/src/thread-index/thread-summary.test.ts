@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { asLines, environmentContext, item, sessionMeta, temporaryHome, userMessage, uuidV7, writeJsonl } from '../../test/support/builders.js';
+import { asLines, environmentContext, item, sessionMeta, temporaryHome, turnContext, userMessage, uuidV7, writeJsonl } from '../../test/support/builders.js';
 import { MAX_TITLE_CHARS, summarizeRolloutFile } from './thread-summary.js';
 
 const ID = uuidV7(1);
@@ -17,7 +17,9 @@ describe('summarizeRolloutFile', () => {
     await writeJsonl(file, asLines([
       { type: 'session_meta', payload: sessionMeta(ID, { forked_from_id: uuidV7(5), source: { subagent: { thread_spawn: { parent_thread_id: uuidV7(6) } } } }) },
       item(environmentContext('/workspace')),
+      turnContext('t1', '/workspace', 'gpt-5.5'),
       item(userMessage('Fix the flaky test')),
+      turnContext('t2', '/workspace', 'gpt-6.2-sol'),
       item(userMessage('and this')),
     ]));
     expect(await summarizeRolloutFile(file, false)).toMatchObject({
@@ -27,6 +29,8 @@ describe('summarizeRolloutFile', () => {
       createdAt: '2026-11-30T10:00:00.000Z',
       title: 'Fix the flaky test',
       modelProvider: 'mock',
+      // The first turn's model: the scan stops at the first user message.
+      model: 'gpt-5.5',
       source: 'subagent',
       archived: false,
       parentThreadId: uuidV7(6),
@@ -47,7 +51,7 @@ describe('summarizeRolloutFile', () => {
 
   it('has no title before the first turn and refuses a file without a header', async () => {
     await writeJsonl(file, asLines([{ type: 'session_meta', payload: sessionMeta(ID) }]));
-    expect((await summarizeRolloutFile(file, false)).title).toBeNull();
+    expect(await summarizeRolloutFile(file, false)).toMatchObject({ title: null, model: null });
     await writeJsonl(file, asLines([item(userMessage('no header'))]));
     await expect(summarizeRolloutFile(file, false)).rejects.toMatchObject({ code: 'MissingSessionMeta' });
   });

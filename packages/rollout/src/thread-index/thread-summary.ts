@@ -30,6 +30,8 @@ export const ThreadSummary = z.object({
   /** The first user message, cut to `MAX_TITLE_CHARS`; null before the first turn. */
   title: z.string().nullable(),
   modelProvider: z.string().nullable(),
+  /** The model of the thread's latest recorded turn (its first, when read from the file); null before any turn. */
+  model: z.string().nullable(),
   /** The source's kind (`exec`, `cli`, `vscode`, `subagent`, …). */
   source: z.string().nullable(),
   archived: z.boolean(),
@@ -45,6 +47,7 @@ export function summaryFromMeta(
   meta: SessionMeta,
   file: { readonly path: string; readonly archived: boolean; readonly updatedAt: Date },
   title: string | undefined,
+  model?: string,
 ): ThreadSummary {
   return {
     id: meta.id,
@@ -54,6 +57,7 @@ export function summaryFromMeta(
     updatedAt: file.updatedAt.toISOString(),
     title: title === undefined ? null : title.slice(0, MAX_TITLE_CHARS),
     modelProvider: meta.model_provider ?? null,
+    model: model ?? null,
     source: sourceKindOf(meta) ?? null,
     archived: file.archived,
     parentThreadId: parentThreadIdOf(meta) ?? null,
@@ -65,12 +69,13 @@ export function summaryFromMeta(
 /**
  * Reads a thread's summary from its file: the header, then lines until the first user message (a
  * user turn's message item, an `item_completed` user message, or an older file's `user_message`
- * event). Throws `MissingSessionMeta` for a file that is not a thread.
+ * event) and the first `turn_context` (the model; it precedes the message in Codex's files). Throws `MissingSessionMeta` for a file that is not a thread.
  */
 export async function summarizeRolloutFile(filePath: string, archived: boolean, options: { readonly openFile?: OpenFile } & ContextFragmentOptions = {}): Promise<ThreadSummary> {
   const info = await stat(filePath);
   let meta: SessionMeta | undefined;
   let title: string | undefined;
+  let model: string | undefined;
   let lines = 0;
   await scanRolloutFile(filePath, (record) => {
     lines += 1;
@@ -81,11 +86,17 @@ export async function summarizeRolloutFile(filePath: string, archived: boolean, 
       meta = line.payload as SessionMeta;
       return false;
     }
-    title = titleOf(line.type, line.payload, options);
-    return title !== undefined || lines >= TITLE_SCAN_MAX_LINES;
+    if (model === undefined && line.type === 'turn_context') model = modelOf(line.payload);
+    title ??= titleOf(line.type, line.payload, options);
+    return (title !== undefined && model !== undefined) || lines >= TITLE_SCAN_MAX_LINES;
   }, { readChunkBytes: SUMMARY_READ_CHUNK_BYTES, ...(options.openFile === undefined ? {} : { openFile: options.openFile }) });
   if (meta === undefined) throw new RolloutError('MissingSessionMeta', `${filePath} does not start with a session_meta line`, filePath, 1);
-  return summaryFromMeta(meta, { path: filePath, archived, updatedAt: info.mtime }, title);
+  return summaryFromMeta(meta, { path: filePath, archived, updatedAt: info.mtime }, title, model);
+}
+
+function modelOf(payload: unknown): string | undefined {
+  const model = (payload as { model?: unknown } | null)?.model;
+  return typeof model === 'string' && model !== '' ? model : undefined;
 }
 
 function titleOf(type: string, payload: unknown, options: ContextFragmentOptions): string | undefined {

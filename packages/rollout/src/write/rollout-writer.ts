@@ -9,6 +9,7 @@ import { compactedWriteProblem, type Compacted } from '../lines/compacted.js';
 import type { EventMsg } from '../lines/event-msg.js';
 import { rolloutItemProblem, serializeRolloutLine, type RolloutItem } from '../lines/rollout-line.js';
 import type { BaseInstructions, GitInfo, SessionMeta, SessionSource } from '../lines/session-meta.js';
+import type { TurnContext } from '../lines/turn-context.js';
 import { openFile, type OpenFile } from '../open-file.js';
 import { isPersistedRolloutItem, sanitizeForPersistence, type EventPersistenceMode } from '../persistence-policy.js';
 import { readRolloutHead, readRolloutTail } from '../read/tail-reader.js';
@@ -104,6 +105,7 @@ export class RolloutWriter {
   private failure: unknown;
   private ordinal: number;
   private titleText: string | undefined;
+  private modelName: string | undefined;
   private readonly clock: Clock;
   private readonly persistence: EventPersistenceMode;
   private readonly durability: Durability;
@@ -221,6 +223,11 @@ export class RolloutWriter {
     return this.titleText;
   }
 
+  /** The model of the last `turn_context` appended through this writer (the thread's model, for the index). */
+  get lastModel(): string | undefined {
+    return this.modelName;
+  }
+
   /**
    * Appends items in order. Items are checked first (all or nothing: an invalid one throws
    * `InvalidItem` and none is written); items the persistence policy does not keep are left out.
@@ -309,6 +316,7 @@ export class RolloutWriter {
   }
 
   private noteTitle(item: RolloutItem): void {
+    if (item.type === 'turn_context') this.modelName = (item.payload as TurnContext).model;
     if (this.titleText !== undefined) return;
     if (item.type === 'response_item' && isUserTurnBoundary(item.payload as ResponseItem, this.options.contextFragments) && (item.payload as ResponseItem).type === 'message') {
       this.titleText = userMessageText(item.payload as ResponseItem);

@@ -1,0 +1,190 @@
+// The methods Codex's TUI and IDE clients call beside the thread basics (issue #13), end to end over
+// JSON-RPC with every message validated against Codex's schema: a stored thread's model and approval
+// policy, unloading threads no client holds, hooks/list, collaborationMode/list, read states and
+// thread/turns/list. Each answer's shape is what Codex 0.171.0 answered to the same requests.
+import { assistantMessage, completed, mockProviderConfigToml, sse, startMockResponsesServer, type AppServerTestClient, type MockResponsesServer } from '@skein/test-support';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeHome, startInProcess, threadsOn, type InProcessServer, type TestHome } from './support/app-server-harness.js';
+
+let model: MockResponsesServer;
+let home: TestHome;
+const servers: InProcessServer[] = [];
+const clients: AppServerTestClient[] = [];
+
+beforeEach(async () => {
+  model = await startMockResponsesServer();
+  // Unheld threads are unloaded at once (Codex waits a minute by default).
+  home = makeHome(`thread_unload_delay_secs = 0\n${mockProviderConfigToml(model.url)}`);
+});
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  for (const server of servers.splice(0)) await server.close();
+  try {
+    await model.close();
+  } finally {
+    home.cleanup();
+  }
+});
+
+async function serve(): Promise<InProcessServer> {
+  const server = await startInProcess(home, { threads: threadsOn(home) });
+  servers.push(server);
+  return server;
+}
+
+async function connect(server: InProcessServer, transport: 'stdio' | 'websocket' = 'stdio'): Promise<AppServerTestClient> {
+  const client = await server.connect(transport);
+  clients.push(client);
+  await client.initialize();
+  return client;
+}
+
+/** Closes a client and its server, as a client quitting and the process ending. */
+async function stop(server: InProcessServer, client: AppServerTestClient): Promise<void> {
+  await client.close();
+  clients.splice(clients.indexOf(client), 1);
+  await server.close();
+  servers.splice(servers.indexOf(server), 1);
+}
+
+const text = (value: string) => [{ type: 'text', text: value, text_elements: [] }];
+
+async function startThread(client: AppServerTestClient, params: Record<string, unknown> = {}): Promise<string> {
+  const result = (await client.request('thread/start', { cwd: home.workspace, sandbox: 'workspace-write', ...params })) as { thread: { id: string } };
+  return result.thread.id;
+}
+
+/** Runs one turn that the model answers with `answer`; resolves to the turn's id once it completed. */
+async function runTurn(client: AppServerTestClient, threadId: string, prompt: string, answer = 'Done.'): Promise<string> {
+  model.expect([sse(assistantMessage(answer), completed())]);
+  const { turn } = (await client.request('turn/start', { threadId, input: text(prompt) })) as { turn: { id: string } };
+  await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id);
+  return turn.id;
+}
+
+describe('a stored thread as Codex reports it', () => {
+  it('thread/list and thread/read name the model of a thread that is not loaded', async () => {
+    const first = await serve();
+    const client = await connect(first);
+    const threadId = await startThread(client, { model: 'gpt-5.4' });
+    await runTurn(client, threadId, 'Remember the model');
+    await stop(first, client);
+
+    const again = await connect(await serve());
+    const listed = (await again.request('thread/list', {})) as { data: { id: string; model: string | null; status: unknown }[] };
+    expect(listed.data.map((thread) => [thread.id, thread.model, thread.status])).toEqual([[threadId, 'gpt-5.4', { type: 'notLoaded' }]]);
+    expect(await again.request('thread/read', { threadId })).toMatchObject({ thread: { id: threadId, model: 'gpt-5.4', status: { type: 'notLoaded' } } });
+  });
+
+  it('thread/resume and thread/fork keep the approval policy the thread ran with unless the client names one', async () => {
+    const first = await serve();
+    const client = await connect(first);
+    const threadId = await startThread(client, { approvalPolicy: 'never' });
+    await runTurn(client, threadId, 'Run without asking');
+    await stop(first, client);
+
+    const again = await connect(await serve());
+    expect(await again.request('thread/fork', { threadId, excludeTurns: true })).toMatchObject({ approvalPolicy: 'never', thread: { forkedFromId: threadId } });
+    expect(await again.request('thread/fork', { threadId, excludeTurns: true, approvalPolicy: 'untrusted' })).toMatchObject({ approvalPolicy: 'untrusted' });
+    expect(await again.request('thread/resume', { threadId, excludeTurns: true })).toMatchObject({ approvalPolicy: 'never', thread: { id: threadId } });
+  });
+});
+
+describe('threads no client holds', () => {
+  it('are unloaded after thread_unload_delay_secs once the last client unsubscribed, and every client hears it', async () => {
+    const server = await serve();
+    const client = await connect(server, 'websocket');
+    const other = await connect(server, 'websocket');
+    const threadId = await startThread(client);
+    const ephemeral = await startThread(client, { ephemeral: true });
+    await other.request('thread/resume', { threadId });
+    expect(await client.request('thread/loaded/list', {})).toEqual({ data: [threadId, ephemeral], nextCursor: null });
+
+    expect(await client.request('thread/unsubscribe', { threadId: ephemeral })).toEqual({ status: 'unsubscribed' });
+    await other.waitFor('thread/closed', (params) => (params as { threadId: string }).threadId === ephemeral);
+    // Still held by the other client.
+    expect(await client.request('thread/unsubscribe', { threadId })).toEqual({ status: 'unsubscribed' });
+    expect(await client.request('thread/loaded/list', {})).toEqual({ data: [threadId], nextCursor: null });
+
+    // A disconnect lets go as an unsubscribe does.
+    await other.close();
+    clients.splice(clients.indexOf(other), 1);
+    await client.waitFor('thread/closed', (params) => (params as { threadId: string }).threadId === threadId);
+    expect(client.notificationsOf('thread/status/changed').filter((params) => (params as { threadId: string }).threadId === threadId).at(-1)).toEqual({ threadId, status: { type: 'notLoaded' } });
+    expect(await client.request('thread/loaded/list', {})).toEqual({ data: [], nextCursor: null });
+    expect(await client.request('thread/unsubscribe', { threadId })).toEqual({ status: 'notLoaded' });
+  });
+});
+
+describe('hooks/list and collaborationMode/list', () => {
+  it('hooks/list answers an empty entry per directory, or for a loaded thread; a thread not loaded or both selectors is -32600', async () => {
+    const client = await connect(await serve());
+    expect(await client.request('hooks/list', {})).toEqual({ data: [{ cwd: home.workspace, hooks: [], warnings: [], errors: [] }] });
+    expect(await client.request('hooks/list', { cwds: ['rel', home.workspace] })).toEqual({
+      data: [
+        { cwd: 'rel', hooks: [], warnings: [], errors: [] },
+        { cwd: home.workspace, hooks: [], warnings: [], errors: [] },
+      ],
+    });
+    const threadId = await startThread(client);
+    expect(await client.request('hooks/list', { threadId })).toEqual({ data: [{ cwd: home.workspace, hooks: [], warnings: [], errors: [] }] });
+    expect(await client.requestReply('hooks/list', { threadId, cwds: [home.workspace] })).toMatchObject({ error: { code: -32600 } });
+    expect(await client.requestReply('hooks/list', { threadId: '01a2347a-f789-7151-bb44-fe2c2da36c00' })).toMatchObject({ error: { code: -32600 } });
+  });
+
+  it('collaborationMode/list lists the Plan and Default presets, for experimental clients only', async () => {
+    const server = await serve();
+    const client = await connect(server);
+    expect(await client.request('collaborationMode/list', {})).toEqual({
+      data: [
+        { name: 'Plan', mode: 'plan', model: null, reasoning_effort: 'medium' },
+        { name: 'Default', mode: 'default', model: null, reasoning_effort: null },
+      ],
+    });
+    const plain = await server.connect('stdio');
+    clients.push(plain);
+    await plain.initialize({ capabilities: { experimentalApi: false } });
+    expect(await plain.requestReply('collaborationMode/list', {})).toMatchObject({ error: { code: -32600, message: 'collaborationMode/list requires experimentalApi capability' } });
+  });
+});
+
+describe('read states', () => {
+  it('a finished turn is unread (thread/readState/changed before the thread goes idle); marking it read survives a restart', async () => {
+    const first = await serve();
+    const client = await connect(first);
+    const threadId = await startThread(client);
+    const from = client.notifications.length;
+    const turnId = await runTurn(client, threadId, 'Tell me when done');
+    const tail = client.notifications.slice(from).map((notification) => notification.method).filter((method) => method !== 'item/agentMessage/delta');
+    expect(tail.slice(-3)).toEqual(['thread/readState/changed', 'thread/status/changed', 'turn/completed']);
+    const [changed] = client.notificationsOf('thread/readState/changed') as { threadId: string; readState: { firstUnread: unknown; revision: string } }[];
+    expect(changed).toMatchObject({ threadId, readState: { firstUnread: { type: 'turn', turnId } } });
+
+    const read = (await client.request('thread/read', { threadId })) as { readState: unknown };
+    expect(read.readState).toEqual(changed!.readState);
+    expect(await client.request('thread/list', {})).toMatchObject({ readStates: { [threadId]: changed!.readState } });
+
+    const stale = await client.requestReply('thread/readState/update', { threadId, expectedRevision: 'seen-long-ago', operation: { type: 'read' } });
+    expect(stale).toMatchObject({ error: { code: -32600, data: { reason: 'readStateConflict', readState: changed!.readState } } });
+    const marked = (await client.request('thread/readState/update', { threadId, expectedRevision: changed!.readState.revision, operation: { type: 'read' } })) as { readState: { firstUnread: unknown; revision: string } };
+    expect(marked.readState.firstUnread).toBeNull();
+    await client.waitFor('thread/readState/changed', (params) => (params as { readState: { revision: string } }).readState.revision === marked.readState.revision);
+    await stop(first, client);
+
+    const again = await connect(await serve());
+    expect(await again.request('thread/read', { threadId })).toMatchObject({ readState: marked.readState });
+    const unread = (await again.request('thread/readState/update', { threadId, expectedRevision: marked.readState.revision, operation: { type: 'unread' } })) as { readState: unknown };
+    expect(unread.readState).toMatchObject({ firstUnread: { type: 'turn', turnId } });
+  });
+
+  it('refuses an unknown thread, an ephemeral one, and params Codex would not take', async () => {
+    const client = await connect(await serve());
+    const update = (params: Record<string, unknown>) => client.requestReply('thread/readState/update', { expectedRevision: '0', operation: { type: 'read' }, ...params });
+    expect(await update({ threadId: '01a2347a-f789-7151-bb44-fe2c2da36c00' })).toMatchObject({ error: { code: -32600 } });
+    const ephemeral = await startThread(client, { ephemeral: true });
+    expect(await update({ threadId: ephemeral })).toMatchObject({ error: { code: -32600 } });
+    expect(await client.request('thread/read', { threadId: ephemeral })).toMatchObject({ readState: null });
+    expect(await update({ threadId: ephemeral, operation: { type: 'bogus' } })).toMatchObject({ error: { code: -32600 } });
+    expect(await client.requestReply('thread/readState/update', { threadId: ephemeral, operation: { type: 'read' } })).toMatchObject({ error: { code: -32600 } });
+  });
+});

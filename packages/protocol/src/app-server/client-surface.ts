@@ -1,0 +1,37 @@
+// Params of the methods Codex's TUI and IDE clients call beside the thread basics: `hooks/list`,
+// `collaborationMode/list`, `thread/readState/update` and `thread/turns/list`.
+import { z } from 'zod';
+
+/** `hooks/list`: a loaded thread's hooks, or those a thread in each directory would run. */
+export const HooksListParams = z.object({
+  /** Directories to inspect when no thread is named; empty or absent: the server's working directory. */
+  cwds: z.array(z.string()).optional(),
+  threadId: z.string().nullish(),
+});
+export type HooksListParams = z.infer<typeof HooksListParams>;
+
+/** `collaborationMode/list` takes nothing (extra fields are ignored, as Codex ignores them). */
+export const CollaborationModeListParams = z.object({}).nullish();
+export type CollaborationModeListParams = z.infer<typeof CollaborationModeListParams>;
+
+/** Marks a thread read, or unread from its start. */
+export const ThreadReadStateOperation = z.discriminatedUnion('type', [z.object({ type: z.literal('read') }), z.object({ type: z.literal('unread') })]);
+export type ThreadReadStateOperation = z.infer<typeof ThreadReadStateOperation>;
+
+/** `thread/readState/update`: applies only when `expectedRevision` is the revision the caller saw. */
+export const ThreadReadStateUpdateParams = z.object({
+  threadId: z.string(),
+  expectedRevision: z.string(),
+  operation: ThreadReadStateOperation,
+});
+export type ThreadReadStateUpdateParams = z.infer<typeof ThreadReadStateUpdateParams>;
+
+/** `thread/turns/list`: one page of a thread's turns. */
+export const ThreadTurnsListParams = z.object({
+  threadId: z.string(),
+  cursor: z.string().nullish(),
+  limit: z.number().int().nonnegative().nullish(),
+  itemsView: z.enum(['notLoaded', 'summary', 'full']).nullish(),
+  sortDirection: z.enum(['asc', 'desc']).nullish(),
+});
+export type ThreadTurnsListParams = z.infer<typeof ThreadTurnsListParams>;

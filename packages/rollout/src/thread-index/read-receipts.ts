@@ -1,0 +1,115 @@
+// Read receipts: where a client's user left off in each stored thread (the first turn whose result
+// they have not seen), kept in the index database so they survive restarts. The table is Skein's
+// own (Codex keeps its `thread_read_receipts` in `state_5.sqlite`) and, unlike the threads table,
+// is never rebuilt from the files: it holds what the files cannot tell.
+import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+
+/** The first unread position: a turn, the thread's start (marked unread), or null when read. */
+export type UnreadPosition = { readonly type: 'turn'; readonly turnId: string } | { readonly type: 'threadStart' } | null;
+
+/** A thread's read state; `revision` changes with every change, to guard edits made from a stale view. */
+export interface ReadState {
+  readonly firstUnread: UnreadPosition;
+  readonly revision: string;
+}
+
+/** The revision of a thread no turn has ended in and no client marked (no row yet). */
+export const INITIAL_READ_REVISION = '0';
+
+/** The outcome of an update: the new state, or the current one when the caller's revision is stale. */
+export type ReadStateUpdate = { readonly applied: true; readonly state: ReadState } | { readonly applied: false; readonly current: ReadState };
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS read_receipts (
+  thread_id TEXT PRIMARY KEY,
+  first_unread_kind TEXT,
+  first_unread_turn_id TEXT,
+  revision TEXT NOT NULL,
+  last_published_turn_id TEXT
+);
+`;
+
+interface Row {
+  first_unread_kind: 'turn' | 'threadStart' | null;
+  first_unread_turn_id: string | null;
+  revision: string;
+  last_published_turn_id: string | null;
+}
+
+/** The read receipts of one index database. */
+export class ReadReceipts {
+  constructor(private readonly db: Database.Database) {
+    db.exec(SCHEMA);
+  }
+
+  /** A thread's read state (read, at the initial revision, when nothing was recorded). */
+  get(threadId: string): ReadState {
+    const row = this.#row(threadId);
+    return row === undefined ? { firstUnread: null, revision: INITIAL_READ_REVISION } : stateOf(row);
+  }
+
+  /** A turn of the thread ended with a result: it is unread unless an earlier one still is. */
+  publishTurn(threadId: string, turnId: string): ReadState {
+    return this.db
+      .transaction(() => {
+        const current = this.#row(threadId);
+        const keepEarlier = current !== undefined && current.first_unread_kind !== null;
+        const row: Row = {
+          first_unread_kind: keepEarlier ? current.first_unread_kind : 'turn',
+          first_unread_turn_id: keepEarlier ? current.first_unread_turn_id : turnId,
+          revision: randomUUID(),
+          last_published_turn_id: turnId,
+        };
+        this.#write(threadId, row);
+        return stateOf(row);
+      })
+      .immediate();
+  }
+
+  /** Marks the thread read, or unread from its last published turn (its start when it has none), if `expectedRevision` is current. */
+  update(threadId: string, expectedRevision: string, operation: 'read' | 'unread'): ReadStateUpdate {
+    return this.db
+      .transaction((): ReadStateUpdate => {
+        const current = this.#row(threadId);
+        const currentState = current === undefined ? this.get(threadId) : stateOf(current);
+        if (currentState.revision !== expectedRevision) return { applied: false, current: currentState };
+        const last = current?.last_published_turn_id ?? null;
+        const row: Row = {
+          first_unread_kind: operation === 'read' ? null : last === null ? 'threadStart' : 'turn',
+          first_unread_turn_id: operation === 'read' ? null : last,
+          revision: randomUUID(),
+          last_published_turn_id: last,
+        };
+        this.#write(threadId, row);
+        return { applied: true, state: stateOf(row) };
+      })
+      .immediate();
+  }
+
+  /** Forgets a thread's receipt (the thread was deleted). */
+  remove(threadId: string): void {
+    this.db.prepare('DELETE FROM read_receipts WHERE thread_id = ?').run(threadId.toLowerCase());
+  }
+
+  #row(threadId: string): Row | undefined {
+    return this.db.prepare('SELECT first_unread_kind, first_unread_turn_id, revision, last_published_turn_id FROM read_receipts WHERE thread_id = ?').get(threadId.toLowerCase()) as Row | undefined;
+  }
+
+  #write(threadId: string, row: Row): void {
+    this.db
+      .prepare(
+        `INSERT INTO read_receipts (thread_id, first_unread_kind, first_unread_turn_id, revision, last_published_turn_id)
+         VALUES (@thread_id, @first_unread_kind, @first_unread_turn_id, @revision, @last_published_turn_id)
+         ON CONFLICT(thread_id) DO UPDATE SET first_unread_kind = excluded.first_unread_kind, first_unread_turn_id = excluded.first_unread_turn_id,
+           revision = excluded.revision, last_published_turn_id = excluded.last_published_turn_id`,
+      )
+      .run({ thread_id: threadId.toLowerCase(), ...row });
+  }
+}
+
+function stateOf(row: Row): ReadState {
+  const firstUnread: UnreadPosition =
+    row.first_unread_kind === 'turn' && row.first_unread_turn_id !== null ? { type: 'turn', turnId: row.first_unread_turn_id } : row.first_unread_kind === 'threadStart' ? { type: 'threadStart' } : null;
+  return { firstUnread, revision: row.revision };
+}
