@@ -14,7 +14,7 @@ const nowSeconds = NOW.getTime() / 1000;
 const key = new TextEncoder().encode(SECRET);
 
 const jwt = (claims: JWTPayload, alg = 'HS256', secret = key) => new SignJWT(claims).setProtectedHeader({ alg }).sign(secret);
-const bearer = async (claims: JWTPayload, alg?: string, secret?: Uint8Array) => `Bearer ${await jwt(claims, alg, secret)}`;
+const bearer = async (claims: JWTPayload, alg?: string, secret?: typeof key) => `Bearer ${await jwt(claims, alg, secret)}`;
 
 describe('SignedBearerToken', () => {
   const verifier = SignedBearerToken.fromSecret(`${SECRET}\n`, {}, () => NOW);
