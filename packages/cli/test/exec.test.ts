@@ -174,6 +174,8 @@ describe('skein exec', () => {
     // The resumed request replays the first turn, then the new prompt.
     expect(server.requests[1]!.messageTexts('user').slice(-2)).toEqual(['What is first?', 'And second?']);
     expect(server.requests[1]!.messageTexts('assistant')).toEqual(['First.']);
+    // As Codex: the usage a resumed turn reports is the thread's running total, the first turn's included.
+    expect(jsonLines(second.stdout).at(-1)).toMatchObject({ type: 'turn.completed', usage: { input_tokens: 200, output_tokens: 20 } });
     server.verify();
   });
 

@@ -1,6 +1,7 @@
 // Turns the engine's events into `exec --json` lines: item ids `item_N` counting up per process,
 // core's turn items (agent messages, reasoning summaries, commands, file changes) as item lines, and
-// one usage total per turn.
+// the thread's running token total at the end of each turn, as Codex reports it (after `exec resume`
+// it includes the earlier turns).
 import type { CoreEvent, TurnItem } from '@skein/core';
 import type { ExecEvent, ExecUsage } from '@skein/protocol';
 
@@ -20,15 +21,14 @@ export class ExecEventMapper {
   map(event: CoreEvent): ExecEvent[] {
     switch (event.type) {
       case 'turnStarted':
-        this.#usage = emptyUsage();
         return [{ type: 'turn.started' }];
-      case 'tokenUsage':
+      case 'threadTokenUsage':
         this.#usage = {
-          input_tokens: this.#usage.input_tokens + event.usage.input_tokens,
-          cached_input_tokens: this.#usage.cached_input_tokens + (event.usage.input_tokens_details?.cached_tokens ?? 0),
-          cache_write_input_tokens: this.#usage.cache_write_input_tokens,
-          output_tokens: this.#usage.output_tokens + event.usage.output_tokens,
-          reasoning_output_tokens: this.#usage.reasoning_output_tokens + (event.usage.output_tokens_details?.reasoning_tokens ?? 0),
+          input_tokens: event.total.inputTokens,
+          cached_input_tokens: event.total.cachedInputTokens,
+          cache_write_input_tokens: event.total.cacheWriteInputTokens,
+          output_tokens: event.total.outputTokens,
+          reasoning_output_tokens: event.total.reasoningOutputTokens,
         };
         return [];
       case 'turnCompleted':
@@ -52,7 +52,7 @@ export class ExecEventMapper {
       case 'imageViewed':
       case 'turnItemOutputDelta':
       case 'sessionConfigured':
-      case 'threadTokenUsage':
+      case 'tokenUsage': // One response's usage; a turn reports the thread's total (threadTokenUsage).
       case 'threadNameUpdated':
       case 'agentMessageDelta':
       case 'reasoningSummaryDelta':
