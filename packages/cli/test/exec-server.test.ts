@@ -85,7 +85,7 @@ describe('skein exec-server', () => {
     expect(badListen.stderr).toBe('error: invalid websocket --listen URL `ws://localhost:0`; expected `ws://IP:PORT`\n');
     const tokenWithoutAuth = await skein(['exec-server', '--ws-token-file', 'token']);
     expect(tokenWithoutAuth.code).toBe(1);
-    expect(tokenWithoutAuth.stderr).toBe('error: websocket auth flags require `--ws-auth capability-token`\n');
+    expect(tokenWithoutAuth.stderr).toBe('error: `--ws-token-file` and `--ws-token-sha256` require `--ws-auth capability-token`\n');
     const authWithoutToken = await skein(['exec-server', '--ws-auth', 'capability-token']);
     expect(authWithoutToken.stderr).toMatch(/--ws-token-file` or `--ws-token-sha256` is required/);
     const missingFile = await skein(['exec-server', '--ws-auth', 'capability-token', '--ws-token-file', 'no-such-token']);

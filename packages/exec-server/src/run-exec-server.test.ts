@@ -43,7 +43,9 @@ describe('runExecServer', () => {
     const cases: [Parameters<typeof runExecServer>[0], RegExp][] = [
       [{ listen: 'http://127.0.0.1:0' }, /expected `ws:\/\/IP:PORT`/],
       [{ listen: 'ws://example.com:80' }, /expected `ws:\/\/IP:PORT`/],
-      [{ wsAuth: 'signed-bearer-token', wsTokenFile: 'x' }, /supports `capability-token`/],
+      [{ wsAuth: 'signed-bearer-token', wsTokenFile: 'x' }, /`--ws-token-file` and `--ws-token-sha256` require `--ws-auth capability-token`, not `signed-bearer-token`/],
+      [{ wsAuth: 'oauth' }, /unsupported --ws-auth `oauth`; use `capability-token` or `signed-bearer-token`/],
+      [{ wsAuth: 'signed-bearer-token' }, /`--ws-shared-secret-file` is required/],
       [{ wsAuth: 'capability-token', wsTokenFile: 'a', wsTokenSha256: 'b' }, /either/],
       [{ wsAuth: 'capability-token', wsTokenSha256: 'xyz' }, /64 hex digits/],
       [{ listen: 'stdio', wsAuth: 'capability-token', wsTokenSha256: 'a'.repeat(64) }, /WebSocket listeners only/],
