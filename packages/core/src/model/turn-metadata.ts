@@ -11,6 +11,8 @@ export interface TurnIdentity {
   readonly rootTurnId: string;
   /** Which context window of the thread (0 until the first compaction). */
   readonly windowNumber: number;
+  /** `turn` for a turn's sampling requests, `compaction` for the request that summarises the window. */
+  readonly requestKind?: 'turn' | 'compaction';
   readonly threadSource: string;
   readonly sandboxMode: string;
   readonly model: string;
@@ -38,7 +40,7 @@ export function turnRequestMetadata(identity: TurnIdentity): TurnRequestMetadata
     turn_id: identity.turnId,
     window_id: windowId,
     window_number: identity.windowNumber,
-    request_kind: 'turn',
+    request_kind: identity.requestKind ?? 'turn',
     root_turn_id: identity.rootTurnId,
     thread_source: identity.threadSource,
     sandbox_mode: identity.sandboxMode,
