@@ -62,7 +62,17 @@ describe('compaction', () => {
     const turnKeys = keysOf(first);
     expect(keysOf(compaction)).toEqual(turnKeys.includes('tools') ? turnKeys : turnKeys.flatMap((key) => (key === 'input' ? ['input', 'tools'] : [key])));
     expect(compaction.body).toMatchObject({ tools: [], parallel_tool_calls: false, tool_choice: 'auto', prompt_cache_key: id, stream: true });
-    expect(metadataOf(compaction)).toMatchObject({ request_kind: 'compaction', window_number: 0, window_id: `${id}:0`, thread_id: id });
+    expect(metadataOf(compaction)).toMatchObject({
+      request_kind: 'compaction',
+      window_number: 0,
+      window_id: `${id}:0`,
+      context_window_id: id,
+      thread_id: id,
+      compaction: { trigger: 'auto', reason: 'context_limit', implementation: 'responses', phase: 'pre_turn', strategy: 'memento' },
+    });
+    // A compaction request names why it runs instead of the model settings, as Codex's does.
+    expect(metadataOf(compaction)).not.toHaveProperty('model');
+    expect(metadataOf(first)).not.toHaveProperty('compaction');
     expect(compaction.header('x-codex-window-id')).toBe(`${id}:0`);
     // Its input: the whole history, then the request for a summary.
     expect(shape(inputOf(compaction))).toEqual([...shape(inputOf(first)), ['message', 'assistant', 'Hello there.'], ['message', 'user', HANDOFF_SUMMARY_REQUEST]]);
@@ -75,7 +85,7 @@ describe('compaction', () => {
       ['message', 'user', `${HANDOFF_SUMMARY_PREFIX}\n${SUMMARY}`],
       ['message', 'user', 'Now test it.'],
     ]);
-    expect(metadataOf(next)).toMatchObject({ request_kind: 'turn', window_number: 1, window_id: `${id}:1` });
+    expect(metadataOf(next)).toMatchObject({ request_kind: 'turn', window_number: 1, window_id: `${id}:1`, context_window_id: handle.contextWindow.windowId });
     expect(next.header('x-codex-window-id')).toBe(`${id}:1`);
     expect(next.body!.client_metadata).toMatchObject({ 'x-codex-window-id': `${id}:1` });
 
@@ -100,14 +110,21 @@ describe('compaction', () => {
       ['completed', 'contextCompaction', 'completed'],
     ]);
     const usage = after.filter((event) => event.type === 'threadTokenUsage');
-    expect(usage[0]).toMatchObject({ last: { inputTokens: 300, outputTokens: 40 } });
-    expect(usage[1]).toMatchObject({ last: { inputTokens: 0, outputTokens: 0 } });
+    // Codex's three updates: the usage that made it due, the compaction's own, then the estimated size of the new window.
+    expect(usage.slice(0, 3)).toMatchObject([
+      { last: { totalTokens: 5_000 }, total: { totalTokens: 5_000 } },
+      { last: { inputTokens: 300, outputTokens: 40 }, total: { totalTokens: 5_340 } },
+      { last: { inputTokens: 0, outputTokens: 0 }, total: { totalTokens: 5_340 } },
+    ]);
+    const estimate = (usage[2] as Extract<CoreEvent, { type: 'threadTokenUsage' }>).last.totalTokens;
+    expect(estimate).toBeGreaterThan(0);
+    expect(estimate).toBeLessThan(5_000);
 
     // The rollout: one compacted line with the replacement history as the model saw it (same ids) and the window.
     await handle.close();
     const compacted = rolloutLines(handle).filter((line) => line.type === 'compacted');
     expect(compacted).toHaveLength(1);
-    expect(compacted[0]!.payload).toMatchObject({ message: SUMMARY, window_number: 1, window_id: window.windowId, first_window_id: id, previous_window_id: id });
+    expect(compacted[0]!.payload).toMatchObject({ message: `${HANDOFF_SUMMARY_PREFIX}\n${SUMMARY}`, window_number: 1, window_id: window.windowId, first_window_id: id, previous_window_id: id });
     const replacement = compacted[0]!.payload.replacement_history as Item[];
     expect(replacement.map((item) => item.id)).toEqual(inputOf(next).slice(1, -1).map((item) => item.id));
   });
@@ -123,7 +140,7 @@ describe('compaction', () => {
     expect(await handle.runTurn(say('Look it up.'))).toMatchObject({ status: 'completed', lastAgentMessage: 'Found it.' });
 
     const [first, compaction, next] = server.requests as [CapturedRequest, CapturedRequest, CapturedRequest];
-    expect(metadataOf(compaction)).toMatchObject({ request_kind: 'compaction', window_number: 0 });
+    expect(metadataOf(compaction)).toMatchObject({ request_kind: 'compaction', window_number: 0, compaction: { trigger: 'auto', phase: 'mid_turn' } });
     // The call and its output went to the compaction request, and are gone from the next one.
     expect(shape(inputOf(compaction)).slice(-3).map(([type]) => type)).toEqual(['function_call', 'function_call_output', 'message']);
     expect(shape(inputOf(next))).toEqual([
@@ -149,7 +166,7 @@ describe('compaction', () => {
     expect(metadataOf(server.requests[1]!)).toMatchObject({ request_kind: 'turn', window_number: 0 });
 
     expect(await handle.compact()).toMatchObject({ status: 'completed' });
-    expect(metadataOf(server.requests[2]!)).toMatchObject({ request_kind: 'compaction', window_number: 0 });
+    expect(metadataOf(server.requests[2]!)).toMatchObject({ request_kind: 'compaction', window_number: 0, compaction: { trigger: 'manual', reason: 'user_requested', phase: 'standalone_turn' } });
     expect(handle.contextWindow.windowNumber).toBe(1);
   });
 

@@ -19,9 +19,14 @@ export function handoffSummaryRequest(): ResponseItem {
   return { type: 'message', role: 'user', content: [{ type: 'input_text', text: HANDOFF_SUMMARY_REQUEST }] };
 }
 
+/** The text of the message that carries the summary into the next window (the `compacted` line's `message`). */
+export function handoffSummaryText(summary: string): string {
+  return `${HANDOFF_SUMMARY_PREFIX}\n${summary}`;
+}
+
 /** The user message that carries the summary into the next window. */
 export function handoffSummaryMessage(summary: string): ResponseItem {
-  return { type: 'message', role: 'user', content: [{ type: 'input_text', text: `${HANDOFF_SUMMARY_PREFIX}\n${summary}` }] };
+  return { type: 'message', role: 'user', content: [{ type: 'input_text', text: handoffSummaryText(summary) }] };
 }
 
 /** Whether a message is an earlier window's summary (a later compaction replaces it rather than keeping it as a prompt). */

@@ -47,4 +47,11 @@ describe('buildReplacementHistory', () => {
     expect(kept[0]).toMatch(/^a+.*a+$/s);
     expect(replacement[0]!.id).toBe('msg_a');
   });
+
+  it('between two samplings puts the context just before the newest prompt, which stays last before the summary', () => {
+    const context: ResponseItem[] = [{ type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'context' }] }];
+    const history = [user('first', 'msg_first'), user('second', 'msg_second')];
+    const replacement = buildReplacementHistory({ ...base, context, contextPlacement: 'beforeLastPrompt', history, summary: 's' });
+    expect(texts(replacement)).toEqual(['first', 'context', 'second', `${HANDOFF_SUMMARY_PREFIX}\ns`]);
+  });
 });

@@ -17,6 +17,11 @@ export const KEPT_USER_PROMPTS_MAX_TOKENS = 20_000;
 export interface ReplacementHistoryInput {
   /** The initial context rendered for the thread's current settings (with extensions' thread fragments and world state). */
   readonly context: readonly ResponseItem[];
+  /**
+   * Where the context goes: first (before a turn, or on request), or just before the newest prompt
+   * (between two samplings of a turn, so the turn's own prompt stays last before the summary).
+   */
+  readonly contextPlacement?: 'start' | 'beforeLastPrompt';
   /** The history being replaced. */
   readonly history: readonly ResponseItem[];
   /** The model's handoff summary. */
@@ -36,7 +41,11 @@ export function buildReplacementHistory(input: ReplacementHistoryInput): Respons
     input.maxUserPromptTokens ?? KEPT_USER_PROMPTS_MAX_TOKENS,
   );
   const fresh = (item: ResponseItem) => withResponseItemMetadata(ensureResponseItemId(item, input.uuid), { turn_id: input.turnId });
-  return [...input.context.map(fresh), ...prompts.map((item) => ensureResponseItemId(item, input.uuid)), fresh(handoffSummaryMessage(input.summary))];
+  const kept = prompts.map((item) => ensureResponseItemId(item, input.uuid));
+  const context = input.context.map(fresh);
+  const summary = fresh(handoffSummaryMessage(input.summary));
+  if (input.contextPlacement === 'beforeLastPrompt' && kept.length > 0) return [...kept.slice(0, -1), ...context, kept.at(-1)!, summary];
+  return [...context, ...kept, summary];
 }
 
 /** The newest prompts that fit `maxTokens`, in their order; the oldest one kept is cut in the middle if it does not fit whole. */

@@ -3,9 +3,10 @@
 // the turn runner and its hooks — and answers interrupt and steer for the running turn.
 import type { Config } from '@skein/config';
 import type { ToolEnvironment } from '@skein/extension-api';
-import { PathUri, newItemId, newTurnId, randomUuidV7, type ResponseItem, type UserInput, type UuidV7Source } from '@skein/protocol';
+import { PathUri, newTurnId, randomUuidV7, type ResponseItem, type UserInput, type UuidV7Source } from '@skein/protocol';
 import { firstContextWindow, nextContextWindow, type ContextWindow } from '../compaction/context-window.js';
 import { requestHandoffSummary } from '../compaction/compaction-request.js';
+import { handoffSummaryText } from '../compaction/handoff-summary.js';
 import { buildReplacementHistory } from '../compaction/replacement-history.js';
 import { approximateTokens } from '../history/truncate-output.js';
 import { ModelError } from '../model-client/model-error.js';
@@ -15,7 +16,7 @@ import { DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, ThreadHistory } from '../history/threa
 import type { ResponsesClient } from '../model-client/responses-client.js';
 import { autoCompactTokenLimit, effectiveContextWindow, findModelInfo, type ModelInfo } from '../model/model-catalog.js';
 import type { SamplingRequest } from '../model/responses-request.js';
-import { turnRequestMetadata, type TurnRequestMetadata } from '../model/turn-metadata.js';
+import { turnRequestMetadata, type CompactionTrigger, type TurnRequestMetadata } from '../model/turn-metadata.js';
 import { TurnToolCalls, type BindApprovals } from '../tools/turn-tool-calls.js';
 import type { UnifiedExecEvent } from '../tools/unified-exec/unified-exec-sessions.js';
 import type { CoreEvent } from '../turn/core-event.js';
@@ -83,6 +84,8 @@ interface CompactionRun {
   readonly signal: AbortSignal;
   readonly config: Config;
   readonly model: ModelInfo;
+  /** Between two samplings the current prompt keeps its place last, with the context before it (as Codex does). */
+  readonly phase: CompactionTrigger['phase'];
   readonly metadata: () => TurnRequestMetadata;
 }
 
@@ -234,10 +237,10 @@ export class ThreadSession {
       const router = await this.#tools.router(config, model, environment !== undefined);
       const turnStartedAtMs = this.#options.clock.now().getTime();
       // Read before each request: a compaction moves the turn to the next window.
-      const metadata = (requestKind: 'turn' | 'compaction') => this.#requestMetadata({ turnId, config, model, requestKind, turnStartedAtMs, extraClientMetadata: options.clientMetadata });
+      const metadata = (compaction?: CompactionTrigger) => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: options.clientMetadata });
       const emit = (event: CoreEvent) => this.#emit(event);
       const signal = active.controller.signal;
-      const compaction = { turnId, signal, config, model, metadata: () => metadata('compaction') };
+      const compaction = (phase: 'pre_turn' | 'mid_turn'): CompactionRun => ({ turnId, signal, config, model, phase, metadata: () => metadata({ trigger: 'auto', phase }) });
       const outcome = await runTurn(
         {
           client: this.#options.client,
@@ -245,24 +248,24 @@ export class ThreadSession {
           router,
           calls: new TurnToolCalls({ router, environment, approvals: this.#approvals, emit, newCallId: () => `call_${this.#uuid()}` }),
           model,
-          request: { ...this.#requestFields(config, metadata('turn').clientMetadata), ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }) },
+          request: { ...this.#requestFields(config, metadata().clientMetadata), ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }) },
           emit,
           now: this.#options.clock.monotonicMs,
           // Before sampling: compaction when a response filled the window, the thread's hooks
           // (reminders, …), then steered input, just before the request. After a response: token
           // accounting first, so budgets and compaction see its usage.
-          hooks: combineTurnHooks({ afterResponse: [this.#tokens], beforeSampling: [this.#midTurnCompaction(compaction)] }, this.#options.hooks ?? {}, { beforeSampling: [active.steered] }),
+          hooks: combineTurnHooks({ afterResponse: [this.#tokens], beforeSampling: [this.#midTurnCompaction(compaction('mid_turn'))] }, this.#options.hooks ?? {}, { beforeSampling: [active.steered] }),
         },
         {
           turnId,
           // A compaction due before the turn runs before its context and input are recorded, so the
           // new prompt follows the summary.
           open: async () => {
-            if (this.#autoCompactionDue(config, model)) await this.#compact(compaction);
+            if (this.#autoCompactionDue(config, model)) await this.#compact(compaction('pre_turn'));
             return this.#context.assemble(config, model, turnId, input);
           },
           signal,
-          requestMetadata: () => metadata('turn'),
+          requestMetadata: () => metadata(),
         },
       );
       this.#finishTurn(active);
@@ -287,7 +290,8 @@ export class ThreadSession {
     const turnStartedAtMs = this.#options.clock.now().getTime();
     this.#emit({ type: 'turnStarted', turnId });
     try {
-      await this.#compact({ turnId, signal, config, model, metadata: () => this.#requestMetadata({ turnId, config, model, requestKind: 'compaction', turnStartedAtMs, extraClientMetadata: undefined }) });
+      const compaction: CompactionTrigger = { trigger: 'manual', phase: 'standalone_turn' };
+      await this.#compact({ turnId, signal, config, model, phase: 'standalone_turn', metadata: () => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: undefined }) });
       await this.#options.recorder.flush();
       this.#emit({ type: 'turnCompleted', turnId, lastAgentMessage: undefined });
       return { status: 'completed', lastAgentMessage: undefined };
@@ -327,8 +331,11 @@ export class ThreadSession {
    */
   async #compact(run: CompactionRun): Promise<void> {
     const { turnId, config, model } = run;
-    const itemId = newItemId('context_compaction', this.#uuid);
+    // Codex's compaction items are bare UUIDv7s.
+    const itemId = this.#uuid();
     this.#emit({ type: 'compactionStarted', turnId, itemId });
+    // The client first sees the usage that made the compaction due (as Codex reports it).
+    this.#tokens.announce(turnId);
     try {
       const metadata = run.metadata();
       const { summary, usage } = await requestHandoffSummary({
@@ -342,12 +349,20 @@ export class ThreadSession {
         onRetry: (retry) => this.#emit({ type: 'streamRetrying', turnId, ...retry }),
       });
       const context = await this.#context.compactionContext(config, turnId);
-      const replacement = buildReplacementHistory({ context: context.items, history: this.history.items, summary, contextFragments: this.#options.extensions.contextFragments, turnId, uuid: this.#uuid });
+      const replacement = buildReplacementHistory({
+        context: context.items,
+        contextPlacement: run.phase === 'mid_turn' ? 'beforeLastPrompt' : 'start',
+        history: this.history.items,
+        summary,
+        contextFragments: this.#options.extensions.contextFragments,
+        turnId,
+        uuid: this.#uuid,
+      });
       const window = nextContextWindow(this.#window, this.#uuid);
       this.history.replace(replacement);
       this.#window = window;
       context.onReplaced();
-      this.#options.recorder.recordCompaction({ message: summary, replacementHistory: replacement, window });
+      this.#options.recorder.recordCompaction({ message: handoffSummaryText(summary), replacementHistory: replacement, window });
       this.#tokens.compacted(turnId, usage, approximateTokens(JSON.stringify(this.history.forPrompt())));
       this.#emit({ type: 'compactionEnded', turnId, itemId, status: 'completed' });
     } catch (error) {
@@ -373,7 +388,7 @@ export class ThreadSession {
     readonly turnId: string;
     readonly config: Config;
     readonly model: ModelInfo;
-    readonly requestKind: 'turn' | 'compaction';
+    readonly compaction: CompactionTrigger | undefined;
     readonly turnStartedAtMs: number;
     readonly extraClientMetadata: Readonly<Record<string, string>> | undefined;
   }): TurnRequestMetadata {
@@ -384,7 +399,8 @@ export class ThreadSession {
       turnId: request.turnId,
       rootTurnId: request.turnId,
       windowNumber: this.#window.windowNumber,
-      requestKind: request.requestKind,
+      contextWindowId: this.#window.windowId,
+      ...(request.compaction === undefined ? {} : { compaction: request.compaction }),
       threadSource: this.#options.threadSource ?? 'user',
       sandboxMode: config.sandboxMode,
       model: model.slug,

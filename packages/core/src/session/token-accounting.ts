@@ -11,6 +11,7 @@ export class TokenAccounting implements AfterResponseHook {
   #total: TokenUsageBreakdown = NO_TOKENS;
   /** What the last response reported as its total (what fills the window now); compaction compares it with its limit. */
   #windowTokens = 0;
+  #last: TokenUsageBreakdown = NO_TOKENS;
 
   constructor(
     private readonly emit: (event: CoreEvent) => void,
@@ -31,7 +32,13 @@ export class TokenAccounting implements AfterResponseHook {
   /** Continues from a recorded total and last usage (resume). */
   restore(total: TokenUsageBreakdown, last?: TokenUsageBreakdown): void {
     this.#total = total;
-    this.#windowTokens = last?.totalTokens ?? 0;
+    this.#last = last ?? NO_TOKENS;
+    this.#windowTokens = this.#last.totalTokens;
+  }
+
+  /** Tells the client the usage as it stands (a compaction opens with it). */
+  announce(turnId: string): void {
+    this.emit({ type: 'threadTokenUsage', turnId, last: this.#last, total: this.#total, modelContextWindow: this.contextWindow() });
   }
 
   /**
@@ -45,13 +52,15 @@ export class TokenAccounting implements AfterResponseHook {
       this.emit({ type: 'threadTokenUsage', turnId, last, total: this.#total, modelContextWindow: this.contextWindow() });
     }
     this.#windowTokens = estimatedTokens;
-    this.emit({ type: 'threadTokenUsage', turnId, last: { ...NO_TOKENS, totalTokens: estimatedTokens }, total: this.#total, modelContextWindow: this.contextWindow() });
+    this.#last = { ...NO_TOKENS, totalTokens: estimatedTokens };
+    this.emit({ type: 'threadTokenUsage', turnId, last: this.#last, total: this.#total, modelContextWindow: this.contextWindow() });
   }
 
   afterResponse(step: TurnStep, response: SampledResponse): undefined {
     if (response.usage === undefined) return undefined;
     const last = breakdownOf(response.usage);
     this.#total = addUsage(this.#total, last);
+    this.#last = last;
     this.#windowTokens = last.totalTokens;
     this.emit({ type: 'threadTokenUsage', turnId: step.turnId, last, total: this.#total, modelContextWindow: this.contextWindow() });
     return undefined;
