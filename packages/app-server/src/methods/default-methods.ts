@@ -7,6 +7,7 @@ import { EXPERIMENTAL_FEATURE_LIST_METHODS } from './experimental-feature-list.j
 import { FS_METHODS } from './fs.js';
 import { MODEL_LIST_METHODS } from './model-list.js';
 import { SKILLS_LIST_METHODS } from './skills-list.js';
+import { THREAD_COMPACT_METHODS } from './thread-compact.js';
 import { THREAD_METHODS, TURN_METHODS } from './threads.js';
 
 const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
@@ -19,6 +20,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   SKILLS_LIST_METHODS,
   THREAD_METHODS,
   TURN_METHODS,
+  THREAD_COMPACT_METHODS,
 ];
 
 /** Every method this server implements, by name (a new map each call). */

@@ -138,6 +138,6 @@ export function threadItem(item: TurnItem): WireObject {
     case 'imageView':
       return imageViewItem(item.id, item.path);
     case 'contextCompaction':
-      return { type: 'contextCompaction', id: item.id };
+      return { type: 'contextCompaction', id: item.id, startedAtMs: item.startedAtMs, completedAtMs: item.completedAtMs };
   }
 }
