@@ -2,6 +2,7 @@
 // that replaces the window, the windows' ids in headers, rollout and resume, and the auto-compaction
 // feature switch. Real config, real store, real rollout files; only the model is scripted.
 import { appendFileSync, readFileSync } from 'node:fs';
+import { ExtensionRegistryBuilder, defineContextFragment, defineExtension } from '@skein/extension-api';
 import { isUuidV7 } from '@skein/protocol';
 import { assistantMessage, completed, failed, functionCall, sse, startMockResponsesServer, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -36,9 +37,18 @@ const metadataOf = (request: CapturedRequest) => JSON.parse(request.header('x-co
 const rolloutLines = (thread: ThreadHandle) =>
   readFileSync(thread.path!, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; payload: Record<string, unknown> });
 
-async function thread(overrides: readonly string[] = LIMIT) {
-  return startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env, environment: 'none', overrides });
+async function thread(overrides: readonly string[] = LIMIT, extensions = new ExtensionRegistryBuilder().build()) {
+  return startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env, environment: 'none', overrides, extensions });
 }
+
+const FACTS = defineContextFragment({ kind: 'facts.catalog', role: 'developer', open: '<facts>', close: '</facts>' });
+/** An extension with a thread fragment and a world-state section that renders in full only when the model has not seen it. */
+const facts = defineExtension({
+  id: 'facts',
+  fragments: [FACTS],
+  context: { threadFragments: () => Promise.resolve([FACTS.render('the sky is blue')]) },
+  worldState: [{ sectionId: 'weather', snapshot: () => Promise.resolve('sunny'), renderChange: (previous, current) => (previous === current ? undefined : `<weather>${JSON.stringify(current)}</weather>`) }],
+});
 
 /** The context items the first request carried before the user's prompt (instructions excluded). */
 const contextOf = (request: CapturedRequest) => inputOf(request).slice(1, -1);
@@ -244,5 +254,25 @@ describe('compaction', () => {
     ]);
     expect(last.header('x-codex-window-id')).toBe(`${handle.threadId}:1`);
     await resumed.close();
+  });
+
+  it("re-sends extensions' thread fragments and world-state sections in full after a compaction", async () => {
+    server.expect([
+      sse(assistantMessage('Hello there.'), completed()),
+      sse(assistantMessage('Again.'), completed(over)),
+      sse(assistantMessage(SUMMARY), completed()),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    const { thread: handle } = await thread(LIMIT, new ExtensionRegistryBuilder().add(facts).build());
+    await handle.runTurn(say('one'));
+    await handle.runTurn(say('two'));
+    await handle.runTurn(say('three'));
+    const [first, second, , afterCompaction] = server.requests as CapturedRequest[];
+    const count = (request: CapturedRequest, needle: string) => inputOf(request).filter((item) => textOf(item).includes(needle)).length;
+    // Told once in the first window: the fragment with the initial context, the section with the first turn.
+    expect([count(first!, '<facts>'), count(first!, '<weather>"sunny"</weather>')]).toEqual([1, 1]);
+    expect([count(second!, '<facts>'), count(second!, '<weather>"sunny"</weather>')]).toEqual([1, 1]);
+    // The compaction dropped the history that told the model; the new window tells it again, once.
+    expect([count(afterCompaction!, '<facts>'), count(afterCompaction!, '<weather>"sunny"</weather>')]).toEqual([1, 1]);
   });
 });
