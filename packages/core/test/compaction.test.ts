@@ -7,7 +7,8 @@ import { isUuidV7 } from '@skein/protocol';
 import { assistantMessage, completed, failed, functionCall, sse, startMockResponsesServer, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HANDOFF_SUMMARY_PREFIX, HANDOFF_SUMMARY_REQUEST, type CoreEvent, type ThreadHandle } from '../src/index.js';
-import { createTestWorkspace, startTestThread, type TestWorkspace } from '../src/testing/index.js';
+import { loadConfig } from '@skein/config';
+import { createTestWorkspace, mockProviderOverrides, startTestThread, type TestWorkspace } from '../src/testing/index.js';
 
 let workspace: TestWorkspace;
 let server: MockResponsesServer;
@@ -274,5 +275,24 @@ describe('compaction', () => {
     expect([count(second!, '<facts>'), count(second!, '<weather>"sunny"</weather>')]).toEqual([1, 1]);
     // The compaction dropped the history that told the model; the new window tells it again, once.
     expect([count(afterCompaction!, '<facts>'), count(afterCompaction!, '<weather>"sunny"</weather>')]).toEqual([1, 1]);
+  });
+
+  it('compacts with the previous model when a switch to a model with a smaller window would not fit', async () => {
+    server.expect([
+      sse(assistantMessage('Hello there.'), completed({ usage: { inputTokens: 2_990, outputTokens: 10 } })),
+      sse(assistantMessage(SUMMARY), completed()),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    const { thread: handle, config } = await thread([]);
+    await handle.runTurn(say('Add a greeting.'));
+    const smaller = config.model === 'gpt-5.5' ? 'gpt-6-sol' : 'gpt-5.5';
+    const switched = await loadConfig({ cwd: workspace.workspace, env: {}, homeDir: workspace.home, overrides: [...mockProviderOverrides(server.url), `model="${smaller}"`, 'model_context_window=3000'] });
+    handle.reconfigure(switched.config);
+    await handle.runTurn(say('Now test it.'));
+    const [, compaction, next] = server.requests as [CapturedRequest, CapturedRequest, CapturedRequest];
+    expect(metadataOf(compaction)).toMatchObject({ request_kind: 'compaction', compaction: { trigger: 'auto', phase: 'pre_turn' } });
+    expect(compaction.body!.model).toBe(config.model);
+    expect(next.body!.model).toBe(smaller);
+    expect(metadataOf(next)).toMatchObject({ window_number: 1 });
   });
 });

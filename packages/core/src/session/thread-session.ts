@@ -128,6 +128,8 @@ export class ThreadSession {
   readonly #uuid: UuidV7Source;
   #active: ActiveTurn | undefined;
   #window: ContextWindow;
+  /** The model the last turn ran with (unknown after a resume until a turn runs). */
+  #lastTurnModel: ModelInfo | undefined;
 
   constructor(options: ThreadSessionOptions) {
     this.threadId = options.threadId;
@@ -240,7 +242,7 @@ export class ThreadSession {
       const metadata = (compaction?: CompactionTrigger) => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: options.clientMetadata });
       const emit = (event: CoreEvent) => this.#emit(event);
       const signal = active.controller.signal;
-      const compaction = (phase: 'pre_turn' | 'mid_turn'): CompactionRun => ({ turnId, signal, config, model, phase, metadata: () => metadata({ trigger: 'auto', phase }) });
+      const compaction = (phase: 'pre_turn' | 'mid_turn', compactingModel: ModelInfo = model): CompactionRun => ({ turnId, signal, config, model: compactingModel, phase, metadata: () => metadata({ trigger: 'auto', phase }) });
       const outcome = await runTurn(
         {
           client: this.#options.client,
@@ -261,7 +263,10 @@ export class ThreadSession {
           // A compaction due before the turn runs before its context and input are recorded, so the
           // new prompt follows the summary.
           open: async () => {
-            if (this.#autoCompactionDue(config, model)) await this.#compact(compaction('pre_turn'));
+            // The window is measured against this turn's model (a switch to a smaller one can make a
+            // compaction due); the model that held the history writes the summary.
+            if (this.#autoCompactionDue(config, model)) await this.#compact(compaction('pre_turn', this.#lastTurnModel ?? model));
+            this.#lastTurnModel = model;
             return this.#context.assemble(config, model, turnId, input);
           },
           signal,
