@@ -8,7 +8,7 @@ export { KNOWN_SERVER_EVENTS, ServerEvent, TokenUsage } from './model-client/res
 export type { ResponseEvent } from './model-client/response-event.js';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs } from './model-client/retry-policy.js';
 export type { RetryPolicy } from './model-client/retry-policy.js';
-export { effectiveContextWindow, findModelInfo, listModels } from './model/model-catalog.js';
+export { autoCompactTokenLimit, effectiveContextWindow, findModelInfo, listModels } from './model/model-catalog.js';
 export type { ModelInfo, ModelOverrides, ToolMode } from './model/model-catalog.js';
 export { OUTPUT_SCHEMA_NAME, buildResponsesBody } from './model/responses-request.js';
 export type { SamplingRequest } from './model/responses-request.js';
@@ -35,6 +35,7 @@ export { TurnItems } from './turn/turn-items.js';
 export type {
   AgentMessageTurnItem,
   CommandTurnItem,
+  ContextCompactionTurnItem,
   FileChangeTurnItem,
   ImageViewTurnItem,
   ReasoningTurnItem,
@@ -58,7 +59,12 @@ export type { ExtensionStateRecord } from './extensions/thread-extension-state.j
 export { permissionsForPolicy, threadPermissions } from './session/permissions.js';
 export type { SandboxSettings, ThreadPermissions } from './session/permissions.js';
 export { MemoryThreadRecorder } from './session/thread-recorder.js';
-export type { ThreadRecorder, TurnContextRecord, WorldStateRecord } from './session/thread-recorder.js';
+export type { CompactionRecord, ThreadRecorder, TurnContextRecord, WorldStateRecord } from './session/thread-recorder.js';
+export { firstContextWindow, nextContextWindow, restoredContextWindow } from './compaction/context-window.js';
+export type { ContextWindow } from './compaction/context-window.js';
+export { HANDOFF_SUMMARY_PREFIX, HANDOFF_SUMMARY_REQUEST } from './compaction/handoff-summary.js';
+export { KEPT_USER_PROMPTS_MAX_TOKENS, buildReplacementHistory } from './compaction/replacement-history.js';
+export type { ReplacementHistoryInput } from './compaction/replacement-history.js';
 export { ThreadSession, ThreadSessionError } from './session/thread-session.js';
 export type { HostFacts, RecordedTurnSettings, ThreadEnvironment, ThreadSessionOptions } from './session/thread-session.js';
 export { threadApprovals } from './session/thread-approvals.js';

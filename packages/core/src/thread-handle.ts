@@ -1,5 +1,6 @@
 // What a host holds of a loaded thread: the operations clients ask for, without the session behind
 // them. Hosts (app-server, exec) and tests use only this.
+import type { ContextWindow } from './compaction/context-window.js';
 import type { Config } from '@skein/config';
 import type { ResponseItem, UserInput } from '@skein/protocol';
 import type { ThreadEnvironment, ThreadSession } from './session/thread-session.js';
@@ -30,12 +31,16 @@ export interface ThreadHandle {
   readonly hasEnvironment: boolean;
   /** Tokens used since the thread began. */
   readonly tokenUsage: TokenUsageBreakdown;
+  /** The context window the thread is in (its number and UUIDv7 id, the first and previous ids). */
+  readonly contextWindow: ContextWindow;
   /** The history as the model sees it (for inspection; hosts read turns from the rollout). */
   history(): readonly ResponseItem[];
   /** Runs one user turn to its end; refuses while another runs. */
   runTurn(input: readonly UserInput[], options?: RunTurnOptions): Promise<TurnOutcome>;
   /** Adds input to the running turn. */
   steer(input: readonly UserInput[]): Promise<void>;
+  /** Compacts the history now, as a turn of its own (runs even with `auto_compaction` off); refuses while another turn runs. */
+  compact(): Promise<TurnOutcome>;
   /** Interrupts the running turn (refuses when none runs). */
   interrupt(): void;
   interruptIfRunning(): void;
@@ -66,7 +71,11 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
     get tokenUsage() {
       return session.tokenUsage;
     },
+    get contextWindow() {
+      return session.contextWindow;
+    },
     history: () => session.history.items,
+    compact: () => session.compact(),
     runTurn: (input, options) => session.runTurn(input, options),
     steer: (input) => session.steer(input),
     interrupt: () => session.interrupt(),

@@ -2,6 +2,7 @@
 // top of @skein/rollout, knows every live thread, shares the model client, and hands out narrow
 // thread handles. Each loaded thread is a ThreadSession recording into its rollout file; resume
 // continues the same file with the history it reconstructs.
+import { restoredContextWindow } from './compaction/context-window.js';
 import { findProjectRoot, type Config } from '@skein/config';
 import type { ExtensionRegistry, ThreadInit } from '@skein/extension-api';
 import { newThreadId, randomUuidV7, ThreadId, type UuidV7Source } from '@skein/protocol';
@@ -271,6 +272,10 @@ export class ThreadManager {
               timezone: baseline.timezone ?? undefined,
             },
         loaded.tokenCount === undefined ? NO_TOKENS : breakdownFromRollout(loaded.tokenCount.total_token_usage),
+        {
+          window: restoredContextWindow(threadId, loaded.window, this.#uuid),
+          ...(loaded.tokenCount === undefined ? {} : { lastTokenUsage: breakdownFromRollout(loaded.tokenCount.last_token_usage) }),
+        },
       );
       await extensions.lifecycle('onThreadResume', threadId, config.cwd);
     } else {
@@ -318,6 +323,7 @@ const discardingRecorder: ThreadRecorder = {
   recordItems: () => undefined,
   recordTurnContext: () => undefined,
   recordWorldState: () => undefined,
+  recordCompaction: () => undefined,
   recordExtensionState: () => undefined,
   recordEvent: () => undefined,
   flush: () => Promise.resolve(),

@@ -211,6 +211,8 @@ export class LiveThread {
       case 'commandCompleted':
       case 'patchApplied':
       case 'imageViewed':
+      case 'compactionStarted':
+      case 'compactionEnded':
       case 'toolProgress':
       case 'tokenUsage':
       case 'sessionConfigured':

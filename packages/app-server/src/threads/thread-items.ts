@@ -137,5 +137,7 @@ export function threadItem(item: TurnItem): WireObject {
       return fileChangeItem(item.id, item.changes, item.status, item.startedAtMs, item.completedAtMs);
     case 'imageView':
       return imageViewItem(item.id, item.path);
+    case 'contextCompaction':
+      return { type: 'contextCompaction', id: item.id, startedAtMs: item.startedAtMs, completedAtMs: item.completedAtMs };
   }
 }

@@ -1,4 +1,4 @@
-import { ModelError, TurnItems, type CoreEvent } from '@skein/core';
+import { ModelError, NO_TOKENS, TurnItems, type CoreEvent } from '@skein/core';
 import { ExecEvent, ResponseItem } from '@skein/protocol';
 import { describe, expect, it } from 'vitest';
 import { ExecEventMapper } from './exec-event-mapper.js';
@@ -54,6 +54,16 @@ describe('ExecEventMapper', () => {
     const lines = linesFor(mapper, [...turn('1', 1), ...turn('2', 2)]);
     expect(lines.filter((line) => line.type === 'item.completed').map((line) => line.type === 'item.completed' && line.item.id)).toEqual(['item_0', 'item_1']);
     expect(lines.filter((line) => line.type === 'turn.completed').map((line) => line.type === 'turn.completed' && line.usage.input_tokens)).toEqual([100, 200]);
+  });
+
+  it('prints nothing for a compaction, as Codex does', () => {
+    const mapper = new ExecEventMapper();
+    const events: CoreEvent[] = [
+      { type: 'compactionStarted', turnId: 't', itemId: 'c1' },
+      { type: 'threadTokenUsage', turnId: 't', last: { ...NO_TOKENS, totalTokens: 700 }, total: { ...NO_TOKENS, totalTokens: 700 }, modelContextWindow: 258_400 },
+      { type: 'compactionEnded', turnId: 't', itemId: 'c1', status: 'completed' },
+    ];
+    expect(linesFor(mapper, events)).toEqual([]);
   });
 
   it('reports a failed turn as error then turn.failed', () => {

@@ -50,6 +50,8 @@ export class ExecEventMapper {
       case 'commandCompleted':
       case 'patchApplied':
       case 'imageViewed':
+      case 'compactionStarted': // Codex's JSON stream shows nothing of a compaction.
+      case 'compactionEnded':
       case 'turnItemOutputDelta':
       case 'sessionConfigured':
       case 'tokenUsage': // One response's usage; a turn reports the thread's total (threadTokenUsage).
@@ -73,6 +75,7 @@ export class ExecEventMapper {
       case 'agentMessage':
       case 'reasoning':
       case 'imageView':
+      case 'contextCompaction':
         return [];
     }
   }
@@ -100,6 +103,7 @@ export class ExecEventMapper {
       case 'fileChange':
         return [{ type: 'item.completed', item: { id: this.#closeId(item.id), type: 'file_change', changes: fileChanges(item), status: item.status === 'completed' ? 'completed' : 'failed' } }];
       case 'imageView':
+      case 'contextCompaction':
         return [];
     }
   }

@@ -125,6 +125,8 @@ export class HumanOutput {
       case 'commandOutputDelta':
       case 'turnItem': // The readable output follows the facts; the turn items restate them.
       case 'turnItemOutputDelta':
+      case 'compactionStarted': // Codex's exec shows nothing of a compaction.
+      case 'compactionEnded':
         return;
     }
   }

@@ -10,7 +10,7 @@ import {
   type ToolHandler,
   type TurnEnvironment,
 } from '@skein/extension-api';
-import type { ContextFragment, ResponseItem, UserInput } from '@skein/protocol';
+import type { ContextFragment, ContextFragmentDefinition, ResponseItem, UserInput } from '@skein/protocol';
 import type { WorldStateRecord } from '../session/thread-recorder.js';
 import { declaredFragments } from './declared-fragments.js';
 import { ThreadExtensionState } from './thread-extension-state.js';
@@ -56,6 +56,16 @@ export class ExtensionHost {
   beginTurn(turnId: string): void {
     this.#turnId = turnId;
     this.#turnStores = new Map();
+  }
+
+  /** Forgets the last snapshots, so every section is rendered in full next time (after a compaction dropped what the model was told). */
+  resetWorldState(): void {
+    this.#snapshots.clear();
+  }
+
+  /** The context fragments the thread's extensions declare, with the built-ins (what tells context from user prompts). */
+  get contextFragments(): readonly ContextFragmentDefinition[] {
+    return this.#registry.contextFragments;
   }
 
   /** The last recorded snapshots, e.g. restored from a rollout on resume. */

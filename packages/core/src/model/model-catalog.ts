@@ -134,3 +134,12 @@ export function effectiveContextWindow(info: ModelInfo): number {
 export function listModels(): readonly ModelInfo[] {
   return CATALOG;
 }
+
+/**
+ * The usage at which a thread compacts: `model_auto_compact_token_limit` when set, else nine tenths
+ * of the model's window (Codex's default), and never beyond the effective window.
+ */
+export function autoCompactTokenLimit(info: ModelInfo, configured: number | undefined): number {
+  const effective = effectiveContextWindow(info);
+  return Math.min(configured ?? Math.floor((info.contextWindow * 9) / 10), effective);
+}

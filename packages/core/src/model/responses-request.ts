@@ -22,6 +22,8 @@ export interface SamplingRequest {
   readonly clientMetadata: Readonly<Record<string, string>>;
   /** Drop Skein's item `metadata` (providers other than OpenAI reject unknown fields). */
   readonly stripItemMetadata: boolean;
+  /** A compaction request: the turn's keys, but `tools: []` always present and no parallel calls (as Codex sends it). */
+  readonly compaction?: boolean;
 }
 
 /** The name Codex gives an output schema in `text.format`. */
@@ -43,9 +45,9 @@ export function buildResponsesBody(request: SamplingRequest): Record<string, unk
     model: model.slug,
     stream: true,
     input: request.stripItemMetadata ? request.input.map(withoutResponseItemMetadata) : request.input,
-    ...(request.tools.length === 0 ? {} : { tools: request.tools }),
+    ...(request.tools.length === 0 && request.compaction !== true ? {} : { tools: request.tools }),
     tool_choice: 'auto',
-    parallel_tool_calls: model.supportsParallelToolCalls,
+    parallel_tool_calls: request.compaction === true ? false : model.supportsParallelToolCalls,
     ...(reasoning === undefined ? {} : { reasoning }),
     store: false,
     include: reasoning === undefined ? [] : ['reasoning.encrypted_content'],

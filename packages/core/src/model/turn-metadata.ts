@@ -11,6 +11,10 @@ export interface TurnIdentity {
   readonly rootTurnId: string;
   /** Which context window of the thread (0 until the first compaction). */
   readonly windowNumber: number;
+  /** The window's UUIDv7 (`context_window_id`); a new one after each compaction. */
+  readonly contextWindowId?: string;
+  /** Set for the request that summarises the window (`request_kind: "compaction"`); absent for a turn's requests. */
+  readonly compaction?: CompactionTrigger;
   readonly threadSource: string;
   readonly sandboxMode: string;
   readonly model: string;
@@ -21,6 +25,13 @@ export interface TurnIdentity {
   readonly userAgent: string;
   /** Extra client metadata (app-server `responsesapiClientMetadata`); ours wins on conflicts. */
   readonly extraClientMetadata?: Readonly<Record<string, string>>;
+}
+
+/** Why and where a compaction runs, as Codex reports it in the turn metadata's `compaction` object. */
+export interface CompactionTrigger {
+  readonly trigger: 'auto' | 'manual';
+  /** `pre_turn` (before a turn's first request), `mid_turn` (between two samplings), `standalone_turn` (thread/compact/start). */
+  readonly phase: 'pre_turn' | 'mid_turn' | 'standalone_turn';
 }
 
 /** Header and body metadata for one request. */
@@ -38,13 +49,24 @@ export function turnRequestMetadata(identity: TurnIdentity): TurnRequestMetadata
     turn_id: identity.turnId,
     window_id: windowId,
     window_number: identity.windowNumber,
-    request_kind: 'turn',
+    ...(identity.contextWindowId === undefined ? {} : { context_window_id: identity.contextWindowId }),
+    request_kind: identity.compaction === undefined ? 'turn' : 'compaction',
     root_turn_id: identity.rootTurnId,
     thread_source: identity.threadSource,
     sandbox_mode: identity.sandboxMode,
     turn_started_at_unix_ms: identity.turnStartedAtMs,
-    model: identity.model,
-    reasoning_effort: identity.reasoningEffort ?? null,
+    // A compaction request names why it runs instead of the model settings (as Codex sends it).
+    ...(identity.compaction === undefined
+      ? { model: identity.model, reasoning_effort: identity.reasoningEffort ?? null }
+      : {
+          compaction: {
+            trigger: identity.compaction.trigger,
+            reason: identity.compaction.trigger === 'manual' ? 'user_requested' : 'context_limit',
+            implementation: 'responses',
+            phase: identity.compaction.phase,
+            strategy: 'memento',
+          },
+        }),
   });
   return {
     headers: {

@@ -6,7 +6,7 @@ import type { RolloutItem, RolloutWriter } from '@skein/rollout';
 import type { ExtensionStateRecord } from '../extensions/thread-extension-state.js';
 import type { CoreEvent } from '../turn/core-event.js';
 import type { TurnFileChange, TurnItem } from '../turn/turn-item.js';
-import type { ThreadRecorder, TurnContextRecord, WorldStateRecord } from '../session/thread-recorder.js';
+import type { CompactionRecord, ThreadRecorder, TurnContextRecord, WorldStateRecord } from '../session/thread-recorder.js';
 import type { ResponseItem } from '@skein/protocol';
 import { rolloutUsage } from '../session/thread-token-usage.js';
 
@@ -38,6 +38,23 @@ export class RolloutThreadRecorder implements ThreadRecorder {
           model: context.model,
           effort: context.reasoningEffort ?? null,
           summary: context.reasoningSummary ?? 'none',
+        },
+      },
+    ]);
+  }
+
+  recordCompaction(compaction: CompactionRecord): void {
+    const { window } = compaction;
+    this.#append([
+      {
+        type: 'compacted',
+        payload: {
+          message: compaction.message,
+          replacement_history: [...compaction.replacementHistory],
+          window_number: window.windowNumber,
+          window_id: window.windowId,
+          first_window_id: window.firstWindowId,
+          ...(window.previousWindowId === undefined ? {} : { previous_window_id: window.previousWindowId }),
         },
       },
     ]);
@@ -161,6 +178,8 @@ function rolloutItem(item: TurnItem): Record<string, unknown> | undefined {
         stderr: success ? '' : output,
       };
     }
+    case 'contextCompaction':
+      return item.status === 'completed' ? { type: 'ContextCompaction', id: item.id } : undefined;
     case 'agentMessage':
     case 'reasoning':
     case 'imageView':

@@ -1,6 +1,7 @@
 // Where a session persists what happens: the rollout writer in production (an adapter over
 // @skein/rollout), an in-memory list in tests. Core only calls this interface.
 import type { CoreSandboxPolicy, ResponseItem } from '@skein/protocol';
+import type { ContextWindow } from '../compaction/context-window.js';
 import type { ExtensionStateRecord } from '../extensions/thread-extension-state.js';
 import type { CoreEvent } from '../turn/core-event.js';
 
@@ -23,11 +24,20 @@ export interface WorldStateRecord {
   readonly snapshot: unknown;
 }
 
+/** A compaction: the summary, the history that replaces the old one, and the window it opens. */
+export interface CompactionRecord {
+  readonly message: string;
+  readonly replacementHistory: readonly ResponseItem[];
+  readonly window: ContextWindow;
+}
+
 /** Receives everything a session records, in order. */
 export interface ThreadRecorder {
   recordItems(items: readonly ResponseItem[]): void;
   recordTurnContext(context: TurnContextRecord): void;
   recordWorldState(sections: readonly WorldStateRecord[]): void;
+  /** A compaction; the rollout's `compacted` line (the replacement items are not also recorded as items). */
+  recordCompaction(compaction: CompactionRecord): void;
   /** A change to an extension's durable thread store; made durable with the next flush (a turn's end, or closing). */
   recordExtensionState(change: ExtensionStateRecord): void;
   recordEvent(event: CoreEvent): void;
@@ -41,6 +51,7 @@ export class MemoryThreadRecorder implements ThreadRecorder {
     | { readonly kind: 'items'; readonly items: readonly ResponseItem[] }
     | { readonly kind: 'turnContext'; readonly context: TurnContextRecord }
     | { readonly kind: 'worldState'; readonly sections: readonly WorldStateRecord[] }
+    | { readonly kind: 'compaction'; readonly compaction: CompactionRecord }
     | { readonly kind: 'extensionState'; readonly change: ExtensionStateRecord }
     | { readonly kind: 'event'; readonly event: CoreEvent }
   )[] = [];
@@ -54,6 +65,9 @@ export class MemoryThreadRecorder implements ThreadRecorder {
   }
   recordWorldState(sections: readonly WorldStateRecord[]): void {
     this.lines.push({ kind: 'worldState', sections });
+  }
+  recordCompaction(compaction: CompactionRecord): void {
+    this.lines.push({ kind: 'compaction', compaction });
   }
   recordExtensionState(change: ExtensionStateRecord): void {
     this.lines.push({ kind: 'extensionState', change });

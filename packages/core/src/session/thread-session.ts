@@ -4,19 +4,26 @@
 import type { Config } from '@skein/config';
 import type { ToolEnvironment } from '@skein/extension-api';
 import { PathUri, newTurnId, randomUuidV7, type ResponseItem, type UserInput, type UuidV7Source } from '@skein/protocol';
+import { firstContextWindow, nextContextWindow, type ContextWindow } from '../compaction/context-window.js';
+import { requestHandoffSummary } from '../compaction/compaction-request.js';
+import { handoffSummaryText } from '../compaction/handoff-summary.js';
+import { buildReplacementHistory } from '../compaction/replacement-history.js';
+import { approximateTokens } from '../history/truncate-output.js';
+import { ModelError } from '../model-client/model-error.js';
 import { DEFAULT_BASE_INSTRUCTIONS } from '../context/base-instructions.js';
 import type { ExtensionHost } from '../extensions/extension-host.js';
 import { DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, ThreadHistory } from '../history/thread-history.js';
 import type { ResponsesClient } from '../model-client/responses-client.js';
-import { effectiveContextWindow, findModelInfo, type ModelInfo } from '../model/model-catalog.js';
-import { turnRequestMetadata } from '../model/turn-metadata.js';
+import { autoCompactTokenLimit, effectiveContextWindow, findModelInfo, type ModelInfo } from '../model/model-catalog.js';
+import type { SamplingRequest } from '../model/responses-request.js';
+import { turnRequestMetadata, type CompactionTrigger, type TurnRequestMetadata } from '../model/turn-metadata.js';
 import { TurnToolCalls, type BindApprovals } from '../tools/turn-tool-calls.js';
 import type { UnifiedExecEvent } from '../tools/unified-exec/unified-exec-sessions.js';
 import type { CoreEvent } from '../turn/core-event.js';
 import { runTurn, type TurnOutcome } from '../turn/run-turn.js';
 import { SteeredInput } from '../turn/steered-input.js';
 import { TurnItems } from '../turn/turn-items.js';
-import { combineTurnHooks, type TurnHooks } from '../turn/turn-hooks.js';
+import { combineTurnHooks, type BeforeSamplingHook, type TurnHooks } from '../turn/turn-hooks.js';
 import { withApprovalItems } from './approval-items.js';
 import type { ClientRequests } from './client-requests.js';
 import { commandEvent } from './command-events.js';
@@ -71,6 +78,17 @@ export interface ThreadSessionOptions {
   readonly hooks?: Partial<TurnHooks> | undefined;
 }
 
+/** What one compaction runs with: the turn it belongs to and how its request identifies itself. */
+interface CompactionRun {
+  readonly turnId: string;
+  readonly signal: AbortSignal;
+  readonly config: Config;
+  readonly model: ModelInfo;
+  /** Between two samplings the current prompt keeps its place last, with the context before it (as Codex does). */
+  readonly phase: CompactionTrigger['phase'];
+  readonly metadata: () => TurnRequestMetadata;
+}
+
 /** Why a request to the session was refused. */
 export class ThreadSessionError extends Error {
   override readonly name = 'ThreadSessionError';
@@ -109,12 +127,16 @@ export class ThreadSession {
   readonly #userShellCalls = new Map<string, string>();
   readonly #uuid: UuidV7Source;
   #active: ActiveTurn | undefined;
+  #window: ContextWindow;
+  /** The model the last turn ran with (unknown after a resume until a turn runs). */
+  #lastTurnModel: ModelInfo | undefined;
 
   constructor(options: ThreadSessionOptions) {
     this.threadId = options.threadId;
     this.#options = options;
     this.#config = options.config;
     this.#uuid = options.uuid ?? randomUuidV7;
+    this.#window = firstContextWindow(options.threadId);
     this.#model = findModelInfo(options.config.model, { contextWindow: options.config.modelContextWindow });
     const emit = (event: CoreEvent) => this.#emit(event);
     this.#items = new TurnItems(() => options.clock.now().getTime());
@@ -165,6 +187,11 @@ export class ThreadSession {
     return this.#active?.turnId;
   }
 
+  /** The context window the thread is in (the next after each compaction; restored on resume). */
+  get contextWindow(): ContextWindow {
+    return this.#window;
+  }
+
   /** Tokens used since the thread began (restored on resume). */
   get tokenUsage(): TokenUsageBreakdown {
     return this.#tokens.total;
@@ -208,26 +235,14 @@ export class ThreadSession {
     const model = this.#model;
     try {
       this.#options.extensions.beginTurn(turnId);
-      const assembled = await this.#context.assemble(config, model, turnId, input);
       const environment = this.#environments.toolEnvironment(config);
       const router = await this.#tools.router(config, model, environment !== undefined);
-      const identity = turnRequestMetadata({
-        sessionId: this.sessionId,
-        threadId: this.threadId,
-        turnId,
-        rootTurnId: turnId,
-        windowNumber: 0,
-        threadSource: this.#options.threadSource ?? 'user',
-        sandboxMode: config.sandboxMode,
-        model: model.slug,
-        reasoningEffort: config.modelReasoningEffort ?? model.defaultReasoningEffort,
-        turnStartedAtMs: this.#options.clock.now().getTime(),
-        originator: this.#options.originator ?? 'skein',
-        userAgent: this.#options.userAgent ?? 'skein',
-        ...(options.clientMetadata === undefined ? {} : { extraClientMetadata: options.clientMetadata }),
-      });
+      const turnStartedAtMs = this.#options.clock.now().getTime();
+      // Read before each request: a compaction moves the turn to the next window.
+      const metadata = (compaction?: CompactionTrigger) => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: options.clientMetadata });
       const emit = (event: CoreEvent) => this.#emit(event);
       const signal = active.controller.signal;
+      const compaction = (phase: 'pre_turn' | 'mid_turn', compactingModel: ModelInfo = model): CompactionRun => ({ turnId, signal, config, model: compactingModel, phase, metadata: () => metadata({ trigger: 'auto', phase }) });
       const outcome = await runTurn(
         {
           client: this.#options.client,
@@ -235,22 +250,28 @@ export class ThreadSession {
           router,
           calls: new TurnToolCalls({ router, environment, approvals: this.#approvals, emit, newCallId: () => `call_${this.#uuid()}` }),
           model,
-          request: {
-            reasoningEffort: config.modelReasoningEffort,
-            reasoningSummary: config.modelReasoningSummary,
-            verbosity: config.modelVerbosity,
-            promptCacheKey: this.threadId,
-            clientMetadata: identity.clientMetadata,
-            stripItemMetadata: config.modelProvider.id !== 'openai',
-            ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
-          },
+          request: { ...this.#requestFields(config, metadata().clientMetadata), ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }) },
           emit,
           now: this.#options.clock.monotonicMs,
-          // Before sampling: the thread's hooks (compaction, reminders, …), then steered input, just
-          // before the request. After a response: token accounting first, so budgets see its usage.
-          hooks: combineTurnHooks({ afterResponse: [this.#tokens] }, this.#options.hooks ?? {}, { beforeSampling: [active.steered] }),
+          // Before sampling: compaction when a response filled the window, the thread's hooks
+          // (reminders, …), then steered input, just before the request. After a response: token
+          // accounting first, so budgets and compaction see its usage.
+          hooks: combineTurnHooks({ afterResponse: [this.#tokens], beforeSampling: [this.#midTurnCompaction(compaction('mid_turn'))] }, this.#options.hooks ?? {}, { beforeSampling: [active.steered] }),
         },
-        { turnId, context: assembled.context, onContextRecorded: assembled.onContextRecorded, input: assembled.input, signal, headers: identity.headers },
+        {
+          turnId,
+          // A compaction due before the turn runs before its context and input are recorded, so the
+          // new prompt follows the summary.
+          open: async () => {
+            // The window is measured against this turn's model (a switch to a smaller one can make a
+            // compaction due); the model that held the history writes the summary.
+            if (this.#autoCompactionDue(config, model)) await this.#compact(compaction('pre_turn', this.#lastTurnModel ?? model));
+            this.#lastTurnModel = model;
+            return this.#context.assemble(config, model, turnId, input);
+          },
+          signal,
+          requestMetadata: () => metadata(),
+        },
       );
       this.#finishTurn(active);
       await this.#options.recorder.flush();
@@ -258,6 +279,142 @@ export class ThreadSession {
     } finally {
       this.#finishTurn(active);
     }
+  }
+
+  /**
+   * Compacts the history now, as a turn of its own (`thread/compact/start`): the model summarises
+   * the window and the thread continues in the next one. Runs whether or not automatic compaction
+   * is enabled. Refuses while another turn runs.
+   */
+  async compact(): Promise<TurnOutcome> {
+    const active = this.#begin(undefined);
+    const { turnId } = active;
+    const config = this.#config;
+    const model = this.#model;
+    const signal = active.controller.signal;
+    const turnStartedAtMs = this.#options.clock.now().getTime();
+    this.#emit({ type: 'turnStarted', turnId });
+    try {
+      const compaction: CompactionTrigger = { trigger: 'manual', phase: 'standalone_turn' };
+      await this.#compact({ turnId, signal, config, model, phase: 'standalone_turn', metadata: () => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: undefined }) });
+      await this.#options.recorder.flush();
+      this.#emit({ type: 'turnCompleted', turnId, lastAgentMessage: undefined });
+      return { status: 'completed', lastAgentMessage: undefined };
+    } catch (error) {
+      if (signal.aborted) {
+        this.#emit({ type: 'turnAborted', turnId, reason: 'interrupted' });
+        return { status: 'interrupted' };
+      }
+      if (!(error instanceof ModelError)) throw error;
+      this.#emit({ type: 'turnFailed', turnId, error });
+      return { status: 'failed', error };
+    } finally {
+      this.#end(active);
+    }
+  }
+
+  /** Whether the last response's usage reached the auto-compaction limit (and the feature allows compacting). */
+  #autoCompactionDue(config: Config, model: ModelInfo): boolean {
+    if (!config.features.isEnabled('auto_compaction')) return false;
+    return this.history.items.length > 0 && this.#tokens.windowTokens >= autoCompactTokenLimit(model, config.modelAutoCompactTokenLimit);
+  }
+
+  /** Compacts between two samplings of a turn when the response before pushed usage over the limit. */
+  #midTurnCompaction(compaction: CompactionRun): BeforeSamplingHook {
+    return {
+      name: 'auto-compaction',
+      beforeSampling: async (step) => {
+        if (step.samplingIndex > 0 && this.#autoCompactionDue(compaction.config, compaction.model)) await this.#compact(compaction);
+        return [];
+      },
+    };
+  }
+
+  /**
+   * One compaction: the model's summary, then the replacement history, the next window and the
+   * `compacted` record. A failed request changes nothing (the error is rethrown for the turn).
+   */
+  async #compact(run: CompactionRun): Promise<void> {
+    const { turnId, config, model } = run;
+    // Codex's compaction items are bare UUIDv7s.
+    const itemId = this.#uuid();
+    this.#emit({ type: 'compactionStarted', turnId, itemId });
+    // The client first sees the usage that made the compaction due (as Codex reports it).
+    this.#tokens.announce(turnId);
+    try {
+      const metadata = run.metadata();
+      const { summary, usage } = await requestHandoffSummary({
+        client: this.#options.client,
+        model,
+        request: this.#requestFields(config, metadata.clientMetadata),
+        input: this.history.forPrompt(),
+        headers: metadata.headers,
+        signal: run.signal,
+        uuid: this.#uuid,
+        onRetry: (retry) => this.#emit({ type: 'streamRetrying', turnId, ...retry }),
+      });
+      const context = await this.#context.compactionContext(config, turnId);
+      const replacement = buildReplacementHistory({
+        context: context.items,
+        contextPlacement: run.phase === 'mid_turn' ? 'beforeLastPrompt' : 'start',
+        history: this.history.items,
+        summary,
+        contextFragments: this.#options.extensions.contextFragments,
+        turnId,
+        uuid: this.#uuid,
+      });
+      const window = nextContextWindow(this.#window, this.#uuid);
+      this.history.replace(replacement);
+      this.#window = window;
+      context.onReplaced();
+      this.#options.recorder.recordCompaction({ message: handoffSummaryText(summary), replacementHistory: replacement, window });
+      this.#tokens.compacted(turnId, usage, approximateTokens(JSON.stringify(this.history.forPrompt())));
+      this.#emit({ type: 'compactionEnded', turnId, itemId, status: 'completed' });
+    } catch (error) {
+      this.#emit({ type: 'compactionEnded', turnId, itemId, status: 'failed' });
+      throw error;
+    }
+  }
+
+  /** The request fields every request of a turn shares (compaction requests too). */
+  #requestFields(config: Config, clientMetadata: Readonly<Record<string, string>>): Omit<SamplingRequest, 'model' | 'input' | 'tools'> {
+    return {
+      reasoningEffort: config.modelReasoningEffort,
+      reasoningSummary: config.modelReasoningSummary,
+      verbosity: config.modelVerbosity,
+      promptCacheKey: this.threadId,
+      clientMetadata,
+      stripItemMetadata: config.modelProvider.id !== 'openai',
+    };
+  }
+
+  /** The headers and client metadata of one request, in the thread's current window. */
+  #requestMetadata(request: {
+    readonly turnId: string;
+    readonly config: Config;
+    readonly model: ModelInfo;
+    readonly compaction: CompactionTrigger | undefined;
+    readonly turnStartedAtMs: number;
+    readonly extraClientMetadata: Readonly<Record<string, string>> | undefined;
+  }): TurnRequestMetadata {
+    const { config, model } = request;
+    return turnRequestMetadata({
+      sessionId: this.sessionId,
+      threadId: this.threadId,
+      turnId: request.turnId,
+      rootTurnId: request.turnId,
+      windowNumber: this.#window.windowNumber,
+      contextWindowId: this.#window.windowId,
+      ...(request.compaction === undefined ? {} : { compaction: request.compaction }),
+      threadSource: this.#options.threadSource ?? 'user',
+      sandboxMode: config.sandboxMode,
+      model: model.slug,
+      reasoningEffort: config.modelReasoningEffort ?? model.defaultReasoningEffort,
+      turnStartedAtMs: request.turnStartedAtMs,
+      originator: this.#options.originator ?? 'skein',
+      userAgent: this.#options.userAgent ?? 'skein',
+      ...(request.extraClientMetadata === undefined ? {} : { extraClientMetadata: request.extraClientMetadata }),
+    });
   }
 
   /** Ends a model turn: input steered in that no request carried is kept for the next turn, then the thread is free. */
@@ -273,9 +430,15 @@ export class ThreadSession {
    * from it. Without a baseline (none recorded, or a compaction replaced the history it described),
    * the next turn sends the full initial context again.
    */
-  restore(items: readonly ResponseItem[], baseline: RecordedTurnSettings | undefined, tokenUsage: TokenUsageBreakdown = NO_TOKENS): void {
+  restore(
+    items: readonly ResponseItem[],
+    baseline: RecordedTurnSettings | undefined,
+    tokenUsage: TokenUsageBreakdown = NO_TOKENS,
+    recorded: { readonly window?: ContextWindow; readonly lastTokenUsage?: TokenUsageBreakdown } = {},
+  ): void {
     this.history.replace(items);
-    this.#tokens.restore(tokenUsage);
+    this.#tokens.restore(tokenUsage, recorded.lastTokenUsage);
+    this.#window = recorded.window ?? firstContextWindow(this.threadId);
     this.#context.restore(this.#config, items.length > 0, baseline);
   }
 

@@ -100,6 +100,28 @@ export class TurnContextAssembly {
   }
 
   /**
+   * The context that opens a compacted window: the full initial context under `config` (extensions'
+   * thread fragments included) and every world-state section in full, since the history that told
+   * the model about them is gone. Call `onReplaced` once the history is replaced: later turns then
+   * tell the model only what changes from here.
+   */
+  async compactionContext(config: Config, turnId: string): Promise<{ readonly items: ResponseItem[]; readonly onReplaced: () => void }> {
+    const { extensions, threadId, recorder } = this.#options;
+    const settings = this.#settings(config);
+    const items = await this.#initialContext(config, settings);
+    extensions.resetWorldState();
+    const world = await extensions.worldState(threadId, turnId);
+    items.push(...world.changes.map((change): ResponseItem => ({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: change.text }] })));
+    return {
+      items,
+      onReplaced: () => {
+        this.#lastSettings = settings;
+        if (world.records.length > 0) recorder.recordWorldState(world.records);
+      },
+    };
+  }
+
+  /**
    * Continues from recorded history. `baseline` is what its last turn ran with: the next turn tells
    * the model only what differs from it; without one (or without history) it sends the full context.
    */

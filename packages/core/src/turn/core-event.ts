@@ -21,6 +21,10 @@ export type CoreEvent =
       readonly resumed: boolean;
     }
   | { readonly type: 'turnStarted'; readonly turnId: string }
+  /** A compaction of the history began (`itemId` names its item). */
+  | { readonly type: 'compactionStarted'; readonly turnId: string; readonly itemId: string }
+  /** A compaction ended: the history was replaced (`completed`), or the request failed and nothing changed. */
+  | { readonly type: 'compactionEnded'; readonly turnId: string; readonly itemId: string; readonly status: 'completed' | 'failed' }
   | { readonly type: 'itemStarted'; readonly turnId: string; readonly item: ResponseItem }
   | { readonly type: 'itemCompleted'; readonly turnId: string; readonly item: ResponseItem }
   | { readonly type: 'agentMessageDelta'; readonly turnId: string; readonly itemId: string; readonly delta: string }

@@ -40,10 +40,21 @@ export interface TurnParameters {
   /** Called once the context is recorded and before the input is (the rollout's turn_context goes here). */
   readonly onContextRecorded?: () => void;
   /** The user's input as response items. */
-  readonly input: readonly ResponseItem[];
+  readonly input?: readonly ResponseItem[];
+  /**
+   * Runs once the turn has started and before anything is recorded (a compaction due before the
+   * turn), and gives the turn's context and input in place of `context` and `input`. A model error
+   * here fails the turn.
+   */
+  readonly open?: () => Promise<Pick<TurnParameters, 'context' | 'onContextRecorded' | 'input'>>;
   readonly signal: AbortSignal;
   /** Request headers (session and thread ids, turn metadata). */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Headers and client metadata read before each request, replacing `headers` and the request's
+   * `clientMetadata`: a compaction between two samplings moves the turn to the next context window.
+   */
+  readonly requestMetadata?: () => { readonly headers: Readonly<Record<string, string>>; readonly clientMetadata: Readonly<Record<string, string>> };
 }
 
 /** Why a turn failed: the model request, or a tool that declared the turn unable to go on. */
@@ -66,10 +77,11 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
   const hooks = deps.hooks ?? NO_TURN_HOOKS;
   const started = deps.now();
   deps.emit({ type: 'turnStarted', turnId });
-  recordAndAnnounce(deps, params.context ?? [], turnId);
-  params.onContextRecorded?.();
-  recordAndAnnounce(deps, params.input, turnId);
   try {
+    const opening = params.open === undefined ? params : await params.open();
+    recordAndAnnounce(deps, opening.context ?? [], turnId);
+    opening.onContextRecorded?.();
+    recordAndAnnounce(deps, opening.input ?? [], turnId);
     for (let samplingIndex = 0; ; samplingIndex++) {
       const step: TurnStep = { turnId, samplingIndex, signal, history: () => deps.history.forPrompt() };
       for (const hook of hooks.beforeSampling) recordAndAnnounce(deps, await hook.beforeSampling(step), turnId);
@@ -120,9 +132,11 @@ async function afterResponse(hooks: TurnHooks, step: TurnStep, response: Sampled
 /** One sampling request; returns the items the model produced, as recorded, and the response's usage. */
 async function sample(deps: TurnDependencies, params: TurnParameters): Promise<{ readonly produced: ResponseItem[]; readonly usage: TokenUsage | undefined }> {
   const { turnId } = params;
-  const body = buildResponsesBody({ ...deps.request, model: deps.model, input: deps.history.forPrompt(), tools: deps.router.specs() });
+  const metadata = params.requestMetadata?.();
+  const body = buildResponsesBody({ ...deps.request, ...(metadata === undefined ? {} : { clientMetadata: metadata.clientMetadata }), model: deps.model, input: deps.history.forPrompt(), tools: deps.router.specs() });
+  const headers = metadata?.headers ?? params.headers;
   let attempt: ResponseItem[] = [];
-  for await (const event of deps.client.stream(body, { signal: params.signal, ...(params.headers === undefined ? {} : { headers: params.headers }) })) {
+  for await (const event of deps.client.stream(body, { signal: params.signal, ...(headers === undefined ? {} : { headers }) })) {
     switch (event.type) {
       case 'retrying':
         // The broken attempt's items were never recorded; the retry produces them again.

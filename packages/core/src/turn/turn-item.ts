@@ -73,5 +73,11 @@ export interface ImageViewTurnItem extends Timed {
   readonly path: string;
 }
 
+/** A compaction of the thread's history (the app-server's `contextCompaction` item). */
+export interface ContextCompactionTurnItem extends Timed {
+  readonly kind: 'contextCompaction';
+  readonly status: TurnItemStatus;
+}
+
 /** Any item of a turn. */
-export type TurnItem = AgentMessageTurnItem | ReasoningTurnItem | CommandTurnItem | FileChangeTurnItem | ImageViewTurnItem;
+export type TurnItem = AgentMessageTurnItem | ReasoningTurnItem | CommandTurnItem | FileChangeTurnItem | ImageViewTurnItem | ContextCompactionTurnItem;

@@ -13,6 +13,8 @@ export class TurnItems {
   readonly #commands = new Map<string, { readonly turnId: string; readonly item: CommandTurnItem }>();
   readonly #patches = new Map<string, { readonly turnId: string; readonly item: FileChangeTurnItem }>();
   readonly #messages = new Map<string, number>();
+  /** Open compactions: item id → when it started. */
+  readonly #compactions = new Map<string, number>();
 
   constructor(private readonly now: () => number) {}
 
@@ -85,6 +87,17 @@ export class TurnItems {
         const status = event.success ? 'completed' : known?.status === 'declined' ? 'declined' : 'failed';
         const item: FileChangeTurnItem = { ...base, changes: event.changes, awaitingApproval: false, status, output: event.output, completedAtMs: now };
         return [...(known === undefined ? [started(turnId, base)] : []), completed(turnId, item)];
+      }
+      case 'compactionStarted': {
+        const startedAtMs = this.now();
+        this.#compactions.set(event.itemId, startedAtMs);
+        return [started(event.turnId, { kind: 'contextCompaction', id: event.itemId, status: 'inProgress', startedAtMs, completedAtMs: null })];
+      }
+      case 'compactionEnded': {
+        const startedAtMs = this.#compactions.get(event.itemId);
+        if (startedAtMs === undefined) return [];
+        this.#compactions.delete(event.itemId);
+        return [completed(event.turnId, { kind: 'contextCompaction', id: event.itemId, status: event.status, startedAtMs, completedAtMs: this.now() })];
       }
       case 'imageViewed': {
         const now = this.now();
