@@ -188,3 +188,49 @@ describe('read states', () => {
     expect(await client.requestReply('thread/readState/update', { threadId: ephemeral, operation: { type: 'read' } })).toMatchObject({ error: { code: -32600 } });
   });
 });
+
+describe('thread/turns/list', () => {
+  /** A thread of `count` answered turns. */
+  async function threadWithTurns(client: AppServerTestClient, count: number): Promise<{ threadId: string; turnIds: string[] }> {
+    const threadId = await startThread(client);
+    const turnIds: string[] = [];
+    for (let index = 1; index <= count; index += 1) turnIds.push(await runTurn(client, threadId, `Prompt ${index}.`, `Answer ${index}.`));
+    return { threadId, turnIds };
+  }
+  const ids = (page: unknown) => (page as { data: { id: string }[] }).data.map((turn) => turn.id);
+
+  it('pages newest first by default, with summary items, and turns round with backwardsCursor', async () => {
+    const client = await connect(await serve());
+    const { threadId, turnIds } = await threadWithTurns(client, 3);
+    const first = (await client.request('thread/turns/list', { threadId, limit: 2 })) as { data: { items: { type: string }[]; itemsView: string }[]; nextCursor: string | null; backwardsCursor: string | null };
+    expect(ids(first)).toEqual([turnIds[2], turnIds[1]]);
+    expect(first.data[0]!.itemsView).toBe('summary');
+    expect(first.data[0]!.items.map((item) => item.type)).toEqual(['userMessage', 'agentMessage']);
+    const second = (await client.request('thread/turns/list', { threadId, limit: 2, cursor: first.nextCursor })) as { nextCursor: string | null; backwardsCursor: string };
+    expect(ids(second)).toEqual([turnIds[0]]);
+    expect(second.nextCursor).toBeNull();
+    // Reversing at the second page's first turn includes it again.
+    expect(ids(await client.request('thread/turns/list', { threadId, sortDirection: 'asc', cursor: second.backwardsCursor }))).toEqual(turnIds);
+  });
+
+  it('answers full and notLoaded item views, and a thread that is not loaded from its file', async () => {
+    const server = await serve();
+    const client = await connect(server);
+    const { threadId, turnIds } = await threadWithTurns(client, 1);
+    const full = (await client.request('thread/turns/list', { threadId, itemsView: 'full' })) as { data: { items: unknown[]; itemsView: string }[] };
+    expect(full.data[0]).toMatchObject({ id: turnIds[0], itemsView: 'full', status: 'completed' });
+    expect(await client.request('thread/turns/list', { threadId, itemsView: 'notLoaded' })).toMatchObject({ data: [{ id: turnIds[0], items: [], itemsView: 'notLoaded' }] });
+    await stop(server, client);
+    const again = await connect(await serve());
+    expect(ids(await again.request('thread/turns/list', { threadId }))).toEqual(turnIds);
+  });
+
+  it('refuses an unknown thread and a cursor it did not make', async () => {
+    const client = await connect(await serve());
+    const { threadId } = await threadWithTurns(client, 1);
+    expect(await client.requestReply('thread/turns/list', { threadId: '019ad000-0000-7000-8000-000000000000' })).toMatchObject({ error: { code: -32600 } });
+    expect(await client.requestReply('thread/turns/list', { threadId, cursor: 'abc' })).toEqual({ error: { code: -32600, message: 'invalid cursor: abc' } });
+    const foreign = JSON.stringify({ threadId: 'other', turnId: 'x', includeAnchor: false });
+    expect(await client.requestReply('thread/turns/list', { threadId, cursor: foreign })).toMatchObject({ error: { code: -32600 } });
+  });
+});

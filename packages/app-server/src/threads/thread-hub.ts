@@ -235,6 +235,15 @@ export class ThreadHub {
     (await this.#store?.catch(() => undefined))?.close();
   }
 
+  /** A thread's recorded turns, oldest first, with every item (none for an ephemeral thread). */
+  async recordedTurns(threadId: string): Promise<WireObject[]> {
+    const live = this.#threads.get(threadId);
+    if (live?.facts.ephemeral === true) return [];
+    // A turn that just completed may still be writing its last lines; its end is on file once it settled.
+    await live?.settled();
+    return recordedTurns(await this.#read(threadId), this.options.contextFragments);
+  }
+
   /** The Thread object of a stored thread, loaded or not. */
   async describe(threadId: string, includeTurns: boolean): Promise<WireObject> {
     const live = this.#threads.get(threadId);
