@@ -35,6 +35,8 @@ interface ActiveTurn {
   /** Server requests withdrawn by an interrupt; resolved for clients when the turn ends (as Codex). */
   readonly openRequests: number[];
   lastAgentMessage: WireObject | undefined;
+  /** A client's `turn/start`, as opposed to a turn core runs of its own (a manual compaction). */
+  readonly userTurn: boolean;
 }
 
 /** Identity and bookkeeping of a thread beyond its session. */
@@ -123,7 +125,7 @@ export class LiveThread {
    * the client first; the turn's notifications follow.
    */
   startTurn(input: readonly UserInput[], options: { readonly turnId: string; readonly outputSchema?: unknown }): WireObject {
-    const turn = this.#beginTurn(options.turnId);
+    const turn = this.#beginTurn(options.turnId, true);
     if (this.facts.preview === '') this.facts.preview = textOf(input);
     // Let the response go out before the turn's first notification.
     this.#running = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
@@ -168,7 +170,7 @@ export class LiveThread {
       case 'turnStarted':
         // A user shell command runs as a turn of its own, which no client request opened.
         if (this.#turn?.id !== event.turnId) {
-          const turn = this.#beginTurn(event.turnId);
+          const turn = this.#beginTurn(event.turnId, false);
           this.#notifyStatus();
           this.#emit('turn/started', { threadId: this.id, turn: this.#turnObject(turn, 'inProgress', null, null) });
         }
@@ -221,8 +223,8 @@ export class LiveThread {
     }
   };
 
-  #beginTurn(turnId: string): ActiveTurn {
-    const turn: ActiveTurn = { id: turnId, startedAtMs: this.host.now(), openRequests: [], lastAgentMessage: undefined };
+  #beginTurn(turnId: string, userTurn: boolean): ActiveTurn {
+    const turn: ActiveTurn = { id: turnId, startedAtMs: this.host.now(), openRequests: [], lastAgentMessage: undefined, userTurn };
     this.#turn = turn;
     this.#flags = [];
     return turn;
@@ -264,8 +266,9 @@ export class LiveThread {
     if (this.#turn === turn) {
       this.#turn = undefined;
       this.#flags = [];
-      // The turn's result is unread now: Codex says so just before the thread goes idle.
-      const readState = this.facts.ephemeral ? undefined : this.host.publishTurn?.(this.id, turn.id);
+      // A user turn's result is unread now: Codex says so just before the thread goes idle (not
+      // after a compaction run as a turn of its own).
+      const readState = this.facts.ephemeral || !turn.userTurn ? undefined : this.host.publishTurn?.(this.id, turn.id);
       if (readState !== undefined) this.#emit('thread/readState/changed', { threadId: this.id, readState });
       this.#notifyStatus();
     }
