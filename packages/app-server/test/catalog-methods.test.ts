@@ -86,6 +86,15 @@ describe.each<Transport>(['stdio', 'websocket'])('config/read, model/list, exper
       'gpt-5.5',
     ]);
     expect(all.data.filter((model) => model.isDefault).map((model) => model.id)).toEqual(['gpt-5.5']);
+    // What Codex's TUI shows on its migration screen: the newer model, with text of our own.
+    const upgrades = (all.data as unknown as { id: string; upgrade: string | null; upgradeInfo: { model: string; migrationMarkdown: string } | null }[]).filter((model) => model.upgrade !== null);
+    expect(upgrades.map((model) => [model.id, model.upgrade, model.upgradeInfo?.model])).toEqual([
+      ['gpt-5.6-sol', 'gpt-6-sol', 'gpt-6-sol'],
+      ['gpt-5.6-terra', 'gpt-6-sol', 'gpt-6-sol'],
+      ['gpt-5.6-luna', 'gpt-6-luna', 'gpt-6-luna'],
+      ['gpt-5.5', 'gpt-6-sol', 'gpt-6-sol'],
+    ]);
+    expect(upgrades[0]!.upgradeInfo).toEqual({ model: 'gpt-6-sol', upgradeCopy: null, modelLink: null, migrationMarkdown: expect.stringContaining('GPT-6-Sol is available') as unknown });
     const hidden = (await client.request('model/list', { includeHidden: true })) as { data: { id: string; hidden: boolean }[] };
     expect(hidden.data.filter((model) => model.hidden).map((model) => model.id)).toEqual(['gpt-daybreak-blue-latest', 'gpt-daybreak-red-latest', 'codex-auto-review']);
     expect(hidden.data.map((model) => model.id).slice(-3)).toEqual(['gpt-daybreak-red-latest', 'gpt-5.5', 'codex-auto-review']);

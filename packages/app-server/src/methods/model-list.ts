@@ -1,5 +1,6 @@
 // `model/list`: the models of core's catalog with the presentation Codex clients expect, paginated.
-import { listModels, type ModelInfo } from '@skein/core';
+import { DEFAULT_MODEL } from '@skein/config';
+import { findModelInfo, listModels, type ModelInfo } from '@skein/core';
 import { ModelListParams, type Model, type ModelListResponse } from '@skein/protocol';
 import { defineMethod, type AppServerMethod } from '../method.js';
 import { paginate } from '../pagination.js';
@@ -21,12 +22,23 @@ const DESCRIPTIONS: Readonly<Record<ModelInfo['toolMode'], string>> = {
   code_mode_only: 'Runs its tools through code mode in Codex; Skein offers it the tools directly for now.',
 };
 
-function toModel(info: ModelInfo, defaultModel: string): Model {
+/** What a client shows when offering the newer model (Codex's TUI: its migration screen), in our words. */
+function upgradeInfo(target: string): Model['upgradeInfo'] {
+  const name = findModelInfo(target)?.displayName ?? target;
+  return {
+    model: target,
+    upgradeCopy: null,
+    modelLink: null,
+    migrationMarkdown: `**${name} is available**\n\nA newer model for the same work. Switch to it now, or later with \`/model\` or \`model = "${target}"\` in config.toml.`,
+  };
+}
+
+function toModel(info: ModelInfo): Model {
   return {
     id: info.slug,
     model: info.slug,
     upgrade: info.upgrade,
-    upgradeInfo: null,
+    upgradeInfo: info.upgrade === null ? null : upgradeInfo(info.upgrade),
     availabilityNux: null,
     displayName: info.displayName,
     description: DESCRIPTIONS[info.toolMode],
@@ -44,7 +56,8 @@ function toModel(info: ModelInfo, defaultModel: string): Model {
     serviceTiers: [],
     defaultServiceTier: null,
     availableAccessPrograms: null,
-    isDefault: info.slug === defaultModel,
+    // As Codex marks it: the model used when config names none, whatever this config chose.
+    isDefault: info.slug === DEFAULT_MODEL,
   };
 }
 
@@ -54,10 +67,10 @@ export const MODEL_LIST_METHODS: ReadonlyMap<string, AppServerMethod> = new Map(
     'model/list',
     defineMethod({
       params: ModelListParams,
-      handle(params, { server }): ModelListResponse {
+      handle(params): ModelListResponse {
         const models = listModels()
           .filter((info) => params.includeHidden === true || !info.hidden)
-          .map((info) => toModel(info, server.config.config.model));
+          .map(toModel);
         return paginate(models, params);
       },
     }),
