@@ -234,3 +234,19 @@ describe('thread/turns/list', () => {
     expect(await client.requestReply('thread/turns/list', { threadId, cursor: foreign })).toMatchObject({ error: { code: -32600 } });
   });
 });
+
+describe('account/rateLimits/updated', () => {
+  it('follows the token usage of each model response with the limits Codex reports when the provider sends none', async () => {
+    const client = await connect(await serve());
+    const threadId = await startThread(client);
+    await runTurn(client, threadId, 'Hi.');
+    const methods = client.notifications.map((notification) => notification.method);
+    const usage = methods.indexOf('thread/tokenUsage/updated');
+    expect(methods.slice(usage, usage + 2)).toEqual(['thread/tokenUsage/updated', 'account/rateLimits/updated']);
+    expect(client.notificationsOf('account/rateLimits/updated')).toEqual([
+      {
+        rateLimits: { limitId: 'codex', limitName: null, normalModelSlug: null, primary: null, secondary: null, credits: null, individualLimit: null, spendControlReached: null, planType: null, rateLimitReachedType: null },
+      },
+    ]);
+  });
+});

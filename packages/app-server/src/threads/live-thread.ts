@@ -29,6 +29,23 @@ export interface ThreadHost {
 }
 
 
+/**
+ * The rate limits Codex reports when the provider sends none (Skein reads no rate-limit headers yet):
+ * every limit unknown.
+ */
+const UNKNOWN_RATE_LIMITS = {
+  limitId: 'codex',
+  limitName: null,
+  normalModelSlug: null,
+  primary: null,
+  secondary: null,
+  credits: null,
+  individualLimit: null,
+  spendControlReached: null,
+  planType: null,
+  rateLimitReachedType: null,
+} as const;
+
 interface ActiveTurn {
   readonly id: string;
   readonly startedAtMs: number;
@@ -57,6 +74,8 @@ export class LiveThread {
   #config: Config;
   #turn: ActiveTurn | undefined;
   #running: Promise<void> | undefined;
+  /** A model response reported usage; its thread total comes next, and the rate limits after it. */
+  #responseUsage = false;
   #flags: ActiveFlag[] = [];
   #lastStatus = '';
   #updatedAtMs: number;
@@ -185,11 +204,15 @@ export class LiveThread {
       case 'reasoningSummaryDelta':
         return this.#emit('item/reasoning/summaryTextDelta', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, delta: event.delta, summaryIndex: 0 });
       case 'threadTokenUsage':
-        return this.#emit('thread/tokenUsage/updated', {
+        this.#emit('thread/tokenUsage/updated', {
           threadId: this.id,
           turnId: event.turnId,
           tokenUsage: { total: event.total, last: event.last, modelContextWindow: event.modelContextWindow },
         });
+        // After a model response (not a compaction's usage), Codex reports the account's rate limits too.
+        if (this.#responseUsage) this.#emit('account/rateLimits/updated', { rateLimits: UNKNOWN_RATE_LIMITS });
+        this.#responseUsage = false;
+        return;
       case 'streamRetrying':
         return this.#emit('error', { threadId: this.id, turnId: event.turnId, willRetry: true, error: { message: `${event.reason}; retrying (attempt ${event.attempt})`, codexErrorInfo: null, additionalDetails: null } });
       case 'warning':
@@ -215,8 +238,10 @@ export class LiveThread {
       case 'imageViewed':
       case 'compactionStarted':
       case 'compactionEnded':
-      case 'toolProgress':
       case 'tokenUsage':
+        this.#responseUsage = true;
+        return;
+      case 'toolProgress':
       case 'sessionConfigured':
       case 'threadNameUpdated':
         return;
