@@ -250,3 +250,12 @@ describe('account/rateLimits/updated', () => {
     ]);
   });
 });
+
+describe('activePermissionProfile', () => {
+  it("names Codex's built-in profile only when nothing chose a sandbox mode", async () => {
+    const client = await connect(await serve());
+    expect(await client.request('thread/start', { cwd: home.workspace })).toMatchObject({ activePermissionProfile: { id: ':read-only', extends: null }, sandbox: { type: 'readOnly' } });
+    expect(await client.request('thread/start', { cwd: home.workspace, sandbox: 'read-only' })).toMatchObject({ activePermissionProfile: null });
+    expect(await client.request('thread/start', { cwd: home.workspace, config: { sandbox_mode: 'workspace-write' } })).toMatchObject({ activePermissionProfile: null });
+  });
+});

@@ -95,6 +95,15 @@ export function sandboxPolicyObject(config: Config): WireObject {
   }
 }
 
+/**
+ * The built-in permission profile a thread runs under, as Codex names it: only when no layer (nor
+ * the client's `sandbox`) chose a sandbox mode; Skein's default is read-only, trusted project or not.
+ */
+function permissionProfileOf(config: Config): WireObject | null {
+  const chosen = config.layers.some((layer) => Object.hasOwn(layer.table, 'sandbox_mode'));
+  return chosen ? null : { id: ':read-only', extends: null };
+}
+
 /** The settings part of the thread/start, resume and fork responses. */
 export function threadSettingsObject(config: Config, thread: WireObject): WireObject {
   return {
@@ -109,7 +118,7 @@ export function threadSettingsObject(config: Config, thread: WireObject): WireOb
     approvalPolicy: config.approvalPolicy === 'on-failure' ? 'on-request' : config.approvalPolicy,
     approvalsReviewer: 'user',
     sandbox: sandboxPolicyObject(config),
-    activePermissionProfile: null,
+    activePermissionProfile: permissionProfileOf(config),
     reasoningEffort: config.modelReasoningEffort ?? null,
     multiAgentMode: 'explicitRequestOnly',
   };
