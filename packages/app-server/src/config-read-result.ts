@@ -58,6 +58,9 @@ async function version(layer: ConfigLayer, readLayerFile: ReadLayerFile): Promis
   return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }
 
+/** Every field Codex reports for `[shell_environment_policy]`; unset ones are null. */
+const SHELL_ENVIRONMENT_POLICY_FIELDS = ['inherit', 'ignore_default_excludes', 'exclude', 'set', 'include_only', 'filters', 'experimental_use_profile'] as const;
+
 /** The effective config table: Codex's top-level keys (null when unset), what Skein resolves, then every layer. */
 function effectiveTable(loaded: LoadedConfig): Table {
   const { config } = loaded;
@@ -70,6 +73,11 @@ function effectiveTable(loaded: LoadedConfig): Table {
     profiles: {},
     project_doc_max_bytes: config.projectDocMaxBytes,
     project_root_markers: [...DEFAULT_PROJECT_ROOT_MARKERS],
+    // Tables Codex always reports, with its defaults; layers fill them in below.
+    marketplaces: {},
+    plugins: {},
+    history: { persistence: 'save-all', max_bytes: null },
+    shell_environment_policy: Object.fromEntries(SHELL_ENVIRONMENT_POLICY_FIELDS.map((field) => [field, null])),
   });
   const merged = config.layers.reduce<Table>((below, layer) => merge(below, layer.table), base);
   // A profile's table already sits in its own layer; the raw `profiles` tables stay as written.

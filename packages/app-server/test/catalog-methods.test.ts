@@ -48,6 +48,13 @@ describe.each<Transport>(['stdio', 'websocket'])('config/read, model/list, exper
     const result = (await client.request('config/read', {})) as Layered;
     expect(result.layers).toBeUndefined();
     expect(Object.keys(result.config)).toContain('shell_environment_policy');
+    // The tables Codex reports whatever the config says, with its defaults.
+    expect(result.config).toMatchObject({
+      history: { persistence: 'save-all', max_bytes: null },
+      shell_environment_policy: { inherit: null, ignore_default_excludes: null, exclude: null, set: null, include_only: null, filters: null, experimental_use_profile: null },
+      marketplaces: {},
+      plugins: {},
+    });
     expect(result.config).toMatchObject({ model: 'gpt-5.5', model_provider: 'mock', project_doc_max_bytes: 4096, sandbox_mode: null, project_root_markers: ['.git'] });
     expect(result.config.model_providers).toEqual({
       mock: expect.objectContaining({ name: 'Mock', base_url: 'http://127.0.0.1:9/v1', env_key: 'SKEIN_TEST_API_KEY', request_max_retries: 0, stream_max_retries: null, supports_websockets: false }) as unknown,
