@@ -259,3 +259,42 @@ describe('activePermissionProfile', () => {
     expect(await client.request('thread/start', { cwd: home.workspace, config: { sandbox_mode: 'workspace-write' } })).toMatchObject({ activePermissionProfile: null });
   });
 });
+
+describe('thread/items/list and thread/resume initialTurnsPage (what Codex TUI loads on resume)', () => {
+  const ids = (page: { data: { item: { id: string } }[] }) => page.data.map((entry) => entry.item.id);
+
+  it('pages the items of a thread with their turn, and of one turn from an item anchor', async () => {
+    const client = await connect(await serve());
+    const threadId = await startThread(client);
+    const first = await runTurn(client, threadId, 'One.', 'Answer one.');
+    const second = await runTurn(client, threadId, 'Two.', 'Answer two.');
+    const all = (await client.request('thread/items/list', { threadId })) as { data: { turnId: string; item: { type: string; id: string }; outputDeferred: boolean }[]; nextCursor: string | null };
+    expect(all.data.map((entry) => [entry.turnId, entry.item.type])).toEqual([
+      [first, 'userMessage'],
+      [first, 'agentMessage'],
+      [second, 'userMessage'],
+      [second, 'agentMessage'],
+    ]);
+    expect(all.data.every((entry) => !entry.outputDeferred)).toBe(true);
+    const page = (await client.request('thread/items/list', { threadId, limit: 3, sortDirection: 'desc' })) as { data: { item: { id: string } }[]; nextCursor: string };
+    expect(page.data.map((entry) => entry.item.id)).toEqual(all.data.slice(1).reverse().map((entry) => entry.item.id));
+    expect(ids((await client.request('thread/items/list', { threadId, sortDirection: 'desc', cursor: page.nextCursor })) as { data: { item: { id: string } }[] })).toEqual([all.data[0]!.item.id]);
+    const anchored = (await client.request('thread/items/list', { threadId, turnId: second, cursor: { type: 'item', itemId: all.data[2]!.item.id } })) as { data: { item: { id: string } }[] };
+    expect(ids(anchored)).toEqual([all.data[3]!.item.id]);
+    expect(await client.requestReply('thread/items/list', { threadId, turnId: 'no-such-turn' })).toMatchObject({ error: { code: -32600 } });
+  });
+
+  it('thread/resume with excludeTurns and initialTurnsPage carries the newest turns', async () => {
+    const server = await serve();
+    const client = await connect(server);
+    const threadId = await startThread(client);
+    await runTurn(client, threadId, 'One.', 'Answer one.');
+    const last = await runTurn(client, threadId, 'Two.', 'Answer two.');
+    await stop(server, client);
+    const again = await connect(await serve());
+    const resumed = (await again.request('thread/resume', { threadId, excludeTurns: true, initialTurnsPage: { limit: 1 } })) as { thread: { turns: unknown[] }; initialTurnsPage: { data: { id: string; itemsView: string }[]; nextCursor: string | null } };
+    expect(resumed.thread.turns).toEqual([]);
+    expect(resumed.initialTurnsPage.data.map((turn) => [turn.id, turn.itemsView])).toEqual([[last, 'summary']]);
+    expect(resumed.initialTurnsPage.nextCursor).not.toBeNull();
+  });
+});

@@ -7,11 +7,11 @@ import path from 'node:path';
 import { PathUri } from '@skein/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileSystemError, connectExecServer } from '../src/index.js';
-import { resolveCodexBinary } from './codex-binary.js';
+import { resolveCodexBinary } from '@skein/test-support';
 import { startServer, type RunningServer } from './exec-server-process.js';
 import { RawConnection, type Received } from './raw-connection.js';
 
-const codex = resolveCodexBinary();
+const codex = resolveCodexBinary(import.meta.url);
 const SKIP = codex.missing === undefined ? '' : ` (skipped: ${codex.missing})`;
 // Codex refuses to keep helper binaries under TMPDIR, so its home lives in the package.
 const CODEX_HOME = path.join(import.meta.dirname, '..', '.codex-compat-home');

@@ -223,6 +223,7 @@ export {
   ThreadListParams,
   ThreadLoadedListParams,
   ThreadReadParams,
+  InitialTurnsPageParams,
   ThreadResumeParams,
   ThreadSetNameParams,
   ThreadShellCommandParams,
@@ -236,4 +237,5 @@ export {
   ThreadReadStateOperation,
   ThreadReadStateUpdateParams,
   ThreadTurnsListParams,
+  ThreadItemsListParams,
 } from './app-server/client-surface.js';

@@ -88,3 +88,4 @@ export {
   testRunDir,
 } from './probe-once-per-run.js';
 export type { ProbeOncePerRunOptions, ProbedCapability, SkippableTestContext } from './probe-once-per-run.js';
+export { resolveCodexBinary } from './codex-binary.js';

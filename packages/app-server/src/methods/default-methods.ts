@@ -11,6 +11,7 @@ import { MODEL_LIST_METHODS } from './model-list.js';
 import { SKILLS_LIST_METHODS } from './skills-list.js';
 import { THREAD_READ_STATE_METHODS } from './thread-read-state.js';
 import { THREAD_COMPACT_METHODS } from './thread-compact.js';
+import { THREAD_ITEMS_LIST_METHODS } from './thread-items-list.js';
 import { THREAD_TURNS_LIST_METHODS } from './thread-turns-list.js';
 import { THREAD_METHODS, TURN_METHODS } from './threads.js';
 
@@ -27,6 +28,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   THREAD_METHODS,
   THREAD_READ_STATE_METHODS,
   THREAD_TURNS_LIST_METHODS,
+  THREAD_ITEMS_LIST_METHODS,
   TURN_METHODS,
   THREAD_COMPACT_METHODS,
 ];

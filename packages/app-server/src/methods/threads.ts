@@ -21,6 +21,7 @@ import {
 import { AppServerRequestError } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
 import { paginate } from '../pagination.js';
+import { turnsPage } from './thread-turns-list.js';
 import { threadConfigOverrides } from '../threads/thread-config-overrides.js';
 
 /** Runs `notify` after the current response has gone out (Codex answers before it notifies). */
@@ -63,7 +64,12 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
     defineMethod({
       params: ThreadResumeParams,
       async handle(params, context) {
-        const { thread, response } = await hubOf(context).resume(params, context.connection);
+        const hub = hubOf(context);
+        const { thread, response } = await hub.resume(params, context.connection);
+        // The page a client asked to bootstrap its history with (Codex's TUI does, with excludeTurns).
+        if (params.initialTurnsPage !== undefined && params.initialTurnsPage !== null) {
+          response['initialTurnsPage'] = turnsPage(await hub.recordedTurns(thread.id), thread.id, params.initialTurnsPage);
+        }
         context.connection.notify('thread/status/changed', { threadId: thread.id, status: thread.status() });
         afterResponse(() => {
           // Approvals and questions still waiting for an answer reach the resuming client too (as Codex).

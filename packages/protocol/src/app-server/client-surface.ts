@@ -35,3 +35,14 @@ export const ThreadTurnsListParams = z.object({
   sortDirection: z.enum(['asc', 'desc']).nullish(),
 });
 export type ThreadTurnsListParams = z.infer<typeof ThreadTurnsListParams>;
+
+/** `thread/items/list`: one page of a thread's items; the cursor is ours, or an item to continue after. */
+export const ThreadItemsListParams = z.object({
+  threadId: z.string(),
+  turnId: z.string().nullish(),
+  cursor: z.union([z.string(), z.object({ type: z.literal('item'), itemId: z.string() })]).nullish(),
+  limit: z.number().int().nonnegative().nullish(),
+  sortDirection: z.enum(['asc', 'desc']).nullish(),
+  deferOutput: z.object({ commandExecution: z.boolean().optional(), mcpToolCall: z.boolean().optional() }).nullish(),
+});
+export type ThreadItemsListParams = z.infer<typeof ThreadItemsListParams>;

@@ -7,7 +7,15 @@ import { threadSettingsParams } from './thread.js';
 /** Settings a client may change when it loads a thread again (unset: config, as for a new thread). */
 const reloadSettings = { ...threadSettingsParams, excludeTurns: z.boolean().optional() };
 
-export const ThreadResumeParams = z.object({ threadId: z.string(), ...reloadSettings });
+/** A page of turns a resume response carries, so a client need not ask `thread/turns/list` next. */
+export const InitialTurnsPageParams = z.object({
+  limit: z.number().int().nonnegative().nullish(),
+  itemsView: z.enum(['notLoaded', 'summary', 'full']).nullish(),
+  sortDirection: z.enum(['asc', 'desc']).nullish(),
+});
+export type InitialTurnsPageParams = z.infer<typeof InitialTurnsPageParams>;
+
+export const ThreadResumeParams = z.object({ threadId: z.string(), ...reloadSettings, initialTurnsPage: InitialTurnsPageParams.nullish() });
 export type ThreadResumeParams = z.infer<typeof ThreadResumeParams>;
 
 export const ThreadForkParams = z.object({
