@@ -127,4 +127,5 @@ export { NO_TOKENS, addUsage, breakdownFromRollout, breakdownOf } from './sessio
 export type { TokenUsageBreakdown } from './session/thread-token-usage.js';
 export { localHostFacts, localThreadEnvironment, userShell } from './session/local-environment.js';
 export type { LocalThreadEnvironment } from './session/local-environment.js';
+export { environmentOs, remoteThreadEnvironment } from './session/remote-environment.js';
 export { displayCommand, quoteShellWord, shellArgv } from './tools/unified-exec/shell-command.js';

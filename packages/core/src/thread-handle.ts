@@ -29,6 +29,8 @@ export interface ThreadHandle {
   readonly activeTurnId: string | undefined;
   /** Whether the thread has an environment to run commands on. */
   readonly hasEnvironment: boolean;
+  /** The id of the environment turns run on (`local` for this machine), if any. */
+  readonly environmentId: string | undefined;
   /** Tokens used since the thread began. */
   readonly tokenUsage: TokenUsageBreakdown;
   /** The context window the thread is in (its number and UUIDv7 id, the first and previous ids). */
@@ -67,6 +69,9 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
     },
     get hasEnvironment() {
       return session.hasEnvironment;
+    },
+    get environmentId() {
+      return session.environmentId;
     },
     get tokenUsage() {
       return session.tokenUsage;

@@ -21,6 +21,13 @@ export interface ThreadEnvironment {
   readonly id?: string | undefined;
   /** Its operating system (default `linux`). */
   readonly os?: EnvironmentOs | undefined;
+  /** The shell's name the model is told, e.g. `bash` (default: the host's). */
+  readonly shellName?: string | undefined;
+  /**
+   * The executor builds commands' variables from its own by `[shell_environment_policy]` (a remote
+   * machine's PATH and HOME are its own); `env` is then ignored.
+   */
+  readonly envOnExecutor?: boolean | undefined;
 }
 
 /** What the thread's environments need from the session. */
@@ -73,9 +80,21 @@ export class EnvironmentState {
     if (sessions !== undefined) return sessions;
     const environment = this.#current;
     if (environment === undefined || (environment.id ?? 'local') !== id) return undefined;
+    const policy = config.shellEnvironmentPolicy;
     sessions = new UnifiedExecSessions({
       processes: environment.processes,
-      env: shellEnvironment(config.shellEnvironmentPolicy, environment.env),
+      ...(environment.envOnExecutor === true
+        ? {
+            env: {},
+            envPolicy: {
+              inherit: policy.inherit ?? 'all',
+              ignoreDefaultExcludes: policy.ignore_default_excludes === true,
+              exclude: [...(policy.exclude ?? [])],
+              set: { ...policy.set },
+              includeOnly: [...(policy.include_only ?? [])],
+            },
+          }
+        : { env: shellEnvironment(policy, environment.env) }),
       defaultShell: environment.shell,
       monotonicMs: this.#options.monotonicMs,
       onEvent: this.#options.onCommandEvent,

@@ -149,7 +149,7 @@ export class ThreadSession {
       cancelTurn: () => this.#active?.controller.abort(),
       warn: (message) => emit({ type: 'warning', message }),
     });
-    this.#context = new TurnContextAssembly({ threadId: options.threadId, extensions: options.extensions, reader: options.reader, recorder: options.recorder, host: options.host, now: options.clock.now });
+    this.#context = new TurnContextAssembly({ threadId: options.threadId, extensions: options.extensions, reader: options.reader, recorder: options.recorder, host: options.host, now: options.clock.now, environmentShell: () => this.#environments.current?.shellName });
     this.#tools = new ThreadTools({
       threadId: options.threadId,
       extensions: options.extensions,
@@ -175,6 +175,12 @@ export class ThreadSession {
   /** Whether the thread has an environment to run commands on. */
   get hasEnvironment(): boolean {
     return this.#environments.current !== undefined;
+  }
+
+  /** The id of the environment turns run on, if any. */
+  get environmentId(): string | undefined {
+    const current = this.#environments.current;
+    return current === undefined ? undefined : (current.id ?? 'local');
   }
 
   /** The settings turns run with now. */

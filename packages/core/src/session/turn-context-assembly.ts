@@ -52,6 +52,8 @@ export interface TurnContextAssemblyOptions {
   readonly recorder: ThreadRecorder;
   readonly host: HostFacts;
   readonly now: () => Date;
+  /** The shell name the thread's environment reports, when it is not the host's (a remote executor). */
+  readonly environmentShell?: (() => string | undefined) | undefined;
 }
 
 /** Assembles each turn's context for one thread, remembering what the model was last told. */
@@ -155,7 +157,7 @@ export class TurnContextAssembly {
       permissions: permissions.facts,
       environment: {
         cwd: config.cwd,
-        shell: host.shell,
+        shell: this.#options.environmentShell?.() ?? host.shell,
         currentDate: localDate(now(), host.timezone),
         timezone: host.timezone,
         workspaceRoots: [config.cwd],
