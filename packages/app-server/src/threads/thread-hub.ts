@@ -13,7 +13,8 @@ import type { ClientConnection } from '../method.js';
 import { LiveThread, type ThreadHost } from './live-thread.js';
 import { previewOf, recordedTurns } from './recorded-turns.js';
 import type { WireObject } from './thread-items.js';
-import { localEnvironment, threadObject, threadSettingsObject } from './thread-object.js';
+import { EnvironmentManager } from '../environments/environment-manager.js';
+import { threadEnvironmentEntry, threadObject, threadSettingsObject } from './thread-object.js';
 import { threadConfigOverrides } from './thread-config-overrides.js';
 import { threadUnloadDelayMs } from './thread-unload-delay.js';
 
@@ -63,10 +64,15 @@ export class ThreadHub {
   #openStore: ThreadStore | undefined;
   #registry: Promise<ThreadManager> | undefined;
 
+  /** The environments threads may be started on: this machine and the exec-servers clients added. */
+  readonly environments: EnvironmentManager;
+
   constructor(
     private readonly options: ThreadHubOptions,
     private readonly server: ThreadHubServer,
-  ) {}
+  ) {
+    this.environments = new EnvironmentManager({ environment: options.environment, cwd: server.defaultCwd });
+  }
 
   /** The rollout store threads are recorded in, opened on first use. */
   store(): Promise<ThreadStore> {
@@ -231,6 +237,7 @@ export class ThreadHub {
   /** Unloads every thread and releases the store and environment (server shutdown). */
   async closeAll(): Promise<void> {
     await Promise.all([...this.#threads.keys()].map((threadId) => this.unload(threadId)));
+    await this.environments.closeAll();
     await this.options.release?.();
     (await this.#store?.catch(() => undefined))?.close();
   }
@@ -307,7 +314,7 @@ export class ThreadHub {
       source: thread.facts.source,
       threadSource: thread.facts.threadSource,
       name: thread.facts.name,
-      environments: thread.handle.hasEnvironment ? [localEnvironment(config.cwd)] : [],
+      environments: thread.handle.environmentId === undefined ? [] : [threadEnvironmentEntry(thread.handle.environmentId, config.cwd)],
       turns,
     });
   }
