@@ -197,4 +197,66 @@ describe('threads on a remote environment', () => {
     expect(model.requests[1]!.toolOutputText('call_where')).toMatch(/Output:\nlive\n$/);
     expect(client.schemaFailures).toEqual([]);
   });
+
+  it('offers a choice of environment with two attached, and runs each call where it names', async () => {
+    const first = await startExecServer('first');
+    const second = await startExecServer('second');
+    const patch = ['*** Begin Patch', '*** Environment ID: second', '*** Add File: only-here.txt', '+second', '*** End Patch'].join('\n');
+    model.expect([
+      sse(
+        functionCall('exec_command', { cmd: `echo "$${MARKER}"; pwd` }, { callId: 'call_primary' }),
+        functionCall('exec_command', { cmd: `echo "$${MARKER}"; pwd`, environment_id: 'second' }, { callId: 'call_second' }),
+        functionCall('exec_command', { cmd: 'true', environment_id: 'elsewhere' }, { callId: 'call_unknown' }),
+        completed(),
+      ),
+      sse(customToolCall('apply_patch', patch, { callId: 'call_patch' }), completed()),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'first', execServerUrl: first.url, authBearerToken: EXEC_TOKEN });
+    await client.request('environment/add', { environmentId: 'second', execServerUrl: second.url, authBearerToken: EXEC_TOKEN });
+    const started = (await client.request('thread/start', {
+      approvalPolicy: 'never',
+      sandbox: 'danger-full-access',
+      environments: [
+        { environmentId: 'first', cwd: first.root },
+        { environmentId: 'second', cwd: second.root },
+      ],
+    })) as { thread: { id: string; environments: unknown } };
+    expect(started.thread.environments).toEqual([
+      { environmentId: 'first', cwd: first.root, runtimeWorkspaceRoots: [first.root] },
+      { environmentId: 'second', cwd: second.root, runtimeWorkspaceRoots: [second.root] },
+    ]);
+
+    expect((await runTurn(client, started.thread.id, 'Look around both.')).turn).toMatchObject({ status: 'completed', error: null });
+    const [request, answers, patched] = model.requests;
+    const tools = (request!.body?.tools ?? []) as { name: string; parameters?: { properties: Record<string, unknown> }; format?: { definition: string } }[];
+    const tool = (name: string) => tools.find((candidate) => candidate.name === name)!;
+    expect(Object.keys(tool('exec_command').parameters!.properties)).toContain('environment_id');
+    expect(Object.keys(tool('view_image').parameters!.properties)).toContain('environment_id');
+    expect(Object.keys(tool('write_stdin').parameters!.properties)).not.toContain('environment_id');
+    expect(tool('apply_patch').format!.definition).toContain('start: begin_patch environment_id? hunk+ end_patch\nenvironment_id: "*** Environment ID: " filename LF\n');
+    const context = request!.messageTexts('user').find((message) => message.startsWith('<environment_context>'))!;
+    expect(context).toContain(
+      [
+        '  <environments>',
+        '    <environment id="first" primary="true">',
+        `      <cwd>${first.root}</cwd>`,
+        '      <shell>bash</shell>',
+        '    </environment>',
+        '    <environment id="second" primary="false">',
+        `      <cwd>${second.root}</cwd>`,
+        '      <shell>bash</shell>',
+        '    </environment>',
+        '  </environments>',
+      ].join('\n'),
+    );
+    expect(answers!.toolOutputText('call_primary')).toMatch(new RegExp(`Output:\\nfirst\\n${first.root}\\n$`));
+    expect(answers!.toolOutputText('call_second')).toMatch(new RegExp(`Output:\\nsecond\\n${second.root}\\n$`));
+    expect(answers!.toolOutputText('call_unknown')).toContain('unknown environment id `elsewhere`');
+    expect(patched!.toolOutputText('call_patch')).toContain('only-here.txt');
+    expect(readFileSync(path.join(second.root, 'only-here.txt'), 'utf8')).toBe('second\n');
+    expect(existsSync(path.join(first.root, 'only-here.txt'))).toBe(false);
+    expect(client.schemaFailures).toEqual([]);
+  });
 });

@@ -51,7 +51,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         const hub = hubOf(context);
         // An empty `environments` list starts a thread without access to any machine.
         const selected = selectEnvironment(params.environments, hub.environments);
-        const environment = selected === undefined ? hub.environment : selected.environment;
+        const environment = selected === undefined ? hub.environment : selected.environments;
         const { thread, response } = await hub.start({ ...params, cwd: params.cwd ?? selected?.cwd }, context.connection, environment);
         afterResponse(() => {
           context.server.broadcast(thread.id, 'thread/started', { thread: hub.threadOf(thread, []) });
@@ -227,7 +227,7 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         if (thread.activeTurnId !== undefined) throw AppServerRequestError.invalidRequest(`turn ${thread.activeTurnId} is still running; use turn/steer or turn/interrupt`);
         const selected = selectEnvironment(params.environments, hub.environments);
         if (selected !== undefined) {
-          thread.handle.useEnvironment(selected.environment);
+          thread.handle.useEnvironment(selected.environments);
           for (const message of selected.warnings) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });
         }
         const requested = params.cwd ?? selected?.cwd ?? undefined;
@@ -278,8 +278,9 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
 
 /** A thread's or turn's environments as the server could resolve them. */
 interface EnvironmentSelection {
-  /** Where the thread works: the first entry that resolved, or none. */
-  readonly environment: ThreadEnvironment | undefined;
+  /** The entries that resolved, each with its cwd; the first is where the thread works. */
+  readonly environments: readonly ThreadEnvironment[];
+  /** The primary's cwd, which becomes the thread's. */
   readonly cwd: string | undefined;
   /** One line per entry that was skipped, for `warning` notifications. */
   readonly warnings: readonly string[];
@@ -300,19 +301,20 @@ function selectEnvironment(
   if (unknown !== undefined) throw environmentError(unknown.environmentId, 'unknownEnvironment', `unknown environment id \`${unknown.environmentId}\``);
   const warnings: string[] = [];
   const seen = new Set<string>();
-  let primary: { environment: ThreadEnvironment; cwd: string } | undefined;
+  const resolved: ThreadEnvironment[] = [];
+  let cwd: string | undefined;
   for (const entry of environments) {
     // Duplicate ids: the first wins.
     if (seen.has(entry.environmentId)) continue;
     seen.add(entry.environmentId);
     try {
-      const environment = manager.resolve(entry.environmentId);
-      primary ??= { environment, cwd: entry.cwd };
+      resolved.push({ ...manager.resolve(entry.environmentId), cwd: entry.cwd });
+      cwd ??= entry.cwd;
     } catch (error) {
       warnings.push(`environment \`${entry.environmentId}\` was skipped: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return { environment: primary?.environment, cwd: primary?.cwd, warnings };
+  return { environments: resolved, cwd, warnings };
 }
 
 function sandboxModeOf(policy: TurnStartParams['sandboxPolicy']): string | undefined {

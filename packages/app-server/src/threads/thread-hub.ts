@@ -107,7 +107,7 @@ export class ThreadHub {
   }
 
   /** Starts a thread for `connection` (which is subscribed to it). */
-  async start(params: ThreadStartParams, connection: ClientConnection, environment: ThreadEnvironment | undefined): Promise<{ thread: LiveThread; response: WireObject }> {
+  async start(params: ThreadStartParams, connection: ClientConnection, environment: ThreadEnvironment | readonly ThreadEnvironment[] | undefined): Promise<{ thread: LiveThread; response: WireObject }> {
     const config = await this.#config(params);
     const extensions = await this.#extensions(config, connection);
     const live = this.#live(undefined, config, connection, { ephemeral: params.ephemeral === true, forkedFromId: null, threadSource: params.threadSource ?? null, preview: '', name: null });
@@ -314,7 +314,7 @@ export class ThreadHub {
       source: thread.facts.source,
       threadSource: thread.facts.threadSource,
       name: thread.facts.name,
-      environments: thread.handle.environmentId === undefined ? [] : [threadEnvironmentEntry(thread.handle.environmentId, config.cwd)],
+      environments: thread.handle.environmentIds.map((environmentId) => threadEnvironmentEntry(environmentId, thread.handle.environmentCwd(environmentId))),
       turns,
     });
   }
