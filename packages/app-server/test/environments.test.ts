@@ -166,6 +166,17 @@ describe('threads on a remote environment', () => {
     expect(client.schemaFailures).toEqual([]);
   });
 
+  it('tells the thread when its executor goes away, and keeps the thread', async () => {
+    const executor = await startExecServer('executor');
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'remote', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN });
+    const started = (await client.request('thread/start', { approvalPolicy: 'never', sandbox: 'danger-full-access', environments: [{ environmentId: 'remote', cwd: executor.root }] })) as { thread: { id: string } };
+    executor.child.kill();
+    expect(await client.waitFor('thread/environment/disconnected')).toEqual({ threadId: started.thread.id, environmentId: 'remote' });
+    expect(await client.request('thread/loaded/list', {})).toMatchObject({ data: [started.thread.id] });
+    expect(client.schemaFailures).toEqual([]);
+  });
+
   it('refuses an unknown environment id and skips an unreachable one with a warning', async () => {
     const live = await startExecServer('live');
     const dying = await startExecServer('dying');

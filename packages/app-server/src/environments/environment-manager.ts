@@ -98,8 +98,14 @@ export class EnvironmentManager {
   readonly #remotes = new Map<string, RemoteEnvironment>();
   /** Ids being added, so two concurrent adds of one id cannot both win. */
   readonly #adding = new Set<string>();
+  readonly #disconnectListeners: ((environmentId: string) => void)[] = [];
 
   constructor(private readonly local: LocalEnvironmentFacts) {}
+
+  /** Calls `listener` when a registered executor's connection closes (not when a re-add replaced it). */
+  onDisconnected(listener: (environmentId: string) => void): void {
+    this.#disconnectListeners.push(listener);
+  }
 
   /**
    * Connects to the exec-server and registers it as `environmentId`, replacing (and closing) an
@@ -122,7 +128,12 @@ export class EnvironmentManager {
         throw environmentError(id, 'unreachable', `environment \`${id}\`: the exec-server at ${url} did not describe itself`);
       }
       const previous = this.#remotes.get(id);
-      this.#remotes.set(id, { url, executor, info, environment: remoteThreadEnvironment(id, executor, info) });
+      const remote: RemoteEnvironment = { url, executor, info, environment: remoteThreadEnvironment(id, executor, info) };
+      this.#remotes.set(id, remote);
+      executor.client.onClosed(() => {
+        if (this.#remotes.get(id) !== remote) return;
+        for (const listener of this.#disconnectListeners) listener(id);
+      });
       await previous?.executor.close();
     } finally {
       this.#adding.delete(id);

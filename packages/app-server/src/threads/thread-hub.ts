@@ -72,6 +72,12 @@ export class ThreadHub {
     private readonly server: ThreadHubServer,
   ) {
     this.environments = new EnvironmentManager({ environment: options.environment, cwd: server.defaultCwd });
+    // Threads working on an executor whose connection closed are told so; they stay loaded.
+    this.environments.onDisconnected((environmentId) => {
+      for (const thread of this.#threads.values()) {
+        if (thread.handle.environmentIds.includes(environmentId)) server.broadcast(thread.id, 'thread/environment/disconnected', { threadId: thread.id, environmentId });
+      }
+    });
   }
 
   /** The rollout store threads are recorded in, opened on first use. */
