@@ -166,6 +166,27 @@ describe('threads on a remote environment', () => {
     expect(client.schemaFailures).toEqual([]);
   });
 
+  it('moves a thread to a remote executor from the turn that selects it', async () => {
+    const executor = await startExecServer('executor');
+    model.expect([
+      sse(functionCall('exec_command', { cmd: `echo "[$${MARKER}]"` }, { callId: 'call_before' }), completed()),
+      sse(assistantMessage('Here.'), completed()),
+      sse(functionCall('exec_command', { cmd: `echo "[$${MARKER}]"` }, { callId: 'call_after' }), completed()),
+      sse(assistantMessage('There.'), completed()),
+    ]);
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'remote', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN });
+    const started = (await client.request('thread/start', { cwd: home.workspace, approvalPolicy: 'never', sandbox: 'danger-full-access' })) as { thread: { id: string; environments: unknown } };
+    expect(started.thread.environments).toEqual([{ environmentId: 'local', cwd: home.workspace, runtimeWorkspaceRoots: [home.workspace] }]);
+    expect((await runTurn(client, started.thread.id, 'Where?')).turn.status).toBe('completed');
+
+    const { turn } = (await client.request('turn/start', { threadId: started.thread.id, input: text('And now?'), environments: [{ environmentId: 'remote', cwd: executor.root }] })) as { turn: { id: string } };
+    await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id);
+    expect(model.requests[1]!.toolOutputText('call_before')).toMatch(/Output:\n\[\]\n$/);
+    expect(model.requests[3]!.toolOutputText('call_after')).toMatch(/Output:\n\[executor\]\n$/);
+    expect(client.schemaFailures).toEqual([]);
+  });
+
   it('tells the thread when its executor goes away, and keeps the thread', async () => {
     const executor = await startExecServer('executor');
     const client = await appServer();
