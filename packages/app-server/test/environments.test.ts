@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -96,13 +96,24 @@ describe('environment/add, environment/status and environment/info', () => {
     const executor = await startExecServer('executor');
     const client = await appServer();
     const port = await closedPort();
+    // Accepts the TCP connection and never answers the upgrade: only the timeout ends the wait.
+    const held = new Set<Socket>();
+    const silent = createServer((socket) => {
+      held.add(socket);
+      socket.on('error', () => undefined);
+    });
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const silentPort = (silent.address() as { port: number }).port;
     const cases = [
       { params: { environmentId: 'wrong-token', execServerUrl: executor.url, authBearerToken: 'not-the-token' }, code: -32600, reason: 'unauthorized' },
       { params: { environmentId: 'no-token', execServerUrl: executor.url }, code: -32600, reason: 'unauthorized' },
       { params: { environmentId: 'not-a-url', execServerUrl: 'not a url' }, code: -32600, reason: 'invalidUrl' },
       { params: { environmentId: 'http-url', execServerUrl: `http://127.0.0.1:${port}` }, code: -32600, reason: 'invalidUrl' },
       { params: { environmentId: 'unreachable', execServerUrl: `ws://127.0.0.1:${port}`, connectTimeoutMs: 2000 }, code: -32603, reason: 'unreachable' },
+      { params: { environmentId: 'silent', execServerUrl: `ws://127.0.0.1:${silentPort}`, connectTimeoutMs: 300 }, code: -32603, reason: 'timeout' },
       { params: { environmentId: 'local', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN }, code: -32600, reason: 'reservedId' },
+      { params: { environmentId: 'far', execServerUrl: 'ws://192.0.2.1:4500', authBearerToken: EXEC_TOKEN }, code: -32600, reason: 'insecureToken' },
     ];
     for (const { params, code, reason } of cases) {
       const error = await refusal(client, 'environment/add', params);
@@ -112,6 +123,8 @@ describe('environment/add, environment/status and environment/info', () => {
         expect(await client.request('environment/status', { environmentId: params.environmentId })).toEqual({ status: 'unknown', error: `unknown environment id \`${params.environmentId}\`` });
       }
     }
+    for (const socket of held) socket.destroy();
+    silent.close();
     expect(await refusal(client, 'environment/info', { environmentId: 'unreachable' })).toMatchObject({ code: -32600, data: { environmentId: 'unreachable', reason: 'unknownEnvironment' } });
     expect(client.schemaFailures).toEqual([]);
   });

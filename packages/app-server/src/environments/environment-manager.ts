@@ -24,7 +24,7 @@ export const EnvironmentAddParams = z.object({
 export type EnvironmentAddParams = z.infer<typeof EnvironmentAddParams>;
 
 /** Why an environment request failed; sent as the JSON-RPC error's `data.reason`. */
-export type EnvironmentErrorReason = 'unknownEnvironment' | 'reservedId' | 'invalidUrl' | 'insecureToken' | 'unauthorized' | 'unreachable' | 'timeout' | 'disconnected';
+export type EnvironmentErrorReason = 'unknownEnvironment' | 'invalidId' | 'reservedId' | 'busy' | 'invalidUrl' | 'insecureToken' | 'unauthorized' | 'unreachable' | 'timeout' | 'disconnected';
 
 /** A JSON-RPC error naming the environment, with `data: { environmentId, reason }` clients can switch on. */
 export function environmentError(environmentId: string, reason: EnvironmentErrorReason, message: string): AppServerRequestError {
@@ -73,7 +73,8 @@ function execServerUrl(environmentId: string, url: string, withToken: boolean): 
 
 /** Connects within `timeoutMs`; a connection that comes after the deadline is closed at once. */
 async function connectWithin(environmentId: string, url: string, token: string | undefined, timeoutMs: number): Promise<RemoteExecutor> {
-  const attempt = connectExecServer({ url, token });
+  // The handshake timeout drops a socket an executor never answers, so no connection outlives the request.
+  const attempt = connectExecServer({ url, token, handshakeTimeoutMs: timeoutMs });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(environmentError(environmentId, 'timeout', `environment \`${environmentId}\`: no answer from ${url} within ${timeoutMs} ms`)), timeoutMs);
@@ -113,11 +114,11 @@ export class EnvironmentManager {
    */
   async add(params: EnvironmentAddParams): Promise<void> {
     const id = params.environmentId;
-    if (id === '') throw environmentError(id, 'invalidUrl', 'environmentId must not be empty');
+    if (id === '') throw environmentError(id, 'invalidId', 'environmentId must not be empty');
     if (id === LOCAL_ENVIRONMENT_ID) throw environmentError(id, 'reservedId', `environment id \`${LOCAL_ENVIRONMENT_ID}\` names this server's own machine and cannot be added`);
     const token = params.authBearerToken ?? undefined;
     const url = execServerUrl(id, params.execServerUrl, token !== undefined).toString();
-    if (this.#adding.has(id)) throw environmentError(id, 'unreachable', `environment \`${id}\` is already being added`);
+    if (this.#adding.has(id)) throw environmentError(id, 'busy', `environment \`${id}\` is already being added`);
     this.#adding.add(id);
     try {
       const timeoutMs = Math.min(params.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, MAX_CONNECT_TIMEOUT_MS);
@@ -155,7 +156,8 @@ export class EnvironmentManager {
       const shell = this.local.environment.shell;
       return { shell: { name: path.basename(shell), path: shell }, cwd: PathUri.fromNativePath(this.local.cwd, process.platform === 'win32' ? 'windows' : 'posix').toString() };
     }
-    return { shell: this.#ready(environmentId).info.shell, cwd: this.#ready(environmentId).info.cwd ?? null };
+    const { info } = this.#ready(environmentId);
+    return { shell: info.shell, cwd: info.cwd ?? null };
   }
 
   /** The environment a thread may act on, or the error naming why it cannot. */
