@@ -89,22 +89,25 @@ export class TurnToolCalls {
     const environments = this.#options.environments ?? (primary === undefined ? [] : [primary]);
     const { turnId, signal } = turn;
     const chosen = environmentId === undefined ? primary : environments.find((candidate) => candidate.id === environmentId);
-    const common: Omit<ToolContext, 'environment'> = {
+    if (environmentId !== undefined && chosen === undefined) {
+      const attached = environments.map((candidate) => `\`${candidate.id}\``).join(', ') || 'none';
+      return `unknown environment id \`${environmentId}\`; this thread's environments are ${attached}`;
+    }
+    return {
       callId,
       turnId,
       signal,
+      environment: chosen,
       environments,
-      approvals: this.#options.approvals({ turnId, callId, environmentId: chosen?.id ?? environmentId ?? 'local', signal }),
-      dispatch: (name: string, input: ToolInput, options?: { readonly namespace?: string }) => this.#nested(turn, name, input, options?.namespace, depth + 1),
+      approvals: this.#options.approvals({ turnId, callId, environmentId: chosen?.id ?? 'local', signal }),
+      // A nested call runs where its caller runs unless it names another environment.
+      dispatch: (name, input, options) => this.#nested(turn, name, input, options?.namespace, depth + 1, chosen?.id),
       progress: (message) => this.#options.emit({ type: 'toolProgress', turnId, callId, message }),
     };
-    if (environmentId === undefined || chosen !== undefined) return { ...common, environment: chosen };
-    const attached = environments.map((candidate) => `\`${candidate.id}\``).join(', ') || 'none';
-    return `unknown environment id \`${environmentId}\`; this thread's environments are ${attached}`;
   }
 
   /** A call one tool makes to another: the client sees it as a direct call; the model sees only the outer call's output. */
-  async #nested(turn: TurnScope, name: string, input: ToolInput, namespace: string | undefined, depth: number): Promise<ToolResult> {
+  async #nested(turn: TurnScope, name: string, input: ToolInput, namespace: string | undefined, depth: number, callerEnvironmentId: string | undefined): Promise<ToolResult> {
     if (depth > MAX_NESTED_DISPATCH_DEPTH) return { output: `tools may call tools at most ${MAX_NESTED_DISPATCH_DEPTH} deep; '${name}' was not run`, success: false };
     const { router, emit } = this.#options;
     const { turnId } = turn;
@@ -117,7 +120,7 @@ export class TurnToolCalls {
         ? { type: 'custom_tool_call', call_id: callId, name, input: typeof input === 'string' ? input : JSON.stringify(input), ...scope }
         : { type: 'function_call', call_id: callId, name, arguments: typeof input === 'string' ? input : JSON.stringify(input), ...scope };
     emit({ type: 'itemStarted', turnId, item: call });
-    const context = this.#context(turn, callId, depth, requestedEnvironmentId(call));
+    const context = this.#context(turn, callId, depth, requestedEnvironmentId(call) ?? callerEnvironmentId);
     const result: ToolResult = typeof context === 'string' ? { output: context, success: false } : await router.run(call, context);
     emit({ type: 'itemCompleted', turnId, item: toolOutputFor(call, result.output) });
     return result;
