@@ -13,7 +13,7 @@ export type { ModelInfo, ModelOverrides, ToolMode } from './model/model-catalog.
 export { OUTPUT_SCHEMA_NAME, buildResponsesBody } from './model/responses-request.js';
 export type { SamplingRequest } from './model/responses-request.js';
 export { ENVIRONMENT_CONTEXT_OPEN, localDate, renderEnvironmentContext } from './context/environment-context.js';
-export type { EnvironmentContext, EnvironmentEntry, EnvironmentEntryTarget, EnvironmentPermissionProfile } from './context/environment-context.js';
+export type { AttachedEnvironmentContext, EnvironmentContext, EnvironmentEntry, EnvironmentEntryTarget, EnvironmentPermissionProfile } from './context/environment-context.js';
 export { AGENTS_MD_PREFIX, boundProjectDocs, renderAgentsMd } from './context/agents-md.js';
 export type { AgentsMdSources } from './context/agents-md.js';
 export { DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, ThreadHistory, abortedOutput } from './history/thread-history.js';
@@ -127,4 +127,5 @@ export { NO_TOKENS, addUsage, breakdownFromRollout, breakdownOf } from './sessio
 export type { TokenUsageBreakdown } from './session/thread-token-usage.js';
 export { localHostFacts, localThreadEnvironment, userShell } from './session/local-environment.js';
 export type { LocalThreadEnvironment } from './session/local-environment.js';
+export { environmentOs, remoteThreadEnvironment } from './session/remote-environment.js';
 export { displayCommand, quoteShellWord, shellArgv } from './tools/unified-exec/shell-command.js';

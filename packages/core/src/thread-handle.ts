@@ -29,6 +29,10 @@ export interface ThreadHandle {
   readonly activeTurnId: string | undefined;
   /** Whether the thread has an environment to run commands on. */
   readonly hasEnvironment: boolean;
+  /** The ids of the attached environments (`local` is this machine), the primary first. */
+  readonly environmentIds: readonly string[];
+  /** The native cwd turns use on the attached environment `environmentId`. */
+  environmentCwd(environmentId: string): string;
   /** Tokens used since the thread began. */
   readonly tokenUsage: TokenUsageBreakdown;
   /** The context window the thread is in (its number and UUIDv7 id, the first and previous ids). */
@@ -49,7 +53,7 @@ export interface ThreadHandle {
   rename(name: string | null): void;
   runUserShellCommand(command: string, options?: { readonly timeoutMs?: number | undefined }): Promise<UserShellResult>;
   /** Moves later turns to another environment (or to none). */
-  useEnvironment(environment: ThreadEnvironment | undefined): void;
+  useEnvironment(environment: ThreadEnvironment | readonly ThreadEnvironment[] | undefined): void;
   close(): Promise<void>;
 }
 
@@ -68,6 +72,10 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
     get hasEnvironment() {
       return session.hasEnvironment;
     },
+    get environmentIds() {
+      return session.environmentIds;
+    },
+    environmentCwd: (environmentId) => session.environmentCwd(environmentId),
     get tokenUsage() {
       return session.tokenUsage;
     },

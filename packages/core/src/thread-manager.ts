@@ -57,8 +57,8 @@ export interface OpenThreadOptions {
   readonly clientRequests?: ClientRequests | undefined;
   /** Names the client that opened the thread (an app-server client's name); else the manager's. */
   readonly originator?: string | undefined;
-  /** Where this thread's tools act; `null` for none; else the manager's. */
-  readonly environment?: ThreadEnvironment | null | undefined;
+  /** Where this thread's tools act (a list: every attached one, the primary first); `null` for none; else the manager's. */
+  readonly environment?: ThreadEnvironment | readonly ThreadEnvironment[] | null | undefined;
   /** This thread's extensions (a host whose threads' configs name different ones); else the manager's. */
   readonly extensions?: ExtensionRegistry | undefined;
 }

@@ -12,7 +12,7 @@ export type {
 export { FileSystemError, FileSystemErrorCode } from './file-system-error.js';
 export type { BlockReader, BlockReaderSource, FileBlock } from './block-reader.js';
 
-export { ProcessError, ProcessErrorCode, ProcessSignal, ProcessStream, SandboxType, TerminalSize, WriteStatus } from './process-api.js';
+export { ExecEnvPolicy, ProcessError, ProcessErrorCode, ProcessSignal, ProcessStream, SandboxType, TerminalSize, WriteStatus } from './process-api.js';
 export type {
   ExecutorProcesses,
   ProcessEvent,

@@ -24,6 +24,16 @@ export type SandboxType = z.infer<typeof SandboxType>;
 export const TerminalSize = z.object({ cols: z.number().int().min(1).max(1000), rows: z.number().int().min(1).max(1000) });
 export type TerminalSize = z.infer<typeof TerminalSize>;
 
+/** Codex's `shell_environment_policy`, applied on the executor to build the child's environment. */
+export const ExecEnvPolicy = z.object({
+  inherit: z.enum(['all', 'core', 'none']),
+  ignoreDefaultExcludes: z.boolean(),
+  exclude: z.array(z.string()),
+  set: z.record(z.string(), z.string()),
+  includeOnly: z.array(z.string()),
+});
+export type ExecEnvPolicy = z.infer<typeof ExecEnvPolicy>;
+
 /** How to start a process. */
 export interface StartProcessParams {
   /** The caller's handle for the process, unique per owner; not an OS pid. */
@@ -31,8 +41,14 @@ export interface StartProcessParams {
   /** Program and arguments; the program is looked up on the `PATH` of `env`. */
   readonly argv: readonly string[];
   readonly cwd: PathUri;
-  /** The complete environment: nothing is inherited from the executor. */
+  /** The complete environment, unless `envPolicy` is given: nothing is inherited from the executor. */
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * Build the environment on the executor from its own variables by this policy, `env` laid over
+   * it: a remote machine's PATH and HOME are its own. Only remote executors take it; local
+   * processes answer 'InvalidArgument', since their caller already holds the host's variables.
+   */
+  readonly envPolicy?: ExecEnvPolicy | null | undefined;
   /** Run under a pseudo-terminal (output arrives as the `pty` stream). */
   readonly tty: boolean;
   /** Keep stdin open for `write` when not a tty (default false: stdin is /dev/null). */

@@ -83,6 +83,11 @@ export interface ToolContext {
    * and the sandbox and the client sees it; `processes` is the raw executor API.
    */
   readonly environment: ToolEnvironment | undefined;
+  /**
+   * Every environment the thread has attached, the primary first (Codex lets a call name one with
+   * `environment_id`; core routes such calls, so `environment` is already the named one).
+   */
+  readonly environments?: readonly ToolEnvironment[] | undefined;
   readonly approvals: ToolApprovals;
   /**
    * Calls another tool through the same router, approvals and sandbox; the client sees its items as

@@ -4,6 +4,7 @@ import { ACCOUNT_READ_METHODS } from './account-read.js';
 import { COLLABORATION_MODE_LIST_METHODS } from './collaboration-mode-list.js';
 import { CONFIG_READ_METHODS } from './config-read.js';
 import { CONFIG_REQUIREMENTS_READ_METHODS } from './config-requirements-read.js';
+import { ENVIRONMENT_METHODS } from './environments.js';
 import { EXPERIMENTAL_FEATURE_LIST_METHODS } from './experimental-feature-list.js';
 import { FS_METHODS } from './fs.js';
 import { HOOKS_LIST_METHODS } from './hooks-list.js';
@@ -31,6 +32,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   THREAD_ITEMS_LIST_METHODS,
   TURN_METHODS,
   THREAD_COMPACT_METHODS,
+  ENVIRONMENT_METHODS,
 ];
 
 /** Every method this server implements, by name (a new map each call). */

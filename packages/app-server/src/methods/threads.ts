@@ -1,6 +1,6 @@
 // `thread/*` and `turn/*`: start, resume, fork, list, read, archive, naming, subscriptions, user shell
 // commands, and the turns themselves. Each answers promptly; running turns notify in the background.
-import { USER_SHELL_UNAVAILABLE, ThreadSessionError } from '@skein/core';
+import { USER_SHELL_UNAVAILABLE, ThreadSessionError, type ThreadEnvironment } from '@skein/core';
 import {
   AppServerErrorCode,
   newTurnId,
@@ -19,6 +19,7 @@ import {
   TurnSteerParams,
 } from '@skein/protocol';
 import { AppServerRequestError } from '../app-server-error.js';
+import { environmentError, type EnvironmentManager } from '../environments/environment-manager.js';
 import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
 import { paginate } from '../pagination.js';
 import { turnsPage } from './thread-turns-list.js';
@@ -49,12 +50,14 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       experimentalFields: ['environments', 'selectedCapabilityRoots'],
       async handle(params, context) {
         const hub = hubOf(context);
-        // An empty `environments` list starts a thread without access to any machine; otherwise the
-        // first one is where it works (this server hosts only `local`).
-        const selected = selectEnvironment(params.environments);
-        const environment = selected === null ? undefined : hub.environment;
+        // An empty `environments` list starts a thread without access to any machine.
+        const selected = selectEnvironment(params.environments, hub.environments);
+        const environment = selected === undefined ? hub.environment : selected.environments;
         const { thread, response } = await hub.start({ ...params, cwd: params.cwd ?? selected?.cwd }, context.connection, environment);
-        afterResponse(() => context.server.broadcast(thread.id, 'thread/started', { thread: hub.threadOf(thread, []) }));
+        afterResponse(() => {
+          context.server.broadcast(thread.id, 'thread/started', { thread: hub.threadOf(thread, []) });
+          for (const message of selected?.warnings ?? []) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });
+        });
         return response;
       },
     }),
@@ -228,8 +231,11 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         const hub = hubOf(context);
         const thread = hub.loaded(params.threadId);
         if (thread.activeTurnId !== undefined) throw AppServerRequestError.invalidRequest(`turn ${thread.activeTurnId} is still running; use turn/steer or turn/interrupt`);
-        const selected = selectEnvironment(params.environments);
-        if (selected !== undefined) thread.handle.useEnvironment(selected === null ? undefined : hub.environment);
+        const selected = selectEnvironment(params.environments, hub.environments);
+        if (selected !== undefined) {
+          thread.handle.useEnvironment(selected.environments);
+          for (const message of selected.warnings) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });
+        }
         const requested = params.cwd ?? selected?.cwd ?? undefined;
         const cwd = requested === undefined ? undefined : context.server.resolveCwd(requested);
         const overrides = threadConfigOverrides({
@@ -276,16 +282,45 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
   ],
 ]);
 
+/** A thread's or turn's environments as the server could resolve them. */
+interface EnvironmentSelection {
+  /** The entries that resolved, each with its cwd; the first is where the thread works. */
+  readonly environments: readonly ThreadEnvironment[];
+  /** The primary's cwd, which becomes the thread's. */
+  readonly cwd: string | undefined;
+  /** One line per entry that was skipped, for `warning` notifications. */
+  readonly warnings: readonly string[];
+}
+
 /**
- * The environment a thread or turn asks for: undefined when it names none (keep the current one),
- * null for an empty list (no environment), else the first entry, which must be one this server hosts.
+ * The environments a thread or turn asks for: undefined when it names none (keep the current one),
+ * else the first entry that resolves is the primary. An id the server does not know is the client's
+ * mistake and refuses the request before anything changes; a known one that cannot be reached now is
+ * skipped with a warning, so one dead executor does not fail the thread.
  */
-function selectEnvironment(environments: readonly { readonly environmentId: string; readonly cwd: string }[] | null | undefined): { readonly cwd: string } | null | undefined {
+function selectEnvironment(
+  environments: readonly { readonly environmentId: string; readonly cwd: string }[] | null | undefined,
+  manager: EnvironmentManager,
+): EnvironmentSelection | undefined {
   if (environments === undefined || environments === null) return undefined;
-  const [first] = environments;
-  if (first === undefined) return null;
-  if (first.environmentId !== 'local') throw AppServerRequestError.invalidRequest(`unknown environment \`${first.environmentId}\`; this server hosts only \`local\``);
-  return { cwd: first.cwd };
+  const unknown = environments.find((entry) => !manager.has(entry.environmentId));
+  if (unknown !== undefined) throw environmentError(unknown.environmentId, 'unknownEnvironment', `unknown environment id \`${unknown.environmentId}\``);
+  const warnings: string[] = [];
+  const seen = new Set<string>();
+  const resolved: ThreadEnvironment[] = [];
+  let cwd: string | undefined;
+  for (const entry of environments) {
+    // Duplicate ids: the first wins.
+    if (seen.has(entry.environmentId)) continue;
+    seen.add(entry.environmentId);
+    try {
+      resolved.push({ ...manager.resolve(entry.environmentId), cwd: entry.cwd });
+      cwd ??= entry.cwd;
+    } catch (error) {
+      warnings.push(`environment \`${entry.environmentId}\` was skipped: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { environments: resolved, cwd, warnings };
 }
 
 function sandboxModeOf(policy: TurnStartParams['sandboxPolicy']): string | undefined {

@@ -13,7 +13,8 @@ import type { ClientConnection } from '../method.js';
 import { LiveThread, type ThreadHost } from './live-thread.js';
 import { previewOf, recordedTurns } from './recorded-turns.js';
 import type { WireObject } from './thread-items.js';
-import { localEnvironment, threadObject, threadSettingsObject } from './thread-object.js';
+import { EnvironmentManager } from '../environments/environment-manager.js';
+import { threadEnvironmentEntry, threadObject, threadSettingsObject } from './thread-object.js';
 import { threadConfigOverrides } from './thread-config-overrides.js';
 import { threadUnloadDelayMs } from './thread-unload-delay.js';
 
@@ -63,10 +64,21 @@ export class ThreadHub {
   #openStore: ThreadStore | undefined;
   #registry: Promise<ThreadManager> | undefined;
 
+  /** The environments threads may be started on: this machine and the exec-servers clients added. */
+  readonly environments: EnvironmentManager;
+
   constructor(
     private readonly options: ThreadHubOptions,
     private readonly server: ThreadHubServer,
-  ) {}
+  ) {
+    this.environments = new EnvironmentManager({ environment: options.environment, cwd: server.defaultCwd });
+    // Threads working on an executor whose connection closed are told so; they stay loaded.
+    this.environments.onDisconnected((environmentId) => {
+      for (const thread of this.#threads.values()) {
+        if (thread.handle.environmentIds.includes(environmentId)) server.broadcast(thread.id, 'thread/environment/disconnected', { threadId: thread.id, environmentId });
+      }
+    });
+  }
 
   /** The rollout store threads are recorded in, opened on first use. */
   store(): Promise<ThreadStore> {
@@ -101,7 +113,7 @@ export class ThreadHub {
   }
 
   /** Starts a thread for `connection` (which is subscribed to it). */
-  async start(params: ThreadStartParams, connection: ClientConnection, environment: ThreadEnvironment | undefined): Promise<{ thread: LiveThread; response: WireObject }> {
+  async start(params: ThreadStartParams, connection: ClientConnection, environment: ThreadEnvironment | readonly ThreadEnvironment[] | undefined): Promise<{ thread: LiveThread; response: WireObject }> {
     const config = await this.#config(params);
     const extensions = await this.#extensions(config, connection);
     const live = this.#live(undefined, config, connection, { ephemeral: params.ephemeral === true, forkedFromId: null, threadSource: params.threadSource ?? null, preview: '', name: null });
@@ -231,6 +243,7 @@ export class ThreadHub {
   /** Unloads every thread and releases the store and environment (server shutdown). */
   async closeAll(): Promise<void> {
     await Promise.all([...this.#threads.keys()].map((threadId) => this.unload(threadId)));
+    await this.environments.closeAll();
     await this.options.release?.();
     (await this.#store?.catch(() => undefined))?.close();
   }
@@ -307,7 +320,7 @@ export class ThreadHub {
       source: thread.facts.source,
       threadSource: thread.facts.threadSource,
       name: thread.facts.name,
-      environments: thread.handle.hasEnvironment ? [localEnvironment(config.cwd)] : [],
+      environments: thread.handle.environmentIds.map((environmentId) => threadEnvironmentEntry(environmentId, thread.handle.environmentCwd(environmentId))),
       turns,
     });
   }

@@ -70,9 +70,9 @@ export function threadObject(facts: ThreadFacts): WireObject {
   };
 }
 
-/** The local environment entry of a loaded thread. */
-export function localEnvironment(cwd: string): WireObject {
-  return { environmentId: 'local', cwd, runtimeWorkspaceRoots: [cwd] };
+/** The environment entry of a loaded thread: where it runs, and in which directory. */
+export function threadEnvironmentEntry(environmentId: string, cwd: string): WireObject {
+  return { environmentId, cwd, runtimeWorkspaceRoots: [cwd] };
 }
 
 /** The thread's sandbox as the v2 wire reports it. */

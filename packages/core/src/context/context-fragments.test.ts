@@ -5,6 +5,36 @@ import { localDate, renderEnvironmentContext } from './environment-context.js';
 const WORKSPACE = '/work/ws';
 
 describe('renderEnvironmentContext', () => {
+  it('lists two or more attached environments, each with its own cwd and shell, as Codex 0.171.0 does', () => {
+    // Recorded from the real binary with two exec-servers attached (issue 15).
+    const text = renderEnvironmentContext({
+      cwd: WORKSPACE,
+      shell: 'bash',
+      environments: [
+        { id: 'local', cwd: WORKSPACE, shell: 'bash' },
+        { id: 'win"1', cwd: 'C:\\Users\\ada\\repo', shell: 'powershell' },
+      ],
+      currentDate: '2026-11-30',
+      timezone: 'Etc/UTC',
+      workspaceRoots: [WORKSPACE],
+      permissionProfile: { type: 'disabled' },
+    });
+    expect(text).toBe(
+      '<environment_context>\n  <environments>\n' +
+        '    <environment id="local" primary="true">\n      <cwd>/work/ws</cwd>\n      <shell>bash</shell>\n    </environment>\n' +
+        '    <environment id="win&quot;1" primary="false">\n      <cwd>C:\\Users\\ada\\repo</cwd>\n      <shell>powershell</shell>\n    </environment>\n' +
+        '  </environments>\n  <current_date>2026-11-30</current_date>\n  <timezone>Etc/UTC</timezone>\n' +
+        '  <filesystem><workspace_roots><root>/work/ws</root></workspace_roots><permission_profile type="disabled"><file_system type="unrestricted" /></permission_profile></filesystem>\n</environment_context>',
+    );
+  });
+
+  it('keeps the single-environment layout when one environment is attached', () => {
+    const text = renderEnvironmentContext({
+      cwd: WORKSPACE, shell: 'zsh', environments: [{ id: 'remote', cwd: WORKSPACE, shell: 'zsh' }], currentDate: '2026-11-30', timezone: 'Etc/UTC', workspaceRoots: [WORKSPACE], permissionProfile: { type: 'disabled' },
+    });
+    expect(text).toContain('<environment_context>\n  <cwd>/work/ws</cwd>\n  <shell>zsh</shell>\n');
+  });
+
   it('renders read-only exactly as Codex 0.171.0 sends it', () => {
     // shared/reference/CODEX-FACTS.md §3, with <WORKSPACE> and <DATE> filled in.
     expect(

@@ -16,10 +16,23 @@ export type EnvironmentPermissionProfile =
   | { readonly type: 'disabled' }
   | { readonly type: 'managed'; readonly entries: readonly EnvironmentEntry[] };
 
-/** Everything the fragment states. */
-export interface EnvironmentContext {
+/** One attached environment as the model is told it: its id, cwd (as that machine spells it) and shell. */
+export interface AttachedEnvironmentContext {
+  readonly id: string;
   readonly cwd: string;
   readonly shell: string;
+}
+
+/** Everything the fragment states. */
+export interface EnvironmentContext {
+  /** The primary environment's cwd. */
+  readonly cwd: string;
+  readonly shell: string;
+  /**
+   * Every attached environment, the primary first. With two or more, they replace `cwd` and `shell`
+   * as an `<environments>` list, so the model can name one in a call.
+   */
+  readonly environments?: readonly AttachedEnvironmentContext[] | undefined;
   /** The local date, YYYY-MM-DD. */
   readonly currentDate: string;
   /** IANA time zone name, e.g. `Etc/UTC`. */
@@ -34,9 +47,22 @@ export const ENVIRONMENT_CONTEXT_OPEN = ENVIRONMENT_CONTEXT_FRAGMENT.open;
 /** Renders the fragment text. */
 export function renderEnvironmentContext(context: EnvironmentContext): string {
   const roots = context.workspaceRoots.map((root) => `<root>${escapeXml(root)}</root>`).join('');
+  const environments = context.environments ?? [];
+  const where =
+    environments.length > 1
+      ? [
+          '  <environments>',
+          ...environments.flatMap((environment, index) => [
+            `    <environment id="${escapeAttribute(environment.id)}" primary="${index === 0}">`,
+            `      <cwd>${escapeXml(environment.cwd)}</cwd>`,
+            `      <shell>${escapeXml(environment.shell)}</shell>`,
+            '    </environment>',
+          ]),
+          '  </environments>',
+        ]
+      : [`  <cwd>${escapeXml(context.cwd)}</cwd>`, `  <shell>${escapeXml(context.shell)}</shell>`];
   const body = [
-    `  <cwd>${escapeXml(context.cwd)}</cwd>`,
-    `  <shell>${escapeXml(context.shell)}</shell>`,
+    ...where,
     `  <current_date>${context.currentDate}</current_date>`,
     `  <timezone>${escapeXml(context.timezone)}</timezone>`,
     `  <filesystem><workspace_roots>${roots}</workspace_roots>${renderProfile(context.permissionProfile)}</filesystem>`,
@@ -64,4 +90,8 @@ export function localDate(now: Date, timezone: string): string {
 
 function escapeXml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+function escapeAttribute(text: string): string {
+  return escapeXml(text).replaceAll('"', '&quot;');
 }

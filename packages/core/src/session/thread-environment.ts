@@ -19,8 +19,17 @@ export interface ThreadEnvironment {
   readonly shell: string;
   /** Names the environment to clients and in approval keys (`local` when absent). */
   readonly id?: string | undefined;
+  /** Where turns work on it, a native path there; the primary environment works in the thread's cwd instead. */
+  readonly cwd?: string | undefined;
   /** Its operating system (default `linux`). */
   readonly os?: EnvironmentOs | undefined;
+  /** The shell's name the model is told, e.g. `bash` (default: the host's). */
+  readonly shellName?: string | undefined;
+  /**
+   * The executor builds commands' variables from its own by `[shell_environment_policy]` (a remote
+   * machine's PATH and HOME are its own); `env` is then ignored.
+   */
+  readonly envOnExecutor?: boolean | undefined;
 }
 
 /** What the thread's environments need from the session. */
@@ -29,53 +38,85 @@ export interface EnvironmentStateOptions {
   readonly onCommandEvent: (event: UnifiedExecEvent) => void;
 }
 
-/** The thread's current environment and the command sessions of every environment it used. */
+/** The id an environment goes by (`local` when it names none). */
+export function environmentIdOf(environment: ThreadEnvironment): string {
+  return environment.id ?? 'local';
+}
+
+/** The thread's attached environments (the first is the primary) and the command sessions of every environment it used. */
 export class EnvironmentState {
-  #current: ThreadEnvironment | undefined;
+  #attached: readonly ThreadEnvironment[];
   readonly #sessions = new Map<string, UnifiedExecSessions>();
   readonly #options: EnvironmentStateOptions;
 
-  constructor(environment: ThreadEnvironment | undefined, options: EnvironmentStateOptions) {
-    this.#current = environment;
+  constructor(environments: ThreadEnvironment | readonly ThreadEnvironment[] | undefined, options: EnvironmentStateOptions) {
+    this.#attached = attachedList(environments);
     this.#options = options;
   }
 
+  /** The primary environment. */
   get current(): ThreadEnvironment | undefined {
-    return this.#current;
+    return this.#attached[0];
   }
 
-  /** Later turns act on `environment` (or on none). Sessions started elsewhere keep running until the thread ends. */
-  use(environment: ThreadEnvironment | undefined): void {
-    this.#current = environment;
+  /** Every attached environment, the primary first. */
+  get attached(): readonly ThreadEnvironment[] {
+    return this.#attached;
   }
 
-  /** The current environment as a tool call sees it, under `config`'s cwd and sandbox. */
+  /**
+   * Later turns act on `environments` (the first is the primary; none for an empty list). Sessions
+   * started elsewhere keep running until the thread ends.
+   */
+  use(environments: ThreadEnvironment | readonly ThreadEnvironment[] | undefined): void {
+    this.#attached = attachedList(environments);
+  }
+
+  /** The primary environment as a tool call sees it, under `config`'s cwd and sandbox. */
   toolEnvironment(config: Config): ToolEnvironment | undefined {
-    const environment = this.#current;
-    if (environment === undefined) return undefined;
-    const os = environment.os ?? 'linux';
-    const pathConvention: PathConvention = os === 'windows' ? 'windows' : 'posix';
-    return {
-      id: environment.id ?? 'local',
-      fileSystem: environment.fileSystem,
-      processes: environment.processes,
-      cwd: PathUri.fromNativePath(config.cwd, pathConvention),
-      os,
-      pathConvention,
-      sandboxPolicy: sandboxPolicyFromConfig(config),
-      sandbox: sandboxContextFor(config, config.cwd),
-    };
+    return this.toolEnvironments(config)[0];
+  }
+
+  /** Every attached environment as tool calls see it: the primary in `config`'s cwd, the others in their own. */
+  toolEnvironments(config: Config): ToolEnvironment[] {
+    return this.#attached.map((environment, index) => {
+      const os = environment.os ?? 'linux';
+      const pathConvention: PathConvention = os === 'windows' ? 'windows' : 'posix';
+      const cwd = index === 0 ? config.cwd : (environment.cwd ?? config.cwd);
+      return {
+        id: environmentIdOf(environment),
+        fileSystem: environment.fileSystem,
+        processes: environment.processes,
+        cwd: PathUri.fromNativePath(cwd, pathConvention),
+        os,
+        pathConvention,
+        sandboxPolicy: sandboxPolicyFromConfig(config),
+        sandbox: sandboxContextFor(config, cwd),
+      };
+    });
   }
 
   /** The command sessions on the environment `id`, created on first use with `config`'s shell policy. */
   sessionsFor(id: string, config: Config): UnifiedExecSessions | undefined {
     let sessions = this.#sessions.get(id);
     if (sessions !== undefined) return sessions;
-    const environment = this.#current;
-    if (environment === undefined || (environment.id ?? 'local') !== id) return undefined;
+    const environment = this.#attached.find((candidate) => environmentIdOf(candidate) === id);
+    if (environment === undefined) return undefined;
+    const policy = config.shellEnvironmentPolicy;
     sessions = new UnifiedExecSessions({
       processes: environment.processes,
-      env: shellEnvironment(config.shellEnvironmentPolicy, environment.env),
+      ...(environment.envOnExecutor === true
+        ? {
+            env: {},
+            envPolicy: {
+              inherit: policy.inherit ?? 'all',
+              ignoreDefaultExcludes: policy.ignore_default_excludes === true,
+              exclude: [...(policy.exclude ?? [])],
+              set: { ...policy.set },
+              includeOnly: [...(policy.include_only ?? [])],
+            },
+          }
+        : { env: shellEnvironment(policy, environment.env) }),
       defaultShell: environment.shell,
       monotonicMs: this.#options.monotonicMs,
       onEvent: this.#options.onCommandEvent,
@@ -88,4 +129,17 @@ export class EnvironmentState {
   async closeAll(): Promise<void> {
     await Promise.all([...this.#sessions.values()].map((sessions) => sessions.closeAll()));
   }
+}
+
+/** Duplicate ids: the first wins. */
+function attachedList(environments: ThreadEnvironment | readonly ThreadEnvironment[] | undefined): readonly ThreadEnvironment[] {
+  if (environments === undefined) return [];
+  const list: readonly ThreadEnvironment[] = Array.isArray(environments) ? environments : [environments as ThreadEnvironment];
+  const seen = new Set<string>();
+  return list.filter((environment) => {
+    const id = environmentIdOf(environment);
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
 }

@@ -28,7 +28,7 @@ import { withApprovalItems } from './approval-items.js';
 import type { ClientRequests } from './client-requests.js';
 import { commandEvent } from './command-events.js';
 import { threadApprovals } from './thread-approvals.js';
-import { EnvironmentState, type ThreadEnvironment } from './thread-environment.js';
+import { EnvironmentState, environmentIdOf, type ThreadEnvironment } from './thread-environment.js';
 import type { ThreadRecorder } from './thread-recorder.js';
 import { NO_TOKENS, type TokenUsageBreakdown } from './thread-token-usage.js';
 import { ThreadTools } from './thread-tools.js';
@@ -71,7 +71,8 @@ export interface ThreadSessionOptions {
    * Where the thread's tools act. With one, the model is offered `exec_command`, `write_stdin` and
    * `apply_patch` (Codex's order), confined by the thread's sandbox settings.
    */
-  readonly environment?: ThreadEnvironment;
+  /** Where tools act: one environment, or every attached one with the primary first. */
+  readonly environment?: ThreadEnvironment | readonly ThreadEnvironment[];
   /** Asks the client for approvals and answers; without it every question is declined. */
   readonly clientRequests?: ClientRequests | undefined;
   /** Hooks every turn of this thread runs: before-sampling ones before steered input, after-response ones after token accounting. */
@@ -149,7 +150,9 @@ export class ThreadSession {
       cancelTurn: () => this.#active?.controller.abort(),
       warn: (message) => emit({ type: 'warning', message }),
     });
-    this.#context = new TurnContextAssembly({ threadId: options.threadId, extensions: options.extensions, reader: options.reader, recorder: options.recorder, host: options.host, now: options.clock.now });
+    this.#context = new TurnContextAssembly({ threadId: options.threadId, extensions: options.extensions, reader: options.reader, recorder: options.recorder, host: options.host, now: options.clock.now, attachedEnvironments: (cwd) =>
+        this.#environments.attached.map((environment, index) => ({ id: environmentIdOf(environment), cwd: index === 0 ? cwd : (environment.cwd ?? cwd), shell: environment.shellName })),
+    });
     this.#tools = new ThreadTools({
       threadId: options.threadId,
       extensions: options.extensions,
@@ -175,6 +178,18 @@ export class ThreadSession {
   /** Whether the thread has an environment to run commands on. */
   get hasEnvironment(): boolean {
     return this.#environments.current !== undefined;
+  }
+
+  /** The ids of the attached environments, the primary first. */
+  get environmentIds(): readonly string[] {
+    return this.#environments.attached.map(environmentIdOf);
+  }
+
+  /** The attached environments' cwds by id, native paths (the primary's is the thread's cwd). */
+  environmentCwd(environmentId: string): string {
+    const environments = this.#environments.attached;
+    const environment = environments.find((candidate) => environmentIdOf(candidate) === environmentId);
+    return environment === undefined || environment === environments[0] ? this.#config.cwd : (environment.cwd ?? this.#config.cwd);
   }
 
   /** The settings turns run with now. */
@@ -210,7 +225,7 @@ export class ThreadSession {
    * Moves later turns to another environment (or to none: no built-in tools). Sessions started on
    * the old one keep running until the thread ends; approvals given there do not carry over.
    */
-  useEnvironment(environment: ThreadEnvironment | undefined): void {
+  useEnvironment(environment: ThreadEnvironment | readonly ThreadEnvironment[] | undefined): void {
     this.#environments.use(environment);
   }
 
@@ -235,8 +250,9 @@ export class ThreadSession {
     const model = this.#model;
     try {
       this.#options.extensions.beginTurn(turnId);
-      const environment = this.#environments.toolEnvironment(config);
-      const router = await this.#tools.router(config, model, environment !== undefined);
+      const environments = this.#environments.toolEnvironments(config);
+      const environment = environments[0];
+      const router = await this.#tools.router(config, model, environment !== undefined, environments.length > 1);
       const turnStartedAtMs = this.#options.clock.now().getTime();
       // Read before each request: a compaction moves the turn to the next window.
       const metadata = (compaction?: CompactionTrigger) => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: options.clientMetadata });
@@ -248,7 +264,7 @@ export class ThreadSession {
           client: this.#options.client,
           history: this.history,
           router,
-          calls: new TurnToolCalls({ router, environment, approvals: this.#approvals, emit, newCallId: () => `call_${this.#uuid()}` }),
+          calls: new TurnToolCalls({ router, environment, environments, approvals: this.#approvals, emit, newCallId: () => `call_${this.#uuid()}` }),
           model,
           request: { ...this.#requestFields(config, metadata().clientMetadata), ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }) },
           emit,

@@ -30,6 +30,7 @@ interface PlanKey {
   readonly features: Config['features'];
   readonly model: ModelInfo;
   readonly hasEnvironment: boolean;
+  readonly environmentChoice: boolean;
   readonly cwd: string;
 }
 
@@ -45,8 +46,9 @@ export class ThreadTools {
   }
 
   /** The router for a turn under `config` with `model`; planned again only when an input changed. */
-  router(config: Config, model: ModelInfo, hasEnvironment: boolean): Promise<ToolRouter> {
-    const key: PlanKey = { features: config.features, model, hasEnvironment, cwd: config.cwd };
+  /** The tools for this config and model; `environmentChoice` when two or more environments are attached. */
+  router(config: Config, model: ModelInfo, hasEnvironment: boolean, environmentChoice = false): Promise<ToolRouter> {
+    const key: PlanKey = { features: config.features, model, hasEnvironment, environmentChoice, cwd: config.cwd };
     const planned = this.#planned;
     if (planned !== undefined && sameKey(planned.key, key)) return planned.router;
     const router = this.#plan(key);
@@ -62,7 +64,7 @@ export class ThreadTools {
   async #plan(key: PlanKey): Promise<ToolRouter> {
     const { extensions, threadId, emit } = this.#options;
     const { contributions, complete }: { contributions: ToolContribution[]; complete: boolean } = await extensions.toolContributions(threadId, key.cwd);
-    const plan = planTools({ features: key.features, model: key.model, hasEnvironment: key.hasEnvironment, builtIns: this.#builtIns, contributions });
+    const plan = planTools({ features: key.features, model: key.model, hasEnvironment: key.hasEnvironment, environmentChoice: key.environmentChoice, builtIns: this.#builtIns, contributions });
     for (const message of plan.warnings) emit({ type: 'warning', message });
     const router = new ToolRouter(plan.tools);
     // A contributor that failed is asked again next turn: one bad moment must not cost the thread its tools.
@@ -72,7 +74,7 @@ export class ThreadTools {
 }
 
 function sameKey(a: PlanKey, b: PlanKey): boolean {
-  return a.features === b.features && a.model === b.model && a.hasEnvironment === b.hasEnvironment && a.cwd === b.cwd;
+  return a.features === b.features && a.model === b.model && a.hasEnvironment === b.hasEnvironment && a.environmentChoice === b.environmentChoice && a.cwd === b.cwd;
 }
 
 /** The built-in tools, each made once and reused by every plan that offers it. */
@@ -83,16 +85,23 @@ function builtInTools(options: ThreadToolsOptions): BuiltInToolFactory {
     return () => (made ??= make());
   };
   const viewImage = new Map<'original' | 'high', ReturnType<typeof viewImageTool>>();
+  const applyPatch = new Map<boolean, ReturnType<typeof applyPatchTool>>();
   return {
     execCommand: once(() => execCommandTool({ sessionsFor: (environment) => options.sessionsFor(environment) })),
     writeStdin: once(() => writeStdinTool({ sessionsFor: (environment) => options.sessionsFor(environment) })),
     requestUserInput: once(() => requestUserInputTool({ client: options.clientRequests })),
-    applyPatch: once(() =>
-      applyPatchTool({
-        now: options.monotonicMs,
-        onChanges: (changes, context, success, output) => emit({ type: 'patchApplied', turnId: context.turnId, callId: context.callId, changes, success, output }),
-      }),
-    ),
+    applyPatch: (environmentChoice) => {
+      let tool = applyPatch.get(environmentChoice);
+      if (tool === undefined) {
+        tool = applyPatchTool({
+          now: options.monotonicMs,
+          environmentChoice,
+          onChanges: (changes, context, success, output) => emit({ type: 'patchApplied', turnId: context.turnId, callId: context.callId, changes, success, output }),
+        });
+        applyPatch.set(environmentChoice, tool);
+      }
+      return tool;
+    },
     viewImage: (detail) => {
       let tool = viewImage.get(detail);
       if (tool === undefined) {

@@ -52,6 +52,11 @@ export interface TurnContextAssemblyOptions {
   readonly recorder: ThreadRecorder;
   readonly host: HostFacts;
   readonly now: () => Date;
+  /**
+   * The attached environments, the primary first, each with its cwd and the shell name it reports
+   * (undefined: the host's). The primary's cwd is the thread's.
+   */
+  readonly attachedEnvironments?: ((cwd: string) => readonly { readonly id: string; readonly cwd: string; readonly shell: string | undefined }[]) | undefined;
 }
 
 /** Assembles each turn's context for one thread, remembering what the model was last told. */
@@ -151,11 +156,13 @@ export class TurnContextAssembly {
   #settings(config: Config): TurnSettings {
     const { host, now } = this.#options;
     const permissions = threadPermissions(config, config.cwd);
+    const attached = (this.#options.attachedEnvironments?.(config.cwd) ?? []).map((environment) => ({ ...environment, shell: environment.shell ?? host.shell }));
     return {
       permissions: permissions.facts,
       environment: {
         cwd: config.cwd,
-        shell: host.shell,
+        shell: attached[0]?.shell ?? host.shell,
+        ...(attached.length > 1 ? { environments: attached } : {}),
         currentDate: localDate(now(), host.timezone),
         timezone: host.timezone,
         workspaceRoots: [config.cwd],

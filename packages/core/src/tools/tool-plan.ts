@@ -5,6 +5,7 @@ import type { LeafToolHandler, ToolHandler } from '@skein/extension-api';
 import { CustomToolSpec, FunctionToolSpec } from '@skein/protocol';
 import type { Config } from '@skein/config';
 import type { ModelInfo } from '../model/model-catalog.js';
+import { withEnvironmentParameter } from './environment-choice.js';
 import { toolName } from './tool-router.js';
 
 /** Makes the built-in tools; each is built only when the plan offers it. */
@@ -12,7 +13,8 @@ export interface BuiltInToolFactory {
   execCommand(): ToolHandler;
   writeStdin(): ToolHandler;
   requestUserInput(): ToolHandler;
-  applyPatch(): ToolHandler;
+  /** `environmentChoice`: the patch may name its environment. */
+  applyPatch(environmentChoice: boolean): ToolHandler;
   viewImage(detail: 'original' | 'high'): ToolHandler;
 }
 
@@ -28,6 +30,8 @@ export interface ToolPlanInputs {
   readonly model: Pick<ModelInfo, 'supportsImageInput' | 'supportsImageDetailOriginal'>;
   /** Whether the thread has an environment to act on; without one no built-in tool is offered. */
   readonly hasEnvironment: boolean;
+  /** Two or more environments are attached: calls may name the one they run in. */
+  readonly environmentChoice?: boolean | undefined;
   readonly builtIns: BuiltInToolFactory;
   readonly contributions: readonly ToolContribution[];
 }
@@ -68,14 +72,17 @@ export function planTools(inputs: ToolPlanInputs): ToolPlan {
 function builtInTools(inputs: ToolPlanInputs): ToolHandler[] {
   if (!inputs.hasEnvironment) return [];
   const { features, model, builtIns } = inputs;
+  const choice = inputs.environmentChoice === true;
+  const offered = (tool: ToolHandler): ToolHandler => (choice && tool.kind === 'function' ? withEnvironmentParameter(tool) : tool);
   // Commands need the shell tool and unified exec (Codex's `shell_tool` / `unified_exec` features).
   const commandTools = features.isEnabled('shell_tool') && features.isEnabled('unified_exec');
   // Codex's order: exec_command, write_stdin, request_user_input, apply_patch, view_image.
   return [
-    ...(commandTools ? [builtIns.execCommand(), builtIns.writeStdin()] : []),
+    // write_stdin needs no choice: a session id belongs to the environment it was started in.
+    ...(commandTools ? [offered(builtIns.execCommand()), builtIns.writeStdin()] : []),
     builtIns.requestUserInput(),
-    builtIns.applyPatch(),
-    ...(model.supportsImageInput && features.isEnabled('view_image') ? [builtIns.viewImage(model.supportsImageDetailOriginal ? 'original' : 'high')] : []),
+    builtIns.applyPatch(choice),
+    ...(model.supportsImageInput && features.isEnabled('view_image') ? [offered(builtIns.viewImage(model.supportsImageDetailOriginal ? 'original' : 'high'))] : []),
   ];
 }
 

@@ -69,4 +69,41 @@ describe('TurnToolCalls', () => {
     );
     expect(nested.slice(0, 4)).toEqual(['itemStarted:custom_tool_call', 'itemCompleted:custom_tool_call_output', 'itemStarted:function_call', 'itemCompleted:function_call_output']);
   });
+
+  it('runs a call in the environment it names, a nested call where its caller runs, and refuses an unknown one', async () => {
+    const [first, second] = ['first', 'second'].map((id) => ({ ...testToolContext().environment!, id }));
+    const where = defineFunctionTool({
+      spec: { type: 'function', name: 'where', description: '', strict: false, parameters: noArgs },
+      arguments: z.object({}),
+      handle: (_args, context) => Promise.resolve({ output: `${context.environment?.id}/${context.environments?.map((environment) => environment.id).join(',')}`, success: true }),
+    });
+    const relay = defineFunctionTool({
+      spec: { type: 'function', name: 'relay', description: '', strict: false, parameters: noArgs },
+      arguments: z.object({}),
+      handle: (_args, context) => context.dispatch('where', {}),
+    });
+    const approvalsFor: string[] = [];
+    const routed = new TurnToolCalls({
+      router: new ToolRouter([where, relay]),
+      environment: first,
+      environments: [first!, second!],
+      approvals: (bound) => {
+        approvalsFor.push(bound.environmentId);
+        return testToolContext().approvals;
+      },
+      emit: () => undefined,
+      newCallId: () => 'nested',
+    });
+    const outputs = await routed.runAll(
+      [call('where', 'a'), call('where', 'b', { environment_id: 'second' }), call('relay', 'c', { environment_id: 'second' }), call('where', 'd', { environment_id: 'gone' })],
+      turn,
+    );
+    expect(outputs.map((output) => (output as { output: string }).output)).toEqual([
+      'first/first,second',
+      'second/first,second',
+      'second/first,second',
+      "unknown environment id `gone`; this thread's environments are `first`, `second`",
+    ]);
+    expect(approvalsFor).toEqual(['first', 'second', 'second', 'second']);
+  });
 });

@@ -4,6 +4,7 @@
 import { type ToolApprovals, type ToolContext, type ToolEnvironment, type ToolInput, type ToolResult } from '@skein/extension-api';
 import { toolOutputFor, type ResponseItem } from '@skein/protocol';
 import type { CoreEvent } from '../turn/core-event.js';
+import { requestedEnvironmentId } from './environment-choice.js';
 import type { ToolCall, ToolRouter } from './tool-router.js';
 
 /** How deep tools may call tools through `dispatch` before the call is refused. */
@@ -15,7 +16,10 @@ export type BindApprovals = (call: { readonly turnId: string; readonly callId: s
 /** What a turn's calls run with; a snapshot taken when the turn starts. */
 export interface TurnToolCallsOptions {
   readonly router: ToolRouter;
+  /** The primary environment: where calls run unless they name another. */
   readonly environment: ToolEnvironment | undefined;
+  /** Every attached environment, the primary first (default: the primary alone). */
+  readonly environments?: readonly ToolEnvironment[] | undefined;
   readonly approvals: BindApprovals;
   readonly emit: (event: CoreEvent) => void;
   /** Ids for the calls tools make through `dispatch`. */
@@ -55,7 +59,8 @@ export class TurnToolCalls {
       if (signal.aborted) return;
       this.#options.emit({ type: 'itemStarted', turnId: turn.turnId, item: call });
       try {
-        outputs[index] = (await router.dispatch(call, this.#context(turn, call.call_id, 0))).item;
+        const context = this.#context(turn, call.call_id, 0, requestedEnvironmentId(call));
+        outputs[index] = typeof context === 'string' ? toolOutputFor(call, context) : (await router.dispatch(call, context)).item;
       } catch (error) {
         // The router turns ordinary failures into outputs; an interrupt ends the calls quietly.
         if (!signal.aborted) throw error;
@@ -75,22 +80,34 @@ export class TurnToolCalls {
     return outputs;
   }
 
-  #context(turn: TurnScope, callId: string, depth: number): ToolContext {
-    const { environment } = this.#options;
+  /**
+   * The call's context, in the environment `environmentId` names (the primary when it names none);
+   * for an environment the thread lacks, the output the model reads instead of running the call.
+   */
+  #context(turn: TurnScope, callId: string, depth: number, environmentId?: string): ToolContext | string {
+    const primary = this.#options.environment;
+    const environments = this.#options.environments ?? (primary === undefined ? [] : [primary]);
     const { turnId, signal } = turn;
+    const chosen = environmentId === undefined ? primary : environments.find((candidate) => candidate.id === environmentId);
+    if (environmentId !== undefined && chosen === undefined) {
+      const attached = environments.map((candidate) => `\`${candidate.id}\``).join(', ') || 'none';
+      return `unknown environment id \`${environmentId}\`; this thread's environments are ${attached}`;
+    }
     return {
       callId,
       turnId,
       signal,
-      environment,
-      approvals: this.#options.approvals({ turnId, callId, environmentId: environment?.id ?? 'local', signal }),
-      dispatch: (name, input, options) => this.#nested(turn, name, input, options?.namespace, depth + 1),
+      environment: chosen,
+      environments,
+      approvals: this.#options.approvals({ turnId, callId, environmentId: chosen?.id ?? 'local', signal }),
+      // A nested call runs where its caller runs unless it names another environment.
+      dispatch: (name, input, options) => this.#nested(turn, name, input, options?.namespace, depth + 1, chosen?.id),
       progress: (message) => this.#options.emit({ type: 'toolProgress', turnId, callId, message }),
     };
   }
 
   /** A call one tool makes to another: the client sees it as a direct call; the model sees only the outer call's output. */
-  async #nested(turn: TurnScope, name: string, input: ToolInput, namespace: string | undefined, depth: number): Promise<ToolResult> {
+  async #nested(turn: TurnScope, name: string, input: ToolInput, namespace: string | undefined, depth: number, callerEnvironmentId: string | undefined): Promise<ToolResult> {
     if (depth > MAX_NESTED_DISPATCH_DEPTH) return { output: `tools may call tools at most ${MAX_NESTED_DISPATCH_DEPTH} deep; '${name}' was not run`, success: false };
     const { router, emit } = this.#options;
     const { turnId } = turn;
@@ -103,7 +120,8 @@ export class TurnToolCalls {
         ? { type: 'custom_tool_call', call_id: callId, name, input: typeof input === 'string' ? input : JSON.stringify(input), ...scope }
         : { type: 'function_call', call_id: callId, name, arguments: typeof input === 'string' ? input : JSON.stringify(input), ...scope };
     emit({ type: 'itemStarted', turnId, item: call });
-    const result = await router.run(call, this.#context(turn, callId, depth));
+    const context = this.#context(turn, callId, depth, requestedEnvironmentId(call) ?? callerEnvironmentId);
+    const result: ToolResult = typeof context === 'string' ? { output: context, success: false } : await router.run(call, context);
     emit({ type: 'itemCompleted', turnId, item: toolOutputFor(call, result.output) });
     return result;
   }

@@ -75,6 +75,7 @@ export class LocalProcesses implements ExecutorProcesses {
 
   async start(params: StartProcessParams): Promise<StartProcessResult> {
     if (this.closing) throw new ProcessError('Closed', 'the process table is closed');
+    if (params.envPolicy != null) throw new ProcessError('InvalidArgument', 'local processes take a complete `env`, not an `envPolicy`');
     const [program, ...args] = params.argv;
     if (program === undefined) throw new ProcessError('InvalidArgument', 'argv must not be empty');
     if (this.processes.has(params.processId)) {

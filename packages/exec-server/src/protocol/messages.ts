@@ -3,7 +3,7 @@
 import { PathUriString } from '@skein/protocol';
 import { z } from 'zod';
 import { FileMetadata, ReadDirectoryEntry, WalkOptions, WalkOutcome } from '../file-system.js';
-import { ProcessSignal, ProcessStream, SandboxType, TerminalSize, WriteStatus } from '../process-api.js';
+import { ExecEnvPolicy, ProcessSignal, ProcessStream, SandboxType, TerminalSize, WriteStatus } from '../process-api.js';
 import { FileSystemSandboxContext } from '../sandbox-context.js';
 import { Base64Bytes } from './base64-bytes.js';
 
@@ -90,15 +90,7 @@ export const FsReadBlockResponse = z.object({ chunk: Base64Bytes, eof: z.boolean
 export const FsCloseParams = z.object({ handleId: z.string() });
 export { Empty as EmptyResponse };
 
-/** Codex's `shell_environment_policy`, applied on the executor to build the child's environment. */
-export const ExecEnvPolicy = z.object({
-  inherit: z.enum(['all', 'core', 'none']),
-  ignoreDefaultExcludes: z.boolean(),
-  exclude: z.array(z.string()),
-  set: z.record(z.string(), z.string()),
-  includeOnly: z.array(z.string()),
-});
-export type ExecEnvPolicy = z.infer<typeof ExecEnvPolicy>;
+export { ExecEnvPolicy };
 
 export const ProcessStartParams = z.object({
   processId: z.string().max(MAX_PROCESS_ID_CHARS),

@@ -28,6 +28,8 @@ export interface WebSocketConnectOptions {
   readonly token?: string | undefined;
   /** Sent on `initialize` (default `skein`). */
   readonly clientName?: string | undefined;
+  /** Give up on a WebSocket upgrade that has not been answered after this long (default: wait). */
+  readonly handshakeTimeoutMs?: number | undefined;
 }
 
 /** How to start a server process and talk to it over its stdin/stdout. */
@@ -43,7 +45,12 @@ type Waiter = { resolve: (result: unknown) => void; reject: (error: Error) => vo
 
 function openWebSocket(options: WebSocketConnectOptions): Promise<ClientTransport> {
   const headers: Record<string, string> = options.token === undefined ? {} : { Authorization: `Bearer ${options.token}` };
-  const socket = new WebSocket(options.url, { headers, maxPayload: MAX_CLIENT_MESSAGE_BYTES, perMessageDeflate: false });
+  const socket = new WebSocket(options.url, {
+    headers,
+    maxPayload: MAX_CLIENT_MESSAGE_BYTES,
+    perMessageDeflate: false,
+    ...(options.handshakeTimeoutMs === undefined ? {} : { handshakeTimeout: options.handshakeTimeoutMs }),
+  });
   return new Promise((resolve, reject) => {
     let refused = false;
     socket.once('unexpected-response', (_request, response) => {

@@ -76,6 +76,7 @@ export class RemoteProcesses implements ExecutorProcesses {
       pipeStdin: params.pipeStdin ?? false,
       arg0: params.arg0 ?? null,
     };
+    if (params.envPolicy != null) wire.envPolicy = params.envPolicy;
     if (params.sandbox != null) wire.sandbox = params.sandbox;
     if (params.outputByteCap !== undefined) wire.outputByteCap = params.outputByteCap;
     if (params.size !== undefined) wire.size = params.size;

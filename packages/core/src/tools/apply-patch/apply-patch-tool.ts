@@ -49,12 +49,28 @@ const DESCRIPTION = [
   'another @@ line when that is not enough to find the place. The patch applies completely or not at all.',
 ].join('\n');
 
+/**
+ * The grammar Codex offers when two or more environments are attached: an optional
+ * `*** Environment ID: <id>` line after `*** Begin Patch`.
+ */
+export const APPLY_PATCH_LARK_GRAMMAR_WITH_ENVIRONMENT = APPLY_PATCH_LARK_GRAMMAR.replace(
+  'start: begin_patch hunk+ end_patch\n',
+  'start: begin_patch environment_id? hunk+ end_patch\nenvironment_id: "*** Environment ID: " filename LF\n',
+);
+
 /** The tool definition sent to the model. */
 export const APPLY_PATCH_TOOL_SPEC: CustomToolSpec = {
   type: 'custom',
   name: 'apply_patch',
   description: DESCRIPTION,
   format: { type: 'grammar', syntax: 'lark', definition: APPLY_PATCH_LARK_GRAMMAR },
+};
+
+/** The definition with the environment line, for threads with more than one environment. */
+export const APPLY_PATCH_TOOL_SPEC_WITH_ENVIRONMENT: CustomToolSpec = {
+  ...APPLY_PATCH_TOOL_SPEC,
+  description: `${DESCRIPTION}\nTo patch another environment than the primary one, put \`*** Environment ID: <id>\` right after \`*** Begin Patch\`.`,
+  format: { type: 'grammar', syntax: 'lark', definition: APPLY_PATCH_LARK_GRAMMAR_WITH_ENVIRONMENT },
 };
 
 /** One file a successful patch changed, for client events. Paths are absolute native paths. */
@@ -76,6 +92,8 @@ export interface ApplyPatchToolOptions {
    * for a patch that parsed but could not be applied; nothing was written).
    */
   onChanges?(summary: readonly PatchFileSummary[], context: ToolContext, success: boolean, output: string): void;
+  /** Offer the `*** Environment ID:` line (two or more environments attached). */
+  readonly environmentChoice?: boolean | undefined;
 }
 
 /**
@@ -88,7 +106,7 @@ export interface ApplyPatchToolOptions {
 export function applyPatchTool(options: ApplyPatchToolOptions): CustomToolHandler {
   return {
     kind: 'custom',
-    spec: APPLY_PATCH_TOOL_SPEC,
+    spec: options.environmentChoice === true ? APPLY_PATCH_TOOL_SPEC_WITH_ENVIRONMENT : APPLY_PATCH_TOOL_SPEC,
     async handle(input, context): Promise<ToolResult> {
       const started = options.now();
       const { fileSystem: fs, cwd, sandbox } = requireEnvironment(context);

@@ -1,6 +1,7 @@
 // Parses apply_patch text into a Patch, with Codex's leniency: whitespace around the markers and
 // hunk headers, a heredoc wrapper (`<<'EOF'` … `EOF`), blank lines between chunks, CRLF line ends,
 // and a first chunk without `@@`.
+import { PATCH_ENVIRONMENT_ID_PREFIX } from '../environment-choice.js';
 import type { Patch, PatchHunk, UpdateChunk } from './patch.js';
 
 /** Stable reasons a patch text is rejected. */
@@ -65,7 +66,8 @@ export function parsePatch(text: string): Patch {
   const first = bodyStart(lines);
   const body = lines.slice(first, lines.length - first);
   const hunks: PatchHunk[] = [];
-  let index = 0;
+  // The environment line names where the patch applies; the caller routed the call by it already.
+  let index = body[0]?.startsWith(PATCH_ENVIRONMENT_ID_PREFIX) === true ? 1 : 0;
   while (index < body.length) {
     const { hunk, consumed } = parseHunk(body, index, first + 1);
     hunks.push(hunk);

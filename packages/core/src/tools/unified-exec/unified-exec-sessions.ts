@@ -3,7 +3,7 @@
 // deadline, keeps still-running ones as numbered sessions for write_stdin, prunes the oldest beyond
 // the limit, reports begin / output-delta / end events, and kills everything in `closeAll`.
 import { randomInt } from 'node:crypto';
-import type { ExecutorProcesses, FileSystemSandboxContext, ProcessEvent, ProcessStream } from '@skein/exec-server';
+import type { ExecEnvPolicy, ExecutorProcesses, FileSystemSandboxContext, ProcessEvent, ProcessStream } from '@skein/exec-server';
 import { PathUri } from '@skein/protocol';
 import { ExecSession, type SessionExit } from './exec-session.js';
 import { budgetOutput, newChunkId, type ExecResponse } from './exec-output.js';
@@ -78,6 +78,8 @@ export interface UnifiedExecSessionsOptions {
   readonly processes: ExecutorProcesses;
   /** The complete environment commands get (`UNIFIED_EXEC_ENV` is laid over it). */
   readonly env: Readonly<Record<string, string>>;
+  /** When set, the executor builds the variables from its own by this policy, `env` laid over them. */
+  readonly envPolicy?: ExecEnvPolicy | undefined;
   /** The user's shell, used when the model names none (`/bin/bash`). */
   readonly defaultShell: string;
   readonly onEvent?: ((event: UnifiedExecEvent) => void) | undefined;
@@ -181,6 +183,7 @@ export class UnifiedExecSessions {
         argv,
         cwd,
         env: { ...this.#options.env, ...UNIFIED_EXEC_ENV },
+        envPolicy: this.#options.envPolicy,
         tty,
         sandbox: request.sandbox,
       }));

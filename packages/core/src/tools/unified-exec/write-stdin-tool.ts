@@ -42,7 +42,10 @@ export function writeStdinTool(options: { sessionsFor(environment: ToolEnvironme
     spec: WRITE_STDIN_SPEC,
     arguments: WriteStdinArgs,
     async handle(args, context) {
-      const response = await options.sessionsFor(requireEnvironment(context)).writeStdin({
+      // A session id belongs to the environment its command started in, whichever that was.
+      const primary = requireEnvironment(context);
+      const owner = (context.environments ?? []).find((environment) => options.sessionsFor(environment).liveSessionIds().includes(args.session_id)) ?? primary;
+      const response = await options.sessionsFor(owner).writeStdin({
         sessionId: args.session_id,
         chars: args.chars,
         yieldTimeMs: args.yield_time_ms,

@@ -1,0 +1,307 @@
+// Remote environments as a client sees them: `environment/add` connects to a real exec-server
+// process (its own bin, on a loopback port, with a capability token), `environment/status` and
+// `environment/info` describe it, and a thread started on it runs its commands and patches there.
+// Every message is checked against Codex's schema by the test client.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import {
+  assistantMessage,
+  completed,
+  customToolCall,
+  functionCall,
+  mockProviderConfigToml,
+  sse,
+  startMockResponsesServer,
+  type AppServerTestClient,
+  type MockResponsesServer,
+} from '@skein/test-support';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeHome, spawnStdioClient, type TestHome } from './support/app-server-harness.js';
+
+const EXEC_SERVER_BIN = path.join(path.dirname(fileURLToPath(import.meta.resolve('@skein/exec-server'))), 'bin.js');
+const EXEC_TOKEN = 'exec-server-test-token';
+/** Only the exec-server process has it: a command that prints it ran there. */
+const MARKER = 'SKEIN_TEST_EXECUTOR';
+
+let model: MockResponsesServer;
+let home: TestHome;
+const children: ChildProcess[] = [];
+const clients: AppServerTestClient[] = [];
+
+beforeEach(async () => {
+  model = await startMockResponsesServer();
+  home = makeHome(mockProviderConfigToml(model.url));
+});
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill();
+  await model.close();
+  home.cleanup();
+});
+
+/** Starts `skein-exec-server` on a free loopback port with a capability token; resolves to its URL. */
+async function startExecServer(name: string): Promise<{ url: string; child: ChildProcess; root: string }> {
+  const root = path.join(path.dirname(home.workspace), name);
+  mkdirSync(root, { recursive: true });
+  const tokenFile = path.join(root, '.token');
+  writeFileSync(tokenFile, `${EXEC_TOKEN}\n`);
+  const child = spawn(process.execPath, [EXEC_SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', tokenFile], {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: root, [MARKER]: name },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+  return { url: line.trim(), child, root };
+}
+
+async function appServer(): Promise<AppServerTestClient> {
+  const client = spawnStdioClient(home);
+  clients.push(client);
+  await client.initialize();
+  return client;
+}
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+async function refusal(client: AppServerTestClient, method: string, params: unknown): Promise<{ code: number; message: string; data?: unknown }> {
+  const reply = await client.requestReply(method, params);
+  if (!('error' in reply)) throw new Error(`${method} should fail, but answered ${JSON.stringify(reply.result)}`);
+  return reply.error;
+}
+
+const text = (value: string) => [{ type: 'text', text: value, text_elements: [] }];
+
+async function runTurn(client: AppServerTestClient, threadId: string, prompt: string): Promise<{ turn: { status: string } }> {
+  const { turn } = (await client.request('turn/start', { threadId, input: text(prompt) })) as { turn: { id: string } };
+  return (await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id)) as { turn: { status: string } };
+}
+
+describe('environment/add, environment/status and environment/info', () => {
+  it('answers each bad executor with a typed error naming the environment and registers none of them', async () => {
+    const executor = await startExecServer('executor');
+    const client = await appServer();
+    const port = await closedPort();
+    // Accepts the TCP connection and never answers the upgrade: only the timeout ends the wait.
+    const held = new Set<Socket>();
+    const silent = createServer((socket) => {
+      held.add(socket);
+      socket.on('error', () => undefined);
+    });
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const silentPort = (silent.address() as { port: number }).port;
+    const cases = [
+      { params: { environmentId: 'wrong-token', execServerUrl: executor.url, authBearerToken: 'not-the-token' }, code: -32600, reason: 'unauthorized' },
+      { params: { environmentId: 'no-token', execServerUrl: executor.url }, code: -32600, reason: 'unauthorized' },
+      { params: { environmentId: 'not-a-url', execServerUrl: 'not a url' }, code: -32600, reason: 'invalidUrl' },
+      { params: { environmentId: 'http-url', execServerUrl: `http://127.0.0.1:${port}` }, code: -32600, reason: 'invalidUrl' },
+      { params: { environmentId: 'unreachable', execServerUrl: `ws://127.0.0.1:${port}`, connectTimeoutMs: 2000 }, code: -32603, reason: 'unreachable' },
+      { params: { environmentId: 'silent', execServerUrl: `ws://127.0.0.1:${silentPort}`, connectTimeoutMs: 300 }, code: -32603, reason: 'timeout' },
+      { params: { environmentId: 'local', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN }, code: -32600, reason: 'reservedId' },
+      { params: { environmentId: 'far', execServerUrl: 'ws://192.0.2.1:4500', authBearerToken: EXEC_TOKEN }, code: -32600, reason: 'insecureToken' },
+    ];
+    for (const { params, code, reason } of cases) {
+      const error = await refusal(client, 'environment/add', params);
+      expect(error, params.environmentId).toMatchObject({ code, data: { environmentId: params.environmentId, reason } });
+      expect(error.message).toContain(`\`${params.environmentId}\``);
+      if (params.environmentId !== 'local') {
+        expect(await client.request('environment/status', { environmentId: params.environmentId })).toEqual({ status: 'unknown', error: `unknown environment id \`${params.environmentId}\`` });
+      }
+    }
+    for (const socket of held) socket.destroy();
+    silent.close();
+    expect(await refusal(client, 'environment/info', { environmentId: 'unreachable' })).toMatchObject({ code: -32600, data: { environmentId: 'unreachable', reason: 'unknownEnvironment' } });
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it('connects to an exec-server with its token and describes it from its own answer', async () => {
+    const executor = await startExecServer('executor');
+    const client = await appServer();
+    expect(await client.request('environment/add', { environmentId: 'remote', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN })).toEqual({});
+    expect(await client.request('environment/status', { environmentId: 'remote' })).toEqual({ status: 'ready' });
+    expect(await client.request('environment/status', { environmentId: 'local' })).toEqual({ status: 'ready' });
+    const info = (await client.request('environment/info', { environmentId: 'remote' })) as { shell: { name: string; path: string }; cwd: string | null };
+    expect(info.shell.name).toBe(path.basename(info.shell.path));
+    expect(info.cwd).toBe(`file://${executor.root}`);
+
+    executor.child.kill();
+    await once(executor.child, 'exit');
+    await expect.poll(() => client.request('environment/status', { environmentId: 'remote' }), { timeout: 5000 }).toMatchObject({ status: 'disconnected' });
+    expect(await refusal(client, 'environment/info', { environmentId: 'remote' })).toMatchObject({ code: -32603, data: { environmentId: 'remote', reason: 'disconnected' } });
+    expect(client.schemaFailures).toEqual([]);
+  });
+});
+
+describe('threads on a remote environment', () => {
+  it('runs exec_command and apply_patch on the exec-server the thread was started on', async () => {
+    const executor = await startExecServer('executor');
+    const project = path.join(executor.root, 'project');
+    mkdirSync(project);
+    const patch = ['*** Begin Patch', '*** Add File: made-remotely.txt', '+hello from the executor', '*** End Patch'].join('\n');
+    model.expect([
+      sse(functionCall('exec_command', { cmd: `echo "$${MARKER}"; pwd` }, { callId: 'call_where' }), completed()),
+      sse(customToolCall('apply_patch', patch, { callId: 'call_patch' }), completed()),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'remote', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN });
+    const started = (await client.request('thread/start', {
+      approvalPolicy: 'never',
+      sandbox: 'danger-full-access',
+      environments: [{ environmentId: 'remote', cwd: project }],
+    })) as { thread: { id: string; environments: unknown }; cwd: string };
+    expect(started.thread.environments).toEqual([{ environmentId: 'remote', cwd: project, runtimeWorkspaceRoots: [project] }]);
+    expect(started.cwd).toBe(project);
+
+    const done = await runTurn(client, started.thread.id, 'Where are you? Then add a file.');
+    expect(done.turn.status).toBe('completed');
+    // The marker exists only in the exec-server's environment, so the command ran there.
+    expect(model.requests[1]!.toolOutputText('call_where')).toMatch(new RegExp(`Output:\\nexecutor\\n${project}\\n$`));
+    expect(readFileSync(path.join(project, 'made-remotely.txt'), 'utf8')).toBe('hello from the executor\n');
+    expect(existsSync(path.join(home.workspace, 'made-remotely.txt'))).toBe(false);
+    const context = model.requests[0]!.messageTexts('user').find((message) => message.startsWith('<environment_context>'));
+    expect(context).toContain(`<cwd>${project}</cwd>`);
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it('moves a thread to a remote executor from the turn that selects it', async () => {
+    const executor = await startExecServer('executor');
+    model.expect([
+      sse(functionCall('exec_command', { cmd: `echo "[$${MARKER}]"` }, { callId: 'call_before' }), completed()),
+      sse(assistantMessage('Here.'), completed()),
+      sse(functionCall('exec_command', { cmd: `echo "[$${MARKER}]"` }, { callId: 'call_after' }), completed()),
+      sse(assistantMessage('There.'), completed()),
+    ]);
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'remote', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN });
+    const started = (await client.request('thread/start', { cwd: home.workspace, approvalPolicy: 'never', sandbox: 'danger-full-access' })) as { thread: { id: string; environments: unknown } };
+    expect(started.thread.environments).toEqual([{ environmentId: 'local', cwd: home.workspace, runtimeWorkspaceRoots: [home.workspace] }]);
+    expect((await runTurn(client, started.thread.id, 'Where?')).turn.status).toBe('completed');
+
+    const { turn } = (await client.request('turn/start', { threadId: started.thread.id, input: text('And now?'), environments: [{ environmentId: 'remote', cwd: executor.root }] })) as { turn: { id: string } };
+    await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id);
+    expect(model.requests[1]!.toolOutputText('call_before')).toMatch(/Output:\n\[\]\n$/);
+    expect(model.requests[3]!.toolOutputText('call_after')).toMatch(/Output:\n\[executor\]\n$/);
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it('tells the thread when its executor goes away, and keeps the thread', async () => {
+    const executor = await startExecServer('executor');
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'remote', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN });
+    const started = (await client.request('thread/start', { approvalPolicy: 'never', sandbox: 'danger-full-access', environments: [{ environmentId: 'remote', cwd: executor.root }] })) as { thread: { id: string } };
+    executor.child.kill();
+    expect(await client.waitFor('thread/environment/disconnected')).toEqual({ threadId: started.thread.id, environmentId: 'remote' });
+    expect(await client.request('thread/loaded/list', {})).toMatchObject({ data: [started.thread.id] });
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it('refuses an unknown environment id and skips an unreachable one with a warning', async () => {
+    const live = await startExecServer('live');
+    const dying = await startExecServer('dying');
+    model.expect([sse(functionCall('exec_command', { cmd: `echo "$${MARKER}"` }, { callId: 'call_where' }), completed()), sse(assistantMessage('Done.'), completed())]);
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'live', execServerUrl: live.url, authBearerToken: EXEC_TOKEN });
+    await client.request('environment/add', { environmentId: 'dying', execServerUrl: dying.url, authBearerToken: EXEC_TOKEN });
+
+    const unknown = await refusal(client, 'thread/start', { environments: [{ environmentId: 'ghost', cwd: live.root }] });
+    expect(unknown).toMatchObject({ code: -32600, data: { environmentId: 'ghost', reason: 'unknownEnvironment' } });
+
+    dying.child.kill();
+    await once(dying.child, 'exit');
+    await expect.poll(() => client.request('environment/status', { environmentId: 'dying' }), { timeout: 5000 }).toMatchObject({ status: 'disconnected' });
+    const started = (await client.request('thread/start', {
+      approvalPolicy: 'never',
+      sandbox: 'danger-full-access',
+      environments: [
+        { environmentId: 'dying', cwd: dying.root },
+        { environmentId: 'live', cwd: live.root },
+      ],
+    })) as { thread: { id: string; environments: unknown } };
+    const warning = (await client.waitFor('warning')) as { threadId: string; message: string };
+    expect(warning.threadId).toBe(started.thread.id);
+    expect(warning.message).toContain('`dying`');
+    expect(started.thread.environments).toEqual([{ environmentId: 'live', cwd: live.root, runtimeWorkspaceRoots: [live.root] }]);
+
+    expect((await runTurn(client, started.thread.id, 'Where are you?')).turn.status).toBe('completed');
+    expect(model.requests[1]!.toolOutputText('call_where')).toMatch(/Output:\nlive\n$/);
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it('offers a choice of environment with two attached, and runs each call where it names', async () => {
+    const first = await startExecServer('first');
+    const second = await startExecServer('second');
+    const patch = ['*** Begin Patch', '*** Environment ID: second', '*** Add File: only-here.txt', '+second', '*** End Patch'].join('\n');
+    model.expect([
+      sse(
+        functionCall('exec_command', { cmd: `echo "$${MARKER}"; pwd` }, { callId: 'call_primary' }),
+        functionCall('exec_command', { cmd: `echo "$${MARKER}"; pwd`, environment_id: 'second' }, { callId: 'call_second' }),
+        functionCall('exec_command', { cmd: 'true', environment_id: 'elsewhere' }, { callId: 'call_unknown' }),
+        completed(),
+      ),
+      sse(customToolCall('apply_patch', patch, { callId: 'call_patch' }), completed()),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'first', execServerUrl: first.url, authBearerToken: EXEC_TOKEN });
+    await client.request('environment/add', { environmentId: 'second', execServerUrl: second.url, authBearerToken: EXEC_TOKEN });
+    const started = (await client.request('thread/start', {
+      approvalPolicy: 'never',
+      sandbox: 'danger-full-access',
+      environments: [
+        { environmentId: 'first', cwd: first.root },
+        { environmentId: 'second', cwd: second.root },
+      ],
+    })) as { thread: { id: string; environments: unknown } };
+    expect(started.thread.environments).toEqual([
+      { environmentId: 'first', cwd: first.root, runtimeWorkspaceRoots: [first.root] },
+      { environmentId: 'second', cwd: second.root, runtimeWorkspaceRoots: [second.root] },
+    ]);
+
+    expect((await runTurn(client, started.thread.id, 'Look around both.')).turn).toMatchObject({ status: 'completed', error: null });
+    const [request, answers, patched] = model.requests;
+    const tools = (request!.body?.tools ?? []) as { name: string; parameters?: { properties: Record<string, unknown> }; format?: { definition: string } }[];
+    const tool = (name: string) => tools.find((candidate) => candidate.name === name)!;
+    expect(Object.keys(tool('exec_command').parameters!.properties)).toContain('environment_id');
+    expect(Object.keys(tool('view_image').parameters!.properties)).toContain('environment_id');
+    expect(Object.keys(tool('write_stdin').parameters!.properties)).not.toContain('environment_id');
+    expect(tool('apply_patch').format!.definition).toContain('start: begin_patch environment_id? hunk+ end_patch\nenvironment_id: "*** Environment ID: " filename LF\n');
+    const context = request!.messageTexts('user').find((message) => message.startsWith('<environment_context>'))!;
+    expect(context).toContain(
+      [
+        '  <environments>',
+        '    <environment id="first" primary="true">',
+        `      <cwd>${first.root}</cwd>`,
+        '      <shell>bash</shell>',
+        '    </environment>',
+        '    <environment id="second" primary="false">',
+        `      <cwd>${second.root}</cwd>`,
+        '      <shell>bash</shell>',
+        '    </environment>',
+        '  </environments>',
+      ].join('\n'),
+    );
+    expect(answers!.toolOutputText('call_primary')).toMatch(new RegExp(`Output:\\nfirst\\n${first.root}\\n$`));
+    expect(answers!.toolOutputText('call_second')).toMatch(new RegExp(`Output:\\nsecond\\n${second.root}\\n$`));
+    expect(answers!.toolOutputText('call_unknown')).toContain('unknown environment id `elsewhere`');
+    expect(patched!.toolOutputText('call_patch')).toContain('only-here.txt');
+    expect(readFileSync(path.join(second.root, 'only-here.txt'), 'utf8')).toBe('second\n');
+    expect(existsSync(path.join(first.root, 'only-here.txt'))).toBe(false);
+    expect(client.schemaFailures).toEqual([]);
+  });
+});
