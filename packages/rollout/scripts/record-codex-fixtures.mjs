@@ -15,7 +15,7 @@ import {
   sse,
   startMockResponsesServer,
 } from '@skein/test-support';
-import { resolveCodexBinary } from './codex-binary.mjs';
+import { resolveCodexBinary } from '@skein/test-support';
 import { codexMockConfig } from './codex-mock-config.mjs';
 
 const FIXTURES = path.join(import.meta.dirname, '..', 'test', 'fixtures', 'codex');
@@ -75,7 +75,7 @@ const SCENARIOS = {
   },
 };
 
-const codex = resolveCodexBinary();
+const codex = resolveCodexBinary(import.meta.url);
 if (codex.missing) throw new Error(codex.missing);
 mkdirSync(FIXTURES, { recursive: true });
 try {

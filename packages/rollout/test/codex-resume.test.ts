@@ -2,18 +2,17 @@
 // `codex exec resume` (Codex 0.171.0, from the @openai/codex devDependency) against the mock model,
 // and the request Codex sends carries the history Skein reconstructs from the same file.
 import type { ResponseItem } from '@skein/protocol';
-import { assistantMessage, completed, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
+import { assistantMessage, completed, resolveCodexBinary, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveCodexBinary } from '../scripts/codex-binary.mjs';
 import { codexMockConfig } from '../scripts/codex-mock-config.mjs';
 import { ThreadStore, capabilityRootRecord, loadThread, type RolloutItem } from '../src/index.js';
 import { assistantMessage as assistantItem, extensionState, functionCall, functionCallOutput, item, rolledBack, taskComplete, taskStarted, turnContext, userMessage } from './support/builders.js';
 
-const codex = resolveCodexBinary();
+const codex = resolveCodexBinary(import.meta.url);
 const SKIP = codex.missing === undefined ? '' : ` (skipped: ${codex.missing})`;
 const BASE_INSTRUCTIONS = 'Skein base instructions for the compatibility test.';
 // Codex refuses to create its helper binaries under TMPDIR, so its home lives in the package.
