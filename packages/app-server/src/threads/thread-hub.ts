@@ -14,7 +14,8 @@ import { LiveThread, type ThreadHost } from './live-thread.js';
 import { previewOf, recordedTurns } from './recorded-turns.js';
 import type { WireObject } from './thread-items.js';
 import { EnvironmentManager } from '../environments/environment-manager.js';
-import { threadEnvironmentEntry, threadObject, threadSettingsObject } from './thread-object.js';
+import { threadSettingsObject } from './thread-object.js';
+import { listedThreadObject, liveThreadObject, storedThreadObject } from './thread-objects.js';
 import { threadConfigOverrides } from './thread-config-overrides.js';
 import { threadUnloadDelayMs } from './thread-unload-delay.js';
 
@@ -263,7 +264,7 @@ export class ThreadHub {
     // A loaded thread describes itself; its file is read only for its turns (an ephemeral one has none).
     if (live !== undefined) return this.threadOf(live, includeTurns && !live.facts.ephemeral ? await recordedTurns(await this.#read(threadId), this.options.contextFragments) : []);
     const loaded = await this.#read(threadId);
-    return this.#storedThreadObject(loaded, includeTurns ? await recordedTurns(loaded, this.options.contextFragments) : []);
+    return storedThreadObject(loaded, includeTurns ? await recordedTurns(loaded, this.options.contextFragments) : [], this.options.cliVersion, this.options.contextFragments);
   }
 
 
@@ -272,57 +273,12 @@ export class ThreadHub {
     const live = this.#threads.get(summary.id);
     // Codex's list leaves forkedFromId out (null), even for a loaded fork.
     if (live !== undefined) return { ...this.threadOf(live, []), forkedFromId: null };
-    return threadObject({
-      id: summary.id,
-      sessionId: summary.sessionId,
-      forkedFromId: null,
-      parentThreadId: summary.parentThreadId,
-      preview: summary.title ?? '',
-      ephemeral: false,
-      modelProvider: summary.modelProvider ?? '',
-      model: summary.model,
-      reasoningEffort: null,
-      createdAtMs: Date.parse(summary.createdAt),
-      updatedAtMs: Date.parse(summary.updatedAt),
-      status: { type: 'notLoaded' },
-      path: summary.path,
-      cwd: summary.cwd,
-      cliVersion: this.options.cliVersion,
-      originator: null,
-      source: summary.source ?? 'unknown',
-      threadSource: null,
-      name: null,
-      environments: null,
-      turns: [],
-    });
+    return listedThreadObject(summary, this.options.cliVersion);
   }
 
   /** The Thread object of a loaded thread. */
   threadOf(thread: LiveThread, turns: readonly WireObject[]): WireObject {
-    const { config } = thread;
-    return threadObject({
-      id: thread.id,
-      sessionId: thread.handle.sessionId,
-      forkedFromId: thread.facts.forkedFromId,
-      parentThreadId: null,
-      preview: thread.facts.preview,
-      ephemeral: thread.facts.ephemeral,
-      modelProvider: config.modelProviderId,
-      model: config.model,
-      reasoningEffort: config.modelReasoningEffort ?? null,
-      createdAtMs: thread.facts.createdAtMs,
-      updatedAtMs: thread.updatedAtMs,
-      status: thread.status(),
-      path: thread.handle.path ?? null,
-      cwd: config.cwd,
-      cliVersion: this.options.cliVersion,
-      originator: thread.facts.originator,
-      source: thread.facts.source,
-      threadSource: thread.facts.threadSource,
-      name: thread.facts.name,
-      environments: thread.handle.environmentIds.map((environmentId) => threadEnvironmentEntry(environmentId, thread.handle.environmentCwd(environmentId))),
-      turns,
-    });
+    return liveThreadObject(thread, turns, this.options.cliVersion);
   }
 
   /** The thread/start, resume and fork response. */
@@ -415,32 +371,6 @@ export class ThreadHub {
     }
   }
 
-  #storedThreadObject(loaded: LoadedThread, turns: readonly WireObject[]): WireObject {
-    const meta = loaded.meta;
-    return threadObject({
-      id: meta.id,
-      sessionId: meta.session_id ?? meta.id,
-      forkedFromId: meta.forked_from_id ?? null,
-      parentThreadId: null,
-      preview: previewOf(loaded, this.options.contextFragments),
-      ephemeral: false,
-      modelProvider: meta.model_provider ?? '',
-      model: loaded.lastTurnContext?.model ?? null,
-      reasoningEffort: null,
-      createdAtMs: Date.parse(meta.timestamp),
-      updatedAtMs: loaded.lastTimestamp === undefined ? Date.parse(meta.timestamp) : Date.parse(loaded.lastTimestamp),
-      status: { type: 'notLoaded' },
-      path: loaded.path,
-      cwd: meta.cwd,
-      cliVersion: meta.cli_version ?? this.options.cliVersion,
-      originator: meta.originator ?? null,
-      source: meta.source ?? 'unknown',
-      threadSource: meta.thread_source ?? null,
-      name: loaded.threadName ?? null,
-      environments: null,
-      turns,
-    });
-  }
 }
 
 /**

@@ -3,113 +3,40 @@
 // the turn runner and its hooks — and answers interrupt and steer for the running turn.
 import type { Config } from '@skein/config';
 import type { ToolEnvironment } from '@skein/extension-api';
-import { PathUri, newTurnId, randomUuidV7, type ResponseItem, type UserInput, type UuidV7Source } from '@skein/protocol';
-import { firstContextWindow, nextContextWindow, type ContextWindow } from '../compaction/context-window.js';
-import { requestHandoffSummary } from '../compaction/compaction-request.js';
-import { handoffSummaryText } from '../compaction/handoff-summary.js';
-import { buildReplacementHistory } from '../compaction/replacement-history.js';
-import { approximateTokens } from '../history/truncate-output.js';
-import { ModelError } from '../model-client/model-error.js';
-import { DEFAULT_BASE_INSTRUCTIONS } from '../context/base-instructions.js';
-import type { ExtensionHost } from '../extensions/extension-host.js';
+import { newTurnId, randomUuidV7, type ResponseItem, type UserInput, type UuidV7Source } from '@skein/protocol';
+import type { ContextWindow } from '../compaction/context-window.js';
 import { DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, ThreadHistory } from '../history/thread-history.js';
-import type { ResponsesClient } from '../model-client/responses-client.js';
-import { autoCompactTokenLimit, effectiveContextWindow, findModelInfo, type ModelInfo } from '../model/model-catalog.js';
-import type { SamplingRequest } from '../model/responses-request.js';
-import { turnRequestMetadata, type CompactionTrigger, type TurnRequestMetadata } from '../model/turn-metadata.js';
+import { effectiveContextWindow, findModelInfo, type ModelInfo } from '../model/model-catalog.js';
+import type { CompactionTrigger, TurnRequestMetadata } from '../model/turn-metadata.js';
 import { TurnToolCalls, type BindApprovals } from '../tools/turn-tool-calls.js';
 import type { UnifiedExecEvent } from '../tools/unified-exec/unified-exec-sessions.js';
 import type { CoreEvent } from '../turn/core-event.js';
 import { runTurn, type TurnOutcome } from '../turn/run-turn.js';
 import { SteeredInput } from '../turn/steered-input.js';
 import { TurnItems } from '../turn/turn-items.js';
-import { combineTurnHooks, type BeforeSamplingHook, type TurnHooks } from '../turn/turn-hooks.js';
+import { combineTurnHooks } from '../turn/turn-hooks.js';
 import { withApprovalItems } from './approval-items.js';
-import type { ClientRequests } from './client-requests.js';
 import { commandEvent } from './command-events.js';
 import { threadApprovals } from './thread-approvals.js';
 import { EnvironmentState, environmentIdOf, type ThreadEnvironment } from './thread-environment.js';
-import type { ThreadRecorder } from './thread-recorder.js';
 import { NO_TOKENS, type TokenUsageBreakdown } from './thread-token-usage.js';
 import { ThreadTools } from './thread-tools.js';
+import { ThreadCompaction, type CompactionRun } from './thread-compaction.js';
 import { TokenAccounting } from './token-accounting.js';
-import { TurnContextAssembly, type HostFacts, type RecordedTurnSettings } from './turn-context-assembly.js';
-import { runUserShellCommand, USER_SHELL_UNAVAILABLE, userShellCommandMessage, type UserShellResult } from './user-shell-command.js';
+import { ThreadUserShell } from './thread-user-shell.js';
+import { ThreadSessionError, type ActiveTurn, type TurnSlot } from './active-turn.js';
+import { requestMetadata, sharedRequestFields, type RequestPlace } from './turn-requests.js';
+import { TurnContextAssembly, type RecordedTurnSettings } from './turn-context-assembly.js';
+import type { UserShellResult } from './user-shell-command.js';
 import { userInputToItems } from './user-input-items.js';
-import type { WorkspaceReader } from './workspace-reader.js';
 
 export type { HostFacts, RecordedTurnSettings } from './turn-context-assembly.js';
 export type { ThreadEnvironment } from './thread-environment.js';
+export { ThreadSessionError } from './active-turn.js';
+export { baseInstructionsFor } from './thread-session-options.js';
+export type { ThreadSessionOptions } from './thread-session-options.js';
+import { baseInstructionsFor, type ThreadSessionOptions } from './thread-session-options.js';
 
-/** The base instructions a thread runs with: the thread's own (its parameters, or its rollout on resume), else config's, else Skein's. */
-export function baseInstructionsFor(config: Pick<Config, 'baseInstructions'>, threadInstructions: string | undefined): string {
-  return threadInstructions ?? config.baseInstructions ?? DEFAULT_BASE_INSTRUCTIONS;
-}
-
-/** Capabilities a session runs with; all injected. */
-export interface ThreadSessionOptions {
-  readonly threadId: string;
-  readonly config: Config;
-  readonly client: ResponsesClient;
-  readonly reader: WorkspaceReader;
-  readonly recorder: ThreadRecorder;
-  readonly extensions: ExtensionHost;
-  readonly host: HostFacts;
-  readonly clock: { readonly now: () => Date; readonly monotonicMs: () => number };
-  readonly onEvent: (event: CoreEvent) => void;
-  readonly uuid?: UuidV7Source;
-  /** Replaces the base instructions (thread parameters); else config, else Skein's. */
-  readonly baseInstructions?: string;
-  /** The root thread of this thread's tree (its own id for a root thread). */
-  readonly sessionId?: string;
-  /** Names the client in request headers. */
-  readonly originator?: string;
-  readonly userAgent?: string;
-  /** Who started the thread (`user`, `subagent`, …), sent in the turn metadata. */
-  readonly threadSource?: string;
-  /**
-   * Where the thread's tools act. With one, the model is offered `exec_command`, `write_stdin` and
-   * `apply_patch` (Codex's order), confined by the thread's sandbox settings.
-   */
-  /** Where tools act: one environment, or every attached one with the primary first. */
-  readonly environment?: ThreadEnvironment | readonly ThreadEnvironment[];
-  /** Asks the client for approvals and answers; without it every question is declined. */
-  readonly clientRequests?: ClientRequests | undefined;
-  /** Hooks every turn of this thread runs: before-sampling ones before steered input, after-response ones after token accounting. */
-  readonly hooks?: Partial<TurnHooks> | undefined;
-}
-
-/** What one compaction runs with: the turn it belongs to and how its request identifies itself. */
-interface CompactionRun {
-  readonly turnId: string;
-  readonly signal: AbortSignal;
-  readonly config: Config;
-  readonly model: ModelInfo;
-  /** Between two samplings the current prompt keeps its place last, with the context before it (as Codex does). */
-  readonly phase: CompactionTrigger['phase'];
-  readonly metadata: () => TurnRequestMetadata;
-}
-
-/** Why a request to the session was refused. */
-export class ThreadSessionError extends Error {
-  override readonly name = 'ThreadSessionError';
-  constructor(
-    readonly code: 'TurnInProgress' | 'NoActiveTurn' | 'ShellUnavailable' | 'EmptyCommand' | 'Interrupted',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The running turn: its id, its interrupt, and the input steered into it. */
-interface ActiveTurn {
-  readonly turnId: string;
-  readonly controller: AbortController;
-  readonly steered: SteeredInput;
-  /** Settles when the turn has ended (however it ended). */
-  readonly ended: Promise<void>;
-  readonly end: () => void;
-}
 
 /** A loaded thread. */
 export class ThreadSession {
@@ -124,11 +51,17 @@ export class ThreadSession {
   readonly #environments: EnvironmentState;
   readonly #tokens: TokenAccounting;
   readonly #items: TurnItems;
-  /** User shell commands in flight: their call id → the turn they belong to. */
-  readonly #userShellCalls = new Map<string, string>();
+  readonly #userShell: ThreadUserShell;
+  /** How the parts that run turns of their own (a compaction, a user's command) claim the thread. */
+  readonly #slot: TurnSlot = {
+    running: () => this.#active,
+    begin: () => this.#begin(undefined),
+    end: (turn) => this.#end(turn),
+    emit: (event) => this.#emit(event),
+  };
   readonly #uuid: UuidV7Source;
   #active: ActiveTurn | undefined;
-  #window: ContextWindow;
+  readonly #compaction: ThreadCompaction;
   /** The model the last turn ran with (unknown after a resume until a turn runs). */
   #lastTurnModel: ModelInfo | undefined;
 
@@ -137,7 +70,6 @@ export class ThreadSession {
     this.#options = options;
     this.#config = options.config;
     this.#uuid = options.uuid ?? randomUuidV7;
-    this.#window = firstContextWindow(options.threadId);
     this.#model = findModelInfo(options.config.model, { contextWindow: options.config.modelContextWindow });
     const emit = (event: CoreEvent) => this.#emit(event);
     this.#items = new TurnItems(() => options.clock.now().getTime());
@@ -168,6 +100,26 @@ export class ThreadSession {
     this.#tokens = new TokenAccounting(emit, () => effectiveContextWindow(this.#model));
     this.history = new ThreadHistory({ toolOutputTokenLimit: options.config.toolOutputTokenLimit ?? DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, uuid: this.#uuid, onRecorded: (items) => options.recorder.recordItems(items) });
     this.history.setInstructions(baseInstructionsFor(options.config, options.baseInstructions));
+    this.#userShell = new ThreadUserShell({
+      environments: this.#environments,
+      config: () => this.#config,
+      history: this.history,
+      recorder: options.recorder,
+      monotonicMs: options.clock.monotonicMs,
+      slot: this.#slot,
+    });
+    this.#compaction = new ThreadCompaction({
+      threadId: options.threadId,
+      client: options.client,
+      uuid: this.#uuid,
+      history: this.history,
+      tokens: this.#tokens,
+      context: this.#context,
+      recorder: options.recorder,
+      extensions: options.extensions,
+      emit,
+      requestFields: (config, clientMetadata) => sharedRequestFields(config, this.threadId, clientMetadata),
+    });
   }
 
   /** The root thread of this thread's tree (its own id for a root thread). */
@@ -204,7 +156,7 @@ export class ThreadSession {
 
   /** The context window the thread is in (the next after each compaction; restored on resume). */
   get contextWindow(): ContextWindow {
-    return this.#window;
+    return this.#compaction.window;
   }
 
   /** Tokens used since the thread began (restored on resume). */
@@ -266,13 +218,13 @@ export class ThreadSession {
           router,
           calls: new TurnToolCalls({ router, environment, environments, approvals: this.#approvals, emit, newCallId: () => `call_${this.#uuid()}` }),
           model,
-          request: { ...this.#requestFields(config, metadata().clientMetadata), ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }) },
+          request: { ...sharedRequestFields(config, this.threadId, metadata().clientMetadata), ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }) },
           emit,
           now: this.#options.clock.monotonicMs,
           // Before sampling: compaction when a response filled the window, the thread's hooks
           // (reminders, …), then steered input, just before the request. After a response: token
           // accounting first, so budgets and compaction see its usage.
-          hooks: combineTurnHooks({ afterResponse: [this.#tokens], beforeSampling: [this.#midTurnCompaction(compaction('mid_turn'))] }, this.#options.hooks ?? {}, { beforeSampling: [active.steered] }),
+          hooks: combineTurnHooks({ afterResponse: [this.#tokens], beforeSampling: [this.#compaction.midTurnHook(compaction('mid_turn'))] }, this.#options.hooks ?? {}, { beforeSampling: [active.steered] }),
         },
         {
           turnId,
@@ -281,7 +233,7 @@ export class ThreadSession {
           open: async () => {
             // The window is measured against this turn's model (a switch to a smaller one can make a
             // compaction due); the model that held the history writes the summary.
-            if (this.#autoCompactionDue(config, model)) await this.#compact(compaction('pre_turn', this.#lastTurnModel ?? model));
+            if (this.#compaction.isDue(config, model)) await this.#compaction.compact(compaction('pre_turn', this.#lastTurnModel ?? model));
             this.#lastTurnModel = model;
             return this.#context.assemble(config, model, turnId, input);
           },
@@ -302,135 +254,25 @@ export class ThreadSession {
    * the window and the thread continues in the next one. Runs whether or not automatic compaction
    * is enabled. Refuses while another turn runs.
    */
-  async compact(): Promise<TurnOutcome> {
-    const active = this.#begin(undefined);
-    const { turnId } = active;
+  compact(): Promise<TurnOutcome> {
     const config = this.#config;
     const model = this.#model;
-    const signal = active.controller.signal;
     const turnStartedAtMs = this.#options.clock.now().getTime();
-    this.#emit({ type: 'turnStarted', turnId });
-    try {
-      const compaction: CompactionTrigger = { trigger: 'manual', phase: 'standalone_turn' };
-      await this.#compact({ turnId, signal, config, model, phase: 'standalone_turn', metadata: () => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: undefined }) });
-      await this.#options.recorder.flush();
-      this.#emit({ type: 'turnCompleted', turnId, lastAgentMessage: undefined });
-      return { status: 'completed', lastAgentMessage: undefined };
-    } catch (error) {
-      if (signal.aborted) {
-        this.#emit({ type: 'turnAborted', turnId, reason: 'interrupted' });
-        return { status: 'interrupted' };
-      }
-      if (!(error instanceof ModelError)) throw error;
-      this.#emit({ type: 'turnFailed', turnId, error });
-      return { status: 'failed', error };
-    } finally {
-      this.#end(active);
-    }
-  }
-
-  /** Whether the last response's usage reached the auto-compaction limit (and the feature allows compacting). */
-  #autoCompactionDue(config: Config, model: ModelInfo): boolean {
-    if (!config.features.isEnabled('auto_compaction')) return false;
-    return this.history.items.length > 0 && this.#tokens.windowTokens >= autoCompactTokenLimit(model, config.modelAutoCompactTokenLimit);
-  }
-
-  /** Compacts between two samplings of a turn when the response before pushed usage over the limit. */
-  #midTurnCompaction(compaction: CompactionRun): BeforeSamplingHook {
-    return {
-      name: 'auto-compaction',
-      beforeSampling: async (step) => {
-        if (step.samplingIndex > 0 && this.#autoCompactionDue(compaction.config, compaction.model)) await this.#compact(compaction);
-        return [];
-      },
-    };
-  }
-
-  /**
-   * One compaction: the model's summary, then the replacement history, the next window and the
-   * `compacted` record. A failed request changes nothing (the error is rethrown for the turn).
-   */
-  async #compact(run: CompactionRun): Promise<void> {
-    const { turnId, config, model } = run;
-    // Codex's compaction items are bare UUIDv7s.
-    const itemId = this.#uuid();
-    this.#emit({ type: 'compactionStarted', turnId, itemId });
-    // The client first sees the usage that made the compaction due (as Codex reports it).
-    this.#tokens.announce(turnId);
-    try {
-      const metadata = run.metadata();
-      const { summary, usage } = await requestHandoffSummary({
-        client: this.#options.client,
-        model,
-        request: this.#requestFields(config, metadata.clientMetadata),
-        input: this.history.forPrompt(),
-        headers: metadata.headers,
-        signal: run.signal,
-        uuid: this.#uuid,
-        onRetry: (retry) => this.#emit({ type: 'streamRetrying', turnId, ...retry }),
-      });
-      const context = await this.#context.compactionContext(config, turnId);
-      const replacement = buildReplacementHistory({
-        context: context.items,
-        contextPlacement: run.phase === 'mid_turn' ? 'beforeLastPrompt' : 'start',
-        history: this.history.items,
-        summary,
-        contextFragments: this.#options.extensions.contextFragments,
-        turnId,
-        uuid: this.#uuid,
-      });
-      const window = nextContextWindow(this.#window, this.#uuid);
-      this.history.replace(replacement);
-      this.#window = window;
-      context.onReplaced();
-      this.#options.recorder.recordCompaction({ message: handoffSummaryText(summary), replacementHistory: replacement, window });
-      this.#tokens.compacted(turnId, usage, approximateTokens(JSON.stringify(this.history.forPrompt())));
-      this.#emit({ type: 'compactionEnded', turnId, itemId, status: 'completed' });
-    } catch (error) {
-      this.#emit({ type: 'compactionEnded', turnId, itemId, status: 'failed' });
-      throw error;
-    }
-  }
-
-  /** The request fields every request of a turn shares (compaction requests too). */
-  #requestFields(config: Config, clientMetadata: Readonly<Record<string, string>>): Omit<SamplingRequest, 'model' | 'input' | 'tools'> {
-    return {
-      reasoningEffort: config.modelReasoningEffort,
-      reasoningSummary: config.modelReasoningSummary,
-      verbosity: config.modelVerbosity,
-      promptCacheKey: this.threadId,
-      clientMetadata,
-      stripItemMetadata: config.modelProvider.id !== 'openai',
-    };
+    const compaction: CompactionTrigger = { trigger: 'manual', phase: 'standalone_turn' };
+    return this.#compaction.runAsTurn(this.#slot, ({ turnId, controller }) => ({
+      turnId,
+      signal: controller.signal,
+      config,
+      model,
+      phase: 'standalone_turn',
+      metadata: () => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: undefined }),
+    }));
   }
 
   /** The headers and client metadata of one request, in the thread's current window. */
-  #requestMetadata(request: {
-    readonly turnId: string;
-    readonly config: Config;
-    readonly model: ModelInfo;
-    readonly compaction: CompactionTrigger | undefined;
-    readonly turnStartedAtMs: number;
-    readonly extraClientMetadata: Readonly<Record<string, string>> | undefined;
-  }): TurnRequestMetadata {
-    const { config, model } = request;
-    return turnRequestMetadata({
-      sessionId: this.sessionId,
-      threadId: this.threadId,
-      turnId: request.turnId,
-      rootTurnId: request.turnId,
-      windowNumber: this.#window.windowNumber,
-      contextWindowId: this.#window.windowId,
-      ...(request.compaction === undefined ? {} : { compaction: request.compaction }),
-      threadSource: this.#options.threadSource ?? 'user',
-      sandboxMode: config.sandboxMode,
-      model: model.slug,
-      reasoningEffort: config.modelReasoningEffort ?? model.defaultReasoningEffort,
-      turnStartedAtMs: request.turnStartedAtMs,
-      originator: this.#options.originator ?? 'skein',
-      userAgent: this.#options.userAgent ?? 'skein',
-      ...(request.extraClientMetadata === undefined ? {} : { extraClientMetadata: request.extraClientMetadata }),
-    });
+  #requestMetadata(place: Omit<RequestPlace, 'window'>): TurnRequestMetadata {
+    const { threadSource, originator, userAgent } = this.#options;
+    return requestMetadata({ sessionId: this.sessionId, threadId: this.threadId, threadSource, originator, userAgent }, { ...place, window: this.#compaction.window });
   }
 
   /** Ends a model turn: input steered in that no request carried is kept for the next turn, then the thread is free. */
@@ -454,7 +296,7 @@ export class ThreadSession {
   ): void {
     this.history.replace(items);
     this.#tokens.restore(tokenUsage, recorded.lastTokenUsage);
-    this.#window = recorded.window ?? firstContextWindow(this.threadId);
+    this.#compaction.restore(recorded.window);
     this.#context.restore(this.#config, items.length > 0, baseline);
   }
 
@@ -479,41 +321,11 @@ export class ThreadSession {
   }
 
   /**
-   * Runs a command the user typed (not the model) on the thread's environment, unconfined, as its
-   * own turn; the model sees the command and its output with its next request.
+   * Runs a command the user typed (not the model) on the thread's environment, unconfined; see
+   * ThreadUserShell.
    */
-  async runUserShellCommand(command: string, options: { readonly timeoutMs?: number | undefined } = {}): Promise<UserShellResult> {
-    const environment = this.#environments.current;
-    if (environment === undefined) throw new ThreadSessionError('ShellUnavailable', USER_SHELL_UNAVAILABLE);
-    if (command.trim() === '') throw new ThreadSessionError('EmptyCommand', 'command must not be empty');
-    const running = this.#active;
-    // Alongside a model turn the command belongs to it, and its record joins the model's next input.
-    if (running !== undefined) {
-      return this.#userShell(command, running, options.timeoutMs, (message) => {
-        // The turn may have ended while the command ran; then the next turn carries it.
-        if (!running.steered.push(message)) this.history.record([message], running.turnId);
-      });
-    }
-    // Otherwise it is a turn of its own: exclusive, and interruptible like any other.
-    const active = this.#begin(undefined);
-    this.#emit({ type: 'turnStarted', turnId: active.turnId });
-    try {
-      const result = await this.#userShell(command, active, options.timeoutMs, (message) => this.history.record([message], active.turnId));
-      await this.#options.recorder.flush();
-      this.#emit({ type: 'turnCompleted', turnId: active.turnId, lastAgentMessage: undefined });
-      return result;
-    } catch (error) {
-      if (active.controller.signal.aborted) {
-        this.#emit({ type: 'turnAborted', turnId: active.turnId, reason: 'interrupted' });
-        throw new ThreadSessionError('Interrupted', 'the shell command was interrupted');
-      }
-      // The command could not run: say so, and end the turn so the thread is free again.
-      this.#emit({ type: 'warning', message: `shell command failed: ${(error as Error).message}` });
-      this.#emit({ type: 'turnCompleted', turnId: active.turnId, lastAgentMessage: undefined });
-      throw error;
-    } finally {
-      this.#end(active);
-    }
+  runUserShellCommand(command: string, options: { readonly timeoutMs?: number | undefined } = {}): Promise<UserShellResult> {
+    return this.#userShell.run(command, options);
   }
 
   /** Interrupts a running turn and waits for it to end, then ends the thread's commands (every live exec session is killed). */
@@ -524,22 +336,6 @@ export class ThreadSession {
       await active.ended;
     }
     await this.#environments.closeAll();
-  }
-
-  async #userShell(command: string, turn: ActiveTurn, timeoutMs: number | undefined, record: (message: ResponseItem) => void): Promise<UserShellResult> {
-    const environment = this.#environments.toolEnvironment(this.#config);
-    const sessions = environment === undefined ? undefined : this.#environments.sessionsFor(environment.id, this.#config);
-    if (environment === undefined || sessions === undefined) throw new ThreadSessionError('ShellUnavailable', USER_SHELL_UNAVAILABLE);
-    const callId = randomUuidV7();
-    this.#userShellCalls.set(callId, turn.turnId);
-    try {
-      const cwd = PathUri.fromNativePath(this.#config.cwd, environment.pathConvention);
-      const result = await runUserShellCommand(sessions, { callId, command, cwd, timeoutMs, signal: turn.controller.signal, monotonicMs: this.#options.clock.monotonicMs });
-      record(userShellCommandMessage(command, result));
-      return result;
-    } finally {
-      this.#userShellCalls.delete(callId);
-    }
   }
 
   /** Claims the thread for a turn; refuses while another runs. */
@@ -569,7 +365,7 @@ export class ThreadSession {
   }
 
   #onCommandEvent(event: UnifiedExecEvent): void {
-    const userShellTurn = this.#userShellCalls.get(event.callId);
+    const userShellTurn = this.#userShell.turnOf(event.callId);
     const turnId = userShellTurn ?? this.#active?.turnId ?? '';
     this.#emit(commandEvent(event, turnId, userShellTurn === undefined ? 'agent' : 'userShell'));
   }

@@ -1,0 +1,159 @@
+// A thread's context windows and the compactions that move it from one to the next: when one is due
+// (the last response's usage at the auto-compaction limit), the before-sampling hook that compacts
+// mid-turn, and the compaction itself — the model's summary, the replacement history, the next
+// window and its `compacted` record. A failed request changes nothing.
+import type { Config } from '@skein/config';
+import type { UuidV7Source } from '@skein/protocol';
+import { requestHandoffSummary } from '../compaction/compaction-request.js';
+import { firstContextWindow, nextContextWindow, type ContextWindow } from '../compaction/context-window.js';
+import { handoffSummaryText } from '../compaction/handoff-summary.js';
+import { buildReplacementHistory } from '../compaction/replacement-history.js';
+import type { ExtensionHost } from '../extensions/extension-host.js';
+import type { ThreadHistory } from '../history/thread-history.js';
+import { approximateTokens } from '../history/truncate-output.js';
+import { ModelError } from '../model-client/model-error.js';
+import type { ResponsesClient } from '../model-client/responses-client.js';
+import { autoCompactTokenLimit, type ModelInfo } from '../model/model-catalog.js';
+import type { SamplingRequest } from '../model/responses-request.js';
+import type { CompactionTrigger, TurnRequestMetadata } from '../model/turn-metadata.js';
+import type { CoreEvent } from '../turn/core-event.js';
+import type { TurnOutcome } from '../turn/run-turn.js';
+import type { BeforeSamplingHook } from '../turn/turn-hooks.js';
+import type { ActiveTurn, TurnSlot } from './active-turn.js';
+import type { ThreadRecorder } from './thread-recorder.js';
+import type { TokenAccounting } from './token-accounting.js';
+import type { TurnContextAssembly } from './turn-context-assembly.js';
+
+/** What one compaction runs with: the turn it belongs to and how its request identifies itself. */
+export interface CompactionRun {
+  readonly turnId: string;
+  readonly signal: AbortSignal;
+  readonly config: Config;
+  readonly model: ModelInfo;
+  /** Between two samplings the current prompt keeps its place last, with the context before it (as Codex does). */
+  readonly phase: CompactionTrigger['phase'];
+  readonly metadata: () => TurnRequestMetadata;
+}
+
+/** The parts of its session a thread's compaction works with. */
+export interface ThreadCompactionOptions {
+  readonly threadId: string;
+  readonly client: ResponsesClient;
+  readonly uuid: UuidV7Source;
+  readonly history: ThreadHistory;
+  readonly tokens: TokenAccounting;
+  readonly context: TurnContextAssembly;
+  readonly recorder: ThreadRecorder;
+  readonly extensions: ExtensionHost;
+  readonly emit: (event: CoreEvent) => void;
+  /** The request fields every request of a turn shares. */
+  readonly requestFields: (config: Config, clientMetadata: Readonly<Record<string, string>>) => Omit<SamplingRequest, 'model' | 'input' | 'tools'>;
+}
+
+/** The context windows of one thread. */
+export class ThreadCompaction {
+  readonly #options: ThreadCompactionOptions;
+  #window: ContextWindow;
+
+  constructor(options: ThreadCompactionOptions) {
+    this.#options = options;
+    this.#window = firstContextWindow(options.threadId);
+  }
+
+  /** The window the thread is in. */
+  get window(): ContextWindow {
+    return this.#window;
+  }
+
+  /** Continues in a recorded window (resume, fork); the first one when none was recorded. */
+  restore(window: ContextWindow | undefined): void {
+    this.#window = window ?? firstContextWindow(this.#options.threadId);
+  }
+
+  /** Whether the last response's usage reached the auto-compaction limit (and the feature allows compacting). */
+  isDue(config: Config, model: ModelInfo): boolean {
+    if (!config.features.isEnabled('auto_compaction')) return false;
+    return this.#options.history.items.length > 0 && this.#options.tokens.windowTokens >= autoCompactTokenLimit(model, config.modelAutoCompactTokenLimit);
+  }
+
+  /** Compacts between two samplings of a turn when the response before pushed usage over the limit. */
+  midTurnHook(run: CompactionRun): BeforeSamplingHook {
+    return {
+      name: 'auto-compaction',
+      beforeSampling: async (step) => {
+        if (step.samplingIndex > 0 && this.isDue(run.config, run.model)) await this.compact(run);
+        return [];
+      },
+    };
+  }
+
+  /**
+   * A compaction as a turn of its own (`thread/compact/start`), whether or not automatic compaction
+   * is enabled; refuses while another turn runs.
+   */
+  async runAsTurn(slot: TurnSlot, runFor: (turn: ActiveTurn) => CompactionRun): Promise<TurnOutcome> {
+    const active = slot.begin();
+    const { turnId } = active;
+    slot.emit({ type: 'turnStarted', turnId });
+    try {
+      await this.compact(runFor(active));
+      await this.#options.recorder.flush();
+      slot.emit({ type: 'turnCompleted', turnId, lastAgentMessage: undefined });
+      return { status: 'completed', lastAgentMessage: undefined };
+    } catch (error) {
+      if (active.controller.signal.aborted) {
+        slot.emit({ type: 'turnAborted', turnId, reason: 'interrupted' });
+        return { status: 'interrupted' };
+      }
+      if (!(error instanceof ModelError)) throw error;
+      slot.emit({ type: 'turnFailed', turnId, error });
+      return { status: 'failed', error };
+    } finally {
+      slot.end(active);
+    }
+  }
+
+  /** One compaction; a failed request changes nothing (the error is rethrown for the turn). */
+  async compact(run: CompactionRun): Promise<void> {
+    const { history, tokens, emit, uuid } = this.#options;
+    const { turnId, config, model } = run;
+    // Codex's compaction items are bare UUIDv7s.
+    const itemId = uuid();
+    emit({ type: 'compactionStarted', turnId, itemId });
+    // The client first sees the usage that made the compaction due (as Codex reports it).
+    tokens.announce(turnId);
+    try {
+      const metadata = run.metadata();
+      const { summary, usage } = await requestHandoffSummary({
+        client: this.#options.client,
+        model,
+        request: this.#options.requestFields(config, metadata.clientMetadata),
+        input: history.forPrompt(),
+        headers: metadata.headers,
+        signal: run.signal,
+        uuid,
+        onRetry: (retry) => emit({ type: 'streamRetrying', turnId, ...retry }),
+      });
+      const context = await this.#options.context.compactionContext(config, turnId);
+      const replacement = buildReplacementHistory({
+        context: context.items,
+        contextPlacement: run.phase === 'mid_turn' ? 'beforeLastPrompt' : 'start',
+        history: history.items,
+        summary,
+        contextFragments: this.#options.extensions.contextFragments,
+        turnId,
+        uuid,
+      });
+      const window = nextContextWindow(this.#window, uuid);
+      history.replace(replacement);
+      this.#window = window;
+      context.onReplaced();
+      this.#options.recorder.recordCompaction({ message: handoffSummaryText(summary), replacementHistory: replacement, window });
+      tokens.compacted(turnId, usage, approximateTokens(JSON.stringify(history.forPrompt())));
+      emit({ type: 'compactionEnded', turnId, itemId, status: 'completed' });
+    } catch (error) {
+      emit({ type: 'compactionEnded', turnId, itemId, status: 'failed' });
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,51 @@
+// What a thread session is built from (every capability injected), and the base instructions it runs with.
+import type { Config } from '@skein/config';
+import type { UuidV7Source } from '@skein/protocol';
+import { DEFAULT_BASE_INSTRUCTIONS } from '../context/base-instructions.js';
+import type { ExtensionHost } from '../extensions/extension-host.js';
+import type { ResponsesClient } from '../model-client/responses-client.js';
+import type { CoreEvent } from '../turn/core-event.js';
+import type { TurnHooks } from '../turn/turn-hooks.js';
+import type { ClientRequests } from './client-requests.js';
+import type { ThreadEnvironment } from './thread-environment.js';
+import type { ThreadRecorder } from './thread-recorder.js';
+import type { HostFacts } from './turn-context-assembly.js';
+import type { WorkspaceReader } from './workspace-reader.js';
+
+/** The base instructions a thread runs with: the thread's own (its parameters, or its rollout on resume), else config's, else Skein's. */
+export function baseInstructionsFor(config: Pick<Config, 'baseInstructions'>, threadInstructions: string | undefined): string {
+  return threadInstructions ?? config.baseInstructions ?? DEFAULT_BASE_INSTRUCTIONS;
+}
+
+/** Capabilities a session runs with; all injected. */
+export interface ThreadSessionOptions {
+  readonly threadId: string;
+  readonly config: Config;
+  readonly client: ResponsesClient;
+  readonly reader: WorkspaceReader;
+  readonly recorder: ThreadRecorder;
+  readonly extensions: ExtensionHost;
+  readonly host: HostFacts;
+  readonly clock: { readonly now: () => Date; readonly monotonicMs: () => number };
+  readonly onEvent: (event: CoreEvent) => void;
+  readonly uuid?: UuidV7Source;
+  /** Replaces the base instructions (thread parameters); else config, else Skein's. */
+  readonly baseInstructions?: string;
+  /** The root thread of this thread's tree (its own id for a root thread). */
+  readonly sessionId?: string;
+  /** Names the client in request headers. */
+  readonly originator?: string;
+  readonly userAgent?: string;
+  /** Who started the thread (`user`, `subagent`, …), sent in the turn metadata. */
+  readonly threadSource?: string;
+  /**
+   * Where the thread's tools act: one environment, or every attached one with the primary first.
+   * With one, the model is offered `exec_command`, `write_stdin` and `apply_patch` (Codex's order),
+   * confined by the thread's sandbox settings.
+   */
+  readonly environment?: ThreadEnvironment | readonly ThreadEnvironment[];
+  /** Asks the client for approvals and answers; without it every question is declined. */
+  readonly clientRequests?: ClientRequests | undefined;
+  /** Hooks every turn of this thread runs: before-sampling ones before steered input, after-response ones after token accounting. */
+  readonly hooks?: Partial<TurnHooks> | undefined;
+}

@@ -1,0 +1,61 @@
+// What every request a thread sends carries besides its input and tools: the sampling fields its
+// config chooses, and the headers and client metadata naming the thread, turn and context window.
+import type { Config } from '@skein/config';
+import type { ContextWindow } from '../compaction/context-window.js';
+import type { ModelInfo } from '../model/model-catalog.js';
+import type { SamplingRequest } from '../model/responses-request.js';
+import { turnRequestMetadata, type CompactionTrigger, type TurnRequestMetadata } from '../model/turn-metadata.js';
+
+/** Who the requests come from, for their metadata. */
+export interface RequestSender {
+  readonly sessionId: string;
+  readonly threadId: string;
+  readonly threadSource: string | undefined;
+  readonly originator: string | undefined;
+  readonly userAgent: string | undefined;
+}
+
+/** One request's place: its turn, settings and window, and what kind of request it is. */
+export interface RequestPlace {
+  readonly turnId: string;
+  readonly config: Config;
+  readonly model: ModelInfo;
+  readonly window: ContextWindow;
+  readonly compaction: CompactionTrigger | undefined;
+  readonly turnStartedAtMs: number;
+  readonly extraClientMetadata: Readonly<Record<string, string>> | undefined;
+}
+
+/** The request fields every request of a turn shares (compaction requests too). */
+export function sharedRequestFields(config: Config, threadId: string, clientMetadata: Readonly<Record<string, string>>): Omit<SamplingRequest, 'model' | 'input' | 'tools'> {
+  return {
+    reasoningEffort: config.modelReasoningEffort,
+    reasoningSummary: config.modelReasoningSummary,
+    verbosity: config.modelVerbosity,
+    promptCacheKey: threadId,
+    clientMetadata,
+    stripItemMetadata: config.modelProvider.id !== 'openai',
+  };
+}
+
+/** The headers and client metadata of one request. */
+export function requestMetadata(sender: RequestSender, place: RequestPlace): TurnRequestMetadata {
+  const { config, model } = place;
+  return turnRequestMetadata({
+    sessionId: sender.sessionId,
+    threadId: sender.threadId,
+    turnId: place.turnId,
+    rootTurnId: place.turnId,
+    windowNumber: place.window.windowNumber,
+    contextWindowId: place.window.windowId,
+    ...(place.compaction === undefined ? {} : { compaction: place.compaction }),
+    threadSource: sender.threadSource ?? 'user',
+    sandboxMode: config.sandboxMode,
+    model: model.slug,
+    reasoningEffort: config.modelReasoningEffort ?? model.defaultReasoningEffort,
+    turnStartedAtMs: place.turnStartedAtMs,
+    originator: sender.originator ?? 'skein',
+    userAgent: sender.userAgent ?? 'skein',
+    ...(place.extraClientMetadata === undefined ? {} : { extraClientMetadata: place.extraClientMetadata }),
+  });
+}
