@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '@skein/config';
 import { LocalFileSystem, type ExecutorFileSystem } from '@skein/exec-server';
+import type { SkillsService } from '@skein/ext-skills';
 import type { JsonRpcService, MessageChannel } from '@skein/json-rpc';
 import { CODEX_VERSION, type InitializeParams, type InitializeResponse, type RequestId } from '@skein/protocol';
 import { AppServerConnection } from './app-server-connection.js';
@@ -55,6 +56,8 @@ export interface AppServerOptions {
   readonly log?: ((line: string) => void) | undefined;
   /** Where threads live and run; without it the thread and turn methods answer that threads are unavailable. */
   readonly threads?: ThreadHubOptions | undefined;
+  /** The skills the `skills/*` methods report (the skills extension's service); without it they list none. */
+  readonly skills?: SkillsService | undefined;
 }
 
 function positive(name: string, value: number): number {
@@ -70,6 +73,8 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   readonly codexHome: string;
   /** The filesystem `fs/*` works on. */
   readonly fileSystem: ExecutorFileSystem;
+  /** The skills extension's service, when the host installed it. */
+  readonly skills: SkillsService | undefined;
   /** Which connections follow which threads; the thread methods fill it. */
   readonly subscriptions = new ThreadSubscriptions();
   readonly maxRequestBytes: number;
@@ -93,6 +98,9 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
     this.config = options.config;
     this.codexHome = options.config.config.homeDir;
     this.fileSystem = options.fileSystem ?? new LocalFileSystem();
+    this.skills = options.skills;
+    // A skill folder changed (or the extra roots did): clients list skills again.
+    options.skills?.onChange(() => this.broadcastToAll('skills/changed', {}));
     this.#methods = methodTable(options.methods);
     this.version = options.version ?? CODEX_VERSION;
     this.maxRequestBytes = positive('maxRequestBytes', options.maxRequestBytes ?? MAX_REQUEST_BYTES);
@@ -181,6 +189,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   async close(): Promise<void> {
     await Promise.all([...this.#connections].map((connection) => this.disconnect(connection)));
     await this.#threads?.closeAll();
+    await this.skills?.close();
   }
 
   #threadConnections(threadId: string): AppServerConnection[] {

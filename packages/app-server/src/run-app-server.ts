@@ -15,6 +15,7 @@ import {
 } from '@skein/json-rpc';
 import { AppServer } from './app-server.js';
 import { HostExtensions } from './extensions/host-extensions.js';
+import { hostSkillsService } from './skills/host-skills.js';
 import { readInstallationId } from './installation-id.js';
 
 /** The app-server's settings, as its flags spell them. */
@@ -97,7 +98,9 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
     strict: settings.strictConfig ?? false,
   };
   const config = await loadConfig({ ...configLoad, cwd: io.cwd });
-  const extensions = new HostExtensions(extensionFlagSources(settings.extensions ?? [], io.cwd), configLoad.strict ?? false);
+  // Skills are installed by default; their settings are the config a thread in that directory loads.
+  const skills = hostSkillsService(config.config.homeDir, async (cwd) => (await loadConfig({ ...configLoad, strict: false, cwd })).config);
+  const extensions = new HostExtensions(extensionFlagSources(settings.extensions ?? [], io.cwd), configLoad.strict ?? false, [skills.extension]);
   // Loaded now, so a strict server refuses to start and every client hears of a failure when it connects.
   const { registry, unreported } = await extensions.forConfig(config.config);
   const warnings = [
@@ -122,6 +125,7 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
     },
     installationId: await readInstallationId(config.config.homeDir),
     maxQueuedRequests: settings.maxQueuedRequests,
+    skills,
     log: (line) => io.stderr.write(`skein app-server: ${line}\n`),
   });
 }

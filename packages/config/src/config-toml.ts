@@ -107,6 +107,12 @@ export type McpServerToml = z.infer<typeof McpServerToml>;
 
 const toggle = z.object({ enabled: z.boolean().optional() });
 
+/** One `[[skills.config]]` entry. */
+export const SkillToggleToml = z
+  .object({ path: z.string().min(1).optional(), name: z.string().min(1).optional(), enabled: z.boolean() })
+  .refine((entry) => entry.path !== undefined || entry.name !== undefined, { error: 'a [[skills.config]] entry names a skill by `path` or `name`' });
+export type SkillToggleToml = z.infer<typeof SkillToggleToml>;
+
 /** The keys a profile or a config layer may set. */
 const settings = {
   model: z.string().min(1).optional(),
@@ -130,6 +136,8 @@ const settings = {
   tool_output_token_limit: z.int().positive().optional(),
   shell_environment_policy: ShellEnvironmentPolicyToml.optional(),
   orchestrator: z.object({ skills: toggle.optional(), mcp: toggle.optional() }).optional(),
+  /** `[[skills.config]]`: skills switched on or off, by SKILL.md path or by name (as `skills/config/write` records them). */
+  skills: z.looseObject({ config: z.array(SkillToggleToml).optional() }).optional(),
   mcp_servers: z.record(z.string(), McpServerToml).optional(),
   /** Raw `[features]` table; @skein/features validates it. */
   features: z.record(z.string(), z.unknown()).optional(),

@@ -1,6 +1,6 @@
 // The resolved configuration: every layer applied, defaults filled, deeply frozen.
 import type { Features } from '@skein/features';
-import type { ApprovalPolicyToml, McpServerToml, SandboxModeToml, ShellEnvironmentPolicyToml } from './config-toml.js';
+import type { ApprovalPolicyToml, McpServerToml, SandboxModeToml, ShellEnvironmentPolicyToml, SkillToggleToml } from './config-toml.js';
 import type { ModelProviderInfo } from './model-providers.js';
 
 /** Skein's default model (a direct-tools model; see the core engine issue). */
@@ -66,6 +66,8 @@ export interface Config {
   readonly shellEnvironmentPolicy: Readonly<ShellEnvironmentPolicyToml>;
   readonly orchestrator: { readonly skillsEnabled: boolean; readonly mcpEnabled: boolean };
   readonly mcpServers: Readonly<Record<string, McpServerToml>>;
+  /** `[[skills.config]]` of every layer, lowest precedence first (later entries win). */
+  readonly skillToggles: readonly SkillToggleToml[];
   readonly features: Features;
   /** `[skein] extensions` of every layer, lowest precedence first; untrusted projects contribute none. */
   readonly extensions: readonly ExtensionSpec[];

@@ -15,6 +15,7 @@ export {
   ApprovalPolicyToml,
   ConfigToml,
   McpServerToml,
+  SkillToggleToml,
   ModelProviderToml,
   ProfileToml,
   ProjectToml,
@@ -26,3 +27,4 @@ export { PROVIDER_DEFAULTS } from './model-providers.js';
 export type { ModelProviderInfo } from './model-providers.js';
 export { CLIENT_SIDE_CONFIG_KEYS, CODEX_CONFIG_KEYS } from './codex-config-keys.js';
 export { configJsonSchema } from './config-schema.js';
+export { skillsSettings } from './skills-settings.js';

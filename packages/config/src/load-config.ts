@@ -108,6 +108,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     },
     mcpServers: merged.mcp_servers ?? {},
     features,
+    skillToggles: layers.flatMap((layer) => ConfigToml.shape.skills.parse(layer.table.skills)?.config ?? []),
     extensions: extensionSpecs(layers, options.cwd),
     layers,
   };

@@ -3,11 +3,16 @@
 // the extension declares (`Extension.fragments`), so history can recognise it after a resume.
 import type { ContextFragment } from '@skein/protocol';
 import type { ExtensionScopes } from './extension-data.js';
+import type { HostNotices } from './host-notices.js';
+import type { ThreadEnvironments } from './thread-environments.js';
+import type { ThreadInit } from './thread-init.js';
 
 /** What a context contributor is told about the thread. */
-export interface ContextRequest extends ExtensionScopes {
+export interface ContextRequest extends ExtensionScopes, ThreadEnvironments, HostNotices {
   readonly threadId: string;
   readonly cwd: string;
+  /** The host's initialization data for the thread. */
+  readonly init: ThreadInit;
   /** The turn being started, for turn-scoped fragments. */
   readonly turnId?: string;
 }

@@ -1,7 +1,9 @@
 // @skein/extension-api — everything an extension may import from Skein. Re-exports only.
 
 export type { ContextContributor, ContextRequest } from './context-contributor.js';
-export type { TurnEnvironment, TurnInputContributor, TurnInputRequest } from './turn-input-contributor.js';
+export type { TurnInputContributor, TurnInputRequest } from './turn-input-contributor.js';
+export type { ThreadEnvironments } from './thread-environments.js';
+export type { HostNotices } from './host-notices.js';
 export type { ThreadLifecycleContributor, ThreadLifecycleEvent } from './thread-lifecycle-contributor.js';
 export type { ToolContributor, ToolRequest } from './tool-contributor.js';
 export { defineCustomTool, defineFunctionTool } from './tool-handler.js';

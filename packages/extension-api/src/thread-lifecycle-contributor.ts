@@ -1,9 +1,11 @@
 // Thread lifecycle hooks: an extension learns when a thread starts, is resumed, or stops.
 import type { ExtensionScopes } from './extension-data.js';
+import type { HostNotices } from './host-notices.js';
+import type { ThreadEnvironments } from './thread-environments.js';
 import type { ThreadInit } from './thread-init.js';
 
 /** What a lifecycle hook is told. */
-export interface ThreadLifecycleEvent extends ExtensionScopes {
+export interface ThreadLifecycleEvent extends ExtensionScopes, ThreadEnvironments, HostNotices {
   readonly threadId: string;
   readonly cwd: string;
   /** The host's initialization data; on resume, what the thread was started with. */

@@ -1,10 +1,12 @@
 // Tool contributors: tools an extension offers the model in a thread.
 import type { ExtensionScopes } from './extension-data.js';
+import type { HostNotices } from './host-notices.js';
+import type { ThreadEnvironments } from './thread-environments.js';
 import type { ThreadInit } from './thread-init.js';
 import type { ToolHandler } from './tool-handler.js';
 
 /** What a tool contributor is told. */
-export interface ToolRequest extends ExtensionScopes {
+export interface ToolRequest extends ExtensionScopes, ThreadEnvironments, HostNotices {
   readonly threadId: string;
   readonly cwd: string;
   /** The host's initialization data for the thread. */

@@ -2,21 +2,16 @@
 // skill the user mentioned), knowing where the turn runs.
 import type { ResponseItem, UserInput } from '@skein/protocol';
 import type { ExtensionScopes } from './extension-data.js';
+import type { HostNotices } from './host-notices.js';
+import type { ThreadEnvironments } from './thread-environments.js';
 import type { ThreadInit } from './thread-init.js';
 
-/** An environment a turn can act in (this machine, or a remote executor). */
-export interface TurnEnvironment {
-  readonly id: string;
-  readonly cwd: string;
-}
-
 /** What a turn-input contributor sees. */
-export interface TurnInputRequest extends ExtensionScopes {
+export interface TurnInputRequest extends ExtensionScopes, ThreadEnvironments, HostNotices {
   readonly threadId: string;
   readonly turnId: string;
+  readonly cwd: string;
   readonly input: readonly UserInput[];
-  /** The turn's resolved environments, the default one first. */
-  readonly environments: readonly TurnEnvironment[];
   /** The host's initialization data for the thread. */
   readonly init: ThreadInit;
 }

@@ -1,14 +1,17 @@
 // World-state sections: a JSON snapshot of something the model should track (open files, a plan, a
 // catalog), recorded with the thread. Only changes since the last recorded snapshot reach the model.
 import type { ExtensionScopes } from './extension-data.js';
+import type { HostNotices } from './host-notices.js';
+import type { ThreadEnvironments } from './thread-environments.js';
 import type { ThreadInit } from './thread-init.js';
 
 /** A JSON value, as snapshots are stored in the rollout. */
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
 /** What a section contributor is told. */
-export interface WorldStateRequest extends ExtensionScopes {
+export interface WorldStateRequest extends ExtensionScopes, ThreadEnvironments, HostNotices {
   readonly threadId: string;
+  readonly cwd: string;
   readonly turnId: string;
   /** The host's initialization data for the thread. */
   readonly init: ThreadInit;

@@ -213,7 +213,16 @@ export {
 export { ConfigLayerMetadata, ConfigLayerSource, ConfigReadLayer, ConfigReadParams, ConfigReadResponse } from './app-server/config-read.js';
 export { ConfigRequirementsReadParams, ConfigRequirementsReadResponse } from './app-server/config-requirements.js';
 export { Account, GetAccountParams, GetAccountResponse } from './app-server/account.js';
-export { SkillMetadata, SkillScope, SkillsListEntry, SkillsListParams, SkillsListResponse } from './app-server/skills-list.js';
+export {
+  SkillMetadata,
+  SkillScope,
+  SkillsConfigWriteParams,
+  SkillsConfigWriteResponse,
+  SkillsExtraRootsSetParams,
+  SkillsListEntry,
+  SkillsListParams,
+  SkillsListResponse,
+} from './app-server/skills-list.js';
 export { ConfigWarningNotification, RemoteControlStatusChangedNotification } from './app-server/startup-notifications.js';
 export {
   CommandExecutionApprovalResponse,

@@ -66,6 +66,8 @@ export interface ToolCallOptions {
   readonly callId?: string;
   /** Item id; by default the server's next `fc_mock_NNNN` / `ctc_mock_NNNN`. */
   readonly id?: string;
+  /** For a function call: the namespace tool the function belongs to (`skills` for `skills.read`). */
+  readonly namespace?: string;
 }
 
 /**
@@ -80,9 +82,10 @@ export function functionCall(
   const id = options.id ?? new DeferredId('fc');
   const callId = options.callId ?? new DeferredId('call');
   const argumentsText = typeof args === 'string' ? args : JSON.stringify(args);
+  const scope = options.namespace === undefined ? {} : { namespace: options.namespace };
   return [
-    outputItemAdded({ type: 'function_call', id, call_id: callId, name, arguments: '', status: 'in_progress' }),
-    outputItemDone({ type: 'function_call', id, call_id: callId, name, arguments: argumentsText, status: 'completed' }),
+    outputItemAdded({ type: 'function_call', id, call_id: callId, ...scope, name, arguments: '', status: 'in_progress' }),
+    outputItemDone({ type: 'function_call', id, call_id: callId, ...scope, name, arguments: argumentsText, status: 'completed' }),
   ];
 }
 

@@ -4,7 +4,7 @@
 // client as `configWarning`, a thread's own (a project's extension) to the client that opened it.
 import type { Config } from '@skein/config';
 import { loadExtensions, type ExtensionLoadError, type ExtensionSource, type LoadedExtensions } from '@skein/core';
-import type { ExtensionRegistry } from '@skein/extension-api';
+import type { Extension, ExtensionRegistry } from '@skein/extension-api';
 
 /** A thread's extensions, and the problems of its list that were not reported before. */
 export interface ThreadExtensions {
@@ -16,13 +16,18 @@ export interface ThreadExtensions {
 export class HostExtensions {
   readonly #flags: readonly ExtensionSource[];
   readonly #strict: boolean;
+  readonly #builtIn: readonly Extension[];
   readonly #loads = new Map<string, Promise<LoadedExtensions>>();
   readonly #reported = new Set<string>();
 
-  /** `flags` are the server's `--extension` sources; `strict` (`--strict-config`) makes a load failure an error. */
-  constructor(flags: readonly ExtensionSource[], strict: boolean) {
+  /**
+   * `flags` are the server's `--extension` sources; `strict` (`--strict-config`) makes a load failure
+   * an error; `builtIn` are installed in every thread first (the skills extension).
+   */
+  constructor(flags: readonly ExtensionSource[], strict: boolean, builtIn: readonly Extension[] = []) {
     this.#flags = flags;
     this.#strict = strict;
+    this.#builtIn = builtIn;
   }
 
   /** The extensions a thread with `config` gets; a strict host rejects with the first ExtensionLoadError. */
@@ -31,7 +36,7 @@ export class HostExtensions {
     const key = JSON.stringify(sources);
     let load = this.#loads.get(key);
     if (load === undefined) {
-      load = loadExtensions(sources, { strict: this.#strict });
+      load = loadExtensions(sources, { strict: this.#strict, builtIn: this.#builtIn });
       // A rejected load is not kept: the next thread tries again (after a package was installed, say).
       load.catch(() => this.#loads.delete(key));
       this.#loads.set(key, load);

@@ -4,9 +4,10 @@
 // and scripts written for Codex drive Skein unchanged.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError, type Config } from '@skein/config';
+import { ConfigError, skillsSettings, type Config } from '@skein/config';
 import { extensionFlagSources, loadExtensions, localHostFacts, localThreadEnvironment, MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadHandle } from '@skein/core';
 import type { ExtensionRegistry } from '@skein/extension-api';
+import { SkillsService } from '@skein/ext-skills';
 import { CODEX_VERSION, type UserInput } from '@skein/protocol';
 import { ThreadStore } from '@skein/rollout';
 import { Option, type Command } from 'commander';
@@ -135,7 +136,9 @@ async function runExec(
   const prompt = await promptFrom(target.prompt, io);
   for (const image of options.image) await checkImage(path.resolve(cwd, image));
   // A spec that fails to load is a warning and the turn runs without it; --strict-config makes it an error.
-  const extensions = await loadExtensions([...config.extensions, ...extensionFlagSources(options.extension, io.cwd)], { strict: globals.strictConfig });
+  // Skills are installed by default; one turn needs no file watcher.
+  const skills = new SkillsService({ home: config.homeDir, settings: () => Promise.resolve(skillsSettings(config)), watch: false });
+  const extensions = await loadExtensions([...config.extensions, ...extensionFlagSources(options.extension, io.cwd)], { strict: globals.strictConfig, builtIn: [skills.extension] });
   for (const problem of extensions.problems) io.stderr(`warning: ${problem.message}\n`);
   const input: UserInput[] = [
     ...options.image.map((image): UserInput => ({ type: 'localImage', path: path.resolve(cwd, image) })),

@@ -7,8 +7,8 @@ import {
   type ExtensionScopes,
   type JsonValue,
   type ThreadInit,
+  type ToolEnvironment,
   type ToolHandler,
-  type TurnEnvironment,
 } from '@skein/extension-api';
 import type { ContextFragment, ContextFragmentDefinition, ResponseItem, UserInput } from '@skein/protocol';
 import type { WorldStateRecord } from '../session/thread-recorder.js';
@@ -41,7 +41,9 @@ export class ExtensionHost {
   readonly #init: ThreadInit;
   #turnStores = new Map<string, ExtensionData>();
   #turnId: string | undefined;
+  #environments: () => readonly ToolEnvironment[] = () => [];
   readonly #snapshots = new Map<string, unknown>();
+  readonly #warned = new Set<string>();
 
   /** `sessionStores` is shared by the threads of one session (a thread and its sub-agents). */
   constructor(registry: ExtensionRegistry, warn: (message: string) => void, sessionStores: Map<string, ExtensionData> = new Map(), thread: ExtensionHostThread = {}) {
@@ -50,6 +52,11 @@ export class ExtensionHost {
     this.#sessionStores = sessionStores;
     this.#threadState = thread.state ?? new ThreadExtensionState();
     this.#init = thread.init ?? NO_INIT;
+  }
+
+  /** Where contributors learn the thread's attached environments (the session owns them). */
+  useEnvironments(environments: () => readonly ToolEnvironment[]): void {
+    this.#environments = environments;
   }
 
   /** Starts a turn's scope: turn stores are fresh for every turn. */
@@ -75,18 +82,18 @@ export class ExtensionHost {
 
   async threadFragments(threadId: string, cwd: string): Promise<ContextFragment[]> {
     return this.#collect(this.#registry.context, 'context', async (contributor, scopes, extensionId) =>
-      this.#declared(extensionId, (await contributor.threadFragments?.({ ...scopes, threadId, cwd })) ?? []),
+      this.#declared(extensionId, (await contributor.threadFragments?.({ ...scopes, ...this.#thread(extensionId, threadId, cwd) })) ?? []),
     );
   }
 
   async turnFragments(threadId: string, cwd: string, turnId: string): Promise<ContextFragment[]> {
     return this.#collect(this.#registry.context, 'context', async (contributor, scopes, extensionId) =>
-      this.#declared(extensionId, (await contributor.turnFragments?.({ ...scopes, threadId, cwd, turnId })) ?? []),
+      this.#declared(extensionId, (await contributor.turnFragments?.({ ...scopes, ...this.#thread(extensionId, threadId, cwd), turnId })) ?? []),
     );
   }
 
-  async turnInput(threadId: string, turnId: string, input: readonly UserInput[], environments: readonly TurnEnvironment[]): Promise<ResponseItem[]> {
-    return this.#collect(this.#registry.turnInput, 'turn input', (contributor, scopes) => contributor.contributeTurnInput({ ...scopes, threadId, turnId, input, environments, init: this.#init }));
+  async turnInput(threadId: string, cwd: string, turnId: string, input: readonly UserInput[]): Promise<ResponseItem[]> {
+    return this.#collect(this.#registry.turnInput, 'turn input', (contributor, scopes, extensionId) => contributor.contributeTurnInput({ ...scopes, ...this.#thread(extensionId, threadId, cwd), turnId, input }));
   }
 
   /**
@@ -98,7 +105,7 @@ export class ExtensionHost {
     let complete = true;
     for (const { extensionId, contributor } of this.#registry.tools) {
       try {
-        const tools: unknown = await contributor.tools({ ...this.#scopes(extensionId), threadId, cwd, init: this.#init });
+        const tools: unknown = await contributor.tools({ ...this.#scopes(extensionId), ...this.#thread(extensionId, threadId, cwd) });
         if (!Array.isArray(tools)) throw new Error('tools() must return a list of tools');
         contributions.push({ extensionId, tools: tools as readonly ToolHandler[] });
       } catch (error) {
@@ -110,8 +117,8 @@ export class ExtensionHost {
   }
 
   async lifecycle(hook: 'onThreadStart' | 'onThreadResume' | 'onThreadStop', threadId: string, cwd: string): Promise<void> {
-    await this.#collect(this.#registry.lifecycle, hook, async (contributor, scopes) => {
-      await contributor[hook]?.({ ...scopes, threadId, cwd, init: this.#init });
+    await this.#collect(this.#registry.lifecycle, hook, async (contributor, scopes, extensionId) => {
+      await contributor[hook]?.({ ...scopes, ...this.#thread(extensionId, threadId, cwd) });
       return [];
     });
   }
@@ -120,12 +127,12 @@ export class ExtensionHost {
    * Snapshots every section and renders what changed since the last recorded snapshot. Returns the
    * changes for the model and the snapshots to record (only sections that changed).
    */
-  async worldState(threadId: string, turnId: string): Promise<{ changes: WorldStateChange[]; records: WorldStateRecord[] }> {
+  async worldState(threadId: string, cwd: string, turnId: string): Promise<{ changes: WorldStateChange[]; records: WorldStateRecord[] }> {
     const changes: WorldStateChange[] = [];
     const records: WorldStateRecord[] = [];
     for (const { extensionId, contributor } of this.#registry.worldState) {
       try {
-        const current = await contributor.snapshot({ ...this.#scopes(extensionId), threadId, turnId, init: this.#init });
+        const current = await contributor.snapshot({ ...this.#scopes(extensionId), ...this.#thread(extensionId, threadId, cwd), turnId });
         const previous = this.#snapshots.get(contributor.sectionId) as JsonValue | undefined;
         if (previous !== undefined && JSON.stringify(previous) === JSON.stringify(current)) continue;
         const text = contributor.renderChange(previous, current);
@@ -153,6 +160,18 @@ export class ExtensionHost {
       }
     }
     return results;
+  }
+
+  /** What every request says about the thread. */
+  #thread(extensionId: string, threadId: string, cwd: string): { threadId: string; cwd: string; init: ThreadInit; environments: readonly ToolEnvironment[]; warn: (message: string) => void } {
+    return { threadId, cwd, init: this.#init, environments: this.#environments(), warn: (message) => this.#warnOnce(`extension '${extensionId}': ${message}`) };
+  }
+
+  /** An extension's warning, once per thread: contributors run every turn and would repeat it. */
+  #warnOnce(message: string): void {
+    if (this.#warned.has(message)) return;
+    this.#warned.add(message);
+    this.#warn(message);
   }
 
   #declared(extensionId: string, fragments: readonly unknown[]): ContextFragment[] {

@@ -75,6 +75,7 @@ export class ThreadSession {
     this.#items = new TurnItems(() => options.clock.now().getTime());
     const clientRequests = options.clientRequests === undefined ? undefined : withApprovalItems(options.clientRequests, this.#items, (events) => events.forEach((event) => this.#announce(event)));
     this.#environments = new EnvironmentState(options.environment, { monotonicMs: options.clock.monotonicMs, onCommandEvent: (event) => this.#onCommandEvent(event) });
+    options.extensions.useEnvironments(() => this.#environments.toolEnvironments(this.#config));
     this.#approvals = threadApprovals({
       client: clientRequests,
       config: () => this.#config,

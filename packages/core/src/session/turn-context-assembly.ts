@@ -75,11 +75,11 @@ export class TurnContextAssembly {
     const context: ResponseItem[] = this.#lastSettings === undefined ? await this.#initialContext(config, settings) : contextUpdates(this.#lastSettings, settings);
     const fragments = await extensions.turnFragments(threadId, config.cwd, turnId);
     context.push(...fragments.map((fragment): ResponseItem => ({ type: 'message', role: fragment.role, content: [{ type: 'input_text', text: fragment.text }] })));
-    const world = await extensions.worldState(threadId, turnId);
+    const world = await extensions.worldState(threadId, config.cwd, turnId);
     context.push(...world.changes.map((change): ResponseItem => ({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: change.text }] })));
     const turnInput = [
       ...(await userInputToItems(input, this.#options.reader, config.cwd)),
-      ...(await extensions.turnInput(threadId, turnId, input, [{ id: 'local', cwd: config.cwd }])),
+      ...(await extensions.turnInput(threadId, config.cwd, turnId, input)),
     ];
     return {
       context,
@@ -115,7 +115,7 @@ export class TurnContextAssembly {
     const settings = this.#settings(config);
     const items = await this.#initialContext(config, settings);
     extensions.resetWorldState();
-    const world = await extensions.worldState(threadId, turnId);
+    const world = await extensions.worldState(threadId, config.cwd, turnId);
     items.push(...world.changes.map((change): ResponseItem => ({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: change.text }] })));
     return {
       items,

@@ -1,6 +1,7 @@
 // `skills/list`: the skills a thread in each of some directories would see (user, repo, system and
 // admin scopes), one entry per directory with the skills found and the files that failed to load.
 import { z } from 'zod';
+import { AbsolutePath } from './absolute-path.js';
 
 export const SkillsListParams = z.object({
   /** Directories to list for; empty or absent: the server's working directory. */
@@ -38,3 +39,21 @@ export type SkillsListEntry = z.infer<typeof SkillsListEntry>;
 
 export const SkillsListResponse = z.object({ data: z.array(SkillsListEntry) });
 export type SkillsListResponse = z.infer<typeof SkillsListResponse>;
+
+/** `skills/config/write`: switch a skill on or off, by its SKILL.md path or by name. */
+export const SkillsConfigWriteParams = z
+  .object({
+    enabled: z.boolean(),
+    name: z.string().min(1).nullish(),
+    path: AbsolutePath.nullish(),
+  })
+  .refine((params) => params.name != null || params.path != null, { error: 'name the skill by `path` or by `name`' });
+export type SkillsConfigWriteParams = z.infer<typeof SkillsConfigWriteParams>;
+
+/** Whether the skill is enabled once the write is applied (config layers above the user's may still decide). */
+export const SkillsConfigWriteResponse = z.object({ effectiveEnabled: z.boolean() });
+export type SkillsConfigWriteResponse = z.infer<typeof SkillsConfigWriteResponse>;
+
+/** `skills/extraRoots/set`: folders scanned for user skills beside the configured ones, for this server's life. */
+export const SkillsExtraRootsSetParams = z.object({ extraRoots: z.array(AbsolutePath) });
+export type SkillsExtraRootsSetParams = z.infer<typeof SkillsExtraRootsSetParams>;

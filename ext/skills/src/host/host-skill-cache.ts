@@ -1,0 +1,107 @@
+// Host skills are scanned once per set of roots and kept as an immutable snapshot, shared by every
+// thread and by `skills/list`. A file watcher drops a snapshot when anything under its roots changes
+// (and tells listeners, for `skills/changed`); a root's own mtime is also checked on each read, so a
+// folder dropped in just before a turn is seen even if the watcher has not reported yet.
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import type { Skill, SkillProblem } from '../skill.js';
+import type { HostSkillRoot } from './host-roots.js';
+import { MAX_SCAN_DEPTH, scanHostRoot } from './scan-host-root.js';
+
+/** The skills of one root set, frozen. */
+export interface HostSkillSnapshot {
+  readonly roots: readonly HostSkillRoot[];
+  /** In root order; a name found twice keeps its first (highest-precedence) skill. */
+  readonly skills: readonly Skill[];
+  readonly problems: readonly SkillProblem[];
+}
+
+interface CacheEntry {
+  readonly snapshot: Promise<HostSkillSnapshot>;
+  readonly rootMtimes: Promise<readonly (number | undefined)[]>;
+}
+
+/** Snapshots by root set, invalidated by a watcher. */
+export class HostSkillCache {
+  readonly #entries = new Map<string, CacheEntry>();
+  readonly #listeners = new Set<() => void>();
+  readonly #watched = new Set<string>();
+  #watcher: FSWatcher | undefined;
+  readonly #watch: boolean;
+
+  /** `watch: false` leaves out the file watcher (one-shot hosts such as `skein exec`). */
+  constructor(options: { readonly watch?: boolean } = {}) {
+    this.#watch = options.watch ?? true;
+  }
+
+  /** The snapshot for `roots`, scanned when there is none or it may be stale (`forceReload`). */
+  async snapshot(roots: readonly HostSkillRoot[], options: { readonly forceReload?: boolean } = {}): Promise<HostSkillSnapshot> {
+    const key = JSON.stringify(roots);
+    const existing = this.#entries.get(key);
+    if (existing !== undefined && options.forceReload !== true && sameMtimes(await existing.rootMtimes, await rootMtimes(roots))) return existing.snapshot;
+    const entry: CacheEntry = { rootMtimes: rootMtimes(roots), snapshot: scanAll(roots) };
+    this.#entries.set(key, entry);
+    entry.snapshot.catch(() => this.#entries.delete(key));
+    this.#watchRoots(roots);
+    return entry.snapshot;
+  }
+
+  /** Calls `listener` after a change under any watched root; returns the unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Drops every snapshot (a config change, say). */
+  invalidate(): void {
+    this.#entries.clear();
+  }
+
+  async close(): Promise<void> {
+    await this.#watcher?.close();
+    this.#watcher = undefined;
+  }
+
+  #watchRoots(roots: readonly HostSkillRoot[]): void {
+    if (!this.#watch) return;
+    const fresh = roots.map((root) => root.path).filter((root) => !this.#watched.has(root));
+    if (fresh.length === 0) return;
+    for (const root of fresh) this.#watched.add(root);
+    if (this.#watcher === undefined) {
+      this.#watcher = watch(fresh, { ignoreInitial: true, depth: MAX_SCAN_DEPTH + 1, persistent: false });
+      this.#watcher.on('all', () => this.#changed());
+      this.#watcher.on('error', () => undefined);
+    } else {
+      this.#watcher.add(fresh);
+    }
+  }
+
+  #changed(): void {
+    this.invalidate();
+    for (const listener of this.#listeners) listener();
+  }
+}
+
+async function scanAll(roots: readonly HostSkillRoot[]): Promise<HostSkillSnapshot> {
+  const paths = new Set(roots.map((root) => root.path));
+  const scanned = await Promise.all(roots.map((root) => scanHostRoot(root, new Set([...paths].filter((other) => other !== root.path && path.dirname(other) === root.path)))));
+  const names = new Set<string>();
+  const skills: Skill[] = [];
+  for (const { skills: found } of scanned) {
+    for (const skill of found) {
+      if (names.has(skill.name)) continue;
+      names.add(skill.name);
+      skills.push(skill);
+    }
+  }
+  return Object.freeze({ roots: Object.freeze([...roots]), skills: Object.freeze(skills), problems: Object.freeze(scanned.flatMap((root) => root.problems)) });
+}
+
+function rootMtimes(roots: readonly HostSkillRoot[]): Promise<(number | undefined)[]> {
+  return Promise.all(roots.map((root) => stat(root.path).then((info) => info.mtimeMs, () => undefined)));
+}
+
+function sameMtimes(a: readonly (number | undefined)[], b: readonly (number | undefined)[]): boolean {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}

@@ -1,0 +1,167 @@
+// One per host process: the host-skill snapshots (shared by every thread and by `skills/list`), the
+// runtime extra roots, the providers, and the per-thread catalog each turn is built from.
+import os from 'node:os';
+import type { Extension } from '@skein/extension-api';
+import { HostSkillCache, type HostSkillSnapshot } from './host/host-skill-cache.js';
+import { hostSkillRoots } from './host/host-roots.js';
+import { unpackSystemSkills } from './host/system-skills.js';
+import { executorSkillProvider } from './providers/executor-provider.js';
+import type { SkillProvider, SkillProviderRequest } from './providers/skill-provider.js';
+import { skillEnabled, type SkillsSettings } from './skills-settings.js';
+import type { Skill, SkillProblem } from './skill.js';
+import { skillsExtension } from './skills-extension.js';
+
+/** How a host sets the service up. */
+export interface SkillsServiceOptions {
+  /** Skein's home (`CODEX_HOME`): user skills in `<home>/skills`, system skills unpacked into `<home>/skills/.system`. */
+  readonly home: string;
+  /** The host's settings for a working directory. */
+  readonly settings: (cwd: string) => Promise<SkillsSettings>;
+  /** Remote and custom providers (the executor provider is always there). */
+  readonly providers?: readonly SkillProvider[];
+  /** Watch skill folders for changes (default true; a one-shot `skein exec` turns it off). */
+  readonly watch?: boolean;
+  /** The user's home, for `~/.agents/skills` (default: the OS's; null skips it). */
+  readonly userHome?: string | null;
+  /** The admin root (default `/etc/codex/skills`; null skips it). */
+  readonly adminRoot?: string | null;
+}
+
+/** The skills one thread's turn sees, in precedence order, and what went wrong finding them. */
+export interface TurnCatalog {
+  /** Package skills (executor, remote, custom) first: on a shared name they own the invocation. */
+  readonly skills: readonly Skill[];
+  readonly host: HostSkillSnapshot;
+  readonly warnings: readonly string[];
+}
+
+/** A host directory's skills as `skills/list` reports them. */
+export interface ClientSkillList {
+  readonly skills: readonly (Skill & { readonly enabled: boolean })[];
+  readonly problems: readonly SkillProblem[];
+}
+
+/** The skills of a host process. */
+export class SkillsService {
+  readonly #options: SkillsServiceOptions;
+  readonly #cache: HostSkillCache;
+  readonly #providers: readonly SkillProvider[];
+  #extraRoots: readonly string[] = [];
+  #systemSkills: Promise<void> | undefined;
+  readonly #changeListeners = new Set<() => void>();
+
+  constructor(options: SkillsServiceOptions) {
+    this.#options = options;
+    this.#cache = new HostSkillCache({ watch: options.watch ?? true });
+    this.#cache.onChange(() => this.#notify());
+    this.#providers = [executorSkillProvider(), ...(options.providers ?? [])];
+  }
+
+  /** The extension hosts install: catalog, skill injection and the `skills` tools. */
+  get extension(): Extension {
+    return skillsExtension(this);
+  }
+
+  get providers(): readonly SkillProvider[] {
+    return this.#providers;
+  }
+
+  /** Replaces the runtime extra roots (`skills/extraRoots/set`); listeners hear of it. */
+  setExtraRoots(roots: readonly string[]): void {
+    this.#extraRoots = [...roots];
+    this.#notify();
+  }
+
+  /** Calls `listener` when host skills may have changed; returns the unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
+  /** Drops cached snapshots so the next read rescans (after the user's toggles changed, say). */
+  invalidate(): void {
+    this.#cache.invalidate();
+  }
+
+  async close(): Promise<void> {
+    await this.#cache.close();
+  }
+
+  /** The host skills for `cwd`, from the snapshot unless `forceReload`. */
+  async hostSnapshot(cwd: string, options: { readonly forceReload?: boolean } = {}): Promise<HostSkillSnapshot> {
+    await this.#unpackOnce();
+    const settings = await this.#options.settings(cwd);
+    const roots = hostSkillRoots({
+      home: this.#options.home,
+      ...(this.#options.userHome === null ? {} : { userHome: this.#options.userHome ?? os.homedir() }),
+      cwd,
+      projectRoot: settings.projectRoot,
+      extraRoots: this.#extraRoots,
+      ...(this.#options.adminRoot === undefined ? {} : { adminRoot: this.#options.adminRoot }),
+    });
+    return this.#cache.snapshot(roots, options);
+  }
+
+  /** `skills/list`'s view of `cwd`: every host skill, hidden ones too, with whether it is enabled. */
+  async listForClient(cwd: string, options: { readonly forceReload?: boolean } = {}): Promise<ClientSkillList> {
+    const [snapshot, settings] = await Promise.all([this.hostSnapshot(cwd, options), this.#options.settings(cwd)]);
+    return {
+      skills: snapshot.skills.map((skill) => ({ ...skill, enabled: skillEnabled(settings.toggles, skill.locator.kind === 'file' ? skill.locator.path : '', skill.name) })),
+      problems: snapshot.problems,
+    };
+  }
+
+  /** Everything a turn of a thread can see: enabled host skills and every provider's, with warnings. */
+  async turnCatalog(request: SkillProviderRequest): Promise<TurnCatalog> {
+    const settings = await this.#options.settings(request.cwd);
+    const host = await this.hostSnapshot(request.cwd);
+    const warnings = host.problems.map((problem) => `skill ${problem.path} was not loaded: ${problem.message}`);
+    const packaged: Skill[] = [];
+    for (const provider of this.#providers) {
+      if (provider.kind === 'remote' && !settings.remoteSkills) continue;
+      try {
+        const listing = await provider.list(request);
+        packaged.push(...listing.skills);
+        warnings.push(...listing.warnings);
+      } catch (error) {
+        warnings.push(`skill provider '${provider.id}' failed: ${(error as Error).message}`);
+      }
+    }
+    const enabledHost = host.skills.filter((skill) => skill.locator.kind === 'file' && skillEnabled(settings.toggles, skill.locator.path, skill.name));
+    return { skills: [...packaged, ...enabledHost], host, warnings };
+  }
+
+  /** Whether `cwd`'s threads have remote or custom providers to read from (so the `skills` tools are offered). */
+  async offersPackages(cwd: string): Promise<boolean> {
+    const remoteSkills = (await this.#options.settings(cwd)).remoteSkills;
+    return this.#providers.some((provider) => provider.kind === 'custom' || (provider.kind === 'remote' && remoteSkills));
+  }
+
+  /** The provider that listed `skill`. */
+  providerFor(skill: Skill): SkillProvider | undefined {
+    const locator = skill.locator;
+    switch (locator.kind) {
+      case 'executor':
+        return this.#providers.find((provider) => provider.kind === 'executor');
+      case 'remote':
+        return this.#providers.find((provider) => provider.kind === 'remote' && provider.id === locator.server);
+      case 'custom':
+        return this.#providers.find((provider) => provider.id === locator.providerId);
+      case 'file':
+        return undefined;
+    }
+  }
+
+  #unpackOnce(): Promise<void> {
+    this.#systemSkills ??= unpackSystemSkills(this.#options.home).catch((error: unknown) => {
+      // A read-only home still lists whatever is there; the next call tries again.
+      this.#systemSkills = undefined;
+      throw error;
+    });
+    return this.#systemSkills.catch(() => undefined);
+  }
+
+  #notify(): void {
+    for (const listener of this.#changeListeners) listener();
+  }
+}
