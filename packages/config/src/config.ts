@@ -66,6 +66,8 @@ export interface Config {
   readonly shellEnvironmentPolicy: Readonly<ShellEnvironmentPolicyToml>;
   readonly orchestrator: { readonly skillsEnabled: boolean; readonly mcpEnabled: boolean };
   readonly mcpServers: Readonly<Record<string, McpServerToml>>;
+  /** Names of the enabled `[mcp_servers.*]` marked `skein_skill_source = true`, sorted. */
+  readonly mcpSkillSources: readonly string[];
   readonly features: Features;
   /** `[skein] extensions` of every layer, lowest precedence first; untrusted projects contribute none. */
   readonly extensions: readonly ExtensionSpec[];
