@@ -1,10 +1,10 @@
 // How a connection fails, each as one typed McpClientError naming the server: bad tables, servers
 // that never answer, servers that exit, repeated cursors, aborts and closes.
-import { afterEach, describe, expect, it } from 'vitest';
-import { McpClientError, McpResourceClient } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { McpResourceClient } from '../src/index.js';
 import type { McpResourcePage } from '../src/index.js';
+import { closedAfterEach, failure } from './harness.js';
 import { startHttpFixture } from './http-fixture.js';
-import type { HttpFixture } from './http-fixture.js';
 import { hostEnv, stdioServer } from './servers.js';
 
 // Short limits keep the failing paths quick; the tests assert which error came, never how long it took.
@@ -12,25 +12,7 @@ import { hostEnv, stdioServer } from './servers.js';
 const QUICK = { env: hostEnv(), requestTimeoutMs: 500 };
 const QUICK_START = { env: hostEnv(), startupTimeoutMs: 500 };
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((thing) => thing.close()));
-});
-async function connect(...args: Parameters<typeof McpResourceClient.connect>): Promise<McpResourceClient> {
-  const client = await McpResourceClient.connect(...args);
-  open.push(client);
-  return client;
-}
-async function http(behaviour?: Parameters<typeof startHttpFixture>[0]): Promise<HttpFixture> {
-  const fixture = await startHttpFixture(behaviour);
-  open.push(fixture);
-  return fixture;
-}
-async function failure(promise: Promise<unknown>): Promise<McpClientError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
-  if (!(error instanceof McpClientError)) throw new Error(`expected an McpClientError, got ${String(error)}`);
-  return error;
-}
+const { connect, http } = closedAfterEach();
 
 describe('a bad table', () => {
   it.each([

@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { McpClientError, McpServers } from '../src/index.js';
+import { McpServers } from '../src/index.js';
+import { failure } from './harness.js';
 import { hostEnv, stdioServer } from './servers.js';
 
 let scratch: string;
@@ -35,12 +36,6 @@ function manager(tables: Parameters<typeof stdioServer>[1] = {}): McpServers {
   );
   return servers;
 }
-async function failure(promise: Promise<unknown>): Promise<McpClientError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
-  if (!(error instanceof McpClientError)) throw new Error(`expected an McpClientError, got ${String(error)}`);
-  return error;
-}
-
 it('names the enabled servers and the skill sources among them', () => {
   const all = manager();
   expect(all.names()).toEqual(['flaky', 'mute', 'skills', 'tools']);

@@ -5,25 +5,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@skein/config';
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpResourceClient } from '../src/index.js';
-import { startHttpFixture } from './http-fixture.js';
-import type { HttpFixture } from './http-fixture.js';
+import type { McpResourceClient } from '../src/index.js';
+import { closedAfterEach } from './harness.js';
 import { STDIO_SERVER, hostEnv, stdioServer } from './servers.js';
 
-const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((thing) => thing.close()));
-});
-async function connect(...args: Parameters<typeof McpResourceClient.connect>): Promise<McpResourceClient> {
-  const client = await McpResourceClient.connect(...args);
-  open.push(client);
-  return client;
-}
-async function http(): Promise<HttpFixture> {
-  const fixture = await startHttpFixture();
-  open.push(fixture);
-  return fixture;
-}
+const { connect, http } = closedAfterEach();
+
 async function readText(client: McpResourceClient, uri: string): Promise<string> {
   const [contents] = await client.readResource(uri);
   if (contents === undefined || !('text' in contents)) throw new Error(`no text for ${uri}`);
