@@ -10,11 +10,14 @@ export type McpServersOptions = Omit<McpClientOptions, 'signal'>;
 
 /**
  * Lazily started clients for a `Record<name, [mcp_servers.<name>] table>` (e.g. `Config.mcpServers`).
- * A failed start is not kept: the next `client()` tries again. A server that goes away is dropped,
- * so the next `client()` reconnects. Callers that want to remember a failure cache it themselves.
+ * A failed start is not kept: the next `client()` tries again. A server that goes away, or a client
+ * a caller closed, is dropped, so the next `client()` reconnects. Callers that want to remember a
+ * failure cache it themselves.
  */
 export class McpServers {
   readonly #connections = new Map<string, Promise<McpResourceClient>>();
+  // The started clients, to see synchronously that one was closed by a caller and must be replaced.
+  readonly #started = new Map<string, McpResourceClient>();
   readonly #closing = new AbortController();
 
   constructor(
@@ -44,6 +47,7 @@ export class McpServers {
       const known = Object.keys(this.servers).sort();
       throw new McpClientError('UnknownServer', name, `no [mcp_servers.${name}] table; configured: ${known.length === 0 ? 'none' : known.join(', ')}`);
     }
+    if (this.#started.get(name)?.isOpen === false) this.#forget(name);
     let connection = this.#connections.get(name);
     if (connection === undefined) {
       connection = this.#connect(name, server);
@@ -57,6 +61,7 @@ export class McpServers {
     this.#closing.abort();
     const connections = [...this.#connections.values()];
     this.#connections.clear();
+    this.#started.clear();
     await Promise.all(connections.map(async (connection) => {
       // A start that failed has nothing to close; its error went to the callers who waited for it.
       const client = await connection.catch(() => undefined);
@@ -75,12 +80,14 @@ export class McpServers {
       }
       throw error;
     }
+    this.#started.set(name, client);
     client.onDisconnect(() => this.#forget(name));
     return client;
   }
 
   #forget(name: string): void {
     this.#connections.delete(name);
+    this.#started.delete(name);
   }
 }
 

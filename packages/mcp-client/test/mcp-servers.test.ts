@@ -61,6 +61,15 @@ it('drops a server that went away, and the next client() starts it again', async
   expect(again.isOpen).toBe(true);
 });
 
+it('replaces a client a caller closed', async () => {
+  const all = manager();
+  const closed = await all.client('tools');
+  await closed.close();
+  const fresh = await all.client('tools');
+  expect(fresh).not.toBe(closed);
+  expect((await fresh.listResources()).resources.length).toBe(2);
+});
+
 it('answers UnknownServer and Disabled without starting anything', async () => {
   const all = manager();
   expect(await failure(all.client('nope'))).toMatchObject({ code: 'UnknownServer', message: "MCP server 'nope': no [mcp_servers.nope] table; configured: flaky, mute, off, skills, tools" });
