@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { McpClientError } from './mcp-client-error.js';
 import { parseServerConfig, resolveServerLaunch } from './mcp-server-config.js';
@@ -36,5 +37,34 @@ describe('parseServerConfig', () => {
     expect(() => parseServerConfig('s', { command: 'srv', http_headers: { A: 'a' }, bearer_token_env_var: 'T' })).toThrow(
       "MCP server 's': invalid [mcp_servers.s] table: bearer_token_env_var: does not apply to a stdio server; http_headers: does not apply to a stdio server",
     );
+  });
+});
+
+describe('resolveServerLaunch, for any tables and host environment', () => {
+  const names = fc.constantFrom('A', 'B', 'C', 'PATH', 'HOME', 'SECRET');
+  const values = fc.constantFrom('', 'x', 'y');
+  const strings = fc.dictionary(names, values);
+
+  it('gives a stdio server exactly the inherited, named and table variables, the table winning', () => {
+    fc.assert(fc.property(strings, fc.uniqueArray(names), strings, (table, named, host) => {
+      const launch = resolveServerLaunch('s', parseServerConfig('s', { command: 'srv', env: table, env_vars: named }), host);
+      if (launch.transport !== 'stdio') throw new Error('expected a stdio launch');
+      const visible = new Set(['PATH', 'HOME', ...named]);
+      const expected = { ...Object.fromEntries(Object.entries(host).filter(([key]) => visible.has(key))), ...table };
+      expect(launch.env).toEqual(expected);
+    }));
+  });
+
+  it('sends the fixed headers, and each env header whose variable is set and not empty', () => {
+    fc.assert(fc.property(strings, fc.dictionary(fc.constantFrom('X-1', 'X-2', 'X-3'), names), strings, (fixed, fromEnv, host) => {
+      const launch = resolveServerLaunch('h', parseServerConfig('h', { url: 'http://127.0.0.1/mcp', http_headers: fixed, env_http_headers: fromEnv }), host);
+      if (launch.transport !== 'http') throw new Error('expected an HTTP launch');
+      const expected: Record<string, string> = { ...fixed };
+      for (const [header, variable] of Object.entries(fromEnv)) {
+        const value = host[variable];
+        if (value !== undefined && value !== '') expected[header] = value;
+      }
+      expect(launch.headers).toEqual(expected);
+    }));
   });
 });
