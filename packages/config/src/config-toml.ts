@@ -83,6 +83,8 @@ const mcpCommon = {
   tool_timeout_sec: z.number().positive().optional(),
   enabled_tools: z.array(z.string()).optional(),
   disabled_tools: z.array(z.string()).optional(),
+  /** Skein's own (Codex ignores it): the server serves skills as `mcp/skill` resources to list in the catalog. */
+  skein_skill_source: z.boolean().optional(),
 };
 
 /** `[mcp_servers.<name>]`: a stdio server (`command`) or a streamable HTTP server (`url`). */

@@ -68,6 +68,8 @@ export interface Config {
   readonly mcpServers: Readonly<Record<string, McpServerToml>>;
   /** `[[skills.config]]` of every layer, lowest precedence first (later entries win). */
   readonly skillToggles: readonly SkillToggleToml[];
+  /** Names of the enabled `[mcp_servers.*]` marked `skein_skill_source = true`, sorted. */
+  readonly mcpSkillSources: readonly string[];
   readonly features: Features;
   /** `[skein] extensions` of every layer, lowest precedence first; untrusted projects contribute none. */
   readonly extensions: readonly ExtensionSpec[];

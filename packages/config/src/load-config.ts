@@ -6,7 +6,7 @@ import path from 'node:path';
 import { FeatureConfigError, isFeatureKey, resolveFeatures, type FeatureSource } from '@skein/features';
 import { overridesToTable, parseConfigOverride } from './cli-override.js';
 import { ConfigError } from './config-error.js';
-import { ConfigToml, type ProfileToml } from './config-toml.js';
+import { ConfigToml, type McpServerToml, type ProfileToml } from './config-toml.js';
 import type { ConfigWarning } from './config-warning.js';
 import { DEFAULT_MODEL, DEFAULT_PROJECT_DOC_MAX_BYTES, deepFreeze, type Config, type ConfigLayer, type ExtensionSpec } from './config.js';
 import { resolveHomeDir } from './home-dir.js';
@@ -107,6 +107,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
       mcpEnabled: merged.orchestrator?.mcp?.enabled ?? true,
     },
     mcpServers: merged.mcp_servers ?? {},
+    mcpSkillSources: skillSources(merged.mcp_servers ?? {}),
     features,
     skillToggles: layers.flatMap((layer) => ConfigToml.shape.skills.parse(layer.table.skills)?.config ?? []),
     extensions: extensionSpecs(layers, options.cwd),
@@ -116,6 +117,14 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const { features: _features, ...data } = config;
   deepFreeze(data);
   return { config: Object.freeze(config), warnings };
+}
+
+/** The servers a skills catalog lists `mcp/skill` resources of: marked, and not switched off. */
+function skillSources(servers: Readonly<Record<string, McpServerToml>>): string[] {
+  return Object.entries(servers)
+    .filter(([, server]) => server.skein_skill_source === true && server.enabled !== false)
+    .map(([name]) => name)
+    .sort();
 }
 
 /** Each layer's `[skein] extensions`, in layer order; a spec is resolved from its file's directory. */

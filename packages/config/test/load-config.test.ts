@@ -345,6 +345,32 @@ describe('validation errors name the file, the key and what was expected', () =>
   });
 });
 
+describe('[mcp_servers.*] skill sources', () => {
+  it('lists the enabled servers marked skein_skill_source = true, sorted, and keeps the key on each table', async () => {
+    userConfig([
+      '[mcp_servers.zeta]\ncommand = "zeta-mcp"\nskein_skill_source = true',
+      '[mcp_servers.alpha]\nurl = "https://skills.example.com/mcp"\nbearer_token_env_var = "SKILLS_TOKEN"\nskein_skill_source = true',
+      '[mcp_servers.off]\ncommand = "off-mcp"\nskein_skill_source = true\nenabled = false',
+      '[mcp_servers.tools]\ncommand = "tools-mcp"',
+      '[mcp_servers.unmarked]\ncommand = "unmarked-mcp"\nskein_skill_source = false',
+    ].join('\n') + '\n');
+    const { config, warnings } = await load();
+    expect(warnings).toEqual([]);
+    expect(config.mcpSkillSources).toEqual(['alpha', 'zeta']);
+    expect(config.mcpServers.alpha).toEqual({ url: 'https://skills.example.com/mcp', bearer_token_env_var: 'SKILLS_TOKEN', skein_skill_source: true });
+  });
+
+  it('has none by default', async () => {
+    userConfig('[mcp_servers.tools]\ncommand = "tools-mcp"\n');
+    expect((await load()).config.mcpSkillSources).toEqual([]);
+  });
+
+  it('rejects a skein_skill_source that is not a boolean, naming the server', async () => {
+    userConfig('[mcp_servers.docs]\ncommand = "docs-mcp"\nskein_skill_source = "yes"\n');
+    expect(await loadError()).toMatchObject({ code: 'InvalidValue', origin: path.join(home, 'config.toml'), key: 'mcp_servers.docs' });
+  });
+});
+
 describe('the recorded Codex provider config', () => {
   it('loads the config Codex 0.171.0 was recorded with, without a warning for its client-side keys', async () => {
     userConfig(`

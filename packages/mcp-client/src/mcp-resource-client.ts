@@ -1,0 +1,260 @@
+// A connection to one MCP server for its resources: start or reach it as its `[mcp_servers.<name>]`
+// table says, then list and read resources, every call bounded by a timeout and an AbortSignal.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { CallDeadline, NO_SDK_TIMEOUT } from './call-deadline.js';
+import { McpClientError } from './mcp-client-error.js';
+import type { McpResource, McpResourceContents, McpResourcePage } from './mcp-resource.js';
+import { parseServerConfig, resolveServerLaunch } from './mcp-server-config.js';
+import type { McpHostEnv, McpServerConfig, ServerLaunch } from './mcp-server-config.js';
+import { StderrTail } from './stderr-tail.js';
+
+/** Codex's defaults when a table sets no `startup_timeout_sec` / `tool_timeout_sec`. */
+export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** Pages `resourcePages` reads at most unless told otherwise (as many as Codex's skill discovery). */
+export const DEFAULT_MAX_PAGES = 10;
+
+/** How to connect. Every field is optional. */
+export interface McpClientOptions {
+  /** Where `env_vars`, `bearer_token_env_var` and `env_http_headers` are read (default `process.env`). */
+  readonly env?: McpHostEnv;
+  /** Overrides `startup_timeout_sec` (default 10 s). */
+  readonly startupTimeoutMs?: number;
+  /** Overrides `tool_timeout_sec` as the default limit of each request (default 60 s). */
+  readonly requestTimeoutMs?: number;
+  /** Aborts the start. */
+  readonly signal?: AbortSignal;
+  /** How the client introduces itself in `initialize`. */
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+}
+
+/** Limits of one request. */
+export interface McpCallOptions {
+  readonly signal?: AbortSignal;
+  /** This request's limit instead of the client's default. */
+  readonly timeoutMs?: number;
+}
+
+/** Paging through `resources/list`. */
+export interface McpPagingOptions extends McpCallOptions {
+  /** Start after this cursor instead of at the first page. */
+  readonly cursor?: string;
+  /** Stop after this many pages (default 10); the last page then still carries its `nextCursor`. */
+  readonly maxPages?: number;
+}
+
+type ClientState = 'open' | 'disconnected' | 'closed';
+
+/** A live connection to one MCP server. Close it when done; `McpServers` does that for its clients. */
+export class McpResourceClient {
+  #state: ClientState = 'open';
+  readonly #owner = new AbortController();
+  readonly #disconnectListeners = new Set<() => void>();
+
+  private constructor(
+    /** The `[mcp_servers.<name>]` key, used in every error message. */
+    readonly serverName: string,
+    private readonly sdk: Client,
+    private readonly stderr: StderrTail,
+    private readonly requestTimeoutMs: number,
+  ) {}
+
+  /**
+   * Starts (stdio) or reaches (streamable HTTP) the server and completes the MCP handshake.
+   * Throws `McpClientError`: `InvalidConfig`, `Disabled`, `StartupTimeout`, `ConnectFailed`, `Aborted`.
+   */
+  static async connect(name: string, server: McpServerConfig, options: McpClientOptions = {}): Promise<McpResourceClient> {
+    const config = parseServerConfig(name, server);
+    if (config.enabled === false) throw new McpClientError('Disabled', name, 'disabled in config (enabled = false)');
+    const launch = resolveServerLaunch(name, config, options.env ?? process.env);
+    const stderr = new StderrTail();
+    const transport = openTransport(launch, stderr);
+    const sdk = new Client(options.clientInfo ?? { name: 'skein', version: '0.0.0' }, { capabilities: {} });
+    const client = new McpResourceClient(name, sdk, stderr, options.requestTimeoutMs ?? secondsToMs(config.tool_timeout_sec) ?? DEFAULT_REQUEST_TIMEOUT_MS);
+    sdk.onclose = () => client.#onTransportClosed();
+    const startupMs = options.startupTimeoutMs ?? secondsToMs(config.startup_timeout_sec) ?? DEFAULT_STARTUP_TIMEOUT_MS;
+    const deadline = new CallDeadline(startupMs, options.signal, client.#owner.signal);
+    try {
+      await sdk.connect(transport, { signal: deadline.signal, timeout: NO_SDK_TIMEOUT });
+      return client;
+    } catch (error) {
+      const failure = client.#startupError(error, deadline, launch);
+      await client.close();
+      throw failure;
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** Whether calls can still be made (not closed, and the server has not gone away). */
+  get isOpen(): boolean {
+    return this.#state === 'open';
+  }
+
+  /** Calls `listener` once if the server goes away on its own (not on `close()`). Returns an unsubscribe. */
+  onDisconnect(listener: () => void): () => void {
+    this.#disconnectListeners.add(listener);
+    return () => this.#disconnectListeners.delete(listener);
+  }
+
+  /** One page of `resources/list`, from the start or after `cursor`. */
+  async listResources(options: McpCallOptions & { readonly cursor?: string } = {}): Promise<McpResourcePage> {
+    const params = options.cursor === undefined ? undefined : { cursor: options.cursor };
+    const result = await this.#call('resources/list', options, (signal) => this.sdk.listResources(params, { signal, timeout: NO_SDK_TIMEOUT }));
+    const resources: McpResource[] = result.resources.map((resource) => ({ ...resource }));
+    return result.nextCursor === undefined ? { resources } : { resources, nextCursor: result.nextCursor };
+  }
+
+  /**
+   * Every page of `resources/list` in order, at most `maxPages` of them. Each page has its own timeout.
+   * A cursor the server already gave ends the paging with `RepeatedCursor`.
+   */
+  async *resourcePages(options: McpPagingOptions = {}): AsyncGenerator<McpResourcePage, void, undefined> {
+    const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+    const seen = new Set<string>();
+    let cursor = options.cursor;
+    for (let page = 0; page < maxPages; page += 1) {
+      const result = await this.listResources({ ...callOptions(options), ...(cursor === undefined ? {} : { cursor }) });
+      yield result;
+      if (result.nextCursor === undefined) return;
+      if (seen.has(result.nextCursor) || result.nextCursor === options.cursor) {
+        throw new McpClientError('RepeatedCursor', this.serverName, `resources/list repeated the cursor '${result.nextCursor}', so paging cannot advance`);
+      }
+      seen.add(result.nextCursor);
+      cursor = result.nextCursor;
+    }
+  }
+
+  /** The contents of one resource (`resources/read`): text, or base64 blobs. */
+  async readResource(uri: string, options: McpCallOptions = {}): Promise<readonly McpResourceContents[]> {
+    const result = await this.#call(`resources/read ${uri}`, options, (signal) => this.sdk.readResource({ uri }, { signal, timeout: NO_SDK_TIMEOUT }));
+    return result.contents.map((contents): McpResourceContents => ({ ...contents }));
+  }
+
+  /** Ends the connection (a stdio server is stopped). Later calls fail with `Closed`. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#state === 'closed') return;
+    this.#state = 'closed';
+    this.#owner.abort();
+    this.#disconnectListeners.clear();
+    await this.sdk.close();
+  }
+
+  async #call<T>(what: string, options: McpCallOptions, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.#state !== 'open') throw this.#notOpen(what);
+    const deadline = new CallDeadline(options.timeoutMs ?? this.requestTimeoutMs, options.signal, this.#owner.signal);
+    try {
+      return await request(deadline.signal);
+    } catch (error) {
+      throw this.#requestError(error, deadline, what);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  #requestError(error: unknown, deadline: CallDeadline, what: string): McpClientError {
+    const name = this.serverName;
+    switch (deadline.cause) {
+      case 'timeout':
+        return new McpClientError('RequestTimeout', name, `${what} got no answer within ${deadline.timeoutMs} ms`, { cause: error });
+      case 'aborted':
+        return new McpClientError('Aborted', name, `${what} was aborted`, { cause: error });
+      case 'closed':
+        return new McpClientError('Closed', name, `${what} was cut short: the client was closed`, { cause: error });
+      case undefined:
+        break;
+    }
+    if (this.#state !== 'open') return this.#notOpen(what, error);
+    if (error instanceof McpError && error.code !== Number(ErrorCode.ConnectionClosed)) {
+      return new McpClientError('ServerError', name, `${what} failed (JSON-RPC error ${error.code}): ${serverMessage(error)}`, { cause: error, rpcCode: error.code });
+    }
+    if (error instanceof StreamableHTTPError) {
+      return new McpClientError('ServerError', name, `${what} failed: HTTP ${error.code ?? '?'} ${error.message}`, { cause: error });
+    }
+    if (error instanceof z.core.$ZodError) {
+      return new McpClientError('InvalidResponse', name, `${what} answered with an invalid result: ${z.prettifyError(error)}`, { cause: error });
+    }
+    return new McpClientError('Disconnected', name, `${what} failed: ${messageOf(error)}`, { cause: error });
+  }
+
+  #startupError(error: unknown, deadline: CallDeadline, launch: ServerLaunch): McpClientError {
+    const name = this.serverName;
+    const target = launch.transport === 'stdio' ? `\`${launch.command}\`` : launch.url.href;
+    switch (deadline.cause) {
+      case 'timeout':
+        return new McpClientError('StartupTimeout', name, `${target} did not finish the MCP handshake within ${deadline.timeoutMs} ms; raise startup_timeout_sec if it is slow to start${this.#stderrNote()}`, { cause: error });
+      case 'aborted':
+        return new McpClientError('Aborted', name, 'the start was aborted', { cause: error });
+      case 'closed':
+        return new McpClientError('Closed', name, 'the client was closed while starting', { cause: error });
+      case undefined:
+        break;
+    }
+    // The SDK closes the transport itself when the handshake fails, so the client's state cannot tell
+    // an exit from a refusal; the pending `initialize` failing with ConnectionClosed can.
+    if (error instanceof McpError && error.code === Number(ErrorCode.ConnectionClosed)) {
+      const gone = launch.transport === 'stdio' ? 'exited' : 'closed the connection';
+      return new McpClientError('ConnectFailed', name, `${target} ${gone} before the MCP handshake finished${this.#stderrNote()}`, { cause: error });
+    }
+    if (error instanceof StreamableHTTPError) {
+      return new McpClientError('ConnectFailed', name, `${target} answered HTTP ${error.code ?? '?'}: ${error.message}`, { cause: error });
+    }
+    const verb = launch.transport === 'stdio' ? 'cannot start' : 'cannot reach';
+    return new McpClientError('ConnectFailed', name, `${verb} ${target}: ${messageOf(error)}${this.#stderrNote()}`, { cause: error });
+  }
+
+  #notOpen(what: string, cause?: unknown): McpClientError {
+    return this.#state === 'closed'
+      ? new McpClientError('Closed', this.serverName, `${what}: the client is closed`, { cause })
+      : new McpClientError('Disconnected', this.serverName, `${what}: the server has gone away${this.#stderrNote()}`, { cause });
+  }
+
+  #stderrNote(): string {
+    const text = this.stderr.text();
+    return text === '' ? '' : `; its stderr ends with: ${text}`;
+  }
+
+  #onTransportClosed(): void {
+    if (this.#state !== 'open') return;
+    this.#state = 'disconnected';
+    for (const listener of this.#disconnectListeners) listener();
+    this.#disconnectListeners.clear();
+  }
+}
+
+function openTransport(launch: ServerLaunch, stderr: StderrTail): Transport {
+  if (launch.transport === 'http') return new StreamableHTTPClientTransport(launch.url, { requestInit: { headers: launch.headers } });
+  const transport = new StdioClientTransport({
+    command: launch.command,
+    args: [...launch.args],
+    env: launch.env,
+    ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => stderr.append(chunk));
+  return transport;
+}
+
+function callOptions(options: McpCallOptions): McpCallOptions {
+  return { ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }) };
+}
+
+function secondsToMs(seconds: number | undefined): number | undefined {
+  return seconds === undefined ? undefined : Math.round(seconds * 1000);
+}
+
+// The SDK prefixes `MCP error <code>: ` on both ends, so a server built on it arrives prefixed twice.
+function serverMessage(error: McpError): string {
+  return error.message.replace(/^(MCP error -?\d+: )+/, '');
+}
+
+function messageOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  return `${error.message}${cause}`;
+}
