@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CODEX_CLIENT_REQUEST_METHODS } from '@skein/protocol';
+import type { AppServerTestClient } from '@skein/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { methodTable } from '../src/index.js';
 import { makeHome, startInProcess, type InProcessServer, type TestHome } from './support/app-server-harness.js';
@@ -26,7 +27,10 @@ function servedTable(): { readonly group: string; readonly served: string[]; rea
 
 let home: TestHome | undefined;
 let server: InProcessServer | undefined;
+let client: AppServerTestClient | undefined;
 afterEach(async () => {
+  await client?.close();
+  client = undefined;
   await server?.close();
   home?.cleanup();
   server = undefined;
@@ -49,11 +53,10 @@ describe("the README's table of served methods", () => {
   it('answers each method of the -32601 column with -32601 naming it', async () => {
     home = makeHome();
     server = await startInProcess(home);
-    const client = await server.connect('stdio');
+    client = await server.connect('stdio');
     await client.initialize();
     for (const name of servedTable().flatMap((row) => row.missing)) {
       expect(await client.requestReply(name, {})).toEqual({ error: { code: -32601, message: `method not found: \`${name}\` is not implemented by this server` } });
     }
-    await client.close();
   });
 });
