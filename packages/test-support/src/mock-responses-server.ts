@@ -275,7 +275,10 @@ class MockResponsesServerImpl implements MockResponsesServer {
     const awaited = rendered.completed && rendered.emittedCallIds.length > 0 ? rendered.emittedCallIds : undefined;
     if (awaited !== undefined) this.#awaitedOutputs.set(conversation, awaited);
 
-    const holdAt = scripted.hold === undefined ? -1 : scripted.hold.before === 'start' ? 0 : rendered.completed ? rendered.frames.length - 1 : rendered.frames.length;
+    // 'completed' holds before the terminal event, or after the last event of a stream that has none (a cut).
+    const lastType = rendered.events.at(-1)?.type;
+    const terminal = lastType === 'response.completed' || lastType === 'response.failed' || lastType === 'response.incomplete';
+    const holdAt = scripted.hold === undefined ? -1 : scripted.hold.before === 'start' ? 0 : terminal ? rendered.frames.length - 1 : rendered.frames.length;
     if (holdAt === 0) await scripted.hold?.until;
     response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -293,6 +296,7 @@ class MockResponsesServerImpl implements MockResponsesServer {
         return;
       }
     }
+    if (holdAt === rendered.frames.length && holdAt > 0) await scripted.hold?.until;
     if (rendered.cut?.reset === true) response.destroy();
     else response.end();
   }

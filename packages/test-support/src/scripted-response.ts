@@ -25,7 +25,8 @@ export interface SseResponse {
 
 /**
  * A pause in a stream: the server sends the events before `before` (`'start'`: none, not even the
- * headers; `'completed'`: all but the terminal event), then waits until `until` settles.
+ * headers; `'completed'`: all but the terminal event — `response.completed`, `.failed` or
+ * `.incomplete` — or, in a cut stream, every event before the cut), then waits until `until` settles.
  */
 export interface SseHold {
   readonly before: 'start' | 'completed';

@@ -2,7 +2,7 @@
 // releases it, so a test can act while its client waits on the model.
 import { createParser } from 'eventsource-parser';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assistantMessage, completed, held, sse, startMockResponsesServer } from '../src/index.js';
+import { assistantMessage, completed, failed, held, sse, startMockResponsesServer } from '../src/index.js';
 import type { MockResponsesServer } from '../src/index.js';
 import { eventTypes, post, responsesBody, userMessage } from './sse-client.js';
 
@@ -60,6 +60,27 @@ describe('held responses', () => {
       { type: 'response.output_item.done', released: false },
       { type: 'response.completed', released: true },
     ]);
+    server.verify();
+  });
+
+  it('holds a failed response before its response.failed', async () => {
+    const gate = releasable();
+    server = await startMockResponsesServer({ responses: [held(sse(assistantMessage('Hel'), failed('server_error', 'scripted failure')), { before: 'completed', until: gate.until })] });
+    const response = await fetch(`${server.url}/responses`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(responsesBody([userMessage('hi')])) });
+    const seen: { readonly type: string | undefined; readonly released: boolean }[] = [];
+    let released = false;
+    const parser = createParser({ onEvent: (message) => seen.push({ type: message.event, released }) });
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      parser.feed(decoder.decode(chunk, { stream: true }));
+      if (!released && seen.some((event) => event.type === 'response.output_item.done')) {
+        released = true;
+        gate.release();
+      }
+    }
+
+    expect(seen.map((event) => event.type)).toEqual(['response.created', 'response.output_item.added', 'response.output_text.delta', 'response.output_item.done', 'response.failed']);
+    expect(seen.filter((event) => event.released).map((event) => event.type)).toEqual(['response.failed']);
     server.verify();
   });
 });
