@@ -327,4 +327,5 @@ const discardingRecorder: ThreadRecorder = {
   recordExtensionState: () => undefined,
   recordEvent: () => undefined,
   flush: () => Promise.resolve(),
+  written: () => Promise.resolve(),
 };

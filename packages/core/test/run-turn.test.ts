@@ -130,6 +130,24 @@ describe('runTurn', () => {
     expect(history.items.every((item) => item.metadata?.turn_id === 'turn-1')).toBe(true);
   });
 
+  it('sends each request only once everything recorded before it is written (issue #13: nothing accepted is lost)', async () => {
+    server = await startMockResponsesServer({ responses: [sse(functionCall('add', { a: 1, b: 1 }), completed()), sse(assistantMessage('2.'), completed())] });
+    const { deps, history } = harness(server.url);
+    const mock = server;
+    // What had been recorded, and what the model had been sent, each time the turn waited for the file.
+    const waits: { readonly recorded: string[]; readonly requests: number }[] = [];
+    const written = async () => {
+      waits.push({ recorded: history.items.map((item) => item.type), requests: mock.requests.length });
+      await Promise.resolve();
+    };
+    await runTurn({ ...deps, written }, { turnId: 'turn-1', input: [userInput('1 + 1?')], signal: new AbortController().signal });
+
+    expect(waits).toEqual([
+      { recorded: ['message'], requests: 0 },
+      { recorded: ['message', 'function_call', 'function_call_output'], requests: 1 },
+    ]);
+  });
+
   it('drops what a cut stream produced and records only the retried answer', async () => {
     server = await startMockResponsesServer({
       responses: [sse(assistantMessage(['Hal', 'f']), streamCut()), sse(assistantMessage('Whole answer.'), completed())],

@@ -275,6 +275,11 @@ class MockResponsesServerImpl implements MockResponsesServer {
     const awaited = rendered.completed && rendered.emittedCallIds.length > 0 ? rendered.emittedCallIds : undefined;
     if (awaited !== undefined) this.#awaitedOutputs.set(conversation, awaited);
 
+    // 'completed' holds before the terminal event, or after the last event of a stream that has none (a cut).
+    const lastType = rendered.events.at(-1)?.type;
+    const terminal = lastType === 'response.completed' || lastType === 'response.failed' || lastType === 'response.incomplete';
+    const holdAt = scripted.hold === undefined ? -1 : scripted.hold.before === 'start' ? 0 : terminal ? rendered.frames.length - 1 : rendered.frames.length;
+    if (holdAt === 0) await scripted.hold?.until;
     response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
@@ -283,13 +288,15 @@ class MockResponsesServerImpl implements MockResponsesServer {
       ...(rendered.cut?.reset === false ? { connection: 'close' } : {}),
       ...scripted.headers,
     });
-    for (const frame of rendered.frames) {
+    for (const [index, frame] of rendered.frames.entries()) {
+      if (index === holdAt && index > 0) await scripted.hold?.until;
       if (!(await writeChunk(response, frame))) {
         // The client went away mid-stream, so it never saw the calls it would owe outputs for.
         if (awaited !== undefined && this.#awaitedOutputs.get(conversation) === awaited) this.#awaitedOutputs.delete(conversation);
         return;
       }
     }
+    if (holdAt === rendered.frames.length && holdAt > 0) await scripted.hold?.until;
     if (rendered.cut?.reset === true) response.destroy();
     else response.end();
   }

@@ -19,6 +19,18 @@ export interface SseResponse {
   readonly steps: readonly ScriptStep[];
   readonly headers?: ScriptHeaders;
   readonly match?: RequestMatcher;
+  /** Where the server stops and waits before going on (a model that takes its time); see `held`. */
+  readonly hold?: SseHold;
+}
+
+/**
+ * A pause in a stream: the server sends the events before `before` (`'start'`: none, not even the
+ * headers; `'completed'`: all but the terminal event — `response.completed`, `.failed` or
+ * `.incomplete` — or, in a cut stream, every event before the cut), then waits until `until` settles.
+ */
+export interface SseHold {
+  readonly before: 'start' | 'completed';
+  readonly until: PromiseLike<unknown>;
 }
 
 /** An HTTP error answer with a JSON body. */
@@ -79,6 +91,15 @@ export function httpError(status: number, options: HttpErrorOptions = {}): HttpE
  */
 export function matching<R extends ScriptedResponse>(match: RequestMatcher, response: R): R {
   return { ...response, match };
+}
+
+/**
+ * The same stream, paused at `hold.before` until `hold.until` settles: a test can act (kill the
+ * client, say) while the client waits on the model at a known point.
+ * @example held(sse(assistantMessage('hi'), completed()), { before: 'completed', until: released })
+ */
+export function held(response: SseResponse, hold: SseHold): SseResponse {
+  return { ...response, hold };
 }
 
 function isEventList(step: ScriptStep | readonly MockEvent[]): step is readonly MockEvent[] {

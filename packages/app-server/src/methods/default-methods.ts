@@ -1,6 +1,7 @@
 // The method table a server starts with: every group in `methods/`. A new group is one more entry.
 import type { AppServerMethod, MethodTable } from '../method.js';
 import { ACCOUNT_READ_METHODS } from './account-read.js';
+import { ACCOUNT_RATE_LIMITS_READ_METHODS } from './account-rate-limits-read.js';
 import { COLLABORATION_MODE_LIST_METHODS } from './collaboration-mode-list.js';
 import { CONFIG_READ_METHODS } from './config-read.js';
 import { CONFIG_REQUIREMENTS_READ_METHODS } from './config-requirements-read.js';
@@ -9,6 +10,7 @@ import { EXPERIMENTAL_FEATURE_LIST_METHODS } from './experimental-feature-list.j
 import { FS_METHODS } from './fs.js';
 import { HOOKS_LIST_METHODS } from './hooks-list.js';
 import { MODEL_LIST_METHODS } from './model-list.js';
+import { PERMISSION_PROFILE_LIST_METHODS } from './permission-profile-list.js';
 import { SKILLS_LIST_METHODS } from './skills-list.js';
 import { THREAD_READ_STATE_METHODS } from './thread-read-state.js';
 import { THREAD_COMPACT_METHODS } from './thread-compact.js';
@@ -33,6 +35,8 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   TURN_METHODS,
   THREAD_COMPACT_METHODS,
   ENVIRONMENT_METHODS,
+  PERMISSION_PROFILE_LIST_METHODS,
+  ACCOUNT_RATE_LIMITS_READ_METHODS,
 ];
 
 /** Every method this server implements, by name (a new map each call). */

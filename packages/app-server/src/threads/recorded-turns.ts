@@ -17,8 +17,12 @@ const turnIdOf = (item: ResponseItem): string | undefined => {
   return typeof metadata?.turn_id === 'string' ? metadata.turn_id : undefined;
 };
 
-/** The turns of a loaded rollout, oldest first. */
-export async function recordedTurns(loaded: LoadedThread, contextFragments?: readonly ContextFragmentDefinition[]): Promise<WireObject[]> {
+/**
+ * The turns of a loaded rollout, oldest first. A turn the file never saw end is `inProgress` only
+ * while it is `runningTurnId`; any other was cut short (its process was killed) and is
+ * `interrupted`, as Codex reports it.
+ */
+export async function recordedTurns(loaded: LoadedThread, contextFragments?: readonly ContextFragmentDefinition[], runningTurnId?: string): Promise<WireObject[]> {
   const surviving = new Set(loaded.turns.flatMap((turn) => (turn.turnId === undefined ? [] : [turn.turnId])));
   const traces = new Map<string, TurnTrace>();
   const trace = (turnId: string): TurnTrace => {
@@ -48,7 +52,7 @@ export async function recordedTurns(loaded: LoadedThread, contextFragments?: rea
         rootTurnId: turn.turnId,
         items,
         itemsView: 'full',
-        status: turn.status === 'completed' ? 'completed' : turn.status === 'aborted' ? 'interrupted' : 'inProgress',
+        status: turn.status === 'completed' ? 'completed' : turn.status === 'incomplete' && turn.turnId === runningTurnId ? 'inProgress' : 'interrupted',
         error: null,
         startedAt: startedAtMs === null ? null : Math.floor(startedAtMs / 1000),
         completedAt: completedAtMs === null ? null : Math.floor(completedAtMs / 1000),

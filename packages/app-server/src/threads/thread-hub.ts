@@ -137,7 +137,7 @@ export class ThreadHub {
     if (existing !== undefined) {
       this.server.subscribe(existing.id, connection);
       this.#hold(existing.id);
-      const turns = params.excludeTurns === true || existing.facts.ephemeral ? [] : await recordedTurns(await this.#read(existing.id), this.options.contextFragments);
+      const turns = params.excludeTurns === true || existing.facts.ephemeral ? [] : await recordedTurns(await this.#read(existing.id), this.options.contextFragments, existing.activeTurnId);
       return { thread: existing, response: this.response(existing, turns), loaded: undefined };
     }
     const loaded = await this.#read(params.threadId);
@@ -255,14 +255,14 @@ export class ThreadHub {
     if (live?.facts.ephemeral === true) return [];
     // A turn that just completed may still be writing its last lines; its end is on file once it settled.
     await live?.settled();
-    return recordedTurns(await this.#read(threadId), this.options.contextFragments);
+    return recordedTurns(await this.#read(threadId), this.options.contextFragments, live?.activeTurnId);
   }
 
   /** The Thread object of a stored thread, loaded or not. */
   async describe(threadId: string, includeTurns: boolean): Promise<WireObject> {
     const live = this.#threads.get(threadId);
     // A loaded thread describes itself; its file is read only for its turns (an ephemeral one has none).
-    if (live !== undefined) return this.threadOf(live, includeTurns && !live.facts.ephemeral ? await recordedTurns(await this.#read(threadId), this.options.contextFragments) : []);
+    if (live !== undefined) return this.threadOf(live, includeTurns && !live.facts.ephemeral ? await recordedTurns(await this.#read(threadId), this.options.contextFragments, live.activeTurnId) : []);
     const loaded = await this.#read(threadId);
     return storedThreadObject(loaded, includeTurns ? await recordedTurns(loaded, this.options.contextFragments) : [], this.options.cliVersion, this.options.contextFragments);
   }

@@ -1,6 +1,6 @@
 import { ResponseItem } from '@skein/protocol';
 import { describe, expect, it } from 'vitest';
-import { ThreadHistory, abortedOutput } from './thread-history.js';
+import { ThreadHistory } from './thread-history.js';
 import { approximateTokens, truncateMiddle } from './truncate-output.js';
 
 const UUIDS = ['0192f0e6-7c1a-7b7e-9d2a-000000000001', '0192f0e6-7c1a-7b7e-9d2a-000000000002', '0192f0e6-7c1a-7b7e-9d2a-000000000003'];
@@ -66,7 +66,7 @@ describe('tool call pairing', () => {
     thread.record([call, item({ type: 'function_call_output', call_id: 'gone', output: 'x' })], 't');
     const prompt = thread.forPrompt();
     expect(prompt.map((entry) => entry.type)).toEqual(['function_call', 'function_call_output']);
-    expect(prompt[1]).toMatchObject({ call_id: 'call_1', output: abortedOutput(0) });
+    expect(prompt[1]).toMatchObject({ call_id: 'call_1', output: 'aborted' });
     expect(thread.items).toHaveLength(2);
   });
 });

@@ -39,6 +39,12 @@ export function abortedOutput(wallTimeSeconds: number, toolName?: string): strin
   return `Wall time: ${wallTimeSeconds.toFixed(1)} seconds\naborted by user`;
 }
 
+/**
+ * What the prompt carries for a call that has no output on record (its process was killed before
+ * the call ended, or a compaction kept the call only): Codex sends the bare word.
+ */
+export const MISSING_OUTPUT = 'aborted';
+
 /** An append-only list of response items with the bookkeeping the prompt needs. */
 export class ThreadHistory {
   readonly #items: ResponseItem[] = [];
@@ -116,7 +122,7 @@ export class ThreadHistory {
       if (outputFor !== undefined && !calls.has(outputFor)) continue;
       prompt.push(item);
       const callId = toolCallId(item);
-      if (callId !== undefined && !answered.has(callId)) prompt.push(toolOutputFor({ type: item.type, call_id: callId }, abortedOutput(0)));
+      if (callId !== undefined && !answered.has(callId)) prompt.push(toolOutputFor({ type: item.type, call_id: callId }, MISSING_OUTPUT));
     }
     return prompt;
   }

@@ -125,6 +125,11 @@ export class RolloutThreadRecorder implements ThreadRecorder {
     await this.#writer.flush();
   }
 
+  /** Waits until every recorded line is written (appends resolve once their lines reach the file). */
+  async written(): Promise<void> {
+    await this.#chain;
+  }
+
   /** Flushes and releases the file. */
   async close(): Promise<void> {
     await this.#chain;

@@ -43,6 +43,11 @@ export interface ThreadRecorder {
   recordEvent(event: CoreEvent): void;
   /** Makes everything recorded so far durable; called when a turn ends. */
   flush(): Promise<void>;
+  /**
+   * Resolves once everything recorded so far is in the file (handed to the OS, not fsynced), so it
+   * survives the process being killed. Never rejects: a write failure is `flush`'s to report.
+   */
+  written(): Promise<void>;
 }
 
 /** A recorder that keeps lines in memory, for tests and ephemeral threads. */
@@ -77,6 +82,9 @@ export class MemoryThreadRecorder implements ThreadRecorder {
   }
   flush(): Promise<void> {
     this.flushes += 1;
+    return Promise.resolve();
+  }
+  written(): Promise<void> {
     return Promise.resolve();
   }
 }

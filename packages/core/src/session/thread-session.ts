@@ -222,6 +222,7 @@ export class ThreadSession {
           request: { ...sharedRequestFields(config, this.threadId, metadata().clientMetadata), ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }) },
           emit,
           now: this.#options.clock.monotonicMs,
+          written: () => this.#options.recorder.written(),
           // Before sampling: compaction when a response filled the window, the thread's hooks
           // (reminders, …), then steered input, just before the request. After a response: token
           // accounting first, so budgets and compaction see its usage.

@@ -1,7 +1,8 @@
 // One turn: sample the model, run the tools it calls, sample again, until it answers without calling
 // a tool. Hooks run before each request and after each response. Interrupts record an aborted output
 // for every unfinished call; model failures and fatal tool errors end the turn with a typed error.
-// Everything the model produced is recorded in history at one boundary.
+// Everything the model produced is recorded in history at one boundary; what is recorded is in the
+// thread's file before the next request goes out.
 import { FatalToolError } from '@skein/extension-api';
 import { TURN_ABORTED_FRAGMENT, isKnownResponseItem, messageText, type ResponseItem } from '@skein/protocol';
 import { ModelError } from '../model-client/model-error.js';
@@ -30,6 +31,12 @@ export interface TurnDependencies {
   /** Monotonic milliseconds, for wall times. */
   readonly now: () => number;
   readonly hooks?: TurnHooks;
+  /**
+   * Resolves once everything recorded so far is in the thread's file. Awaited before each request:
+   * what the model is about to see (the user's input first of all) must survive a crash of this
+   * process, so a resumed thread holds it.
+   */
+  readonly written?: () => Promise<void>;
 }
 
 /** One turn's parameters. */
@@ -135,6 +142,7 @@ async function sample(deps: TurnDependencies, params: TurnParameters): Promise<{
   const metadata = params.requestMetadata?.();
   const body = buildResponsesBody({ ...deps.request, ...(metadata === undefined ? {} : { clientMetadata: metadata.clientMetadata }), model: deps.model, input: deps.history.forPrompt(), tools: deps.router.specs() });
   const headers = metadata?.headers ?? params.headers;
+  await deps.written?.();
   let attempt: ResponseItem[] = [];
   for await (const event of deps.client.stream(body, { signal: params.signal, ...(headers === undefined ? {} : { headers }) })) {
     switch (event.type) {

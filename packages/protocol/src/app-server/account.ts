@@ -8,6 +8,15 @@ export const GetAccountParams = z.object({
 });
 export type GetAccountParams = z.infer<typeof GetAccountParams>;
 
+/** `account/rateLimits/read`: the signed-in ChatGPT account's usage limits. */
+export const GetAccountRateLimitsParams = z
+  .object({
+    excludeResetCreditDetails: z.boolean().optional(),
+    supportsLunaReserve: z.boolean().optional(),
+  })
+  .optional();
+export type GetAccountRateLimitsParams = z.infer<typeof GetAccountRateLimitsParams>;
+
 /** The signed-in account, by how it signed in. */
 export const Account = z.discriminatedUnion('type', [
   z.object({ type: z.literal('apiKey') }),
