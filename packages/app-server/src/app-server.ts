@@ -6,6 +6,7 @@ import path from 'node:path';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '@skein/config';
 import { LocalFileSystem, type ExecutorFileSystem } from '@skein/exec-server';
 import type { SkillsService } from '@skein/ext-skills';
+import type { HostSkills } from './skills/host-skills.js';
 import type { JsonRpcService, MessageChannel } from '@skein/json-rpc';
 import { CODEX_VERSION, type InitializeParams, type InitializeResponse, type RequestId } from '@skein/protocol';
 import { AppServerConnection } from './app-server-connection.js';
@@ -56,8 +57,8 @@ export interface AppServerOptions {
   readonly log?: ((line: string) => void) | undefined;
   /** Where threads live and run; without it the thread and turn methods answer that threads are unavailable. */
   readonly threads?: ThreadHubOptions | undefined;
-  /** The skills the `skills/*` methods report (the skills extension's service); without it they list none. */
-  readonly skills?: SkillsService | undefined;
+  /** The skills the `skills/*` methods report (the skills extension's); without it they list none. Closed with the server. */
+  readonly skills?: HostSkills | undefined;
 }
 
 function positive(name: string, value: number): number {
@@ -98,9 +99,9 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
     this.config = options.config;
     this.codexHome = options.config.config.homeDir;
     this.fileSystem = options.fileSystem ?? new LocalFileSystem();
-    this.skills = options.skills;
+    this.skills = options.skills?.service;
     // A skill folder changed (or the extra roots did): clients list skills again.
-    options.skills?.onChange(() => this.broadcastToAll('skills/changed', {}));
+    options.skills?.service.onChange(() => this.broadcastToAll('skills/changed', {}));
     this.#methods = methodTable(options.methods);
     this.version = options.version ?? CODEX_VERSION;
     this.maxRequestBytes = positive('maxRequestBytes', options.maxRequestBytes ?? MAX_REQUEST_BYTES);
@@ -189,7 +190,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   async close(): Promise<void> {
     await Promise.all([...this.#connections].map((connection) => this.disconnect(connection)));
     await this.#threads?.closeAll();
-    await this.skills?.close();
+    await this.#options.skills?.close();
   }
 
   #threadConnections(threadId: string): AppServerConnection[] {

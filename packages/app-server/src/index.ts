@@ -17,7 +17,8 @@ export type { ReadLayerFile } from './config-read-result.js';
 export { localUserAgentHost, platformInfo, userAgent } from './user-agent.js';
 export type { UserAgentHost } from './user-agent.js';
 export { readInstallationId } from './installation-id.js';
-export { hostSkillsService } from './skills/host-skills.js';
+export { hostSkills } from './skills/host-skills.js';
+export type { HostSkills } from './skills/host-skills.js';
 export {
   DEFAULT_CONCURRENT_REQUESTS,
   MAX_OUTBOUND_BUFFERED_BYTES,

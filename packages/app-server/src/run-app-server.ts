@@ -15,7 +15,7 @@ import {
 } from '@skein/json-rpc';
 import { AppServer } from './app-server.js';
 import { HostExtensions } from './extensions/host-extensions.js';
-import { hostSkillsService } from './skills/host-skills.js';
+import { hostSkills } from './skills/host-skills.js';
 import { readInstallationId } from './installation-id.js';
 
 /** The app-server's settings, as its flags spell them. */
@@ -99,8 +99,8 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
   };
   const config = await loadConfig({ ...configLoad, cwd: io.cwd });
   // Skills are installed by default; their settings are the config a thread in that directory loads.
-  const skills = hostSkillsService(config.config.homeDir, async (cwd) => (await loadConfig({ ...configLoad, strict: false, cwd })).config);
-  const extensions = new HostExtensions(extensionFlagSources(settings.extensions ?? [], io.cwd), configLoad.strict ?? false, [skills.extension]);
+  const skills = hostSkills(config.config, async (cwd) => (await loadConfig({ ...configLoad, strict: false, cwd })).config);
+  const extensions = new HostExtensions(extensionFlagSources(settings.extensions ?? [], io.cwd), configLoad.strict ?? false, [skills.service.extension]);
   // Loaded now, so a strict server refuses to start and every client hears of a failure when it connects.
   const { registry, unreported } = await extensions.forConfig(config.config);
   const warnings = [

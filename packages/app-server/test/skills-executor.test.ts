@@ -47,7 +47,7 @@ async function startExecServer(root: string, view: string): Promise<string> {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
-  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
   return line.trim();
 }
 

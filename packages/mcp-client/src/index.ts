@@ -25,3 +25,5 @@ export type {
   McpTextContents,
 } from './mcp-resource.js';
 export { MCP_SKILL_MIME_TYPE, McpSkillMeta, isSkillResource, skillResourceMeta } from './skill-resources.js';
+export { resourceSource } from './resource-source.js';
+export type { McpResourceSource } from './resource-source.js';

@@ -4,10 +4,10 @@
 // and scripts written for Codex drive Skein unchanged.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError, skillsSettings, type Config } from '@skein/config';
+import { hostSkills } from '@skein/app-server';
+import { ConfigError, type Config } from '@skein/config';
 import { extensionFlagSources, loadExtensions, localHostFacts, localThreadEnvironment, MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadHandle } from '@skein/core';
 import type { ExtensionRegistry } from '@skein/extension-api';
-import { SkillsService } from '@skein/ext-skills';
 import { CODEX_VERSION, type UserInput } from '@skein/protocol';
 import { ThreadStore } from '@skein/rollout';
 import { Option, type Command } from 'commander';
@@ -137,8 +137,8 @@ async function runExec(
   for (const image of options.image) await checkImage(path.resolve(cwd, image));
   // A spec that fails to load is a warning and the turn runs without it; --strict-config makes it an error.
   // Skills are installed by default; one turn needs no file watcher.
-  const skills = new SkillsService({ home: config.homeDir, settings: () => Promise.resolve(skillsSettings(config)), watch: false });
-  const extensions = await loadExtensions([...config.extensions, ...extensionFlagSources(options.extension, io.cwd)], { strict: globals.strictConfig, builtIn: [skills.extension] });
+  const skills = hostSkills(config, () => Promise.resolve(config), { watch: false });
+  const extensions = await loadExtensions([...config.extensions, ...extensionFlagSources(options.extension, io.cwd)], { strict: globals.strictConfig, builtIn: [skills.service.extension] });
   for (const problem of extensions.problems) io.stderr(`warning: ${problem.message}\n`);
   const input: UserInput[] = [
     ...options.image.map((image): UserInput => ({ type: 'localImage', path: path.resolve(cwd, image) })),
@@ -191,6 +191,7 @@ async function runExec(
     }
   } finally {
     store.close();
+    await skills.close();
   }
 }
 

@@ -1,0 +1,120 @@
+// Remote skills: `mcp/skill` resources of real MCP servers (the SDK's, over stdio) marked
+// `skein_skill_source = true`, listed and read through `skills.list` / `skills.read` with no executor
+// at all. A server that never answers costs one discovery per thread: its warning is kept.
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { assistantMessage, completed, functionCall, mockProviderConfigToml, sse, startMockResponsesServer, type AppServerTestClient, type MockResponsesServer } from '@skein/test-support';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeHome, spawnStdioClient, type TestHome } from './support/app-server-harness.js';
+
+const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'skills-mcp-server.mjs');
+/** The fixture's large SKILL.md, as it builds it. */
+const FIXTURE_SKILL = `---\nname: deploy\ndescription: Deploys.\n---\n${'Step "one"\n'.repeat(2000)}`;
+
+let model: MockResponsesServer;
+let home: TestHome;
+const clients: AppServerTestClient[] = [];
+
+beforeEach(async () => {
+  model = await startMockResponsesServer();
+  home = makeHome(mockProviderConfigToml(model.url));
+});
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  await model.close();
+  home.cleanup();
+});
+
+const log = (name: string) => path.join(path.dirname(home.workspace), `${name}.log`);
+
+function addServers(extra = ''): void {
+  const table = (name: string, behaviour: string, more: string) =>
+    `\n[mcp_servers.${name}]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(FIXTURE)}, "${behaviour}"]\nskein_skill_source = true\n${more}env = { MCP_LOG = ${JSON.stringify(log(name))} }\n`;
+  appendFileSync(path.join(home.home, 'config.toml'), `${extra}${table('hub', 'catalog', '')}${table('stuck', 'hang', 'tool_timeout_sec = 1\n')}`);
+}
+
+async function appServer(): Promise<AppServerTestClient> {
+  const client = spawnStdioClient(home);
+  clients.push(client);
+  await client.initialize();
+  return client;
+}
+
+const text = (value: string) => [{ type: 'text', text: value, text_elements: [] }];
+
+async function runTurn(client: AppServerTestClient, threadId: string, prompt: string): Promise<void> {
+  const { turn } = (await client.request('turn/start', { threadId, input: text(prompt) })) as { turn: { id: string } };
+  await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id);
+}
+
+describe('remote skills from MCP servers', () => {
+  it('lists mcp/skill resources over two pages, reads them in 8 KB parts, and discovers a hanging server once per thread', async () => {
+    addServers();
+    model.expect([
+      sse(
+        functionCall('list', { authority: { kind: 'cloud' } }, { namespace: 'skills', callId: 'c_list' }),
+        functionCall('read', { package: 'skill://hub/deploy' }, { namespace: 'skills', callId: 'c_read' }),
+        functionCall('read', { package: 'skill://hub/deploy', resource: 'skill://hub/deploy/checklist.md' }, { namespace: 'skills', callId: 'c_child' }),
+        functionCall('read', { package: 'skill://hub/deploy', resource: 'skill://hub/alpha/SKILL.md' }, { namespace: 'skills', callId: 'c_other' }),
+        functionCall('read', { package: 'skill://hub/nothing' }, { namespace: 'skills', callId: 'c_unknown' }),
+        completed(),
+      ),
+      sse(assistantMessage('Read it.'), completed()),
+    ]);
+    const client = await appServer();
+    const { thread } = (await client.request('thread/start', { cwd: home.workspace })) as { thread: { id: string } };
+    await runTurn(client, thread.id, 'Deploy with the hosted skill.');
+
+    const [first, second] = model.requests;
+    const catalog = first!.messageTexts('developer').join('\n');
+    expect(catalog).toContain('- deploy: Deploys the service the hosted way. (orchestrator package: skill://hub/deploy)');
+    expect(catalog).toContain('- demo:alpha: Alpha from the demo plugin. (orchestrator package: skill://hub/alpha)');
+    expect(catalog).not.toContain('notes');
+    expect(catalog).not.toContain('bad?x=1');
+    expect(first!.toolNames({ qualified: true })).toEqual(expect.arrayContaining(['skills.list', 'skills.read']));
+
+    const listed = JSON.parse(second!.toolOutputText('c_list')!) as { skills: { authority: unknown; package: string; name: string }[] };
+    expect(listed.skills.map((skill) => [skill.name, skill.package, skill.authority])).toEqual([
+      ['deploy', 'skill://hub/deploy', { kind: 'cloud', id: 'hub' }],
+      ['demo:alpha', 'skill://hub/alpha', { kind: 'cloud', id: 'hub' }],
+    ]);
+    const output = second!.toolOutputText('c_read')!;
+    expect(Buffer.byteLength(output)).toBeLessThanOrEqual(8 * 1024);
+    const part = JSON.parse(output) as { resource: string; contents: string; next_cursor: string | null };
+    expect(part.resource).toBe('skill://hub/deploy/SKILL.md');
+    expect(part.next_cursor).toEqual(expect.any(String));
+    expect(JSON.parse(second!.toolOutputText('c_child')!)).toEqual({ resource: 'skill://hub/deploy/checklist.md', contents: 'Check twice.\n', next_cursor: null });
+    expect(second!.toolOutputText('c_other')).toContain('not part of the package');
+    expect(second!.toolOutputText('c_unknown')).toBe('skill package is not available');
+
+    // The next turn continues the read from the cursor; the hanging server is not asked again.
+    model.expect([sse(functionCall('read', { package: 'skill://hub/deploy', cursor: part.next_cursor }, { namespace: 'skills', callId: 'c_more' }), completed()), sse(assistantMessage('Done.'), completed())]);
+    await runTurn(client, thread.id, 'Go on.');
+    const more = model.requests[3]!.toolOutputText('c_more')!;
+    expect(Buffer.byteLength(more)).toBeLessThanOrEqual(8 * 1024);
+    const continued = JSON.parse(more) as { contents: string; next_cursor: string | null };
+    // The second part starts where the first ended; the 22 KB file needs more parts still.
+    expect(FIXTURE_SKILL.startsWith(part.contents + continued.contents)).toBe(true);
+    expect(continued.contents.length).toBeGreaterThan(0);
+    expect(continued.next_cursor).toEqual(expect.any(String));
+
+    const stuckWarnings = client.notifications.filter((note) => note.method === 'warning' && JSON.stringify(note.params).includes("'stuck'"));
+    expect(stuckWarnings).toHaveLength(1);
+    expect(readFileSync(log('stuck'), 'utf8').trim().split('\n')).toEqual(['list']);
+    expect(readFileSync(log('hub'), 'utf8').trim().split('\n')).toEqual(['list', 'list page-2']);
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it('hides remote skills and the skills tools when [orchestrator.skills] is off', async () => {
+    addServers('\n[orchestrator.skills]\nenabled = false\n');
+    model.expect([sse(assistantMessage('Hi.'), completed())]);
+    const client = await appServer();
+    const { thread } = (await client.request('thread/start', { cwd: home.workspace })) as { thread: { id: string } };
+    await runTurn(client, thread.id, 'Hello.');
+    const request = model.requests[0]!;
+    expect(request.messageTexts('developer').join('\n')).not.toContain('skill://hub');
+    expect(request.toolNames({ qualified: true }).some((name) => name.startsWith('skills.'))).toBe(false);
+    expect(existsSync(log('hub'))).toBe(false);
+    expect(client.schemaFailures).toEqual([]);
+  });
+});
