@@ -1,4 +1,4 @@
-// The packages Skein publishes (every package.json under packages/ that is not private) and the order
+// The packages Skein publishes (every package.json under packages/ and ext/ that is not private) and the order
 // they must be built, packed and published in: a package comes after the siblings it depends on.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,7 +14,7 @@ export const PUBLISHED_DEPENDENCY_FIELDS = ['dependencies', 'peerDependencies', 
  */
 export function publicPackages(root) {
   const packages = packageDirs(root)
-    .filter((dir) => path.basename(path.dirname(dir)) === 'packages')
+    .filter((dir) => ['packages', 'ext'].includes(path.basename(path.dirname(dir))))
     .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) }))
     .filter(({ manifest }) => manifest.private !== true);
   const names = new Set(packages.map(({ manifest }) => manifest.name));

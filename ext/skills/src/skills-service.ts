@@ -48,6 +48,8 @@ export class SkillsService {
   readonly #providers: readonly SkillProvider[];
   #extraRoots: readonly string[] = [];
   #systemSkills: Promise<void> | undefined;
+  /** Why the system skills could not be unpacked, for the next catalog's warnings. */
+  #unpackProblem: string | undefined;
   readonly #changeListeners = new Set<() => void>();
 
   constructor(options: SkillsServiceOptions) {
@@ -116,6 +118,7 @@ export class SkillsService {
     const settings = await this.#options.settings(request.cwd);
     const host = await this.hostSnapshot(request.cwd);
     const warnings = host.problems.map((problem) => `skill ${problem.path} was not loaded: ${problem.message}`);
+    if (this.#unpackProblem !== undefined) warnings.push(`the bundled system skills could not be unpacked: ${this.#unpackProblem}`);
     const packaged: Skill[] = [];
     for (const provider of this.#providers) {
       if (provider.kind === 'remote' && !settings.remoteSkills) continue;
@@ -153,12 +156,17 @@ export class SkillsService {
   }
 
   #unpackOnce(): Promise<void> {
-    this.#systemSkills ??= unpackSystemSkills(this.#options.home).catch((error: unknown) => {
-      // A read-only home still lists whatever is there; the next call tries again.
-      this.#systemSkills = undefined;
-      throw error;
-    });
-    return this.#systemSkills.catch(() => undefined);
+    this.#systemSkills ??= unpackSystemSkills(this.#options.home).then(
+      () => {
+        this.#unpackProblem = undefined;
+      },
+      (error: unknown) => {
+        // A read-only home still lists whatever is there; the next call tries again.
+        this.#unpackProblem = (error as Error).message;
+        this.#systemSkills = undefined;
+      },
+    );
+    return this.#systemSkills;
   }
 
   #notify(): void {

@@ -3,14 +3,14 @@
 // (`r0/greeter/SKILL.md`), executor skills packages on their executor (`e0/skills/cap-skill`), remote
 // and custom skills resources read with `skills.read`. Every block is bounded in bytes.
 import path from 'node:path';
-import { defineContextFragment, type ContextFragment } from '@skein/extension-api';
+import { defineContextFragment, type ContextFragment, type ContextFragmentDefinition } from '@skein/extension-api';
 import type { Skill } from '../skill.js';
 
 /** The most bytes one catalog block may take; skills past it are counted, not listed. */
 export const MAX_CATALOG_BYTES = 24 * 1024;
 
 /** `<skills_instructions>`: a catalog block, recognised as context in recorded history. */
-export const SKILLS_INSTRUCTIONS_FRAGMENT = defineContextFragment({
+export const SKILLS_INSTRUCTIONS_FRAGMENT: ContextFragmentDefinition = defineContextFragment({
   kind: 'host_skills.instructions',
   role: 'developer',
   open: '<skills_instructions>',

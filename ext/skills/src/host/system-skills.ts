@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { systemSkillsDir } from './host-roots.js';
 
@@ -13,12 +14,20 @@ const MARKER = '.skein-system-skills.marker';
 
 /** The folder the bundled skills ship in (`system-skills/` at the package root). */
 export function bundledSkillsDir(): string {
-  // Bundled into dist/index.js, or run from src/host/ in tests: the folder is one or two levels up.
+  // Built into dist/index.js, or run from src/host/ in tests: the folder is one or two levels up.
   for (const relative of ['../system-skills', '../../system-skills']) {
     const dir = fileURLToPath(new URL(relative, import.meta.url));
     if (existsSync(dir)) return dir;
   }
-  throw new Error('the bundled system-skills folder is missing from @skein/ext-skills');
+  // Bundled into a host's executable (skein's bin.js): the folder is in the installed package.
+  try {
+    const manifest = createRequire(import.meta.url).resolve('@skein/ext-skills/package.json');
+    const dir = path.join(path.dirname(manifest), 'system-skills');
+    if (existsSync(dir)) return dir;
+  } catch {
+    // Not resolvable from here: reported below.
+  }
+  throw new Error('the bundled system-skills folder of @skein/ext-skills is missing');
 }
 
 /** Writes the bundled skills into `<home>/skills/.system` unless the marker says they are current. */
