@@ -38,8 +38,18 @@ export function skillsExtension(service: SkillsService): Extension {
     request.turn.set('catalog', catalog);
     return catalog;
   };
-  const fragmentsOf = (catalog: TurnCatalog): ContextFragment[] =>
-    [renderHostCatalog(catalog.skills), renderPackageCatalog(catalog.skills)].filter((fragment): fragment is ContextFragment => fragment !== undefined);
+  // Rendered once per catalog object: the service hands back the same one while nothing changed.
+  const rendered = new WeakMap<TurnCatalog, { readonly fragments: readonly ContextFragment[]; readonly digest: string }>();
+  const renderedOf = (catalog: TurnCatalog) => {
+    let existing = rendered.get(catalog);
+    if (existing === undefined) {
+      const fragments = [renderHostCatalog(catalog.skills), renderPackageCatalog(catalog.skills)].filter((fragment): fragment is ContextFragment => fragment !== undefined);
+      existing = { fragments, digest: createHash('sha256').update(fragments.map((fragment) => fragment.text).join('\0')).digest('hex') };
+      rendered.set(catalog, existing);
+    }
+    return existing;
+  };
+  const fragmentsOf = (catalog: TurnCatalog): ContextFragment[] => [...renderedOf(catalog).fragments];
 
   return defineExtension({
     id: SKILLS_EXTENSION_ID,
@@ -53,8 +63,8 @@ export function skillsExtension(service: SkillsService): Extension {
       {
         sectionId: SKILLS_SECTION_ID,
         async snapshot(request) {
-          const texts = fragmentsOf(await catalogOf(request)).map((fragment) => fragment.text);
-          return { digest: createHash('sha256').update(texts.join('\0')).digest('hex'), text: texts.join('\n') };
+          const { fragments, digest } = renderedOf(await catalogOf(request));
+          return { digest, text: fragments.map((fragment) => fragment.text).join('\n') };
         },
         // The first snapshot rides with the initial context (or a compacted window's), which carries
         // the catalog already; after that, a changed catalog is sent whole.

@@ -51,6 +51,8 @@ export class SkillsService {
   /** Why the system skills could not be unpacked, for the next catalog's warnings. */
   #unpackProblem: string | undefined;
   readonly #changeListeners = new Set<() => void>();
+  /** The last catalog built: reused (same object) while nothing it was built from changed. */
+  #lastCatalog: { readonly key: string; readonly packaged: readonly Skill[]; readonly catalog: TurnCatalog } | undefined;
 
   constructor(options: SkillsServiceOptions) {
     this.#options = options;
@@ -130,8 +132,17 @@ export class SkillsService {
         warnings.push(`skill provider '${provider.id}' failed: ${(error as Error).message}`);
       }
     }
+    // Later turns usually see the same snapshot, toggles and provider listings: hand back the same
+    // catalog, so what is rendered from it can be kept too.
+    const key = JSON.stringify([settings.toggles, warnings]);
+    const last = this.#lastCatalog;
+    if (last !== undefined && last.catalog.host === host && last.key === key && last.packaged.length === packaged.length && last.packaged.every((skill, index) => skill === packaged[index])) {
+      return last.catalog;
+    }
     const enabledHost = host.skills.filter((skill) => skill.locator.kind === 'file' && skillEnabled(settings.toggles, skill.locator.path, skill.name));
-    return { skills: [...packaged, ...enabledHost], host, warnings };
+    const catalog: TurnCatalog = Object.freeze({ skills: Object.freeze([...packaged, ...enabledHost]), host, warnings: Object.freeze(warnings) });
+    this.#lastCatalog = { key, packaged, catalog };
+    return catalog;
   }
 
   /** Whether `cwd`'s threads have remote or custom providers to read from (so the `skills` tools are offered). */

@@ -48,7 +48,7 @@ export function renderHostCatalog(skills: readonly Skill[]): ContextFragment | u
   const listed = skills.filter((skill) => !skill.hidden && skill.locator.kind === 'file');
   if (listed.length === 0) return undefined;
   const roots = aliases(listed.map((skill) => (skill.locator.kind === 'file' ? skill.locator.rootPath : '')), 'r');
-  const lines = listed.map((skill) => {
+  const lines = listed.map((skill) => () => {
     if (skill.locator.kind !== 'file') return '';
     const alias = roots.get(skill.locator.rootPath) ?? '';
     const relative = path.relative(skill.locator.rootPath, skill.locator.path).split(path.sep).join('/');
@@ -62,7 +62,7 @@ export function renderPackageCatalog(skills: readonly Skill[]): ContextFragment 
   const listed = skills.filter((skill) => !skill.hidden && skill.locator.kind !== 'file');
   if (listed.length === 0) return undefined;
   const executorRoots = executorAliases(listed);
-  const lines = listed.map((skill) => entryLine(skill, locatorText(skill, executorRoots)));
+  const lines = listed.map((skill) => () => entryLine(skill, locatorText(skill, executorRoots)));
   return bounded(PACKAGE_INTRO, [...executorRoots].map(([target, alias]) => ({ alias, target })), lines, undefined);
 }
 
@@ -114,15 +114,16 @@ function entryLine(skill: Skill, locator: string): string {
 
 const encoder = new TextEncoder();
 
-/** Lays out a block, keeping whole skill lines while they fit in `MAX_CATALOG_BYTES`. */
-function bounded(intro: string, roots: readonly AliasedRoot[], lines: readonly string[], howTo: string | undefined): ContextFragment {
+/** Lays out a block, keeping whole skill lines while they fit in `MAX_CATALOG_BYTES`; lines past that are counted, never rendered. */
+function bounded(intro: string, roots: readonly AliasedRoot[], lines: readonly (() => string)[], howTo: string | undefined): ContextFragment {
   const head = [intro, '### Skill roots', ...roots.map((root) => `- \`${root.alias}\` = \`${root.target}\``), '### Available skills'].join('\n');
   const tail = howTo ?? '';
   // Room for the note on what was left out.
   const markers = SKILLS_INSTRUCTIONS_FRAGMENT.open.length + SKILLS_INSTRUCTIONS_FRAGMENT.close.length + 2;
   let budget = MAX_CATALOG_BYTES - markers - encoder.encode(`${head}\n\n${tail}`).byteLength - 160;
   const kept: string[] = [];
-  for (const line of lines) {
+  for (const render of lines) {
+    const line = render();
     const cost = encoder.encode(line).byteLength + 1;
     if (cost > budget) break;
     budget -= cost;
