@@ -134,7 +134,8 @@ export class ThreadCompaction {
         uuid,
         onRetry: (retry) => emit({ type: 'streamRetrying', turnId, ...retry }),
       });
-      const context = await this.#options.context.compactionContext(config, turnId);
+      const window = nextContextWindow(this.#window, uuid);
+      const context = await this.#options.context.compactionContext(config, turnId, window);
       const replacement = buildReplacementHistory({
         context: context.items,
         contextPlacement: run.phase === 'mid_turn' ? 'beforeLastPrompt' : 'start',
@@ -144,7 +145,6 @@ export class ThreadCompaction {
         turnId,
         uuid,
       });
-      const window = nextContextWindow(this.#window, uuid);
       history.replace(replacement);
       this.#window = window;
       context.onReplaced();

@@ -4,6 +4,7 @@
 import type { Config } from '@skein/config';
 import type { ToolEnvironment } from '@skein/extension-api';
 import { newTurnId, randomUuidV7, type ResponseItem, type UserInput, type UuidV7Source } from '@skein/protocol';
+import { ThreadBudgets } from '../budgets/thread-budgets.js';
 import type { ContextWindow } from '../compaction/context-window.js';
 import { DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, ThreadHistory } from '../history/thread-history.js';
 import { effectiveContextWindow, findModelInfo, type ModelInfo } from '../model/model-catalog.js';
@@ -62,6 +63,7 @@ export class ThreadSession {
   readonly #uuid: UuidV7Source;
   #active: ActiveTurn | undefined;
   readonly #compaction: ThreadCompaction;
+  readonly #budgets: ThreadBudgets;
   /** The model the last turn ran with (unknown after a resume until a turn runs). */
   #lastTurnModel: ModelInfo | undefined;
 
@@ -82,7 +84,7 @@ export class ThreadSession {
       cancelTurn: () => this.#active?.controller.abort(),
       warn: (message) => emit({ type: 'warning', message }),
     });
-    this.#context = new TurnContextAssembly({ threadId: options.threadId, extensions: options.extensions, reader: options.reader, recorder: options.recorder, host: options.host, now: options.clock.now, attachedEnvironments: (cwd) =>
+    this.#context = new TurnContextAssembly({ threadId: options.threadId, extensions: options.extensions, reader: options.reader, recorder: options.recorder, host: options.host, now: options.clock.now, lineage: (config, window) => this.#budgets.lineage(config, window), attachedEnvironments: (cwd) =>
         this.#environments.attached.map((environment, index) => ({ id: environmentIdOf(environment), cwd: index === 0 ? cwd : (environment.cwd ?? cwd), shell: environment.shellName })),
     });
     this.#tools = new ThreadTools({
@@ -91,6 +93,7 @@ export class ThreadSession {
       clientRequests,
       monotonicMs: options.clock.monotonicMs,
       emit,
+      contextRemaining: () => this.#budgets.contextRemaining(),
       sessionsFor: (environment: ToolEnvironment) => {
         const sessions = this.#environments.sessionsFor(environment.id, this.#config);
         if (sessions === undefined) throw new Error(`environment '${environment.id}' is no longer the thread's`);
@@ -119,6 +122,15 @@ export class ThreadSession {
       extensions: options.extensions,
       emit,
       requestFields: (config, clientMetadata) => sharedRequestFields(config, this.threadId, clientMetadata),
+    });
+    this.#budgets = new ThreadBudgets({
+      config: () => this.#config,
+      model: () => this.#model,
+      now: options.clock.now,
+      window: () => this.#compaction.window,
+      windowTokens: () => this.#tokens.windowTokens,
+      history: () => this.history.forPrompt(),
+      recorded: () => this.history.items,
     });
   }
 
@@ -221,10 +233,10 @@ export class ThreadSession {
           request: { ...sharedRequestFields(config, this.threadId, metadata().clientMetadata), ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }) },
           emit,
           now: this.#options.clock.monotonicMs,
-          // Before sampling: compaction when a response filled the window, the thread's hooks
-          // (reminders, …), then steered input, just before the request. After a response: token
-          // accounting first, so budgets and compaction see its usage.
-          hooks: combineTurnHooks({ afterResponse: [this.#tokens], beforeSampling: [this.#compaction.midTurnHook(compaction('mid_turn'))] }, this.#options.hooks ?? {}, { beforeSampling: [active.steered] }),
+          // Before sampling: compaction when a response filled the window, the budgets' reminders,
+          // the thread's hooks, then steered input, just before the request. After a response:
+          // token accounting first, so budgets and compaction see its usage.
+          hooks: combineTurnHooks({ afterResponse: [this.#tokens], beforeSampling: [this.#compaction.midTurnHook(compaction('mid_turn'))] }, this.#budgets.hooks, this.#options.hooks ?? {}, { beforeSampling: [active.steered] }),
         },
         {
           turnId,
@@ -297,6 +309,7 @@ export class ThreadSession {
     this.history.replace(items);
     this.#tokens.restore(tokenUsage, recorded.lastTokenUsage);
     this.#compaction.restore(recorded.window);
+    this.#budgets.restore();
     this.#context.restore(this.#config, items.length > 0, baseline);
   }
 

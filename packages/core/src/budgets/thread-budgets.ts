@@ -1,0 +1,69 @@
+// A thread's budgets and reminders, as turn hooks: the current-time reminder and the token budget
+// (its reminder, its figure for get_context_remaining, and the lineage block of each window's
+// context). Each reads the thread's settings at the time, so turning a feature on or off takes
+// effect with the next request.
+import type { Config } from '@skein/config';
+import type { ResponseItem } from '@skein/protocol';
+import type { ContextWindow } from '../compaction/context-window.js';
+import type { ModelInfo } from '../model/model-catalog.js';
+import type { TurnHooks } from '../turn/turn-hooks.js';
+import { ContextBudget } from './context-budget.js';
+import { contextWindowLineage } from './context-window-lineage.js';
+import { CurrentTimeReminder } from './current-time-reminder.js';
+import { TokenBudgetReminder } from './token-budget-reminder.js';
+
+/** What a thread's budgets read. */
+export interface ThreadBudgetsOptions {
+  readonly config: () => Config;
+  readonly model: () => ModelInfo;
+  /** The thread's injected clock. */
+  readonly now: () => Date;
+  readonly window: () => ContextWindow;
+  /** The tokens the window holds by the last response's account. */
+  readonly windowTokens: () => number;
+  /** The history as the next request would carry it. */
+  readonly history: () => readonly ResponseItem[];
+  /**
+   * The items recorded so far, without the outputs a request would stand in for calls still running
+   * (what a tool call sees of the window while it runs).
+   */
+  readonly recorded: () => readonly ResponseItem[];
+}
+
+/** The budgets of one thread. */
+export class ThreadBudgets {
+  readonly #options: ThreadBudgetsOptions;
+  readonly #context: ContextBudget;
+  readonly #time: CurrentTimeReminder;
+  readonly #tokens: TokenBudgetReminder;
+
+  constructor(options: ThreadBudgetsOptions) {
+    this.#options = options;
+    const windowId = () => options.window().windowId;
+    this.#context = new ContextBudget({ config: options.config, model: options.model, windowTokens: options.windowTokens, windowId });
+    this.#time = new CurrentTimeReminder({ settings: () => options.config().features.currentTimeReminder, now: options.now, windowId });
+    this.#tokens = new TokenBudgetReminder({ settings: () => options.config().features.tokenBudget, budget: this.#context, windowId });
+  }
+
+  /** The hooks every turn runs: the reminders before each request, the budget's mark after each response. */
+  get hooks(): TurnHooks {
+    return { beforeSampling: [this.#time, this.#tokens], afterResponse: [this.#context] };
+  }
+
+  /** The tokens the current window has left before automatic compaction. */
+  contextRemaining(): number {
+    return this.#context.remaining(this.#options.recorded());
+  }
+
+  /** The lineage message of `window` (default: the current one) while the token budget is on. */
+  lineage(config: Config, window: ContextWindow = this.#options.window()): ResponseItem | undefined {
+    return config.features.tokenBudget === undefined ? undefined : contextWindowLineage(window);
+  }
+
+  /** Continues from recorded history: the reminders are due again, the budget counts from the record. */
+  restore(): void {
+    this.#context.restore(this.#options.history());
+    this.#time.reset();
+    this.#tokens.reset();
+  }
+}
