@@ -88,6 +88,14 @@ export const CONTEXT_WINDOW_FRAGMENT = defineContextFragment({
   separator: '',
 });
 
+/** `<rollout_budget>`: the weighted tokens left in the session's shared rollout budget. */
+export const ROLLOUT_BUDGET_FRAGMENT = defineContextFragment({
+  kind: 'rollout_budget.remaining',
+  role: 'developer',
+  open: '<rollout_budget>',
+  close: '</rollout_budget>',
+});
+
 /** `<token_budget>`: how older threads wrapped the token budget's context; still met in their rollouts. */
 export const LEGACY_TOKEN_BUDGET_FRAGMENT = defineContextFragment({
   kind: 'token_budget.legacy_context',
@@ -108,5 +116,6 @@ export const BUILT_IN_CONTEXT_FRAGMENTS: readonly ContextFragmentDefinition[] = 
   SUBAGENT_NOTIFICATION_FRAGMENT,
   CURRENT_TIME_REMINDER_FRAGMENT,
   CONTEXT_WINDOW_FRAGMENT,
+  ROLLOUT_BUDGET_FRAGMENT,
   LEGACY_TOKEN_BUDGET_FRAGMENT,
 ]);

@@ -122,6 +122,7 @@ export class ThreadSession {
       extensions: options.extensions,
       emit,
       requestFields: (config, clientMetadata) => sharedRequestFields(config, this.threadId, clientMetadata),
+      chargeUsage: (usage) => this.#budgets.chargeCompaction(usage),
     });
     this.#budgets = new ThreadBudgets({
       config: () => this.#config,
@@ -131,6 +132,8 @@ export class ThreadSession {
       windowTokens: () => this.#tokens.windowTokens,
       history: () => this.history.forPrompt(),
       recorded: () => this.history.items,
+      rolloutLedger: options.rolloutLedger,
+      abortTurn: () => this.#active?.controller.abort(),
     });
   }
 
