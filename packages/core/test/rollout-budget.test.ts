@@ -55,6 +55,11 @@ describe('rollout budget', () => {
     expect(inputOf(second).slice(-2).map(textOf)).toEqual(['Second.', rolloutBudgetText(1_770)]);
   });
 
+  it('refuses a bad value with its dotted key', async () => {
+    await expect(thread(budget(1_000, 2_000))).rejects.toMatchObject({ key: 'features.rollout_budget.reminder_interval_tokens' });
+    await expect(thread([...budget(1_000, 100), 'features.rollout_budget.prefill_token_weight=-1'])).rejects.toMatchObject({ key: 'features.rollout_budget.prefill_token_weight' });
+  });
+
   it('says nothing while the feature is off', async () => {
     server.expect([sse(assistantMessage('One.'), completed())]);
     const { thread: handle } = await thread([]);
