@@ -7,6 +7,7 @@ import { findProjectRoot, type Config } from '@skein/config';
 import type { ExtensionRegistry, ThreadInit } from '@skein/extension-api';
 import { newThreadId, randomUuidV7, ThreadId, type UuidV7Source } from '@skein/protocol';
 import { capabilityRootRecord, capabilityRootsFromRecord, type ForkPoint, type LoadedThread, type RolloutWriter, type SessionSource, type ThreadListQuery, type ThreadPage, type ThreadStore } from '@skein/rollout';
+import { RolloutBudgetLedgers } from './budgets/rollout-budget-ledger.js';
 import { ExtensionHost } from './extensions/extension-host.js';
 import { ThreadExtensionState } from './extensions/thread-extension-state.js';
 import { ResponsesClient } from './model-client/responses-client.js';
@@ -79,6 +80,11 @@ export interface StartThreadOptions extends OpenThreadOptions {
    * thread's header, handed to its extensions now and again after every resume or fork.
    */
   readonly init?: ThreadInit;
+  /**
+   * The session the thread joins (the root thread's id), recorded as its `session_id`: its threads
+   * share one rollout budget. Default: a session of its own.
+   */
+  readonly sessionId?: string;
 }
 
 /** Why the registry refused a request. */
@@ -104,6 +110,8 @@ export class ThreadManager {
   readonly #uuid: UuidV7Source;
   readonly #live = new Map<string, ThreadHandle>();
   readonly #listeners = new Set<(event: ThreadRegistryEvent) => void>();
+  /** The rollout budget's ledgers, one per session, for as long as this registry lives (not persisted). */
+  readonly #rolloutLedgers = new RolloutBudgetLedgers();
 
   constructor(options: ThreadManagerOptions) {
     this.#options = options;
@@ -147,6 +155,7 @@ export class ThreadManager {
         cli_version: this.#options.cliVersion,
         source: this.#options.source,
         thread_source: this.#options.threadSource ?? 'user',
+        ...(options.sessionId === undefined ? {} : { session_id: options.sessionId }),
         model_provider: config.modelProviderId,
         history_mode: 'paginated',
         // As Codex: the instructions live in the header, and a resumed thread keeps them.
@@ -223,13 +232,14 @@ export class ThreadManager {
     threadId: ThreadId,
     writer: RolloutWriter | undefined,
     loaded: LoadedThread | undefined,
-    options: OpenThreadOptions & { readonly init?: ThreadInit },
+    options: OpenThreadOptions & { readonly init?: ThreadInit; readonly sessionId?: string },
     announce: ThreadRegistryEvent['type'],
   ): Promise<ThreadHandle> {
     const config = this.#configFor(options);
     const originator = options.originator ?? this.#options.originator;
     const environment = options.environment === null ? undefined : (options.environment ?? this.#options.environment);
     const rollout = writer === undefined ? undefined : new RolloutThreadRecorder(writer);
+    const sessionId = loaded?.meta.session_id ?? options.sessionId ?? threadId;
     const recorder = rollout ?? discardingRecorder;
     const warn = (message: string) => options.onEvent({ type: 'warning', message });
     // Thread state set from here on (hooks included) is recorded; what the file holds is restored below, unrecorded.
@@ -248,7 +258,8 @@ export class ThreadManager {
       onEvent: options.onEvent,
       clientRequests: options.clientRequests,
       uuid: this.#uuid,
-      sessionId: loaded?.meta.session_id ?? threadId,
+      sessionId,
+      rolloutLedger: this.#rolloutLedgers.ledgerOf(sessionId),
       ...(loaded?.meta.base_instructions?.text === undefined ? {} : { baseInstructions: loaded.meta.base_instructions.text }),
       originator,
       userAgent: `${originator}/${this.#options.cliVersion}`,

@@ -1,10 +1,11 @@
 // Features: the immutable set of effective feature states built from config layers, with the
-// structured configs (token_budget, rollout_budget) of the features that are on.
+// structured configs (token_budget, rollout_budget, current_time_reminder) of the features that are on.
 
 import { FEATURE_REGISTRY, isFeatureKey } from './feature-registry.js';
 import type { FeatureKey, FeatureSpec } from './feature-registry.js';
 import { FEATURES_KEY } from './internal/features-key.js';
 import type { FeaturesState } from './internal/features-key.js';
+import type { CurrentTimeReminderConfig } from './current-time-reminder.js';
 import type { RolloutBudgetConfig } from './rollout-budget.js';
 import type { TokenBudgetConfig } from './token-budget.js';
 
@@ -30,6 +31,8 @@ export class Features {
   readonly tokenBudget: TokenBudgetConfig | undefined;
   /** The rollout budget (defaults applied) while `rollout_budget` is on, else undefined. */
   readonly rolloutBudget: RolloutBudgetConfig | undefined;
+  /** The reminder settings (defaults applied) while `current_time_reminder` is on, else undefined. */
+  readonly currentTimeReminder: CurrentTimeReminderConfig | undefined;
   readonly #enabled: ReadonlyMap<FeatureKey, boolean>;
   readonly #list: readonly FeatureStatus[];
 
@@ -38,6 +41,7 @@ export class Features {
     if (key !== FEATURES_KEY) throw new TypeError('Features are built by resolveFeatures() or Features.defaults()');
     this.tokenBudget = state.tokenBudget;
     this.rolloutBudget = state.rolloutBudget;
+    this.currentTimeReminder = state.currentTimeReminder;
     // Removed features ignore every setting: they report their default (item_ids stays on).
     const effective = (spec: FeatureSpec<FeatureKey>): boolean =>
       spec.stage === 'removed' ? spec.defaultEnabled : (state.toggles.get(spec.key) ?? spec.defaultEnabled);
@@ -69,7 +73,7 @@ export class Features {
 
   /** Every feature at its registry default, no structured config: what an empty config means. */
   static defaults(): Features {
-    defaults ??= new Features(FEATURES_KEY, { toggles: new Map(), tokenBudget: undefined, rolloutBudget: undefined });
+    defaults ??= new Features(FEATURES_KEY, { toggles: new Map(), tokenBudget: undefined, rolloutBudget: undefined, currentTimeReminder: undefined });
     return defaults;
   }
 }

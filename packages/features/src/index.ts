@@ -27,5 +27,13 @@ export {
   RolloutBudgetTable,
   defaultReminderIntervalTokens,
 } from './rollout-budget.js';
+export {
+  CURRENT_TIME_REMINDER_DEFAULTS,
+  CurrentTimeDeliveryMode,
+  CurrentTimeReminderConfig,
+  CurrentTimeReminderTable,
+  CurrentTimeSource,
+  DEFAULT_CURRENT_TIME_REMINDER_INTERVAL_SECONDS,
+} from './current-time-reminder.js';
 
 export { FeaturesTable } from './features-table.js';

@@ -13,6 +13,7 @@ import { deepFreeze } from './internal/deep-freeze.js';
 import { isStructuredFeature, tableSchemaOf } from './internal/feature-tables.js';
 import type { StructuredFeatureKey } from './internal/feature-tables.js';
 import { FEATURES_KEY } from './internal/features-key.js';
+import { CURRENT_TIME_REMINDER_DEFAULTS, CurrentTimeReminderConfig } from './current-time-reminder.js';
 import { RolloutBudgetConfig, defaultReminderIntervalTokens, DEFAULT_ROLLOUT_TOKEN_WEIGHT } from './rollout-budget.js';
 import { TokenBudgetConfig } from './token-budget.js';
 
@@ -42,7 +43,7 @@ interface Setting<T> {
  * Resolves feature sources, lowest precedence first: defaults → each config layer's `[features]` →
  * profile → `--enable x` / `--disable x` (pass `{ origin: '--enable', table: { x: true } }`) → `-c`.
  *
- * - A boolean sets a feature on or off; for token_budget / rollout_budget it toggles only, keeping
+ * - A boolean sets a feature on or off; for a structured feature it toggles only, keeping
  *   the table keys earlier layers set.
  * - A table (for features that take one) merges key by key over earlier layers; its `enabled` key,
  *   if present, sets the state; without it the state stays as before (Codex does the same).
@@ -57,6 +58,7 @@ export function resolveFeatures(sources: readonly FeatureSource[]): FeatureResol
   const fields: Record<StructuredFeatureKey, Map<string, Setting<unknown>>> = {
     token_budget: new Map(),
     rollout_budget: new Map(),
+    current_time_reminder: new Map(),
   };
   const warnings: FeatureWarning[] = [];
 
@@ -112,6 +114,9 @@ export function resolveFeatures(sources: readonly FeatureSource[]): FeatureResol
   const rolloutBudget = toggles.get('rollout_budget')?.value === true
     ? resolveStructured('rollout_budget', RolloutBudgetConfig, fields.rollout_budget, toggles, rolloutDefaults(fields.rollout_budget))
     : undefined;
+  const currentTimeReminder = toggles.get('current_time_reminder')?.value === true
+    ? resolveStructured('current_time_reminder', CurrentTimeReminderConfig, fields.current_time_reminder, toggles, CURRENT_TIME_REMINDER_DEFAULTS)
+    : undefined;
 
   for (const spec of FEATURE_REGISTRY) {
     const toggle = toggles.get(spec.key);
@@ -122,6 +127,7 @@ export function resolveFeatures(sources: readonly FeatureSource[]): FeatureResol
     toggles: new Map([...toggles].map(([key, setting]) => [key, setting.value])),
     tokenBudget,
     rolloutBudget,
+    currentTimeReminder,
   };
   return { features: new Features(FEATURES_KEY, state), warnings };
 }

@@ -67,6 +67,43 @@ export const SUBAGENT_NOTIFICATION_FRAGMENT = defineContextFragment({
   close: '</subagent_notification>',
 });
 
+/** `<current_time_reminder>`: the current UTC time, told before a request when it is due (no newlines, as Codex). */
+export const CURRENT_TIME_REMINDER_FRAGMENT = defineContextFragment({
+  kind: 'time.current_time_reminder',
+  role: 'developer',
+  open: '<current_time_reminder>',
+  close: '</current_time_reminder>',
+  separator: '',
+});
+
+/**
+ * `<context_window>`: the lineage of the thread's context windows (token budget). Codex sends the
+ * open marker, the body and the close marker as three content parts of one developer message.
+ */
+export const CONTEXT_WINDOW_FRAGMENT = defineContextFragment({
+  kind: 'token_budget.context_window',
+  role: 'developer',
+  open: '<context_window>',
+  close: '</context_window>',
+  separator: '',
+});
+
+/** `<rollout_budget>`: the weighted tokens left in the session's shared rollout budget. */
+export const ROLLOUT_BUDGET_FRAGMENT = defineContextFragment({
+  kind: 'rollout_budget.remaining',
+  role: 'developer',
+  open: '<rollout_budget>',
+  close: '</rollout_budget>',
+});
+
+/** `<token_budget>`: how older threads wrapped the token budget's context; still met in their rollouts. */
+export const LEGACY_TOKEN_BUDGET_FRAGMENT = defineContextFragment({
+  kind: 'token_budget.legacy_context',
+  role: 'user',
+  open: '<token_budget>',
+  close: '</token_budget>',
+});
+
 /** Every built-in definition: what history recognises when no extension adds its own. */
 export const BUILT_IN_CONTEXT_FRAGMENTS: readonly ContextFragmentDefinition[] = Object.freeze([
   ENVIRONMENT_CONTEXT_FRAGMENT,
@@ -77,4 +114,8 @@ export const BUILT_IN_CONTEXT_FRAGMENTS: readonly ContextFragmentDefinition[] = 
   SKILL_FRAGMENT,
   USER_INSTRUCTIONS_FRAGMENT,
   SUBAGENT_NOTIFICATION_FRAGMENT,
+  CURRENT_TIME_REMINDER_FRAGMENT,
+  CONTEXT_WINDOW_FRAGMENT,
+  ROLLOUT_BUDGET_FRAGMENT,
+  LEGACY_TOKEN_BUDGET_FRAGMENT,
 ]);

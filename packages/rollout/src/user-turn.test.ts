@@ -26,6 +26,10 @@ describe('isUserTurnBoundary', () => {
     expect(isUserTurnBoundary(message('user', '<turn_aborted>\n</turn_aborted>'))).toBe(false);
   });
 
+  it('takes an older thread\'s <token_budget> message for context, not for a prompt (issue 16)', () => {
+    expect(isUserTurnBoundary(message('user', '<token_budget>\nContext left: 4000 tokens.\n</token_budget>'))).toBe(false);
+  });
+
   it('counts inter-agent messages and ignores other roles and items', () => {
     expect(isUserTurnBoundary({ type: 'agent_message', author: 'a', recipient: 'b', content: [] })).toBe(true);
     expect(isUserTurnBoundary(message('assistant', 'hi'))).toBe(false);

@@ -12,6 +12,7 @@ import type { ExtensionHost } from '../extensions/extension-host.js';
 import type { ThreadHistory } from '../history/thread-history.js';
 import { approximateTokens } from '../history/truncate-output.js';
 import { ModelError } from '../model-client/model-error.js';
+import type { TokenUsage } from '../model-client/response-event.js';
 import type { ResponsesClient } from '../model-client/responses-client.js';
 import { autoCompactTokenLimit, type ModelInfo } from '../model/model-catalog.js';
 import type { SamplingRequest } from '../model/responses-request.js';
@@ -48,6 +49,8 @@ export interface ThreadCompactionOptions {
   readonly emit: (event: CoreEvent) => void;
   /** The request fields every request of a turn shares. */
   readonly requestFields: (config: Config, clientMetadata: Readonly<Record<string, string>>) => Omit<SamplingRequest, 'model' | 'input' | 'tools'>;
+  /** Charges the compaction's usage to the rollout budget; `exhausted` when that spent it (the turn is aborted by then). */
+  readonly chargeUsage?: (usage: TokenUsage | undefined) => 'exhausted' | undefined;
 }
 
 /** The context windows of one thread. */
@@ -134,7 +137,10 @@ export class ThreadCompaction {
         uuid,
         onRetry: (retry) => emit({ type: 'streamRetrying', turnId, ...retry }),
       });
-      const context = await this.#options.context.compactionContext(config, turnId);
+      // Charged before the next window starts; an exhausted budget ends the turn as aborted, keeping the old window.
+      if (this.#options.chargeUsage?.(usage) === 'exhausted') throw new ModelError('Aborted', 'the rollout budget is exhausted');
+      const window = nextContextWindow(this.#window, uuid);
+      const context = await this.#options.context.compactionContext(config, turnId, window);
       const replacement = buildReplacementHistory({
         context: context.items,
         contextPlacement: run.phase === 'mid_turn' ? 'beforeLastPrompt' : 'start',
@@ -144,7 +150,6 @@ export class ThreadCompaction {
         turnId,
         uuid,
       });
-      const window = nextContextWindow(this.#window, uuid);
       history.replace(replacement);
       this.#window = window;
       context.onReplaced();

@@ -1,4 +1,5 @@
 // What a thread session is built from (every capability injected), and the base instructions it runs with.
+import type { RolloutBudgetLedger } from '../budgets/rollout-budget-ledger.js';
 import type { Config } from '@skein/config';
 import type { UuidV7Source } from '@skein/protocol';
 import { DEFAULT_BASE_INSTRUCTIONS } from '../context/base-instructions.js';
@@ -33,6 +34,8 @@ export interface ThreadSessionOptions {
   readonly baseInstructions?: string;
   /** The root thread of this thread's tree (its own id for a root thread). */
   readonly sessionId?: string;
+  /** The rollout budget's ledger, shared by every thread of the session (the host's registry keeps it). */
+  readonly rolloutLedger?: RolloutBudgetLedger | undefined;
   /** Names the client in request headers. */
   readonly originator?: string;
   readonly userAgent?: string;

@@ -4,6 +4,7 @@
 import type { Config } from '@skein/config';
 import type { ToolEnvironment } from '@skein/extension-api';
 import { newTurnId, randomUuidV7, type ResponseItem, type UserInput, type UuidV7Source } from '@skein/protocol';
+import { ThreadBudgets } from '../budgets/thread-budgets.js';
 import type { ContextWindow } from '../compaction/context-window.js';
 import { DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, ThreadHistory } from '../history/thread-history.js';
 import { effectiveContextWindow, findModelInfo, type ModelInfo } from '../model/model-catalog.js';
@@ -62,6 +63,7 @@ export class ThreadSession {
   readonly #uuid: UuidV7Source;
   #active: ActiveTurn | undefined;
   readonly #compaction: ThreadCompaction;
+  readonly #budgets: ThreadBudgets;
   /** The model the last turn ran with (unknown after a resume until a turn runs). */
   #lastTurnModel: ModelInfo | undefined;
 
@@ -83,7 +85,7 @@ export class ThreadSession {
       cancelTurn: () => this.#active?.controller.abort(),
       warn: (message) => emit({ type: 'warning', message }),
     });
-    this.#context = new TurnContextAssembly({ threadId: options.threadId, extensions: options.extensions, reader: options.reader, recorder: options.recorder, host: options.host, now: options.clock.now, attachedEnvironments: (cwd) =>
+    this.#context = new TurnContextAssembly({ threadId: options.threadId, extensions: options.extensions, reader: options.reader, recorder: options.recorder, host: options.host, now: options.clock.now, lineage: (config, window) => this.#budgets.lineage(config, window), attachedEnvironments: (cwd) =>
         this.#environments.attached.map((environment, index) => ({ id: environmentIdOf(environment), cwd: index === 0 ? cwd : (environment.cwd ?? cwd), shell: environment.shellName })),
     });
     this.#tools = new ThreadTools({
@@ -92,6 +94,7 @@ export class ThreadSession {
       clientRequests,
       monotonicMs: options.clock.monotonicMs,
       emit,
+      contextRemaining: () => this.#budgets.contextRemaining(),
       sessionsFor: (environment: ToolEnvironment) => {
         const sessions = this.#environments.sessionsFor(environment.id, this.#config);
         if (sessions === undefined) throw new Error(`environment '${environment.id}' is no longer the thread's`);
@@ -120,6 +123,18 @@ export class ThreadSession {
       extensions: options.extensions,
       emit,
       requestFields: (config, clientMetadata) => sharedRequestFields(config, this.threadId, clientMetadata),
+      chargeUsage: (usage) => this.#budgets.chargeCompaction(usage),
+    });
+    this.#budgets = new ThreadBudgets({
+      config: () => this.#config,
+      model: () => this.#model,
+      now: options.clock.now,
+      window: () => this.#compaction.window,
+      windowTokens: () => this.#tokens.windowTokens,
+      history: () => this.history.forPrompt(),
+      recorded: () => this.history.items,
+      rolloutLedger: options.rolloutLedger,
+      abortTurn: () => this.#active?.controller.abort(),
     });
   }
 
@@ -223,10 +238,10 @@ export class ThreadSession {
           emit,
           now: this.#options.clock.monotonicMs,
           written: () => this.#options.recorder.written(),
-          // Before sampling: compaction when a response filled the window, the thread's hooks
-          // (reminders, …), then steered input, just before the request. After a response: token
-          // accounting first, so budgets and compaction see its usage.
-          hooks: combineTurnHooks({ afterResponse: [this.#tokens], beforeSampling: [this.#compaction.midTurnHook(compaction('mid_turn'))] }, this.#options.hooks ?? {}, { beforeSampling: [active.steered] }),
+          // Before sampling: compaction when a response filled the window, the budgets' reminders,
+          // the thread's hooks, then steered input, just before the request. After a response:
+          // token accounting first, so budgets and compaction see its usage.
+          hooks: combineTurnHooks({ afterResponse: [this.#tokens], beforeSampling: [this.#compaction.midTurnHook(compaction('mid_turn'))] }, this.#budgets.hooks, this.#options.hooks ?? {}, { beforeSampling: [active.steered] }),
         },
         {
           turnId,
@@ -299,6 +314,7 @@ export class ThreadSession {
     this.history.replace(items);
     this.#tokens.restore(tokenUsage, recorded.lastTokenUsage);
     this.#compaction.restore(recorded.window);
+    this.#budgets.restore();
     this.#context.restore(this.#config, items.length > 0, baseline);
   }
 

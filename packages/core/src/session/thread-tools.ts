@@ -4,6 +4,7 @@ import type { Config } from '@skein/config';
 import type { ToolEnvironment } from '@skein/extension-api';
 import type { ExtensionHost } from '../extensions/extension-host.js';
 import type { ModelInfo } from '../model/model-catalog.js';
+import { getContextRemainingTool } from '../tools/context-remaining/get-context-remaining-tool.js';
 import { applyPatchTool } from '../tools/apply-patch/apply-patch-tool.js';
 import { requestUserInputTool } from '../tools/request-user-input/request-user-input-tool.js';
 import { planTools, type BuiltInToolFactory, type ToolContribution } from '../tools/tool-plan.js';
@@ -22,6 +23,8 @@ export interface ThreadToolsOptions {
   readonly clientRequests: ClientRequests | undefined;
   readonly monotonicMs: () => number;
   readonly emit: (event: CoreEvent) => void;
+  /** The tokens the thread's context window has left (get_context_remaining's answer). */
+  readonly contextRemaining: () => number;
   /** The command sessions of a call's environment. */
   sessionsFor(environment: ToolEnvironment): UnifiedExecSessions;
 }
@@ -90,6 +93,7 @@ function builtInTools(options: ThreadToolsOptions): BuiltInToolFactory {
     execCommand: once(() => execCommandTool({ sessionsFor: (environment) => options.sessionsFor(environment) })),
     writeStdin: once(() => writeStdinTool({ sessionsFor: (environment) => options.sessionsFor(environment) })),
     requestUserInput: once(() => requestUserInputTool({ client: options.clientRequests })),
+    getContextRemaining: once(() => getContextRemainingTool({ remaining: options.contextRemaining })),
     applyPatch: (environmentChoice) => {
       let tool = applyPatch.get(environmentChoice);
       if (tool === undefined) {

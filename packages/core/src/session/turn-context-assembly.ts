@@ -4,6 +4,7 @@
 import type { Config } from '@skein/config';
 import { CoreSandboxPolicy, type ResponseItem, type UserInput } from '@skein/protocol';
 import { sandboxPolicyFromConfig } from '@skein/sandboxing';
+import type { ContextWindow } from '../compaction/context-window.js';
 import { discoverAgentsMd } from '../context/agents-md-discovery.js';
 import { localDate, type EnvironmentContext } from '../context/environment-context.js';
 import { buildInitialContext, contextUpdates } from '../context/initial-context.js';
@@ -56,6 +57,8 @@ export interface TurnContextAssemblyOptions {
    * The attached environments, the primary first, each with its cwd and the shell name it reports
    * (undefined: the host's). The primary's cwd is the thread's.
    */
+  /** The token budget's lineage message of a window (the current one when undefined), if the budget is on. */
+  readonly lineage?: ((config: Config, window: ContextWindow | undefined) => ResponseItem | undefined) | undefined;
   readonly attachedEnvironments?: ((cwd: string) => readonly { readonly id: string; readonly cwd: string; readonly shell: string | undefined }[]) | undefined;
 }
 
@@ -108,12 +111,12 @@ export class TurnContextAssembly {
    * The context that opens a compacted window: the full initial context under `config` (extensions'
    * thread fragments included) and every world-state section in full, since the history that told
    * the model about them is gone. Call `onReplaced` once the history is replaced: later turns then
-   * tell the model only what changes from here.
+   * tell the model only what changes from here. `window` is the window the compaction opens.
    */
-  async compactionContext(config: Config, turnId: string): Promise<{ readonly items: ResponseItem[]; readonly onReplaced: () => void }> {
+  async compactionContext(config: Config, turnId: string, window?: ContextWindow): Promise<{ readonly items: ResponseItem[]; readonly onReplaced: () => void }> {
     const { extensions, threadId, recorder } = this.#options;
     const settings = this.#settings(config);
-    const items = await this.#initialContext(config, settings);
+    const items = await this.#initialContext(config, settings, window);
     extensions.resetWorldState();
     const world = await extensions.worldState(threadId, config.cwd, turnId);
     items.push(...world.changes.map((change): ResponseItem => ({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: change.text }] })));
@@ -171,7 +174,7 @@ export class TurnContextAssembly {
     };
   }
 
-  async #initialContext(config: Config, settings: TurnSettings): Promise<ResponseItem[]> {
+  async #initialContext(config: Config, settings: TurnSettings, window?: ContextWindow): Promise<ResponseItem[]> {
     const { extensions, reader, host, threadId } = this.#options;
     const fragments = await extensions.threadFragments(threadId, config.cwd);
     const items = buildInitialContext({
@@ -181,6 +184,9 @@ export class TurnContextAssembly {
       projectDocMaxBytes: config.projectDocMaxBytes,
       environment: settings.environment,
     });
+    // Codex puts the lineage between the developer message and the user's context.
+    const lineage = this.#options.lineage?.(config, window);
+    if (lineage !== undefined) items.splice(1, 0, lineage);
     const userFragments = fragments.filter((fragment) => fragment.role === 'user');
     if (userFragments.length > 0) {
       items.push({ type: 'message', role: 'user', content: userFragments.map((fragment) => ({ type: 'input_text', text: fragment.text })) });

@@ -49,6 +49,8 @@ export interface TestThreadOptions {
   readonly extensions?: ExtensionRegistry;
   readonly turnHooks?: ThreadManagerOptions['turnHooks'];
   readonly clientRequests?: ClientRequests | undefined;
+  /** The clock threads read (a fake one, for time-dependent context); default the system's. */
+  readonly clock?: ThreadManagerOptions['clock'];
 }
 
 /** A started test thread: its registry, and the thread with every event it emitted. */
@@ -109,6 +111,7 @@ export async function startTestThread(workspace: TestWorkspace, options: TestThr
       cliVersion: '0.0.0',
       ...(environment === undefined ? {} : { environment }),
       ...(options.turnHooks === undefined ? {} : { turnHooks: options.turnHooks }),
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
     });
     workspace.defer(() => manager.closeAll());
     return manager;

@@ -13,6 +13,8 @@ export interface BuiltInToolFactory {
   execCommand(): ToolHandler;
   writeStdin(): ToolHandler;
   requestUserInput(): ToolHandler;
+  /** The token budget's `get_context_remaining`. */
+  getContextRemaining(): ToolHandler;
   /** `environmentChoice`: the patch may name its environment. */
   applyPatch(environmentChoice: boolean): ToolHandler;
   viewImage(detail: 'original' | 'high'): ToolHandler;
@@ -76,11 +78,12 @@ function builtInTools(inputs: ToolPlanInputs): ToolHandler[] {
   const offered = (tool: ToolHandler): ToolHandler => (choice && tool.kind === 'function' ? withEnvironmentParameter(tool) : tool);
   // Commands need the shell tool and unified exec (Codex's `shell_tool` / `unified_exec` features).
   const commandTools = features.isEnabled('shell_tool') && features.isEnabled('unified_exec');
-  // Codex's order: exec_command, write_stdin, request_user_input, apply_patch, view_image.
+  // Codex's order: exec_command, write_stdin, request_user_input, (token budget:) get_context_remaining, apply_patch, view_image.
   return [
     // write_stdin needs no choice: a session id belongs to the environment it was started in.
     ...(commandTools ? [offered(builtIns.execCommand()), builtIns.writeStdin()] : []),
     builtIns.requestUserInput(),
+    ...(features.isEnabled('token_budget') ? [builtIns.getContextRemaining()] : []),
     builtIns.applyPatch(choice),
     ...(model.supportsImageInput && features.isEnabled('view_image') ? [offered(builtIns.viewImage(model.supportsImageDetailOriginal ? 'original' : 'high'))] : []),
   ];

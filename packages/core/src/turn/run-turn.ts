@@ -105,6 +105,8 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
         if (usage !== undefined) deps.emit({ type: 'tokenUsage', turnId, usage });
         verdict = await afterResponse(hooks, step, { produced, usage, toolCalls: calls.length });
       }
+      // An after-response hook may have aborted the turn (an exhausted budget): the response finished, the turn does not go on.
+      if (signal.aborted) throw new ModelError('Aborted', 'the turn was aborted');
       const pending = hooks.beforeSampling.some((hook) => hook.hasPending?.() === true);
       if (verdict !== undefined || (calls.length === 0 && !pending)) {
         if (verdict !== undefined) deps.emit({ type: 'warning', message: `the turn was ended: ${verdict.reason}` });

@@ -1,6 +1,7 @@
 // The capability to construct a Features value: only this package holds it, so every Features comes
 // from resolveFeatures (validated) or Features.defaults().
 
+import type { CurrentTimeReminderConfig } from '../current-time-reminder.js';
 import type { RolloutBudgetConfig } from '../rollout-budget.js';
 import type { TokenBudgetConfig } from '../token-budget.js';
 
@@ -13,4 +14,5 @@ export interface FeaturesState {
   readonly toggles: ReadonlyMap<string, boolean>;
   readonly tokenBudget: TokenBudgetConfig | undefined;
   readonly rolloutBudget: RolloutBudgetConfig | undefined;
+  readonly currentTimeReminder: CurrentTimeReminderConfig | undefined;
 }
