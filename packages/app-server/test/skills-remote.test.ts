@@ -30,7 +30,7 @@ const log = (name: string) => path.join(path.dirname(home.workspace), `${name}.l
 function addServers(extra = ''): void {
   const table = (name: string, behaviour: string, more: string) =>
     `\n[mcp_servers.${name}]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(FIXTURE)}, "${behaviour}"]\nskein_skill_source = true\n${more}env = { MCP_LOG = ${JSON.stringify(log(name))} }\n`;
-  appendFileSync(path.join(home.home, 'config.toml'), `${extra}${table('hub', 'catalog', '')}${table('stuck', 'hang', 'tool_timeout_sec = 1\n')}`);
+  appendFileSync(path.join(home.home, 'config.toml'), `${extra}${table('hub', 'catalog', '')}${table('stuck', 'hang', 'tool_timeout_sec = 2\n')}`);
 }
 
 async function appServer(): Promise<AppServerTestClient> {
@@ -100,7 +100,10 @@ describe('remote skills from MCP servers', () => {
 
     const stuckWarnings = client.notifications.filter((note) => note.method === 'warning' && JSON.stringify(note.params).includes("'stuck'"));
     expect(stuckWarnings).toHaveLength(1);
-    expect(readFileSync(log('stuck'), 'utf8').trim().split('\n')).toEqual(['list']);
+    // Asked at most once in the thread (under load the discovery may time out before the server even
+    // starts and logs its first request); the kept outcome answers the second turn.
+    const stuckLists = existsSync(log('stuck')) ? readFileSync(log('stuck'), 'utf8').trim().split('\n') : [];
+    expect(stuckLists.filter((line) => line === 'list').length).toBeLessThanOrEqual(1);
     expect(readFileSync(log('hub'), 'utf8').trim().split('\n')).toEqual(['list', 'list page-2']);
     expect(client.schemaFailures).toEqual([]);
   });
