@@ -25,13 +25,18 @@ interface CatalogRequest extends ExtensionScopes {
   warn(message: string): void;
 }
 
+/** What providers are told, from any contributor request. */
+function providerRequest(request: CatalogRequest): SkillProviderRequest {
+  return { threadId: request.threadId, cwd: request.cwd, init: request.init, environments: request.environments, session: request.session };
+}
+
 /** The extension over `service`. */
 export function skillsExtension(service: SkillsService): Extension {
   // One catalog per turn, shared by the context, the world-state section and the selection.
   const catalogOf = (request: CatalogRequest): Promise<TurnCatalog> => {
     const cached = request.turn.get<Promise<TurnCatalog>>('catalog');
     if (cached !== undefined) return cached;
-    const catalog = service.turnCatalog({ threadId: request.threadId, cwd: request.cwd, init: request.init, environments: request.environments, session: request.session }).then((built) => {
+    const catalog = service.turnCatalog(providerRequest(request)).then((built) => {
       for (const warning of built.warnings) request.warn(warning);
       return built;
     });
@@ -81,7 +86,7 @@ export function skillsExtension(service: SkillsService): Extension {
         const items: ResponseItem[] = [];
         for (const skill of selectSkills(request.input, catalog.skills)) {
           try {
-            items.push(await injectedSkill(service, skill, { threadId: request.threadId, cwd: request.cwd, init: request.init, environments: request.environments, session: request.session }));
+            items.push(await injectedSkill(service, skill, providerRequest(request)));
           } catch (error) {
             request.warn(`skill '${skill.name}' could not be read: ${(error as Error).message}`);
           }
@@ -92,7 +97,7 @@ export function skillsExtension(service: SkillsService): Extension {
     tools: {
       async tools(request) {
         const hasPackages = request.init.selectedCapabilityRoots.length > 0 || (await service.offersPackages(request.cwd));
-        return hasPackages ? [skillsTools(service, { threadId: request.threadId, cwd: request.cwd, init: request.init, session: request.session })] : [];
+        return hasPackages ? [skillsTools(service, providerRequest(request))] : [];
       },
     },
   });

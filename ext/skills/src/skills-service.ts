@@ -91,24 +91,10 @@ export class SkillsService {
     await this.#cache.close();
   }
 
-  /** The host skills for `cwd`, from the snapshot unless `forceReload`. */
-  async hostSnapshot(cwd: string, options: { readonly forceReload?: boolean } = {}): Promise<HostSkillSnapshot> {
-    await this.#unpackOnce();
-    const settings = await this.#options.settings(cwd);
-    const roots = hostSkillRoots({
-      home: this.#options.home,
-      ...(this.#options.userHome === null ? {} : { userHome: this.#options.userHome ?? os.homedir() }),
-      cwd,
-      projectRoot: settings.projectRoot,
-      extraRoots: this.#extraRoots,
-      ...(this.#options.adminRoot === undefined ? {} : { adminRoot: this.#options.adminRoot }),
-    });
-    return this.#cache.snapshot(roots, options);
-  }
-
   /** `skills/list`'s view of `cwd`: every host skill, hidden ones too, with whether it is enabled. */
   async listForClient(cwd: string, options: { readonly forceReload?: boolean } = {}): Promise<ClientSkillList> {
-    const [snapshot, settings] = await Promise.all([this.hostSnapshot(cwd, options), this.#options.settings(cwd)]);
+    const settings = await this.#options.settings(cwd);
+    const snapshot = await this.#hostSnapshot(cwd, settings, options);
     return {
       skills: snapshot.skills.map((skill) => ({ ...skill, enabled: skillEnabled(settings.toggles, skill.locator.kind === 'file' ? skill.locator.path : '', skill.name) })),
       problems: snapshot.problems,
@@ -118,7 +104,7 @@ export class SkillsService {
   /** Everything a turn of a thread can see: enabled host skills and every provider's, with warnings. */
   async turnCatalog(request: SkillProviderRequest): Promise<TurnCatalog> {
     const settings = await this.#options.settings(request.cwd);
-    const host = await this.hostSnapshot(request.cwd);
+    const host = await this.#hostSnapshot(request.cwd, settings);
     const warnings = host.problems.map((problem) => `skill ${problem.path} was not loaded: ${problem.message}`);
     if (this.#unpackProblem !== undefined) warnings.push(`the bundled system skills could not be unpacked: ${this.#unpackProblem}`);
     const packaged: Skill[] = [];
@@ -164,6 +150,20 @@ export class SkillsService {
       case 'file':
         return undefined;
     }
+  }
+
+  /** The host skills for `cwd`, from the snapshot unless `forceReload`. Callers read `settings` once: in the app-server each read loads config files. */
+  async #hostSnapshot(cwd: string, settings: SkillsSettings, options: { readonly forceReload?: boolean } = {}): Promise<HostSkillSnapshot> {
+    await this.#unpackOnce();
+    const roots = hostSkillRoots({
+      home: this.#options.home,
+      ...(this.#options.userHome === null ? {} : { userHome: this.#options.userHome ?? os.homedir() }),
+      cwd,
+      projectRoot: settings.projectRoot,
+      extraRoots: this.#extraRoots,
+      ...(this.#options.adminRoot === undefined ? {} : { adminRoot: this.#options.adminRoot }),
+    });
+    return this.#cache.snapshot(roots, options);
   }
 
   #unpackOnce(): Promise<void> {

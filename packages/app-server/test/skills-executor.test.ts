@@ -42,7 +42,7 @@ function writeSkill(folder: string, frontMatter: string, body: string): string {
 async function startExecServer(root: string, view: string): Promise<string> {
   const tokenFile = path.join(path.dirname(root), '.exec-token');
   writeFileSync(tokenFile, `${EXEC_TOKEN}\n`);
-  const child = spawn('bwrap', ['--dev-bind', '/', '/', '--bind', view, root, '--', process.execPath, EXEC_SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', tokenFile], {
+  const child = spawn('bwrap', ['--die-with-parent', '--dev-bind', '/', '/', '--bind', view, root, '--', process.execPath, EXEC_SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', tokenFile], {
     env: { PATH: process.env.PATH, HOME: path.dirname(root) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -39,8 +39,9 @@ export class HostSkillCache {
   async snapshot(roots: readonly HostSkillRoot[], options: { readonly forceReload?: boolean } = {}): Promise<HostSkillSnapshot> {
     const key = JSON.stringify(roots);
     const existing = this.#entries.get(key);
-    if (existing !== undefined && options.forceReload !== true && sameMtimes(await existing.rootMtimes, await rootMtimes(roots))) return existing.snapshot;
-    const entry: CacheEntry = { rootMtimes: rootMtimes(roots), snapshot: scanAll(roots) };
+    const mtimes = rootMtimes(roots);
+    if (existing !== undefined && options.forceReload !== true && sameMtimes(await existing.rootMtimes, await mtimes)) return existing.snapshot;
+    const entry: CacheEntry = { rootMtimes: mtimes, snapshot: scanAll(roots) };
     this.#entries.set(key, entry);
     entry.snapshot.catch(() => this.#entries.delete(key));
     this.#watchRoots(roots);
@@ -71,6 +72,8 @@ export class HostSkillCache {
     if (this.#watcher === undefined) {
       this.#watcher = watch(fresh, { ignoreInitial: true, depth: MAX_SCAN_DEPTH + 1, persistent: false });
       this.#watcher.on('all', () => this.#changed());
+      // A folder that cannot be watched (inotify limits, permissions) still has its mtime checked on
+      // every read; the watcher only makes changes show up sooner and tells clients.
       this.#watcher.on('error', () => undefined);
     } else {
       this.#watcher.add(fresh);

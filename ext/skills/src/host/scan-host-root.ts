@@ -26,7 +26,11 @@ export async function scanHostRoot(root: HostSkillRoot, skip: ReadonlySet<string
   let budget = MAX_SCANNED_DIRS;
   const visit = async (dir: string, depth: number): Promise<void> => {
     if (budget-- <= 0) return;
-    const entries = await readdir(dir, { withFileTypes: true }).catch(() => undefined);
+    const entries = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      // A root that does not exist is simply empty; one that cannot be read is worth telling.
+      if (error.code !== 'ENOENT' && error.code !== 'ENOTDIR') problems.push({ path: dir, message: `cannot read the folder: ${error.message}` });
+      return undefined;
+    });
     if (entries === undefined) return;
     if (entries.some((entry) => entry.name === 'SKILL.md' && !entry.isDirectory())) {
       const skill = await readHostSkill(root, dir).catch((error: unknown) => {
