@@ -11,12 +11,13 @@ import { promisify } from 'node:util';
 import { AppServerTestClient, assistantMessage, completed, functionCall, mockProviderConfigToml, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { localSqlitePrebuild } from './sqlite-prebuild.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 const EXAMPLE = path.join(ROOT, 'examples', 'todo-extension');
-// Packing builds every package (cached by turbo); npm then fetches the third-party dependencies and
-// compiles better-sqlite3, which takes a couple of minutes on a fresh machine.
+// Packing builds every package (cached by turbo); npm then fetches the third-party dependencies
+// (better-sqlite3's binary comes from the workspace's build: sqlite-prebuild.ts).
 const SETUP_TIMEOUT_MS = 600_000;
 
 const PackManifest = z.object({ packages: z.array(z.object({ name: z.string(), tarball: z.string() })) });
@@ -61,7 +62,12 @@ beforeAll(async () => {
   manifest.overrides = Object.fromEntries(packed.map((pkg) => [pkg.name, tarballOf(pkg.name)]));
   writeFileSync(path.join(example, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: example, maxBuffer: 16 * 1024 * 1024 });
+  const prebuilds = await localSqlitePrebuild(path.join(ROOT, 'packages', 'rollout'), path.join(scratch, 'prebuilds'));
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
+    cwd: example,
+    env: { ...process.env, ...prebuilds },
+    maxBuffer: 16 * 1024 * 1024,
+  });
   await run('npm', ['run', 'build'], { cwd: example });
 
   home = path.join(scratch, 'home');
