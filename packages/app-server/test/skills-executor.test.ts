@@ -51,24 +51,30 @@ async function startExecServer(root: string, view: string): Promise<string> {
   return line.trim();
 }
 
+const golden = (name: string) => readFileSync(path.join(import.meta.dirname, 'fixtures', 'skills', name), 'utf8');
 const text = (value: string) => [{ type: 'text', text: value, text_elements: [] }];
+
+/** The capability root on both sides: a host decoy at `root`, and what the executor sees there. */
+function capabilityRoot() {
+  const base = path.dirname(home.workspace);
+  const root = path.join(base, 'caproot');
+  const view = path.join(base, 'executor-view');
+  // The host's copy of the root: never to be read.
+  writeSkill(path.join(root, 'skills', 'cap-skill'), 'name: cap-skill\ndescription: HOST DECOY, never to be read.', 'HOST DECOY BODY\n');
+  // What the executor sees at the same path.
+  const capSkill = writeSkill(path.join(view, 'skills', 'cap-skill'), 'name: cap-skill\ndescription: Does the cap thing on the executor.', 'Executor body.\n');
+  return { root, view, capSkill, pkg: `skill://cap${root}/skills/cap-skill` };
+}
 
 describe.skipIf(!BWRAP_WORKS)('executor skills (needs bubblewrap to give the exec-server its own view of a path)', () => {
   it('lists, injects and reads capability-root skills through the executor only, and answers an unknown package as Codex does', async () => {
-    const base = path.dirname(home.workspace);
-    const root = path.join(base, 'caproot');
-    const view = path.join(base, 'executor-view');
-    // The host's copy of the root: never to be read.
-    writeSkill(path.join(root, 'skills', 'cap-skill'), 'name: cap-skill\ndescription: HOST DECOY, never to be read.', 'HOST DECOY BODY\n');
-    // What the executor sees at the same path.
-    const capSkill = writeSkill(path.join(view, 'skills', 'cap-skill'), 'name: cap-skill\ndescription: Does the cap thing on the executor.', 'Executor body.\n');
+    const { root, view, capSkill, pkg } = capabilityRoot();
     writeFileSync(path.join(view, 'skills', 'cap-skill', 'notes.md'), 'Executor notes.\n');
     writeSkill(view, 'name: caproot-top\ndescription: The root itself is a package.', 'Top body.\n');
     writeSkill(path.join(view, 'skills', 'other'), 'name: other\ndescription: Another package.', 'Other body.\n');
     // A local skill of the same name: the executor's owns `$cap-skill`.
     writeSkill(path.join(home.home, 'skills', 'cap-skill'), 'name: cap-skill\ndescription: The local one.', 'LOCAL BODY\n');
 
-    const pkg = `skill://cap${root}/skills/cap-skill`;
     model.expect([
       sse(
         functionCall('list', { authority: { kind: 'executor' } }, { namespace: 'skills', callId: 'c_list' }),
@@ -101,10 +107,10 @@ describe.skipIf(!BWRAP_WORKS)('executor skills (needs bubblewrap to give the exe
     const [first, second] = model.requests;
     // Nothing the model received came from the host's copy of the root.
     for (const request of model.requests) expect(JSON.stringify(request.body)).not.toContain('HOST DECOY');
-    const catalog = first!.messageTexts('developer').join('\n');
-    expect(catalog).toContain(`- \`e0\` = \`skill://cap${root}\``);
-    expect(catalog).toContain('- cap-skill: Does the cap thing on the executor. (executor package: e0/skills/cap-skill)');
-    expect(catalog).toContain(`- caproot-top: The root itself is a package. (executor package: skill://cap${root})`);
+    const developer = first!.messageTexts('developer').join('\n');
+    // The package catalog is its own <skills_instructions>, after the host one, as Codex places it.
+    const catalog = developer.slice(developer.lastIndexOf('<skills_instructions>'), developer.lastIndexOf('</skills_instructions>') + '</skills_instructions>'.length);
+    expect(catalog.replaceAll(root, '<ROOT>').replaceAll(home.home, '<HOME>')).toBe(golden('executor-catalog.txt').trimEnd());
     expect(first!.toolNames({ qualified: true })).toEqual(expect.arrayContaining(['skills.list', 'skills.read']));
     // `$cap-skill` injects the executor's SKILL.md, not the local one.
     const injected = first!.messageTexts('user').filter((message) => message.startsWith('<skill>'));
@@ -124,5 +130,40 @@ describe.skipIf(!BWRAP_WORKS)('executor skills (needs bubblewrap to give the exe
     // The calls are not items a client sees (Codex shows none for them).
     expect(client.notifications.some((note) => note.method === 'item/started' && JSON.stringify(note.params).includes('skills'))).toBe(false);
     expect(client.schemaFailures).toEqual([]);
+  });
+  it('restores the capability roots on resume in a new app-server, and reads them through the executor again', async () => {
+    const { root, view, capSkill, pkg } = capabilityRoot();
+    const url = await startExecServer(root, view);
+    const roots = [{ id: 'cap', location: { type: 'environment', environmentId: 'remote', path: root } }];
+    const first = spawnStdioClient(home);
+    clients.push(first);
+    await first.initialize();
+    await first.request('environment/add', { environmentId: 'remote', execServerUrl: url, authBearerToken: EXEC_TOKEN });
+    const started = (await first.request('thread/start', { cwd: home.workspace, approvalPolicy: 'never', environments: [{ environmentId: 'remote', cwd: root }], selectedCapabilityRoots: roots })) as { thread: { id: string } };
+    model.expect([sse(assistantMessage('Noted.'), completed())]);
+    const { turn } = (await first.request('turn/start', { threadId: started.thread.id, input: text('Remember the cap skill.') })) as { turn: { id: string } };
+    await first.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id);
+    await first.close();
+
+    // A new process: the roots come back from the rollout, not from this request.
+    const second = spawnStdioClient(home);
+    clients.push(second);
+    await second.initialize();
+    await second.request('environment/add', { environmentId: 'remote', execServerUrl: url, authBearerToken: EXEC_TOKEN });
+    await second.request('thread/resume', { threadId: started.thread.id });
+    model.expect([
+      sse(functionCall('read', { package: 'e0/skills/cap-skill' }, { namespace: 'skills', callId: 'c_again' }), completed()),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    const resumed = (await second.request('turn/start', { threadId: started.thread.id, input: text('Use $cap-skill now.'), environments: [{ environmentId: 'remote', cwd: root }] })) as { turn: { id: string } };
+    await second.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === resumed.turn.id);
+
+    const [, request, followUp] = model.requests;
+    for (const sent of model.requests) expect(JSON.stringify(sent.body)).not.toContain('HOST DECOY');
+    expect(request!.toolNames({ qualified: true })).toEqual(expect.arrayContaining(['skills.list', 'skills.read']));
+    const injected = request!.messageTexts('user').filter((message) => message.startsWith('<skill>'));
+    expect(injected).toEqual([`<skill>\n<name>cap-skill</name>\n<path>${pkg}/SKILL.md</path>\n${readFileSync(capSkill, 'utf8')}\n</skill>`]);
+    expect(JSON.parse(followUp!.toolOutputText('c_again')!)).toMatchObject({ resource: `${pkg}/SKILL.md`, contents: readFileSync(capSkill, 'utf8') });
+    expect(second.schemaFailures).toEqual([]);
   });
 });
