@@ -31,11 +31,13 @@ const HOST_HOW_TO = [
   '- If a skill cannot be read or does not fit after all, say so briefly and carry on without it.',
 ].join('\n');
 
-const PACKAGE_INTRO = [
-  '## Skills',
-  'These skills are not on this machine: they live on an execution environment or are served by the orchestrator. Each line gives the name, what the skill is for, and its package.',
-  'A `skill://` identifier is not a filesystem path: do not open it with shell or file tools. Read a skill with the `skills.read` tool, passing the package as listed (for example `skills.read({"package": "e0/skills/name"})`); pass `resource` to read another file of the same package.',
-].join('\n');
+/** The package block's introduction; its example names a package the block lists, so it is never one that does not exist. */
+const packageIntro = (examplePackage: string) =>
+  [
+    '## Skills',
+    'These skills are not on this machine: they live on an execution environment or are served by the orchestrator. Each line gives the name, what the skill is for, and its package.',
+    `A \`skill://\` identifier is not a filesystem path: do not open it with shell or file tools. Read a skill with the \`skills.read\` tool, passing the package as listed (for example \`skills.read(${JSON.stringify({ package: examplePackage })})\`); pass \`resource\` to read another file of the same package.`,
+  ].join('\n');
 
 /** One root alias, as the table lists it. */
 interface AliasedRoot {
@@ -60,10 +62,11 @@ export function renderHostCatalog(skills: readonly Skill[]): ContextFragment | u
 /** The block for skills read through `skills.read` (executor, remote, custom), or undefined when none. */
 export function renderPackageCatalog(skills: readonly Skill[]): ContextFragment | undefined {
   const listed = skills.filter((skill) => !skill.hidden && skill.locator.kind !== 'file');
-  if (listed.length === 0) return undefined;
+  const [first] = listed;
+  if (first === undefined) return undefined;
   const executorRoots = executorAliases(listed);
   const lines = listed.map((skill) => () => entryLine(skill, locatorText(skill, executorRoots)));
-  return bounded(PACKAGE_INTRO, [...executorRoots].map(([target, alias]) => ({ alias, target })), lines, undefined);
+  return bounded(packageIntro(listedPackage(first, executorRoots)), [...executorRoots].map(([target, alias]) => ({ alias, target })), lines, undefined);
 }
 
 /** The `e0`, `e1`, … aliases of the executor roots of the listed (not hidden) skills, as the catalog shows them. */
@@ -94,17 +97,23 @@ export function aliases(roots: readonly string[], prefix: string): Map<string, s
   return table;
 }
 
-function locatorText(skill: Skill, executorRoots: ReadonlyMap<string, string>): string {
+/** Where the catalog line says the skill is: its package (short under an executor alias), or its file. */
+function listedPackage(skill: Skill, executorRoots: ReadonlyMap<string, string>): string {
   switch (skill.locator.kind) {
     case 'executor':
-      return `executor package: ${shortPackage(skill.locator.package, executorRoots)}`;
+      return shortPackage(skill.locator.package, executorRoots);
     case 'remote':
-      return `orchestrator package: ${skill.locator.package}`;
     case 'custom':
-      return `package: ${skill.locator.package}`;
+      return skill.locator.package;
     case 'file':
-      return `file: ${skill.locator.path}`;
+      return skill.locator.path;
   }
+}
+
+const LOCATOR_LABEL: Record<Skill['locator']['kind'], string> = { executor: 'executor package', remote: 'orchestrator package', custom: 'package', file: 'file' };
+
+function locatorText(skill: Skill, executorRoots: ReadonlyMap<string, string>): string {
+  return `${LOCATOR_LABEL[skill.locator.kind]}: ${listedPackage(skill, executorRoots)}`;
 }
 
 function entryLine(skill: Skill, locator: string): string {
@@ -116,7 +125,9 @@ const encoder = new TextEncoder();
 
 /** Lays out a block, keeping whole skill lines while they fit in `MAX_CATALOG_BYTES`; lines past that are counted, never rendered. */
 function bounded(intro: string, roots: readonly AliasedRoot[], lines: readonly (() => string)[], howTo: string | undefined): ContextFragment {
-  const head = [intro, '### Skill roots', ...roots.map((root) => `- \`${root.alias}\` = \`${root.target}\``), '### Available skills'].join('\n');
+  // Orchestrator and custom packages are named whole: with no alias to explain, there is no table.
+  const table = roots.length === 0 ? [] : ['### Skill roots', ...roots.map((root) => `- \`${root.alias}\` = \`${root.target}\``)];
+  const head = [intro, ...table, '### Available skills'].join('\n');
   const tail = howTo ?? '';
   // Room for the note on what was left out.
   const markers = SKILLS_INSTRUCTIONS_FRAGMENT.open.length + SKILLS_INSTRUCTIONS_FRAGMENT.close.length + 2;
