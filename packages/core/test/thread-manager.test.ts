@@ -110,6 +110,18 @@ describe('ThreadManager', () => {
     expect(reloaded.problems).toEqual([]);
   });
 
+  it('names the enabled experimental features in x-codex-beta-features, sorted, and sends no header when none is on', async () => {
+    server.expect([sse(assistantMessage('Plain.'), completed()), sse(assistantMessage('Beta.'), completed())]);
+    const plain = await (await manager()).start({ onEvent: () => undefined });
+    await plain.runTurn(say('Hi'));
+    await plain.close();
+    // Two experimental features and a stable one (only the experimental ones are listed).
+    const beta = await (await manager(['features.prevent_idle_sleep=true', 'features.network_proxy=true', 'features.shell_snapshot=true'])).start({ onEvent: () => undefined });
+    await beta.runTurn(say('Hi'));
+    await beta.close();
+    expect(server.requests.map((request) => request.header('x-codex-beta-features'))).toEqual([undefined, 'network_proxy,prevent_idle_sleep']);
+  });
+
   it('keeps the base instructions in the rollout header, and a resumed thread runs with the recorded ones', async () => {
     server.expect([sse(assistantMessage('One.'), completed()), sse(assistantMessage('Two.'), completed())]);
     const first = await (await manager(['instructions="Recorded rules."'])).start({ onEvent: () => undefined });

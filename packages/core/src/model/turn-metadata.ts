@@ -25,6 +25,8 @@ export interface TurnIdentity {
   readonly userAgent: string;
   /** Extra client metadata (app-server `responsesapiClientMetadata`); ours wins on conflicts. */
   readonly extraClientMetadata?: Readonly<Record<string, string>>;
+  /** The experimental (beta) features that are on, for `x-codex-beta-features`. */
+  readonly betaFeatures?: readonly string[];
 }
 
 /** Why and where a compaction runs, as Codex reports it in the turn metadata's `compaction` object. */
@@ -76,6 +78,7 @@ export function turnRequestMetadata(identity: TurnIdentity): TurnRequestMetadata
       'thread-id': identity.threadId,
       'x-client-request-id': identity.threadId,
       'x-codex-window-id': windowId,
+      ...betaFeaturesHeader(identity.betaFeatures ?? []),
       'x-codex-turn-metadata': turnMetadata,
     },
     clientMetadata: {
@@ -88,4 +91,13 @@ export function turnRequestMetadata(identity: TurnIdentity): TurnRequestMetadata
       'x-codex-window-id': windowId,
     },
   };
+}
+
+/**
+ * `x-codex-beta-features`: the enabled experimental features, sorted and comma-joined, as Codex sends
+ * them; no header when none is on. Codex also always lists `remote_compaction_v2`, which tells the
+ * provider the client takes its remote compaction; Skein does not, so it does not claim it.
+ */
+function betaFeaturesHeader(features: readonly string[]): Record<string, string> {
+  return features.length === 0 ? {} : { 'x-codex-beta-features': [...features].sort().join(',') };
 }

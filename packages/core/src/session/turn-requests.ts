@@ -57,5 +57,9 @@ export function requestMetadata(sender: RequestSender, place: RequestPlace): Tur
     originator: sender.originator ?? 'skein',
     userAgent: sender.userAgent ?? 'skein',
     ...(place.extraClientMetadata === undefined ? {} : { extraClientMetadata: place.extraClientMetadata }),
+    betaFeatures: config.features
+      .list()
+      .filter((status) => status.enabled && status.spec.stage === 'beta')
+      .map((status) => status.spec.key),
   });
 }
