@@ -84,6 +84,15 @@ describe('thread/compact/start', () => {
     expect(next.header('x-codex-window-id')).toBe(`${threadId}:1`);
     expect(next.messageTexts('assistant')).toEqual([]);
     expect(next.messageTexts('user').slice(-3)).toEqual(['Add a greeting.', expect.stringContaining('Greeting added; next: test it.'), 'Now test it.']);
+
+    // Read back from the rollout, the compaction is an item of its own turn, between the two others.
+    const read = (await connected.request('thread/read', { threadId, includeTurns: true })) as { thread: { turns: { id: string; items: { type: string; id: string }[] }[] } };
+    expect(read.thread.turns.map((recorded) => recorded.items.map((item) => item.type))).toEqual([
+      ['userMessage', 'agentMessage'],
+      ['contextCompaction'],
+      ['userMessage', 'agentMessage'],
+    ]);
+    expect(read.thread.turns[1]!.items[0]).toEqual({ type: 'contextCompaction', id: started!.id });
   });
 
   it('answers a thread that is not loaded with an error', async () => {

@@ -89,6 +89,9 @@ function threadItemOf(line: RolloutLine, contextFragments: readonly ContextFragm
   if (payload.type !== 'item_completed') return undefined;
   if (payload.item?.type === 'CommandExecution') return recordedCommand(payload.item, Date.parse(line.timestamp));
   if (payload.item?.type === 'FileChange') return recordedFileChange(payload.item, Date.parse(line.timestamp));
+  // The schema's recorded compaction carries its id only.
+  const recorded = payload.item as { type?: unknown; id?: unknown } | undefined;
+  if (recorded?.type === 'ContextCompaction') return { type: 'contextCompaction', id: typeof recorded.id === 'string' ? recorded.id : '' };
   return undefined;
 }
 
