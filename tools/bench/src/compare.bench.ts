@@ -1,0 +1,169 @@
+// Skein beside Codex 0.171.0: each start-up / throughput row runs against the built `skein` bundle and
+// the real `codex` binary in the same run, interleaved sample by sample, so machine noise hits both
+// alike; prints median, min–max and the Skein/Codex ratio of the medians.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { connectExecServer } from '@skein/exec-server';
+import { PathUri } from '@skein/protocol';
+import { resolveCodexBinary } from '@skein/test-support';
+
+const SPAWN_RUNS = 15;
+const WARMUP_RUNS = 2;
+const OPS_SECONDS = 1.5;
+const OPS_ROUNDS = 3;
+
+const cliEntry = import.meta.resolve('@skein/cli');
+const SKEIN_BIN = path.join(path.dirname(fileURLToPath(cliEntry)), 'bin.js');
+const codex = resolveCodexBinary(cliEntry);
+if (codex.binary === undefined) {
+  console.error(`no Codex binary to compare with: ${codex.missing}`);
+  process.exit(2);
+}
+const CODEX_BIN = codex.binary;
+// Codex refuses a CODEX_HOME under TMPDIR for some commands; keep both homes outside it.
+const homeRoot = await mkdtemp(path.join(homedir(), '.skein-compare-'));
+const skeinHome = path.join(homeRoot, 'skein');
+const codexHome = path.join(homeRoot, 'codex');
+const work = await mkdtemp(path.join(tmpdir(), 'skein-compare-work-'));
+
+type Side = 'skein' | 'codex';
+const SIDES: readonly Side[] = ['skein', 'codex'];
+const command = (side: Side, args: readonly string[]): [string, string[]] => (side === 'skein' ? [process.execPath, [SKEIN_BIN, ...args]] : [CODEX_BIN, [...args]]);
+const envFor = (side: Side) => ({ PATH: '/usr/local/bin:/usr/bin:/bin', HOME: homedir(), TERM: 'xterm', CODEX_HOME: side === 'skein' ? skeinHome : codexHome });
+
+interface Row {
+  readonly name: string;
+  readonly unit: 'ms' | 'ops/s';
+  readonly samples: Record<Side, number[]>;
+}
+const rows: Row[] = [];
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+};
+
+/** Runs `sample` for both sides alternately (warm-up samples dropped) and records the row. */
+async function row(name: string, unit: Row['unit'], runs: number, sample: (side: Side) => Promise<number>): Promise<void> {
+  const samples: Record<Side, number[]> = { skein: [], codex: [] };
+  for (let run = 0; run < WARMUP_RUNS + runs; run += 1) {
+    // Alternate which side goes first so neither always runs on a cache the other just warmed.
+    const order = run % 2 === 0 ? SIDES : [...SIDES].reverse();
+    for (const side of order) {
+      const value = await sample(side);
+      if (run >= WARMUP_RUNS) samples[side].push(value);
+    }
+  }
+  rows.push({ name, unit, samples });
+  print(rows.at(-1) as Row);
+}
+
+function print(entry: Row): void {
+  const cell = (side: Side) => {
+    const values = entry.samples[side];
+    const digits = entry.unit === 'ms' ? 1 : 0;
+    return `${median(values).toFixed(digits)} ${entry.unit} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})`;
+  };
+  const ratio = median(entry.samples.skein) / median(entry.samples.codex);
+  console.log(`| ${entry.name} | ${cell('codex')} | ${cell('skein')} | ${ratio.toFixed(2)} |`);
+}
+
+/** Wall time of a command run to completion; fails loudly when it fails. */
+function wall(side: Side, args: readonly string[]): Promise<number> {
+  const [file, argv] = command(side, args);
+  const start = performance.now();
+  const result = spawnSync(file, argv, { cwd: work, env: envFor(side), stdio: ['ignore', 'ignore', 'pipe'] });
+  const elapsed = performance.now() - start;
+  if (result.status !== 0) throw new Error(`${side} ${args.join(' ')} exited with ${result.status}: ${result.stderr.toString()}`);
+  return Promise.resolve(elapsed);
+}
+
+/** Spawn → the `initialize` answer of `app-server` over stdio. */
+async function appServerInitialize(side: Side): Promise<number> {
+  const [file, argv] = command(side, ['app-server']);
+  const start = performance.now();
+  const child = spawn(file, argv, { cwd: work, env: envFor(side), stdio: ['pipe', 'pipe', 'ignore'] });
+  child.stdin.write(`${JSON.stringify({ id: 0, method: 'initialize', params: { clientInfo: { name: 'bench', version: '0' } } })}\n`);
+  const elapsed = await new Promise<number>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const message = JSON.parse(line) as { id?: unknown; result?: unknown };
+      if (message.id === 0 && message.result !== undefined) resolve(performance.now() - start);
+    });
+    child.once('exit', (code) => reject(new Error(`${side} app-server exited with ${code} before answering initialize`)));
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.stdin.end();
+  child.kill('SIGTERM');
+  await exited;
+  return elapsed;
+}
+
+/** Starts `exec-server` on a WebSocket; resolves once `initialize` is answered, with the time it took. */
+async function startExecServer(side: Side) {
+  const [file, argv] = command(side, ['exec-server', '--listen', 'ws://127.0.0.1:0']);
+  const start = performance.now();
+  const child = spawn(file, argv, { cwd: work, env: envFor(side), stdio: ['ignore', 'pipe', 'ignore'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`${side} exec-server exited with ${code}`)));
+  });
+  const client = await connectExecServer({ url, clientName: 'skein-compare' });
+  const elapsed = performance.now() - start;
+  const stop = async () => {
+    await client.close();
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  };
+  return { client, elapsed, stop };
+}
+
+/** Calls per second of `call` with `inFlight` requests outstanding. */
+async function opsPerSecond(call: () => Promise<unknown>, inFlight: number): Promise<number> {
+  let done = 0;
+  const deadline = performance.now() + OPS_SECONDS * 1000;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      await call();
+      done += 1;
+    }
+  };
+  const start = performance.now();
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return done / ((performance.now() - start) / 1000);
+}
+
+try {
+  await writeFile(path.join(work, 'small.txt'), 'x'.repeat(143) + '\n');
+  for (const home of [skeinHome, codexHome]) spawnSync('mkdir', ['-p', home]);
+  console.log(`skein: ${SKEIN_BIN}\ncodex: ${CODEX_BIN}\n`);
+  console.log('| what | Codex 0.171.0 | Skein | Skein/Codex |\n|---|---|---|---|');
+  await row('`--version` wall', 'ms', SPAWN_RUNS, (side) => wall(side, ['--version']));
+  await row('`features list` wall', 'ms', SPAWN_RUNS, (side) => wall(side, ['features', 'list']));
+  await row('app-server spawn → `initialize` answered', 'ms', SPAWN_RUNS, appServerInitialize);
+  await row('exec-server spawn → `initialize` answered', 'ms', SPAWN_RUNS, async (side) => {
+    const server = await startExecServer(side);
+    await server.stop();
+    return server.elapsed;
+  });
+  const servers = { skein: await startExecServer('skein'), codex: await startExecServer('codex') };
+  const small = PathUri.fromNativePath(path.join(work, 'small.txt'), 'posix');
+  for (const [method, call] of [
+    ['fs/readFile (144 B)', (side: Side) => () => servers[side].client.fileSystem.readFile(small)],
+    ['fs/getMetadata', (side: Side) => () => servers[side].client.fileSystem.getMetadata(small)],
+  ] as const) {
+    for (const inFlight of [1, 16]) {
+      await row(`exec-server \`${method}\`, ${inFlight} in flight`, 'ops/s', OPS_ROUNDS, (side) => opsPerSecond(call(side), inFlight));
+    }
+  }
+  await servers.skein.stop();
+  await servers.codex.stop();
+} finally {
+  await rm(homeRoot, { recursive: true, force: true });
+  await rm(work, { recursive: true, force: true });
+}
