@@ -354,6 +354,31 @@ describe('thread operations', () => {
     expect(unknown).toMatchObject({ error: { code: -32600 } });
   });
 
+  it('thread/delete unloads the thread, removes its rollout, index row and read state, and tells every client, as Codex does', async () => {
+    model.expect([sse(assistantMessage('Doomed.'), completed())]);
+    const client = await connect(await serve());
+    const threadId = await startThread(client);
+    const { turn } = (await client.request('turn/start', { threadId, input: text('Short-lived') })) as { turn: { id: string } };
+    await turnCompleted(client, turn.id);
+    const { data } = (await client.request('thread/list', {})) as { data: { id: string; path: string }[] };
+    const file = data[0]!.path;
+    expect(existsSync(file)).toBe(true);
+
+    const from = client.notifications.length;
+    expect(await client.request('thread/delete', { threadId })).toEqual({});
+    await client.waitFor('thread/deleted', (params) => (params as { threadId: string }).threadId === threadId);
+    expect(client.notifications.slice(from).map((note) => note.method)).toEqual(['thread/status/changed', 'thread/deleted']);
+    expect(existsSync(file)).toBe(false);
+    expect(await client.request('thread/list', {})).toEqual({ data: [], readStates: {}, nextCursor: null, backwardsCursor: null });
+    expect(await client.request('thread/loaded/list', {})).toEqual({ data: [], nextCursor: null });
+
+    // Deleted, or never there: Codex's refusal, nothing else touched.
+    for (const id of [threadId, '01a22c4e-0203-7f51-a38a-d99c4dbdd200']) {
+      expect(await client.requestReply('thread/delete', { threadId: id })).toMatchObject({ error: { code: -32600, message: `no rollout found for thread id ${id}` } });
+    }
+    expect(client.schemaFailures).toEqual([]);
+  });
+
   // Issue #13: Codex's TUI lists its agent view with sortKey recency_at and section_position.
   it('thread/list takes every sort key of Codex: created_at, updated_at and recency_at order as Codex orders them, section_position needs a section', async () => {
     model.expect([sse(assistantMessage('A.'), completed()), sse(assistantMessage('B.'), completed()), sse(assistantMessage('A again.'), completed())]);

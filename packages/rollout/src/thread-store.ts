@@ -182,7 +182,7 @@ export class ThreadStore {
     return this.indexFile(target, false, summary.title);
   }
 
-  /** Deletes a thread's file and its row (`WriterBusy` while it is being written). */
+  /** Deletes a thread's file, its row and its read state (`WriterBusy` while it is being written). */
   async delete(threadId: string): Promise<void> {
     const summary = await this.require(threadId);
     await this.assertIdle(summary.id);
@@ -190,6 +190,7 @@ export class ThreadStore {
       if (error.code !== 'ENOENT') throw error;
     });
     this.index.remove(summary.id);
+    this.index.readReceipts.remove(summary.id);
   }
 
   /**

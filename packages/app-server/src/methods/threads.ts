@@ -1,4 +1,4 @@
-// `thread/*` and `turn/*`: start, resume, fork, list, read, archive, naming, subscriptions, user shell
+// `thread/*` and `turn/*`: start, resume, fork, list, read, archive, delete, naming, subscriptions, user shell
 // commands, and the turns themselves. Each answers promptly; running turns notify in the background.
 import { USER_SHELL_UNAVAILABLE, ThreadSessionError, type ThreadEnvironment } from '@skein/core';
 import {
@@ -159,6 +159,24 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         await hub.unload(params.threadId);
         await (await hub.store()).archive(params.threadId).catch((error: unknown) => asRequestError(error));
         afterResponse(() => context.server.broadcastToAll('thread/archived', { threadId: params.threadId }));
+        return {};
+      },
+    }),
+  ],
+  [
+    'thread/delete',
+    defineMethod({
+      params: ThreadIdParams,
+      async handle(params, context) {
+        const hub = hubOf(context);
+        const store = await hub.store();
+        // Refused before anything is unloaded, with Codex's words.
+        if ((await store.find(params.threadId)) === undefined) {
+          throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, `no rollout found for thread id ${params.threadId}`);
+        }
+        await hub.unload(params.threadId);
+        await store.delete(params.threadId).catch((error: unknown) => asRequestError(error));
+        afterResponse(() => context.server.broadcastToAll('thread/deleted', { threadId: params.threadId }));
         return {};
       },
     }),
