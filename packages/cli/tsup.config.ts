@@ -10,18 +10,19 @@ export default defineConfig([
   {
     ...libraryConfig({ entry: ['src/index.ts'] }),
     // The two builds run at once: this one must not delete what the other writes.
-    clean: ['!bin.js', '!bin.js.map', '!fs-helper.js'],
+    clean: ['!bin.js', '!bin.js.map', '!fs-helper.js', '!program-*.js', '!program-*.js.map', '!chunk-*.js', '!chunk-*.js.map'],
   },
   {
-    // The executable is one file with its dependencies inside: Node.js then compiles one module rather
-    // than a few hundred, which takes ~200 ms off every start (the SDK starts `skein exec` per turn). Native
-    // addons stay outside, loaded from this package's dependencies.
+    // The executable is a small entry and one chunk with its dependencies inside: Node.js then compiles
+    // one module rather than a few hundred, which takes ~200 ms off every start (the SDK starts `skein
+    // exec` per turn), and `--version` never compiles the chunk (bin.ts imports it only when needed).
+    // Native addons stay outside, loaded from this package's dependencies.
     entry: ['src/bin.ts'],
     format: ['esm'],
     target: 'node20',
     platform: 'node',
     sourcemap: true,
-    splitting: false,
+    splitting: true,
     noExternal: [/^(?!better-sqlite3$|@lydell\/node-pty$)/],
     external: ['better-sqlite3', '@lydell/node-pty'],
     // Bundled CommonJS dependencies call require(); an ES module has none of its own.

@@ -5,7 +5,7 @@
 /**
  * A package's tsup options. `entry` lists the programs and entry points to bundle; `dtsEntry` the
  * ones that get declarations (the public barrels; a bin needs none).
- * @param {{ entry?: string[], dtsEntry?: string }} [options]
+ * @param {{ entry?: string[], dtsEntry?: string | string[] }} [options]
  * @returns {import('tsup').Options}
  */
 export function libraryConfig(options = {}) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `skein` executable: the one place that reads process globals and exits.
-import { runSkein } from './program.js';
+import { VERSION_LINE } from './version.js';
 
 const cleanups = new Set<() => Promise<void>>();
 let listening = false;
@@ -20,18 +20,28 @@ function onTermination(cleanup: () => Promise<void>): () => void {
   return () => cleanups.delete(cleanup);
 }
 
-const code = await runSkein(process.argv.slice(2), {
-  cwd: process.cwd(),
-  env: process.env,
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  stdinIsTerminal: process.stdin.isTTY === true,
-  stderrIsTerminal: process.stderr.isTTY === true,
-  onTermination,
-  readStdin: async () => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  },
-});
-process.exitCode = code;
+const argv = process.argv.slice(2);
+// `--version` alone needs none of the command tree: answer it before loading the rest (issue #18).
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(`${VERSION_LINE}\n`);
+} else {
+  process.exitCode = await runProgram(argv);
+}
+
+async function runProgram(args: string[]): Promise<number> {
+  const { runSkein } = await import('./program.js');
+  return runSkein(args, {
+    cwd: process.cwd(),
+    env: process.env,
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    stdinIsTerminal: process.stdin.isTTY === true,
+    stderrIsTerminal: process.stderr.isTTY === true,
+    onTermination,
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+  });
+}

@@ -1,6 +1,6 @@
 // Skein's own version, inlined from package.json by the build, and how `--version` states it beside
 // the Codex version whose formats Skein speaks.
-import { CODEX_VERSION } from '@skein/protocol';
+import { CODEX_VERSION } from '@skein/protocol/version';
 import packageJson from '../package.json' with { type: 'json' };
 
 /** This release of Skein. */
