@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { connectExecServer } from '@skein/exec-server';
 import { PathUri } from '@skein/protocol';
 import { resolveCodexBinary } from '@skein/test-support';
+import { callsPerSecond } from './calls-per-second.js';
 
 const SPAWN_RUNS = 15;
 const WARMUP_RUNS = 2;
@@ -123,21 +124,6 @@ async function startExecServer(side: Side) {
   return { client, elapsed, stop };
 }
 
-/** Calls per second of `call` with `inFlight` requests outstanding. */
-async function opsPerSecond(call: () => Promise<unknown>, inFlight: number): Promise<number> {
-  let done = 0;
-  const deadline = performance.now() + OPS_SECONDS * 1000;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      await call();
-      done += 1;
-    }
-  };
-  const start = performance.now();
-  await Promise.all(Array.from({ length: inFlight }, worker));
-  return done / ((performance.now() - start) / 1000);
-}
-
 try {
   await writeFile(path.join(work, 'small.txt'), 'x'.repeat(143) + '\n');
   for (const home of [skeinHome, codexHome]) spawnSync('mkdir', ['-p', home]);
@@ -158,7 +144,7 @@ try {
     ['fs/getMetadata', (side: Side) => () => servers[side].client.fileSystem.getMetadata(small)],
   ] as const) {
     for (const inFlight of [1, 16]) {
-      await row(`exec-server \`${method}\`, ${inFlight} in flight`, 'ops/s', OPS_ROUNDS, (side) => opsPerSecond(call(side), inFlight));
+      await row(`exec-server \`${method}\`, ${inFlight} in flight`, 'ops/s', OPS_ROUNDS, (side) => callsPerSecond(call(side), inFlight, OPS_SECONDS));
     }
   }
   await servers.skein.stop();

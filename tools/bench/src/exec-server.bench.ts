@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { PathUri } from '@skein/protocol';
 import { LocalFileSystem, LocalProcesses, connectExecServer, type ExecutorFileSystem, type ExecutorProcesses } from '@skein/exec-server';
+import { callsPerSecond } from './calls-per-second.js';
 
 const SPAWN_RUNS = 200;
 const WARMUP_RUNS = 20;
@@ -48,21 +49,6 @@ async function spawnToExit(processes: ExecutorProcesses, label: string): Promise
   console.log(`spawn-to-exit of \`true\` (${label}, ${SPAWN_RUNS} runs): median ${ms(percentile(samples, 50))}, p90 ${ms(percentile(samples, 90))}, p99 ${ms(percentile(samples, 99))}`);
 }
 
-/** Calls per second of `call`, with `inFlight` requests outstanding at any time. */
-async function callsPerSecond(call: () => Promise<unknown>, inFlight: number): Promise<number> {
-  let done = 0;
-  const deadline = performance.now() + CALL_SECONDS * 1000;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      await call();
-      done += 1;
-    }
-  };
-  const start = performance.now();
-  await Promise.all(Array.from({ length: inFlight }, worker));
-  return done / ((performance.now() - start) / 1000);
-}
-
 async function chunkedRead(fileSystem: ExecutorFileSystem, label: string, file: PathUri): Promise<void> {
   const start = performance.now();
   let bytes = 0;
@@ -93,16 +79,16 @@ try {
   const small = rootUri.join('small.txt');
   await writeFile(path.join(root, 'small.txt'), randomBytes(SMALL_FILE_BYTES));
   for (const inFlight of IN_FLIGHT) {
-    const rate = await callsPerSecond(() => remote.fileSystem.getMetadata(small), inFlight);
+    const rate = await callsPerSecond(() => remote.fileSystem.getMetadata(small), inFlight, CALL_SECONDS);
     console.log(`fs/getMetadata over one WebSocket, ${inFlight} in flight: ${rate.toFixed(0)} calls/s`);
   }
-  const concurrentMetadata = await callsPerSecond(() => concurrent.fileSystem.getMetadata(small), 16);
+  const concurrentMetadata = await callsPerSecond(() => concurrent.fileSystem.getMetadata(small), 16, CALL_SECONDS);
   console.log(`fs/getMetadata over one WebSocket, 16 in flight, server --concurrent-requests 16: ${concurrentMetadata.toFixed(0)} calls/s`);
   for (const inFlight of IN_FLIGHT) {
-    const rate = await callsPerSecond(() => remote.fileSystem.readFile(small), inFlight);
+    const rate = await callsPerSecond(() => remote.fileSystem.readFile(small), inFlight, CALL_SECONDS);
     console.log(`fs/readFile of ${SMALL_FILE_BYTES} B over one WebSocket, ${inFlight} in flight: ${rate.toFixed(0)} calls/s`);
   }
-  const concurrentRead = await callsPerSecond(() => concurrent.fileSystem.readFile(small), 16);
+  const concurrentRead = await callsPerSecond(() => concurrent.fileSystem.readFile(small), 16, CALL_SECONDS);
   console.log(`fs/readFile of ${SMALL_FILE_BYTES} B over one WebSocket, 16 in flight, server --concurrent-requests 16: ${concurrentRead.toFixed(0)} calls/s`);
 
   const large = rootUri.join('large.bin');
