@@ -2,7 +2,7 @@
 // the local sandboxed environment, the model scripted by the mock Responses server, and clients that
 // validate every message against Codex's schema. Asserts on the notifications clients see, the
 // requests the model receives, and what lands on disk.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { probeSandbox } from '@skein/sandboxing';
 import {
@@ -109,6 +109,19 @@ describe('thread/start and turn/start', () => {
       { threadId, status: { type: 'idle' } },
     ]);
     expect(model.requests[0]!.messageTexts('user').at(-1)).toBe('Say hello');
+  });
+
+  it('fails a turn at a spent rollout budget with Codex’s sessionBudgetExceeded, before its command runs', async () => {
+    writeFileSync(path.join(home.home, 'config.toml'), `${mockProviderConfigToml(model.url)}\n[features.rollout_budget]\nenabled = true\nlimit_tokens = 50\n`);
+    model.expect([sse(functionCall('exec_command', { cmd: 'touch spent.txt' }, { callId: 'call_spent' }), completed())]);
+    const client = await connect(await serve());
+    const threadId = await startThread(client);
+    const { turn } = (await client.request('turn/start', { threadId, input: text('Spend it') })) as { turn: { id: string } };
+    const done = await turnCompleted(client, turn.id);
+    const error = { message: 'budget reached', codexErrorInfo: 'sessionBudgetExceeded', additionalDetails: null };
+    expect(done.turn).toMatchObject({ status: 'failed', error });
+    expect(client.notificationsOf('error')).toEqual([{ threadId, turnId: turn.id, willRetry: false, error }]);
+    expect(existsSync(path.join(home.workspace, 'spent.txt'))).toBe(false);
   });
 
   it.skipIf(NO_SANDBOX !== '')(`shows a sandboxed command as a commandExecution item and answers the model in Codex’s format${NO_SANDBOX}`, async () => {

@@ -1,7 +1,7 @@
 // `skein exec` as a user (or @openai/codex-sdk) runs it: the built binary, a real home directory with
 // config.toml pointing at the mock Responses server, and a git repository as the working directory.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { probeSandbox } from '@skein/sandboxing';
 import {
@@ -197,6 +197,22 @@ describe('skein exec', () => {
       { type: 'error', message: expect.stringContaining('bad tool schema') as string },
       { type: 'turn.failed', error: { message: expect.stringContaining('bad tool schema') as string } },
     ]);
+  });
+
+  it('stops a turn at a spent rollout budget as Codex does: budget reached, the command never runs', async () => {
+    server.expect([sse(functionCall('exec_command', { cmd: 'touch spent.txt' }), completed())]);
+    const budget = ['-c', 'features.rollout_budget.enabled=true', '-c', 'features.rollout_budget.limit_tokens=50'];
+    const { code, stdout } = await skein(['exec', ...budget, '--sandbox', 'workspace-write', '--json', 'Spend it.']);
+    expect(code).toBe(1);
+    expect(jsonLines(stdout).slice(-2)).toEqual([
+      { type: 'error', message: 'budget reached' },
+      { type: 'turn.failed', error: { message: 'budget reached' } },
+    ]);
+    expect(existsSync(path.join(repo, 'spent.txt'))).toBe(false);
+    const rollout = readdirSync(path.join(home, 'sessions'), { recursive: true, encoding: 'utf8' }).find((file) => file.endsWith('.jsonl'))!;
+    const lines = readFileSync(path.join(home, 'sessions', rollout), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as { payload: Record<string, unknown> });
+    expect(lines.map((line) => line.payload).filter((payload) => payload.type === 'function_call_output')).toMatchObject([{ output: 'aborted before dispatch' }]);
+    expect(lines.at(-1)!.payload).toMatchObject({ type: 'task_complete', error: { message: 'budget reached', codex_error_info: 'session_budget_exceeded' } });
   });
 
   it('answers bad input with an error line and exit 1, creating no thread', async () => {

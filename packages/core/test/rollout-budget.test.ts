@@ -1,9 +1,12 @@
 // The rollout budget end to end against the mock model: the weighted charge, the ledger two threads
 // of one session share, the reminders (each window's first request, each interval, after a
-// compaction) and exhaustion aborting turns. Real config, store and rollout files; only the model is scripted.
+// compaction) and exhaustion stopping turns. Real config, store and rollout files; only the model is scripted.
 import { assistantMessage, completed, functionCall, sse, startMockResponsesServer, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { rolloutBudgetText } from '../src/budgets/rollout-budget.js';
+import { BUDGET_EXHAUSTED_MESSAGE, UNDISPATCHED_OUTPUT } from '../src/turn/run-turn.js';
 import { createTestWorkspace, startTestThread, type TestWorkspace } from '../src/testing/index.js';
 import type { CoreEvent } from '../src/turn/core-event.js';
 
@@ -98,6 +101,33 @@ describe('rollout budget', () => {
     expect(budgetsOf(third)).toEqual([rolloutBudgetText(1_000), rolloutBudgetText(920)]);
   });
 
+  it('opens no window with a reminder under reminder_at_context_start = false, and still reminds at a level', async () => {
+    server.expect([
+      sse(functionCall('exec_command', { cmd: 'echo a' }), completed({ usage: { inputTokens: 100, outputTokens: 10 } })),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    const quiet = ['features.rollout_budget.reminder_at_context_start=false', 'features.rollout_budget.reminder_at_remaining_tokens=[450]'];
+    const { thread: handle } = await thread(budget(500, 500, quiet));
+    await handle.runTurn(say('Work.'));
+    const [first, second] = server.requests as [CapturedRequest, CapturedRequest];
+    // As Codex 0.171.0 with the same table: nothing at 500 left, then 390 left is below the level.
+    expect(budgetsOf(first)).toEqual([]);
+    expect(budgetsOf(second)).toEqual([rolloutBudgetText(390)]);
+  });
+
+  it('reminds but never stops a turn under enforce_limit = false; a fractional limit_budget is told exactly', async () => {
+    server.expect([
+      sse(functionCall('exec_command', { cmd: 'echo a' }), completed({ usage: { inputTokens: 100, outputTokens: 10 } })),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    const settings = ['features.rollout_budget.enabled=true', 'features.rollout_budget.limit_budget=50.5', 'features.rollout_budget.enforce_limit=false'];
+    const { thread: handle } = await thread(settings);
+    expect(await handle.runTurn(say('Spend past it.'))).toEqual({ status: 'completed', lastAgentMessage: 'Done.' });
+    const [first, second] = server.requests as [CapturedRequest, CapturedRequest];
+    expect(budgetsOf(first)).toEqual([rolloutBudgetText(50.5)]);
+    expect(budgetsOf(second)).toEqual([rolloutBudgetText(50.5), rolloutBudgetText(0)]);
+  });
+
   it('is shared by the threads of one session, and not by another session', async () => {
     server.expect([sse(assistantMessage('A.'), completed()), sse(assistantMessage('B.'), completed()), sse(assistantMessage('C.'), completed())]);
     const root = await thread(budget(1_000, 100));
@@ -133,40 +163,47 @@ describe('rollout budget', () => {
     expect(texts.slice(-2)).toEqual(['Hi again.', rolloutBudgetText(94_650)]);
   });
 
-  it('aborts the turn whose response exhausts it, and a later turn of another thread of the session', async () => {
+  it('stops the turn whose response exhausts it before its calls run, and a later turn of another thread of the session', async () => {
+    const marker = join(workspace.workspace, 'ran');
     server.expect([
-      // 110 of 100: the calls of this response still run, then the turn is aborted.
-      sse(functionCall('exec_command', { cmd: 'echo spent' }), completed()),
+      // 110 of 100: the turn fails at this response's usage, and the command it asked for never runs.
+      sse(functionCall('exec_command', { cmd: `touch ${marker}` }, { callId: 'spend' }), completed()),
       sse(assistantMessage('Sibling answers.'), completed()),
     ]);
     const root = await thread(budget(100, 10));
     const outcome = await root.thread.runTurn(say('Spend it.'));
-    expect(outcome).toEqual({ status: 'interrupted' });
-    expect(lifecycle(root.events)).toEqual(['turnStarted', 'turnAborted']);
-    expect(root.events.filter((event) => event.type === 'itemCompleted' && event.item.type === 'function_call_output')).toHaveLength(1);
-    expect(root.events.some((event) => event.type === 'turnFailed' || event.type === 'warning')).toBe(false);
+    expect(outcome).toMatchObject({ status: 'failed', error: { name: 'BudgetExhaustedError', message: 'budget reached', code: 'SessionBudgetExceeded' } });
+    expect(lifecycle(root.events)).toEqual(['turnStarted', 'turnFailed']);
+    expect(existsSync(marker)).toBe(false);
+    const outputs = root.events.flatMap((event) => (event.type === 'itemCompleted' && event.item.type === 'function_call_output' ? [event.item] : []));
+    expect(outputs).toMatchObject([{ call_id: 'spend', output: UNDISPATCHED_OUTPUT }]);
+    // The usage still counts, then the model is told why the turn stopped.
+    const outputAt = root.events.findIndex((event) => event.type === 'itemCompleted' && event.item.type === 'function_call_output');
+    expect(root.events.findIndex((event) => event.type === 'tokenUsage')).toBeGreaterThan(outputAt);
+    expect(root.thread.history().map((item) => textOf(item as Item)).at(-1)).toBe(BUDGET_EXHAUSTED_MESSAGE);
+    expect(root.events.some((event) => event.type === 'turnAborted' || event.type === 'warning')).toBe(false);
 
     const events: CoreEvent[] = [];
     const sibling = await root.manager.start({ onEvent: (event) => events.push(event), sessionId: root.thread.threadId });
-    // The running response may finish (a soft boundary); the turn then aborts at its usage.
-    expect(await sibling.runTurn(say('Anything left?'))).toEqual({ status: 'interrupted' });
-    expect(lifecycle(events)).toEqual(['turnStarted', 'turnAborted']);
+    // The running response may finish (a soft boundary); the turn then stops at its usage.
+    expect(await sibling.runTurn(say('Anything left?'))).toMatchObject({ status: 'failed', error: { code: 'SessionBudgetExceeded' } });
+    expect(lifecycle(events)).toEqual(['turnStarted', 'turnFailed']);
     expect(server.requests).toHaveLength(2);
     expect(budgetsOf(server.requests[1]!)).toEqual([rolloutBudgetText(0)]);
     await sibling.close();
   });
 
-  it('aborts a compaction that exhausts it, without an error, keeping the old window', async () => {
+  it('fails the turn whose compaction exhausts it, without a retry or a generic error, keeping the old window', async () => {
     server.expect([
       sse(assistantMessage('Hello.'), completed({ usage: { inputTokens: 5_000, outputTokens: 10 } })),
       sse(assistantMessage('We said hello.'), completed({ usage: { inputTokens: 300, outputTokens: 40 } })),
     ]);
     const { thread: handle, events } = await thread(['model_auto_compact_token_limit=5000', ...budget(5_200, 5_000)]);
     await handle.runTurn(say('Hi.'));
-    expect(await handle.runTurn(say('Hi again.'))).toEqual({ status: 'interrupted' });
+    expect(await handle.runTurn(say('Hi again.'))).toMatchObject({ status: 'failed', error: { code: 'SessionBudgetExceeded' } });
     expect(server.requests).toHaveLength(2);
     expect(handle.contextWindow.windowNumber).toBe(0);
-    expect(lifecycle(events)).toEqual(['turnStarted', 'turnCompleted', 'turnStarted', 'turnAborted']);
-    expect(events.some((event) => event.type === 'turnFailed' || event.type === 'warning' || event.type === 'streamRetrying')).toBe(false);
+    expect(lifecycle(events)).toEqual(['turnStarted', 'turnCompleted', 'turnStarted', 'turnFailed']);
+    expect(events.some((event) => event.type === 'warning' || event.type === 'streamRetrying')).toBe(false);
   });
 });

@@ -26,6 +26,7 @@ export {
   RolloutBudgetConfig,
   RolloutBudgetTable,
   defaultReminderIntervalTokens,
+  rolloutBudgetLimit,
 } from './rollout-budget.js';
 export {
   CURRENT_TIME_REMINDER_DEFAULTS,

@@ -134,12 +134,12 @@ export function resolveFeatures(sources: readonly FeatureSource[]): FeatureResol
 
 /** The rollout_budget defaults that depend on nothing or on limit_tokens. */
 function rolloutDefaults(given: ReadonlyMap<string, Setting<unknown>>): Record<string, unknown> {
-  const limit = given.get('limit_tokens')?.value;
+  const limit = given.get('limit_tokens')?.value ?? given.get('limit_budget')?.value;
   return {
     sampling_token_weight: DEFAULT_ROLLOUT_TOKEN_WEIGHT,
     prefill_token_weight: DEFAULT_ROLLOUT_TOKEN_WEIGHT,
     // With no usable limit there is no default; the limit's own error is the one to report.
-    ...(typeof limit === 'number' && Number.isInteger(limit) && limit > 0
+    ...(typeof limit === 'number' && Number.isFinite(limit) && limit > 0
       ? { reminder_interval_tokens: defaultReminderIntervalTokens(limit) }
       : {}),
   };

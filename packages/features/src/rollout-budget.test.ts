@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROFILE, PROJECT, USER, configErrorOf, layer } from '../test/support.js';
 import { resolveFeatures } from './resolve-features.js';
-import { defaultReminderIntervalTokens } from './rollout-budget.js';
+import { defaultReminderIntervalTokens, rolloutBudgetLimit } from './rollout-budget.js';
 
 describe('rollout_budget defaults', () => {
   it('is off with no rollout budget by default', () => {
@@ -49,6 +49,21 @@ describe('rollout_budget defaults', () => {
       }),
     ]);
     expect(features.rolloutBudget).toMatchObject({ enforce_limit: true, reminder_at_remaining_tokens: [10, 50], reminder_at_context_start: true });
+  });
+});
+
+describe('rollout_budget limit_budget (Codex 0.171.0)', () => {
+  it('takes a fractional limit in place of limit_tokens, the interval defaulting from it', () => {
+    const { features } = resolveFeatures([layer(USER, { rollout_budget: { enabled: true, limit_budget: 50.5 } })]);
+    expect(features.rolloutBudget).toMatchObject({ limit_budget: 50.5, reminder_interval_tokens: 5 });
+    expect(rolloutBudgetLimit(features.rolloutBudget!)).toBe(50.5);
+  });
+
+  it('refuses limit_budget beside limit_tokens, and a limit_budget of zero or less', () => {
+    const both = configErrorOf([layer(USER, { rollout_budget: { enabled: true, limit_tokens: 100 } }), layer(PROFILE, { rollout_budget: { limit_budget: 10 } })]);
+    expect(both).toMatchObject({ key: 'features.rollout_budget.limit_budget', origin: PROFILE, reason: 'cannot be set together with limit_tokens (got 10)' });
+    const zero = configErrorOf([layer(USER, { rollout_budget: { enabled: true, limit_budget: 0 } })]);
+    expect(zero).toMatchObject({ key: 'features.rollout_budget.limit_budget', reason: 'must be a positive number (got 0)' });
   });
 });
 

@@ -3,6 +3,7 @@
 // announced; its questions (ThreadQuestions) become server requests to its subscribers.
 import type { Config } from '@skein/config';
 import type { CoreEvent, ThreadHandle, TurnItem } from '@skein/core';
+import { codexErrorInfoOf } from '@skein/core';
 import type { UserInput } from '@skein/protocol';
 import type { ClientConnection } from '../method.js';
 import type { AskOptions } from './thread-server-requests.js';
@@ -222,7 +223,7 @@ export class LiveThread {
       case 'turnAborted':
         return this.#finish(event.turnId, 'interrupted', null);
       case 'turnFailed': {
-        const error = { message: event.error.message, codexErrorInfo: null, additionalDetails: null };
+        const error = { message: event.error.message, codexErrorInfo: codexErrorInfoOf(event.error) ?? null, additionalDetails: null };
         this.#emit('error', { threadId: this.id, turnId: event.turnId, willRetry: false, error });
         return this.#finish(event.turnId, 'failed', error);
       }

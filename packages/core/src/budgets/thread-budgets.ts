@@ -33,8 +33,6 @@ export interface ThreadBudgetsOptions {
   readonly recorded: () => readonly ResponseItem[];
   /** The rollout budget's ledger of the thread's session (a thread of its own when none is given). */
   readonly rolloutLedger?: RolloutBudgetLedger | undefined;
-  /** Aborts the running turn (an exhausted rollout budget). */
-  readonly abortTurn: () => void;
 }
 
 /** The budgets of one thread. */
@@ -55,16 +53,18 @@ export class ThreadBudgets {
       settings: () => options.config().features.rolloutBudget,
       ledger: options.rolloutLedger ?? new RolloutBudgetLedger(),
       windowId,
-      abortTurn: options.abortTurn,
     });
   }
 
-  /** The hooks every turn runs: the reminders before each request, the budget's mark after each response. */
+  /**
+   * The hooks every turn runs: the reminders before each request, the rollout budget's charge as
+   * each response completes, the context budget's mark after it.
+   */
   get hooks(): TurnHooks {
-    return { beforeSampling: [this.#time, this.#tokens, this.#rollout], afterResponse: [this.#context, this.#rollout] };
+    return { beforeSampling: [this.#time, this.#tokens, this.#rollout], responseGates: [this.#rollout], afterResponse: [this.#context] };
   }
 
-  /** Charges a compaction's usage to the rollout budget; `exhausted` once it is spent (the turn is aborted). */
+  /** Charges a compaction's usage to the rollout budget; `exhausted` once it is spent. */
   chargeCompaction(usage: TokenUsage | undefined): 'exhausted' | undefined {
     return this.#rollout.chargeCompaction(usage);
   }

@@ -5,6 +5,7 @@
 import type { RolloutItem, RolloutWriter } from '@skein/rollout';
 import type { ExtensionStateRecord } from '../extensions/thread-extension-state.js';
 import type { CoreEvent } from '../turn/core-event.js';
+import { codexErrorInfoOf, rolloutErrorInfo } from '../turn/codex-error-info.js';
 import type { TurnFileChange, TurnItem } from '../turn/turn-item.js';
 import type { CompactionRecord, ThreadRecorder, TurnContextRecord, WorldStateRecord } from '../session/thread-recorder.js';
 import type { ResponseItem } from '@skein/protocol';
@@ -99,13 +100,17 @@ export class RolloutThreadRecorder implements ThreadRecorder {
       case 'turnAborted':
         this.#append([{ type: 'event_msg', payload: { type: 'turn_aborted', turn_id: event.turnId, reason: event.reason } }]);
         break;
-      case 'turnFailed':
-        // The error line is kept only in the extended policy; task_complete closes the turn either way.
+      case 'turnFailed': {
+        // The error line is kept only in the extended policy; task_complete closes the turn either
+        // way and, as Codex's, carries the error.
+        const info = codexErrorInfoOf(event.error);
+        const error = { message: event.error.message, ...(info === undefined ? {} : { codex_error_info: rolloutErrorInfo(info) }) };
         this.#append([
           { type: 'event_msg', payload: { type: 'error', message: event.error.message } },
-          { type: 'event_msg', payload: { type: 'task_complete', turn_id: event.turnId, last_agent_message: null } },
+          { type: 'event_msg', payload: { type: 'task_complete', turn_id: event.turnId, last_agent_message: null, error } },
         ]);
         break;
+      }
       default:
         // Deltas, item and usage events are not part of the persisted record.
         break;

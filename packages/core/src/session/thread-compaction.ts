@@ -4,6 +4,7 @@
 // window and its `compacted` record. A failed request changes nothing.
 import type { Config } from '@skein/config';
 import type { UuidV7Source } from '@skein/protocol';
+import { BudgetExhaustedError } from '../budgets/budget-exhausted-error.js';
 import { requestHandoffSummary } from '../compaction/compaction-request.js';
 import { firstContextWindow, nextContextWindow, type ContextWindow } from '../compaction/context-window.js';
 import { handoffSummaryText } from '../compaction/handoff-summary.js';
@@ -49,7 +50,7 @@ export interface ThreadCompactionOptions {
   readonly emit: (event: CoreEvent) => void;
   /** The request fields every request of a turn shares. */
   readonly requestFields: (config: Config, clientMetadata: Readonly<Record<string, string>>) => Omit<SamplingRequest, 'model' | 'input' | 'tools'>;
-  /** Charges the compaction's usage to the rollout budget; `exhausted` when that spent it (the turn is aborted by then). */
+  /** Charges the compaction's usage to the rollout budget; `exhausted` when that spent it. */
   readonly chargeUsage?: (usage: TokenUsage | undefined) => 'exhausted' | undefined;
 }
 
@@ -108,7 +109,7 @@ export class ThreadCompaction {
         slot.emit({ type: 'turnAborted', turnId, reason: 'interrupted' });
         return { status: 'interrupted' };
       }
-      if (!(error instanceof ModelError)) throw error;
+      if (!(error instanceof ModelError) && !(error instanceof BudgetExhaustedError)) throw error;
       slot.emit({ type: 'turnFailed', turnId, error });
       return { status: 'failed', error };
     } finally {
@@ -137,8 +138,8 @@ export class ThreadCompaction {
         uuid,
         onRetry: (retry) => emit({ type: 'streamRetrying', turnId, ...retry }),
       });
-      // Charged before the next window starts; an exhausted budget ends the turn as aborted, keeping the old window.
-      if (this.#options.chargeUsage?.(usage) === 'exhausted') throw new ModelError('Aborted', 'the rollout budget is exhausted');
+      // Charged before the next window starts; a spent budget fails the turn without a retry, keeping the old window.
+      if (this.#options.chargeUsage?.(usage) === 'exhausted') throw new BudgetExhaustedError();
       const window = nextContextWindow(this.#window, uuid);
       const context = await this.#options.context.compactionContext(config, turnId, window);
       const replacement = buildReplacementHistory({

@@ -134,7 +134,6 @@ export class ThreadSession {
       history: () => this.history.forPrompt(),
       recorded: () => this.history.items,
       rolloutLedger: options.rolloutLedger,
-      abortTurn: () => this.#active?.controller.abort(),
     });
   }
 

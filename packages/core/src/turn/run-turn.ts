@@ -1,10 +1,12 @@
 // One turn: sample the model, run the tools it calls, sample again, until it answers without calling
 // a tool. Hooks run before each request and after each response. Interrupts record an aborted output
-// for every unfinished call; model failures and fatal tool errors end the turn with a typed error.
+// for every unfinished call; model failures, fatal tool errors and a spent budget end the turn with a
+// typed error.
 // Everything the model produced is recorded in history at one boundary; what is recorded is in the
 // thread's file before the next request goes out.
 import { FatalToolError } from '@skein/extension-api';
-import { TURN_ABORTED_FRAGMENT, isKnownResponseItem, messageText, type ResponseItem } from '@skein/protocol';
+import { TURN_ABORTED_FRAGMENT, isKnownResponseItem, messageText, toolCallId, toolOutputFor, type ResponseItem } from '@skein/protocol';
+import { BudgetExhaustedError } from '../budgets/budget-exhausted-error.js';
 import { ModelError } from '../model-client/model-error.js';
 import type { ResponsesClient } from '../model-client/responses-client.js';
 import type { ThreadHistory } from '../history/thread-history.js';
@@ -64,8 +66,11 @@ export interface TurnParameters {
   readonly requestMetadata?: () => { readonly headers: Readonly<Record<string, string>>; readonly clientMetadata: Readonly<Record<string, string>> };
 }
 
-/** Why a turn failed: the model request, or a tool that declared the turn unable to go on. */
-export type TurnError = ModelError | FatalToolError;
+/**
+ * Why a turn failed: the model request, a tool that declared the turn unable to go on, or the
+ * session's spent rollout budget.
+ */
+export type TurnError = ModelError | FatalToolError | BudgetExhaustedError;
 
 /** How a turn ended. */
 export type TurnOutcome =
@@ -77,6 +82,14 @@ export type TurnOutcome =
 export const TURN_ABORTED_MESSAGE = TURN_ABORTED_FRAGMENT.render(
   'The user interrupted the previous turn. Commands it started may still be running; check before relying on their results.',
 ).text;
+
+/** The note recorded after a turn the spent rollout budget stopped (Codex records its interrupt note). */
+export const BUDGET_EXHAUSTED_MESSAGE = TURN_ABORTED_FRAGMENT.render(
+  "The session's shared token budget ran out, so the previous turn was stopped; the tools it last asked for did not run.",
+).text;
+
+/** The output of a call the turn stopped before running (Codex's words, so histories read alike). */
+export const UNDISPATCHED_OUTPUT = 'aborted before dispatch';
 
 /** Runs one turn to its end; never throws for model or tool failures (they become the outcome). */
 export async function runTurn(deps: TurnDependencies, params: TurnParameters): Promise<TurnOutcome> {
@@ -94,18 +107,23 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
       for (const hook of hooks.beforeSampling) recordAndAnnounce(deps, await hook.beforeSampling(step), turnId);
       const { produced, usage } = await sample(deps, params);
       const calls = produced.filter(isToolCall);
+      const response: SampledResponse = { produced, usage, toolCalls: calls.length };
+      const stop = gateResponse(hooks, step, response);
       let verdict: AfterResponseVerdict;
       try {
-        if (calls.length > 0) {
+        if (stop !== undefined) {
+          recordAndAnnounce(deps, calls.map((call) => toolOutputFor({ type: call.type, call_id: toolCallId(call)! }, UNDISPATCHED_OUTPUT)), turnId);
+        } else if (calls.length > 0) {
           recordAndAnnounce(deps, (await deps.calls.runAll(calls, { turnId, signal })).filter((output) => output !== undefined), turnId);
           if (signal.aborted) throw new ModelError('Aborted', 'the turn was interrupted');
         }
       } finally {
         // Codex reports a response's usage once the calls it asked for are done (or interrupted).
         if (usage !== undefined) deps.emit({ type: 'tokenUsage', turnId, usage });
-        verdict = await afterResponse(hooks, step, { produced, usage, toolCalls: calls.length });
+        verdict = await afterResponse(hooks, step, response);
       }
-      // An after-response hook may have aborted the turn (an exhausted budget): the response finished, the turn does not go on.
+      if (stop !== undefined) throw stop;
+      // An interrupt that came while the response was being accounted for: the turn does not go on.
       if (signal.aborted) throw new ModelError('Aborted', 'the turn was aborted');
       const pending = hooks.beforeSampling.some((hook) => hook.hasPending?.() === true);
       if (verdict !== undefined || (calls.length === 0 && !pending)) {
@@ -123,12 +141,25 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
       deps.emit({ type: 'turnAborted', turnId, reason: 'interrupted' });
       return { status: 'interrupted' };
     }
-    if (error instanceof ModelError || error instanceof FatalToolError) {
+    if (error instanceof BudgetExhaustedError) {
+      // The model learns why its work stopped, as after an interrupt; the client sees a failed turn.
+      deps.history.record([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: BUDGET_EXHAUSTED_MESSAGE }] }], turnId);
+    }
+    if (error instanceof ModelError || error instanceof FatalToolError || error instanceof BudgetExhaustedError) {
       deps.emit({ type: 'turnFailed', turnId, error });
       return { status: 'failed', error };
     }
     throw error;
   }
+}
+
+/** Runs every response gate; the first that stops the turn decides. */
+function gateResponse(hooks: TurnHooks, step: TurnStep, response: SampledResponse): BudgetExhaustedError | undefined {
+  for (const gate of hooks.responseGates ?? []) {
+    const stop = gate.gateResponse(step, response);
+    if (stop !== undefined) return stop;
+  }
+  return undefined;
 }
 
 /** Runs every after-response hook; the first that ends the turn decides. */

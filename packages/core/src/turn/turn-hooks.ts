@@ -1,7 +1,9 @@
 // The turn runner's hook points: before each sampling request (compaction, reminders, world state,
-// environment updates, steered input) and after each response (token accounting, budgets). Later
+// environment updates, steered input), once a response has completed but before its tools run (a
+// spent budget stops the turn there), and after each response (token accounting, budgets). Later
 // features register hooks; the loop itself does not change.
 import type { ResponseItem } from '@skein/protocol';
+import type { BudgetExhaustedError } from '../budgets/budget-exhausted-error.js';
 import type { TokenUsage } from '../model-client/response-event.js';
 
 /** Where a turn is when a hook runs. */
@@ -45,19 +47,30 @@ export interface AfterResponseHook {
   afterResponse(step: TurnStep, response: SampledResponse): Promise<AfterResponseVerdict> | AfterResponseVerdict;
 }
 
+/**
+ * Runs once a response has completed, before any tool it called is dispatched. Returning an error
+ * stops the turn there: its calls are answered `aborted before dispatch` and the turn fails with it.
+ */
+export interface ResponseGate {
+  readonly name: string;
+  gateResponse(step: TurnStep, response: SampledResponse): BudgetExhaustedError | undefined;
+}
+
 /** A turn's hooks, each list run in order. */
 export interface TurnHooks {
   readonly beforeSampling: readonly BeforeSamplingHook[];
+  readonly responseGates?: readonly ResponseGate[];
   readonly afterResponse: readonly AfterResponseHook[];
 }
 
 /** No hooks. */
-export const NO_TURN_HOOKS: TurnHooks = { beforeSampling: [], afterResponse: [] };
+export const NO_TURN_HOOKS: TurnHooks = { beforeSampling: [], responseGates: [], afterResponse: [] };
 
 /** Joins hook sets, keeping each list's order (earlier sets first). */
 export function combineTurnHooks(...sets: readonly Partial<TurnHooks>[]): TurnHooks {
   return {
     beforeSampling: sets.flatMap((set) => set.beforeSampling ?? []),
+    responseGates: sets.flatMap((set) => set.responseGates ?? []),
     afterResponse: sets.flatMap((set) => set.afterResponse ?? []),
   };
 }
