@@ -52,18 +52,19 @@ describe('token budget', () => {
     const second = handle.contextWindow;
     expect(second.windowNumber).toBe(1);
 
-    const lineage = (request: CapturedRequest) => inputOf(request).filter((item) => textOf(item).startsWith('<context_window>'));
+    const isLineage = (item: Item) => textOf(item).startsWith('Thread id: ');
+    const lineage = (request: CapturedRequest) => inputOf(request).filter(isLineage);
     const [window0, , window1] = server.requests as [CapturedRequest, CapturedRequest, CapturedRequest];
-    // Three content parts, between the developer context and the user's context, as Codex sends them.
+    // One developer message of colon-labelled lines, no wrapper, between the developer context and the user's context.
     expect(lineage(window0).map((item) => [item.role, item.content!.map((part) => part.text)])).toEqual([
-      ['developer', ['<context_window>', `\nAgent name: /root\nFirst context window id: ${id}\nCurrent context window id: ${first.windowId}\n`, '</context_window>']],
+      ['developer', [`Thread id: ${id}\nFirst context window id: ${id}\nCurrent context window id: ${first.windowId}`]],
     ]);
-    const index = inputOf(window0).findIndex((item) => textOf(item).startsWith('<context_window>'));
+    const index = inputOf(window0).findIndex(isLineage);
     expect(inputOf(window0)[index - 1]).toMatchObject({ role: 'developer' });
     expect(textOf(inputOf(window0)[index + 1]!)).toContain('<environment_context>');
     // The new window's context replaces the old lineage with its own.
-    expect(lineage(window1).map((item) => item.content![1]!.text)).toEqual([
-      `\nAgent name: /root\nFirst context window id: ${id}\nCurrent context window id: ${second.windowId}\nPrevious context window id: ${first.windowId}\n`,
+    expect(lineage(window1).map((item) => textOf(item))).toEqual([
+      `Thread id: ${id}\nFirst context window id: ${id}\nCurrent context window id: ${second.windowId}\nPrevious context window id: ${first.windowId}`,
     ]);
   });
 
@@ -72,7 +73,7 @@ describe('token budget', () => {
     const { thread: handle } = await thread([]);
     await handle.runTurn(say('Hi.'));
     const [request] = server.requests as [CapturedRequest];
-    expect(inputOf(request).some((item) => textOf(item).startsWith('<context_window>'))).toBe(false);
+    expect(inputOf(request).some((item) => textOf(item).includes('context window id:'))).toBe(false);
     expect(toolsOf(request)).not.toContain('get_context_remaining');
   });
 

@@ -77,8 +77,10 @@ export const CURRENT_TIME_REMINDER_FRAGMENT = defineContextFragment({
 });
 
 /**
- * `<context_window>`: the lineage of the thread's context windows (token budget). Codex sends the
+ * `<context_window>`: Codex 0.171.0's lineage of the thread's context windows (token budget), the
  * open marker, the body and the close marker as three content parts of one developer message.
+ * Skein's lineage has no wrapper (as its issue asks); this stays so Codex's and older Skein
+ * rollouts are still told apart from the user's words.
  */
 export const CONTEXT_WINDOW_FRAGMENT = defineContextFragment({
   kind: 'token_budget.context_window',

@@ -1,24 +1,17 @@
-// The lineage block the token budget adds to a window's full context: which window this is, the
-// thread's first, and the one it replaced. Codex's form: one developer message whose three content
-// parts are the open marker, the labelled lines, and the close marker; `Previous` only after the first.
-import { CONTEXT_WINDOW_FRAGMENT, type ResponseItem } from '@skein/protocol';
+// The lineage block the token budget adds to a window's full context: the thread, its first window,
+// this one, and the one it replaced (`Previous` only after the first). As the issue asks, plain
+// colon-labelled lines in one developer message, no wrapper tags; Codex 0.171.0 wraps the same
+// lines in `<context_window>` with an `Agent name:` line instead of the thread id.
+import type { ResponseItem } from '@skein/protocol';
 import type { ContextWindow } from '../compaction/context-window.js';
 
-/** The agent path of a thread with no parent, as the turn metadata names it. */
-export const ROOT_AGENT_NAME = '/root';
-
-/** The lineage message of `window`. */
-export function contextWindowLineage(window: ContextWindow, agentName: string = ROOT_AGENT_NAME): ResponseItem {
+/** The lineage message of `window` in thread `threadId`. */
+export function contextWindowLineage(threadId: string, window: ContextWindow): ResponseItem {
   const lines = [
-    `Agent name: ${agentName}`,
+    `Thread id: ${threadId}`,
     `First context window id: ${window.firstWindowId}`,
     `Current context window id: ${window.windowId}`,
     ...(window.previousWindowId === undefined ? [] : [`Previous context window id: ${window.previousWindowId}`]),
   ];
-  const text = (value: string) => ({ type: 'input_text' as const, text: value });
-  return {
-    type: 'message',
-    role: 'developer',
-    content: [text(CONTEXT_WINDOW_FRAGMENT.open), text(`\n${lines.join('\n')}\n`), text(CONTEXT_WINDOW_FRAGMENT.close)],
-  };
+  return { type: 'message', role: 'developer', content: [{ type: 'input_text', text: lines.join('\n') }] };
 }

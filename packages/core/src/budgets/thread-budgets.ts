@@ -1,7 +1,8 @@
 // A thread's budgets and reminders, as turn hooks: the current-time reminder, the token budget
 // (its reminder, its figure for get_context_remaining, and the lineage block of each window's
-// context) and the rollout budget (its reminder and its charge of each response's usage). Each reads the thread's settings at the time, so turning a feature on or off takes
-// effect with the next request.
+// context) and the rollout budget (its reminder and its charge of each response's usage). Each
+// reads the thread's settings at the time, so turning a feature on or off takes effect with the
+// next request.
 import type { Config } from '@skein/config';
 import type { ResponseItem } from '@skein/protocol';
 import type { ContextWindow } from '../compaction/context-window.js';
@@ -17,6 +18,8 @@ import { TokenBudgetReminder } from './token-budget-reminder.js';
 
 /** What a thread's budgets read. */
 export interface ThreadBudgetsOptions {
+  /** The thread's id, for the token budget's lineage block. */
+  readonly threadId: string;
   readonly config: () => Config;
   readonly model: () => ModelInfo;
   /** The thread's injected clock. */
@@ -76,7 +79,7 @@ export class ThreadBudgets {
 
   /** The lineage message of `window` (default: the current one) while the token budget is on. */
   lineage(config: Config, window: ContextWindow = this.#options.window()): ResponseItem | undefined {
-    return config.features.tokenBudget === undefined ? undefined : contextWindowLineage(window);
+    return config.features.tokenBudget === undefined ? undefined : contextWindowLineage(this.#options.threadId, window);
   }
 
   /** Continues from recorded history: the reminders are due again, the budget counts from the record. */

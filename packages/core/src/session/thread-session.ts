@@ -126,6 +126,7 @@ export class ThreadSession {
       chargeUsage: (usage) => this.#budgets.chargeCompaction(usage),
     });
     this.#budgets = new ThreadBudgets({
+      threadId: options.threadId,
       config: () => this.#config,
       model: () => this.#model,
       now: options.clock.now,
