@@ -111,7 +111,7 @@ describe('thread/start and turn/start', () => {
     expect(model.requests[0]!.messageTexts('user').at(-1)).toBe('Say hello');
   });
 
-  it('fails a turn at a spent rollout budget with Codex’s sessionBudgetExceeded, before its command runs', async () => {
+  it('interrupts a turn at a spent rollout budget, its error Codex’s sessionBudgetExceeded, before its command runs', async () => {
     writeFileSync(path.join(home.home, 'config.toml'), `${mockProviderConfigToml(model.url)}\n[features.rollout_budget]\nenabled = true\nlimit_tokens = 50\n`);
     model.expect([sse(functionCall('exec_command', { cmd: 'touch spent.txt' }, { callId: 'call_spent' }), completed())]);
     const client = await connect(await serve());
@@ -119,8 +119,8 @@ describe('thread/start and turn/start', () => {
     const { turn } = (await client.request('turn/start', { threadId, input: text('Spend it') })) as { turn: { id: string } };
     const done = await turnCompleted(client, turn.id);
     const error = { message: 'budget reached', codexErrorInfo: 'sessionBudgetExceeded', additionalDetails: null };
-    expect(done.turn).toMatchObject({ status: 'failed', error });
-    expect(client.notificationsOf('error')).toEqual([{ threadId, turnId: turn.id, willRetry: false, error }]);
+    expect(done.turn).toMatchObject({ status: 'interrupted', error });
+    expect(client.notificationsOf('error')).toEqual([]);
     expect(existsSync(path.join(home.workspace, 'spent.txt'))).toBe(false);
   });
 

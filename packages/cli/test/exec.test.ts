@@ -199,20 +199,17 @@ describe('skein exec', () => {
     ]);
   });
 
-  it('stops a turn at a spent rollout budget as Codex does: budget reached, the command never runs', async () => {
+  it('aborts a turn at a spent rollout budget, saying budget reached; the command never runs', async () => {
     server.expect([sse(functionCall('exec_command', { cmd: 'touch spent.txt' }), completed())]);
     const budget = ['-c', 'features.rollout_budget.enabled=true', '-c', 'features.rollout_budget.limit_tokens=50'];
     const { code, stdout } = await skein(['exec', ...budget, '--sandbox', 'workspace-write', '--json', 'Spend it.']);
     expect(code).toBe(1);
-    expect(jsonLines(stdout).slice(-2)).toEqual([
-      { type: 'error', message: 'budget reached' },
-      { type: 'turn.failed', error: { message: 'budget reached' } },
-    ]);
+    expect(jsonLines(stdout).slice(-2)).toEqual([{ type: 'turn.started' }, { type: 'turn.failed', error: { message: 'budget reached' } }]);
     expect(existsSync(path.join(repo, 'spent.txt'))).toBe(false);
     const rollout = readdirSync(path.join(home, 'sessions'), { recursive: true, encoding: 'utf8' }).find((file) => file.endsWith('.jsonl'))!;
     const lines = readFileSync(path.join(home, 'sessions', rollout), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as { payload: Record<string, unknown> });
     expect(lines.map((line) => line.payload).filter((payload) => payload.type === 'function_call_output')).toMatchObject([{ output: 'aborted before dispatch' }]);
-    expect(lines.at(-1)!.payload).toMatchObject({ type: 'task_complete', error: { message: 'budget reached', codex_error_info: 'session_budget_exceeded' } });
+    expect(lines.at(-1)!.payload).toMatchObject({ type: 'turn_aborted', reason: 'interrupted' });
   });
 
   it('answers bad input with an error line and exit 1, creating no thread', async () => {

@@ -163,17 +163,17 @@ describe('rollout budget', () => {
     expect(texts.slice(-2)).toEqual(['Hi again.', rolloutBudgetText(94_650)]);
   });
 
-  it('stops the turn whose response exhausts it before its calls run, and a later turn of another thread of the session', async () => {
+  it('aborts the turn whose response exhausts it before its calls run, saying why, and a later turn of another thread of the session', async () => {
     const marker = join(workspace.workspace, 'ran');
     server.expect([
-      // 110 of 100: the turn fails at this response's usage, and the command it asked for never runs.
+      // 110 of 100: the turn aborts at this response's usage, and the command it asked for never runs.
       sse(functionCall('exec_command', { cmd: `touch ${marker}` }, { callId: 'spend' }), completed()),
       sse(assistantMessage('Sibling answers.'), completed()),
     ]);
     const root = await thread(budget(100, 10));
     const outcome = await root.thread.runTurn(say('Spend it.'));
-    expect(outcome).toMatchObject({ status: 'failed', error: { name: 'BudgetExhaustedError', message: 'budget reached', code: 'SessionBudgetExceeded' } });
-    expect(lifecycle(root.events)).toEqual(['turnStarted', 'turnFailed']);
+    expect(outcome).toMatchObject({ status: 'interrupted', error: { name: 'BudgetExhaustedError', message: 'budget reached', code: 'SessionBudgetExceeded' } });
+    expect(lifecycle(root.events)).toEqual(['turnStarted', 'turnAborted']);
     expect(existsSync(marker)).toBe(false);
     const outputs = root.events.flatMap((event) => (event.type === 'itemCompleted' && event.item.type === 'function_call_output' ? [event.item] : []));
     expect(outputs).toMatchObject([{ call_id: 'spend', output: UNDISPATCHED_OUTPUT }]);
@@ -181,29 +181,29 @@ describe('rollout budget', () => {
     const outputAt = root.events.findIndex((event) => event.type === 'itemCompleted' && event.item.type === 'function_call_output');
     expect(root.events.findIndex((event) => event.type === 'tokenUsage')).toBeGreaterThan(outputAt);
     expect(root.thread.history().map((item) => textOf(item as Item)).at(-1)).toBe(BUDGET_EXHAUSTED_MESSAGE);
-    expect(root.events.some((event) => event.type === 'turnAborted' || event.type === 'warning')).toBe(false);
+    expect(root.events.some((event) => event.type === 'turnFailed' || event.type === 'warning')).toBe(false);
 
     const events: CoreEvent[] = [];
     const sibling = await root.manager.start({ onEvent: (event) => events.push(event), sessionId: root.thread.threadId });
-    // The running response may finish (a soft boundary); the turn then stops at its usage.
-    expect(await sibling.runTurn(say('Anything left?'))).toMatchObject({ status: 'failed', error: { code: 'SessionBudgetExceeded' } });
-    expect(lifecycle(events)).toEqual(['turnStarted', 'turnFailed']);
+    // The running response may finish (a soft boundary); the turn then aborts at its usage.
+    expect(await sibling.runTurn(say('Anything left?'))).toMatchObject({ status: 'interrupted', error: { code: 'SessionBudgetExceeded' } });
+    expect(lifecycle(events)).toEqual(['turnStarted', 'turnAborted']);
     expect(server.requests).toHaveLength(2);
     expect(budgetsOf(server.requests[1]!)).toEqual([rolloutBudgetText(0)]);
     await sibling.close();
   });
 
-  it('fails the turn whose compaction exhausts it, without a retry or a generic error, keeping the old window', async () => {
+  it('aborts the turn whose compaction exhausts it, without a retry or a generic error, keeping the old window', async () => {
     server.expect([
       sse(assistantMessage('Hello.'), completed({ usage: { inputTokens: 5_000, outputTokens: 10 } })),
       sse(assistantMessage('We said hello.'), completed({ usage: { inputTokens: 300, outputTokens: 40 } })),
     ]);
     const { thread: handle, events } = await thread(['model_auto_compact_token_limit=5000', ...budget(5_200, 5_000)]);
     await handle.runTurn(say('Hi.'));
-    expect(await handle.runTurn(say('Hi again.'))).toMatchObject({ status: 'failed', error: { code: 'SessionBudgetExceeded' } });
+    expect(await handle.runTurn(say('Hi again.'))).toMatchObject({ status: 'interrupted', error: { code: 'SessionBudgetExceeded' } });
     expect(server.requests).toHaveLength(2);
     expect(handle.contextWindow.windowNumber).toBe(0);
-    expect(lifecycle(events)).toEqual(['turnStarted', 'turnCompleted', 'turnStarted', 'turnFailed']);
-    expect(events.some((event) => event.type === 'warning' || event.type === 'streamRetrying')).toBe(false);
+    expect(lifecycle(events)).toEqual(['turnStarted', 'turnCompleted', 'turnStarted', 'turnAborted']);
+    expect(events.some((event) => event.type === 'turnFailed' || event.type === 'warning' || event.type === 'streamRetrying')).toBe(false);
   });
 });

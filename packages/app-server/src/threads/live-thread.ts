@@ -2,7 +2,7 @@
 // v2 notifications for the thread's subscribers (in Codex's order), its status is tracked and
 // announced; its questions (ThreadQuestions) become server requests to its subscribers.
 import type { Config } from '@skein/config';
-import type { CoreEvent, ThreadHandle, TurnItem } from '@skein/core';
+import type { CoreEvent, ThreadHandle, TurnError, TurnItem } from '@skein/core';
 import { codexErrorInfoOf } from '@skein/core';
 import type { UserInput } from '@skein/protocol';
 import type { ClientConnection } from '../method.js';
@@ -221,9 +221,10 @@ export class LiveThread {
       case 'turnCompleted':
         return this.#finish(event.turnId, 'completed', null);
       case 'turnAborted':
-        return this.#finish(event.turnId, 'interrupted', null);
+        // A turn the spent budget stopped is interrupted as any other, and its error says why.
+        return this.#finish(event.turnId, 'interrupted', event.error === undefined ? null : turnErrorObject(event.error));
       case 'turnFailed': {
-        const error = { message: event.error.message, codexErrorInfo: codexErrorInfoOf(event.error) ?? null, additionalDetails: null };
+        const error = turnErrorObject(event.error);
         this.#emit('error', { threadId: this.id, turnId: event.turnId, willRetry: false, error });
         return this.#finish(event.turnId, 'failed', error);
       }
@@ -350,4 +351,9 @@ export class LiveThread {
 
 function textOf(input: readonly UserInput[]): string {
   return input.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+}
+
+/** A turn's `error` as the protocol's TurnError object. */
+function turnErrorObject(error: TurnError): WireObject {
+  return { message: error.message, codexErrorInfo: codexErrorInfoOf(error) ?? null, additionalDetails: null };
 }

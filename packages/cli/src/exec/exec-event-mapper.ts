@@ -39,7 +39,7 @@ export class ExecEventMapper {
           { type: 'turn.failed', error: { message: event.error.message } },
         ];
       case 'turnAborted':
-        return [{ type: 'turn.failed', error: { message: 'the turn was interrupted' } }];
+        return [{ type: 'turn.failed', error: { message: event.error?.message ?? 'the turn was interrupted' } }];
       case 'turnItem':
         return event.phase === 'started' ? this.#started(event.item) : this.#completed(event.item);
       // The facts core reduces into turn items are not lines of their own.

@@ -102,7 +102,7 @@ export class HumanOutput {
         this.#write(`${this.#style('red', 'error:')} ${event.error.message}\n`);
         return;
       case 'turnAborted':
-        this.#write(`${this.#style('red', 'error:')} the turn was interrupted\n`);
+        this.#write(`${this.#style('red', 'error:')} ${event.error?.message ?? 'the turn was interrupted'}\n`);
         return;
       case 'streamRetrying':
         this.#write(`${this.#style('yellow', 'retrying:')} model stream attempt ${event.attempt} in ${event.delayMs} ms (${event.reason})\n`);

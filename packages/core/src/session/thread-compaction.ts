@@ -109,7 +109,11 @@ export class ThreadCompaction {
         slot.emit({ type: 'turnAborted', turnId, reason: 'interrupted' });
         return { status: 'interrupted' };
       }
-      if (!(error instanceof ModelError) && !(error instanceof BudgetExhaustedError)) throw error;
+      if (error instanceof BudgetExhaustedError) {
+        slot.emit({ type: 'turnAborted', turnId, reason: 'interrupted', error });
+        return { status: 'interrupted', error };
+      }
+      if (!(error instanceof ModelError)) throw error;
       slot.emit({ type: 'turnFailed', turnId, error });
       return { status: 'failed', error };
     } finally {
@@ -138,7 +142,7 @@ export class ThreadCompaction {
         uuid,
         onRetry: (retry) => emit({ type: 'streamRetrying', turnId, ...retry }),
       });
-      // Charged before the next window starts; a spent budget fails the turn without a retry, keeping the old window.
+      // Charged before the next window starts; a spent budget aborts the turn without a retry, keeping the old window.
       if (this.#options.chargeUsage?.(usage) === 'exhausted') throw new BudgetExhaustedError();
       const window = nextContextWindow(this.#window, uuid);
       const context = await this.#options.context.compactionContext(config, turnId, window);

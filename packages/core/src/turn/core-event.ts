@@ -40,7 +40,8 @@ export type CoreEvent =
     }
   | { readonly type: 'streamRetrying'; readonly turnId: string; readonly attempt: number; readonly delayMs: number; readonly reason: string }
   | { readonly type: 'turnCompleted'; readonly turnId: string; readonly lastAgentMessage: string | undefined }
-  | { readonly type: 'turnAborted'; readonly turnId: string; readonly reason: 'interrupted' }
+  /** A turn stopped before it ended: by the user, or (with `error`) by the session's spent budget. */
+  | { readonly type: 'turnAborted'; readonly turnId: string; readonly reason: 'interrupted'; readonly error?: TurnError }
   | { readonly type: 'turnFailed'; readonly turnId: string; readonly error: TurnError }
   /** A command started: the model's (exec_command) or the user's (a shell command), as the client should show it. */
   | {

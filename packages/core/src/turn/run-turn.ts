@@ -1,7 +1,7 @@
 // One turn: sample the model, run the tools it calls, sample again, until it answers without calling
 // a tool. Hooks run before each request and after each response. Interrupts record an aborted output
-// for every unfinished call; model failures, fatal tool errors and a spent budget end the turn with a
-// typed error.
+// for every unfinished call; model failures and fatal tool errors end the turn with a typed error; a
+// spent budget aborts it, saying why.
 // Everything the model produced is recorded in history at one boundary; what is recorded is in the
 // thread's file before the next request goes out.
 import { FatalToolError } from '@skein/extension-api';
@@ -67,15 +67,16 @@ export interface TurnParameters {
 }
 
 /**
- * Why a turn failed: the model request, a tool that declared the turn unable to go on, or the
- * session's spent rollout budget.
+ * Why a turn failed (the model request, a tool that declared the turn unable to go on) or was
+ * stopped (the session's spent rollout budget).
  */
 export type TurnError = ModelError | FatalToolError | BudgetExhaustedError;
 
 /** How a turn ended. */
 export type TurnOutcome =
   | { readonly status: 'completed'; readonly lastAgentMessage: string | undefined }
-  | { readonly status: 'interrupted' }
+  /** Stopped before its end: by the user, or by what `error` says (the session's spent budget). */
+  | { readonly status: 'interrupted'; readonly error?: TurnError }
   | { readonly status: 'failed'; readonly error: TurnError };
 
 /** The user message recorded after an interrupted turn, so the model knows why its work stopped. */
@@ -142,10 +143,13 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
       return { status: 'interrupted' };
     }
     if (error instanceof BudgetExhaustedError) {
-      // The model learns why its work stopped, as after an interrupt; the client sees a failed turn.
+      // An aborted turn, as after an interrupt, that says why: the model reads the budget's note,
+      // the client gets the error with the usual aborted-turn events.
       deps.history.record([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: BUDGET_EXHAUSTED_MESSAGE }] }], turnId);
+      deps.emit({ type: 'turnAborted', turnId, reason: 'interrupted', error });
+      return { status: 'interrupted', error };
     }
-    if (error instanceof ModelError || error instanceof FatalToolError || error instanceof BudgetExhaustedError) {
+    if (error instanceof ModelError || error instanceof FatalToolError) {
       deps.emit({ type: 'turnFailed', turnId, error });
       return { status: 'failed', error };
     }
