@@ -100,7 +100,7 @@ describe.skipIf(!BWRAP_WORKS)('executor skills (needs bubblewrap to give the exe
         { id: 'cap', location: { type: 'environment', environmentId: 'remote', path: root } },
         { id: 'elsewhere', location: { type: 'environment', environmentId: 'local', path: '/nowhere' } },
       ],
-    })) as { thread: { id: string } };
+    })) as { thread: { id: string; path: string } };
     const { turn } = (await client.request('turn/start', { threadId: started.thread.id, input: text('Use $cap-skill.') })) as { turn: { id: string } };
     await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id);
 
@@ -127,6 +127,8 @@ describe.skipIf(!BWRAP_WORKS)('executor skills (needs bubblewrap to give the exe
     expect(second!.toolOutputText('c_unknown')).toBe('skill package is not available');
     expect(second!.toolOutputText('c_cross')).toContain('belongs to another package');
     expect(second!.toolOutputText('c_dots')).toContain('canonical');
+    // The thread's own executor is not external context: no output is marked so in the rollout.
+    expect(readFileSync(started.thread.path, 'utf8')).not.toContain('external_context');
     // The calls are not items a client sees (Codex shows none for them).
     expect(client.notifications.some((note) => note.method === 'item/started' && JSON.stringify(note.params).includes('skills'))).toBe(false);
     expect(client.schemaFailures).toEqual([]);

@@ -62,7 +62,7 @@ describe('remote skills from MCP servers', () => {
       sse(assistantMessage('Read it.'), completed()),
     ]);
     const client = await appServer();
-    const { thread } = (await client.request('thread/start', { cwd: home.workspace })) as { thread: { id: string } };
+    const { thread } = (await client.request('thread/start', { cwd: home.workspace })) as { thread: { id: string; path: string } };
     await runTurn(client, thread.id, 'Deploy with the hosted skill.');
 
     const [first, second] = model.requests;
@@ -85,6 +85,10 @@ describe('remote skills from MCP servers', () => {
     expect(JSON.parse(second!.toolOutputText('c_child')!)).toEqual({ resource: 'skill://hub/deploy/checklist.md', contents: 'Check twice.\n', next_cursor: null });
     expect(second!.toolOutputText('c_other')).toContain('not part of the package');
     expect(second!.toolOutputText('c_unknown')).toBe('skill package is not available');
+    // What the orchestrator's server served is marked external context in the rollout; refusals are not.
+    const outputs = readFileSync(thread.path, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { payload: { type?: string; call_id?: string; metadata?: { external_context?: boolean } } }).payload);
+    const marked = Object.fromEntries(outputs.filter((payload) => payload.type === 'function_call_output').map((payload) => [payload.call_id, payload.metadata?.external_context ?? false]));
+    expect(marked).toEqual({ c_list: true, c_read: true, c_child: true, c_other: false, c_unknown: false });
 
     // The next turn continues the read from the cursor; the hanging server is not asked again.
     model.expect([sse(functionCall('read', { package: 'skill://hub/deploy', cursor: part.next_cursor }, { namespace: 'skills', callId: 'c_more' }), completed()), sse(assistantMessage('Done.'), completed())]);

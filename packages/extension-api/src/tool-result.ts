@@ -6,6 +6,13 @@ import type { ToolOutputBody } from '@skein/protocol';
 export interface ToolResult {
   readonly output: ToolOutputBody;
   readonly success: boolean;
+  /**
+   * The output carries content from outside the thread's machine and environments (an
+   * orchestrator's or MCP server's skills, a web page). The host records the mark with the output
+   * (its `metadata.external_context`, kept in the rollout), as Codex marks such outputs so that
+   * what is learnt from the thread (memories) can leave it out.
+   */
+  readonly externalContext?: boolean;
 }
 
 // An extension may carry its own copy of this package (another version, another install); the host

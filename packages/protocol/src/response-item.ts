@@ -6,13 +6,16 @@ import { ContentItem, ToolOutputBody } from './content-item.js';
 import { newItemId, randomUuidV7, type UuidV7Source } from './ids.js';
 
 /**
- * Skein's per-item metadata: which turn produced the item and, for items derived from a tool call
- * (outputs, follow-up messages), the call they answer. Not to be confused with the rollout
- * line's own `metadata` (history sequence numbers). Stripped before sending to non-OpenAI providers.
+ * Skein's per-item metadata: which turn produced the item, for items derived from a tool call
+ * (outputs, follow-up messages) the call they answer, and for a tool output whether it carries
+ * content from outside the thread's machine and environments (`external_context`). Not to be
+ * confused with the rollout line's own `metadata` (history sequence numbers). Stripped before
+ * sending to non-OpenAI providers.
  */
 export const ItemMetadata = z.looseObject({
   turn_id: z.string().optional(),
   source_call_id: z.string().optional(),
+  external_context: z.boolean().optional(),
 });
 export type ItemMetadata = z.infer<typeof ItemMetadata>;
 

@@ -47,7 +47,8 @@ export function skillsTools(service: SkillsService, base: Omit<SkillProviderRequ
       const skills = (await live(context.environments ?? [])).filter((skill) => (wanted === 'executor' ? skill.locator.kind === 'executor' : skill.locator.kind !== 'executor'));
       const rest = skills.slice(start).map(listEntry);
       const { result } = fitItems(rest, (page, more) => ({ skills: page, warnings: [], next_cursor: more ? encodeCursor({ offset: start + page.length }) : null }));
-      return { output: JSON.stringify(result), success: true };
+      // What the orchestrator's providers list came from outside the thread's environments.
+      return { output: JSON.stringify(result), success: true, ...(wanted === 'remote' && rest.length > 0 ? EXTERNAL : {}) };
     },
   });
   const read: FunctionToolHandler<z.infer<typeof ReadArgs>> = defineFunctionTool({
@@ -89,7 +90,7 @@ export function skillsTools(service: SkillsService, base: Omit<SkillProviderRequ
         ...(contents.skillRoot === undefined ? {} : { skill_root: contents.skillRoot }),
         next_cursor: more ? encodeCursor({ resource, offset: offset + chunk.length }) : null,
       }));
-      return { output: JSON.stringify(result), success: true };
+      return { output: JSON.stringify(result), success: true, ...(skill.locator.kind === 'executor' ? {} : EXTERNAL) };
     },
   });
   return {
@@ -124,6 +125,9 @@ function findPackage(skills: readonly Skill[], name: string): Skill | undefined 
   }
   return skills.find((skill) => skill.locator.kind !== 'file' && skill.locator.package === full);
 }
+
+/** Marks an output whose content an orchestrator's provider served, not the thread's environments. */
+const EXTERNAL = { externalContext: true } as const;
 
 function failure(message: string): ToolResult {
   return { output: message, success: false };

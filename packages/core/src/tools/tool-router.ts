@@ -2,7 +2,7 @@
 // not parse, a handler that throws — becomes a tool output the model can read, never a failed turn;
 // only a FatalToolError (or an interrupt) propagates.
 import { FatalToolError, ToolError, type LeafToolHandler, type NamespaceToolHandler, type ToolContext, type ToolHandler, type ToolResult } from '@skein/extension-api';
-import { isKnownResponseItem, toolOutputFor, type ResponseItem, type ToolSpec } from '@skein/protocol';
+import { isKnownResponseItem, toolOutputFor, withResponseItemMetadata, type ResponseItem, type ToolSpec } from '@skein/protocol';
 import { z } from 'zod';
 
 /** A call the router can run: a function call or a custom tool call from the model. */
@@ -67,7 +67,9 @@ export class ToolRouter {
    */
   async dispatch(call: ToolCall, context: Omit<ToolContext, 'callId'>): Promise<{ item: ResponseItem; success: boolean }> {
     const result = await this.run(call, { ...context, callId: call.call_id });
-    return { item: toolOutputFor(call, result.output), success: result.success };
+    const item = toolOutputFor(call, result.output);
+    // The mark travels with the output into history and the rollout, so it survives a resume.
+    return { item: result.externalContext === true ? withResponseItemMetadata(item, { external_context: true }) : item, success: result.success };
   }
 
   /** Runs one call and returns the tool's own result (for nested calls, whose output is not an item). */
