@@ -87,7 +87,7 @@ describe('remote skills from MCP servers', () => {
     expect(second!.toolOutputText('c_unknown')).toBe('skill package is not available');
     // What the orchestrator's server served is marked external context in the rollout; refusals are not.
     const outputs = readFileSync(thread.path, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { payload: { type?: string; call_id?: string; metadata?: { external_context?: boolean } } }).payload);
-    const marked = Object.fromEntries(outputs.filter((payload) => payload.type === 'function_call_output').map((payload) => [payload.call_id, payload.metadata?.external_context ?? false]));
+    const marked: Record<string, boolean> = Object.fromEntries(outputs.filter((payload) => payload.type === 'function_call_output').map((payload) => [payload.call_id ?? '', payload.metadata?.external_context ?? false]));
     expect(marked).toEqual({ c_list: true, c_read: true, c_child: true, c_other: false, c_unknown: false });
 
     // The next turn continues the read from the cursor; the hanging server is not asked again.
