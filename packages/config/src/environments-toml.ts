@@ -179,10 +179,11 @@ export async function loadEnvironmentsToml(homeDir: string): Promise<Environment
 
 /**
  * The ids a thread started without `environments` gets, the primary first: the default, then
- * `local` when included, then the others in file order. Empty for `default = "none"` with nothing
- * else to attach.
+ * `local` when included, then the others in file order. None for `default = "none"`: such a thread
+ * has no environment, as one started with `environments: []`.
  */
 export function defaultEnvironmentIds(config: EnvironmentsConfig): string[] {
+  if (config.noDefault) return [];
   const ids = [...(config.includeLocal ? [LOCAL_ENVIRONMENT_ID] : []), ...config.environments.map((environment) => environment.id)];
   if (config.defaultId === undefined) return ids;
   return [config.defaultId, ...ids.filter((id) => id !== config.defaultId)];

@@ -71,10 +71,11 @@ describe('parseEnvironmentsToml', () => {
     expect(defaultEnvironmentIds(config)).toEqual(['local']);
   });
 
-  it('accepts default = "none" and include_local = false', () => {
+  it('accepts default = "none" (no environment for threads) and include_local = false', () => {
     const config = parseEnvironmentsToml('default = "none"\ninclude_local = false\n[[environments]]\nid = "a"\nurl = "ws://127.0.0.1:1"\n', FILE);
     expect(config).toMatchObject({ includeLocal: false, defaultId: undefined, noDefault: true });
-    expect(defaultEnvironmentIds(config)).toEqual(['a']);
+    expect(defaultEnvironmentIds(config)).toEqual([]);
+    expect(defaultEnvironmentIds(parseEnvironmentsToml('include_local = false\n[[environments]]\nid = "a"\nurl = "ws://x"\n[[environments]]\nid = "b"\nurl = "ws://y"\n', FILE))).toEqual(['a', 'b']);
     expect(defaultEnvironmentIds(parseEnvironmentsToml('default = "local"\n', FILE))).toEqual(['local']);
   });
 
