@@ -108,7 +108,7 @@ describe('environments.toml', () => {
     expect(await client.request('environment/status', { environmentId: 'remote' })).toEqual({ status: 'ready' });
     const dead = (await client.request('environment/status', { environmentId: 'dead' })) as { status: string; error: string };
     expect(dead.status).toBe('disconnected');
-    expect(dead.error).toMatch(new RegExp(`^exec-server connection attempt failed: .*ws://127\\.0\\.0\\.1:${port}/.*ECONNREFUSED`));
+    expect(dead.error).toMatch(new RegExp(`^exec-server connection attempt failed: cannot connect to ws://127\\.0\\.0\\.1:${port}/: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}$`));
     expect(await client.request('environment/info', { environmentId: 'remote' })).toMatchObject({ cwd: `file://${executor.root}` });
 
     const started = (await client.request('thread/start', { cwd: executor.root, approvalPolicy: 'never', sandbox: 'danger-full-access' })) as { thread: { id: string; environments: unknown } };
@@ -139,15 +139,45 @@ describe('environments.toml', () => {
         `args = [${JSON.stringify(EXEC_SERVER_BIN)}, "--listen", "stdio"]`,
         `cwd = ${JSON.stringify(root)}`,
         `env = { ${MARKER} = "over-stdio" }`,
+        '[[environments]]',
+        'id = "missing"',
+        'program = "/nonexistent/skein-exec-server"',
       ].join('\n'),
     );
     model.expect([sse(functionCall('exec_command', { cmd: `echo "[$${MARKER}]"; pwd` }, { callId: 'call_where' }), completed()), sse(assistantMessage('Done.'), completed())]);
     const client = await appServer();
     expect(await client.request('environment/status', { environmentId: 'spawned' })).toEqual({ status: 'ready' });
+    const missing = (await client.request('environment/status', { environmentId: 'missing' })) as { status: string; error: string };
+    expect(missing.status).toBe('disconnected');
+    expect(missing.error).toMatch(/^exec-server connection attempt failed: could not connect to `\/nonexistent\/skein-exec-server`: .*ENOENT/);
     const started = (await client.request('thread/start', { cwd: root, approvalPolicy: 'never', sandbox: 'danger-full-access' })) as { thread: { id: string; environments: unknown } };
     expect(started.thread.environments).toEqual([{ environmentId: 'spawned', cwd: root, runtimeWorkspaceRoots: [root] }]);
+    expect(((await client.waitFor('warning')) as { message: string }).message).toContain('environment `missing` was skipped');
     expect((await runTurn(client, started.thread.id, 'Where are you?')).turn.status).toBe('completed');
     expect(model.requests[1]!.toolOutputText('call_where')).toMatch(new RegExp(`Output:\\n\\[over-stdio\\]\\n${root}\\n$`));
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it('connects lazily: an executor that comes up after the server started is used once asked for', async () => {
+    const port = await closedPort();
+    writeEnvironments(['default = "later"', '[[environments]]', 'id = "later"', `url = "ws://127.0.0.1:${port}"`].join('\n'));
+    const client = await appServer();
+    expect(await client.request('environment/status', { environmentId: 'later' })).toMatchObject({ status: 'disconnected' });
+    const root = path.join(path.dirname(home.workspace), 'later');
+    mkdirSync(root);
+    const child = spawn(process.execPath, [EXEC_SERVER_BIN, '--listen', `ws://127.0.0.1:${port}`], { cwd: root, env: { PATH: process.env.PATH, HOME: root }, stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(child);
+    await once(createInterface({ input: child.stdout }), 'line');
+    expect(await client.request('environment/status', { environmentId: 'later' })).toEqual({ status: 'ready' });
+    const started = (await client.request('thread/start', { cwd: root })) as { thread: { environments: unknown } };
+    expect(started.thread.environments).toEqual([
+      { environmentId: 'later', cwd: root, runtimeWorkspaceRoots: [root] },
+      { environmentId: 'local', cwd: root, runtimeWorkspaceRoots: [root] },
+    ]);
+    // A client's environment/add of a configured id replaces it.
+    const other = await startExecServer('other');
+    await client.request('environment/add', { environmentId: 'later', execServerUrl: other.url, authBearerToken: EXEC_TOKEN });
+    expect(await client.request('environment/info', { environmentId: 'later' })).toMatchObject({ cwd: `file://${other.root}` });
     expect(client.schemaFailures).toEqual([]);
   });
 

@@ -94,8 +94,10 @@ async function settleWithin(environmentId: string, url: string, attempt: Promise
     if (error instanceof ExecServerClientError && error.code === 'Unauthorized') {
       throw environmentError(environmentId, 'unauthorized', `environment \`${environmentId}\`: the exec-server at ${url} refused the bearer token`);
     }
-    const detail = error instanceof Error ? error.message : String(error);
-    throw environmentError(environmentId, 'unreachable', `environment \`${environmentId}\`: could not connect to ${url}: ${detail}`);
+    // A refused connection says where it tried already ("cannot connect to <url>: …").
+    const message = error instanceof Error ? error.message : String(error);
+    const detail = message.startsWith(`cannot connect to ${url}: `) ? message : `could not connect to ${url}: ${message}`;
+    throw environmentError(environmentId, 'unreachable', `environment \`${environmentId}\`: ${detail}`);
   } finally {
     clearTimeout(timer);
   }
@@ -270,7 +272,9 @@ export class EnvironmentManager {
         configured.error = undefined;
       },
       (error: unknown) => {
-        configured.error = `${CONNECT_FAILED}${error instanceof Error ? error.message : String(error)}`;
+        // The status is the environment's already: its id need not be repeated.
+        const message = (error instanceof Error ? error.message : String(error)).replace(`environment \`${id}\`: `, '');
+        configured.error = `${CONNECT_FAILED}${message}`;
       },
     ).finally(() => {
       configured.attempt = undefined;
