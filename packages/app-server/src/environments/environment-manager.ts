@@ -163,7 +163,8 @@ export class EnvironmentManager {
     try {
       const timeoutMs = Math.min(params.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, MAX_CONNECT_TIMEOUT_MS);
       const executor = await connectWithin(id, url, token, timeoutMs);
-      this.#configured.delete(id);
+      // From now on the client's executor is the one of that id (an executor that did not describe itself is refused below).
+      if (executor.client.environment !== undefined) this.#configured.delete(id);
       await this.#register(id, url, executor);
     } finally {
       this.#adding.delete(id);
@@ -304,15 +305,14 @@ export class EnvironmentManager {
     await this.#register(spec.id, address, executor);
   }
 
-  /** Closes every remote connection (server shutdown). */
+  /**
+   * Closes every remote connection (server shutdown). Connection attempts under way are not waited
+   * for: one that succeeds later closes its connection at once.
+   */
   async closeAll(): Promise<void> {
     this.#closed = true;
-    const attempts = [...this.#configured.values()].map((configured) => configured.attempt);
     const remotes = [...this.#remotes.values()];
     this.#remotes.clear();
-    await Promise.all([...remotes.map((remote) => remote.executor.close()), ...attempts]);
-    // An attempt that finished while closing has closed its connection itself.
-    await Promise.all([...this.#remotes.values()].map((remote) => remote.executor.close()));
-    this.#remotes.clear();
+    await Promise.all(remotes.map((remote) => remote.executor.close()));
   }
 }
