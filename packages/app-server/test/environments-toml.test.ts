@@ -153,6 +153,10 @@ describe('environments.toml', () => {
     const started = (await client.request('thread/start', { cwd: root, approvalPolicy: 'never', sandbox: 'danger-full-access' })) as { thread: { id: string; environments: unknown } };
     expect(started.thread.environments).toEqual([{ environmentId: 'spawned', cwd: root, runtimeWorkspaceRoots: [root] }]);
     expect(((await client.waitFor('warning')) as { message: string }).message).toContain('environment `missing` was skipped');
+    // include_local = false: this machine is no environment of the server.
+    expect(await client.request('environment/status', { environmentId: 'local' })).toEqual({ status: 'unknown', error: 'unknown environment id `local`' });
+    const refused = await client.requestReply('thread/start', { environments: [{ environmentId: 'local', cwd: root }] });
+    expect(refused).toMatchObject({ error: { code: -32600, data: { environmentId: 'local', reason: 'unknownEnvironment' } } });
     expect((await runTurn(client, started.thread.id, 'Where are you?')).turn.status).toBe('completed');
     expect(model.requests[1]!.toolOutputText('call_where')).toMatch(new RegExp(`Output:\\n\\[over-stdio\\]\\n${root}\\n$`));
     expect(client.schemaFailures).toEqual([]);

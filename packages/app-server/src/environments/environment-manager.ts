@@ -126,6 +126,8 @@ export class EnvironmentManager {
   #defaultIds: readonly string[] = [LOCAL_ENVIRONMENT_ID];
   /** The variables a `program` executor starts with (the server's own), under its `env`. */
   #spawnEnv: Readonly<Record<string, string | undefined>> = {};
+  /** False with environments.toml's `include_local = false`: then this machine is no environment of the server. */
+  #includeLocal = true;
   #closed = false;
 
   constructor(private readonly local: LocalEnvironmentFacts) {}
@@ -143,6 +145,7 @@ export class EnvironmentManager {
   configure(config: EnvironmentsConfig, env: Readonly<Record<string, string | undefined>>): void {
     this.#spawnEnv = env;
     this.#defaultIds = defaultEnvironmentIds(config);
+    this.#includeLocal = config.includeLocal;
     for (const spec of config.environments) this.#configured.set(spec.id, { spec, attempt: undefined, error: undefined });
     for (const id of this.#configured.keys()) void this.#connectConfigured(id);
   }
@@ -176,7 +179,7 @@ export class EnvironmentManager {
    * added; a configured one that is not connected is tried first (as Codex connects lazily).
    */
   async status(environmentId: string): Promise<EnvironmentStatus> {
-    if (environmentId === LOCAL_ENVIRONMENT_ID) return { status: 'ready' };
+    if (this.#isLocal(environmentId)) return { status: 'ready' };
     const configured = this.#configured.get(environmentId);
     if (configured !== undefined) {
       await this.#connectConfigured(environmentId);
@@ -190,7 +193,7 @@ export class EnvironmentManager {
 
   /** `environment/info`: the environment's shell and default cwd (a `file://` URI). */
   async info(environmentId: string): Promise<{ readonly shell: { readonly name: string; readonly path: string }; readonly cwd: string | null }> {
-    if (environmentId === LOCAL_ENVIRONMENT_ID) {
+    if (this.#isLocal(environmentId)) {
       const shell = this.local.environment.shell;
       return { shell: { name: path.basename(shell), path: shell }, cwd: PathUri.fromNativePath(this.local.cwd, process.platform === 'win32' ? 'windows' : 'posix').toString() };
     }
@@ -201,7 +204,7 @@ export class EnvironmentManager {
 
   /** The environment a thread may act on, or the error naming why it cannot. */
   resolve(environmentId: string): ThreadEnvironment {
-    if (environmentId === LOCAL_ENVIRONMENT_ID) return this.local.environment;
+    if (this.#isLocal(environmentId)) return this.local.environment;
     return this.#ready(environmentId).environment;
   }
 
@@ -227,7 +230,12 @@ export class EnvironmentManager {
 
   /** True when `environmentId` names an environment of this server, connected or not. */
   has(environmentId: string): boolean {
-    return environmentId === LOCAL_ENVIRONMENT_ID || this.#remotes.has(environmentId) || this.#configured.has(environmentId);
+    return this.#isLocal(environmentId) || this.#remotes.has(environmentId) || this.#configured.has(environmentId);
+  }
+
+  /** True for `local` while this machine is one of the server's environments. */
+  #isLocal(environmentId: string): boolean {
+    return environmentId === LOCAL_ENVIRONMENT_ID && this.#includeLocal;
   }
 
   #ready(environmentId: string): RemoteEnvironment {
