@@ -1,7 +1,7 @@
 // The app-server program: its flags, config from the usual layers and the server built from it;
 // @skein/json-rpc's program skeleton does the listening. Used by this package's bin and by `skein app-server`.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type LoadConfigOptions } from '@skein/config';
+import { ConfigError, loadConfig, loadEnvironmentsToml, type LoadConfigOptions } from '@skein/config';
 import { ExtensionLoadError, extensionFlagSources, localHostFacts, localThreadEnvironment } from '@skein/core';
 import { CODEX_VERSION } from '@skein/protocol';
 import { ThreadStore } from '@skein/rollout';
@@ -107,6 +107,8 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
     ...config.warnings,
     ...unreported.map((problem) => ({ code: 'ExtensionNotLoaded' as const, origin: problem.source.origin, key: 'skein.extensions', message: problem.message })),
   ];
+  // A bad environments.toml refuses to start, as Codex; an executor it names that cannot be reached does not.
+  const environmentsConfig = await loadEnvironmentsToml(config.config.homeDir);
   const environment = localThreadEnvironment({ cwd: io.cwd, env: io.env });
   return new AppServer({
     config: { ...config, warnings },
@@ -116,6 +118,7 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
       // The store tells the extensions' fragments from user turns when it reads a thread.
       openStore: () => ThreadStore.open({ home: config.config.homeDir, contextFragments: registry.contextFragments }),
       environment,
+      environmentsConfig,
       extensions: (threadConfig) => extensions.forConfig(threadConfig),
       contextFragments: registry.contextFragments,
       env: io.env,

@@ -9,7 +9,8 @@ export type ConfigErrorCode =
   | 'UnknownProfile'
   | 'UnknownProvider'
   | 'UnknownKey'
-  | 'InvalidHomeDir';
+  | 'InvalidHomeDir'
+  | 'InvalidEnvironments';
 
 /**
  * A configuration problem. The message reads `<origin>: <key>: <what was expected>` so a user can

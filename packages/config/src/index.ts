@@ -28,3 +28,15 @@ export type { ModelProviderInfo } from './model-providers.js';
 export { CLIENT_SIDE_CONFIG_KEYS, CODEX_CONFIG_KEYS } from './codex-config-keys.js';
 export { configJsonSchema } from './config-schema.js';
 export { skillsSettings } from './skills-settings.js';
+export {
+  ENVIRONMENTS_TOML,
+  EnvironmentEntryToml,
+  EnvironmentsConfigError,
+  EnvironmentsToml,
+  LOCAL_ENVIRONMENT_ID,
+  NO_DEFAULT_ENVIRONMENT,
+  defaultEnvironmentIds,
+  loadEnvironmentsToml,
+  parseEnvironmentsToml,
+} from './environments-toml.js';
+export type { ConfiguredEnvironment, EnvironmentTransport, EnvironmentsConfig } from './environments-toml.js';

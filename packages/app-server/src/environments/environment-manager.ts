@@ -1,8 +1,10 @@
-// The environments this app-server can run threads on: its own machine (`local`) and the remote
-// exec-servers clients add at run time, each with a connection and a status.
+// The environments this app-server can run threads on: its own machine (`local`), the executors
+// `$CODEX_HOME/environments.toml` configures, and the remote exec-servers clients add at run time,
+// each with a connection and a status.
 import path from 'node:path';
+import { defaultEnvironmentIds, type ConfiguredEnvironment, type EnvironmentsConfig } from '@skein/config';
 import { remoteThreadEnvironment, type ThreadEnvironment } from '@skein/core';
-import { connectExecServer, ExecServerClientError, type EnvironmentInfo, type RemoteExecutor } from '@skein/exec-server';
+import { connectExecServer, ExecServerClientError, spawnExecServer, type EnvironmentInfo, type RemoteExecutor } from '@skein/exec-server';
 import { AppServerErrorCode, PathUri } from '@skein/protocol';
 import { z } from 'zod';
 import { AppServerRequestError } from '../app-server-error.js';
@@ -43,6 +45,7 @@ export interface LocalEnvironmentFacts {
 }
 
 interface RemoteEnvironment {
+  /** Where it is: its URL, or the command a stdio exec-server was started with. */
   readonly url: string;
   readonly executor: RemoteExecutor;
   readonly info: EnvironmentInfo;
@@ -72,9 +75,13 @@ function execServerUrl(environmentId: string, url: string, withToken: boolean): 
 }
 
 /** Connects within `timeoutMs`; a connection that comes after the deadline is closed at once. */
-async function connectWithin(environmentId: string, url: string, token: string | undefined, timeoutMs: number): Promise<RemoteExecutor> {
+function connectWithin(environmentId: string, url: string, token: string | undefined, timeoutMs: number): Promise<RemoteExecutor> {
   // The handshake timeout drops a socket an executor never answers, so no connection outlives the request.
-  const attempt = connectExecServer({ url, token, handshakeTimeoutMs: timeoutMs });
+  return settleWithin(environmentId, url, connectExecServer({ url, token, handshakeTimeoutMs: timeoutMs }), timeoutMs);
+}
+
+/** `attempt` within `timeoutMs`, its failure as the error naming the environment; a late connection is closed. */
+async function settleWithin(environmentId: string, url: string, attempt: Promise<RemoteExecutor>, timeoutMs: number): Promise<RemoteExecutor> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(environmentError(environmentId, 'timeout', `environment \`${environmentId}\`: no answer from ${url} within ${timeoutMs} ms`)), timeoutMs);
@@ -87,12 +94,26 @@ async function connectWithin(environmentId: string, url: string, token: string |
     if (error instanceof ExecServerClientError && error.code === 'Unauthorized') {
       throw environmentError(environmentId, 'unauthorized', `environment \`${environmentId}\`: the exec-server at ${url} refused the bearer token`);
     }
-    const detail = error instanceof Error ? error.message : String(error);
-    throw environmentError(environmentId, 'unreachable', `environment \`${environmentId}\`: could not connect to ${url}: ${detail}`);
+    // A refused connection says where it tried already ("cannot connect to <url>: …").
+    const message = error instanceof Error ? error.message : String(error);
+    const detail = message.startsWith(`cannot connect to ${url}: `) ? message : `could not connect to ${url}: ${message}`;
+    throw environmentError(environmentId, 'unreachable', `environment \`${environmentId}\`: ${detail}`);
   } finally {
     clearTimeout(timer);
   }
 }
+
+/** An executor environments.toml names: connected when first needed (or at start-up), again after it went away. */
+interface ConfiguredExecutor {
+  readonly spec: ConfiguredEnvironment;
+  /** The connection attempt under way. */
+  attempt: Promise<void> | undefined;
+  /** Why the last attempt failed. */
+  error: string | undefined;
+}
+
+/** What `status` says of a configured executor that could not be reached (Codex's prefix). */
+const CONNECT_FAILED = 'exec-server connection attempt failed: ';
 
 /** The server's environments by id. Owns the remote connections and closes them. */
 export class EnvironmentManager {
@@ -100,6 +121,14 @@ export class EnvironmentManager {
   /** Ids being added, so two concurrent adds of one id cannot both win. */
   readonly #adding = new Set<string>();
   readonly #disconnectListeners: ((environmentId: string) => void)[] = [];
+  readonly #configured = new Map<string, ConfiguredExecutor>();
+  /** What a thread started without `environments` attaches, the primary first. */
+  #defaultIds: readonly string[] = [LOCAL_ENVIRONMENT_ID];
+  /** The variables a `program` executor starts with (the server's own), under its `env`. */
+  #spawnEnv: Readonly<Record<string, string | undefined>> = {};
+  /** False with environments.toml's `include_local = false`: then this machine is no environment of the server. */
+  #includeLocal = true;
+  #closed = false;
 
   constructor(private readonly local: LocalEnvironmentFacts) {}
 
@@ -109,8 +138,22 @@ export class EnvironmentManager {
   }
 
   /**
+   * Registers the executors of environments.toml and starts connecting to each in the background; one
+   * that cannot be reached is reported by `environment/status` and skipped by threads, and does not
+   * stop the server. `env` is what a `program` executor inherits.
+   */
+  configure(config: EnvironmentsConfig, env: Readonly<Record<string, string | undefined>>): void {
+    this.#spawnEnv = env;
+    this.#defaultIds = defaultEnvironmentIds(config);
+    this.#includeLocal = config.includeLocal;
+    for (const spec of config.environments) this.#configured.set(spec.id, { spec, attempt: undefined, error: undefined });
+    for (const id of this.#configured.keys()) void this.#connectConfigured(id);
+  }
+
+  /**
    * Connects to the exec-server and registers it as `environmentId`, replacing (and closing) an
    * earlier one of that id only once the new one answered; any failure leaves the table as it was.
+   * A configured executor of that id is replaced for good.
    */
   async add(params: EnvironmentAddParams): Promise<void> {
     const id = params.environmentId;
@@ -123,27 +166,25 @@ export class EnvironmentManager {
     try {
       const timeoutMs = Math.min(params.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, MAX_CONNECT_TIMEOUT_MS);
       const executor = await connectWithin(id, url, token, timeoutMs);
-      const info = executor.client.environment;
-      if (info === undefined) {
-        await executor.close();
-        throw environmentError(id, 'unreachable', `environment \`${id}\`: the exec-server at ${url} did not describe itself`);
-      }
-      const previous = this.#remotes.get(id);
-      const remote: RemoteEnvironment = { url, executor, info, environment: remoteThreadEnvironment(id, executor, info) };
-      this.#remotes.set(id, remote);
-      executor.client.onClosed(() => {
-        if (this.#remotes.get(id) !== remote) return;
-        for (const listener of this.#disconnectListeners) listener(id);
-      });
-      await previous?.executor.close();
+      // From now on the client's executor is the one of that id (an executor that did not describe itself is refused below).
+      if (executor.client.environment !== undefined) this.#configured.delete(id);
+      await this.#register(id, url, executor);
     } finally {
       this.#adding.delete(id);
     }
   }
 
-  /** `environment/status`: observed without connecting or reconnecting. */
-  status(environmentId: string): EnvironmentStatus {
-    if (environmentId === LOCAL_ENVIRONMENT_ID) return { status: 'ready' };
+  /**
+   * `environment/status`: observed without connecting or reconnecting for an executor a client
+   * added; a configured one that is not connected is tried first (as Codex connects lazily).
+   */
+  async status(environmentId: string): Promise<EnvironmentStatus> {
+    if (this.#isLocal(environmentId)) return { status: 'ready' };
+    const configured = this.#configured.get(environmentId);
+    if (configured !== undefined) {
+      await this.#connectConfigured(environmentId);
+      if (configured.error !== undefined) return { status: 'disconnected', error: configured.error };
+    }
     const remote = this.#remotes.get(environmentId);
     if (remote === undefined) return { status: 'unknown', error: `unknown environment id \`${environmentId}\`` };
     if (remote.executor.client.closed) return { status: 'disconnected', error: `the connection to the exec-server at ${remote.url} closed` };
@@ -151,35 +192,133 @@ export class EnvironmentManager {
   }
 
   /** `environment/info`: the environment's shell and default cwd (a `file://` URI). */
-  info(environmentId: string): { readonly shell: { readonly name: string; readonly path: string }; readonly cwd: string | null } {
-    if (environmentId === LOCAL_ENVIRONMENT_ID) {
+  async info(environmentId: string): Promise<{ readonly shell: { readonly name: string; readonly path: string }; readonly cwd: string | null }> {
+    if (this.#isLocal(environmentId)) {
       const shell = this.local.environment.shell;
       return { shell: { name: path.basename(shell), path: shell }, cwd: PathUri.fromNativePath(this.local.cwd, process.platform === 'win32' ? 'windows' : 'posix').toString() };
     }
+    if (this.#configured.has(environmentId)) await this.#connectConfigured(environmentId);
     const { info } = this.#ready(environmentId);
     return { shell: info.shell, cwd: info.cwd ?? null };
   }
 
   /** The environment a thread may act on, or the error naming why it cannot. */
   resolve(environmentId: string): ThreadEnvironment {
-    if (environmentId === LOCAL_ENVIRONMENT_ID) return this.local.environment;
+    if (this.#isLocal(environmentId)) return this.local.environment;
     return this.#ready(environmentId).environment;
+  }
+
+  /**
+   * What a thread started without `environments` attaches, the primary first: every configured
+   * environment (this machine first unless the default is another or `include_local = false`), each
+   * working in `cwd`. Configured executors are connected first; one that cannot be reached is left
+   * out and named in `skipped`.
+   */
+  async defaults(cwd: string): Promise<{ readonly environments: readonly ThreadEnvironment[]; readonly skipped: readonly string[] }> {
+    const environments: ThreadEnvironment[] = [];
+    const skipped: string[] = [];
+    await Promise.all(this.#defaultIds.filter((id) => this.#configured.has(id)).map((id) => this.#connectConfigured(id)));
+    for (const id of this.#defaultIds) {
+      try {
+        environments.push({ ...this.resolve(id), cwd });
+      } catch (error) {
+        skipped.push(`environment \`${id}\` was skipped: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return { environments, skipped };
   }
 
   /** True when `environmentId` names an environment of this server, connected or not. */
   has(environmentId: string): boolean {
-    return environmentId === LOCAL_ENVIRONMENT_ID || this.#remotes.has(environmentId);
+    return this.#isLocal(environmentId) || this.#remotes.has(environmentId) || this.#configured.has(environmentId);
+  }
+
+  /** True for `local` while this machine is one of the server's environments. */
+  #isLocal(environmentId: string): boolean {
+    return environmentId === LOCAL_ENVIRONMENT_ID && this.#includeLocal;
   }
 
   #ready(environmentId: string): RemoteEnvironment {
     const remote = this.#remotes.get(environmentId);
+    const configured = this.#configured.get(environmentId);
+    if (remote === undefined && configured !== undefined) {
+      const why = configured.error ?? (configured.attempt === undefined ? 'not connected' : 'still connecting');
+      throw environmentError(environmentId, 'disconnected', `environment \`${environmentId}\`: ${why}`);
+    }
     if (remote === undefined) throw environmentError(environmentId, 'unknownEnvironment', `unknown environment id \`${environmentId}\``);
     if (remote.executor.client.closed) throw environmentError(environmentId, 'disconnected', `environment \`${environmentId}\`: the connection to the exec-server at ${remote.url} closed`);
     return remote;
   }
 
-  /** Closes every remote connection (server shutdown). */
+  /** Registers a connected executor as `id`, closing the one it replaces. */
+  async #register(id: string, url: string, executor: RemoteExecutor): Promise<void> {
+    const info = executor.client.environment;
+    if (info === undefined) {
+      await executor.close();
+      throw environmentError(id, 'unreachable', `environment \`${id}\`: the exec-server at ${url} did not describe itself`);
+    }
+    const previous = this.#remotes.get(id);
+    const remote: RemoteEnvironment = { url, executor, info, environment: remoteThreadEnvironment(id, executor, info) };
+    this.#remotes.set(id, remote);
+    executor.client.onClosed(() => {
+      if (this.#remotes.get(id) !== remote) return;
+      for (const listener of this.#disconnectListeners) listener(id);
+    });
+    await previous?.executor.close();
+  }
+
+  /**
+   * Connects the configured executor `id` unless it is connected: joins the attempt under way, or
+   * starts one. Never rejects; a failure is kept as the executor's `error`.
+   */
+  #connectConfigured(id: string): Promise<void> {
+    const configured = this.#configured.get(id);
+    if (configured === undefined || this.#closed) return Promise.resolve();
+    const remote = this.#remotes.get(id);
+    if (remote !== undefined && !remote.executor.client.closed) return Promise.resolve();
+    configured.attempt ??= this.#connect(configured).then(
+      () => {
+        configured.error = undefined;
+      },
+      (error: unknown) => {
+        // The status is the environment's already: its id need not be repeated.
+        const message = (error instanceof Error ? error.message : String(error)).replace(`environment \`${id}\`: `, '');
+        configured.error = `${CONNECT_FAILED}${message}`;
+      },
+    ).finally(() => {
+      configured.attempt = undefined;
+    });
+    return configured.attempt;
+  }
+
+  async #connect(configured: ConfiguredExecutor): Promise<void> {
+    const { spec } = configured;
+    const timeoutMs = Math.min((spec.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS) + (spec.initializeTimeoutMs ?? 0), MAX_CONNECT_TIMEOUT_MS);
+    let address: string;
+    let executor: RemoteExecutor;
+    if (spec.transport.type === 'websocket') {
+      const { authBearerToken } = spec.transport;
+      address = execServerUrl(spec.id, spec.transport.url, authBearerToken !== undefined).toString();
+      executor = await connectWithin(spec.id, address, authBearerToken, timeoutMs);
+    } else {
+      const { program, args, env, cwd } = spec.transport;
+      address = [program, ...args].join(' ');
+      executor = await settleWithin(spec.id, `\`${address}\``, spawnExecServer({ command: [program, ...args], cwd, env: { ...this.#spawnEnv, ...env } }), timeoutMs);
+    }
+    // Shut down, or replaced by `environment/add`, while connecting.
+    if (this.#closed || this.#configured.get(spec.id) !== configured) {
+      await executor.close();
+      return;
+    }
+    await this.#register(spec.id, address, executor);
+  }
+
+  /**
+   * Closes every remote connection (server shutdown). Connection attempts under way are not waited
+   * for: one that succeeds later closes its connection at once.
+   */
   async closeAll(): Promise<void> {
+    this.#closed = true;
     const remotes = [...this.#remotes.values()];
     this.#remotes.clear();
     await Promise.all(remotes.map((remote) => remote.executor.close()));

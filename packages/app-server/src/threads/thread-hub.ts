@@ -2,7 +2,7 @@
 // registry) with the settings a client asked for, keeps each loaded thread's client-facing state,
 // and answers thread questions from the rollout store for the rest.
 import path from 'node:path';
-import type { Config, LoadedConfig } from '@skein/config';
+import type { Config, EnvironmentsConfig, LoadedConfig } from '@skein/config';
 import { ThreadManager, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
 import { ExtensionRegistryBuilder, type ContextFragmentDefinition, type ExtensionRegistry } from '@skein/extension-api';
 import type { ThreadStartParams, ThreadForkParams, ThreadResumeParams } from '@skein/protocol';
@@ -28,6 +28,8 @@ export interface ThreadHubOptions {
   openStore(): Promise<ThreadStore>;
   /** Where threads' commands and edits run (this machine, sandboxed). */
   readonly environment: ThreadEnvironment;
+  /** `$CODEX_HOME/environments.toml`, when there is one: the executors registered at start. */
+  readonly environmentsConfig?: EnvironmentsConfig | undefined;
   /** The extensions of a thread with this config; problems not reported yet go to the client as `configWarning`. */
   extensions(config: Config): Promise<ThreadExtensions>;
   /** The fragments stored threads are read with, to tell context from user turns (the startup extensions' and the built-ins). */
@@ -73,6 +75,7 @@ export class ThreadHub {
     private readonly server: ThreadHubServer,
   ) {
     this.environments = new EnvironmentManager({ environment: options.environment, cwd: server.defaultCwd });
+    if (options.environmentsConfig !== undefined) this.environments.configure(options.environmentsConfig, options.env);
     // Threads working on an executor whose connection closed are told so; they stay loaded.
     this.environments.onDisconnected((environmentId) => {
       for (const thread of this.#threads.values()) {
@@ -91,9 +94,12 @@ export class ThreadHub {
     return this.#store;
   }
 
-  /** The environment new threads act on. */
-  get environment(): ThreadEnvironment {
-    return this.options.environment;
+  /**
+   * The environments of a thread started without `environments`: undefined, for `start` to attach
+   * the defaults (this machine, and environments.toml's executors) once it knows the thread's cwd.
+   */
+  get environment(): undefined {
+    return undefined;
   }
 
   /** A loaded thread, or a -32600 naming the id. */
@@ -113,9 +119,14 @@ export class ThreadHub {
     return this.#threads.has(threadId);
   }
 
-  /** Starts a thread for `connection` (which is subscribed to it). */
+  /**
+   * Starts a thread for `connection` (which is subscribed to it) on `environment`; without one, on
+   * the default environments, each in the thread's cwd, with a `warning` for each that was skipped.
+   */
   async start(params: ThreadStartParams, connection: ClientConnection, environment: ThreadEnvironment | readonly ThreadEnvironment[] | undefined): Promise<{ thread: LiveThread; response: WireObject }> {
     const config = await this.#config(params);
+    let skipped: readonly string[] = [];
+    if (environment === undefined) ({ environments: environment, skipped } = await this.environments.defaults(config.cwd));
     const extensions = await this.#extensions(config, connection);
     const live = this.#live(undefined, config, connection, { ephemeral: params.ephemeral === true, forkedFromId: null, threadSource: params.threadSource ?? null, preview: '', name: null });
     const handle = await (await this.#manager()).start({
@@ -124,11 +135,14 @@ export class ThreadHub {
       clientRequests: live.questions,
       config,
       originator: connection.initializeParams.clientInfo.name,
-      environment: environment ?? null,
+      environment,
       ephemeral: params.ephemeral === true,
       init: { selectedCapabilityRoots: params.selectedCapabilityRoots ?? [] },
     });
-    return this.#register(live, handle, connection);
+    const started = this.#register(live, handle, connection);
+    // After the response and `thread/started`, which the method sends once this returns.
+    if (skipped.length > 0) setImmediate(() => setImmediate(() => skipped.forEach((message) => this.server.broadcast(live.id, 'warning', { threadId: live.id, message }))));
+    return started;
   }
 
   /** Loads a stored thread (or joins it when loaded) for `connection`. */

@@ -6,13 +6,14 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { hostSkills } from '@skein/app-server';
 import { ConfigError, type Config } from '@skein/config';
-import { extensionFlagSources, loadExtensions, localHostFacts, localThreadEnvironment, MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadHandle } from '@skein/core';
+import { extensionFlagSources, loadExtensions, localHostFacts, localThreadEnvironment, MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
 import type { ExtensionRegistry } from '@skein/extension-api';
 import { CODEX_VERSION, type UserInput } from '@skein/protocol';
 import { ThreadStore } from '@skein/rollout';
 import { Option, type Command } from 'commander';
 import { ExecError } from '../exec/exec-error.js';
 import { ExecEventMapper } from '../exec/exec-event-mapper.js';
+import { connectRemoteEnvironment, execServerUrlFrom, type RemoteExecEnvironment } from '../exec/exec-server-environment.js';
 import { requireGitRepository } from '../exec/git-repo-check.js';
 import { HumanOutput, useColor, type ColorMode } from '../exec/human-output.js';
 import { writeLastMessageFile } from '../exec/last-message-file.js';
@@ -128,6 +129,8 @@ async function runExec(
     ({ config, warnings } = await loadConfigFor({ ...globals, config: [...overrides, `sandbox_workspace_write.writable_roots=${JSON.stringify(roots)}`] }, { ...io, cwd }));
   }
   for (const warning of warnings) io.stderr(`warning: ${warning.message}\n`);
+  // CODEX_EXEC_SERVER_URL: commands and patches run on that exec-server; a bad URL stops here.
+  const execServerUrl = execServerUrlFrom(io.env);
   if (options.skipGitRepoCheck !== true) requireGitRepository(cwd);
   if (options.ephemeral === true && target.resume !== undefined) {
     throw new ExecError('EphemeralResume', '--ephemeral starts a thread that is never written; it cannot be combined with resume');
@@ -147,8 +150,11 @@ async function runExec(
 
   // The store tells the extensions' fragments from user turns when it reads a thread.
   const store = await ThreadStore.open({ home: config.homeDir, contextFragments: extensions.registry.contextFragments });
+  let remote: RemoteExecEnvironment | undefined;
   try {
-    const threads = managerFor(config, extensions.registry, store, io, options.threadSource);
+    // Connected before the thread starts, so an unreachable exec-server fails before any model request.
+    remote = execServerUrl === undefined ? undefined : await connectRemoteEnvironment(execServerUrl);
+    const threads = managerFor(config, extensions.registry, store, io, options.threadSource, remote?.environment);
     const json = options.json === true || options.experimentalJson === true;
     const mapper = new ExecEventMapper();
     const human = new HumanOutput({ write: io.stderr, color: useColor(options.color, io.stderrIsTerminal === true, io.env) });
@@ -192,6 +198,7 @@ async function runExec(
   } finally {
     store.close();
     await skills.close();
+    await remote?.close();
   }
 }
 
@@ -206,10 +213,10 @@ async function promptFrom(argument: string | undefined, io: ExecIo): Promise<str
   return piped.trim() === '' ? argument : `${argument}\n\n<stdin>\n${piped}\n</stdin>`;
 }
 
-function managerFor(config: Config, extensions: ExtensionRegistry, store: ThreadStore, io: ExecIo, threadSource: string | undefined): ThreadManager {
+function managerFor(config: Config, extensions: ExtensionRegistry, store: ThreadStore, io: ExecIo, threadSource: string | undefined, remote: ThreadEnvironment | undefined): ThreadManager {
   return new ThreadManager({
-    // Commands and patches act on this machine, confined by the thread's sandbox settings.
-    environment: localThreadEnvironment({ cwd: config.cwd, env: io.env }),
+    // Commands and patches act on this machine (or the CODEX_EXEC_SERVER_URL exec-server), confined by the thread's sandbox settings.
+    environment: remote ?? localThreadEnvironment({ cwd: config.cwd, env: io.env }),
     ...(threadSource === undefined ? {} : { threadSource }),
     store,
     config,

@@ -1,0 +1,205 @@
+// `$CODEX_HOME/environments.toml` as a client sees it: the app-server registers each executor at
+// start (real exec-server processes: one on a loopback port with a capability token, one started
+// over stdio), a thread started without `environments` attaches them with the default as the
+// primary, an unreachable one is reported by `environment/status` without stopping the server, and
+// a bad file refuses to start with Codex's error text.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { assistantMessage, completed, functionCall, mockProviderConfigToml, sse, startMockResponsesServer, type AppServerTestClient, type MockResponsesServer } from '@skein/test-support';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, makeHome, spawnStdioClient, type TestHome } from './support/app-server-harness.js';
+
+const EXEC_SERVER_BIN = path.join(path.dirname(fileURLToPath(import.meta.resolve('@skein/exec-server'))), 'bin.js');
+const EXEC_TOKEN = 'exec-server-test-token';
+/** Only the exec-server process has it: a command that prints it ran there. */
+const MARKER = 'SKEIN_TEST_EXECUTOR';
+
+let model: MockResponsesServer;
+let home: TestHome;
+const children: ChildProcess[] = [];
+const clients: AppServerTestClient[] = [];
+
+beforeEach(async () => {
+  model = await startMockResponsesServer();
+  home = makeHome(mockProviderConfigToml(model.url));
+});
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill();
+  await model.close();
+  home.cleanup();
+});
+
+/** Starts `skein-exec-server` on a free loopback port with a capability token; resolves to its URL. */
+async function startExecServer(name: string): Promise<{ url: string; child: ChildProcess; root: string }> {
+  const root = path.join(path.dirname(home.workspace), name);
+  mkdirSync(root, { recursive: true });
+  const tokenFile = path.join(root, '.token');
+  writeFileSync(tokenFile, `${EXEC_TOKEN}\n`);
+  const child = spawn(process.execPath, [EXEC_SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', tokenFile], {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: root, [MARKER]: name },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+  return { url: line.trim(), child, root };
+}
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+const writeEnvironments = (text: string) => writeFileSync(path.join(home.home, 'environments.toml'), text);
+
+async function appServer(): Promise<AppServerTestClient> {
+  const client = spawnStdioClient(home);
+  clients.push(client);
+  await client.initialize();
+  return client;
+}
+
+const text = (value: string) => [{ type: 'text', text: value, text_elements: [] }];
+
+async function runTurn(client: AppServerTestClient, threadId: string, prompt: string): Promise<{ turn: { status: string } }> {
+  const { turn } = (await client.request('turn/start', { threadId, input: text(prompt) })) as { turn: { id: string } };
+  return (await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id)) as { turn: { status: string } };
+}
+
+describe('environments.toml', () => {
+  it('registers its executors at start and attaches them, the default first, to a thread started without environments', async () => {
+    const executor = await startExecServer('executor');
+    const port = await closedPort();
+    writeEnvironments(
+      [
+        'default = "remote"',
+        '[[environments]]',
+        'id = "remote"',
+        `url = "${executor.url}"`,
+        `auth_bearer_token = "${EXEC_TOKEN}"`,
+        '[[environments]]',
+        'id = "dead"',
+        `url = "ws://127.0.0.1:${port}"`,
+        'connect_timeout_sec = 2',
+      ].join('\n'),
+    );
+    model.expect([
+      sse(
+        functionCall('exec_command', { cmd: `echo "[$${MARKER}]"; pwd` }, { callId: 'call_primary' }),
+        functionCall('exec_command', { cmd: `echo "[$${MARKER}]"`, environment_id: 'local' }, { callId: 'call_local' }),
+        completed(),
+      ),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    // The unreachable executor does not stop the server from starting.
+    const client = await appServer();
+    expect(await client.request('environment/status', { environmentId: 'remote' })).toEqual({ status: 'ready' });
+    const dead = (await client.request('environment/status', { environmentId: 'dead' })) as { status: string; error: string };
+    expect(dead.status).toBe('disconnected');
+    expect(dead.error).toMatch(new RegExp(`^exec-server connection attempt failed: cannot connect to ws://127\\.0\\.0\\.1:${port}/: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}$`));
+    expect(await client.request('environment/info', { environmentId: 'remote' })).toMatchObject({ cwd: `file://${executor.root}` });
+
+    const started = (await client.request('thread/start', { cwd: executor.root, approvalPolicy: 'never', sandbox: 'danger-full-access' })) as { thread: { id: string; environments: unknown } };
+    expect(started.thread.environments).toEqual([
+      { environmentId: 'remote', cwd: executor.root, runtimeWorkspaceRoots: [executor.root] },
+      { environmentId: 'local', cwd: executor.root, runtimeWorkspaceRoots: [executor.root] },
+    ]);
+    const warning = (await client.waitFor('warning')) as { threadId: string; message: string };
+    expect(warning).toMatchObject({ threadId: started.thread.id });
+    expect(warning.message).toContain('environment `dead` was skipped');
+
+    expect((await runTurn(client, started.thread.id, 'Where are you?')).turn.status).toBe('completed');
+    // The marker exists only in the exec-server's environment, so the primary's command ran there.
+    expect(model.requests[1]!.toolOutputText('call_primary')).toMatch(new RegExp(`Output:\\n\\[executor\\]\\n${executor.root}\\n$`));
+    expect(model.requests[1]!.toolOutputText('call_local')).toMatch(/Output:\n\[\]\n$/);
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it('starts a `program` executor and speaks to it over stdio', async () => {
+    const root = path.join(path.dirname(home.workspace), 'spawned');
+    mkdirSync(root);
+    writeEnvironments(
+      [
+        'include_local = false',
+        '[[environments]]',
+        'id = "spawned"',
+        `program = ${JSON.stringify(process.execPath)}`,
+        `args = [${JSON.stringify(EXEC_SERVER_BIN)}, "--listen", "stdio"]`,
+        `cwd = ${JSON.stringify(root)}`,
+        `env = { ${MARKER} = "over-stdio" }`,
+        '[[environments]]',
+        'id = "missing"',
+        'program = "/nonexistent/skein-exec-server"',
+      ].join('\n'),
+    );
+    model.expect([sse(functionCall('exec_command', { cmd: `echo "[$${MARKER}]"; pwd` }, { callId: 'call_where' }), completed()), sse(assistantMessage('Done.'), completed())]);
+    const client = await appServer();
+    expect(await client.request('environment/status', { environmentId: 'spawned' })).toEqual({ status: 'ready' });
+    const missing = (await client.request('environment/status', { environmentId: 'missing' })) as { status: string; error: string };
+    expect(missing.status).toBe('disconnected');
+    expect(missing.error).toMatch(/^exec-server connection attempt failed: could not connect to `\/nonexistent\/skein-exec-server`: .*ENOENT/);
+    const started = (await client.request('thread/start', { cwd: root, approvalPolicy: 'never', sandbox: 'danger-full-access' })) as { thread: { id: string; environments: unknown } };
+    expect(started.thread.environments).toEqual([{ environmentId: 'spawned', cwd: root, runtimeWorkspaceRoots: [root] }]);
+    expect(((await client.waitFor('warning')) as { message: string }).message).toContain('environment `missing` was skipped');
+    // include_local = false: this machine is no environment of the server.
+    expect(await client.request('environment/status', { environmentId: 'local' })).toEqual({ status: 'unknown', error: 'unknown environment id `local`' });
+    const refused = await client.requestReply('thread/start', { environments: [{ environmentId: 'local', cwd: root }] });
+    expect(refused).toMatchObject({ error: { code: -32600, data: { environmentId: 'local', reason: 'unknownEnvironment' } } });
+    expect((await runTurn(client, started.thread.id, 'Where are you?')).turn.status).toBe('completed');
+    expect(model.requests[1]!.toolOutputText('call_where')).toMatch(new RegExp(`Output:\\n\\[over-stdio\\]\\n${root}\\n$`));
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it('connects lazily: an executor that comes up after the server started is used once asked for', async () => {
+    const port = await closedPort();
+    writeEnvironments(['default = "later"', '[[environments]]', 'id = "later"', `url = "ws://127.0.0.1:${port}"`].join('\n'));
+    const client = await appServer();
+    expect(await client.request('environment/status', { environmentId: 'later' })).toMatchObject({ status: 'disconnected' });
+    const root = path.join(path.dirname(home.workspace), 'later');
+    mkdirSync(root);
+    const child = spawn(process.execPath, [EXEC_SERVER_BIN, '--listen', `ws://127.0.0.1:${port}`], { cwd: root, env: { PATH: process.env.PATH, HOME: root }, stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(child);
+    await once(createInterface({ input: child.stdout }), 'line');
+    expect(await client.request('environment/status', { environmentId: 'later' })).toEqual({ status: 'ready' });
+    const started = (await client.request('thread/start', { cwd: root })) as { thread: { environments: unknown } };
+    expect(started.thread.environments).toEqual([
+      { environmentId: 'later', cwd: root, runtimeWorkspaceRoots: [root] },
+      { environmentId: 'local', cwd: root, runtimeWorkspaceRoots: [root] },
+    ]);
+    // A client's environment/add of a configured id replaces it.
+    const other = await startExecServer('other');
+    await client.request('environment/add', { environmentId: 'later', execServerUrl: other.url, authBearerToken: EXEC_TOKEN });
+    expect(await client.request('environment/info', { environmentId: 'later' })).toMatchObject({ cwd: `file://${other.root}` });
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it('gives a thread no environment with default = "none"', async () => {
+    writeEnvironments('default = "none"\n');
+    const client = await appServer();
+    const started = (await client.request('thread/start', { cwd: home.workspace })) as { thread: { environments: unknown } };
+    expect(started.thread.environments).toEqual([]);
+  });
+
+  it('refuses to start on a bad file, with Codex error text', async () => {
+    writeEnvironments('[[environments]]\nid = "local"\nurl = "ws://127.0.0.1:1"\n');
+    const child = spawn(process.execPath, [BIN], { cwd: home.workspace, env: home.env, stdio: ['pipe', 'ignore', 'pipe'] });
+    children.push(child);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const [code] = (await once(child, 'exit')) as [number];
+    expect(code).not.toBe(0);
+    expect(stderr).toContain(`exec-server protocol error: failed to parse environment config \`${path.join(home.home, 'environments.toml')}\`: environment id \`local\` is reserved`);
+  });
+});
