@@ -10,6 +10,7 @@ import { EXPERIMENTAL_FEATURE_LIST_METHODS } from './experimental-feature-list.j
 import { FS_METHODS } from './fs.js';
 import { HOOKS_LIST_METHODS } from './hooks-list.js';
 import { MODEL_LIST_METHODS } from './model-list.js';
+import { MODEL_PROVIDER_LIST_METHODS } from './model-provider-list.js';
 import { PERMISSION_PROFILE_LIST_METHODS } from './permission-profile-list.js';
 import { SKILLS_LIST_METHODS } from './skills-list.js';
 import { THREAD_READ_STATE_METHODS } from './thread-read-state.js';
@@ -24,6 +25,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   CONFIG_REQUIREMENTS_READ_METHODS,
   ACCOUNT_READ_METHODS,
   MODEL_LIST_METHODS,
+  MODEL_PROVIDER_LIST_METHODS,
   EXPERIMENTAL_FEATURE_LIST_METHODS,
   SKILLS_LIST_METHODS,
   HOOKS_LIST_METHODS,
