@@ -218,6 +218,16 @@ export { ConfigLayerMetadata, ConfigLayerSource, ConfigReadLayer, ConfigReadPara
 export { ConfigRequirementsReadParams, ConfigRequirementsReadResponse } from './app-server/config-requirements.js';
 export { Account, GetAccountParams, GetAccountRateLimitsParams, GetAccountResponse } from './app-server/account.js';
 export { PermissionProfileListParams, PermissionProfileListResponse, PermissionProfileSummary } from './app-server/permission-profile-list.js';
+export {
+  CollaborationMode,
+  Personality,
+  ThreadMetadataGitInfoUpdateParams,
+  ThreadMetadataUpdateParams,
+  ThreadSettings,
+  ThreadSettingsUpdatedNotification,
+  ThreadSettingsUpdateParams,
+  TurnEnvironmentParams,
+} from './app-server/thread-settings.js';
 export { GatewayAuth, ModelProviderListParams, ModelProviderListResponse, ModelProviderSummary, ProviderSettings } from './app-server/model-provider-list.js';
 export {
   SkillMetadata,
