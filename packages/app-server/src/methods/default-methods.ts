@@ -15,6 +15,7 @@ import { PERMISSION_PROFILE_LIST_METHODS } from './permission-profile-list.js';
 import { SKILLS_LIST_METHODS } from './skills-list.js';
 import { THREAD_READ_STATE_METHODS } from './thread-read-state.js';
 import { THREAD_COMPACT_METHODS } from './thread-compact.js';
+import { THREAD_METADATA_METHODS } from './thread-metadata.js';
 import { THREAD_SETTINGS_METHODS } from './thread-settings.js';
 import { THREAD_ITEMS_LIST_METHODS } from './thread-items-list.js';
 import { THREAD_TURNS_LIST_METHODS } from './thread-turns-list.js';
@@ -34,6 +35,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   THREAD_METHODS,
   THREAD_READ_STATE_METHODS,
   THREAD_SETTINGS_METHODS,
+  THREAD_METADATA_METHODS,
   THREAD_TURNS_LIST_METHODS,
   THREAD_ITEMS_LIST_METHODS,
   TURN_METHODS,

@@ -24,6 +24,8 @@ import { defineMethod, type AppServerMethod, type MethodContext } from '../metho
 import { paginate } from '../pagination.js';
 import { turnsPage } from './thread-turns-list.js';
 import type { LiveThread } from '../threads/live-thread.js';
+import type { WireObject } from '../threads/thread-items.js';
+import { withStoredMetadata } from '../threads/thread-metadata.js';
 import { nextTurnConfig, sandboxModeOf } from '../threads/thread-settings.js';
 
 /** Runs `notify` after the current response has gone out (Codex answers before it notifies). */
@@ -70,6 +72,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       async handle(params, context) {
         const hub = hubOf(context);
         const { thread, response } = await hub.resume(params, context.connection);
+        response['thread'] = withStoredMetadata(await hub.store(), response['thread'] as WireObject);
         // The page a client asked to bootstrap its history with (Codex's TUI does, with excludeTurns).
         if (params.initialTurnsPage !== undefined && params.initialTurnsPage !== null) {
           response['initialTurnsPage'] = turnsPage(await hub.recordedTurns(thread.id), thread.id, params.initialTurnsPage);
@@ -125,7 +128,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         const store = await hub.store();
         // Every listed thread is a stored one, so each has a read state (Codex keys them by id).
         const readStates = Object.fromEntries(page.data.map((summary) => [summary.id, store.readReceipts.get(summary.id)]));
-        return { data: page.data.map((summary) => hub.summaryObject(summary)), nextCursor: page.nextCursor, backwardsCursor: null, readStates };
+        return { data: page.data.map((summary) => withStoredMetadata(store, hub.summaryObject(summary))), nextCursor: page.nextCursor, backwardsCursor: null, readStates };
       },
     }),
   ],
@@ -135,9 +138,10 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       params: ThreadReadParams,
       async handle(params, context) {
         const hub = hubOf(context);
-        const thread = await hub.describe(params.threadId, params.includeTurns);
+        const store = await hub.store();
+        const thread = withStoredMetadata(store, await hub.describe(params.threadId, params.includeTurns));
         // An ephemeral thread keeps nothing durable, its read state included.
-        const readState = thread['ephemeral'] === true ? null : (await hub.store()).readReceipts.get(params.threadId);
+        const readState = thread['ephemeral'] === true ? null : store.readReceipts.get(params.threadId);
         return { thread, readState };
       },
     }),
@@ -188,9 +192,10 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       params: ThreadIdParams,
       async handle(params, context) {
         const hub = hubOf(context);
-        const summary = await (await hub.store()).unarchive(params.threadId).catch((error: unknown) => asRequestError(error));
+        const store = await hub.store();
+        const summary = await store.unarchive(params.threadId).catch((error: unknown) => asRequestError(error));
         afterResponse(() => context.server.broadcastToAll('thread/unarchived', { threadId: params.threadId }));
-        return { thread: hub.summaryObject(summary) };
+        return { thread: withStoredMetadata(store, hub.summaryObject(summary)) };
       },
     }),
   ],
