@@ -23,7 +23,7 @@ export {
   SandboxWorkspaceWriteToml,
   ShellEnvironmentPolicyToml,
 } from './config-toml.js';
-export { PROVIDER_DEFAULTS } from './model-providers.js';
+export { BUILT_IN_PROVIDER_IDS, PROVIDER_DEFAULTS } from './model-providers.js';
 export type { ModelProviderInfo } from './model-providers.js';
 export { CLIENT_SIDE_CONFIG_KEYS, CODEX_CONFIG_KEYS } from './codex-config-keys.js';
 export { configJsonSchema } from './config-schema.js';

@@ -45,6 +45,9 @@ export function builtInProviders(openaiBaseUrl: string | undefined): Record<stri
   };
 }
 
+/** The ids of the providers that exist without configuration (a config.toml cannot redefine them). */
+export const BUILT_IN_PROVIDER_IDS: readonly string[] = Object.freeze(Object.keys(builtInProviders(undefined)));
+
 /** Fills a provider's unset fields. A provider without `base_url` talks to OpenAI's API. */
 export function resolveProvider(id: string, toml: ModelProviderToml): ModelProviderInfo {
   return Object.freeze({

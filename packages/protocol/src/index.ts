@@ -219,6 +219,17 @@ export { ConfigRequirementsReadParams, ConfigRequirementsReadResponse } from './
 export { Account, GetAccountParams, GetAccountRateLimitsParams, GetAccountResponse } from './app-server/account.js';
 export { PermissionProfileListParams, PermissionProfileListResponse, PermissionProfileSummary } from './app-server/permission-profile-list.js';
 export {
+  CollaborationMode,
+  Personality,
+  ThreadMetadataGitInfoUpdateParams,
+  ThreadMetadataUpdateParams,
+  ThreadSettings,
+  ThreadSettingsUpdatedNotification,
+  ThreadSettingsUpdateParams,
+  TurnEnvironmentParams,
+} from './app-server/thread-settings.js';
+export { GatewayAuth, ModelProviderListParams, ModelProviderListResponse, ModelProviderSummary, ProviderSettings } from './app-server/model-provider-list.js';
+export {
   SkillMetadata,
   SkillScope,
   SkillsConfigWriteParams,

@@ -17,6 +17,7 @@ import { resumeRollout, type ResumedThread } from './reconstruct/resume-rollout.
 import { RolloutError } from './rollout-error.js';
 import { ARCHIVED_SESSIONS_DIR, archivedRolloutPath, liveRolloutDir, requireRolloutFileName } from './rollout-path.js';
 import type { ReadReceipts } from './thread-index/read-receipts.js';
+import type { ThreadMetadata } from './thread-index/thread-metadata.js';
 import { ThreadIndex, type ThreadListQuery, type ThreadPage } from './thread-index/thread-index.js';
 import { findThreadFile, listThreadFiles, type ThreadFile } from './thread-index/thread-files.js';
 import { summarizeRolloutFile, summaryFromMeta, type ThreadSummary } from './thread-index/thread-summary.js';
@@ -66,6 +67,11 @@ export class ThreadStore {
   /** Where clients' users left off in each thread (durable, in the index database). */
   get readReceipts(): ReadReceipts {
     return this.index.readReceipts;
+  }
+
+  /** What clients set on each thread beyond its file (Git facts, Daybreak; durable, in the index database). */
+  get threadMetadata(): ThreadMetadata {
+    return this.index.threadMetadata;
   }
 
   /** Opens the store: opens (or creates) the index and brings it up to date with the files. */
@@ -182,7 +188,7 @@ export class ThreadStore {
     return this.indexFile(target, false, summary.title);
   }
 
-  /** Deletes a thread's file, its row and its read state (`WriterBusy` while it is being written). */
+  /** Deletes a thread's file, its row, its read state and its metadata (`WriterBusy` while it is being written). */
   async delete(threadId: string): Promise<void> {
     const summary = await this.require(threadId);
     await this.assertIdle(summary.id);
@@ -191,6 +197,7 @@ export class ThreadStore {
     });
     this.index.remove(summary.id);
     this.index.readReceipts.remove(summary.id);
+    this.index.threadMetadata.remove(summary.id);
   }
 
   /**

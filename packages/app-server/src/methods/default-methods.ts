@@ -10,10 +10,13 @@ import { EXPERIMENTAL_FEATURE_LIST_METHODS } from './experimental-feature-list.j
 import { FS_METHODS } from './fs.js';
 import { HOOKS_LIST_METHODS } from './hooks-list.js';
 import { MODEL_LIST_METHODS } from './model-list.js';
+import { MODEL_PROVIDER_LIST_METHODS } from './model-provider-list.js';
 import { PERMISSION_PROFILE_LIST_METHODS } from './permission-profile-list.js';
 import { SKILLS_LIST_METHODS } from './skills-list.js';
 import { THREAD_READ_STATE_METHODS } from './thread-read-state.js';
 import { THREAD_COMPACT_METHODS } from './thread-compact.js';
+import { THREAD_METADATA_METHODS } from './thread-metadata.js';
+import { THREAD_SETTINGS_METHODS } from './thread-settings.js';
 import { THREAD_ITEMS_LIST_METHODS } from './thread-items-list.js';
 import { THREAD_TURNS_LIST_METHODS } from './thread-turns-list.js';
 import { THREAD_METHODS, TURN_METHODS } from './threads.js';
@@ -24,12 +27,15 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   CONFIG_REQUIREMENTS_READ_METHODS,
   ACCOUNT_READ_METHODS,
   MODEL_LIST_METHODS,
+  MODEL_PROVIDER_LIST_METHODS,
   EXPERIMENTAL_FEATURE_LIST_METHODS,
   SKILLS_LIST_METHODS,
   HOOKS_LIST_METHODS,
   COLLABORATION_MODE_LIST_METHODS,
   THREAD_METHODS,
   THREAD_READ_STATE_METHODS,
+  THREAD_SETTINGS_METHODS,
+  THREAD_METADATA_METHODS,
   THREAD_TURNS_LIST_METHODS,
   THREAD_ITEMS_LIST_METHODS,
   TURN_METHODS,

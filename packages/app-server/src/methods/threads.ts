@@ -23,10 +23,13 @@ import { environmentError, type EnvironmentManager } from '../environments/envir
 import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
 import { paginate } from '../pagination.js';
 import { turnsPage } from './thread-turns-list.js';
-import { threadConfigOverrides } from '../threads/thread-config-overrides.js';
+import type { LiveThread } from '../threads/live-thread.js';
+import type { WireObject } from '../threads/thread-items.js';
+import { withStoredMetadata } from '../threads/thread-metadata.js';
+import { nextTurnConfig, sandboxModeOf } from '../threads/thread-settings.js';
 
 /** Runs `notify` after the current response has gone out (Codex answers before it notifies). */
-function afterResponse(notify: () => void): void {
+export function afterResponse(notify: () => void): void {
   setImmediate(notify);
 }
 
@@ -35,7 +38,7 @@ function hubOf(context: MethodContext) {
 }
 
 /** A session refusal as the client's error. */
-function asRequestError(error: unknown): never {
+export function asRequestError(error: unknown): never {
   if (error instanceof ThreadSessionError) throw AppServerRequestError.invalidRequest(error.message);
   if (error instanceof Error && !(error instanceof AppServerRequestError)) throw AppServerRequestError.invalidRequest(error.message);
   throw error;
@@ -69,6 +72,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       async handle(params, context) {
         const hub = hubOf(context);
         const { thread, response } = await hub.resume(params, context.connection);
+        response['thread'] = withStoredMetadata(await hub.store(), response['thread'] as WireObject);
         // The page a client asked to bootstrap its history with (Codex's TUI does, with excludeTurns).
         if (params.initialTurnsPage !== undefined && params.initialTurnsPage !== null) {
           response['initialTurnsPage'] = turnsPage(await hub.recordedTurns(thread.id), thread.id, params.initialTurnsPage);
@@ -124,7 +128,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         const store = await hub.store();
         // Every listed thread is a stored one, so each has a read state (Codex keys them by id).
         const readStates = Object.fromEntries(page.data.map((summary) => [summary.id, store.readReceipts.get(summary.id)]));
-        return { data: page.data.map((summary) => hub.summaryObject(summary)), nextCursor: page.nextCursor, backwardsCursor: null, readStates };
+        return { data: page.data.map((summary) => withStoredMetadata(store, hub.summaryObject(summary))), nextCursor: page.nextCursor, backwardsCursor: null, readStates };
       },
     }),
   ],
@@ -134,9 +138,10 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       params: ThreadReadParams,
       async handle(params, context) {
         const hub = hubOf(context);
-        const thread = await hub.describe(params.threadId, params.includeTurns);
+        const store = await hub.store();
+        const thread = withStoredMetadata(store, await hub.describe(params.threadId, params.includeTurns));
         // An ephemeral thread keeps nothing durable, its read state included.
-        const readState = thread['ephemeral'] === true ? null : (await hub.store()).readReceipts.get(params.threadId);
+        const readState = thread['ephemeral'] === true ? null : store.readReceipts.get(params.threadId);
         return { thread, readState };
       },
     }),
@@ -187,9 +192,10 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       params: ThreadIdParams,
       async handle(params, context) {
         const hub = hubOf(context);
-        const summary = await (await hub.store()).unarchive(params.threadId).catch((error: unknown) => asRequestError(error));
+        const store = await hub.store();
+        const summary = await store.unarchive(params.threadId).catch((error: unknown) => asRequestError(error));
         afterResponse(() => context.server.broadcastToAll('thread/unarchived', { threadId: params.threadId }));
-        return { thread: hub.summaryObject(summary) };
+        return { thread: withStoredMetadata(store, hub.summaryObject(summary)) };
       },
     }),
   ],
@@ -238,6 +244,11 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
   ],
 ]);
 
+/** Refuses a new turn while one runs. */
+function assertNoTurnRunning(thread: LiveThread): void {
+  if (thread.activeTurnId !== undefined) throw AppServerRequestError.invalidRequest(`turn ${thread.activeTurnId} is still running; use turn/steer or turn/interrupt`);
+}
+
 /** The turn methods. */
 export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string, AppServerMethod>([
   [
@@ -248,7 +259,7 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
       async handle(params, context) {
         const hub = hubOf(context);
         const thread = hub.loaded(params.threadId);
-        if (thread.activeTurnId !== undefined) throw AppServerRequestError.invalidRequest(`turn ${thread.activeTurnId} is still running; use turn/steer or turn/interrupt`);
+        assertNoTurnRunning(thread);
         const selected = selectEnvironment(params.environments, hub.environments);
         if (selected !== undefined) {
           thread.handle.useEnvironment(selected.environments);
@@ -256,17 +267,14 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         }
         const requested = params.cwd ?? selected?.cwd ?? undefined;
         const cwd = requested === undefined ? undefined : context.server.resolveCwd(requested);
-        const overrides = threadConfigOverrides({
-          model: params.model,
-          approvalPolicy: params.approvalPolicy,
-          effort: params.effort,
-          summary: params.summary,
-          sandbox: sandboxModeOf(params.sandboxPolicy),
-        });
-        if (overrides.length > 0 || cwd !== undefined) {
-          const config = await context.server.loadConfig(cwd ?? thread.config.cwd, overrides).catch((error: unknown) => asRequestError(error));
-          thread.reconfigure(config.config);
-        }
+        // The overrides layer over the thread's settings so far (thread/start's, earlier turns',
+        // thread/settings/update's), after any settings change that arrived before this turn.
+        const config = await thread
+          .serializeSettings(() => nextTurnConfig(context.server, thread, { model: params.model, approvalPolicy: params.approvalPolicy, effort: params.effort, summary: params.summary, sandbox: sandboxModeOf(params.sandboxPolicy), cwd }))
+          .catch((error: unknown) => asRequestError(error));
+        // Another turn may have started while the settings were loading.
+        assertNoTurnRunning(thread);
+        if (config !== undefined) thread.reconfigure(config);
         const turn = thread.startTurn(params.input, { turnId: newTurnId(randomUuidV7), ...(params.outputSchema === undefined ? {} : { outputSchema: params.outputSchema }) });
         return { turn };
       },
@@ -301,7 +309,7 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
 ]);
 
 /** A thread's or turn's environments as the server could resolve them. */
-interface EnvironmentSelection {
+export interface EnvironmentSelection {
   /** The entries that resolved, each with its cwd; the first is where the thread works. */
   readonly environments: readonly ThreadEnvironment[];
   /** The primary's cwd, which becomes the thread's. */
@@ -316,7 +324,7 @@ interface EnvironmentSelection {
  * mistake and refuses the request before anything changes; a known one that cannot be reached now is
  * skipped with a warning, so one dead executor does not fail the thread.
  */
-function selectEnvironment(
+export function selectEnvironment(
   environments: readonly { readonly environmentId: string; readonly cwd: string }[] | null | undefined,
   manager: EnvironmentManager,
 ): EnvironmentSelection | undefined {
@@ -340,18 +348,3 @@ function selectEnvironment(
   }
   return { environments: resolved, cwd, warnings };
 }
-
-function sandboxModeOf(policy: TurnStartParams['sandboxPolicy']): string | undefined {
-  switch (policy?.type) {
-    case undefined:
-      return undefined;
-    case 'dangerFullAccess':
-    case 'externalSandbox':
-      return 'danger-full-access';
-    case 'readOnly':
-      return 'read-only';
-    case 'workspaceWrite':
-      return 'workspace-write';
-  }
-}
-

@@ -2,7 +2,7 @@
 // v2 notifications for the thread's subscribers (in Codex's order), its status is tracked and
 // announced; its questions (ThreadQuestions) become server requests to its subscribers.
 import type { Config } from '@skein/config';
-import type { CoreEvent, ThreadHandle, TurnError, TurnItem } from '@skein/core';
+import type { CoreEvent, ThreadEnvironment, ThreadHandle, TurnError, TurnItem } from '@skein/core';
 import { codexErrorInfoOf } from '@skein/core';
 import type { UserInput } from '@skein/protocol';
 import type { ClientConnection } from '../method.js';
@@ -80,6 +80,10 @@ export class LiveThread {
   #flags: ActiveFlag[] = [];
   #lastStatus = '';
   #updatedAtMs: number;
+  /** Settings a client changed while a turn ran (see `configureNextTurns`). */
+  #next: Config | undefined;
+  #deferred: (() => void)[] = [];
+  #settingsQueue: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly presetId: string,
@@ -137,8 +141,51 @@ export class LiveThread {
   /** Settings for this and later turns (a client's turn overrides). */
   reconfigure(config: Config): void {
     this.#config = config;
+    this.#next = undefined;
     this.handle.reconfigure(config);
   }
+
+  /** Settings the next turn runs with: those a client changed while a turn ran, else the current ones. */
+  get nextConfig(): Config {
+    return this.#next ?? this.#config;
+  }
+
+  /**
+   * Settings (and, when given, environments) for later turns, never the running one: applied now
+   * when the thread is idle, else once its turn ends.
+   */
+  configureNextTurns(config: Config, environments?: readonly ThreadEnvironment[]): void {
+    if (this.#turn === undefined) {
+      this.reconfigure(config);
+      if (environments !== undefined) this.handle.useEnvironment(environments);
+      return;
+    }
+    this.#next = config;
+    this.#deferred.push(() => {
+      this.reconfigure(config);
+      if (environments !== undefined) this.handle.useEnvironment(environments);
+    });
+  }
+
+  /**
+   * Runs settings changes one after another in arrival order (each loads config, which takes a
+   * while), so a later change builds on an earlier one and a turn starts with every change before it.
+   */
+  serializeSettings<T>(change: () => Promise<T>): Promise<T> {
+    const run = this.#settingsQueue.then(change);
+    this.#settingsQueue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  /** Codex's deprecated personality, saved and reported (it selects no style, in Codex either). */
+  personality: string | null = null;
+  /** Plugin ids a client disabled for the thread, saved and reported (Codex does not filter by them yet either). */
+  disabledPluginIds: readonly string[] = [];
+  /** The permission profile a client selected by id (`thread/settings/update {permissions}`), if any. */
+  permissionProfile: string | null = null;
 
   /**
    * Starts a turn in the background and returns its wire object (`inProgress`). The caller answers
@@ -297,6 +344,8 @@ export class LiveThread {
       // after a compaction run as a turn of its own).
       const readState = this.facts.ephemeral || !turn.userTurn ? undefined : this.host.publishTurn?.(this.id, turn.id);
       if (readState !== undefined) this.#emit('thread/readState/changed', { threadId: this.id, readState });
+      // Settings changed during the turn apply from the next one on.
+      for (const apply of this.#deferred.splice(0)) apply();
       this.#notifyStatus();
     }
     const completedAtMs = this.host.now();

@@ -38,6 +38,8 @@ export function threadConfigOverrides(params: ThreadSettingsParams): string[] {
 export function tomlValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  // A TOML date-time a config layer held (smol-toml's dates are Dates) goes back as a TOML literal.
+  if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return `[${value.map(tomlValue).join(', ')}]`;
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value).filter(([, inner]) => inner !== null && inner !== undefined);

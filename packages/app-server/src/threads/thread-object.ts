@@ -99,9 +99,14 @@ export function sandboxPolicyObject(config: Config): WireObject {
  * The built-in permission profile a thread runs under, as Codex names it: only when no layer (nor
  * the client's `sandbox`) chose a sandbox mode; Skein's default is read-only, trusted project or not.
  */
-function permissionProfileOf(config: Config): WireObject | null {
+export function permissionProfileOf(config: Config): WireObject | null {
   const chosen = config.layers.some((layer) => Object.hasOwn(layer.table, 'sandbox_mode'));
   return chosen ? null : { id: ':read-only', extends: null };
+}
+
+/** The thread's approval policy on the v2 wire (`on-failure`, which v2 does not have, is `on-request`). */
+export function approvalPolicyObject(config: Config): unknown {
+  return config.approvalPolicy === 'on-failure' ? 'on-request' : config.approvalPolicy;
 }
 
 /** The settings part of the thread/start, resume and fork responses. */
@@ -115,7 +120,7 @@ export function threadSettingsObject(config: Config, thread: WireObject): WireOb
     cwd: config.cwd,
     runtimeWorkspaceRoots: [config.cwd],
     instructionSources: [],
-    approvalPolicy: config.approvalPolicy === 'on-failure' ? 'on-request' : config.approvalPolicy,
+    approvalPolicy: approvalPolicyObject(config),
     approvalsReviewer: 'user',
     sandbox: sandboxPolicyObject(config),
     activePermissionProfile: permissionProfileOf(config),

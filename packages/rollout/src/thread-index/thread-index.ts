@@ -5,6 +5,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { RolloutError } from '../rollout-error.js';
 import { ReadReceipts } from './read-receipts.js';
+import { ThreadMetadata } from './thread-metadata.js';
 import { decodeThreadCursor, encodeThreadCursor, type ThreadSortKey } from './thread-cursor.js';
 import type { ThreadSummary } from './thread-summary.js';
 
@@ -93,6 +94,7 @@ CREATE INDEX IF NOT EXISTS threads_by_updated ON threads (archived, updated_ms D
 /** The SQLite thread index of one home directory. Synchronous (better-sqlite3); safe to share between processes (WAL). */
 export class ThreadIndex {
   #readReceipts: ReadReceipts | undefined;
+  #metadata: ThreadMetadata | undefined;
 
   private constructor(
     private readonly db: Database.Database,
@@ -237,6 +239,12 @@ export class ThreadIndex {
   get readReceipts(): ReadReceipts {
     this.#readReceipts ??= new ReadReceipts(this.db);
     return this.#readReceipts;
+  }
+
+  /** The metadata clients set on threads (Git facts, Daybreak), durable like the read receipts. */
+  get threadMetadata(): ThreadMetadata {
+    this.#metadata ??= new ThreadMetadata(this.db);
+    return this.#metadata;
   }
 
   /** Whether the database is open. */

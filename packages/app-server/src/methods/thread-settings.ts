@@ -1,0 +1,79 @@
+// `thread/settings/update`: changes a loaded thread's settings for its later turns (never the one
+// running), then tells the thread's subscribers what the next turn runs with, as Codex 0.171.0 does:
+// `{}`, then `thread/settings/updated {threadId, threadSettings}`.
+import { AppServerErrorCode, ThreadSettingsUpdateParams } from '@skein/protocol';
+import type { BUILT_IN_PERMISSION_PROFILES } from '@skein/sandboxing';
+import { AppServerRequestError } from '../app-server-error.js';
+import { defineMethod, type AppServerMethod } from '../method.js';
+import { environmentEntries, nextTurnConfig, sandboxModeOf, threadSettingsObject } from '../threads/thread-settings.js';
+import { afterResponse, asRequestError, selectEnvironment } from './threads.js';
+
+/** The sandbox mode each built-in permission profile stands for. */
+const PROFILE_SANDBOX_MODES: Readonly<Record<keyof typeof BUILT_IN_PERMISSION_PROFILES, string>> = {
+  ':read-only': 'read-only',
+  ':workspace': 'workspace-write',
+  ':danger-full-access': 'danger-full-access',
+};
+
+function refuse(message: string): never {
+  throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, message);
+}
+
+/** The `thread/settings/update` method. */
+export const THREAD_SETTINGS_METHODS: ReadonlyMap<string, AppServerMethod> = new Map([
+  [
+    'thread/settings/update',
+    defineMethod({
+      params: ThreadSettingsUpdateParams,
+      experimentalFields: ['collaborationMode', 'environments'],
+      async handle(params, context) {
+        const hub = context.server.threads;
+        if (!hub.isLoaded(params.threadId)) refuse(`thread not found: ${params.threadId}`);
+        const thread = hub.loaded(params.threadId);
+        // What Skein cannot honour is refused before anything changes, rather than saved unused.
+        if (params.permissions !== undefined && params.permissions !== null && params.sandboxPolicy !== undefined && params.sandboxPolicy !== null) {
+          refuse('`permissions` cannot be combined with `sandboxPolicy`');
+        }
+        const profile = params.permissions ?? undefined;
+        if (profile !== undefined && !Object.hasOwn(PROFILE_SANDBOX_MODES, profile)) refuse(`unknown permissions profile \`${profile}\`; this server has ${Object.keys(PROFILE_SANDBOX_MODES).join(', ')}`);
+        if (params.approvalsReviewer !== undefined && params.approvalsReviewer !== null && params.approvalsReviewer !== 'user') {
+          refuse(`approvalsReviewer \`${params.approvalsReviewer}\` is not supported by this server; approvals go to the user`);
+        }
+        if (params.serviceTier !== undefined && params.serviceTier !== null) refuse(`serviceTier \`${params.serviceTier}\` is not supported by this server`);
+        const collaboration = params.collaborationMode ?? undefined;
+        if (collaboration !== undefined && collaboration.mode !== 'default') refuse(`collaboration mode \`${collaboration.mode}\` is not supported by this server`);
+        // An unknown environment id refuses the request; one that cannot be reached is skipped with a warning.
+        const selected = selectEnvironment(params.environments, hub.environments);
+        const requested = params.cwd ?? selected?.cwd ?? undefined;
+        const cwd = requested === undefined ? undefined : context.server.resolveCwd(requested);
+        // A collaboration mode's settings take precedence over the model, effort and instructions.
+        const change = {
+          model: collaboration?.settings.model ?? params.model,
+          effort: collaboration?.settings.reasoning_effort ?? params.effort,
+          summary: params.summary,
+          approvalPolicy: params.approvalPolicy,
+          developerInstructions: collaboration?.settings.developer_instructions,
+          sandbox: profile === undefined ? sandboxModeOf(params.sandboxPolicy) : PROFILE_SANDBOX_MODES[profile as keyof typeof PROFILE_SANDBOX_MODES],
+          cwd,
+        };
+        const config = await thread
+          .serializeSettings(async () => {
+            const next = (await nextTurnConfig(context.server, thread, change)) ?? thread.nextConfig;
+            thread.configureNextTurns(next, selected?.environments);
+            return next;
+          })
+          .catch((error: unknown) => asRequestError(error));
+        if (profile !== undefined) thread.permissionProfile = profile;
+        else if (params.sandboxPolicy !== undefined && params.sandboxPolicy !== null) thread.permissionProfile = null;
+        if (params.personality !== undefined && params.personality !== null) thread.personality = params.personality;
+        if (params.disabledPluginIds !== undefined && params.disabledPluginIds !== null) thread.disabledPluginIds = [...params.disabledPluginIds];
+        const threadSettings = threadSettingsObject(thread, config, environmentEntries(thread, selected?.environments));
+        afterResponse(() => {
+          for (const message of selected?.warnings ?? []) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });
+          context.server.broadcast(thread.id, 'thread/settings/updated', { threadId: thread.id, threadSettings });
+        });
+        return {};
+      },
+    }),
+  ],
+]);
