@@ -26,7 +26,7 @@ import { turnsPage } from './thread-turns-list.js';
 import type { LiveThread } from '../threads/live-thread.js';
 import type { WireObject } from '../threads/thread-items.js';
 import { withStoredMetadata } from '../threads/thread-metadata.js';
-import { nextTurnConfig, sandboxModeOf } from '../threads/thread-settings.js';
+import { environmentEntries, nextTurnConfig, sandboxModeOf, threadSettingsObject } from '../threads/thread-settings.js';
 
 /** Runs `notify` after the current response has gone out (Codex answers before it notifies). */
 export function afterResponse(notify: () => void): void {
@@ -260,6 +260,7 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         const hub = hubOf(context);
         const thread = hub.loaded(params.threadId);
         assertNoTurnRunning(thread);
+        const settingsBefore = currentSettings(thread);
         const selected = selectEnvironment(params.environments, hub.environments);
         if (selected !== undefined) {
           thread.handle.useEnvironment(selected.environments);
@@ -275,6 +276,9 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         // Another turn may have started while the settings were loading.
         assertNoTurnRunning(thread);
         if (config !== undefined) thread.reconfigure(config);
+        // As Codex: overrides that change the thread's settings announce them before the turn starts.
+        const settingsAfter = currentSettings(thread);
+        if (JSON.stringify(settingsAfter) !== JSON.stringify(settingsBefore)) context.server.broadcast(thread.id, 'thread/settings/updated', { threadId: thread.id, threadSettings: settingsAfter });
         const turn = thread.startTurn(params.input, { turnId: newTurnId(randomUuidV7), ...(params.outputSchema === undefined ? {} : { outputSchema: params.outputSchema }) });
         return { turn };
       },
@@ -347,4 +351,9 @@ export function selectEnvironment(
     }
   }
   return { environments: resolved, cwd, warnings };
+}
+
+/** The settings the thread's next turn runs with, as `thread/settings/updated` carries them. */
+function currentSettings(thread: LiveThread): WireObject {
+  return threadSettingsObject(thread, thread.nextConfig, environmentEntries(thread, undefined));
 }
