@@ -9,8 +9,10 @@ const FS_HELPER = path.resolve('node_modules', '@skein', 'exec-server', 'dist', 
 export default defineConfig([
   {
     ...libraryConfig({ entry: ['src/index.ts'] }),
+    // One file, as the library's dependencies stay outside it; the executable below is the split one.
+    splitting: false,
     // The two builds run at once: this one must not delete what the other writes.
-    clean: ['!bin.js', '!bin.js.map', '!fs-helper.js', '!program-*.js', '!program-*.js.map', '!chunk-*.js', '!chunk-*.js.map'],
+    clean: ['!bin.js', '!bin.js.map', '!fs-helper.js', '!bin-*.js', '!bin-*.js.map'],
   },
   {
     // The executable is a small entry and one chunk with its dependencies inside: Node.js then compiles
@@ -23,6 +25,10 @@ export default defineConfig([
     platform: 'node',
     sourcemap: true,
     splitting: true,
+    // Its chunks (each subcommand's, and the code they share) are named apart from the library's output.
+    esbuildOptions: (options) => {
+      options.chunkNames = 'bin-[name]-[hash]';
+    },
     noExternal: [/^(?!better-sqlite3$|@lydell\/node-pty$)/],
     external: ['better-sqlite3', '@lydell/node-pty'],
     // Bundled CommonJS dependencies call require(); an ES module has none of its own.
