@@ -1,7 +1,7 @@
 // The JSON Schema of config.toml, generated from the zod schema so editors can validate and complete
 // the file. The committed copy (config.schema.json) is checked against this by a test.
 import { FeaturesTable } from '@skein/features';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigToml, ProfileToml } from './config-toml.js';
 
 // Loading keeps `[features]` raw for @skein/features to judge; the schema spells out every flag.

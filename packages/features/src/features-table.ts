@@ -1,7 +1,7 @@
 // FeaturesTable: the shape of a `[features]` table as a zod schema, so @skein/config can put it in the
 // JSON Schema of config.toml. Meaning (layering, warnings, ranges) belongs to resolveFeatures.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { FEATURE_REGISTRY } from './feature-registry.js';
 import type { FeatureSpec } from './feature-registry.js';
 import { featureStageLabel } from './feature-stage.js';

@@ -2,7 +2,7 @@
 // context, so reads and writes obey exactly the policy commands get. Open files keep their helper.
 import { fileURLToPath } from 'node:url';
 import type { PathUri } from '@skein/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BlockReader, BlockReaderSource } from '../block-reader.js';
 import { FileSystemError } from '../file-system-error.js';
 import {

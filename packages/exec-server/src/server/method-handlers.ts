@@ -1,6 +1,6 @@
 // What each exec-server method does once its params have parsed: a table from method name to handler,
 // with the method group that gates it until the client has initialized.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BlockReaderSource } from '../block-reader.js';
 import type { ExecutorFileSystem } from '../file-system.js';
 import type { ExecutorProcesses } from '../process-api.js';
