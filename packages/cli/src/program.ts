@@ -1,7 +1,6 @@
 // The skein command tree. Subcommands that serve a process delegate to their package's entry point.
-import { ConfigError, type ConfigWarning } from '@skein/config';
+import type { ConfigWarning } from '@skein/config';
 import { Command, CommanderError } from 'commander';
-import { formatFeatureList } from './commands/features-list.js';
 import { VERSION_LINE } from './version.js';
 import { addGlobalOptions, loadConfigFor, type GlobalOptions, type ProcessContext } from './global-options.js';
 
@@ -33,8 +32,9 @@ export async function runSkein(argv: readonly string[], io: ProgramIo): Promise<
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     // Typed failures (config, rollout, user input, sandbox, file system) carry a stable `code` and a
-    // message written for the user; anything else is a bug and keeps its stack trace.
-    if (error instanceof ConfigError || hasCode(error)) {
+    // message written for the user; anything else is a bug and keeps its stack trace. (ConfigError
+    // has one too: checked by shape, so commands that load no config do not load @skein/config.)
+    if (hasCode(error)) {
       io.stderr(`error: ${error.message}\n`);
       return 1;
     }
@@ -93,6 +93,8 @@ async function buildProgram(argv: readonly string[], io: ProgramIo, setExitCode:
     .action(async (_options: unknown, command: Command) => {
       const { config, warnings } = await loadConfigFor(command.optsWithGlobals<GlobalOptions>(), io);
       reportWarnings(warnings, io);
+      // Imported here, as the other subcommands are: @skein/features is only for this one.
+      const { formatFeatureList } = await import('./commands/features-list.js');
       io.stdout(`${formatFeatureList(config.features)}\n`);
     });
 

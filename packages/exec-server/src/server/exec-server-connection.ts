@@ -20,7 +20,7 @@ import { toJsonRpcError } from './to-json-rpc-error.js';
 export interface ConnectionSetup {
   readonly fileSystem: ExecutorFileSystem & BlockReaderSource;
   readonly processes: ExecutorProcesses;
-  readonly environment: () => EnvironmentInfo;
+  readonly environment: () => Promise<EnvironmentInfo>;
   readonly hostEnv: Readonly<Record<string, string | undefined>>;
   readonly concurrentRequests: number;
   readonly maxRequestBytes: number;
@@ -139,13 +139,13 @@ export class ExecServerConnection implements JsonRpcServiceConnection {
     return handler.run(params, this.context);
   }
 
-  private initialize(params: unknown): unknown {
+  private async initialize(params: unknown): Promise<unknown> {
     if (this.stage !== 'new') {
       throw new RequestError(ExecServerErrorCode.InvalidRequest, 'initialize may only be sent once per connection');
     }
     InitializeParams.parse(params ?? null);
     this.stage = 'initializing';
-    return { sessionId: this.sessionId, environmentInfo: this.setup.environment() };
+    return { sessionId: this.sessionId, environmentInfo: await this.setup.environment() };
   }
 
   private checkStage(group: MethodGroup): void {
