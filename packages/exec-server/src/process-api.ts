@@ -1,6 +1,6 @@
 // ExecutorProcesses: starting commands and streaming their output, the same whether they run here or on
 // an exec-server elsewhere. Owns the interface, its value types and ProcessError.
-import type { PathUri } from '@skein/protocol';
+import type { PathUri } from '@skein/protocol/executor';
 import * as z from 'zod';
 import type { FileSystemSandboxContext } from './sandbox-context.js';
 

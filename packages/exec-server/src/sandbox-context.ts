@@ -1,6 +1,6 @@
 // The sandbox context an fs call or process start may carry: Codex 0.171.0's `FileSystemSandboxContext`,
 // a permission profile whose explicit paths are `file:` URIs. Owns its schema and whether it restricts.
-import { PathUriString } from '@skein/protocol';
+import { PathUriString } from '@skein/protocol/executor';
 import * as z from 'zod';
 
 /** A well-known location a policy entry may name instead of a path. */

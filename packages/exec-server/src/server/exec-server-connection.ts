@@ -2,7 +2,7 @@
 // concurrency, the client's processes and file handles, and their teardown when the client goes away.
 import { randomUUID } from 'node:crypto';
 import { OVERSIZED_HEAD_BYTES, RequestQueue, UNKNOWN_REQUEST_ID, recoverRequestId, type JsonRpcServiceConnection, type MessageChannel } from '@skein/json-rpc';
-import { JsonRpcParseError, parseJsonRpcMessage, type JsonRpcErrorObject, type JsonRpcRequest, type RequestId } from '@skein/protocol';
+import { JsonRpcParseError, parseJsonRpcMessage, type JsonRpcErrorObject, type JsonRpcRequest, type RequestId } from '@skein/protocol/executor';
 import type { BlockReaderSource } from '../block-reader.js';
 import type { ExecutorFileSystem } from '../file-system.js';
 import { MAX_OUTBOUND_BUFFERED_BYTES, MAX_QUEUED_REQUESTS } from '../limits.js';
