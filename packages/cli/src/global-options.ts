@@ -32,7 +32,7 @@ export interface ProcessContext {
 /** Loads the effective config for these options. */
 export async function loadConfigFor(options: GlobalOptions, context: ProcessContext): Promise<LoadedConfig> {
   // Imported here, not above: building its schemas takes a while, and `exec-server` needs no config.
-  const { loadConfig } = await import('@skein/config');
+  const { loadConfig } = await import('./config-loader.js');
   return loadConfig({
     cwd: context.cwd,
     env: context.env,
