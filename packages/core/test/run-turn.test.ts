@@ -16,7 +16,7 @@ import {
   type MockResponsesServer,
 } from '@skein/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   ResponsesClient,
   TURN_ABORTED_MESSAGE,
