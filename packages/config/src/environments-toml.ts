@@ -3,7 +3,7 @@
 // and its error texts word for word.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError } from './config-error.js';
 import { parseToml } from './toml-table.js';
 

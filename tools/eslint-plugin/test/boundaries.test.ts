@@ -82,7 +82,7 @@ describe('skein/ext-imports-only-extension-api', () => {
   it('lets an extension import @skein/extension-api and third-party packages', async () => {
     const messages = await lint(
       'ext/demo/src/ok.ts',
-      "import { z } from 'zod';\nimport { defineExtension } from '@skein/extension-api';\nexport { z, defineExtension };\n",
+      "import * as z from 'zod';\nimport { defineExtension } from '@skein/extension-api';\nexport { z, defineExtension };\n",
     );
     expect(messages).toEqual([]);
   });

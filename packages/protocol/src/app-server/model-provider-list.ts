@@ -1,6 +1,6 @@
 // `modelProvider/list`: the model providers a client may pick from (the built-in OpenAI one and
 // each `[model_providers.<id>]` of config.toml), with the default new threads use.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The method takes an empty object (Codex's `ModelProviderListParams` has no fields). */
 export const ModelProviderListParams = z.object({});

@@ -1,6 +1,6 @@
 // `thread/settings/update` and `thread/metadata/update`: a loaded thread's settings for its later
 // turns, and the metadata (Git facts, project) stored with a thread.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApprovalsReviewer, AskForApproval, MultiAgentMode, ReasoningEffort, ReasoningSummary, SandboxPolicy } from './common.js';
 
 /** A collaboration mode preset (`plan` or `default`) with its settings; snake_case as Codex spells them. */
