@@ -243,6 +243,46 @@ describe('threads on a remote environment', () => {
     expect(client.schemaFailures).toEqual([]);
   });
 
+  it('runs a user shell command on the local environment while a remote one is primary; with only a remote one its turn fails as Codex', async () => {
+    const executor = await startExecServer('executor');
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'remote', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN });
+    const command = `echo "[$${MARKER}]"; pwd`;
+    const commandItem = (threadId: string) =>
+      client.waitFor('item/completed', (params) => (params as { threadId: string; item: { type: string } }).threadId === threadId && (params as { item: { type: string } }).item.type === 'commandExecution') as Promise<{
+        item: { source: string; status: string; cwd: string; aggregatedOutput: string };
+      }>;
+
+    // Remote primary, this machine second in its own cwd: the command runs here (no marker), in that cwd.
+    const both = (await client.request('thread/start', {
+      approvalPolicy: 'never',
+      sandbox: 'danger-full-access',
+      environments: [
+        { environmentId: 'remote', cwd: executor.root },
+        { environmentId: 'local', cwd: home.workspace },
+      ],
+    })) as { thread: { id: string } };
+    expect(await client.request('thread/shellCommand', { threadId: both.thread.id, command })).toEqual({});
+    expect((await commandItem(both.thread.id)).item).toMatchObject({ source: 'userShell', status: 'completed', cwd: home.workspace, aggregatedOutput: `[]\n${home.workspace}\n` });
+    expect((await client.waitFor('turn/completed', (params) => (params as { threadId: string }).threadId === both.thread.id))).toMatchObject({ turn: { status: 'completed', error: null } });
+    // The model's own commands still run on the primary.
+    model.expect([sse(functionCall('exec_command', { cmd: command }, { callId: 'call_model' }), completed()), sse(assistantMessage('Done.'), completed())]);
+    expect((await runTurn(client, both.thread.id, 'Where?')).turn.status).toBe('completed');
+    expect(model.requests[1]!.toolOutputText('call_model')).toMatch(new RegExp(`Output:\\n\\[executor\\]\\n${executor.root}\\n$`));
+    // The model is told what the user ran, and where it ran.
+    expect(model.requests[0]!.messageTexts('user').find((message) => message.startsWith('<user_shell_command>'))).toContain(`[]\n${home.workspace}\n`);
+
+    // Only the remote one: Codex 0.171.0 accepts the request, then fails the turn it starts.
+    const remoteOnly = (await client.request('thread/start', { approvalPolicy: 'never', sandbox: 'danger-full-access', environments: [{ environmentId: 'remote', cwd: executor.root }] })) as { thread: { id: string } };
+    expect(await client.request('thread/shellCommand', { threadId: remoteOnly.thread.id, command: `touch ${path.join(executor.root, 'never.txt')}` })).toEqual({});
+    const failed = (await client.waitFor('turn/completed', (params) => (params as { threadId: string }).threadId === remoteOnly.thread.id)) as { turn: { id: string } };
+    const unavailable = { message: 'shell is unavailable in this session', codexErrorInfo: null, additionalDetails: null };
+    expect(failed.turn).toMatchObject({ status: 'failed', error: unavailable });
+    expect(client.notificationsOf('error')).toContainEqual({ threadId: remoteOnly.thread.id, turnId: failed.turn.id, willRetry: false, error: unavailable });
+    expect(existsSync(path.join(executor.root, 'never.txt'))).toBe(false);
+    expect(client.schemaFailures).toEqual([]);
+  });
+
   it('offers a choice of environment with two attached, and runs each call where it names', async () => {
     const first = await startExecServer('first');
     const second = await startExecServer('second');

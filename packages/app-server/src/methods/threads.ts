@@ -1,6 +1,6 @@
 // `thread/*` and `turn/*`: start, resume, fork, list, read, archive, delete, naming, subscriptions, user shell
 // commands, and the turns themselves. Each answers promptly; running turns notify in the background.
-import { USER_SHELL_UNAVAILABLE, ThreadSessionError, type ThreadEnvironment } from '@skein/core';
+import { ThreadSessionError, type ThreadEnvironment } from '@skein/core';
 import {
   AppServerErrorCode,
   newTurnId,
@@ -232,10 +232,12 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       params: ThreadShellCommandParams,
       handle(params, context) {
         const thread = hubOf(context).loaded(params.threadId);
-        if (!thread.handle.hasEnvironment) throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, USER_SHELL_UNAVAILABLE);
         if (params.command.trim() === '') throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, 'command must not be empty');
         afterResponse(() => {
-          // The session reports failures itself (a warning and the turn's end); interrupts end the turn.
+          // It runs on the thread's `local` environment, whichever is primary. The session reports
+          // failures itself: with no local environment, as Codex, a turn that fails with "shell is
+          // unavailable in this session" (an `error` notification); else a warning and the turn's
+          // end. Interrupts end the turn.
           thread.handle.runUserShellCommand(params.command, { timeoutMs: params.timeoutMs ?? undefined }).catch(() => undefined);
         });
         return {};
