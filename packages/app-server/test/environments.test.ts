@@ -283,6 +283,54 @@ describe('threads on a remote environment', () => {
     expect(client.schemaFailures).toEqual([]);
   });
 
+  it('refuses a cwd that is no directory on its environment with a typed error naming both, and changes nothing', async () => {
+    const executor = await startExecServer('executor');
+    writeFileSync(path.join(executor.root, 'a-file'), '');
+    model.expect([sse(functionCall('exec_command', { cmd: `echo "[$${MARKER}]"; pwd` }, { callId: 'call_where' }), completed()), sse(assistantMessage('Done.'), completed())]);
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'remote', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN });
+    const invalidCwd = (environmentId: string, cwd: string) => ({ code: -32600, data: { environmentId, reason: 'invalidCwd', cwd } });
+
+    // thread/start: refused, no thread left behind (none loaded, none stored).
+    const missing = await refusal(client, 'thread/start', { approvalPolicy: 'never', sandbox: 'danger-full-access', environments: [{ environmentId: 'remote', cwd: '/no/such/dir' }] });
+    expect(missing).toMatchObject(invalidCwd('remote', '/no/such/dir'));
+    expect(missing.message).toBe('environment `remote`: cwd `/no/such/dir` does not exist on that environment');
+    const notDirectory = path.join(executor.root, 'a-file');
+    const file = await refusal(client, 'thread/start', { environments: [{ environmentId: 'remote', cwd: notDirectory }] });
+    expect(file).toMatchObject(invalidCwd('remote', notDirectory));
+    expect(file.message).toBe(`environment \`remote\`: cwd \`${notDirectory}\` is not a directory on that environment`);
+    // One bad entry refuses the whole list, even after a good one.
+    const second = await refusal(client, 'thread/start', {
+      environments: [
+        { environmentId: 'remote', cwd: executor.root },
+        { environmentId: 'local', cwd: '/no/such/local/dir' },
+      ],
+    });
+    expect(second).toMatchObject(invalidCwd('local', '/no/such/local/dir'));
+    expect(await client.request('thread/loaded/list', {})).toMatchObject({ data: [] });
+    expect(await client.request('thread/list', {})).toMatchObject({ data: [] });
+    expect(client.notificationsOf('thread/started')).toEqual([]);
+
+    // turn/start: refused, the thread keeps its environments and no turn starts.
+    const started = (await client.request('thread/start', { approvalPolicy: 'never', sandbox: 'danger-full-access', environments: [{ environmentId: 'remote', cwd: executor.root }] })) as { thread: { id: string } };
+    const threadId = started.thread.id;
+    const kept = [{ environmentId: 'remote', cwd: executor.root, runtimeWorkspaceRoots: [executor.root] }];
+    const turn = await refusal(client, 'turn/start', { threadId, input: text('Where?'), environments: [{ environmentId: 'remote', cwd: '/no/such/dir' }] });
+    expect(turn).toMatchObject(invalidCwd('remote', '/no/such/dir'));
+    expect(turn.message).toContain('`remote`');
+    expect(turn.message).toContain('`/no/such/dir`');
+    expect(client.notificationsOf('turn/started')).toEqual([]);
+    expect(((await client.request('thread/read', { threadId })) as { thread: { environments: unknown } }).thread.environments).toEqual(kept);
+    // thread/settings/update alike.
+    expect(await refusal(client, 'thread/settings/update', { threadId, environments: [{ environmentId: 'remote', cwd: '/no/such/dir' }] })).toMatchObject(invalidCwd('remote', '/no/such/dir'));
+    expect(client.notificationsOf('thread/settings/updated')).toEqual([]);
+
+    // The next turn still runs on the executor in the thread's own cwd.
+    expect((await runTurn(client, threadId, 'Where?')).turn.status).toBe('completed');
+    expect(model.requests[1]!.toolOutputText('call_where')).toMatch(new RegExp(`Output:\\n\\[executor\\]\\n${executor.root}\\n$`));
+    expect(client.schemaFailures).toEqual([]);
+  });
+
   it('offers a choice of environment with two attached, and runs each call where it names', async () => {
     const first = await startExecServer('first');
     const second = await startExecServer('second');
