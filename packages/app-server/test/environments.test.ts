@@ -2,10 +2,11 @@
 // process (its own bin, on a loopback port, with a capability token), `environment/status` and
 // `environment/info` describe it, and a thread started on it runs its commands and patches there.
 // Every message is checked against Codex's schema by the test client.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,8 @@ import { makeHome, spawnStdioClient, type TestHome } from './support/app-server-
 
 const EXEC_SERVER_BIN = path.join(path.dirname(fileURLToPath(import.meta.resolve('@skein/exec-server'))), 'bin.js');
 const EXEC_TOKEN = 'exec-server-test-token';
+/** Whether bubblewrap can give a process a tmpfs of its own here (it needs user namespaces). */
+const BWRAP = spawnSync('bwrap', ['--dev-bind', '/', '/', '--tmpfs', os.tmpdir(), 'true']).status === 0;
 /** Only the exec-server process has it: a command that prints it ran there. */
 const MARKER = 'SKEIN_TEST_EXECUTOR';
 
@@ -44,13 +47,17 @@ afterEach(async () => {
   home.cleanup();
 });
 
-/** Starts `skein-exec-server` on a free loopback port with a capability token; resolves to its URL. */
-async function startExecServer(name: string): Promise<{ url: string; child: ChildProcess; root: string }> {
+/**
+ * Starts `skein-exec-server` on a free loopback port with a capability token; resolves to its URL.
+ * `wrap` is a command line it runs under (e.g. bubblewrap giving it a file system view of its own).
+ */
+async function startExecServer(name: string, wrap: (root: string) => readonly string[] = () => []): Promise<{ url: string; child: ChildProcess; root: string }> {
   const root = path.join(path.dirname(home.workspace), name);
   mkdirSync(root, { recursive: true });
   const tokenFile = path.join(root, '.token');
   writeFileSync(tokenFile, `${EXEC_TOKEN}\n`);
-  const child = spawn(process.execPath, [EXEC_SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', tokenFile], {
+  const [program, ...wrapArgs] = [...wrap(root), process.execPath];
+  const child = spawn(program, [...wrapArgs, EXEC_SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', tokenFile], {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: root, [MARKER]: name },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -328,6 +335,23 @@ describe('threads on a remote environment', () => {
     // The next turn still runs on the executor in the thread's own cwd.
     expect((await runTurn(client, threadId, 'Where?')).turn.status).toBe('completed');
     expect(model.requests[1]!.toolOutputText('call_where')).toMatch(new RegExp(`Output:\\n\\[executor\\]\\n${executor.root}\\n$`));
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it.skipIf(!BWRAP)('checks the cwd on the executor’s own file system, not this host’s (the executor under bubblewrap)', async () => {
+    // `view` is empty on this host but, for the executor, a tmpfs holding only `executor-only`.
+    const executor = await startExecServer('isolated', (root) => ['bwrap', '--die-with-parent', '--dev-bind', '/', '/', '--tmpfs', path.join(root, 'view'), '--dir', path.join(root, 'view', 'executor-only')]);
+    const view = path.join(executor.root, 'view');
+    mkdirSync(path.join(view, 'host-only'), { recursive: true });
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'remote', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN });
+
+    const hostOnly = path.join(view, 'host-only');
+    expect(await refusal(client, 'thread/start', { environments: [{ environmentId: 'remote', cwd: hostOnly }] })).toMatchObject({ code: -32600, data: { environmentId: 'remote', reason: 'invalidCwd', cwd: hostOnly } });
+    const executorOnly = path.join(view, 'executor-only');
+    expect(existsSync(executorOnly)).toBe(false);
+    const started = (await client.request('thread/start', { approvalPolicy: 'never', sandbox: 'danger-full-access', environments: [{ environmentId: 'remote', cwd: executorOnly }] })) as { thread: { environments: unknown } };
+    expect(started.thread.environments).toEqual([{ environmentId: 'remote', cwd: executorOnly, runtimeWorkspaceRoots: [executorOnly] }]);
     expect(client.schemaFailures).toEqual([]);
   });
 
