@@ -1,5 +1,7 @@
 import { libraryConfig } from '@skein/build-config/tsup';
 import { defineConfig } from 'tsup';
 
-// `./version` is its own entry so that `skein --version` can name the Codex version without loading every schema.
-export default defineConfig(libraryConfig({ entry: ['src/index.ts', 'src/codex-version.ts'], dtsEntry: ['src/index.ts', 'src/codex-version.ts'] }));
+// `./version` and `./executor` are entries of their own so that `skein --version` and `skein exec-server`
+// load only what they use, not every schema.
+const entry = ['src/index.ts', 'src/codex-version.ts', 'src/executor.ts'];
+export default defineConfig(libraryConfig({ entry, dtsEntry: entry }));

@@ -2,7 +2,7 @@
 // model about it, `todo_add` and `todo_done` tools, the list kept in the thread's durable store (so a
 // resumed thread still has it), and a world-state section that shows the model only what changed.
 import { defineContextFragment, defineExtension, defineFunctionTool, type DurableExtensionData, type JsonValue } from '@skein/extension-api';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const Todo = z.object({ text: z.string(), done: z.boolean() });
 const Todos = z.array(Todo);

@@ -2,7 +2,7 @@
 // optional `agents/openai.yaml` beside it are checked with zod; a bad file is a problem that names
 // the file, never an exception that fails a turn.
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SkillMetadata } from './skill.js';
 
 /** Longest name and description kept (longer ones are refused, as a catalog line must stay short). */

@@ -1,7 +1,7 @@
 import { FileSystemError } from '@skein/exec-server';
 import { FsReadFileParams } from '@skein/protocol';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppServerRequestError } from './app-server-error.js';
 import { toJsonRpcError } from './to-json-rpc-error.js';
 

@@ -3,7 +3,7 @@
 import { FileSystemError } from '@skein/exec-server';
 import { JsonRpcErrorMapper, mapErrorClass } from '@skein/json-rpc';
 import { AppServerErrorCode, AppServerErrorMessage, type JsonRpcErrorObject } from '@skein/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Messages Codex prints without a location; everything else names the zod issue path.
 const UNLOCATED = new Set<string>([AppServerErrorMessage.RelativePath]);

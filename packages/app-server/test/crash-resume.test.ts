@@ -1,7 +1,8 @@
 // Nothing accepted is lost (issue #13, §8): the built app-server is SIGKILLed at a known point of a
 // turn, a new one resumes the thread, and the model's next request must hold everything the killed
 // server had accepted, as Codex 0.171.0 gives it: the interrupted turn's input and the calls it had
-// started (each answered `aborted`), no aborted-turn marker; `thread/read` shows the turn interrupted.
+// started (each answered `aborted`) or the answer it had streamed, no aborted-turn marker; `thread/read`
+// shows the turn interrupted.
 import { readFileSync } from 'node:fs';
 import {
   assistantMessage,
@@ -121,6 +122,26 @@ describe('a thread whose app-server was killed mid-turn', () => {
     const thread = await resumeAndContinue(threadId);
     expect(thread.turns.map((turn) => [turn.status, turn.items.map((item) => item.type)])).toEqual([['interrupted', ['userMessage']]]);
     expect(itemsAfter(first, model.requests[1]!.body!.input as InputItem[])).toEqual([['user', 'second prompt']]);
+  });
+
+  it('keeps the input and the streamed answer of a turn killed before its response completed', async () => {
+    // The answer is whole (its output item done) but response.completed never comes: Codex 0.171.0
+    // has recorded the answer by then, and a resume gives it to the model and shows it in thread/read.
+    model.expect([held(sse(assistantMessage(['The ', 'answer.']), completed()), { before: 'completed', until: new Promise<void>((resolve) => (release = resolve)) })]);
+    const client = spawnStdioClient(home);
+    const { threadId, path } = await startTurn(client);
+    await client.waitFor('item/completed', (params) => (params as { item: { type: string } }).item.type === 'agentMessage');
+    // The answer reaches the file while the response is still open (the writer appends as it goes).
+    await expect.poll(() => readFileSync(path, 'utf8'), { timeout: 15_000 }).toContain('The answer.');
+    await kill(client);
+    const first = model.requests[0]!.body!.input as InputItem[];
+
+    const thread = await resumeAndContinue(threadId);
+    expect(thread.turns.map((turn) => [turn.status, turn.items.map((item) => item.type)])).toEqual([['interrupted', ['userMessage', 'agentMessage']]]);
+    expect(itemsAfter(first, model.requests[1]!.body!.input as InputItem[])).toEqual([
+      ['assistant', 'The answer.'],
+      ['user', 'second prompt'],
+    ]);
   });
 
   it('keeps the input and the started command of a turn killed while the command runs', async () => {

@@ -3,7 +3,7 @@
 // server→client requests. Extra methods stand in for the ones the thread and turn groups add.
 import { AppServerTestClientError } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppServerRequestError, ServerRequestError, defineMethod, type AppServerMethod, type ClientConnection } from '../src/index.js';
 import { makeHome, startInProcess, type InProcessServer, type TestHome, type Transport } from './support/app-server-harness.js';
 

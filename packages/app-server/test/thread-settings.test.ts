@@ -107,6 +107,21 @@ describe('thread/settings/update', () => {
     expect(later!.reasoning).toMatchObject({ effort: 'high' });
   });
 
+  it('is also sent by a turn/start whose overrides change the settings, before the turn starts, and not by one that changes nothing', async () => {
+    model.expect([sse(assistantMessage('High.'), completed()), sse(assistantMessage('Same.'), completed())]);
+    const threadId = await startThread();
+    const from = client.notifications.length;
+    await runTurn(threadId, { effort: 'high' });
+    const methods = client.notifications.slice(from).map((note) => note.method);
+    // Codex 0.171.0's order: the settings, then the turn's own notifications.
+    expect(methods.slice(0, 3)).toEqual(['thread/settings/updated', 'thread/status/changed', 'turn/started']);
+    expect(client.notificationsOf('thread/settings/updated').at(-1)).toMatchObject({ threadId, threadSettings: { effort: 'high', model: 'gpt-5.5' } });
+    const again = client.notifications.length;
+    await runTurn(threadId, { effort: 'high' });
+    expect(client.notifications.slice(again).map((note) => note.method)).not.toContain('thread/settings/updated');
+    expect(client.schemaFailures).toEqual([]);
+  });
+
   it('never changes the running turn: a change made while a turn runs applies from the next turn on', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));

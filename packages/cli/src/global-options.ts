@@ -1,5 +1,5 @@
 // The options every skein subcommand shares, as Codex spells them, and how they become a config load.
-import { loadConfig, type LoadedConfig } from '@skein/config';
+import type { LoadedConfig } from '@skein/config';
 import type { Command } from 'commander';
 
 /** Parsed global options. */
@@ -30,7 +30,9 @@ export interface ProcessContext {
 }
 
 /** Loads the effective config for these options. */
-export function loadConfigFor(options: GlobalOptions, context: ProcessContext): Promise<LoadedConfig> {
+export async function loadConfigFor(options: GlobalOptions, context: ProcessContext): Promise<LoadedConfig> {
+  // Imported here, not above: building its schemas takes a while, and `exec-server` needs no config.
+  const { loadConfig } = await import('./config-loader.js');
   return loadConfig({
     cwd: context.cwd,
     env: context.env,

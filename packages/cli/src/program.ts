@@ -1,11 +1,6 @@
 // The skein command tree. Subcommands that serve a process delegate to their package's entry point.
-import { ConfigError, type ConfigWarning } from '@skein/config';
+import type { ConfigWarning } from '@skein/config';
 import { Command, CommanderError } from 'commander';
-import { formatFeatureList } from './commands/features-list.js';
-import { addAppServerCommand } from './commands/app-server.js';
-import { addExecServerCommand } from './commands/exec-server.js';
-import { addExecCommand } from './commands/exec.js';
-import { addSandboxCommand } from './commands/sandbox.js';
 import { VERSION_LINE } from './version.js';
 import { addGlobalOptions, loadConfigFor, type GlobalOptions, type ProcessContext } from './global-options.js';
 
@@ -28,7 +23,7 @@ export interface ProgramIo extends ProcessContext {
 /** Runs `skein` with `argv` (without the node and script paths); resolves to the exit code. */
 export async function runSkein(argv: readonly string[], io: ProgramIo): Promise<number> {
   let exitCode = 0;
-  const program = buildProgram(io, (code) => {
+  const program = await buildProgram(argv, io, (code) => {
     exitCode = code;
   });
   try {
@@ -37,8 +32,9 @@ export async function runSkein(argv: readonly string[], io: ProgramIo): Promise<
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
     // Typed failures (config, rollout, user input, sandbox, file system) carry a stable `code` and a
-    // message written for the user; anything else is a bug and keeps its stack trace.
-    if (error instanceof ConfigError || hasCode(error)) {
+    // message written for the user; anything else is a bug and keeps its stack trace. (ConfigError
+    // has one too: checked by shape, so commands that load no config do not load @skein/config.)
+    if (hasCode(error)) {
       io.stderr(`error: ${error.message}\n`);
       return 1;
     }
@@ -46,7 +42,41 @@ export async function runSkein(argv: readonly string[], io: ProgramIo): Promise<
   }
 }
 
-function buildProgram(io: ProgramIo, setExitCode: (code: number) => void): Command {
+type AddCommand = (program: Command, io: ProgramIo, setExitCode: (code: number) => void) => void;
+
+// Each subcommand's module, in help order, imported only when it is needed: their dependencies
+// (core, app-server, sandboxing, exec-server) take hundreds of ms to compile, which `features list`
+// or `exec-server` alone should not pay (issue #18).
+const SUBCOMMANDS: readonly { readonly names: readonly string[]; readonly load: () => Promise<AddCommand> }[] = [
+  { names: ['exec', 'e'], load: async () => (await import('./commands/exec.js')).addExecCommand },
+  { names: ['sandbox'], load: async () => (await import('./commands/sandbox.js')).addSandboxCommand },
+  { names: ['exec-server'], load: async () => (await import('./commands/exec-server.js')).addExecServerCommand },
+  { names: ['app-server'], load: async () => (await import('./commands/app-server.js')).addAppServerCommand },
+];
+
+/**
+ * The subcommands `argv` needs: the one it names, or every one when it names none of them (the
+ * program's help, `help`, an unknown command), so help and errors read as with the whole tree.
+ */
+function subcommandsFor(argv: readonly string[]): typeof SUBCOMMANDS {
+  const name = firstOperand(argv);
+  if (name === 'features') return [];
+  const named = SUBCOMMANDS.filter(({ names }) => name !== undefined && names.includes(name));
+  return named.length > 0 ? named : SUBCOMMANDS;
+}
+
+/** The subcommand name, found as the program's own parse finds it: past the global options and their values. */
+function firstOperand(argv: readonly string[]): string | undefined {
+  const probe = addGlobalOptions(new Command()).exitOverride().configureOutput({ writeErr: () => undefined });
+  try {
+    return probe.parseOptions([...argv]).operands[0];
+  } catch {
+    // A global option without its value: the real parse reports it.
+    return undefined;
+  }
+}
+
+async function buildProgram(argv: readonly string[], io: ProgramIo, setExitCode: (code: number) => void): Promise<Command> {
   const program = addGlobalOptions(new Command('skein'))
     .description('A TypeScript runtime for coding agents, compatible with OpenAI Codex')
     .version(VERSION_LINE, '-V, --version', 'print the version of skein and of the Codex it is compatible with')
@@ -63,13 +93,13 @@ function buildProgram(io: ProgramIo, setExitCode: (code: number) => void): Comma
     .action(async (_options: unknown, command: Command) => {
       const { config, warnings } = await loadConfigFor(command.optsWithGlobals<GlobalOptions>(), io);
       reportWarnings(warnings, io);
+      // Imported here, as the other subcommands are: @skein/features is only for this one.
+      const { formatFeatureList } = await import('./commands/features-list.js');
       io.stdout(`${formatFeatureList(config.features)}\n`);
     });
 
-  addExecCommand(program, io, setExitCode);
-  addSandboxCommand(program, io, setExitCode);
-  addExecServerCommand(program, io, setExitCode);
-  addAppServerCommand(program, io, setExitCode);
+  const adders = await Promise.all(subcommandsFor(argv).map(({ load }) => load()));
+  for (const add of adders) add(program, io, setExitCode);
 
   return program;
 }

@@ -1,6 +1,6 @@
 // The schema of config.toml for the keys Skein acts on. Every key is optional (a layer sets some of
 // them); nested tables ignore fields they do not model, as Codex's reader does.
-import { z } from 'zod';
+import * as z from 'zod';
 
 const absolutePath = z.string().refine((value) => value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(value), {
   message: 'expected an absolute path',

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { ExtensionRegistryBuilder, defineExtension, defineFunctionTool, type ToolHandler } from '@skein/extension-api';
 import { assistantMessage, completed, functionCall, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CoreEvent } from '../src/index.js';
 import { say, toolThreadFixture, type ToolThreadFixture } from './support/tool-thread.js';
 

@@ -9,7 +9,7 @@ import { ExtensionRegistryBuilder, defineExtension, type JsonValue, type Selecte
 import { ThreadStore } from '@skein/rollout';
 import { assistantMessage, completed, functionCall, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_EXTENSION_STATE_VALUE_BYTES, ThreadManager, type CoreEvent } from '../src/index.js';
 
 let scratch: string;

@@ -2,7 +2,7 @@
 // every request and what the client sees.
 import type { ModelProviderInfo } from '@skein/config';
 import type { FunctionToolHandler, ToolHandler } from '@skein/extension-api';
-import { ResponseItem } from '@skein/protocol';
+import { ResponseItem, toolCallId, toolOutputCallId } from '@skein/protocol';
 import {
   assistantMessage,
   completed,
@@ -12,10 +12,11 @@ import {
   sse,
   startMockResponsesServer,
   streamCut,
+  type CapturedRequest,
   type MockResponsesServer,
 } from '@skein/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   ResponsesClient,
   TURN_ABORTED_MESSAGE,
@@ -118,11 +119,12 @@ describe('runTurn', () => {
       'itemCompleted:function_call_output',
       // A response's usage follows the calls it asked for, as Codex reports it.
       'tokenUsage',
+      // Each item is complete (and recorded) as soon as the stream completes it, as in Codex.
       'itemStarted:reasoning',
       'reasoningSummaryDelta',
+      'itemCompleted:reasoning',
       'itemStarted:message',
       'agentMessageDelta',
-      'itemCompleted:reasoning',
       'itemCompleted:message',
       'tokenUsage',
       'turnCompleted',
@@ -148,16 +150,22 @@ describe('runTurn', () => {
     ]);
   });
 
-  it('drops what a cut stream produced and records only the retried answer', async () => {
+  it('keeps what a cut stream completed and retries with it, as Codex does; a call it made is made again', async () => {
     server = await startMockResponsesServer({
-      responses: [sse(assistantMessage(['Hal', 'f']), streamCut()), sse(assistantMessage('Whole answer.'), completed())],
+      responses: [
+        sse(assistantMessage(['Hal', 'f']), functionCall('add', { a: 1, b: 2 }), streamCut()),
+        sse(functionCall('add', { a: 1, b: 2 }, { callId: 'call_again' }), completed()),
+        sse(assistantMessage('Whole answer.'), completed()),
+      ],
     });
     const { deps, events, history } = harness(server.url);
     const outcome = await runTurn(deps, { turnId: 't', input: [userInput('hi')], signal: new AbortController().signal });
     expect(outcome).toEqual({ status: 'completed', lastAgentMessage: 'Whole answer.' });
     expect(events.filter((event) => event.type === 'streamRetrying')).toHaveLength(1);
-    expect(history.items.map((item) => item.type)).toEqual(['message', 'message']);
-    expect(server.requests[1]!.json).toEqual(server.requests[0]!.json);
+    // The completed message is kept and sent again; the cut attempt's call never ran.
+    const input = (request: CapturedRequest) => (request.body!.input as { type: string; call_id?: string }[]).map((item) => item.call_id ?? item.type);
+    expect(input(server.requests[1]!)).toEqual([...input(server.requests[0]!), 'message']);
+    expect(history.items.map((item) => toolCallId(item) ?? toolOutputCallId(item) ?? item.type)).toEqual(['message', 'message', 'call_again', 'call_again', 'message']);
   });
 
   it('ends the turn with a typed error when the context window is exceeded', async () => {

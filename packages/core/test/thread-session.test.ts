@@ -7,7 +7,7 @@ import { loadConfig } from '@skein/config';
 import { ExtensionRegistryBuilder, defineContextFragment, defineExtension, type JsonValue } from '@skein/extension-api';
 import { assistantMessage, completed, functionCall, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   DEFAULT_BASE_INSTRUCTIONS,
   ExtensionHost,

@@ -1,5 +1,5 @@
 // BlockReader: an open file read at offsets — what `fs/open` / `fs/readBlock` / `fs/close` hand out.
-import type { PathUri } from '@skein/protocol';
+import type { PathUri } from '@skein/protocol/executor';
 import type { FileSystemCallOptions } from './file-system.js';
 
 /** One block: up to the requested length; `eof` when fewer bytes than asked for were left. */

@@ -2,11 +2,11 @@
 // ("No such file or directory (os error 2)").
 import { constants as osConstants } from 'node:os';
 import { getSystemErrorMap } from 'node:util';
-import { FileSystemError, type FileSystemErrorCode } from '@skein/protocol';
+import { FileSystemError, type FileSystemErrorCode } from '@skein/protocol/executor';
 
 // The class and its codes live in @skein/protocol, so an extension can catch them without loading
 // the executor; they stay exported from here for exec-server's own callers.
-export { FileSystemError, FileSystemErrorCode } from '@skein/protocol';
+export { FileSystemError, FileSystemErrorCode } from '@skein/protocol/executor';
 
 const CODE_BY_ERRNO: Readonly<Record<string, FileSystemErrorCode>> = {
   ENOENT: 'NotFound',

@@ -1,7 +1,7 @@
 // ExecutorFileSystem: the filesystem an agent's tools see, the same whether it is this machine or an
 // exec-server elsewhere. Owns the interface and its value types (zod schemas, as they travel on the wire).
-import { PathUriString, type PathUri } from '@skein/protocol';
-import { z } from 'zod';
+import { PathUriString, type PathUri } from '@skein/protocol/executor';
+import * as z from 'zod';
 import type { FileSystemSandboxContext } from './sandbox-context.js';
 
 /** What `getMetadata` reports. Symlinks are followed unless asked otherwise; `isSymlink` says one was. */

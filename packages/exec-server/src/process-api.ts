@@ -1,7 +1,7 @@
 // ExecutorProcesses: starting commands and streaming their output, the same whether they run here or on
 // an exec-server elsewhere. Owns the interface, its value types and ProcessError.
-import type { PathUri } from '@skein/protocol';
-import { z } from 'zod';
+import type { PathUri } from '@skein/protocol/executor';
+import * as z from 'zod';
 import type { FileSystemSandboxContext } from './sandbox-context.js';
 
 /** Where an output chunk came from; a PTY merges both streams into `pty`. */

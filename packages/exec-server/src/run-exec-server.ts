@@ -71,25 +71,27 @@ export function parseExecServerArgs(argv: readonly string[]): ExecServerSettings
 }
 
 /** Builds the service for this machine: sandboxed fs calls and processes when a sandbox is usable. */
-export async function createLocalExecServer(options: {
+export function createLocalExecServer(options: {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly concurrentRequests?: number | undefined;
   readonly maxRequestBytes?: number | undefined;
 }): Promise<ExecServer> {
   // Without a usable sandbox the server still starts: confined calls are refused with the probe's
-  // reason and remedy, never run unconfined.
-  const capability = await probeSandbox({ env: options.env, cwd: options.cwd });
+  // reason and remedy, never run unconfined. The probe (a bwrap run) goes on while the server starts
+  // listening; `initialize` waits for it.
+  const sandboxAvailable = probeSandbox({ env: options.env, cwd: options.cwd }).then((capability) => capability.available);
   const sandbox = new PlatformSandbox();
-  return new ExecServer({
+  // Still a promise (the API's shape): a rejection, not a throw, for options ExecServer refuses.
+  return Promise.resolve().then(() => new ExecServer({
     fileSystem: new LocalFileSystem({ sandboxed: new SandboxedFileSystem({ fallbackCwd: options.cwd, hostEnv: options.env }) }),
     createProcesses: () => new LocalProcesses({ sandbox }),
     cwd: options.cwd,
     hostEnv: options.env,
     concurrentRequests: options.concurrentRequests ?? DEFAULT_CONCURRENT_REQUESTS,
     maxRequestBytes: options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
-    sandboxAvailable: capability.available,
-  });
+    sandboxAvailable,
+  }));
 }
 
 /**

@@ -1,7 +1,7 @@
 // The sandbox context an fs call or process start may carry: Codex 0.171.0's `FileSystemSandboxContext`,
 // a permission profile whose explicit paths are `file:` URIs. Owns its schema and whether it restricts.
-import { PathUriString } from '@skein/protocol';
-import { z } from 'zod';
+import { PathUriString } from '@skein/protocol/executor';
+import * as z from 'zod';
 
 /** A well-known location a policy entry may name instead of a path. */
 export const FileSystemSpecialPath = z.discriminatedUnion('kind', [

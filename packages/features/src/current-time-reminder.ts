@@ -1,7 +1,7 @@
 // `[features.current_time_reminder]`: the table as written in config.toml (types only) and the
 // resolved CurrentTimeReminderConfig, defaults applied, that Features carries while the feature is on.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { TomlBoolean, TomlInteger } from './internal/toml-value.js';
 
 /** Where the time comes from: the host's clock, or one the embedding host supplies (Codex's values). */

@@ -1,7 +1,7 @@
 // The lifecycle stage of a feature flag, as Codex 0.171.0 puts it on the wire, and the label
 // `codex features list` prints for it.
 
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * How far along a feature is. Wire names match Codex's app-server (`experimentalFeature/list`):

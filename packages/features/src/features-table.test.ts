@@ -1,7 +1,7 @@
 // FeaturesTable as @skein/config will use it: converted to JSON Schema and used to check a table's types.
 
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { FEATURE_REGISTRY } from './feature-registry.js';
 import { FeaturesTable } from './features-table.js';
 

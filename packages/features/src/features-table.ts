@@ -1,7 +1,7 @@
 // FeaturesTable: the shape of a `[features]` table as a zod schema, so @skein/config can put it in the
 // JSON Schema of config.toml. Meaning (layering, warnings, ranges) belongs to resolveFeatures.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { FEATURE_REGISTRY } from './feature-registry.js';
 import type { FeatureSpec } from './feature-registry.js';
 import { featureStageLabel } from './feature-stage.js';
@@ -19,6 +19,12 @@ function valueSchema(spec: FeatureSpec): z.ZodOptional {
   return value.optional().describe(describe(spec));
 }
 
+// Called as pure below, so a bundle that never reads FeaturesTable (the `skein` executable) drops
+// the 225 schemas it builds.
+function featuresTable() {
+  return z.object(Object.fromEntries(FEATURE_REGISTRY.map((spec) => [spec.key, valueSchema(spec)]))).catchall(z.unknown());
+}
+
 /**
  * A `[features]` table: every registered key with its type (boolean, or boolean or table for the
  * features that take one), described for editors; other keys are allowed, since unknown features
@@ -26,8 +32,6 @@ function valueSchema(spec: FeatureSpec): z.ZodOptional {
  *
  * @example z.toJSONSchema(FeaturesTable) // a JSON Schema object with one property per feature
  */
-export const FeaturesTable = z
-  .object(Object.fromEntries(FEATURE_REGISTRY.map((spec) => [spec.key, valueSchema(spec)])))
-  .catchall(z.unknown());
+export const FeaturesTable = /* @__PURE__ */ featuresTable();
 /** A `[features]` table; see {@link FeaturesTable}. */
 export type FeaturesTable = z.infer<typeof FeaturesTable>;

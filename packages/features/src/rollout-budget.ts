@@ -1,7 +1,7 @@
 // `[features.rollout_budget]`: the table as written in config.toml (types only), the resolved
 // RolloutBudgetConfig with its defaults applied, and the rule for the default reminder interval.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   NonNegativeNumber,
   TomlBoolean,

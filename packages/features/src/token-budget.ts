@@ -1,7 +1,7 @@
 // `[features.token_budget]`: the table as written in config.toml (types only) and the resolved,
 // range-checked TokenBudgetConfig that Features carries while the feature is on.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { TomlBoolean, TomlInteger, TomlString, positiveInteger, utf8Bytes } from './internal/toml-value.js';
 
 /** Upper bound of `reminder_message_template` and the other texts, in UTF-8 bytes (Codex's bound). */

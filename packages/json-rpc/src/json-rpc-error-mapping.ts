@@ -1,6 +1,6 @@
 // The one way a server's errors become JSON-RPC error objects: a request error that chose its own
 // code, then each server's mappings for its domain error classes, then "internal error".
-import { JsonRpcErrorCode, type JsonRpcErrorObject } from '@skein/protocol';
+import { JsonRpcErrorCode, type JsonRpcErrorObject } from '@skein/protocol/executor';
 
 /**
  * A request answered with a JSON-RPC error the server chose (not initialized, unknown method,

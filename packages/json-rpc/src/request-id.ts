@@ -1,6 +1,6 @@
 // Reading a request id out of a message too large (or too broken) to parse whole, so the error that
 // answers it can still name the request; and the id Codex uses when even that fails.
-import type { RequestId } from '@skein/protocol';
+import type { RequestId } from '@skein/protocol/executor';
 import { OVERSIZED_HEAD_BYTES } from './limits.js';
 
 /** The id Codex puts on an error answering a message whose own id could not be read. */

@@ -1,6 +1,6 @@
 // RequestQueue: one connection's bounded queue of requests, worked at a fixed concurrency in arrival
 // order. Past its limit a request is answered -32001 "overloaded" at once instead of being buffered.
-import { JsonRpcErrorCode, type JsonRpcErrorObject } from '@skein/protocol';
+import { JsonRpcErrorCode, type JsonRpcErrorObject } from '@skein/protocol/executor';
 
 /** How a {@link RequestQueue} runs. */
 export interface RequestQueueOptions<T> {

@@ -3,7 +3,7 @@
 // bearer-token auth on the upgrade: capability token or signed JWT), and heartbeats so a vanished client is noticed and torn down.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { JsonRpcErrorCode } from '@skein/protocol';
+import { JsonRpcErrorCode } from '@skein/protocol/executor';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { UpgradeAuth } from './upgrade-auth.js';
 import type { JsonRpcService, JsonRpcServiceConnection } from './json-rpc-service.js';

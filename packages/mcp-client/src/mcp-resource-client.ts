@@ -5,7 +5,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
+// Named, not `z.core.$ZodError`: a nested namespace read keeps all of zod (every locale) in a bundle.
+import { $ZodError } from 'zod/v4/core';
 import { CallDeadline, NO_SDK_TIMEOUT } from './call-deadline.js';
 import { McpClientError } from './mcp-client-error.js';
 import type { McpResource, McpResourceContents, McpResourcePage } from './mcp-resource.js';
@@ -176,7 +178,7 @@ export class McpResourceClient {
     if (error instanceof StreamableHTTPError) {
       return new McpClientError('ServerError', name, `${what} failed: HTTP ${error.code ?? '?'} ${error.message}`, { cause: error });
     }
-    if (error instanceof z.core.$ZodError) {
+    if (error instanceof $ZodError) {
       return new McpClientError('InvalidResponse', name, `${what} answered with an invalid result: ${z.prettifyError(error)}`, { cause: error });
     }
     return new McpClientError('Disconnected', name, `${what} failed: ${messageOf(error)}`, { cause: error });

@@ -1,6 +1,6 @@
 // The `[mcp_servers.<name>]` table as this client reads it, and the launch it resolves to. The fields
 // and their meaning are Codex's (plus `skein_skill_source`); @skein/config's McpServerToml values fit.
-import { z } from 'zod';
+import * as z from 'zod';
 import { McpClientError } from './mcp-client-error.js';
 
 const stringMap = z.record(z.string(), z.string()).readonly();

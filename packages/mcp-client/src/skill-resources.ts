@@ -1,6 +1,6 @@
 // How a server marks a resource as a skill: Codex's orchestrator skills are resources whose
 // `mimeType` is `mcp/skill`, named by `_meta` keys (see README "Skill resources").
-import { z } from 'zod';
+import * as z from 'zod';
 import type { McpResource } from './mcp-resource.js';
 
 /** The `mimeType` of a resource that is a skill package. */

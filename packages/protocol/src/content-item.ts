@@ -1,5 +1,5 @@
 // Content parts of Responses API messages and of tool outputs, as Codex 0.171.0 reads and writes them.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Image detail levels accepted by the Responses API. */
 export const ImageDetail = z.enum(['auto', 'low', 'high', 'original']);

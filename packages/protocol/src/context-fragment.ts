@@ -1,7 +1,7 @@
 // Context fragments: the tagged texts Skein, Codex and extensions put in front of the model. One
 // definition both renders a fragment and recognises it in recorded history, so core, extensions
 // and rollout share the same markers and nothing keeps a second list of prefixes.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Who a fragment speaks as in the model's input. */
 export const ContextFragmentRole = z.enum(['developer', 'user']);

@@ -1,6 +1,6 @@
 // The `exec --json` event stream: one JSON object per stdout line, as Codex 0.171.0 writes it and
 // `@openai/codex-sdk` reads it.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const ExecAgentMessageItem = z.object({ id: z.string(), type: z.literal('agent_message'), text: z.string() });
 export const ExecReasoningItem = z.object({ id: z.string(), type: z.literal('reasoning'), text: z.string() });

@@ -1,7 +1,7 @@
 // FileSystemError: every way an executor filesystem call fails, with a stable code that survives the
 // wire. It lives here, not in @skein/exec-server, so an extension can catch it without loading the
 // executor (its WebSocket client and sandboxing code).
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Stable reasons a filesystem call fails; callers and the JSON-RPC mapping switch on these. */
 export const FileSystemErrorCode = z.enum([

@@ -1,7 +1,7 @@
 // Identifiers on the wire: UUIDv7 thread and turn ids, and Responses-API style item ids
 // (`msg_<uuidv7>`, `fc_<uuidv7>`, …) that Codex 0.171.0 gives every input item.
 import { v7 as uuidv7 } from 'uuid';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

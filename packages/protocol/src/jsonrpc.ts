@@ -1,6 +1,6 @@
 // The JSON-RPC 2.0 envelope as Codex's app-server uses it: one JSON object per message, with the
 // `"jsonrpc": "2.0"` member left out on the wire (accepted, and ignored, when a peer sends it).
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A request id: a string or an integer. */
 export const RequestId = z.union([z.string(), z.number().int()]);

@@ -1,7 +1,7 @@
 // PathUri: the wire form of a file-system path that may live on another machine with another OS.
 // Owns parsing/printing `file:` URIs, native-path conversion and root-bounded lexical path algebra.
 
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Which native path syntax to read or write: POSIX (`/a/b`) or Windows (`c:\a`, `\\server\share\a`). */
 export type PathConvention = 'posix' | 'windows';

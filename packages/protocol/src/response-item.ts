@@ -1,7 +1,7 @@
 // ResponseItem: one entry of a Responses API `input` / `output` list — the unit of thread history.
 // Every variant may carry an `id` and Skein's item `metadata`; unknown fields and unknown item
 // types are kept as they came, so items read from a model or a rollout round-trip unchanged.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ContentItem, ToolOutputBody } from './content-item.js';
 import { newItemId, randomUuidV7, type UuidV7Source } from './ids.js';
 

@@ -1,7 +1,7 @@
 // Codex's internal permission model as it appears on the wire inside `turn_context` rollout lines and
 // sandbox helpers: the legacy sandbox policy, the split filesystem policy and the permission profile.
 // These are the kebab-case / snake_case forms; the app-server v2 `SandboxPolicy` (camelCase) is separate.
-import { z } from 'zod';
+import * as z from 'zod';
 
 // Absolute on any OS a policy may come from: POSIX, a drive letter or a UNC share. NUL never.
 const ABSOLUTE_PATH = /^(?:\/|[A-Za-z]:[\\/]|\\\\[^\\]+\\[^\\]+)/;

@@ -1,6 +1,6 @@
 // Tool definitions as the Responses API takes them: functions with JSON-Schema parameters, custom
 // (freeform) tools with an optional grammar, namespaces grouping tools, and hosted tools passed through.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A JSON Schema object describing a function's arguments. */
 export const JsonSchemaObject = z.looseObject({ type: z.literal('object') });

@@ -1,5 +1,5 @@
 // What a client sends as the user's input to a turn (app-server v2 `UserInput`).
-import { z } from 'zod';
+import * as z from 'zod';
 import { ImageDetail } from './content-item.js';
 
 /** A UTF-8 byte range inside a text input (half-open: `start` ≤ i < `end`). */

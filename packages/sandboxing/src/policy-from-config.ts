@@ -8,7 +8,7 @@ import type {
   FileSystemSandboxPolicy,
   NetworkSandboxPolicy,
   PermissionProfile,
-} from '@skein/protocol';
+} from '@skein/protocol/executor';
 
 /** The directories Codex keeps read-only inside every writable root, in the order it lists them. */
 export const PROTECTED_DIRECTORY_NAMES = ['.git', '.agents', '.codex', '.aws'] as const;

@@ -3,7 +3,7 @@
 // SandboxUnavailableError — a command never runs unconfined unless the policy says so.
 import { lstatSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { CoreSandboxPolicy, FileSystemSandboxPolicy } from '@skein/protocol';
+import { CoreSandboxPolicy, FileSystemSandboxPolicy } from '@skein/protocol/executor';
 import { bwrapArguments, planMounts, type MountPlan } from './bwrap-args.js';
 import { liveMountTargets, registerMountTargets, withRegistryLockAsync, type MountTargetRegistration } from './mount-targets.js';
 import { capabilityError, probeSandbox, type SandboxCapability } from './probe.js';

@@ -3,7 +3,7 @@
 // with the most specific rule. Reads the filesystem (lstat, readlink, the `.git` pointer file).
 import { lstatSync, readFileSync, readlinkSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import type { CoreSandboxPolicy, FileSystemSandboxEntry, FileSystemSandboxPolicy, NetworkSandboxPolicy } from '@skein/protocol';
+import type { CoreSandboxPolicy, FileSystemSandboxEntry, FileSystemSandboxPolicy, NetworkSandboxPolicy } from '@skein/protocol/executor';
 import { PROTECTED_DIRECTORY_NAMES, fileSystemPolicyFromSandboxPolicy, networkPolicyOf } from './policy-from-config.js';
 import { SandboxUnavailableError } from './sandbox-error.js';
 

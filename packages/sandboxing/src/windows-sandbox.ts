@@ -1,7 +1,7 @@
 // Windows: the restricted-token request a sandbox runner needs, and the direct-spawn transform that
 // wraps a command as `skein --run-as-windows-sandbox …` for callers that spawn argv themselves. Pure
 // data: the runner that creates the token and applies the ACLs is not part of this package.
-import type { CoreSandboxPolicy } from '@skein/protocol';
+import type { CoreSandboxPolicy } from '@skein/protocol/executor';
 import { isWithin, type ResolvedPolicy } from './resolve-policy.js';
 import path from 'node:path';
 

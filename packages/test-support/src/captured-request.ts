@@ -1,5 +1,5 @@
 // One request as the mock server received it, with the helpers tests use to ask what the model saw.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ResponsesRequestBody, ResponsesTool } from './request-body.js';
 import type { ResponsesInputItem } from './request-body.js';
 import { TOOL_OUTPUT_TYPES } from './tool-call-invariants.js';

@@ -1,6 +1,6 @@
 // The parts of a Responses API request body the mock reads. Loose objects: every field the client
 // sent is kept, so tests can assert on fields this package does not know about.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One item of `input`: only `type` is required; everything else is kept as sent. */
 export const ResponsesInputItem = z.looseObject({ type: z.string() });

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { assistantMessage, completed, customToolCall, functionCall, sse, startMockResponsesServer, type ScriptedResponse } from '@skein/test-support';
 
 /** Rollout lines the demo summarizes (a one-turn demo writes fewer). */

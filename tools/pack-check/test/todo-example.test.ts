@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { AppServerTestClient, assistantMessage, completed, functionCall, mockProviderConfigToml, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { localSqlitePrebuild } from './sqlite-prebuild.js';
 
 const run = promisify(execFile);

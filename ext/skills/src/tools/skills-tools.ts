@@ -3,7 +3,7 @@
 // checked against the live catalog (authority and package) and read through the provider that
 // listed the skill. An unknown package is the plain text Codex answers, and the turn goes on.
 import { defineFunctionTool, type FunctionToolHandler, type NamespaceToolHandler, type ToolResult } from '@skein/extension-api';
-import { z } from 'zod';
+import * as z from 'zod';
 import { executorAliases } from '../catalog/render-catalog.js';
 import type { SkillProviderRequest } from '../providers/skill-provider.js';
 import type { SkillsService } from '../skills-service.js';

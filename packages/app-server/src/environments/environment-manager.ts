@@ -6,7 +6,7 @@ import { defaultEnvironmentIds, type ConfiguredEnvironment, type EnvironmentsCon
 import { remoteThreadEnvironment, type ThreadEnvironment } from '@skein/core';
 import { connectExecServer, ExecServerClientError, spawnExecServer, type EnvironmentInfo, type RemoteExecutor } from '@skein/exec-server';
 import { AppServerErrorCode, PathUri } from '@skein/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppServerRequestError } from '../app-server-error.js';
 
 /** How long `environment/add` waits for the WebSocket and the `initialize` answer unless told otherwise. */

@@ -1,5 +1,5 @@
 // `environment/add`, `environment/info` and `environment/status`: the executors threads can run on.
-import { z } from 'zod';
+import * as z from 'zod';
 import { EnvironmentAddParams } from '../environments/environment-manager.js';
 import { defineMethod, type AppServerMethod } from '../method.js';
 

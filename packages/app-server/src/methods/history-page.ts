@@ -3,7 +3,7 @@
 // thread grows; `nextCursor` continues after a page, `backwardsCursor` turns round at its first entry
 // (including it), and an unusable cursor is -32600 `invalid cursor: …` as for the other list methods.
 import { AppServerErrorCode } from '@skein/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppServerRequestError } from '../app-server-error.js';
 import { MAX_PAGE_SIZE } from '../limits.js';
 

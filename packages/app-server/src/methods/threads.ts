@@ -28,7 +28,7 @@ import { turnsPage } from './thread-turns-list.js';
 import type { LiveThread } from '../threads/live-thread.js';
 import type { WireObject } from '../threads/thread-items.js';
 import { withStoredMetadata } from '../threads/thread-metadata.js';
-import { nextTurnConfig, sandboxModeOf } from '../threads/thread-settings.js';
+import { environmentEntries, nextTurnConfig, sandboxModeOf, threadSettingsObject } from '../threads/thread-settings.js';
 
 /** Runs `notify` after the current response has gone out (Codex answers before it notifies). */
 export function afterResponse(notify: () => void): void {
@@ -267,6 +267,7 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         // Checked (ids, and each cwd on its environment) before anything changes.
         const selected = await selectEnvironment(params.environments, hub.environments);
         assertNoTurnRunning(thread);
+        const settingsBefore = currentSettings(thread);
         if (selected !== undefined) {
           thread.handle.useEnvironment(selected.environments);
           for (const message of selected.warnings) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });
@@ -281,6 +282,9 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         // Another turn may have started while the settings were loading.
         assertNoTurnRunning(thread);
         if (config !== undefined) thread.reconfigure(config);
+        // As Codex: overrides that change the thread's settings announce them before the turn starts.
+        const settingsAfter = currentSettings(thread);
+        if (JSON.stringify(settingsAfter) !== JSON.stringify(settingsBefore)) context.server.broadcast(thread.id, 'thread/settings/updated', { threadId: thread.id, threadSettings: settingsAfter });
         const turn = thread.startTurn(params.input, { turnId: newTurnId(randomUuidV7), ...(params.outputSchema === undefined ? {} : { outputSchema: params.outputSchema }) });
         return { turn };
       },
@@ -393,4 +397,9 @@ async function checkCwd(environmentId: string, environment: ThreadEnvironment & 
     if (error.code === 'NotADirectory') return invalid('is not a directory on that environment');
     return invalid(`cannot be used on that environment: ${error.message}`);
   }
+}
+
+/** The settings the thread's next turn runs with, as `thread/settings/updated` carries them. */
+function currentSettings(thread: LiveThread): WireObject {
+  return threadSettingsObject(thread, thread.nextConfig, environmentEntries(thread, undefined));
 }

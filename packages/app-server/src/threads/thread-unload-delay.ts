@@ -1,7 +1,7 @@
 // How long a loaded thread that no client holds stays loaded (`thread_unload_delay_secs`), so a
 // client that reconnects or re-subscribes soon finds it warm, and an abandoned one is released.
 import type { Config } from '@skein/config';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Codex 0.171.0 unloads an unheld thread about a minute after its last client let go. */
 export const DEFAULT_THREAD_UNLOAD_DELAY_SECS = 60;

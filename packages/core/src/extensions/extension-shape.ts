@@ -1,7 +1,7 @@
 // The shape a loaded module's `extension` export must have. A module from outside is checked before
 // the host calls into it, so a wrong export is one clear problem, not a crash in the middle of a turn.
 import semver from 'semver';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', { message: 'expected a function' });
 const optionalFn = fn.optional();

@@ -1,6 +1,6 @@
 import type { JsonValue } from '@skein/extension-api';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_EXTENSION_STATE_VALUE_BYTES, ThreadExtensionState, type ExtensionStateRecord } from './thread-extension-state.js';
 
 describe('ThreadExtensionState', () => {

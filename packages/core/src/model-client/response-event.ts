@@ -1,7 +1,7 @@
 // The Responses API stream as typed events. Unknown event types are skipped, never fatal: the API
 // adds events over time and a client must keep working.
 import { ResponseItem } from '@skein/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Token usage as the Responses API reports it on `response.completed`. */
 export const TokenUsage = z.object({

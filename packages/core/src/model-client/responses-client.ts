@@ -31,6 +31,9 @@ const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
 const MAX_EVENT_BYTES = 16 * 1024 * 1024;
 
 /** A client for one provider. Stateless between calls; safe to share across threads. */
+/** A Responses request body. */
+type RequestBody = Readonly<Record<string, unknown>>;
+
 export class ResponsesClient {
   readonly #provider: ModelProviderInfo;
   readonly #env: Readonly<Record<string, string | undefined>>;
@@ -52,17 +55,19 @@ export class ResponsesClient {
   /**
    * Sends `body` (a Responses request with `stream: true`) and yields its events until
    * `completed`. Retries transparently; a `retrying` event tells the consumer to drop what the
-   * failed attempt produced. Throws ModelError when retries are exhausted or the error is final.
+   * failed attempt produced and had not kept. `body` may be a function, called for each attempt, so
+   * a retry carries what the consumer kept of the broken attempt. Throws ModelError when retries
+   * are exhausted or the error is final.
    */
-  async *stream(body: Readonly<Record<string, unknown>>, options: StreamOptions = {}): AsyncGenerator<ResponseEvent, void, undefined> {
-    const payload = JSON.stringify(body);
-    if (Buffer.byteLength(payload) > MAX_REQUEST_BYTES) {
-      throw new ModelError('BadRequest', `the request is ${Buffer.byteLength(payload)} bytes, over the ${MAX_REQUEST_BYTES}-byte limit`);
-    }
+  async *stream(body: RequestBody | (() => RequestBody), options: StreamOptions = {}): AsyncGenerator<ResponseEvent, void, undefined> {
     const headers = this.#headers(options.headers);
     let requestRetries = 0;
     let streamRetries = 0;
     for (;;) {
+      const payload = JSON.stringify(typeof body === 'function' ? body() : body);
+      if (Buffer.byteLength(payload) > MAX_REQUEST_BYTES) {
+        throw new ModelError('BadRequest', `the request is ${Buffer.byteLength(payload)} bytes, over the ${MAX_REQUEST_BYTES}-byte limit`);
+      }
       let response: Response;
       try {
         response = await this.#post(payload, headers, options.signal);

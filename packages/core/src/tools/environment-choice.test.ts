@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineFunctionTool } from '@skein/extension-api';
-import { z } from 'zod';
+import * as z from 'zod';
 import { requestedEnvironmentId, withEnvironmentParameter } from './environment-choice.js';
 import { parsePatch } from './apply-patch/parse-patch.js';
 

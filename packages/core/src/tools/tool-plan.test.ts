@@ -1,6 +1,6 @@
 import { defineCustomTool, defineFunctionTool, type ToolHandler } from '@skein/extension-api';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { planTools, type BuiltInToolFactory, type ToolPlanInputs } from './tool-plan.js';
 import { toolName } from './tool-router.js';
 

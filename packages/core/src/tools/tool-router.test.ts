@@ -1,7 +1,7 @@
 import type { CustomToolHandler, FunctionToolHandler, NamespaceToolHandler } from '@skein/extension-api';
 import { ResponseItem } from '@skein/protocol';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolRouter, isToolCall, type ToolCall } from './tool-router.js';
 import { testToolContext } from '../../test/support/tool-context.js';
 

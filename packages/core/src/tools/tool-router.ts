@@ -3,7 +3,7 @@
 // only a FatalToolError (or an interrupt) propagates.
 import { FatalToolError, ToolError, type LeafToolHandler, type NamespaceToolHandler, type ToolContext, type ToolHandler, type ToolResult } from '@skein/extension-api';
 import { isKnownResponseItem, toolOutputFor, withResponseItemMetadata, type ResponseItem, type ToolSpec } from '@skein/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A call the router can run: a function call or a custom tool call from the model. */
 export type ToolCall = Extract<ResponseItem, { type: 'function_call' | 'custom_tool_call' }>;

@@ -1,7 +1,7 @@
 import { FatalToolError, defineCustomTool, defineFunctionTool, type ToolHandler } from '@skein/extension-api';
 import { ResponseItem } from '@skein/protocol';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { testToolContext } from '../../test/support/tool-context.js';
 import type { CoreEvent } from '../turn/core-event.js';
 import { isToolCall, ToolRouter, type ToolCall } from './tool-router.js';

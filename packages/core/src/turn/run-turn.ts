@@ -2,8 +2,9 @@
 // a tool. Hooks run before each request and after each response. Interrupts record an aborted output
 // for every unfinished call; model failures and fatal tool errors end the turn with a typed error; a
 // spent budget aborts it, saying why.
-// Everything the model produced is recorded in history at one boundary; what is recorded is in the
-// thread's file before the next request goes out.
+// What the model produced is recorded in history at one boundary, item by item as the stream
+// completes each (tool calls once the response is whole); what is recorded is in the thread's file
+// before the next request goes out.
 import { FatalToolError } from '@skein/extension-api';
 import { TURN_ABORTED_FRAGMENT, isKnownResponseItem, messageText, toolCallId, toolOutputFor, type ResponseItem } from '@skein/protocol';
 import { BudgetExhaustedError } from '../budgets/budget-exhausted-error.js';
@@ -178,15 +179,19 @@ async function afterResponse(hooks: TurnHooks, step: TurnStep, response: Sampled
 async function sample(deps: TurnDependencies, params: TurnParameters): Promise<{ readonly produced: ResponseItem[]; readonly usage: TokenUsage | undefined }> {
   const { turnId } = params;
   const metadata = params.requestMetadata?.();
-  const body = buildResponsesBody({ ...deps.request, ...(metadata === undefined ? {} : { clientMetadata: metadata.clientMetadata }), model: deps.model, input: deps.history.forPrompt(), tools: deps.router.specs() });
+  // Built for each attempt: a retry carries what the broken attempt had already completed.
+  const body = () => buildResponsesBody({ ...deps.request, ...(metadata === undefined ? {} : { clientMetadata: metadata.clientMetadata }), model: deps.model, input: deps.history.forPrompt(), tools: deps.router.specs() });
   const headers = metadata?.headers ?? params.headers;
   await deps.written?.();
-  let attempt: ResponseItem[] = [];
+  const produced: ResponseItem[] = [];
+  // As Codex, an item is recorded as soon as the stream completes it, so a crash or a cut stream
+  // keeps it. Tool calls (and what follows one) wait for the response's end: a call runs only once
+  // the response is whole, and a retry produces the call again.
+  let heldBack: ResponseItem[] = [];
   for await (const event of deps.client.stream(body, { signal: params.signal, ...(headers === undefined ? {} : { headers }) })) {
     switch (event.type) {
       case 'retrying':
-        // The broken attempt's items were never recorded; the retry produces them again.
-        attempt = [];
+        heldBack = [];
         deps.emit({ type: 'streamRetrying', turnId, attempt: event.attempt, delayMs: event.delayMs, reason: event.reason });
         break;
       case 'outputItemAdded':
@@ -199,10 +204,12 @@ async function sample(deps: TurnDependencies, params: TurnParameters): Promise<{
         deps.emit({ type: 'reasoningSummaryDelta', turnId, itemId: event.itemId, delta: event.delta });
         break;
       case 'outputItemDone':
-        attempt.push(event.item);
+        if (heldBack.length === 0 && !isToolCall(event.item)) produced.push(...recordAndAnnounce(deps, [event.item], turnId));
+        else heldBack.push(event.item);
         break;
       case 'completed':
-        return { produced: recordAndAnnounce(deps, attempt, turnId), usage: event.usage };
+        produced.push(...recordAndAnnounce(deps, heldBack, turnId));
+        return { produced, usage: event.usage };
       case 'created':
       case 'reasoningContentDelta':
         break;

@@ -1,8 +1,8 @@
 // The sandboxed fs helper's loop: runs each request against the plain local filesystem — inside the
 // sandbox, so the policy applies — and answers in order. Exits when its input ends.
 import type { Readable, Writable } from 'node:stream';
-import { PathUriString } from '@skein/protocol';
-import { z } from 'zod';
+import { PathUriString } from '@skein/protocol/executor';
+import * as z from 'zod';
 import type { BlockReader } from '../block-reader.js';
 import { FileSystemError } from '../file-system-error.js';
 import { DirectFileSystem } from '../local/direct-file-system.js';

@@ -1,6 +1,6 @@
 // The tiny protocol between the executor and its sandboxed fs helper: one JSON line per request on the
 // helper's stdin, one per answer on its stdout. Params and results use the exec-server's wire forms.
-import { z } from 'zod';
+import * as z from 'zod';
 import { FileSystemErrorCode } from '../file-system-error.js';
 
 /** The operations the helper performs. */

@@ -3,7 +3,7 @@
 import { constants, type Dirent } from 'node:fs';
 import { lstat, mkdir, open, opendir, realpath, rm, rmdir, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { PathUri } from '@skein/protocol';
+import type { PathUri } from '@skein/protocol/executor';
 import type { BlockReader, BlockReaderSource } from '../block-reader.js';
 import { FileSystemError, toFileSystemError } from '../file-system-error.js';
 import type {

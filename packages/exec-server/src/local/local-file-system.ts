@@ -1,6 +1,6 @@
 // LocalFileSystem: ExecutorFileSystem on this machine. A call whose sandbox context restricts access is
 // handed to the sandboxed runner (a helper process under the same policy as commands); the rest run directly.
-import type { PathUri } from '@skein/protocol';
+import type { PathUri } from '@skein/protocol/executor';
 import type { BlockReader, BlockReaderSource } from '../block-reader.js';
 import { FileSystemError } from '../file-system-error.js';
 import type {

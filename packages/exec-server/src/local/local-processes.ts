@@ -20,7 +20,7 @@ import { toNativePath } from './native-path.js';
 import { resolveProgram } from './resolve-program.js';
 import { startPipeChild, startPtyChild, type ChildSpec } from './spawn-child.js';
 import type { ChildProcess } from 'node:child_process';
-import type { PathUri } from '@skein/protocol';
+import type { PathUri } from '@skein/protocol/executor';
 
 function nativeCwd(cwd: PathUri): string {
   try {

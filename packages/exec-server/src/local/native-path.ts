@@ -1,5 +1,5 @@
 // Converting between wire `file:` URIs and this host's native paths; a URI from another OS is refused.
-import { PathUri, PathUriError, type PathConvention } from '@skein/protocol';
+import { PathUri, PathUriError, type PathConvention } from '@skein/protocol/executor';
 import { FileSystemError } from '../file-system-error.js';
 
 /** The path syntax of the machine this code runs on. */

@@ -1,6 +1,6 @@
 // Turns the wire sandbox context (a permission profile with `file:` URI paths) into @skein/sandboxing's
 // request: the split filesystem policy with native paths, plus a legacy policy that carries the network.
-import type { FileSystemSandboxEntry, FileSystemSandboxPolicy } from '@skein/protocol';
+import type { FileSystemSandboxEntry, FileSystemSandboxPolicy } from '@skein/protocol/executor';
 import { SandboxUnavailableError, type SandboxRequest } from '@skein/sandboxing';
 import { FileSystemError } from '../file-system-error.js';
 import type { ExecFileSystemSandboxEntry, FileSystemSandboxContext } from '../sandbox-context.js';

@@ -1,8 +1,8 @@
 // SandboxedFileSystem: runs each filesystem call in a fs helper confined by the call's own sandbox
 // context, so reads and writes obey exactly the policy commands get. Open files keep their helper.
 import { fileURLToPath } from 'node:url';
-import type { PathUri } from '@skein/protocol';
-import { z } from 'zod';
+import type { PathUri } from '@skein/protocol/executor';
+import * as z from 'zod';
 import type { BlockReader, BlockReaderSource } from '../block-reader.js';
 import { FileSystemError } from '../file-system-error.js';
 import {

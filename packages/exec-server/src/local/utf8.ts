@@ -1,5 +1,5 @@
 // Strict UTF-8 decoding for readFileText: invalid bytes are an error that names the file, never U+FFFD.
-import type { PathUri } from '@skein/protocol';
+import type { PathUri } from '@skein/protocol/executor';
 import { FileSystemError } from '../file-system-error.js';
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

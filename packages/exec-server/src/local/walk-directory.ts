@@ -2,7 +2,7 @@
 // size; a descendant that cannot be read becomes an error entry instead of failing the walk.
 import { lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { PathUriError, type PathUri } from '@skein/protocol';
+import { PathUriError, type PathUri } from '@skein/protocol/executor';
 import { FileSystemError, isSystemError, osErrorMessage } from '../file-system-error.js';
 import type { WalkEntry, WalkError, WalkOptions, WalkOutcome } from '../file-system.js';
 import {

@@ -1,5 +1,5 @@
 // Bytes on the exec-server wire: standard, padded base64 strings, decoded strictly so a typo is an error, not data.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The `params.code` of the issue a bad base64 string raises. */
 export const INVALID_BASE64 = 'InvalidBase64';

@@ -1,7 +1,7 @@
 // The exec-server's JSON-RPC methods as Codex 0.171.0 names them, with zod schemas for their params,
 // results and notifications. Unknown members are ignored, as Codex's serde structs do.
-import { PathUriString } from '@skein/protocol';
-import { z } from 'zod';
+import { PathUriString } from '@skein/protocol/executor';
+import * as z from 'zod';
 import { FileMetadata, ReadDirectoryEntry, WalkOptions, WalkOutcome } from '../file-system.js';
 import { ExecEnvPolicy, ProcessSignal, ProcessStream, SandboxType, TerminalSize, WriteStatus } from '../process-api.js';
 import { FileSystemSandboxContext } from '../sandbox-context.js';

@@ -1,7 +1,7 @@
 // Rebuilds the executor's error classes from a JSON-RPC error answer: Skein servers put the stable
 // code in `data.code`; for Codex's own server it is recovered from the error code and "os error N".
-import type { JsonRpcErrorObject } from '@skein/protocol';
-import { z } from 'zod';
+import type { JsonRpcErrorObject } from '@skein/protocol/executor';
+import * as z from 'zod';
 import { FileSystemError, FileSystemErrorCode, errnoForOsErrorNumber, fileSystemErrorCodeForErrno } from '../file-system-error.js';
 import { ProcessError, ProcessErrorCode } from '../process-api.js';
 import { ExecServerErrorCode } from '../protocol/exec-server-error-code.js';

@@ -1,6 +1,6 @@
 // Errors of the remote client itself: the connection, the server's refusals of a request as such, and
 // answers that do not parse. Filesystem and process failures are rebuilt as their own classes.
-import type { JsonRpcErrorObject } from '@skein/protocol';
+import type { JsonRpcErrorObject } from '@skein/protocol/executor';
 
 /** Why a remote call failed below the filesystem/process level. */
 export type ExecServerClientErrorCode =

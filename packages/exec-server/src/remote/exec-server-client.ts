@@ -1,7 +1,7 @@
 // ExecServerClient: one connection to an exec-server (WebSocket, or a child process's stdio) with the
 // initialize handshake done, typed requests with a bound on those in flight, and notifications.
 import { spawn } from 'node:child_process';
-import { JsonRpcParseError, parseJsonRpcMessage, type JsonRpcNotification } from '@skein/protocol';
+import { JsonRpcParseError, parseJsonRpcMessage, type JsonRpcNotification } from '@skein/protocol/executor';
 import WebSocket from 'ws';
 import type { z } from 'zod';
 import { MAX_QUEUED_REQUESTS } from '../limits.js';

@@ -2,7 +2,7 @@
 // (streams use fs/open + fs/readBlock + fs/close), and error answers become the same FileSystemErrors
 // the local implementation throws.
 import { randomBytes } from 'node:crypto';
-import type { PathUri } from '@skein/protocol';
+import type { PathUri } from '@skein/protocol/executor';
 import type { z } from 'zod';
 import type { BlockReader, BlockReaderSource } from '../block-reader.js';
 import type {

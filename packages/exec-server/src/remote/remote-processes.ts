@@ -1,7 +1,7 @@
 // RemoteProcesses: ExecutorProcesses over an exec-server connection. Events come from the server's
 // process/* notifications; `close` terminates what this client started and waits for the exits.
 import { randomUUID } from 'node:crypto';
-import type { JsonRpcNotification } from '@skein/protocol';
+import type { JsonRpcNotification } from '@skein/protocol/executor';
 import type {
   ExecutorProcesses,
   ProcessEvent,

@@ -2,7 +2,7 @@
 // concurrency, the client's processes and file handles, and their teardown when the client goes away.
 import { randomUUID } from 'node:crypto';
 import { OVERSIZED_HEAD_BYTES, RequestQueue, UNKNOWN_REQUEST_ID, recoverRequestId, type JsonRpcServiceConnection, type MessageChannel } from '@skein/json-rpc';
-import { JsonRpcParseError, parseJsonRpcMessage, type JsonRpcErrorObject, type JsonRpcRequest, type RequestId } from '@skein/protocol';
+import { JsonRpcParseError, parseJsonRpcMessage, type JsonRpcErrorObject, type JsonRpcRequest, type RequestId } from '@skein/protocol/executor';
 import type { BlockReaderSource } from '../block-reader.js';
 import type { ExecutorFileSystem } from '../file-system.js';
 import { MAX_OUTBOUND_BUFFERED_BYTES, MAX_QUEUED_REQUESTS } from '../limits.js';
@@ -20,7 +20,7 @@ import { toJsonRpcError } from './to-json-rpc-error.js';
 export interface ConnectionSetup {
   readonly fileSystem: ExecutorFileSystem & BlockReaderSource;
   readonly processes: ExecutorProcesses;
-  readonly environment: () => EnvironmentInfo;
+  readonly environment: () => Promise<EnvironmentInfo>;
   readonly hostEnv: Readonly<Record<string, string | undefined>>;
   readonly concurrentRequests: number;
   readonly maxRequestBytes: number;
@@ -139,13 +139,13 @@ export class ExecServerConnection implements JsonRpcServiceConnection {
     return handler.run(params, this.context);
   }
 
-  private initialize(params: unknown): unknown {
+  private async initialize(params: unknown): Promise<unknown> {
     if (this.stage !== 'new') {
       throw new RequestError(ExecServerErrorCode.InvalidRequest, 'initialize may only be sent once per connection');
     }
     InitializeParams.parse(params ?? null);
     this.stage = 'initializing';
-    return { sessionId: this.sessionId, environmentInfo: this.setup.environment() };
+    return { sessionId: this.sessionId, environmentInfo: await this.setup.environment() };
   }
 
   private checkStage(group: MethodGroup): void {

@@ -25,8 +25,11 @@ export interface ExecServerOptions {
   readonly concurrentRequests?: number | undefined;
   /** The largest request acted on (default `DEFAULT_MAX_REQUEST_BYTES`). */
   readonly maxRequestBytes?: number | undefined;
-  /** Whether sandboxed calls can run here, as reported in the capabilities. */
-  readonly sandboxAvailable?: boolean | undefined;
+  /**
+   * Whether sandboxed calls can run here, as reported in the capabilities; may be a probe still
+   * running, which `initialize` waits for (the server listens meanwhile).
+   */
+  readonly sandboxAvailable?: boolean | Promise<boolean> | undefined;
 }
 
 /** The service; attach transports with {@link ExecServer.connect}. */
@@ -34,7 +37,7 @@ export class ExecServer implements JsonRpcService<ExecServerConnection> {
   private readonly connections = new Set<ExecServerConnection>();
   private readonly fileSystem: ExecutorFileSystem & BlockReaderSource;
   private readonly createProcesses: () => ExecutorProcesses;
-  private readonly environment: EnvironmentInfo;
+  private readonly environment: Promise<EnvironmentInfo>;
   /** The request size limit transports enforce before a message reaches a connection. */
   readonly maxRequestBytes: number;
   private readonly concurrentRequests: number;
@@ -43,7 +46,10 @@ export class ExecServer implements JsonRpcService<ExecServerConnection> {
   constructor(options: ExecServerOptions = {}) {
     this.fileSystem = options.fileSystem ?? new LocalFileSystem();
     this.createProcesses = options.createProcesses ?? (() => new LocalProcesses());
-    this.environment = describeEnvironment({ cwd: options.cwd ?? process.cwd(), sandboxAvailable: options.sandboxAvailable ?? false });
+    const cwd = options.cwd ?? process.cwd();
+    this.environment = Promise.resolve(options.sandboxAvailable ?? false).then((sandboxAvailable) => describeEnvironment({ cwd, sandboxAvailable }));
+    // A failure reaches the client that asks (initialize, environment/info), not the process.
+    this.environment.catch(() => undefined);
     this.maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
     this.concurrentRequests = options.concurrentRequests ?? DEFAULT_CONCURRENT_REQUESTS;
     if (!Number.isInteger(this.concurrentRequests) || this.concurrentRequests < 1) {

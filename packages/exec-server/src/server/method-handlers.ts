@@ -1,6 +1,6 @@
 // What each exec-server method does once its params have parsed: a table from method name to handler,
 // with the method group that gates it until the client has initialized.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BlockReaderSource } from '../block-reader.js';
 import type { ExecutorFileSystem } from '../file-system.js';
 import type { ExecutorProcesses } from '../process-api.js';
@@ -39,7 +39,7 @@ export interface HandlerContext {
   readonly fileSystem: ExecutorFileSystem & BlockReaderSource;
   readonly processes: ExecutorProcesses;
   readonly handles: FileHandles;
-  readonly environment: () => EnvironmentInfo;
+  readonly environment: () => Promise<EnvironmentInfo>;
   /** The executor's own environment, the source for `envPolicy`. */
   readonly hostEnv: Readonly<Record<string, string | undefined>>;
 }
@@ -63,7 +63,7 @@ const EMPTY = {};
 
 /** Every method but `initialize`, which the connection handles itself. */
 export const METHOD_HANDLERS: ReadonlyMap<string, MethodHandler> = new Map<string, MethodHandler>([
-  [ExecServerMethod.EnvironmentInfo, handler('environment info', z.unknown(), (_params, { environment }) => Promise.resolve(environment()))],
+  [ExecServerMethod.EnvironmentInfo, handler('environment info', z.unknown(), (_params, { environment }) => environment())],
   [
     ExecServerMethod.FsGetMetadata,
     handler('filesystem', FsGetMetadataParams, ({ path, sandbox, followSymlinks }, { fileSystem }) =>

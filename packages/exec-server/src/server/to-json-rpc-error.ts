@@ -1,8 +1,8 @@
 // The exec-server's error mappings for @skein/json-rpc's mapper: what Codex answers for each of our
 // error codes, keeping the stable code in `data.code` so a Skein client can rebuild the same error.
 import { JsonRpcErrorMapper, mapErrorClass, mapErrorCodes } from '@skein/json-rpc';
-import type { JsonRpcErrorObject } from '@skein/protocol';
-import { z } from 'zod';
+import type { JsonRpcErrorObject } from '@skein/protocol/executor';
+import * as z from 'zod';
 import { FileSystemError, type FileSystemErrorCode } from '../file-system-error.js';
 import { ProcessError, type ProcessErrorCode } from '../process-api.js';
 import { INVALID_BASE64 } from '../protocol/base64-bytes.js';

@@ -1,7 +1,7 @@
 // Which features accept a table under `[features]` besides a boolean, and the per-layer shape check of
 // each. The list is Codex 0.171.0's, found by probing `[features.<key>] enabled = true` on every key.
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { CurrentTimeReminderTable } from '../current-time-reminder.js';
 import { RolloutBudgetTable } from '../rollout-budget.js';
 import { TokenBudgetTable } from '../token-budget.js';

@@ -1,7 +1,7 @@
 // zod pieces shared by the structured feature tables. Two tiers, as Codex checks them: the TOML type of
 // a value is checked in every layer; its range only once the feature ends up enabled.
 
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A TOML boolean. */
 export const TomlBoolean = z.boolean({ error: 'expected true or false' });

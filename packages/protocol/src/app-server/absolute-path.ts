@@ -1,5 +1,5 @@
 // An absolute filesystem path as the app-server's params carry it (Codex's AbsolutePathBuf).
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppServerErrorMessage } from './errors.js';
 
 // POSIX `/…`, a Windows drive `C:\…` / `C:/…`, or a UNC `\\server\share`.

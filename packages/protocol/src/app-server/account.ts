@@ -1,6 +1,6 @@
 // `account/read`: who the server is signed in as (a ChatGPT account, an API key, a cloud provider's
 // credentials) and whether the active model provider needs an OpenAI sign-in at all.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const GetAccountParams = z.object({
   /** Refresh a ChatGPT login's token before answering. */

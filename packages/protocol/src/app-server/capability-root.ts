@@ -1,6 +1,6 @@
 // Capability roots: places the hosting platform selected for a thread (a directory of skills, say),
 // as `thread/start`'s `selectedCapabilityRoots` carries them.
-import { z } from 'zod';
+import * as z from 'zod';
 import { PathUri } from '../path-uri.js';
 import { AbsolutePath } from './absolute-path.js';
 

@@ -1,6 +1,6 @@
 // Params of the methods Codex's TUI and IDE clients call beside the thread basics: `hooks/list`,
 // `collaborationMode/list`, `thread/readState/update` and `thread/turns/list`.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `hooks/list`: a loaded thread's hooks, or those a thread in each directory would run. */
 export const HooksListParams = z.object({

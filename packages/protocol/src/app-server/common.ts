@@ -1,5 +1,5 @@
 // Small shared shapes of the app-server v2 protocol: sandbox and approval settings, effort, sources.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The sandbox mode a client asks for on `thread/start` (the config file's `sandbox_mode` values). */
 export const SandboxMode = z.enum(['read-only', 'workspace-write', 'danger-full-access']);

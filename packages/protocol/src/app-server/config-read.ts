@@ -1,6 +1,6 @@
 // `config/read`: the effective config (snake_case, as config.toml spells it), where each key came
 // from, and optionally every layer's own table (CODEX-FACTS §12.11).
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const ConfigReadParams = z.object({
   /** Read the config as a thread started in this directory would see it (project layers). */

@@ -1,6 +1,6 @@
 // `configRequirements/read`: limits an administrator put on the config (allowed sandbox modes,
 // approval policies, features, …); Codex answers `requirements: null` when none are set.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The method takes no params; Codex accepts them absent, `null` or `{}`. */
 export const ConfigRequirementsReadParams = z.object({}).optional();

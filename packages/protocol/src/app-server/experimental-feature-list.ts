@@ -1,5 +1,5 @@
 // `experimentalFeature/list`: every feature flag with its stage and effective state (CODEX-FACTS §12.11).
-import { z } from 'zod';
+import * as z from 'zod';
 import { PageParams } from './pagination.js';
 
 export const ExperimentalFeatureListParams = PageParams.extend({ threadId: z.string().nullish() });

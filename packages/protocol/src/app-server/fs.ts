@@ -1,6 +1,6 @@
 // The `fs/*` methods: whole-file reads and writes, directories, metadata, removal and copies on the
 // server's machine, with absolute paths (CODEX-FACTS §12.10).
-import { z } from 'zod';
+import * as z from 'zod';
 import { AbsolutePath } from './absolute-path.js';
 
 export const FsReadFileParams = z.object({ path: AbsolutePath });

@@ -1,5 +1,5 @@
 // The `initialize` handshake: the first request of every connection.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ClientInfo } from './common.js';
 
 /** What the client can do; `experimentalApi` opts in to experimental methods and fields. */

@@ -1,5 +1,5 @@
 // The app-server v2 requests and notifications this version speaks, as method-tagged unions.
-import { z } from 'zod';
+import * as z from 'zod';
 import { RequestId } from '../jsonrpc.js';
 import { InitializeParams } from './initialize.js';
 import { ThreadItem } from './thread-item.js';

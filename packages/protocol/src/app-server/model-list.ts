@@ -1,5 +1,5 @@
 // `model/list`: the models a client may pick, from the server's model catalog (CODEX-FACTS §12.11).
-import { z } from 'zod';
+import * as z from 'zod';
 import { PageParams } from './pagination.js';
 
 export const ModelListParams = PageParams.extend({

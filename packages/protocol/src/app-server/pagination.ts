@@ -1,5 +1,5 @@
 // Cursor pagination as Codex's list methods do it: the cursor is the decimal offset of the next page.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `cursor` and `limit` of a list request; an absent limit means everything that is left. */
 export const PageParams = z.object({

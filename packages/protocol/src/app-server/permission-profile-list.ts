@@ -1,5 +1,5 @@
 // `permissionProfile/list`: the permission profiles a thread may run under, paginated.
-import { z } from 'zod';
+import * as z from 'zod';
 import { PageParams } from './pagination.js';
 
 export const PermissionProfileListParams = PageParams.extend({

@@ -1,6 +1,6 @@
 // `skills/list`: the skills a thread in each of some directories would see (user, repo, system and
 // admin scopes), one entry per directory with the skills found and the files that failed to load.
-import { z } from 'zod';
+import * as z from 'zod';
 import { AbsolutePath } from './absolute-path.js';
 
 export const SkillsListParams = z.object({

@@ -1,6 +1,6 @@
 // Notifications the app-server sends on its own rather than for a thread: config warnings and the
 // remote-control status.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A problem with the user's config that did not stop the server. */
 export const ConfigWarningNotification = z.object({

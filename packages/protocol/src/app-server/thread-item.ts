@@ -1,6 +1,6 @@
 // The items of a turn as clients see them (`ThreadItem`, camelCase tags). This version models the
 // conversational items; others (commands, file changes, …) are carried through unchanged.
-import { z } from 'zod';
+import * as z from 'zod';
 import { UserInput } from '../user-input.js';
 
 const timing = { startedAtMs: z.number().int().nullish(), completedAtMs: z.number().int().nullish() };

@@ -1,6 +1,6 @@
 // Params of the thread and turn methods beyond `thread/start` and `turn/start`: resume, fork, list,
 // read, archive, naming, subscriptions, user shell commands, steering and interrupts.
-import { z } from 'zod';
+import * as z from 'zod';
 import { UserInput } from '../user-input.js';
 import { threadSettingsParams } from './thread.js';
 

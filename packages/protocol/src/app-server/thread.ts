@@ -1,5 +1,5 @@
 // Threads: `thread/start` and the `Thread` object the server reports.
-import { z } from 'zod';
+import * as z from 'zod';
 import { SelectedCapabilityRoot } from './capability-root.js';
 import {
   ApprovalsReviewer,

@@ -1,5 +1,5 @@
 // Turns: `turn/start` and the `Turn` object the server reports.
-import { z } from 'zod';
+import * as z from 'zod';
 import { UserInput } from '../user-input.js';
 import { ApprovalsReviewer, AskForApproval, MultiAgentMode, ReasoningEffort, ReasoningSummary, SandboxPolicy } from './common.js';
 import { ThreadItem } from './thread-item.js';

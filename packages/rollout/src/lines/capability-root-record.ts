@@ -1,7 +1,7 @@
 // `session_meta.selected_capability_roots`: the capability roots a thread was started with, as Codex
 // 0.171.0 records them — the app-server's `{id, location}` with the location's path as a `file:` URI.
 import { PathUri, PathUriError, SelectedCapabilityRoot } from '@skein/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One recorded root. Unknown fields are kept; the path is a `file:` URI (a native absolute path is read too). */
 export const CapabilityRootRecord = z.looseObject({

@@ -1,7 +1,7 @@
 // The `compacted` line: a compaction of the thread's history, with the history that replaces it
 // and the context window it opens.
 import { ResponseItem, isUuidV7 } from '@skein/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A compaction. `replacement_history` is the model-visible history from here on (absent in files

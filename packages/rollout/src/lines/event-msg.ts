@@ -1,6 +1,6 @@
 // The `event_msg` line: a client-facing event the persistence policy keeps. The events replay needs
 // (turn lifecycle, rollback, user messages) have schemas; every other event is kept whole.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A turn started (Codex's `TurnStarted`, serialized as `task_started`). */
 export const TaskStartedEvent = z.looseObject({

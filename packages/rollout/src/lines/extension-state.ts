@@ -1,6 +1,6 @@
 // The `skein_extension_state` line (ours, not Codex's): one change to an extension's durable thread
 // store. Replaying the lines in order rebuilds the store; Codex passes over the line type.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Sets `key` of extension `extension_id`'s store to `value`. */
 export const ExtensionStateSet = z.looseObject({

@@ -1,7 +1,7 @@
 // The inter-agent line types: a message between agents of one thread tree, which the recipient's
 // model sees as an `agent_message` item, and the delivery marker that opens a turn for it.
 import type { ResponseItem } from '@skein/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A message from one agent to another (`inter_agent_communication`). */
 export const InterAgentCommunication = z.looseObject({

@@ -1,6 +1,6 @@
 // The top-level `metadata` of a `response_item` line (history sequence numbers and the like): the
 // line's own bookkeeping, distinct from the `metadata` an item may carry inside its payload.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Where the item sits in the thread's history and what the model had seen when it was sampled. */
 export const ResponseItemLineMetadata = z.looseObject({

@@ -1,7 +1,7 @@
 // One rollout line: `{timestamp, ordinal, type, payload}` (+ `metadata` on `response_item` lines).
 // Known line types have schemas; a line of any other type is kept whole, never rewritten away.
 import { KnownResponseItem, OtherResponseItem, ResponseItem } from '@skein/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Compacted } from './compacted.js';
 import { EventMsg, OtherEventMsg, eventMsgSchemaFor } from './event-msg.js';
 import { ExtensionState } from './extension-state.js';

@@ -1,6 +1,6 @@
 // Thread ids as rollout files hold them: any hyphenated UUID, since files from older Codex releases
 // carry UUIDv4 ids; new threads get UUIDv7 ids (`ThreadId` from @skein/protocol).
-import { z } from 'zod';
+import * as z from 'zod';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,5 +1,5 @@
 // The `session_meta` line: the first line of every rollout, naming the thread and where it came from.
-import { z } from 'zod';
+import * as z from 'zod';
 import { RolloutThreadId } from './rollout-uuid.js';
 
 /** Git facts about the thread's cwd, recorded when it is a repository. */

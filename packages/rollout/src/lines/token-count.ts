@@ -1,6 +1,6 @@
 // The `token_count` event's `info` (Codex's `TokenUsageInfo`): the thread's running token total,
 // the last response's usage and the model's context window, as a resumed thread restores them.
-import { z } from 'zod';
+import * as z from 'zod';
 
 // A count that is missing or not a count reads as 0, so one odd field does not lose the thread's
 // total (core has always read these lines this way).

@@ -1,5 +1,5 @@
 // The `token_usage_record` line: the usage of one model response and the running totals.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Token counts as Codex records them. */
 export const TokenUsage = z.looseObject({

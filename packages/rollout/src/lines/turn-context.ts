@@ -1,6 +1,6 @@
 // The `turn_context` line: the settings a user turn ran with, written once per turn; the last one
 // is the baseline a resumed thread compares its new settings against.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A turn's settings as Codex records them (`turn_id`, `cwd`, `approval_policy`, `sandbox_policy`,

@@ -1,5 +1,5 @@
 // The `world_state` line: hashes and summaries of the context sources a turn was built from.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A world-state snapshot: `full` for a complete one, otherwise a change to the previous one. */
 export const WorldState = z.looseObject({

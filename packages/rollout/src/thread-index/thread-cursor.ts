@@ -1,5 +1,5 @@
 // Opaque cursors for newest-first keyset pagination: the sort key, the last row's time and id.
-import { z } from 'zod';
+import * as z from 'zod';
 import { RolloutError } from '../rollout-error.js';
 
 /** Which time a list is ordered by (newest first). */

@@ -2,7 +2,7 @@
 // user message, the file's modification time).
 import type { ResponseItem } from '@skein/protocol';
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EventMsg } from '../lines/event-msg.js';
 import { parentThreadIdOf, sessionIdOf, sourceKindOf, type SessionMeta } from '../lines/session-meta.js';
 import type { OpenFile } from '../open-file.js';

@@ -2,7 +2,7 @@
 // description and output. It answers the figure the token budget's reminder uses.
 import type { FunctionToolHandler, ToolResult } from '@skein/extension-api';
 import type { FunctionToolSpec } from '@skein/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The tool takes no arguments. */
 export const GetContextRemainingArgs = z.object({}).loose();

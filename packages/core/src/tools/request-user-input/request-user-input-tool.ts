@@ -2,7 +2,7 @@
 // questions go to the client through ClientRequests; the answers come back as the tool output, in Codex's JSON.
 import type { FunctionToolHandler, ToolContext, ToolResult } from '@skein/extension-api';
 import type { FunctionToolSpec } from '@skein/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ClientRequests, UserInputAnswers, UserInputQuestion } from '../../session/client-requests.js';
 
 /** One choice the model offers. */

@@ -2,7 +2,7 @@
 // and run through the call environment's UnifiedExecSessions under its cwd and sandbox context.
 import type { CommandApprovalCall, FunctionToolHandler, ToolEnvironment, ToolResult } from '@skein/extension-api';
 import type { FunctionToolSpec } from '@skein/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 import { requireEnvironment } from '../require-environment.js';
 import { formatExecResponse, type ExecResponse } from './exec-output.js';
 import type { UnifiedExecSessions } from './unified-exec-sessions.js';

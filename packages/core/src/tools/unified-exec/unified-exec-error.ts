@@ -1,6 +1,6 @@
 // UnifiedExecError: the failures of exec_command / write_stdin the model reads as the tool output
 // (the router prefixes `<tool> failed: `).
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Stable reasons a unified-exec call fails. */
 export const UnifiedExecErrorCode = z.enum(['UnknownSession', 'StdinClosed', 'EmptyCommand', 'InvalidWorkdir', 'Closed']);

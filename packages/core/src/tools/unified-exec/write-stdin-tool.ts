@@ -2,7 +2,7 @@
 // running exec_command session (or polls it with empty chars) and returns the new output.
 import type { FunctionToolHandler, ToolEnvironment } from '@skein/extension-api';
 import type { FunctionToolSpec } from '@skein/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 import { requireEnvironment } from '../require-environment.js';
 import { formatExecResponse } from './exec-output.js';
 import type { UnifiedExecSessions } from './unified-exec-sessions.js';

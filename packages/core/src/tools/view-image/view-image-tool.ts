@@ -3,7 +3,7 @@
 import type { FunctionToolHandler, ToolContext, ToolResult } from '@skein/extension-api';
 import { FileSystemError, type ExecutorFileSystem, type FileSystemSandboxContext } from '@skein/exec-server';
 import { PathUri, PathUriError, type FunctionToolSpec } from '@skein/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_LOCAL_IMAGE_BYTES } from '../../session/user-input-items.js';
 import { requireEnvironment } from '../require-environment.js';
 import { sniffImageType, type ImageMimeType } from './image-type.js';

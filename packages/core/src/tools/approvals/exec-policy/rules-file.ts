@@ -4,7 +4,7 @@
 // Understood: assignments, names, strings (quoted, triple-quoted, raw; Starlark escapes), lists, `+`
 // on strings and lists, and calls with keyword arguments. `prefix_rule` becomes a rule;
 // `network_rule` and `host_executable` are read and set aside.
-import { z } from 'zod';
+import * as z from 'zod';
 import { RulesFileError } from './rules-file-error.js';
 import { splitExample } from './split-example.js';
 import { tokenizeRules, type RulesToken } from './rules-tokens.js';
