@@ -2,10 +2,11 @@
 // process (its own bin, on a loopback port, with a capability token), `environment/status` and
 // `environment/info` describe it, and a thread started on it runs its commands and patches there.
 // Every message is checked against Codex's schema by the test client.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,8 @@ import { makeHome, spawnStdioClient, type TestHome } from './support/app-server-
 
 const EXEC_SERVER_BIN = path.join(path.dirname(fileURLToPath(import.meta.resolve('@skein/exec-server'))), 'bin.js');
 const EXEC_TOKEN = 'exec-server-test-token';
+/** Whether bubblewrap can give a process a tmpfs of its own here (it needs user namespaces). */
+const BWRAP = spawnSync('bwrap', ['--dev-bind', '/', '/', '--tmpfs', os.tmpdir(), 'true']).status === 0;
 /** Only the exec-server process has it: a command that prints it ran there. */
 const MARKER = 'SKEIN_TEST_EXECUTOR';
 
@@ -44,13 +47,17 @@ afterEach(async () => {
   home.cleanup();
 });
 
-/** Starts `skein-exec-server` on a free loopback port with a capability token; resolves to its URL. */
-async function startExecServer(name: string): Promise<{ url: string; child: ChildProcess; root: string }> {
+/**
+ * Starts `skein-exec-server` on a free loopback port with a capability token; resolves to its URL.
+ * `wrap` is a command line it runs under (e.g. bubblewrap giving it a file system view of its own).
+ */
+async function startExecServer(name: string, wrap: (root: string) => readonly string[] = () => []): Promise<{ url: string; child: ChildProcess; root: string }> {
   const root = path.join(path.dirname(home.workspace), name);
   mkdirSync(root, { recursive: true });
   const tokenFile = path.join(root, '.token');
   writeFileSync(tokenFile, `${EXEC_TOKEN}\n`);
-  const child = spawn(process.execPath, [EXEC_SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', tokenFile], {
+  const [program, ...wrapArgs] = [...wrap(root), process.execPath];
+  const child = spawn(program, [...wrapArgs, EXEC_SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', tokenFile], {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: root, [MARKER]: name },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -240,6 +247,111 @@ describe('threads on a remote environment', () => {
 
     expect((await runTurn(client, started.thread.id, 'Where are you?')).turn.status).toBe('completed');
     expect(model.requests[1]!.toolOutputText('call_where')).toMatch(/Output:\nlive\n$/);
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it('runs a user shell command on the local environment while a remote one is primary; with only a remote one its turn fails as Codex', async () => {
+    const executor = await startExecServer('executor');
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'remote', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN });
+    const command = `echo "[$${MARKER}]"; pwd`;
+    const commandItem = (threadId: string) =>
+      client.waitFor('item/completed', (params) => (params as { threadId: string; item: { type: string } }).threadId === threadId && (params as { item: { type: string } }).item.type === 'commandExecution') as Promise<{
+        item: { source: string; status: string; cwd: string; aggregatedOutput: string };
+      }>;
+
+    // Remote primary, this machine second in its own cwd: the command runs here (no marker), in that cwd.
+    const both = (await client.request('thread/start', {
+      approvalPolicy: 'never',
+      sandbox: 'danger-full-access',
+      environments: [
+        { environmentId: 'remote', cwd: executor.root },
+        { environmentId: 'local', cwd: home.workspace },
+      ],
+    })) as { thread: { id: string } };
+    expect(await client.request('thread/shellCommand', { threadId: both.thread.id, command })).toEqual({});
+    expect((await commandItem(both.thread.id)).item).toMatchObject({ source: 'userShell', status: 'completed', cwd: home.workspace, aggregatedOutput: `[]\n${home.workspace}\n` });
+    expect((await client.waitFor('turn/completed', (params) => (params as { threadId: string }).threadId === both.thread.id))).toMatchObject({ turn: { status: 'completed', error: null } });
+    // The model's own commands still run on the primary.
+    model.expect([sse(functionCall('exec_command', { cmd: command }, { callId: 'call_model' }), completed()), sse(assistantMessage('Done.'), completed())]);
+    expect((await runTurn(client, both.thread.id, 'Where?')).turn.status).toBe('completed');
+    expect(model.requests[1]!.toolOutputText('call_model')).toMatch(new RegExp(`Output:\\n\\[executor\\]\\n${executor.root}\\n$`));
+    // The model is told what the user ran, and where it ran.
+    expect(model.requests[0]!.messageTexts('user').find((message) => message.startsWith('<user_shell_command>'))).toContain(`[]\n${home.workspace}\n`);
+
+    // Only the remote one: Codex 0.171.0 accepts the request, then fails the turn it starts.
+    const remoteOnly = (await client.request('thread/start', { approvalPolicy: 'never', sandbox: 'danger-full-access', environments: [{ environmentId: 'remote', cwd: executor.root }] })) as { thread: { id: string } };
+    expect(await client.request('thread/shellCommand', { threadId: remoteOnly.thread.id, command: `touch ${path.join(executor.root, 'never.txt')}` })).toEqual({});
+    const failed = (await client.waitFor('turn/completed', (params) => (params as { threadId: string }).threadId === remoteOnly.thread.id)) as { turn: { id: string } };
+    const unavailable = { message: 'shell is unavailable in this session', codexErrorInfo: null, additionalDetails: null };
+    expect(failed.turn).toMatchObject({ status: 'failed', error: unavailable });
+    expect(client.notificationsOf('error')).toContainEqual({ threadId: remoteOnly.thread.id, turnId: failed.turn.id, willRetry: false, error: unavailable });
+    expect(existsSync(path.join(executor.root, 'never.txt'))).toBe(false);
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it('refuses a cwd that is no directory on its environment with a typed error naming both, and changes nothing', async () => {
+    const executor = await startExecServer('executor');
+    writeFileSync(path.join(executor.root, 'a-file'), '');
+    model.expect([sse(functionCall('exec_command', { cmd: `echo "[$${MARKER}]"; pwd` }, { callId: 'call_where' }), completed()), sse(assistantMessage('Done.'), completed())]);
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'remote', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN });
+    const invalidCwd = (environmentId: string, cwd: string) => ({ code: -32600, data: { environmentId, reason: 'invalidCwd', cwd } });
+
+    // thread/start: refused, no thread left behind (none loaded, none stored).
+    const missing = await refusal(client, 'thread/start', { approvalPolicy: 'never', sandbox: 'danger-full-access', environments: [{ environmentId: 'remote', cwd: '/no/such/dir' }] });
+    expect(missing).toMatchObject(invalidCwd('remote', '/no/such/dir'));
+    expect(missing.message).toBe('environment `remote`: cwd `/no/such/dir` does not exist on that environment');
+    const notDirectory = path.join(executor.root, 'a-file');
+    const file = await refusal(client, 'thread/start', { environments: [{ environmentId: 'remote', cwd: notDirectory }] });
+    expect(file).toMatchObject(invalidCwd('remote', notDirectory));
+    expect(file.message).toBe(`environment \`remote\`: cwd \`${notDirectory}\` is not a directory on that environment`);
+    // One bad entry refuses the whole list, even after a good one.
+    const second = await refusal(client, 'thread/start', {
+      environments: [
+        { environmentId: 'remote', cwd: executor.root },
+        { environmentId: 'local', cwd: '/no/such/local/dir' },
+      ],
+    });
+    expect(second).toMatchObject(invalidCwd('local', '/no/such/local/dir'));
+    expect(await client.request('thread/loaded/list', {})).toMatchObject({ data: [] });
+    expect(await client.request('thread/list', {})).toMatchObject({ data: [] });
+    expect(client.notificationsOf('thread/started')).toEqual([]);
+
+    // turn/start: refused, the thread keeps its environments and no turn starts.
+    const started = (await client.request('thread/start', { approvalPolicy: 'never', sandbox: 'danger-full-access', environments: [{ environmentId: 'remote', cwd: executor.root }] })) as { thread: { id: string } };
+    const threadId = started.thread.id;
+    const kept = [{ environmentId: 'remote', cwd: executor.root, runtimeWorkspaceRoots: [executor.root] }];
+    const turn = await refusal(client, 'turn/start', { threadId, input: text('Where?'), environments: [{ environmentId: 'remote', cwd: '/no/such/dir' }] });
+    expect(turn).toMatchObject(invalidCwd('remote', '/no/such/dir'));
+    expect(turn.message).toContain('`remote`');
+    expect(turn.message).toContain('`/no/such/dir`');
+    expect(client.notificationsOf('turn/started')).toEqual([]);
+    expect(((await client.request('thread/read', { threadId })) as { thread: { environments: unknown } }).thread.environments).toEqual(kept);
+    // thread/settings/update alike.
+    expect(await refusal(client, 'thread/settings/update', { threadId, environments: [{ environmentId: 'remote', cwd: '/no/such/dir' }] })).toMatchObject(invalidCwd('remote', '/no/such/dir'));
+    expect(client.notificationsOf('thread/settings/updated')).toEqual([]);
+
+    // The next turn still runs on the executor in the thread's own cwd.
+    expect((await runTurn(client, threadId, 'Where?')).turn.status).toBe('completed');
+    expect(model.requests[1]!.toolOutputText('call_where')).toMatch(new RegExp(`Output:\\n\\[executor\\]\\n${executor.root}\\n$`));
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it.skipIf(!BWRAP)('checks the cwd on the executor’s own file system, not this host’s (the executor under bubblewrap)', async () => {
+    // `view` is empty on this host but, for the executor, a tmpfs holding only `executor-only`.
+    const executor = await startExecServer('isolated', (root) => ['bwrap', '--die-with-parent', '--dev-bind', '/', '/', '--tmpfs', path.join(root, 'view'), '--dir', path.join(root, 'view', 'executor-only')]);
+    const view = path.join(executor.root, 'view');
+    mkdirSync(path.join(view, 'host-only'), { recursive: true });
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'remote', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN });
+
+    const hostOnly = path.join(view, 'host-only');
+    expect(await refusal(client, 'thread/start', { environments: [{ environmentId: 'remote', cwd: hostOnly }] })).toMatchObject({ code: -32600, data: { environmentId: 'remote', reason: 'invalidCwd', cwd: hostOnly } });
+    const executorOnly = path.join(view, 'executor-only');
+    expect(existsSync(executorOnly)).toBe(false);
+    const started = (await client.request('thread/start', { approvalPolicy: 'never', sandbox: 'danger-full-access', environments: [{ environmentId: 'remote', cwd: executorOnly }] })) as { thread: { environments: unknown } };
+    expect(started.thread.environments).toEqual([{ environmentId: 'remote', cwd: executorOnly, runtimeWorkspaceRoots: [executorOnly] }]);
     expect(client.schemaFailures).toEqual([]);
   });
 

@@ -454,7 +454,7 @@ describe('thread operations', () => {
     expect(after.slice(1, before.length)).toEqual(before.slice(1));
   });
 
-  it.skipIf(NO_SANDBOX !== '')(`runs a user shell command as a turn; a thread without environments gets “shell is unavailable in this session”${NO_SANDBOX}`, async () => {
+  it.skipIf(NO_SANDBOX !== '')(`runs a user shell command as a turn; on a thread without environments the turn fails with “shell is unavailable in this session”, as Codex${NO_SANDBOX}`, async () => {
     const client = await connect(await serve());
     const threadId = await startThread(client);
     expect(await client.request('thread/shellCommand', { threadId, command: 'echo from-user' })).toEqual({});
@@ -462,9 +462,16 @@ describe('thread operations', () => {
     expect(done.item).toMatchObject({ source: 'userShell', status: 'completed', exitCode: 0, aggregatedOutput: 'from-user\n' });
     await client.waitFor('turn/completed');
 
+    // Codex 0.171.0 accepts the request, then fails the turn it starts with an `error` notification.
     const bare = await startThread(client, { environments: [] });
-    const refused = await client.requestReply('thread/shellCommand', { threadId: bare, command: 'echo hi' });
-    expect(refused).toMatchObject({ error: { code: -32600, message: 'shell is unavailable in this session' } });
+    const from = client.notifications.length;
+    expect(await client.request('thread/shellCommand', { threadId: bare, command: 'echo hi' })).toEqual({});
+    const failed = (await client.waitFor('turn/completed', (params) => (params as { threadId: string }).threadId === bare)) as { turn: { id: string } };
+    const unavailable = { message: 'shell is unavailable in this session', codexErrorInfo: null, additionalDetails: null };
+    expect(failed.turn).toMatchObject({ status: 'failed', error: unavailable });
+    expect(client.notificationsOf('error').at(-1)).toEqual({ threadId: bare, turnId: failed.turn.id, willRetry: false, error: unavailable });
+    expect(methodsFor(client, bare, from).filter((method) => method.startsWith('turn/') || method.startsWith('item/') || method === 'error')).toEqual(['turn/started', 'error', 'turn/completed']);
+    expect(client.schemaFailures).toEqual([]);
   });
 });
 

@@ -323,8 +323,37 @@ describe('user shell commands', () => {
     expect(shellMessage).toMatch(/^<user_shell_command>\n<command>\necho from-user\n<\/command>\n<result>\nExit code: 0\nDuration: \d+\.\d{4} seconds\nOutput:\nfrom-user\n\n<\/result>\n<\/user_shell_command>$/);
   });
 
-  it('are refused when the thread has no environment', async () => {
-    const { thread } = await openThread('"never"', new ScriptedClient(), { environment: null });
+  it('fail their turn with “shell is unavailable in this session” when the thread has no environment, as Codex', async () => {
+    const { thread, events } = await openThread('"never"', new ScriptedClient(), { environment: null });
+    const from = events.length;
     await expect(thread.runUserShellCommand('echo hi')).rejects.toMatchObject({ code: 'ShellUnavailable', message: 'shell is unavailable in this session' });
+    const turn = events.slice(from).filter((event) => event.type !== 'turnItem');
+    expect(turn.map((event) => event.type)).toEqual(['turnStarted', 'turnFailed']);
+    expect(turn[1]).toMatchObject({ error: { message: 'shell is unavailable in this session' } });
+    // The thread is free again.
+    await expect(thread.runUserShellCommand('echo hi')).rejects.toMatchObject({ code: 'ShellUnavailable' });
+  });
+
+  it('run on the local environment when another is primary, in its cwd; without one the turn fails (a warning alongside a model turn)', async () => {
+    // Another machine stood in for by this one's processes, told apart by a variable only it sets.
+    const elsewhere = { ...fixture.localEnvironment(), id: 'elsewhere', env: { PATH: process.env.PATH, MARKER: 'elsewhere' } };
+    const localCwd = path.join(cwd, 'local-side');
+    mkdirSync(localCwd);
+    const { thread, events } = await openThread('"never"', new ScriptedClient(), { environment: elsewhere, sandbox: 'danger-full-access' });
+    await expect(thread.runUserShellCommand('echo "[$MARKER]"')).rejects.toMatchObject({ code: 'ShellUnavailable' });
+    expect(events.filter((event) => event.type === 'commandStarted')).toEqual([]);
+
+    // Alongside a model turn it does not end that turn: a warning says why, and the turn goes on.
+    server.expect([sse(functionCall('exec_command', { cmd: 'sleep 1' }, { callId: 'call_sleep' }), completed()), sse(assistantMessage('Slept.'), completed())]);
+    const running = thread.runTurn(say('sleep'));
+    await expect.poll(() => events.some((event) => event.type === 'commandStarted')).toBe(true);
+    await expect(thread.runUserShellCommand('echo hi')).rejects.toMatchObject({ code: 'ShellUnavailable' });
+    expect(events.filter((event) => event.type === 'warning').at(-1)).toMatchObject({ message: 'shell is unavailable in this session' });
+    expect(await running).toMatchObject({ status: 'completed' });
+    events.splice(0);
+
+    thread.useEnvironment([elsewhere, { ...fixture.localEnvironment(), id: 'local', cwd: localCwd }]);
+    expect(await thread.runUserShellCommand('echo "[$MARKER]"; pwd')).toMatchObject({ exitCode: 0, output: `[]\n${localCwd}\n` });
+    expect(events.find((event) => event.type === 'commandStarted')).toMatchObject({ source: 'userShell', cwd: localCwd });
   });
 });

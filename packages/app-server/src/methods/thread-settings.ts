@@ -42,8 +42,8 @@ export const THREAD_SETTINGS_METHODS: ReadonlyMap<string, AppServerMethod> = new
         if (params.serviceTier !== undefined && params.serviceTier !== null) refuse(`serviceTier \`${params.serviceTier}\` is not supported by this server`);
         const collaboration = params.collaborationMode ?? undefined;
         if (collaboration !== undefined && collaboration.mode !== 'default') refuse(`collaboration mode \`${collaboration.mode}\` is not supported by this server`);
-        // An unknown environment id refuses the request; one that cannot be reached is skipped with a warning.
-        const selected = selectEnvironment(params.environments, hub.environments);
+        // An unknown environment id or a cwd that is no directory there refuses the request; an environment that cannot be reached is skipped with a warning.
+        const selected = await selectEnvironment(params.environments, hub.environments);
         const requested = params.cwd ?? selected?.cwd ?? undefined;
         const cwd = requested === undefined ? undefined : context.server.resolveCwd(requested);
         // A collaboration mode's settings take precedence over the model, effort and instructions.

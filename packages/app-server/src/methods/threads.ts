@@ -1,9 +1,11 @@
 // `thread/*` and `turn/*`: start, resume, fork, list, read, archive, delete, naming, subscriptions, user shell
 // commands, and the turns themselves. Each answers promptly; running turns notify in the background.
-import { USER_SHELL_UNAVAILABLE, ThreadSessionError, type ThreadEnvironment } from '@skein/core';
+import { ThreadSessionError, type ThreadEnvironment } from '@skein/core';
 import {
   AppServerErrorCode,
+  FileSystemError,
   newTurnId,
+  PathUri,
   randomUuidV7,
   ThreadForkParams,
   ThreadIdParams,
@@ -54,7 +56,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       async handle(params, context) {
         const hub = hubOf(context);
         // An empty `environments` list starts a thread without access to any machine.
-        const selected = selectEnvironment(params.environments, hub.environments);
+        const selected = await selectEnvironment(params.environments, hub.environments);
         const environment = selected === undefined ? hub.environment : selected.environments;
         const { thread, response } = await hub.start({ ...params, cwd: params.cwd ?? selected?.cwd }, context.connection, environment);
         afterResponse(() => {
@@ -232,10 +234,12 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       params: ThreadShellCommandParams,
       handle(params, context) {
         const thread = hubOf(context).loaded(params.threadId);
-        if (!thread.handle.hasEnvironment) throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, USER_SHELL_UNAVAILABLE);
         if (params.command.trim() === '') throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, 'command must not be empty');
         afterResponse(() => {
-          // The session reports failures itself (a warning and the turn's end); interrupts end the turn.
+          // It runs on the thread's `local` environment, whichever is primary. The session reports
+          // failures itself: with no local environment, as Codex, a turn that fails with "shell is
+          // unavailable in this session" (an `error` notification); else a warning and the turn's
+          // end. Interrupts end the turn.
           thread.handle.runUserShellCommand(params.command, { timeoutMs: params.timeoutMs ?? undefined }).catch(() => undefined);
         });
         return {};
@@ -260,8 +264,10 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         const hub = hubOf(context);
         const thread = hub.loaded(params.threadId);
         assertNoTurnRunning(thread);
+        // Checked (ids, and each cwd on its environment) before anything changes.
+        const selected = await selectEnvironment(params.environments, hub.environments);
+        assertNoTurnRunning(thread);
         const settingsBefore = currentSettings(thread);
-        const selected = selectEnvironment(params.environments, hub.environments);
         if (selected !== undefined) {
           thread.handle.useEnvironment(selected.environments);
           for (const message of selected.warnings) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });
@@ -324,33 +330,73 @@ export interface EnvironmentSelection {
 
 /**
  * The environments a thread or turn asks for: undefined when it names none (keep the current one),
- * else the first entry that resolves is the primary. An id the server does not know is the client's
- * mistake and refuses the request before anything changes; a known one that cannot be reached now is
- * skipped with a warning, so one dead executor does not fail the thread.
+ * else the first entry that resolves is the primary. An id the server does not know, or a cwd that is
+ * no directory on its environment (asked of that environment's own file system, so a remote cwd is
+ * checked on the executor), is the client's mistake and refuses the request before anything changes;
+ * a known environment that cannot be reached now is skipped with a warning, so one dead executor does
+ * not fail the thread.
  */
-export function selectEnvironment(
+export async function selectEnvironment(
   environments: readonly { readonly environmentId: string; readonly cwd: string }[] | null | undefined,
   manager: EnvironmentManager,
-): EnvironmentSelection | undefined {
+): Promise<EnvironmentSelection | undefined> {
   if (environments === undefined || environments === null) return undefined;
   const unknown = environments.find((entry) => !manager.has(entry.environmentId));
   if (unknown !== undefined) throw environmentError(unknown.environmentId, 'unknownEnvironment', `unknown environment id \`${unknown.environmentId}\``);
   const warnings: string[] = [];
+  const skipped = (environmentId: string, error: unknown) => warnings.push(`environment \`${environmentId}\` was skipped: ${error instanceof Error ? error.message : String(error)}`);
   const seen = new Set<string>();
-  const resolved: ThreadEnvironment[] = [];
-  let cwd: string | undefined;
+  const candidates: { readonly environmentId: string; readonly environment: ThreadEnvironment & { readonly cwd: string } }[] = [];
   for (const entry of environments) {
     // Duplicate ids: the first wins.
     if (seen.has(entry.environmentId)) continue;
     seen.add(entry.environmentId);
     try {
-      resolved.push({ ...manager.resolve(entry.environmentId), cwd: entry.cwd });
-      cwd ??= entry.cwd;
+      candidates.push({ environmentId: entry.environmentId, environment: { ...manager.resolve(entry.environmentId), cwd: entry.cwd } });
     } catch (error) {
-      warnings.push(`environment \`${entry.environmentId}\` was skipped: ${error instanceof Error ? error.message : String(error)}`);
+      skipped(entry.environmentId, error);
     }
   }
-  return { environments: resolved, cwd, warnings };
+  // Every cwd is checked (in parallel) before any entry is taken, so a refusal leaves nothing half-applied.
+  const checks = await Promise.all(candidates.map(({ environmentId, environment }) => checkCwd(environmentId, environment)));
+  const refused = checks.find((check) => check instanceof AppServerRequestError);
+  if (refused !== undefined) throw refused;
+  const resolved: ThreadEnvironment[] = [];
+  candidates.forEach(({ environmentId, environment }, index) => {
+    const check = checks[index];
+    if (check === undefined) resolved.push(environment);
+    else skipped(environmentId, check);
+  });
+  return { environments: resolved, cwd: resolved[0]?.cwd, warnings };
+}
+
+/** Why `data.reason` of a refused environment cwd: it is no directory there. */
+export const INVALID_CWD_REASON = 'invalidCwd';
+
+/**
+ * Checks on the environment's own file system (`fs/getMetadata` on a remote executor) that `cwd` is
+ * a directory there: undefined when it is, the -32600 error naming the environment and the cwd when
+ * it is not, or the failure itself when the environment could not be asked (it went away).
+ */
+async function checkCwd(environmentId: string, environment: ThreadEnvironment & { readonly cwd: string }): Promise<AppServerRequestError | Error | undefined> {
+  const { cwd } = environment;
+  const invalid = (why: string) =>
+    new AppServerRequestError(AppServerErrorCode.InvalidRequest, `environment \`${environmentId}\`: cwd \`${cwd}\` ${why}`, { environmentId, reason: INVALID_CWD_REASON, cwd });
+  let uri: PathUri;
+  try {
+    uri = PathUri.fromNativePath(cwd, environment.os === 'windows' ? 'windows' : 'posix');
+  } catch {
+    return invalid('is not an absolute path');
+  }
+  try {
+    const metadata = await environment.fileSystem.getMetadata(uri);
+    return metadata.isDirectory ? undefined : invalid('is not a directory on that environment');
+  } catch (error) {
+    if (!(error instanceof FileSystemError)) return error instanceof Error ? error : new Error(String(error));
+    if (error.code === 'NotFound') return invalid('does not exist on that environment');
+    if (error.code === 'NotADirectory') return invalid('is not a directory on that environment');
+    return invalid(`cannot be used on that environment: ${error.message}`);
+  }
 }
 
 /** The settings the thread's next turn runs with, as `thread/settings/updated` carries them. */

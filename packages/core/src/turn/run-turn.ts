@@ -16,6 +16,7 @@ import { buildResponsesBody, type SamplingRequest } from '../model/responses-req
 import { isToolCall, type ToolRouter } from '../tools/tool-router.js';
 import type { TurnToolCalls } from '../tools/turn-tool-calls.js';
 import type { CoreEvent } from './core-event.js';
+import type { ThreadSessionError } from '../session/active-turn.js';
 import type { TokenUsage } from '../model-client/response-event.js';
 import { NO_TURN_HOOKS, type AfterResponseVerdict, type SampledResponse, type TurnHooks, type TurnStep } from './turn-hooks.js';
 
@@ -68,10 +69,10 @@ export interface TurnParameters {
 }
 
 /**
- * Why a turn failed (the model request, a tool that declared the turn unable to go on) or was
- * stopped (the session's spent rollout budget).
+ * Why a turn failed (the model request, a tool that declared the turn unable to go on, a user shell
+ * command with nowhere to run) or was stopped (the session's spent rollout budget).
  */
-export type TurnError = ModelError | FatalToolError | BudgetExhaustedError;
+export type TurnError = ModelError | FatalToolError | BudgetExhaustedError | ThreadSessionError;
 
 /** How a turn ended. */
 export type TurnOutcome =
