@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PathUri } from '@skein/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { spawnExecServer } from '../src/index.js';
+import { connectExecServer, ExecServerClientError, spawnExecServer, type ProcessEvent } from '../src/index.js';
 import { TEST_ENV, eventually, pidAlive } from './conformance/harness.js';
 import { SERVER_BIN, startServer, type RunningServer } from './exec-server-process.js';
 import { RawConnection } from './raw-connection.js';
@@ -63,6 +63,32 @@ describe('process lifetime', () => {
     await server.stop();
     expect(server.child.exitCode).toBe(0);
     await eventually(() => !pidAlive(pid));
+  });
+});
+
+describe('a connection that dies', () => {
+  it('reports each running process `lost` and fails the requests in flight, rather than leave them waiting', async () => {
+    server = await startServer();
+    const remote = await connectExecServer({ url: server.url });
+    const events: ProcessEvent[] = [];
+    remote.processes.subscribe((event) => events.push(event));
+    const at = PathUri.fromNativePath(scratch, 'posix');
+    await remote.processes.start({ processId: 'running', argv: ['sh', '-c', 'echo $$; exec sleep 300'], cwd: at, env: TEST_ENV, tty: false });
+    await remote.processes.start({ processId: 'done', argv: ['true'], cwd: at, env: TEST_ENV, tty: false });
+    await eventually(() => events.some((event) => event.type === 'output' && event.processId === 'running') && events.some((event) => event.type === 'closed' && event.processId === 'done'));
+    const waiting = remote.processes.read('running', { afterSeq: 1, waitMs: 10_000 });
+    server.child.kill('SIGKILL');
+    await expect(waiting).rejects.toSatisfy((error) => error instanceof ExecServerClientError && error.code === 'ConnectionClosed');
+    await eventually(() => events.some((event) => event.type === 'lost'));
+    const lost = events.filter((event) => event.type === 'lost');
+    expect(lost.map((event) => event.processId)).toEqual(['running']);
+    expect(lost[0]?.type === 'lost' ? lost[0].reason : '').toMatch(/^the exec-server connection closed: WebSocket closed \(\d+/);
+    await expect(remote.processes.start({ processId: 'later', argv: ['true'], cwd: at, env: TEST_ENV, tty: false })).rejects.toMatchObject({ code: 'ConnectionClosed' });
+    // Nothing is left to wait for: closing the dead client returns at once.
+    await remote.close();
+    // The server died without ending it: the orphan is this test's to end.
+    const output = events.find((event) => event.type === 'output' && event.processId === 'running');
+    process.kill(Number(Buffer.from(output?.type === 'output' ? output.chunk : new Uint8Array()).toString('utf8').trim()), 'SIGKILL');
   });
 });
 

@@ -116,7 +116,7 @@ export class ExecServerClient {
   private nextId = 1;
   private readonly waiting = new Map<number, Waiter>();
   private readonly listeners = new Set<(notification: JsonRpcNotification) => void>();
-  private closedReason: string | undefined;
+  #closedReason: string | undefined;
   private closedListeners: (() => void)[] = [];
   /** The server's session id, from `initialize`. */
   sessionId = '';
@@ -149,9 +149,14 @@ export class ExecServerClient {
     this.notify(ExecServerNotification.Initialized, {});
   }
 
+  /** Why the connection closed (`WebSocket closed (1006)`, …), or undefined while it is open. */
+  get closedReason(): string | undefined {
+    return this.#closedReason;
+  }
+
   /** True once the connection has closed. */
   get closed(): boolean {
-    return this.closedReason !== undefined;
+    return this.#closedReason !== undefined;
   }
 
   /**
@@ -159,8 +164,8 @@ export class ExecServerClient {
    * error class by `onError`; transport problems reject with ExecServerClientError.
    */
   request<S extends z.ZodType>(method: string, params: unknown, schema: S, onError: (error: RpcErrorAnswer['error']) => Error): Promise<z.output<S>> {
-    if (this.closedReason !== undefined) {
-      return Promise.reject(new ExecServerClientError('ConnectionClosed', `the exec-server connection is closed: ${this.closedReason}`));
+    if (this.#closedReason !== undefined) {
+      return Promise.reject(new ExecServerClientError('ConnectionClosed', `the exec-server connection is closed: ${this.#closedReason}`));
     }
     if (this.waiting.size >= MAX_QUEUED_REQUESTS) {
       return Promise.reject(new ExecServerClientError('TooManyRequests', `${MAX_QUEUED_REQUESTS} requests are already waiting for answers`));
@@ -183,7 +188,7 @@ export class ExecServerClient {
 
   /** Sends a notification. */
   notify(method: string, params: unknown): void {
-    if (this.closedReason === undefined) this.transport.send(JSON.stringify({ method, params }));
+    if (this.#closedReason === undefined) this.transport.send(JSON.stringify({ method, params }));
   }
 
   /** Calls `listener` for each server notification; returns the unsubscribe function. */
@@ -194,13 +199,13 @@ export class ExecServerClient {
 
   /** Calls `listener` once the connection has closed (at once if it already has). */
   onClosed(listener: () => void): void {
-    if (this.closedReason !== undefined) listener();
+    if (this.#closedReason !== undefined) listener();
     else this.closedListeners.push(listener);
   }
 
   /** Closes the connection; the server then ends this client's processes. */
   close(): Promise<void> {
-    if (this.closedReason !== undefined) return Promise.resolve();
+    if (this.#closedReason !== undefined) return Promise.resolve();
     return new Promise((resolve) => {
       this.onClosed(resolve);
       this.transport.close();
@@ -241,8 +246,8 @@ export class ExecServerClient {
   }
 
   private onClose(reason: string): void {
-    if (this.closedReason !== undefined) return;
-    this.closedReason = reason;
+    if (this.#closedReason !== undefined) return;
+    this.#closedReason = reason;
     const error = new ExecServerClientError('ConnectionClosed', `the exec-server connection closed: ${reason}`);
     for (const waiter of this.waiting.values()) waiter.reject(error);
     this.waiting.clear();
