@@ -271,8 +271,8 @@ describe('threads on a remote environment', () => {
     expect(done.turn.status).toBe('completed');
     const lost = model.requests[1]!.toolOutputText('call_sleep');
     expect(lost).toContain('exec_command failed: ');
-    expect(lost).toContain('environment `remote`: ');
-    expect(lost).toContain('the exec-server connection closed');
+    expect(lost).toContain(`(environment \`remote\` at ${new URL(executor.url).toString()}: the exec-server connection closed: WebSocket closed (`);
+    expect(lost).toContain('); whether it still runs there is unknown');
     expect(lost).toContain('Output before that:\nstarted\n');
     const item = (await client.waitFor('item/completed', (params) => (params as { item: { id: string } }).item.id === 'call_sleep')) as { item: { status: string; exitCode: number | null } };
     expect(item.item).toMatchObject({ status: 'failed', exitCode: -1 });

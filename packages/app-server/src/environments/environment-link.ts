@@ -55,7 +55,7 @@ export class EnvironmentLink {
   attach(executor: RemoteExecutor, url: string): void {
     this.#current = { executor, url };
     executor.processes.subscribe((event) => {
-      const named: ProcessEvent = event.type === 'lost' ? { ...event, reason: `environment \`${this.environmentId}\`: ${event.reason} (${url})` } : event;
+      const named: ProcessEvent = event.type === 'lost' ? { ...event, reason: `environment \`${this.environmentId}\` at ${url}: ${event.reason}` } : event;
       for (const listener of this.#listeners) listener(named);
     });
   }
