@@ -1,6 +1,8 @@
 // Nothing outlives its client: processes die when a WebSocket client vanishes, when the server is told
 // to stop, and when a stdio client closes the server's input.
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect, type Socket } from 'node:net';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PathUri } from '@skein/protocol';
@@ -89,6 +91,45 @@ describe('a connection that dies', () => {
     // The server died without ending it: the orphan is this test's to end.
     const output = events.find((event) => event.type === 'output' && event.processId === 'running');
     process.kill(Number(Buffer.from(output?.type === 'output' ? output.chunk : new Uint8Array()).toString('utf8').trim()), 'SIGKILL');
+  });
+});
+
+describe('a connection that goes silent', () => {
+  it('is dropped when keep-alive pings get no answer, and its processes are reported lost', async () => {
+    server = await startServer();
+    const target = new URL(server.url);
+    // Forwards both ways until frozen, then holds both sockets open and passes nothing: a vanished machine.
+    let frozen = false;
+    const sockets = new Set<Socket>();
+    const proxy = createServer((inbound) => {
+      const upstream = connect(Number(target.port), target.hostname);
+      for (const socket of [inbound, upstream]) {
+        sockets.add(socket);
+        socket.on('error', () => undefined);
+      }
+      inbound.on('data', (chunk: Buffer) => frozen || upstream.write(chunk));
+      upstream.on('data', (chunk: Buffer) => frozen || inbound.write(chunk));
+      inbound.on('close', () => upstream.destroy());
+      upstream.on('close', () => inbound.destroy());
+    });
+    proxy.listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    const remote = await connectExecServer({ url: `ws://127.0.0.1:${(proxy.address() as { port: number }).port}`, keepAliveIntervalMs: 200 });
+    const events: ProcessEvent[] = [];
+    remote.processes.subscribe((event) => events.push(event));
+    await remote.processes.start({ processId: 'p', argv: ['sh', '-c', 'echo up; exec sleep 300'], cwd: PathUri.fromNativePath(scratch, 'posix'), env: TEST_ENV, tty: false });
+    await eventually(() => events.some((event) => event.type === 'output'));
+    // Several intervals of pings answered: a quiet but live connection stays.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(remote.client.closed).toBe(false);
+
+    frozen = true;
+    const waiting = remote.processes.read('p', { afterSeq: 1, waitMs: 10_000 });
+    await expect(waiting).rejects.toMatchObject({ code: 'ConnectionClosed', message: 'the exec-server connection closed: no answer from the exec-server to a keep-alive ping within 200 ms' });
+    expect(events.filter((event) => event.type === 'lost').map((event) => event.processId)).toEqual(['p']);
+    // The proxy passes the client's going on: the server ends the connection's processes.
+    await eventually(() => [...sockets].every((socket) => socket.destroyed));
+    proxy.close();
   });
 });
 
