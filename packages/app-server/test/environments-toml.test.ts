@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +73,16 @@ async function appServer(): Promise<AppServerTestClient> {
 
 const text = (value: string) => [{ type: 'text', text: value, text_elements: [] }];
 
+/** `environment/status` once no connection attempt is under way: start-up connects in the background, `pending` until then. */
+async function settledStatus(client: AppServerTestClient, environmentId: string): Promise<unknown> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const status = (await client.request('environment/status', { environmentId })) as { status: string };
+    if (status.status !== 'pending' || Date.now() > deadline) return status;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function runTurn(client: AppServerTestClient, threadId: string, prompt: string): Promise<{ turn: { status: string } }> {
   const { turn } = (await client.request('turn/start', { threadId, input: text(prompt) })) as { turn: { id: string } };
   return (await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id)) as { turn: { status: string } };
@@ -105,8 +115,8 @@ describe('environments.toml', () => {
     ]);
     // The unreachable executor does not stop the server from starting.
     const client = await appServer();
-    expect(await client.request('environment/status', { environmentId: 'remote' })).toEqual({ status: 'ready' });
-    const dead = (await client.request('environment/status', { environmentId: 'dead' })) as { status: string; error: string };
+    expect(await settledStatus(client, 'remote')).toEqual({ status: 'ready' });
+    const dead = (await settledStatus(client, 'dead')) as { status: string; error: string };
     expect(dead.status).toBe('disconnected');
     expect(dead.error).toMatch(new RegExp(`^exec-server connection attempt failed: cannot connect to ws://127\\.0\\.0\\.1:${port}/: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}$`));
     expect(await client.request('environment/info', { environmentId: 'remote' })).toMatchObject({ cwd: `file://${executor.root}` });
@@ -146,8 +156,8 @@ describe('environments.toml', () => {
     );
     model.expect([sse(functionCall('exec_command', { cmd: `echo "[$${MARKER}]"; pwd` }, { callId: 'call_where' }), completed()), sse(assistantMessage('Done.'), completed())]);
     const client = await appServer();
-    expect(await client.request('environment/status', { environmentId: 'spawned' })).toEqual({ status: 'ready' });
-    const missing = (await client.request('environment/status', { environmentId: 'missing' })) as { status: string; error: string };
+    expect(await settledStatus(client, 'spawned')).toEqual({ status: 'ready' });
+    const missing = (await settledStatus(client, 'missing')) as { status: string; error: string };
     expect(missing.status).toBe('disconnected');
     expect(missing.error).toMatch(/^exec-server connection attempt failed: could not connect to `\/nonexistent\/skein-exec-server`: .*ENOENT/);
     const started = (await client.request('thread/start', { cwd: root, approvalPolicy: 'never', sandbox: 'danger-full-access' })) as { thread: { id: string; environments: unknown } };
@@ -166,7 +176,7 @@ describe('environments.toml', () => {
     const port = await closedPort();
     writeEnvironments(['default = "later"', '[[environments]]', 'id = "later"', `url = "ws://127.0.0.1:${port}"`].join('\n'));
     const client = await appServer();
-    expect(await client.request('environment/status', { environmentId: 'later' })).toMatchObject({ status: 'disconnected' });
+    expect(await settledStatus(client, 'later')).toMatchObject({ status: 'disconnected' });
     const root = path.join(path.dirname(home.workspace), 'later');
     mkdirSync(root);
     const child = spawn(process.execPath, [EXEC_SERVER_BIN, '--listen', `ws://127.0.0.1:${port}`], { cwd: root, env: { PATH: process.env.PATH, HOME: root }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -182,6 +192,60 @@ describe('environments.toml', () => {
     const other = await startExecServer('other');
     await client.request('environment/add', { environmentId: 'later', execServerUrl: other.url, authBearerToken: EXEC_TOKEN });
     expect(await client.request('environment/info', { environmentId: 'later' })).toMatchObject({ cwd: `file://${other.root}` });
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it('reports `pending` while the start-up connection is under way, then the failure', async () => {
+    // Accepts the TCP connection and never answers the upgrade: the attempt lasts until its timeout.
+    const held = new Set<Socket>();
+    const silent = createServer((socket) => {
+      held.add(socket);
+      socket.on('error', () => undefined);
+    });
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const port = (silent.address() as { port: number }).port;
+    writeEnvironments(['[[environments]]', 'id = "slow"', `url = "ws://127.0.0.1:${port}"`, 'connect_timeout_sec = 3'].join('\n'));
+    const client = await appServer();
+    await expect.poll(() => held.size, { timeout: 5000 }).toBeGreaterThan(0);
+    expect(await client.request('environment/status', { environmentId: 'slow' })).toEqual({ status: 'pending' });
+    const settled = (await settledStatus(client, 'slow')) as { status: string; error: string };
+    expect(settled.status).toBe('disconnected');
+    expect(settled.error).toMatch(/^exec-server connection attempt failed: no answer from ws:\/\/127\.0\.0\.1:\d+\/ within 3000 ms$/);
+    for (const socket of held) socket.destroy();
+    silent.close();
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it('reconnects a configured executor that came back when a thread next uses it, and tells the thread', async () => {
+    const port = await closedPort();
+    const root = path.join(path.dirname(home.workspace), 'flaky');
+    mkdirSync(root);
+    const listen = async (name: string): Promise<ChildProcess> => {
+      const child = spawn(process.execPath, [EXEC_SERVER_BIN, '--listen', `ws://127.0.0.1:${port}`], { cwd: root, env: { PATH: process.env.PATH, HOME: root, [MARKER]: name }, stdio: ['ignore', 'pipe', 'inherit'] });
+      children.push(child);
+      await once(createInterface({ input: child.stdout }), 'line');
+      return child;
+    };
+    const first = await listen('first');
+    writeEnvironments(['default = "flaky"', 'include_local = false', '[[environments]]', 'id = "flaky"', `url = "ws://127.0.0.1:${port}"`].join('\n'));
+    model.expect([
+      sse(functionCall('exec_command', { cmd: `echo "[$${MARKER}]"` }, { callId: 'call_again' }), completed()),
+      sse(assistantMessage('Back.'), completed()),
+    ]);
+    const client = await appServer();
+    expect(await settledStatus(client, 'flaky')).toEqual({ status: 'ready' });
+    const started = (await client.request('thread/start', { cwd: root, approvalPolicy: 'never', sandbox: 'danger-full-access' })) as { thread: { id: string } };
+    const threadId = started.thread.id;
+    first.kill('SIGKILL');
+    expect(await client.waitFor('thread/environment/disconnected')).toEqual({ threadId, environmentId: 'flaky' });
+
+    await listen('second');
+    // The turn's command finds the connection closed and connects again, as environments.toml says how.
+    expect((await runTurn(client, threadId, 'Are you back?')).turn.status).toBe('completed');
+    expect(await client.waitFor('thread/environment/connected')).toEqual({ threadId, environmentId: 'flaky' });
+    expect(model.requests[1]!.toolOutputText('call_again')).toMatch(/Output:\n\[second\]\n$/);
+    expect(await client.request('environment/status', { environmentId: 'flaky' })).toEqual({ status: 'ready' });
     expect(client.schemaFailures).toEqual([]);
   });
 

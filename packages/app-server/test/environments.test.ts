@@ -154,6 +154,41 @@ describe('environment/add, environment/status and environment/info', () => {
   });
 });
 
+describe('environment/status while connecting', () => {
+  it('reports `pending` while an environment/add is under way, and a failed re-add leaves the entry as it was', async () => {
+    const executor = await startExecServer('executor');
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'remote', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN });
+    executor.child.kill('SIGKILL');
+    await expect.poll(() => client.request('environment/status', { environmentId: 'remote' }), { timeout: 5000 }).toMatchObject({ status: 'disconnected' });
+
+    // Accepts the TCP connection and never answers the upgrade: the re-add waits for its timeout.
+    const held = new Set<Socket>();
+    const silent = createServer((socket) => {
+      held.add(socket);
+      socket.on('error', () => undefined);
+    });
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const silentUrl = `ws://127.0.0.1:${(silent.address() as { port: number }).port}`;
+    const readd = client.requestReply('environment/add', { environmentId: 'remote', execServerUrl: silentUrl, connectTimeoutMs: 3000 });
+    const fresh = client.requestReply('environment/add', { environmentId: 'fresh', execServerUrl: silentUrl, connectTimeoutMs: 3000 });
+    await expect.poll(() => held.size, { timeout: 5000 }).toBe(2);
+    expect(await client.request('environment/status', { environmentId: 'remote' })).toEqual({ status: 'pending' });
+    expect(await client.request('environment/status', { environmentId: 'fresh' })).toEqual({ status: 'pending' });
+    // A second add of an id being added is refused rather than raced.
+    expect(await refusal(client, 'environment/add', { environmentId: 'remote', execServerUrl: silentUrl })).toMatchObject({ code: -32600, data: { environmentId: 'remote', reason: 'busy' } });
+
+    expect(await readd).toMatchObject({ error: { code: -32603, data: { environmentId: 'remote', reason: 'timeout' } } });
+    expect(await fresh).toMatchObject({ error: { code: -32603, data: { environmentId: 'fresh', reason: 'timeout' } } });
+    expect(await client.request('environment/status', { environmentId: 'remote' })).toMatchObject({ status: 'disconnected' });
+    expect(await client.request('environment/status', { environmentId: 'fresh' })).toEqual({ status: 'unknown', error: 'unknown environment id `fresh`' });
+    for (const socket of held) socket.destroy();
+    silent.close();
+    expect(client.schemaFailures).toEqual([]);
+  });
+});
+
 describe('threads on a remote environment', () => {
   it('runs exec_command and apply_patch on the exec-server the thread was started on', async () => {
     const executor = await startExecServer('executor');
@@ -215,6 +250,54 @@ describe('threads on a remote environment', () => {
     executor.child.kill();
     expect(await client.waitFor('thread/environment/disconnected')).toEqual({ threadId: started.thread.id, environmentId: 'remote' });
     expect(await client.request('thread/loaded/list', {})).toMatchObject({ data: [started.thread.id] });
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it('ends a command whose executor dies mid-turn with an error naming it, keeps the thread, and reconnects it on a re-add', async () => {
+    const executor = await startExecServer('executor');
+    model.expect([
+      sse(functionCall('exec_command', { cmd: 'echo started; sleep 30', yield_time_ms: 30_000 }, { callId: 'call_sleep' }), completed()),
+      sse(assistantMessage('It went away.'), completed()),
+      sse(functionCall('exec_command', { cmd: `echo "[$${MARKER}]"` }, { callId: 'call_gone' }), completed()),
+      sse(assistantMessage('Still gone.'), completed()),
+      sse(functionCall('exec_command', { cmd: `echo "[$${MARKER}]"` }, { callId: 'call_back' }), completed()),
+      sse(assistantMessage('Back.'), completed()),
+    ]);
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'remote', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN });
+    const started = (await client.request('thread/start', { approvalPolicy: 'never', sandbox: 'danger-full-access', environments: [{ environmentId: 'remote', cwd: executor.root }] })) as { thread: { id: string } };
+    const threadId = started.thread.id;
+
+    const { turn } = (await client.request('turn/start', { threadId, input: text('Sleep there.') })) as { turn: { id: string } };
+    await client.waitFor('item/commandExecution/outputDelta', (params) => (params as { itemId: string }).itemId === 'call_sleep');
+    const killedAt = Date.now();
+    executor.child.kill('SIGKILL');
+    const done = (await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id)) as { turn: { status: string } };
+    // The command's answer came when the connection closed, not when its 30 s would have passed.
+    expect(Date.now() - killedAt).toBeLessThan(10_000);
+    expect(done.turn.status).toBe('completed');
+    const lost = model.requests[1]!.toolOutputText('call_sleep');
+    expect(lost).toContain('exec_command failed: ');
+    expect(lost).toContain(`(environment \`remote\` at ${new URL(executor.url).toString()}: the exec-server connection closed: WebSocket closed (`);
+    expect(lost).toContain('); whether it still runs there is unknown');
+    expect(lost).toContain('Output before that:\nstarted\n');
+    const item = (await client.waitFor('item/completed', (params) => (params as { item: { id: string } }).item.id === 'call_sleep')) as { item: { status: string; exitCode: number | null } };
+    expect(item.item).toMatchObject({ status: 'failed', exitCode: -1 });
+    expect(await client.waitFor('thread/environment/disconnected')).toEqual({ threadId, environmentId: 'remote' });
+    expect(await client.request('environment/status', { environmentId: 'remote' })).toMatchObject({ status: 'disconnected' });
+
+    // The thread survives: its next turn runs, and its command fails naming the environment.
+    expect((await runTurn(client, threadId, 'Try again.')).turn.status).toBe('completed');
+    expect(model.requests[3]!.toolOutputText('call_gone')).toContain('environment `remote` is disconnected: the connection to the exec-server at ');
+
+    // A fresh executor added under the same id: the thread is told, and its next command runs there.
+    const reborn = await startExecServer('reborn');
+    expect(await client.request('environment/add', { environmentId: 'remote', execServerUrl: reborn.url, authBearerToken: EXEC_TOKEN })).toEqual({});
+    expect(await client.waitFor('thread/environment/connected')).toEqual({ threadId, environmentId: 'remote' });
+    expect(await client.request('environment/status', { environmentId: 'remote' })).toEqual({ status: 'ready' });
+    expect((await runTurn(client, threadId, 'And now?')).turn.status).toBe('completed');
+    expect(model.requests[5]!.toolOutputText('call_back')).toMatch(/Output:\n\[reborn\]\n$/);
+    expect(client.notificationsOf('thread/environment/connected')).toHaveLength(1);
     expect(client.schemaFailures).toEqual([]);
   });
 

@@ -40,6 +40,7 @@ export type { FileSystemSandboxContextInput } from './sandbox-context.js';
 
 export {
   DEFAULT_CONCURRENT_REQUESTS,
+  DEFAULT_KEEPALIVE_INTERVAL_MS,
   DEFAULT_MAX_REQUEST_BYTES,
   DEFAULT_RETAINED_OUTPUT_BYTES,
   FILE_READ_CHUNK_BYTES,

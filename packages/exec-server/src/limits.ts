@@ -48,3 +48,10 @@ export const MAX_OUTBOUND_BUFFERED_BYTES = 64 * MiB;
 export const MAX_FILE_HANDLE_ID_BYTES = 32;
 /** Open `fs/open` handles per connection. */
 export const MAX_OPEN_FILE_HANDLES = 64;
+
+/**
+ * How often a WebSocket client pings its exec-server; a connection that answers nothing (no pong,
+ * no message) for one interval after a ping is taken as dead, so a machine that vanished is noticed
+ * without waiting for TCP's own timeouts.
+ */
+export const DEFAULT_KEEPALIVE_INTERVAL_MS = 15_000;

@@ -115,7 +115,12 @@ export type ProcessEvent =
       readonly signal: string | null;
       readonly sandboxDenied: boolean;
     }
-  | { readonly type: 'closed'; readonly processId: string; readonly seq: number };
+  | { readonly type: 'closed'; readonly processId: string; readonly seq: number }
+  /**
+   * The connection to the executor running the process closed before it reported its exit: nothing
+   * more will arrive, and whether it still runs is unknown. Only remote processes report it.
+   */
+  | { readonly type: 'lost'; readonly processId: string; readonly reason: string };
 
 /** Stable reasons a process call fails. */
 export const ProcessErrorCode = z.enum([

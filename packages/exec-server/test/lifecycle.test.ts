@@ -1,11 +1,13 @@
 // Nothing outlives its client: processes die when a WebSocket client vanishes, when the server is told
 // to stop, and when a stdio client closes the server's input.
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect, type Socket } from 'node:net';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PathUri } from '@skein/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { spawnExecServer } from '../src/index.js';
+import { connectExecServer, ExecServerClientError, spawnExecServer, type ProcessEvent } from '../src/index.js';
 import { TEST_ENV, eventually, pidAlive } from './conformance/harness.js';
 import { SERVER_BIN, startServer, type RunningServer } from './exec-server-process.js';
 import { RawConnection } from './raw-connection.js';
@@ -63,6 +65,71 @@ describe('process lifetime', () => {
     await server.stop();
     expect(server.child.exitCode).toBe(0);
     await eventually(() => !pidAlive(pid));
+  });
+});
+
+describe('a connection that dies', () => {
+  it('reports each running process `lost` and fails the requests in flight, rather than leave them waiting', async () => {
+    server = await startServer();
+    const remote = await connectExecServer({ url: server.url });
+    const events: ProcessEvent[] = [];
+    remote.processes.subscribe((event) => events.push(event));
+    const at = PathUri.fromNativePath(scratch, 'posix');
+    await remote.processes.start({ processId: 'running', argv: ['sh', '-c', 'echo $$; exec sleep 300'], cwd: at, env: TEST_ENV, tty: false });
+    await remote.processes.start({ processId: 'done', argv: ['true'], cwd: at, env: TEST_ENV, tty: false });
+    await eventually(() => events.some((event) => event.type === 'output' && event.processId === 'running') && events.some((event) => event.type === 'closed' && event.processId === 'done'));
+    const waiting = remote.processes.read('running', { afterSeq: 1, waitMs: 10_000 });
+    server.child.kill('SIGKILL');
+    await expect(waiting).rejects.toSatisfy((error) => error instanceof ExecServerClientError && error.code === 'ConnectionClosed');
+    await eventually(() => events.some((event) => event.type === 'lost'));
+    const lost = events.filter((event) => event.type === 'lost');
+    expect(lost.map((event) => event.processId)).toEqual(['running']);
+    expect(lost[0]?.type === 'lost' ? lost[0].reason : '').toMatch(/^the exec-server connection closed: WebSocket closed \(\d+/);
+    await expect(remote.processes.start({ processId: 'later', argv: ['true'], cwd: at, env: TEST_ENV, tty: false })).rejects.toMatchObject({ code: 'ConnectionClosed' });
+    // Nothing is left to wait for: closing the dead client returns at once.
+    await remote.close();
+    // The server died without ending it: the orphan is this test's to end.
+    const output = events.find((event) => event.type === 'output' && event.processId === 'running');
+    process.kill(Number(Buffer.from(output?.type === 'output' ? output.chunk : new Uint8Array()).toString('utf8').trim()), 'SIGKILL');
+  });
+});
+
+describe('a connection that goes silent', () => {
+  it('is dropped when keep-alive pings get no answer, and its processes are reported lost', async () => {
+    server = await startServer();
+    const target = new URL(server.url);
+    // Forwards both ways until frozen, then holds both sockets open and passes nothing: a vanished machine.
+    let frozen = false;
+    const sockets = new Set<Socket>();
+    const proxy = createServer((inbound) => {
+      const upstream = connect(Number(target.port), target.hostname);
+      for (const socket of [inbound, upstream]) {
+        sockets.add(socket);
+        socket.on('error', () => undefined);
+      }
+      inbound.on('data', (chunk: Buffer) => frozen || upstream.write(chunk));
+      upstream.on('data', (chunk: Buffer) => frozen || inbound.write(chunk));
+      inbound.on('close', () => upstream.destroy());
+      upstream.on('close', () => inbound.destroy());
+    });
+    proxy.listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    const remote = await connectExecServer({ url: `ws://127.0.0.1:${(proxy.address() as { port: number }).port}`, keepAliveIntervalMs: 200 });
+    const events: ProcessEvent[] = [];
+    remote.processes.subscribe((event) => events.push(event));
+    await remote.processes.start({ processId: 'p', argv: ['sh', '-c', 'echo up; exec sleep 300'], cwd: PathUri.fromNativePath(scratch, 'posix'), env: TEST_ENV, tty: false });
+    await eventually(() => events.some((event) => event.type === 'output'));
+    // Several intervals of pings answered: a quiet but live connection stays.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(remote.client.closed).toBe(false);
+
+    frozen = true;
+    const waiting = remote.processes.read('p', { afterSeq: 1, waitMs: 10_000 });
+    await expect(waiting).rejects.toMatchObject({ code: 'ConnectionClosed', message: 'the exec-server connection closed: no answer from the exec-server to a keep-alive ping within 200 ms' });
+    expect(events.filter((event) => event.type === 'lost').map((event) => event.processId)).toEqual(['p']);
+    // The proxy passes the client's going on: the server ends the connection's processes.
+    await eventually(() => [...sockets].every((socket) => socket.destroyed));
+    proxy.close();
   });
 });
 

@@ -8,6 +8,7 @@ import { connectExecServer, ExecServerClientError, spawnExecServer, type Environ
 import { AppServerErrorCode, PathUri } from '@skein/protocol';
 import * as z from 'zod';
 import { AppServerRequestError } from '../app-server-error.js';
+import { EnvironmentLink } from './environment-link.js';
 
 /** How long `environment/add` waits for the WebSocket and the `initialize` answer unless told otherwise. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -34,8 +35,8 @@ export function environmentError(environmentId: string, reason: EnvironmentError
   return new AppServerRequestError(code, message, { environmentId, reason });
 }
 
-/** `environment/status`'s answer. */
-export type EnvironmentStatus = { readonly status: 'ready' } | { readonly status: 'disconnected' | 'unknown'; readonly error: string };
+/** `environment/status`'s answer: `pending` while a connection attempt is under way. */
+export type EnvironmentStatus = { readonly status: 'ready' | 'pending' } | { readonly status: 'disconnected' | 'unknown'; readonly error: string };
 
 /** The local machine's facts, as `environment/info` reports them. */
 export interface LocalEnvironmentFacts {
@@ -121,6 +122,9 @@ export class EnvironmentManager {
   /** Ids being added, so two concurrent adds of one id cannot both win. */
   readonly #adding = new Set<string>();
   readonly #disconnectListeners: ((environmentId: string) => void)[] = [];
+  readonly #connectListeners: ((environmentId: string) => void)[] = [];
+  /** What threads hold of each remote id ever registered: routes to its current connection. */
+  readonly #links = new Map<string, EnvironmentLink>();
   readonly #configured = new Map<string, ConfiguredExecutor>();
   /** What a thread started without `environments` attaches, the primary first. */
   #defaultIds: readonly string[] = [LOCAL_ENVIRONMENT_ID];
@@ -135,6 +139,15 @@ export class EnvironmentManager {
   /** Calls `listener` when a registered executor's connection closes (not when a re-add replaced it). */
   onDisconnected(listener: (environmentId: string) => void): void {
     this.#disconnectListeners.push(listener);
+  }
+
+  /**
+   * Calls `listener` when an id is connected again after its connection closed (re-added, or a
+   * configured executor reconnected); not for the first connection, nor for a re-add that
+   * replaced an open one.
+   */
+  onConnected(listener: (environmentId: string) => void): void {
+    this.#connectListeners.push(listener);
   }
 
   /**
@@ -176,15 +189,26 @@ export class EnvironmentManager {
 
   /**
    * `environment/status`: observed without connecting or reconnecting for an executor a client
-   * added; a configured one that is not connected is tried first (as Codex connects lazily).
+   * added; a configured one that is not connected is tried first (as Codex connects lazily). An id
+   * whose connection attempt is under way (an `environment/add`, or a configured executor's
+   * start-up or retry begun elsewhere) is `pending` until it settles.
    */
   async status(environmentId: string): Promise<EnvironmentStatus> {
     if (this.#isLocal(environmentId)) return { status: 'ready' };
+    const remote = this.#remotes.get(environmentId);
+    const connected = remote !== undefined && !remote.executor.client.closed;
+    if (!connected && this.#adding.has(environmentId)) return { status: 'pending' };
     const configured = this.#configured.get(environmentId);
-    if (configured !== undefined) {
+    if (configured !== undefined && !connected) {
+      if (configured.attempt !== undefined) return { status: 'pending' };
       await this.#connectConfigured(environmentId);
       if (configured.error !== undefined) return { status: 'disconnected', error: configured.error };
     }
+    return this.#observed(environmentId);
+  }
+
+  /** The status of an id as the table has it now, without connecting. */
+  #observed(environmentId: string): EnvironmentStatus {
     const remote = this.#remotes.get(environmentId);
     if (remote === undefined) return { status: 'unknown', error: `unknown environment id \`${environmentId}\`` };
     if (remote.executor.client.closed) return { status: 'disconnected', error: `the connection to the exec-server at ${remote.url} closed` };
@@ -250,7 +274,11 @@ export class EnvironmentManager {
     return remote;
   }
 
-  /** Registers a connected executor as `id`, closing the one it replaces. */
+  /**
+   * Registers a connected executor as `id`, closing the one it replaces. Threads holding the id's
+   * environment act on the new connection from their next call; when the previous connection had
+   * closed, they are told the environment is connected again.
+   */
   async #register(id: string, url: string, executor: RemoteExecutor): Promise<void> {
     const info = executor.client.environment;
     if (info === undefined) {
@@ -258,13 +286,21 @@ export class EnvironmentManager {
       throw environmentError(id, 'unreachable', `environment \`${id}\`: the exec-server at ${url} did not describe itself`);
     }
     const previous = this.#remotes.get(id);
-    const remote: RemoteEnvironment = { url, executor, info, environment: remoteThreadEnvironment(id, executor, info) };
+    let link = this.#links.get(id);
+    if (link === undefined) {
+      link = new EnvironmentLink(id, () => this.#connectConfigured(id));
+      this.#links.set(id, link);
+    }
+    link.attach(executor, url);
+    const remote: RemoteEnvironment = { url, executor, info, environment: remoteThreadEnvironment(id, link, info) };
     this.#remotes.set(id, remote);
     executor.client.onClosed(() => {
       if (this.#remotes.get(id) !== remote) return;
       for (const listener of this.#disconnectListeners) listener(id);
     });
+    const reconnected = previous !== undefined && previous.executor.client.closed;
     await previous?.executor.close();
+    if (reconnected && !executor.client.closed) for (const listener of this.#connectListeners) listener(id);
   }
 
   /**

@@ -76,12 +76,15 @@ export class ThreadHub {
   ) {
     this.environments = new EnvironmentManager({ environment: options.environment, cwd: server.defaultCwd });
     if (options.environmentsConfig !== undefined) this.environments.configure(options.environmentsConfig, options.env);
-    // Threads working on an executor whose connection closed are told so; they stay loaded.
-    this.environments.onDisconnected((environmentId) => {
+    // Threads working on an executor whose connection closed are told so; they stay loaded, and are
+    // told again when it is connected again (their later commands then run on the new connection).
+    const tell = (method: string) => (environmentId: string) => {
       for (const thread of this.#threads.values()) {
-        if (thread.handle.environmentIds.includes(environmentId)) server.broadcast(thread.id, 'thread/environment/disconnected', { threadId: thread.id, environmentId });
+        if (thread.handle.environmentIds.includes(environmentId)) server.broadcast(thread.id, method, { threadId: thread.id, environmentId });
       }
-    });
+    };
+    this.environments.onDisconnected(tell('thread/environment/disconnected'));
+    this.environments.onConnected(tell('thread/environment/connected'));
   }
 
   /** The rollout store threads are recorded in, opened on first use. */

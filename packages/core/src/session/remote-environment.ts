@@ -1,6 +1,6 @@
 // A connected exec-server as a thread's environment: its shell, OS and variables are the executor's,
 // as its `initialize` answer reports them, never this host's.
-import type { EnvironmentInfo, RemoteExecutor } from '@skein/exec-server';
+import type { EnvironmentInfo, ExecutorFileSystem, ExecutorProcesses } from '@skein/exec-server';
 import type { EnvironmentOs } from '@skein/extension-api';
 import type { ThreadEnvironment } from './thread-environment.js';
 
@@ -18,8 +18,11 @@ export function environmentOs(platformOs: string): EnvironmentOs | undefined {
   }
 }
 
-/** The environment `id` on `executor`, described by what the executor said about itself. */
-export function remoteThreadEnvironment(id: string, executor: RemoteExecutor, info: EnvironmentInfo): ThreadEnvironment {
+/**
+ * The environment `id` on `executor` (a connection, or something that routes to the current one),
+ * described by what the executor said about itself.
+ */
+export function remoteThreadEnvironment(id: string, executor: { readonly fileSystem: ExecutorFileSystem; readonly processes: ExecutorProcesses }, info: EnvironmentInfo): ThreadEnvironment {
   return {
     id,
     fileSystem: executor.fileSystem,

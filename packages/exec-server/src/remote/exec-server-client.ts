@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { JsonRpcParseError, parseJsonRpcMessage, type JsonRpcNotification } from '@skein/protocol/executor';
 import WebSocket from 'ws';
 import type { z } from 'zod';
-import { MAX_QUEUED_REQUESTS } from '../limits.js';
+import { DEFAULT_KEEPALIVE_INTERVAL_MS, MAX_QUEUED_REQUESTS } from '../limits.js';
 import { ExecServerMethod, ExecServerNotification, InitializeResponse, type EnvironmentInfo } from '../protocol/messages.js';
 import { LineSplitter } from '@skein/json-rpc/framing';
 import { ExecServerClientError, RpcErrorAnswer } from './exec-server-client-error.js';
@@ -30,6 +30,11 @@ export interface WebSocketConnectOptions {
   readonly clientName?: string | undefined;
   /** Give up on a WebSocket upgrade that has not been answered after this long (default: wait). */
   readonly handshakeTimeoutMs?: number | undefined;
+  /**
+   * Ping the server every this many ms, and drop the connection when a ping gets no answer (nor any
+   * message) before the next (default `DEFAULT_KEEPALIVE_INTERVAL_MS`; 0: never).
+   */
+  readonly keepAliveIntervalMs?: number | undefined;
 }
 
 /** How to start a server process and talk to it over its stdin/stdout. */
@@ -79,14 +84,44 @@ function openWebSocket(options: WebSocketConnectOptions): Promise<ClientTranspor
     socket.once('open', () => {
       socket.removeAllListeners('error');
       socket.on('error', () => socket.terminate());
+      const silence = keepAlive(socket, options.keepAliveIntervalMs ?? DEFAULT_KEEPALIVE_INTERVAL_MS);
       resolve({
         send: (text) => socket.send(text),
         close: () => socket.close(),
         onMessage: (listener) => socket.on('message', (data: Buffer) => listener(data.toString('utf8'))),
-        onClose: (listener) => socket.once('close', (code, reason) => listener(`WebSocket closed (${code}${reason.length > 0 ? `: ${reason.toString()}` : ''})`)),
+        onClose: (listener) =>
+          socket.once('close', (code, reason) => listener(silence() ?? `WebSocket closed (${code}${reason.length > 0 ? `: ${reason.toString()}` : ''})`)),
       });
     });
   });
+}
+
+/**
+ * Pings `socket` every `intervalMs` and terminates it when an interval passes after a ping without
+ * a pong or a message. Returns what to report as the close reason when that is why it closed.
+ */
+function keepAlive(socket: WebSocket, intervalMs: number): () => string | undefined {
+  if (intervalMs <= 0) return () => undefined;
+  let heard = true;
+  let silent: string | undefined;
+  const alive = (): void => {
+    heard = true;
+  };
+  socket.on('pong', alive);
+  socket.on('message', alive);
+  const timer = setInterval(() => {
+    if (!heard) {
+      silent = `no answer from the exec-server to a keep-alive ping within ${intervalMs} ms`;
+      socket.terminate();
+      return;
+    }
+    heard = false;
+    socket.ping();
+  }, intervalMs);
+  // The pings must not keep a process alive that is otherwise done.
+  timer.unref();
+  socket.once('close', () => clearInterval(timer));
+  return () => silent;
 }
 
 function spawnStdio(options: StdioConnectOptions): ClientTransport {
@@ -116,7 +151,7 @@ export class ExecServerClient {
   private nextId = 1;
   private readonly waiting = new Map<number, Waiter>();
   private readonly listeners = new Set<(notification: JsonRpcNotification) => void>();
-  private closedReason: string | undefined;
+  #closedReason: string | undefined;
   private closedListeners: (() => void)[] = [];
   /** The server's session id, from `initialize`. */
   sessionId = '';
@@ -149,9 +184,14 @@ export class ExecServerClient {
     this.notify(ExecServerNotification.Initialized, {});
   }
 
+  /** Why the connection closed (`WebSocket closed (1006)`, …), or undefined while it is open. */
+  get closedReason(): string | undefined {
+    return this.#closedReason;
+  }
+
   /** True once the connection has closed. */
   get closed(): boolean {
-    return this.closedReason !== undefined;
+    return this.#closedReason !== undefined;
   }
 
   /**
@@ -159,8 +199,8 @@ export class ExecServerClient {
    * error class by `onError`; transport problems reject with ExecServerClientError.
    */
   request<S extends z.ZodType>(method: string, params: unknown, schema: S, onError: (error: RpcErrorAnswer['error']) => Error): Promise<z.output<S>> {
-    if (this.closedReason !== undefined) {
-      return Promise.reject(new ExecServerClientError('ConnectionClosed', `the exec-server connection is closed: ${this.closedReason}`));
+    if (this.#closedReason !== undefined) {
+      return Promise.reject(new ExecServerClientError('ConnectionClosed', `the exec-server connection is closed: ${this.#closedReason}`));
     }
     if (this.waiting.size >= MAX_QUEUED_REQUESTS) {
       return Promise.reject(new ExecServerClientError('TooManyRequests', `${MAX_QUEUED_REQUESTS} requests are already waiting for answers`));
@@ -183,7 +223,7 @@ export class ExecServerClient {
 
   /** Sends a notification. */
   notify(method: string, params: unknown): void {
-    if (this.closedReason === undefined) this.transport.send(JSON.stringify({ method, params }));
+    if (this.#closedReason === undefined) this.transport.send(JSON.stringify({ method, params }));
   }
 
   /** Calls `listener` for each server notification; returns the unsubscribe function. */
@@ -194,13 +234,13 @@ export class ExecServerClient {
 
   /** Calls `listener` once the connection has closed (at once if it already has). */
   onClosed(listener: () => void): void {
-    if (this.closedReason !== undefined) listener();
+    if (this.#closedReason !== undefined) listener();
     else this.closedListeners.push(listener);
   }
 
   /** Closes the connection; the server then ends this client's processes. */
   close(): Promise<void> {
-    if (this.closedReason !== undefined) return Promise.resolve();
+    if (this.#closedReason !== undefined) return Promise.resolve();
     return new Promise((resolve) => {
       this.onClosed(resolve);
       this.transport.close();
@@ -241,8 +281,8 @@ export class ExecServerClient {
   }
 
   private onClose(reason: string): void {
-    if (this.closedReason !== undefined) return;
-    this.closedReason = reason;
+    if (this.#closedReason !== undefined) return;
+    this.#closedReason = reason;
     const error = new ExecServerClientError('ConnectionClosed', `the exec-server connection closed: ${reason}`);
     for (const waiter of this.waiting.values()) waiter.reject(error);
     this.waiting.clear();

@@ -61,8 +61,14 @@ export class RemoteProcesses implements ExecutorProcesses {
       if (event.type === 'exited') this.settle(event.processId);
       for (const listener of this.listeners) listener(event);
     });
+    // The connection is gone: every process still running there is lost to this client, and says so
+    // rather than leave a caller waiting for an exit that will never be reported.
     client.onClosed(() => {
-      for (const processId of [...this.live.keys()]) this.settle(processId);
+      const reason = `the exec-server connection closed: ${client.closedReason ?? 'closed'}`;
+      for (const processId of [...this.live.keys()]) {
+        this.settle(processId);
+        for (const listener of this.listeners) listener({ type: 'lost', processId, reason });
+      }
     });
   }
 

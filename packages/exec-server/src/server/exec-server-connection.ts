@@ -184,6 +184,9 @@ export class ExecServerConnection implements JsonRpcServiceConnection {
       case 'closed':
         this.send({ method: ExecServerNotification.ProcessClosed, params: { processId: event.processId, seq: event.seq } });
         return;
+      case 'lost':
+        // Reported by a client of another executor, never by this server's own processes.
+        return;
     }
   }
 

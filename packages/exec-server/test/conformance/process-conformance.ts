@@ -52,7 +52,7 @@ export function describeProcessConformance(target: ConformanceTarget): void {
       const kinds = recorder.events.map((event) => event.type);
       expect(kinds.slice(-2)).toEqual(['exited', 'closed']);
       expect(kinds.slice(0, -2).every((kind) => kind === 'output')).toBe(true);
-      expect(recorder.events.map((event) => event.seq)).toEqual(recorder.events.map((_event, index) => index + 1));
+      expect(recorder.events.map((event) => ('seq' in event ? event.seq : null))).toEqual(recorder.events.map((_event, index) => index + 1));
       expect(recorder.exit()).toMatchObject({ exitCode: 3, signal: null, sandboxDenied: false });
     });
 

@@ -36,6 +36,7 @@ export class ExecSession {
   readonly #aggregated = new HeadTailBuffer(UNIFIED_EXEC_OUTPUT_MAX_BYTES);
   #exit: SessionExit | null = null;
   #closed = false;
+  #lost: string | undefined;
   #waiters = new Set<() => void>();
   /** When a call last used this session (for pruning). */
   lastUsed: number;
@@ -58,6 +59,11 @@ export class ExecSession {
     return this.#closed;
   }
 
+  /** Why the executor's connection was lost before the process reported its exit, if it was. */
+  get lost(): string | undefined {
+    return this.#lost;
+  }
+
   addOutput(_stream: ProcessStream, chunk: Uint8Array): void {
     this.#pending.push(chunk);
     this.#aggregated.push(chunk);
@@ -66,6 +72,13 @@ export class ExecSession {
 
   markExited(exit: SessionExit): void {
     this.#exit = exit;
+    this.#wake();
+  }
+
+  /** The executor is gone: nothing more will arrive, and the process's fate is unknown. */
+  markLost(reason: string): void {
+    this.#lost = reason;
+    this.#closed = true;
     this.#wake();
   }
 

@@ -3,7 +3,7 @@
 import * as z from 'zod';
 
 /** Stable reasons a unified-exec call fails. */
-export const UnifiedExecErrorCode = z.enum(['UnknownSession', 'StdinClosed', 'EmptyCommand', 'InvalidWorkdir', 'Closed']);
+export const UnifiedExecErrorCode = z.enum(['UnknownSession', 'StdinClosed', 'EmptyCommand', 'InvalidWorkdir', 'Closed', 'ExecutorLost']);
 export type UnifiedExecErrorCode = z.infer<typeof UnifiedExecErrorCode>;
 
 /** A unified-exec failure with a stable `code` and a message meant for the model. */

@@ -1,6 +1,8 @@
+import type { ExecutorProcesses, ProcessEvent } from '@skein/exec-server';
 import { PathUri } from '@skein/protocol';
 import { describe, expect, it } from 'vitest';
-import { execYieldTime, resolveWorkdir, writeYieldTime } from './unified-exec-sessions.js';
+import { UnifiedExecError } from './unified-exec-error.js';
+import { UnifiedExecSessions, execYieldTime, resolveWorkdir, writeYieldTime, type UnifiedExecEvent } from './unified-exec-sessions.js';
 
 describe('yield times', () => {
   it('defaults exec_command to 10 s and clamps it to [250 ms, 30 s]', () => {
@@ -31,5 +33,54 @@ describe('resolveWorkdir', () => {
 
   it('rejects a workdir that climbs above the root', () => {
     expect(() => resolveWorkdir(cwd, '../../..')).toThrow(expect.objectContaining({ code: 'InvalidWorkdir' }));
+  });
+});
+
+describe('an executor that goes away', () => {
+  /** Processes that start anything and report whatever the test pushes. */
+  function fakeProcesses(): { processes: ExecutorProcesses; push(event: ProcessEvent): void; started: string[] } {
+    const listeners = new Set<(event: ProcessEvent) => void>();
+    const started: string[] = [];
+    const gone = () => Promise.reject(new Error('the executor is gone'));
+    return {
+      started,
+      push: (event) => listeners.forEach((listener) => listener(event)),
+      processes: {
+        start: (params) => {
+          started.push(params.processId);
+          return Promise.resolve({ processId: params.processId, sandboxType: 'none' });
+        },
+        read: gone,
+        write: gone,
+        signal: gone,
+        terminate: gone,
+        resize: gone,
+        subscribe: (listener) => {
+          listeners.add(listener);
+          return () => listeners.delete(listener);
+        },
+        close: () => Promise.resolve(),
+      },
+    };
+  }
+
+  it('fails the running exec_command with the reason and what it printed, and ends its item', async () => {
+    const fake = fakeProcesses();
+    const events: UnifiedExecEvent[] = [];
+    const sessions = new UnifiedExecSessions({ processes: fake.processes, env: {}, defaultShell: '/bin/sh', onEvent: (event) => events.push(event), monotonicMs: () => performance.now() });
+    const running = sessions.execCommand({ callId: 'call', cmd: 'sleep 30', cwd: PathUri.fromNativePath('/repo', 'posix'), sandbox: null, yieldTimeMs: 30_000 });
+    await expect.poll(() => fake.started.length).toBe(1);
+    const processId = fake.started[0]!;
+    fake.push({ type: 'output', processId, seq: 1, stream: 'stdout', chunk: new TextEncoder().encode('half\n') });
+    fake.push({ type: 'lost', processId, reason: 'environment `far`: the exec-server connection closed' });
+    const error = (await running.catch((caught: unknown) => caught)) as UnifiedExecError;
+    expect(error).toBeInstanceOf(UnifiedExecError);
+    expect(error.code).toBe('ExecutorLost');
+    expect(error.message).toBe(
+      "the command's executor went away before it finished (environment `far`: the exec-server connection closed); whether it still runs there is unknown\nOutput before that:\nhalf\n",
+    );
+    expect(events.map((event) => event.type)).toEqual(['begin', 'outputDelta', 'end']);
+    expect(events[2]).toMatchObject({ exitCode: -1, aggregatedOutput: 'half\n' });
+    expect(sessions.liveSessionIds()).toEqual([]);
   });
 });

@@ -255,6 +255,7 @@ export class UnifiedExecSessions {
       await session.changed(deadline - now, signal);
     }
     const { output, originalTokenCount } = budgetOutput(session.takePending(), Math.max(0, Math.floor(maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS)));
+    if (session.exit === null && session.lost !== undefined) this.#lose(session, session.lost, output);
     const exit = session.exit;
     const wallTimeMs = this.#now() - started;
     if (exit !== null) this.#finish(session, exit);
@@ -307,6 +308,17 @@ export class UnifiedExecSessions {
     session.markClosed();
   }
 
+  /**
+   * Ends a session whose executor went away before the process exited: clients see the command end
+   * (failed, exit code -1) rather than stay running, and the call fails with the reason and what
+   * the command printed so far.
+   */
+  #lose(session: ExecSession, reason: string, printed: string): never {
+    this.#finish(session, { exitCode: -1, signal: null, sandboxDenied: false });
+    const output = printed === '' ? '' : `\nOutput before that:\n${printed}`;
+    throw new UnifiedExecError('ExecutorLost', `the command's executor went away before it finished (${reason}); whether it still runs there is unknown${output}`);
+  }
+
   #finish(session: ExecSession, exit: SessionExit): void {
     this.#forget(session);
     if (session.ended) return;
@@ -348,6 +360,9 @@ export class UnifiedExecSessions {
         break;
       case 'closed':
         session.markClosed();
+        break;
+      case 'lost':
+        session.markLost(event.reason);
         break;
     }
   }
