@@ -75,7 +75,7 @@ const text = (value: string) => [{ type: 'text', text: value, text_elements: [] 
 
 /** `environment/status` once no connection attempt is under way: start-up connects in the background, `pending` until then. */
 async function settledStatus(client: AppServerTestClient, environmentId: string): Promise<unknown> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 20_000;
   for (;;) {
     const status = (await client.request('environment/status', { environmentId })) as { status: string };
     if (status.status !== 'pending' || Date.now() > deadline) return status;
@@ -196,7 +196,8 @@ describe('environments.toml', () => {
   });
 
   it('reports `pending` while the start-up connection is under way, then the failure', async () => {
-    // Accepts the TCP connection and never answers the upgrade: the attempt lasts until its timeout.
+    // Accepts the TCP connection and never answers the upgrade: the attempt lasts until its timeout,
+    // long enough that a loaded machine still asks while it runs.
     const held = new Set<Socket>();
     const silent = createServer((socket) => {
       held.add(socket);
@@ -205,13 +206,13 @@ describe('environments.toml', () => {
     silent.listen(0, '127.0.0.1');
     await once(silent, 'listening');
     const port = (silent.address() as { port: number }).port;
-    writeEnvironments(['[[environments]]', 'id = "slow"', `url = "ws://127.0.0.1:${port}"`, 'connect_timeout_sec = 3'].join('\n'));
+    writeEnvironments(['[[environments]]', 'id = "slow"', `url = "ws://127.0.0.1:${port}"`, 'connect_timeout_sec = 4'].join('\n'));
     const client = await appServer();
     await expect.poll(() => held.size, { timeout: 5000 }).toBeGreaterThan(0);
     expect(await client.request('environment/status', { environmentId: 'slow' })).toEqual({ status: 'pending' });
     const settled = (await settledStatus(client, 'slow')) as { status: string; error: string };
     expect(settled.status).toBe('disconnected');
-    expect(settled.error).toMatch(/^exec-server connection attempt failed: no answer from ws:\/\/127\.0\.0\.1:\d+\/ within 3000 ms$/);
+    expect(settled.error).toMatch(/^exec-server connection attempt failed: no answer from ws:\/\/127\.0\.0\.1:\d+\/ within 4000 ms$/);
     for (const socket of held) socket.destroy();
     silent.close();
     expect(client.schemaFailures).toEqual([]);

@@ -270,11 +270,10 @@ describe('threads on a remote environment', () => {
 
     const { turn } = (await client.request('turn/start', { threadId, input: text('Sleep there.') })) as { turn: { id: string } };
     await client.waitFor('item/commandExecution/outputDelta', (params) => (params as { itemId: string }).itemId === 'call_sleep');
-    const killedAt = Date.now();
     executor.child.kill('SIGKILL');
+    // The command yields after 30 s at the earliest, past this wait's limit: the turn ends because
+    // the connection closed, not because the command's time ran out.
     const done = (await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id)) as { turn: { status: string } };
-    // The command's answer came when the connection closed, not when its 30 s would have passed.
-    expect(Date.now() - killedAt).toBeLessThan(10_000);
     expect(done.turn.status).toBe('completed');
     const lost = model.requests[1]!.toolOutputText('call_sleep');
     expect(lost).toContain('exec_command failed: ');
