@@ -54,6 +54,13 @@ export async function openRegularFile(native: string): Promise<{ handle: FileHan
   }
 }
 
+/** One read of up to `length` bytes from the start of a regular file (fewer: its end was reached). */
+async function readOnce(handle: FileHandle, length: number): Promise<Uint8Array> {
+  const buffer = Buffer.allocUnsafe(length);
+  const { bytesRead } = await handle.read(buffer, 0, length, 0);
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead);
+}
+
 /** Reads up to `length` bytes at `position`; fewer means the end of the file was reached. */
 export async function readBlock(handle: FileHandle, position: number, length: number): Promise<Uint8Array> {
   const buffer = Buffer.allocUnsafe(length);
@@ -146,9 +153,12 @@ export class DirectFileSystem implements ExecutorFileSystem, BlockReaderSource {
       const { handle, size } = await openRegularFile(toNativePath(target));
       try {
         if (size > MAX_READ_FILE_BYTES) throw tooLarge();
-        // Read what stat promised in one buffer, then keep going in case the file grew meanwhile.
-        const chunks: Uint8Array[] = [await readBlock(handle, 0, size)];
-        let total = chunks[0]!.byteLength;
+        // One read of what stat promised plus room to notice growth: a regular file's short read is
+        // its end, so a file that did not grow costs one read, not a second one that finds nothing.
+        const first = await readOnce(handle, size + GROWTH_PROBE_BYTES);
+        if (first.byteLength <= size) return first;
+        const chunks: Uint8Array[] = [first];
+        let total = first.byteLength;
         for (;;) {
           const chunk = await readBlock(handle, total, total < size ? size - total : GROWTH_PROBE_BYTES);
           if (chunk.byteLength === 0) break;
