@@ -38,6 +38,12 @@ export const EXIT_DRAIN_GRACE_MS = 100;
 
 /** Requests one connection may have waiting or running; past it the server answers "overloaded". */
 export const MAX_QUEUED_REQUESTS = 128;
+/**
+ * Filesystem reads one connection runs together while nothing else runs (past `--concurrent-requests`;
+ * see READ_METHODS): enough to keep libuv's four file-system threads busy.
+ */
+export const CONCURRENT_READS = 8;
+
 /** Requests one connection runs at once unless configured (Codex's `--concurrent-requests` default). */
 export const DEFAULT_CONCURRENT_REQUESTS = 1;
 /** The largest request the server acts on; a larger one is answered with an error and skipped. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RequestQueue } from './request-queue.js';
 
-/** A queue whose requests finish only when the test says so. */
-function harness(maxQueued: number, concurrency: number) {
+/** A queue whose requests finish only when the test says so; with `reads`, even numbers only read. */
+function harness(maxQueued: number, concurrency: number, reads?: number) {
   const started: number[] = [];
   const refused: [number, unknown][] = [];
   const finish = new Map<number, () => void>();
@@ -16,6 +16,7 @@ function harness(maxQueued: number, concurrency: number) {
         finish.set(request, resolve);
       }),
     refuse: (request, error) => refused.push([request, error]),
+    ...(reads === undefined ? {} : { reads: { isRead: (request: number) => request % 2 === 0, concurrency: reads } }),
   });
   const complete = async (request: number): Promise<void> => {
     finish.get(request)?.();
@@ -34,6 +35,27 @@ describe('RequestQueue', () => {
     expect(started).toEqual([1, 2, 3]);
     await complete(1);
     expect(started).toEqual([1, 2, 3, 4]);
+  });
+
+  it('runs reads together up to their own limit, but never past an earlier write, nor a write past an earlier read', async () => {
+    const { queue, started, complete } = harness(20, 1, 3);
+    for (const request of [2, 4, 6, 8, 1, 10, 3]) queue.push(request);
+    // Three reads at once (their limit); the fourth waits for room.
+    expect(started).toEqual([2, 4, 6]);
+    await complete(4);
+    expect(started).toEqual([2, 4, 6, 8]);
+    // The write waits for every earlier read; the read behind it waits for the write.
+    await complete(2);
+    await complete(6);
+    expect(started).toEqual([2, 4, 6, 8]);
+    await complete(8);
+    expect(started).toEqual([2, 4, 6, 8, 1]);
+    await complete(1);
+    expect(started).toEqual([2, 4, 6, 8, 1, 10]);
+    await complete(10);
+    expect(started).toEqual([2, 4, 6, 8, 1, 10, 3]);
+    await complete(3);
+    expect(queue.size).toBe(0);
   });
 
   it('answers -32001 with the server\'s message once waiting plus running reach the limit', async () => {

@@ -8,6 +8,12 @@ export interface RequestQueueOptions<T> {
   readonly maxQueued: number;
   /** Requests run at once (they start in arrival order). */
   readonly concurrency: number;
+  /**
+   * Requests that only read (`isRead`) may also run together, up to `concurrency`, while nothing
+   * else runs: past the queue's own concurrency, but never overtaking anything (a read waits for an
+   * earlier write to finish, a write for every earlier request), so a client sees its writes in order.
+   */
+  readonly reads?: { readonly isRead: (request: T) => boolean; readonly concurrency: number };
   /** The message of the overload answer (each server words it as Codex's counterpart does). */
   readonly overloadedMessage: string;
   /** Runs one request to its answer; it must not throw (it answers errors itself). */
@@ -38,12 +44,15 @@ export class RequestQueue<T> {
   readonly #waiting: T[] = [];
   readonly #options: RequestQueueOptions<T>;
   #active = 0;
+  /** How many of the running requests are not reads. */
+  #activeOthers = 0;
   #closed = false;
   #idleWaiters: (() => void)[] = [];
 
   constructor(options: RequestQueueOptions<T>) {
     positive('maxQueued', options.maxQueued);
     positive('concurrency', options.concurrency);
+    if (options.reads !== undefined) positive('reads.concurrency', options.reads.concurrency);
     this.#options = options;
   }
 
@@ -79,15 +88,27 @@ export class RequestQueue<T> {
   }
 
   #pump(): void {
-    while (!this.#closed && this.#active < this.#options.concurrency && this.#waiting.length > 0) {
-      const request = this.#waiting.shift() as T;
+    while (!this.#closed && this.#waiting.length > 0) {
+      const request = this.#waiting[0] as T;
+      const isRead = this.#options.reads?.isRead(request) === true;
+      if (!this.#mayStart(isRead)) break;
+      this.#waiting.shift();
       this.#active += 1;
+      if (!isRead) this.#activeOthers += 1;
       void this.#options.run(request).finally(() => {
         this.#active -= 1;
+        if (!isRead) this.#activeOthers -= 1;
         this.#pump();
       });
     }
     if (this.size === 0) this.#wakeIdle();
+  }
+
+  /** Whether the request at the head may start now (nothing behind it ever starts before it). */
+  #mayStart(isRead: boolean): boolean {
+    if (this.#active < this.#options.concurrency) return true;
+    const reads = this.#options.reads;
+    return isRead && reads !== undefined && this.#activeOthers === 0 && this.#active < reads.concurrency;
   }
 
   #wakeIdle(): void {

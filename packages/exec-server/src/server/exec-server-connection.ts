@@ -1,11 +1,11 @@
 // One client of the exec-server: the initialize handshake, a bounded request queue worked at a fixed
-// concurrency, the client's processes and file handles, and their teardown when the client goes away.
+// concurrency (file reads together), the client's processes and file handles, and their teardown when the client goes away.
 import { randomUUID } from 'node:crypto';
 import { OVERSIZED_HEAD_BYTES, RequestQueue, UNKNOWN_REQUEST_ID, recoverRequestId, type JsonRpcServiceConnection, type MessageChannel } from '@skein/json-rpc';
 import { JsonRpcParseError, parseJsonRpcMessage, type JsonRpcErrorObject, type JsonRpcRequest, type RequestId } from '@skein/protocol/executor';
 import type { BlockReaderSource } from '../block-reader.js';
 import type { ExecutorFileSystem } from '../file-system.js';
-import { MAX_OUTBOUND_BUFFERED_BYTES, MAX_QUEUED_REQUESTS } from '../limits.js';
+import { CONCURRENT_READS, MAX_OUTBOUND_BUFFERED_BYTES, MAX_QUEUED_REQUESTS } from '../limits.js';
 import type { ExecutorProcesses, ProcessEvent } from '../process-api.js';
 import { toBase64 } from '../protocol/base64-bytes.js';
 import { toJsonText } from '../protocol/json-text.js';
@@ -15,6 +15,18 @@ import { FileHandles } from './file-handles.js';
 import { METHOD_HANDLERS, type HandlerContext, type MethodGroup } from './method-handlers.js';
 import { RequestError } from './request-error.js';
 import { toJsonRpcError } from './to-json-rpc-error.js';
+
+/**
+ * Methods that only read files: a connection runs these together. Open handles (`fs/open`,
+ * `fs/readBlock`) and everything on processes keep their order.
+ */
+const READ_METHODS: ReadonlySet<string> = new Set([
+  ExecServerMethod.FsReadFile,
+  ExecServerMethod.FsGetMetadata,
+  ExecServerMethod.FsReadDirectory,
+  ExecServerMethod.FsCanonicalize,
+  ExecServerMethod.FsWalk,
+]);
 
 /** What a connection needs from its server. */
 export interface ConnectionSetup {
@@ -53,6 +65,8 @@ export class ExecServerConnection implements JsonRpcServiceConnection {
     this.queue = new RequestQueue({
       maxQueued: MAX_QUEUED_REQUESTS,
       concurrency: setup.concurrentRequests,
+      // Reads that change nothing run together, still after every earlier write and before every later one.
+      reads: { isRead: (request) => READ_METHODS.has(request.method), concurrency: CONCURRENT_READS },
       overloadedMessage: `too many requests in flight on this connection (limit ${MAX_QUEUED_REQUESTS}); wait for answers before sending more`,
       run: (request) => this.handle(request),
       refuse: (request, error) => this.sendError(request.id, error),
