@@ -9,15 +9,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { assistantMessage, completed, functionCall, mockProviderConfigToml, sse, startMockResponsesServer, type AppServerTestClient, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BIN, makeHome, spawnStdioClient, type TestHome } from './support/app-server-harness.js';
+import { EXEC_SERVER_BIN, EXEC_TOKEN, MARKER, closedPort, startExecServer as startExecServerIn } from './support/exec-servers.js';
 
-const EXEC_SERVER_BIN = path.join(path.dirname(fileURLToPath(import.meta.resolve('@skein/exec-server'))), 'bin.js');
-const EXEC_TOKEN = 'exec-server-test-token';
-/** Only the exec-server process has it: a command that prints it ran there. */
-const MARKER = 'SKEIN_TEST_EXECUTOR';
 
 let model: MockResponsesServer;
 let home: TestHome;
@@ -35,32 +31,8 @@ afterEach(async () => {
   home.cleanup();
 });
 
-/** Starts `skein-exec-server` on a free loopback port with a capability token; resolves to its URL. */
-async function startExecServer(name: string): Promise<{ url: string; child: ChildProcess; root: string }> {
-  const root = path.join(path.dirname(home.workspace), name);
-  mkdirSync(root, { recursive: true });
-  const tokenFile = path.join(root, '.token');
-  writeFileSync(tokenFile, `${EXEC_TOKEN}\n`);
-  const child = spawn(process.execPath, [EXEC_SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', tokenFile], {
-    cwd: root,
-    env: { PATH: process.env.PATH, HOME: root, [MARKER]: name },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
-  return { url: line.trim(), child, root };
-}
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
+/** Starts an exec-server beside the workspace (see support/exec-servers.ts); stopped after the test. */
+const startExecServer = (name: string, wrap?: (root: string) => readonly string[]) => startExecServerIn(path.dirname(home.workspace), name, children, wrap);
 
 const writeEnvironments = (text: string) => writeFileSync(path.join(home.home, 'environments.toml'), text);
 

@@ -2,14 +2,12 @@
 // process (its own bin, on a loopback port, with a capability token), `environment/status` and
 // `environment/info` describe it, and a thread started on it runs its commands and patches there.
 // Every message is checked against Codex's schema by the test client.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import {
   assistantMessage,
   completed,
@@ -23,13 +21,10 @@ import {
 } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, spawnStdioClient, type TestHome } from './support/app-server-harness.js';
+import { EXEC_TOKEN, MARKER, closedPort, startExecServer as startExecServerIn } from './support/exec-servers.js';
 
-const EXEC_SERVER_BIN = path.join(path.dirname(fileURLToPath(import.meta.resolve('@skein/exec-server'))), 'bin.js');
-const EXEC_TOKEN = 'exec-server-test-token';
 /** Whether bubblewrap can give a process a tmpfs of its own here (it needs user namespaces). */
 const BWRAP = spawnSync('bwrap', ['--dev-bind', '/', '/', '--tmpfs', os.tmpdir(), 'true']).status === 0;
-/** Only the exec-server process has it: a command that prints it ran there. */
-const MARKER = 'SKEIN_TEST_EXECUTOR';
 
 let model: MockResponsesServer;
 let home: TestHome;
@@ -47,42 +42,18 @@ afterEach(async () => {
   home.cleanup();
 });
 
+/** Starts an exec-server beside the workspace (see support/exec-servers.ts); stopped after the test. */
+const startExecServer = (name: string, wrap?: (root: string) => readonly string[]) => startExecServerIn(path.dirname(home.workspace), name, children, wrap);
+
 /**
  * Starts `skein-exec-server` on a free loopback port with a capability token; resolves to its URL.
  * `wrap` is a command line it runs under (e.g. bubblewrap giving it a file system view of its own).
  */
-async function startExecServer(name: string, wrap: (root: string) => readonly string[] = () => []): Promise<{ url: string; child: ChildProcess; root: string }> {
-  const root = path.join(path.dirname(home.workspace), name);
-  mkdirSync(root, { recursive: true });
-  const tokenFile = path.join(root, '.token');
-  writeFileSync(tokenFile, `${EXEC_TOKEN}\n`);
-  const [program, ...wrapArgs] = [...wrap(root), process.execPath];
-  const child = spawn(program, [...wrapArgs, EXEC_SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', tokenFile], {
-    cwd: root,
-    env: { PATH: process.env.PATH, HOME: root, [MARKER]: name },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
-  return { url: line.trim(), child, root };
-}
-
 async function appServer(): Promise<AppServerTestClient> {
   const client = spawnStdioClient(home);
   clients.push(client);
   await client.initialize();
   return client;
-}
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 async function refusal(client: AppServerTestClient, method: string, params: unknown): Promise<{ code: number; message: string; data?: unknown }> {
