@@ -119,12 +119,12 @@ describe('runTurn', () => {
       'itemCompleted:function_call_output',
       // A response's usage follows the calls it asked for, as Codex reports it.
       'tokenUsage',
-      // Each item is complete (and recorded) as soon as the stream completes it, as in Codex.
+      // Reasoning is recorded with the item it leads to (the API refuses it alone).
       'itemStarted:reasoning',
       'reasoningSummaryDelta',
-      'itemCompleted:reasoning',
       'itemStarted:message',
       'agentMessageDelta',
+      'itemCompleted:reasoning',
       'itemCompleted:message',
       'tokenUsage',
       'turnCompleted',
@@ -166,6 +166,16 @@ describe('runTurn', () => {
     const input = (request: CapturedRequest) => (request.body!.input as { type: string; call_id?: string }[]).map((item) => item.call_id ?? item.type);
     expect(input(server.requests[1]!)).toEqual([...input(server.requests[0]!), 'message']);
     expect(history.items.map((item) => toolCallId(item) ?? toolOutputCallId(item) ?? item.type)).toEqual(['message', 'message', 'call_again', 'call_again', 'message']);
+  });
+
+  it('keeps no reasoning a cut stream completed without the item it leads to (the API refuses one alone)', async () => {
+    server = await startMockResponsesServer({
+      responses: [sse(reasoningItem('thinking'), functionCall('add', { a: 1, b: 2 }), streamCut()), sse(assistantMessage('Answer.'), completed())],
+    });
+    const { deps, history } = harness(server.url);
+    await runTurn(deps, { turnId: 't', input: [userInput('hi')], signal: new AbortController().signal });
+    expect(server.requests[1]!.json).toEqual(server.requests[0]!.json);
+    expect(history.items.map((item) => item.type)).toEqual(['message', 'message']);
   });
 
   it('ends the turn with a typed error when the context window is exceeded', async () => {

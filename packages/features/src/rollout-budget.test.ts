@@ -57,6 +57,8 @@ describe('rollout_budget limit_budget (Codex 0.171.0)', () => {
     const { features } = resolveFeatures([layer(USER, { rollout_budget: { enabled: true, limit_budget: 50.5 } })]);
     expect(features.rolloutBudget).toMatchObject({ limit_budget: 50.5, reminder_interval_tokens: 5 });
     expect(rolloutBudgetLimit(features.rolloutBudget!)).toBe(50.5);
+    // Under one token the default interval (1) is still allowed.
+    expect(resolveFeatures([layer(USER, { rollout_budget: { enabled: true, limit_budget: 0.5 } })]).features.rolloutBudget).toMatchObject({ reminder_interval_tokens: 1 });
   });
 
   it('refuses limit_budget beside limit_tokens, and a limit_budget of zero or less', () => {

@@ -65,7 +65,8 @@ export const RolloutBudgetConfig = z
       context.addIssue({ code: 'custom', path: ['limit_tokens'], message: 'is required when rollout_budget is enabled' });
       return;
     }
-    if (config.reminder_interval_tokens !== undefined && config.reminder_interval_tokens > limit) {
+    // A limit under one token still allows the smallest interval (its default).
+    if (config.reminder_interval_tokens !== undefined && config.reminder_interval_tokens > Math.max(1, limit)) {
       context.addIssue({
         code: 'custom',
         path: ['reminder_interval_tokens'],

@@ -10,8 +10,9 @@ export interface RequestQueueOptions<T> {
   readonly concurrency: number;
   /**
    * Requests that only read (`isRead`) may also run together, up to `concurrency`, while nothing
-   * else runs: past the queue's own concurrency, but never overtaking anything (a read waits for an
-   * earlier write to finish, a write for every earlier request), so a client sees its writes in order.
+   * else runs: past the queue's own concurrency of 1, but never overtaking anything (a read waits
+   * for an earlier write to finish, a write for every earlier request), so a client sees its writes
+   * in order. A queue concurrency above 1 already lets any requests run together, as configured.
    */
   readonly reads?: { readonly isRead: (request: T) => boolean; readonly concurrency: number };
   /** The message of the overload answer (each server words it as Codex's counterpart does). */

@@ -266,25 +266,29 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         assertNoTurnRunning(thread);
         // Checked (ids, and each cwd on its environment) before anything changes.
         const selected = await selectEnvironment(params.environments, hub.environments);
+        const requested = params.cwd ?? selected?.cwd ?? undefined;
+        const cwd = requested === undefined ? undefined : context.server.resolveCwd(requested);
+        // The overrides layer over the thread's settings so far (thread/start's, earlier turns',
+        // thread/settings/update's), after any settings change that arrived before this turn; the
+        // settings are compared from that point on.
+        let settingsBefore: WireObject | undefined;
+        const config = await thread
+          .serializeSettings(() => {
+            settingsBefore = currentSettings(thread);
+            return nextTurnConfig(context.server, thread, { model: params.model, approvalPolicy: params.approvalPolicy, effort: params.effort, summary: params.summary, sandbox: sandboxModeOf(params.sandboxPolicy), cwd });
+          })
+          .catch((error: unknown) => asRequestError(error));
+        // Another turn may have started while the settings were loading. Nothing has changed until
+        // here, so a refused or failed turn/start leaves the thread as it was.
         assertNoTurnRunning(thread);
-        const settingsBefore = currentSettings(thread);
         if (selected !== undefined) {
           thread.handle.useEnvironment(selected.environments);
           for (const message of selected.warnings) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });
         }
-        const requested = params.cwd ?? selected?.cwd ?? undefined;
-        const cwd = requested === undefined ? undefined : context.server.resolveCwd(requested);
-        // The overrides layer over the thread's settings so far (thread/start's, earlier turns',
-        // thread/settings/update's), after any settings change that arrived before this turn.
-        const config = await thread
-          .serializeSettings(() => nextTurnConfig(context.server, thread, { model: params.model, approvalPolicy: params.approvalPolicy, effort: params.effort, summary: params.summary, sandbox: sandboxModeOf(params.sandboxPolicy), cwd }))
-          .catch((error: unknown) => asRequestError(error));
-        // Another turn may have started while the settings were loading.
-        assertNoTurnRunning(thread);
         if (config !== undefined) thread.reconfigure(config);
         // As Codex: overrides that change the thread's settings announce them before the turn starts.
         const settingsAfter = currentSettings(thread);
-        if (JSON.stringify(settingsAfter) !== JSON.stringify(settingsBefore)) context.server.broadcast(thread.id, 'thread/settings/updated', { threadId: thread.id, threadSettings: settingsAfter });
+        if (settingsBefore !== undefined && JSON.stringify(settingsAfter) !== JSON.stringify(settingsBefore)) context.server.broadcast(thread.id, 'thread/settings/updated', { threadId: thread.id, threadSettings: settingsAfter });
         const turn = thread.startTurn(params.input, { turnId: newTurnId(randomUuidV7), ...(params.outputSchema === undefined ? {} : { outputSchema: params.outputSchema }) });
         return { turn };
       },

@@ -137,19 +137,20 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
       }
     }
   } catch (error) {
+    if (error instanceof BudgetExhaustedError) {
+      // An aborted turn, as after an interrupt, that says why (also when the user interrupted it
+      // meanwhile): the model reads the budget's note, the client gets the error with the usual
+      // aborted-turn events.
+      deps.history.record([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: BUDGET_EXHAUSTED_MESSAGE }] }], turnId);
+      deps.emit({ type: 'turnAborted', turnId, reason: 'interrupted', error });
+      return { status: 'interrupted', error };
+    }
     if (signal.aborted) {
       const aborted = deps.history.recordAborted(turnId, (deps.now() - started) / 1000);
       for (const item of aborted) deps.emit({ type: 'itemCompleted', turnId, item });
       deps.history.record([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: TURN_ABORTED_MESSAGE }] }], turnId);
       deps.emit({ type: 'turnAborted', turnId, reason: 'interrupted' });
       return { status: 'interrupted' };
-    }
-    if (error instanceof BudgetExhaustedError) {
-      // An aborted turn, as after an interrupt, that says why: the model reads the budget's note,
-      // the client gets the error with the usual aborted-turn events.
-      deps.history.record([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: BUDGET_EXHAUSTED_MESSAGE }] }], turnId);
-      deps.emit({ type: 'turnAborted', turnId, reason: 'interrupted', error });
-      return { status: 'interrupted', error };
     }
     if (error instanceof ModelError || error instanceof FatalToolError) {
       deps.emit({ type: 'turnFailed', turnId, error });
@@ -186,13 +187,16 @@ async function sample(deps: TurnDependencies, params: TurnParameters): Promise<{
   const produced: ResponseItem[] = [];
   // As Codex, an item is recorded as soon as the stream completes it, so a crash or a cut stream
   // keeps it. Tool calls (and what follows one) wait for the response's end: a call runs only once
-  // the response is whole, and a retry produces the call again.
+  // the response is whole, and a retry produces the call again. Reasoning waits for the item it
+  // leads to: the API refuses a reasoning item sent without its following one.
   let heldBack: ResponseItem[] = [];
   for await (const event of deps.client.stream(body, { signal: params.signal, ...(headers === undefined ? {} : { headers }) })) {
     switch (event.type) {
       case 'retrying':
         heldBack = [];
         deps.emit({ type: 'streamRetrying', turnId, attempt: event.attempt, delayMs: event.delayMs, reason: event.reason });
+        // The retry carries what was recorded; it must be in the thread's file before it goes out.
+        await deps.written?.();
         break;
       case 'outputItemAdded':
         if (!isToolCall(event.item)) deps.emit({ type: 'itemStarted', turnId, item: event.item });
@@ -204,8 +208,12 @@ async function sample(deps: TurnDependencies, params: TurnParameters): Promise<{
         deps.emit({ type: 'reasoningSummaryDelta', turnId, itemId: event.itemId, delta: event.delta });
         break;
       case 'outputItemDone':
-        if (heldBack.length === 0 && !isToolCall(event.item)) produced.push(...recordAndAnnounce(deps, [event.item], turnId));
-        else heldBack.push(event.item);
+        if (!isToolCall(event.item) && event.item.type !== 'reasoning' && !heldBack.some(isToolCall)) {
+          produced.push(...recordAndAnnounce(deps, [...heldBack, event.item], turnId));
+          heldBack = [];
+        } else {
+          heldBack.push(event.item);
+        }
         break;
       case 'completed':
         produced.push(...recordAndAnnounce(deps, heldBack, turnId));

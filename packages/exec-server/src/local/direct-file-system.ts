@@ -54,7 +54,7 @@ export async function openRegularFile(native: string): Promise<{ handle: FileHan
   }
 }
 
-/** One read of up to `length` bytes from the start of a regular file (fewer: its end was reached). */
+/** One read of up to `length` bytes from the start of a file (fewer: its end, or a short read). */
 async function readOnce(handle: FileHandle, length: number): Promise<Uint8Array> {
   const buffer = Buffer.allocUnsafe(length);
   const { bytesRead } = await handle.read(buffer, 0, length, 0);
@@ -153,10 +153,11 @@ export class DirectFileSystem implements ExecutorFileSystem, BlockReaderSource {
       const { handle, size } = await openRegularFile(toNativePath(target));
       try {
         if (size > MAX_READ_FILE_BYTES) throw tooLarge();
-        // One read of what stat promised plus room to notice growth: a regular file's short read is
-        // its end, so a file that did not grow costs one read, not a second one that finds nothing.
+        // One read of what stat promised plus room to notice growth: exactly `size` bytes back means
+        // the file did not grow, so it costs one read, not a second that finds nothing. Fewer (a
+        // network or FUSE file system may read short) or more: the loop below reads on.
         const first = await readOnce(handle, size + GROWTH_PROBE_BYTES);
-        if (first.byteLength <= size) return first;
+        if (first.byteLength === size) return first;
         const chunks: Uint8Array[] = [first];
         let total = first.byteLength;
         for (;;) {
