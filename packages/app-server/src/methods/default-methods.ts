@@ -19,7 +19,8 @@ import { THREAD_METADATA_METHODS } from './thread-metadata.js';
 import { THREAD_SETTINGS_METHODS } from './thread-settings.js';
 import { THREAD_ITEMS_LIST_METHODS } from './thread-items-list.js';
 import { THREAD_TURNS_LIST_METHODS } from './thread-turns-list.js';
-import { THREAD_METHODS, TURN_METHODS } from './threads.js';
+import { THREAD_METHODS } from './threads.js';
+import { TURN_METHODS } from './turns.js';
 
 const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   FS_METHODS,

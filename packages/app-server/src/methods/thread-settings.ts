@@ -6,7 +6,8 @@ import type { BUILT_IN_PERMISSION_PROFILES } from '@skein/sandboxing';
 import { AppServerRequestError } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod } from '../method.js';
 import { environmentEntries, nextTurnConfig, sandboxModeOf, threadSettingsObject } from '../threads/thread-settings.js';
-import { afterResponse, asRequestError, selectEnvironment } from './threads.js';
+import { selectEnvironment } from '../environments/environment-selection.js';
+import { afterResponse, asRequestError } from './threads.js';
 
 /** The sandbox mode each built-in permission profile stands for. */
 const PROFILE_SANDBOX_MODES: Readonly<Record<keyof typeof BUILT_IN_PERMISSION_PROFILES, string>> = {

@@ -2,13 +2,13 @@
 // v2 notifications for the thread's subscribers (in Codex's order), its status is tracked and
 // announced; its questions (ThreadQuestions) become server requests to its subscribers.
 import type { Config } from '@skein/config';
-import type { CoreEvent, ThreadEnvironment, ThreadHandle, TurnError, TurnItem } from '@skein/core';
-import { codexErrorInfoOf } from '@skein/core';
+import type { CoreEvent, ThreadEnvironment, ThreadHandle, TurnItem } from '@skein/core';
 import type { UserInput } from '@skein/protocol';
 import type { ClientConnection } from '../method.js';
 import type { AskOptions } from './thread-server-requests.js';
 import { threadItem, userMessageItem, type WireObject } from './thread-items.js';
 import { ThreadQuestions, type ActiveFlag } from './thread-questions.js';
+import { UNKNOWN_RATE_LIMITS, turnErrorObject } from './turn-wire.js';
 
 /** What a thread needs from the server it is loaded in. */
 export interface ThreadHost {
@@ -28,24 +28,6 @@ export interface ThreadHost {
   /** Records that a turn of the thread ended; answers the thread's new read state, if it keeps one. */
   publishTurn?(threadId: string, turnId: string): unknown;
 }
-
-
-/**
- * The rate limits Codex reports when the provider sends none (Skein reads no rate-limit headers yet):
- * every limit unknown.
- */
-const UNKNOWN_RATE_LIMITS = {
-  limitId: 'codex',
-  limitName: null,
-  normalModelSlug: null,
-  primary: null,
-  secondary: null,
-  credits: null,
-  individualLimit: null,
-  spendControlReached: null,
-  planType: null,
-  rateLimitReachedType: null,
-} as const;
 
 interface ActiveTurn {
   readonly id: string;
@@ -400,9 +382,4 @@ export class LiveThread {
 
 function textOf(input: readonly UserInput[]): string {
   return input.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
-}
-
-/** A turn's `error` as the protocol's TurnError object. */
-function turnErrorObject(error: TurnError): WireObject {
-  return { message: error.message, codexErrorInfo: codexErrorInfoOf(error) ?? null, additionalDetails: null };
 }

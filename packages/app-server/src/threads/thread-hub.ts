@@ -97,14 +97,6 @@ export class ThreadHub {
     return this.#store;
   }
 
-  /**
-   * The environments of a thread started without `environments`: undefined, for `start` to attach
-   * the defaults (this machine, and environments.toml's executors) once it knows the thread's cwd.
-   */
-  get environment(): undefined {
-    return undefined;
-  }
-
   /** A loaded thread, or a -32600 naming the id. */
   loaded(threadId: string): LiveThread {
     const thread = this.#threads.get(threadId);
@@ -124,9 +116,14 @@ export class ThreadHub {
 
   /**
    * Starts a thread for `connection` (which is subscribed to it) on `environment`; without one, on
-   * the default environments, each in the thread's cwd, with a `warning` for each that was skipped.
+   * the default environments (this machine and environments.toml's executors), each in the thread's
+   * cwd. `skipped` says which defaults could not be attached, for the client's `warning`s.
    */
-  async start(params: ThreadStartParams, connection: ClientConnection, environment: ThreadEnvironment | readonly ThreadEnvironment[] | undefined): Promise<{ thread: LiveThread; response: WireObject }> {
+  async start(
+    params: ThreadStartParams,
+    connection: ClientConnection,
+    environment: ThreadEnvironment | readonly ThreadEnvironment[] | undefined,
+  ): Promise<{ thread: LiveThread; response: WireObject; skipped: readonly string[] }> {
     const config = await this.#config(params);
     let skipped: readonly string[] = [];
     if (environment === undefined) ({ environments: environment, skipped } = await this.environments.defaults(config.cwd));
@@ -142,10 +139,7 @@ export class ThreadHub {
       ephemeral: params.ephemeral === true,
       init: { selectedCapabilityRoots: params.selectedCapabilityRoots ?? [] },
     });
-    const started = this.#register(live, handle, connection);
-    // After the response and `thread/started`, which the method sends once this returns.
-    if (skipped.length > 0) setImmediate(() => setImmediate(() => skipped.forEach((message) => this.server.broadcast(live.id, 'warning', { threadId: live.id, message }))));
-    return started;
+    return { ...this.#register(live, handle, connection), skipped };
   }
 
   /** Loads a stored thread (or joins it when loaded) for `connection`. */
@@ -283,7 +277,6 @@ export class ThreadHub {
     const loaded = await this.#read(threadId);
     return storedThreadObject(loaded, includeTurns ? await recordedTurns(loaded, this.options.contextFragments) : [], this.options.cliVersion, this.options.contextFragments);
   }
-
 
   /** A listed thread: the live object when loaded, else the index's summary. */
   summaryObject(summary: ThreadSummary): WireObject {

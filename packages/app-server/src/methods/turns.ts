@@ -1,0 +1,93 @@
+// `turn/*`: start (with its overrides and environment selection), steer and interrupt. Each answers
+// promptly; a started turn notifies in the background.
+import { newTurnId, randomUuidV7, TurnInterruptParams, TurnStartParams, TurnSteerParams } from '@skein/protocol';
+import { AppServerRequestError } from '../app-server-error.js';
+import { selectEnvironment } from '../environments/environment-selection.js';
+import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
+import type { LiveThread } from '../threads/live-thread.js';
+import type { WireObject } from '../threads/thread-items.js';
+import { environmentEntries, nextTurnConfig, sandboxModeOf, threadSettingsObject } from '../threads/thread-settings.js';
+import { asRequestError } from './threads.js';
+
+function hubOf(context: MethodContext) {
+  return context.server.threads;
+}
+
+/** Refuses a new turn while one runs. */
+function assertNoTurnRunning(thread: LiveThread): void {
+  if (thread.activeTurnId !== undefined) throw AppServerRequestError.invalidRequest(`turn ${thread.activeTurnId} is still running; use turn/steer or turn/interrupt`);
+}
+
+/** The turn methods. */
+export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string, AppServerMethod>([
+  [
+    'turn/start',
+    defineMethod({
+      params: TurnStartParams,
+      experimentalFields: ['environments', 'collaborationMode'],
+      async handle(params, context) {
+        const hub = hubOf(context);
+        const thread = hub.loaded(params.threadId);
+        assertNoTurnRunning(thread);
+        // Checked (ids, and each cwd on its environment) before anything changes.
+        const selected = await selectEnvironment(params.environments, hub.environments);
+        const requested = params.cwd ?? selected?.cwd ?? undefined;
+        const cwd = requested === undefined ? undefined : context.server.resolveCwd(requested);
+        // The overrides layer over the thread's settings so far (thread/start's, earlier turns',
+        // thread/settings/update's), after any settings change that arrived before this turn; the
+        // settings are compared from that point on.
+        let settingsBefore: WireObject | undefined;
+        const config = await thread
+          .serializeSettings(() => {
+            settingsBefore = currentSettings(thread);
+            return nextTurnConfig(context.server, thread, { model: params.model, approvalPolicy: params.approvalPolicy, effort: params.effort, summary: params.summary, sandbox: sandboxModeOf(params.sandboxPolicy), cwd });
+          })
+          .catch((error: unknown) => asRequestError(error));
+        // Another turn may have started while the settings were loading. Nothing has changed until
+        // here, so a refused or failed turn/start leaves the thread as it was.
+        assertNoTurnRunning(thread);
+        if (selected !== undefined) {
+          thread.handle.useEnvironment(selected.environments);
+          for (const message of selected.warnings) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });
+        }
+        if (config !== undefined) thread.reconfigure(config);
+        // As Codex: overrides that change the thread's settings announce them before the turn starts.
+        const settingsAfter = currentSettings(thread);
+        if (settingsBefore !== undefined && JSON.stringify(settingsAfter) !== JSON.stringify(settingsBefore)) context.server.broadcast(thread.id, 'thread/settings/updated', { threadId: thread.id, threadSettings: settingsAfter });
+        const turn = thread.startTurn(params.input, { turnId: newTurnId(randomUuidV7), ...(params.outputSchema === undefined ? {} : { outputSchema: params.outputSchema }) });
+        return { turn };
+      },
+    }),
+  ],
+  [
+    'turn/steer',
+    defineMethod({
+      params: TurnSteerParams,
+      async handle(params, context) {
+        const thread = hubOf(context).loaded(params.threadId);
+        const turnId = await thread.steer(params.expectedTurnId, params.input).catch((error: unknown) => asRequestError(error));
+        return { turnId };
+      },
+    }),
+  ],
+  [
+    'turn/interrupt',
+    defineMethod({
+      params: TurnInterruptParams,
+      handle(params, context) {
+        const thread = hubOf(context).loaded(params.threadId);
+        try {
+          thread.interrupt(params.turnId);
+        } catch (error) {
+          asRequestError(error);
+        }
+        return {};
+      },
+    }),
+  ],
+]);
+
+/** The settings the thread's next turn runs with, as `thread/settings/updated` carries them. */
+function currentSettings(thread: LiveThread): WireObject {
+  return threadSettingsObject(thread, thread.nextConfig, environmentEntries(thread, undefined));
+}
