@@ -58,22 +58,8 @@ export {
 } from './response-item.js';
 export type { KnownResponseItemType } from './response-item.js';
 
-export {
-  CoreSandboxPolicy,
-  FileSystemAccessMode,
-  FileSystemPath,
-  FileSystemSandboxEntry,
-  FileSystemSandboxPolicy,
-  FileSystemSpecialPath,
-  ManagedFileSystemPermissions,
-  MissingPathBehavior,
-  NetworkSandboxPolicy,
-  PermissionProfile,
-} from './sandbox-policy.js';
-
-export { PathUri, PathUriError, PathUriString } from './path-uri.js';
-export type { PathConvention, PathUriErrorCode } from './path-uri.js';
-export { FileSystemError, FileSystemErrorCode } from './file-system-error.js';
+// Path URIs, JSON-RPC messages, file-system errors and sandbox policies: the executor's entry.
+export * from './executor.js';
 
 export {
   ContextFragment,
@@ -111,19 +97,6 @@ export {
   UserInput,
 } from './user-input.js';
 
-export {
-  JsonRpcError,
-  JsonRpcErrorCode,
-  JsonRpcErrorObject,
-  JsonRpcNotification,
-  JsonRpcParseError,
-  JsonRpcRequest,
-  JsonRpcResponse,
-  RequestId,
-  W3cTraceContext,
-  parseJsonRpcMessage,
-} from './jsonrpc.js';
-export type { JsonRpcMessage } from './jsonrpc.js';
 
 export {
   ApprovalsReviewer,
