@@ -41,6 +41,8 @@ export interface ThreadHandle {
   history(): readonly ResponseItem[];
   /** Runs one user turn to its end; refuses while another runs. */
   runTurn(input: readonly UserInput[], options?: RunTurnOptions): Promise<TurnOutcome>;
+  /** Appends items to the model-visible history: now between turns, with the running turn's next request otherwise. */
+  injectItems(items: readonly ResponseItem[]): Promise<void>;
   /** Adds input to the running turn. */
   steer(input: readonly UserInput[]): Promise<void>;
   /** Compacts the history now, as a turn of its own (runs even with `auto_compaction` off); refuses while another turn runs. */
@@ -86,6 +88,7 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
     compact: () => session.compact(),
     runTurn: (input, options) => session.runTurn(input, options),
     steer: (input) => session.steer(input),
+    injectItems: (items) => session.injectItems(items),
     interrupt: () => session.interrupt(),
     interruptIfRunning: () => session.interruptIfRunning(),
     reconfigure: (config) => session.reconfigure(config),

@@ -224,6 +224,7 @@ export {
   InitialTurnsPageParams,
   ThreadResumeParams,
   ThreadSetNameParams,
+  ThreadInjectItemsParams,
   ThreadShellCommandParams,
   ToolRequestUserInputResponse,
   TurnInterruptParams,

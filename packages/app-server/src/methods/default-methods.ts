@@ -17,6 +17,7 @@ import { THREAD_READ_STATE_METHODS } from './thread-read-state.js';
 import { THREAD_COMPACT_METHODS } from './thread-compact.js';
 import { THREAD_METADATA_METHODS } from './thread-metadata.js';
 import { THREAD_SETTINGS_METHODS } from './thread-settings.js';
+import { THREAD_INJECT_ITEMS_METHODS } from './thread-inject-items.js';
 import { THREAD_ITEMS_LIST_METHODS } from './thread-items-list.js';
 import { THREAD_TURNS_LIST_METHODS } from './thread-turns-list.js';
 import { THREAD_METHODS } from './threads.js';
@@ -39,6 +40,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   THREAD_METADATA_METHODS,
   THREAD_TURNS_LIST_METHODS,
   THREAD_ITEMS_LIST_METHODS,
+  THREAD_INJECT_ITEMS_METHODS,
   TURN_METHODS,
   THREAD_COMPACT_METHODS,
   ENVIRONMENT_METHODS,

@@ -66,10 +66,14 @@ export class ThreadHistory {
 
   /**
    * Records items produced in `turnId`: assigns missing ids, tags the turn, truncates tool outputs.
-   * Returns the items as recorded (what the rollout must persist).
+   * Items from outside any turn (a client's injected items) pass no turn and carry no tag, so no
+   * turn's record shows them. Returns the items as recorded (what the rollout must persist).
    */
-  record(items: readonly ResponseItem[], turnId: string): ResponseItem[] {
-    const recorded = items.map((item) => withResponseItemMetadata(ensureResponseItemId(this.#truncate(item), this.#uuid), { turn_id: turnId }));
+  record(items: readonly ResponseItem[], turnId: string | undefined): ResponseItem[] {
+    const recorded = items.map((item) => {
+      const withId = ensureResponseItemId(this.#truncate(item), this.#uuid);
+      return turnId === undefined ? withId : withResponseItemMetadata(withId, { turn_id: turnId });
+    });
     this.#items.push(...recorded);
     if (recorded.length > 0) this.#onRecorded?.(recorded);
     return recorded;

@@ -26,6 +26,7 @@ import { ThreadCompaction, type CompactionRun } from './thread-compaction.js';
 import { TokenAccounting } from './token-accounting.js';
 import { ThreadUserShell } from './thread-user-shell.js';
 import { ThreadSessionError, type ActiveTurn, type TurnSlot } from './active-turn.js';
+import { InjectedItems } from './injected-items.js';
 import { requestMetadata, sharedRequestFields, type RequestPlace } from './turn-requests.js';
 import { TurnContextAssembly, type RecordedTurnSettings } from './turn-context-assembly.js';
 import type { UserShellResult } from './user-shell-command.js';
@@ -37,7 +38,6 @@ export { ThreadSessionError } from './active-turn.js';
 export { baseInstructionsFor } from './thread-session-options.js';
 export type { ThreadSessionOptions } from './thread-session-options.js';
 import { baseInstructionsFor, type ThreadSessionOptions } from './thread-session-options.js';
-
 
 /** A loaded thread. */
 export class ThreadSession {
@@ -64,6 +64,7 @@ export class ThreadSession {
   #active: ActiveTurn | undefined;
   readonly #compaction: ThreadCompaction;
   readonly #budgets: ThreadBudgets;
+  readonly #injected: InjectedItems;
   /** The model the last turn ran with (unknown after a resume until a turn runs). */
   #lastTurnModel: ModelInfo | undefined;
 
@@ -125,6 +126,7 @@ export class ThreadSession {
       requestFields: (config, clientMetadata) => sharedRequestFields(config, this.threadId, clientMetadata),
       chargeUsage: (usage) => this.#budgets.chargeCompaction(usage),
     });
+    this.#injected = new InjectedItems({ history: this.history, context: this.#context, running: () => this.#active !== undefined, opening: () => this.#context.openingContext(this.#config, this.#model, newTurnId(this.#uuid)) });
     this.#budgets = new ThreadBudgets({
       threadId: options.threadId,
       config: () => this.#config,
@@ -241,7 +243,7 @@ export class ThreadSession {
           // Before sampling: compaction when a response filled the window, the budgets' reminders,
           // the thread's hooks, then steered input, just before the request. After a response:
           // token accounting first, so budgets and compaction see its usage.
-          hooks: combineTurnHooks({ afterResponse: [this.#tokens], beforeSampling: [this.#compaction.midTurnHook(compaction('mid_turn'))] }, this.#budgets.hooks, this.#options.hooks ?? {}, { beforeSampling: [active.steered] }),
+          hooks: combineTurnHooks({ afterResponse: [this.#tokens], beforeSampling: [this.#compaction.midTurnHook(compaction('mid_turn'))] }, this.#budgets.hooks, this.#options.hooks ?? {}, { beforeSampling: [this.#injected, active.steered] }),
         },
         {
           turnId,
@@ -296,6 +298,7 @@ export class ThreadSession {
   #finishTurn(active: ActiveTurn): void {
     const leftover = active.steered.close();
     if (leftover.length > 0) this.history.record(leftover, active.turnId);
+    this.#injected.recordWaiting();
     this.#end(active);
   }
 
@@ -316,6 +319,11 @@ export class ThreadSession {
     this.#compaction.restore(recorded.window);
     this.#budgets.restore();
     this.#context.restore(this.#config, items.length > 0, baseline);
+  }
+
+  /** Appends a client's items to the model-visible history (`thread/inject_items`); see InjectedItems. */
+  injectItems(items: readonly ResponseItem[]): Promise<void> {
+    return this.#injected.inject(items);
   }
 
   /** Interrupts the running turn; it ends as `interrupted` once in-flight work stops. */

@@ -92,17 +92,7 @@ export class TurnContextAssembly {
         // Only now has the model's view changed; a turn that failed earlier leaves it as it was.
         this.#lastSettings = settings;
         if (world.records.length > 0) recorder.recordWorldState(world.records);
-        recorder.recordTurnContext({
-          turnId,
-          cwd: config.cwd,
-          model: model.slug,
-          approvalPolicy: settings.permissions.approvalPolicy,
-          sandboxPolicy: sandboxPolicyFromConfig(config),
-          reasoningEffort: config.modelReasoningEffort ?? model.defaultReasoningEffort,
-          reasoningSummary: config.modelReasoningSummary,
-          currentDate: settings.environment.currentDate,
-          timezone: settings.environment.timezone,
-        });
+        this.#recordTurnContext(config, model, turnId, settings);
       },
     };
   }
@@ -127,6 +117,43 @@ export class TurnContextAssembly {
         if (world.records.length > 0) recorder.recordWorldState(world.records);
       },
     };
+  }
+
+  /** Whether the next turn opens with the full initial context (the model has been told nothing yet). */
+  get needsInitialContext(): boolean {
+    return this.#lastSettings === undefined;
+  }
+
+  /**
+   * The full initial context under `config`, for history that starts before any turn (a client's
+   * injected items on a fresh thread follow it). Call `onRecorded` once it is recorded: the rollout
+   * gets the `turn_context` a resume takes as its baseline (under `contextId`, which names no turn),
+   * and the next turn tells the model only what changed.
+   */
+  async openingContext(config: Config, model: ModelInfo, contextId: string): Promise<{ readonly items: ResponseItem[]; readonly onRecorded: () => void }> {
+    const settings = this.#settings(config);
+    const items = await this.#initialContext(config, settings);
+    return {
+      items,
+      onRecorded: () => {
+        this.#lastSettings = settings;
+        this.#recordTurnContext(config, model, contextId, settings);
+      },
+    };
+  }
+
+  #recordTurnContext(config: Config, model: ModelInfo, turnId: string, settings: TurnSettings): void {
+    this.#options.recorder.recordTurnContext({
+      turnId,
+      cwd: config.cwd,
+      model: model.slug,
+      approvalPolicy: settings.permissions.approvalPolicy,
+      sandboxPolicy: sandboxPolicyFromConfig(config),
+      reasoningEffort: config.modelReasoningEffort ?? model.defaultReasoningEffort,
+      reasoningSummary: config.modelReasoningSummary,
+      currentDate: settings.environment.currentDate,
+      timezone: settings.environment.timezone,
+    });
   }
 
   /**

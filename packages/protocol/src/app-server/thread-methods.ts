@@ -60,6 +60,10 @@ export type ThreadIdParams = z.infer<typeof ThreadIdParams>;
 export const ThreadSetNameParams = z.object({ threadId: z.string(), name: z.string() });
 export type ThreadSetNameParams = z.infer<typeof ThreadSetNameParams>;
 
+/** `thread/inject_items`: raw Responses API items for a loaded thread's model-visible history (each item is checked by the method, which names the one it refuses). */
+export const ThreadInjectItemsParams = z.object({ threadId: z.string(), items: z.array(z.unknown()) });
+export type ThreadInjectItemsParams = z.infer<typeof ThreadInjectItemsParams>;
+
 export const ThreadShellCommandParams = z.object({ threadId: z.string(), command: z.string(), timeoutMs: z.number().int().nonnegative().nullish() });
 export type ThreadShellCommandParams = z.infer<typeof ThreadShellCommandParams>;
 

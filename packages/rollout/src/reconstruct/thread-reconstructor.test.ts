@@ -99,6 +99,16 @@ describe('ThreadReconstructor', () => {
     expect(lenient.tokenCount?.total_token_usage).toEqual({ input_tokens: 7, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 0, reasoning_output_tokens: 0, total_tokens: 0 });
   });
 
+  it('takes a turn context recorded before any turn (with injected items) as the baseline, not as a turn', () => {
+    const result = replay([header, item(environmentContext('/workspace')), turnContext('opening'), item(userMessage('injected'))]);
+    expect(result.turns).toEqual([]);
+    expect(result.referenceTurnContext?.turn_id).toBe('opening');
+    expect(texts(result.history)).toEqual([expect.stringContaining('<environment_context>'), 'injected']);
+    const later = replay([header, item(environmentContext('/workspace')), turnContext('opening'), item(userMessage('injected')), ...userTurn('t1', 'first')]);
+    expect(later.turns.map((turn) => [turn.turnId, turn.status, turn.userTurn])).toEqual([['t1', 'completed', true]]);
+    expect(later.referenceTurnContext?.turn_id).toBe('t1');
+  });
+
   it('rebuilds the history, the turns and the last turn context', () => {
     const result = replay([
       header,

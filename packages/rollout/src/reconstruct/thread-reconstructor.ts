@@ -255,6 +255,15 @@ export class ThreadReconstructor {
   private onTurnContext(context: TurnContext, lineNumber: number): void {
     const turnId = context.turn_id ?? undefined;
     const current = this.current;
+    // A context with a turn id before any turn (recorded with items a client injected into a fresh
+    // thread) is a baseline for the first turn, not a turn of its own; files too old to have
+    // lifecycle events wrote no turn ids.
+    if (!this.sawLifecycle && current === undefined && turnId !== undefined) {
+      this.sawLifecycle = true;
+      this.lastTurnContext = context;
+      this.baselineCleared = false;
+      return;
+    }
     const belongsToCurrent = this.sawLifecycle
       ? current !== undefined && (turnId === undefined || current.turnId === undefined || current.turnId === turnId)
       : // Old files have no lifecycle events: a turn context opens its turn, unless the user's
@@ -296,7 +305,11 @@ export class ThreadReconstructor {
   }
 
   private markUserTurn(lineNumber: number): void {
-    if (this.current === undefined) this.openTurn(undefined, lineNumber);
+    if (this.current === undefined) {
+      // Where turns open with lifecycle events, a message before any turn (an injected one) has none.
+      if (this.sawLifecycle) return;
+      this.openTurn(undefined, lineNumber);
+    }
     (this.current as MutableTurn).userTurn = true;
   }
 
