@@ -22,6 +22,11 @@ export class AppServerRequestError extends JsonRpcRequestError {
   }
 }
 
+/** Answers the request with `-32600 <message>`, worded as Codex words it (no prefix). */
+export function refuse(message: string): never {
+  throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, message);
+}
+
 /** Why a server→client request did not get a result. */
 export class ServerRequestError extends Error {
   override readonly name = 'ServerRequestError';

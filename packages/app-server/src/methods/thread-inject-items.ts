@@ -3,14 +3,10 @@
 // has not run a turn, and with the next request while a turn runs. They are recorded in the rollout
 // (resume keeps them) but belong to no turn, so `thread/read` does not show them. Items of a type
 // this version does not model are accepted and dropped, as Codex drops them.
-import { AppServerErrorCode, KnownResponseItem, ThreadInjectItemsParams, withoutResponseItemMetadata, type ResponseItem } from '@skein/protocol';
+import { isKnownResponseItem, KnownResponseItem, ThreadInjectItemsParams, withoutResponseItemMetadata, type ResponseItem } from '@skein/protocol';
 import type * as z from 'zod';
-import { AppServerRequestError } from '../app-server-error.js';
+import { refuse } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod } from '../method.js';
-
-function refuse(message: string): never {
-  throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, message);
-}
 
 /** One schema issue in serde's manner: `missing field \`content\``, else where and what. */
 function describeIssue(issue: z.core.$ZodIssue | undefined): string {
@@ -26,7 +22,7 @@ function parseItem(raw: unknown, index: number): ResponseItem | undefined {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) refuse(`${where}: expected an object, got ${Array.isArray(raw) ? 'an array' : raw === null ? 'null' : typeof raw}`);
   const type = (raw as { type?: unknown }).type;
   if (typeof type !== 'string') refuse(`${where}: missing field \`type\``);
-  if (!KnownResponseItem.options.some((option) => option.shape.type.value === type)) return undefined;
+  if (!isKnownResponseItem({ type })) return undefined;
   const parsed = KnownResponseItem.safeParse(raw, { reportInput: true });
   if (!parsed.success) refuse(`${where}: ${describeIssue(parsed.error.issues[0])}`);
   // Skein's own item metadata (turn tags, provenance) is the runtime's to set, never a client's.

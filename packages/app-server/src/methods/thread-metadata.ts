@@ -1,14 +1,10 @@
 // `thread/metadata/update`: stores a thread's Git facts (merged field by field) and Daybreak choice,
 // as Codex 0.171.0 does, and answers the thread as `thread/read` shows it; no notification. Skein
 // keeps no projects, so a `projectId` to assign is never found; an empty one (clear) is accepted.
-import { AppServerErrorCode, ThreadMetadataUpdateParams } from '@skein/protocol';
-import { AppServerRequestError } from '../app-server-error.js';
+import { ThreadMetadataUpdateParams } from '@skein/protocol';
+import { refuse } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod } from '../method.js';
 import { recordedGitFacts, withStoredMetadata } from '../threads/thread-metadata.js';
-
-function refuse(message: string): never {
-  throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, message);
-}
 
 /** A Git field of the patch: kept (undefined), cleared (null) or replaced by its trimmed, non-empty value. */
 function gitField(value: string | null | undefined, name: string): string | null | undefined {

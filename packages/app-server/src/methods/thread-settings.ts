@@ -1,9 +1,9 @@
 // `thread/settings/update`: changes a loaded thread's settings for its later turns (never the one
 // running), then tells the thread's subscribers what the next turn runs with, as Codex 0.171.0 does:
 // `{}`, then `thread/settings/updated {threadId, threadSettings}`.
-import { AppServerErrorCode, ThreadSettingsUpdateParams } from '@skein/protocol';
+import { ThreadSettingsUpdateParams } from '@skein/protocol';
 import type { BUILT_IN_PERMISSION_PROFILES } from '@skein/sandboxing';
-import { AppServerRequestError } from '../app-server-error.js';
+import { refuse } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod } from '../method.js';
 import { environmentEntries, nextTurnConfig, sandboxModeOf, threadSettingsObject } from '../threads/thread-settings.js';
 import { selectEnvironment } from '../environments/environment-selection.js';
@@ -15,10 +15,6 @@ const PROFILE_SANDBOX_MODES: Readonly<Record<keyof typeof BUILT_IN_PERMISSION_PR
   ':workspace': 'workspace-write',
   ':danger-full-access': 'danger-full-access',
 };
-
-function refuse(message: string): never {
-  throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, message);
-}
 
 /** The `thread/settings/update` method. */
 export const THREAD_SETTINGS_METHODS: ReadonlyMap<string, AppServerMethod> = new Map([
