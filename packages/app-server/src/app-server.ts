@@ -20,6 +20,7 @@ import {
 import type { ClientConnection, MethodContext, MethodTable } from './method.js';
 import { methodTable } from './methods/default-methods.js';
 import { AppServerRequestError } from './app-server-error.js';
+import { StandaloneProcesses } from './processes/connection-processes.js';
 import { ThreadHub, type ThreadHubOptions, type ThreadHubServer } from './threads/thread-hub.js';
 import { ThreadServerRequests } from './threads/thread-server-requests.js';
 import { ThreadSubscriptions } from './thread-subscriptions.js';
@@ -78,6 +79,8 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   readonly skills: SkillsService | undefined;
   /** Which connections follow which threads; the thread methods fill it. */
   readonly subscriptions = new ThreadSubscriptions();
+  /** `command/exec` and `process/spawn` processes, per connection; killed when their connection closes. */
+  readonly standaloneProcesses = new StandaloneProcesses();
   readonly maxRequestBytes: number;
   /** The server's version, in the user agent. */
   readonly version: string;
@@ -189,6 +192,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   /** Disconnects every client and unloads every thread (their commands end). */
   async close(): Promise<void> {
     await Promise.all([...this.#connections].map((connection) => this.disconnect(connection)));
+    await this.standaloneProcesses.close();
     await this.#threads?.closeAll();
     await this.#options.skills?.close();
   }

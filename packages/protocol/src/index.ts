@@ -182,6 +182,25 @@ export {
 } from './app-server/fs.js';
 export { Model, ModelListParams, ModelListResponse, ReasoningEffortOption } from './app-server/model-list.js';
 export {
+  CommandExecOutputDeltaNotification,
+  CommandExecOutputStream,
+  CommandExecParams,
+  CommandExecResizeParams,
+  CommandExecResponse,
+  CommandExecTerminalSize,
+  CommandExecTerminateParams,
+  CommandExecWriteParams,
+  EnvironmentOverrides,
+} from './app-server/command-exec.js';
+export {
+  ProcessExitedNotification,
+  ProcessKillParams,
+  ProcessOutputDeltaNotification,
+  ProcessResizePtyParams,
+  ProcessSpawnParams,
+  ProcessWriteStdinParams,
+} from './app-server/process.js';
+export {
   ExperimentalFeature,
   ExperimentalFeatureListParams,
   ExperimentalFeatureListResponse,

@@ -3,6 +3,7 @@ import type { AppServerMethod, MethodTable } from '../method.js';
 import { ACCOUNT_READ_METHODS } from './account-read.js';
 import { ACCOUNT_RATE_LIMITS_READ_METHODS } from './account-rate-limits-read.js';
 import { COLLABORATION_MODE_LIST_METHODS } from './collaboration-mode-list.js';
+import { COMMAND_EXEC_METHODS } from './command-exec.js';
 import { CONFIG_READ_METHODS } from './config-read.js';
 import { CONFIG_REQUIREMENTS_READ_METHODS } from './config-requirements-read.js';
 import { ENVIRONMENT_METHODS } from './environments.js';
@@ -12,6 +13,7 @@ import { HOOKS_LIST_METHODS } from './hooks-list.js';
 import { MODEL_LIST_METHODS } from './model-list.js';
 import { MODEL_PROVIDER_LIST_METHODS } from './model-provider-list.js';
 import { PERMISSION_PROFILE_LIST_METHODS } from './permission-profile-list.js';
+import { PROCESS_METHODS } from './process.js';
 import { SKILLS_LIST_METHODS } from './skills-list.js';
 import { THREAD_READ_STATE_METHODS } from './thread-read-state.js';
 import { THREAD_COMPACT_METHODS } from './thread-compact.js';
@@ -46,6 +48,8 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   ENVIRONMENT_METHODS,
   PERMISSION_PROFILE_LIST_METHODS,
   ACCOUNT_RATE_LIMITS_READ_METHODS,
+  COMMAND_EXEC_METHODS,
+  PROCESS_METHODS,
 ];
 
 /** Every method this server implements, by name (a new map each call). */
