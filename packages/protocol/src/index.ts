@@ -180,6 +180,7 @@ export {
   FsRemoveParams,
   FsWriteFileParams,
 } from './app-server/fs.js';
+export { FsChangedNotification, FsUnwatchParams, FsWatchParams, FsWatchResponse } from './app-server/fs-watch.js';
 export { Model, ModelListParams, ModelListResponse, ReasoningEffortOption } from './app-server/model-list.js';
 export {
   CommandExecOutputDeltaNotification,

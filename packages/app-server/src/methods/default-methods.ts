@@ -9,6 +9,7 @@ import { CONFIG_REQUIREMENTS_READ_METHODS } from './config-requirements-read.js'
 import { ENVIRONMENT_METHODS } from './environments.js';
 import { EXPERIMENTAL_FEATURE_LIST_METHODS } from './experimental-feature-list.js';
 import { FS_METHODS } from './fs.js';
+import { FS_WATCH_METHODS } from './fs-watch.js';
 import { HOOKS_LIST_METHODS } from './hooks-list.js';
 import { MODEL_LIST_METHODS } from './model-list.js';
 import { MODEL_PROVIDER_LIST_METHODS } from './model-provider-list.js';
@@ -27,6 +28,7 @@ import { TURN_METHODS } from './turns.js';
 
 const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   FS_METHODS,
+  FS_WATCH_METHODS,
   CONFIG_READ_METHODS,
   CONFIG_REQUIREMENTS_READ_METHODS,
   ACCOUNT_READ_METHODS,
