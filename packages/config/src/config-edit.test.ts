@@ -89,3 +89,10 @@ memories = true
     expect(() => applyConfigEdits('model = = 1\n', [set('model', 'o3')])).toThrow(/^Invalid configuration: /);
   });
 });
+
+describe('applyConfigEdits array style', () => {
+  it('writes arrays as Codex does, unless the file spaces its brackets', () => {
+    expect(applyConfigEdits('', [set('project_root_markers', ['.git', '.hg'])])).toBe('project_root_markers = [".git", ".hg"]\n');
+    expect(applyConfigEdits('a = [ 1 ]\n', [set('project_root_markers', ['.git'])])).toBe('a = [ 1 ]\nproject_root_markers = [ ".git" ]\n');
+  });
+});

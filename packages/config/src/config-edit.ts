@@ -116,8 +116,10 @@ function applyEdit(text: string, edit: ConfigEdit): string {
     const current = parent[key];
     parent[key] = edit.mergeStrategy === 'upsert' && isTable(current) && isTable(edit.value) ? merged(current, edit.value) : edit.value;
   }
-  // New tables become `[sections]` at any depth, as Codex writes them.
-  const out = patch(source, document, { inlineTableStart: Number.MAX_SAFE_INTEGER });
+  // New tables become `[sections]` at any depth, as Codex writes them; new arrays follow the file's
+  // style (`[ "a" ]` when it has one like it), else Codex's `["a"]`.
+  const bracketSpacing = /=[ \t]*[[{][ \t]+\S/.test(source);
+  const out = patch(source, document, { inlineTableStart: Number.MAX_SAFE_INTEGER, bracketSpacing });
   return out === '' || out.endsWith('\n') ? out : `${out}\n`;
 }
 

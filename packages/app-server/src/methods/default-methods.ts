@@ -5,7 +5,9 @@ import { ACCOUNT_RATE_LIMITS_READ_METHODS } from './account-rate-limits-read.js'
 import { COLLABORATION_MODE_LIST_METHODS } from './collaboration-mode-list.js';
 import { CONFIG_READ_METHODS } from './config-read.js';
 import { CONFIG_REQUIREMENTS_READ_METHODS } from './config-requirements-read.js';
+import { CONFIG_WRITE_METHODS } from './config-write.js';
 import { ENVIRONMENT_METHODS } from './environments.js';
+import { EXPERIMENTAL_FEATURE_ENABLEMENT_METHODS } from './experimental-feature-enablement.js';
 import { EXPERIMENTAL_FEATURE_LIST_METHODS } from './experimental-feature-list.js';
 import { FS_METHODS } from './fs.js';
 import { HOOKS_LIST_METHODS } from './hooks-list.js';
@@ -44,6 +46,8 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   ENVIRONMENT_METHODS,
   PERMISSION_PROFILE_LIST_METHODS,
   ACCOUNT_RATE_LIMITS_READ_METHODS,
+  CONFIG_WRITE_METHODS,
+  EXPERIMENTAL_FEATURE_ENABLEMENT_METHODS,
 ];
 
 /** Every method this server implements, by name (a new map each call). */
