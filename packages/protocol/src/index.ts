@@ -209,6 +209,18 @@ export {
 } from './app-server/experimental-feature-list.js';
 export { ConfigLayerMetadata, ConfigLayerSource, ConfigReadLayer, ConfigReadParams, ConfigReadResponse } from './app-server/config-read.js';
 export { ConfigRequirementsReadParams, ConfigRequirementsReadResponse } from './app-server/config-requirements.js';
+export {
+  ConfigBatchWriteParams,
+  ConfigEdit,
+  ConfigValueWriteParams,
+  ConfigWriteErrorCode,
+  ConfigWriteResponse,
+  ExperimentalFeatureEnablementSetParams,
+  ExperimentalFeatureEnablementSetResponse,
+  MergeStrategy,
+  OverriddenMetadata,
+  WriteStatus,
+} from './app-server/config-write.js';
 export { Account, GetAccountParams, GetAccountRateLimitsParams, GetAccountResponse } from './app-server/account.js';
 export { PermissionProfileListParams, PermissionProfileListResponse, PermissionProfileSummary } from './app-server/permission-profile-list.js';
 export {

@@ -6,7 +6,9 @@ import { COLLABORATION_MODE_LIST_METHODS } from './collaboration-mode-list.js';
 import { COMMAND_EXEC_METHODS } from './command-exec.js';
 import { CONFIG_READ_METHODS } from './config-read.js';
 import { CONFIG_REQUIREMENTS_READ_METHODS } from './config-requirements-read.js';
+import { CONFIG_WRITE_METHODS } from './config-write.js';
 import { ENVIRONMENT_METHODS } from './environments.js';
+import { EXPERIMENTAL_FEATURE_ENABLEMENT_METHODS } from './experimental-feature-enablement.js';
 import { EXPERIMENTAL_FEATURE_LIST_METHODS } from './experimental-feature-list.js';
 import { FS_METHODS } from './fs.js';
 import { FS_WATCH_METHODS } from './fs-watch.js';
@@ -52,6 +54,8 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   ACCOUNT_RATE_LIMITS_READ_METHODS,
   COMMAND_EXEC_METHODS,
   PROCESS_METHODS,
+  CONFIG_WRITE_METHODS,
+  EXPERIMENTAL_FEATURE_ENABLEMENT_METHODS,
 ];
 
 /** Every method this server implements, by name (a new map each call). */
