@@ -40,11 +40,17 @@ const FENCE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 // The YAML parser (260 KB) is imported with the first skill file read, not when a host starts (issue #18).
 let yamlModule: Promise<typeof Yaml> | undefined;
 
+/** yaml's Node build is CommonJS: a bundle's dynamic import of it yields the exports as `default`. */
+async function importYaml(): Promise<typeof Yaml> {
+  const loaded = (await import('yaml')) as typeof Yaml & { readonly default?: typeof Yaml };
+  return typeof loaded.parse === 'function' ? loaded : (loaded.default ?? loaded);
+}
+
 /** The metadata of a SKILL.md's text. `openAiYaml` is the text of `agents/openai.yaml`, if there is one. */
 export async function parseSkillFile(text: string, openAiYaml?: string): Promise<SkillMetadata> {
   const fence = FENCE.exec(text.replace(/^\uFEFF/, ''));
   if (fence === null) throw new SkillFileError('missing YAML front matter (a `---` line, the keys, then another `---` line)');
-  const { parse } = await (yamlModule ??= import('yaml'));
+  const { parse } = await (yamlModule ??= importYaml());
   const parseYamlOrThrow = (yaml: string, what: string): unknown => {
     try {
       return parse(yaml, { maxAliasCount: 100 });
