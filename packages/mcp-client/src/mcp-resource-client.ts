@@ -1,8 +1,10 @@
 // A connection to one MCP server for its resources: start or reach it as its `[mcp_servers.<name>]`
 // table says, then list and read resources, every call bounded by a timeout and an AbortSignal.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 // Named, not `z.core.$ZodError`: a nested namespace read keeps all of zod (every locale) in a bundle.
 import { $ZodError } from 'zod/v4/core';
@@ -11,10 +13,7 @@ import { McpClientError } from './mcp-client-error.js';
 import type { McpResource, McpResourceContents, McpResourcePage } from './mcp-resource.js';
 import { parseServerConfig, resolveServerLaunch } from './mcp-server-config.js';
 import type { McpHostEnv, McpServerConfig, ServerLaunch } from './mcp-server-config.js';
-import type * as McpSdkModule from './mcp-sdk.js';
 import { StderrTail } from './stderr-tail.js';
-
-type McpSdk = typeof McpSdkModule;
 
 /** Codex's defaults when a table sets no `startup_timeout_sec` / `tool_timeout_sec`. */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
@@ -62,8 +61,6 @@ export class McpResourceClient {
   private constructor(
     /** The `[mcp_servers.<name>]` key, used in every error message. */
     readonly serverName: string,
-    /** The SDK's classes, imported by `connect`. */
-    private readonly kit: McpSdk,
     private readonly sdk: Client,
     private readonly stderr: StderrTail,
     private readonly requestTimeoutMs: number,
@@ -77,11 +74,10 @@ export class McpResourceClient {
     const config = parseServerConfig(name, server);
     if (config.enabled === false) throw new McpClientError('Disabled', name, 'disabled in config (enabled = false)');
     const launch = resolveServerLaunch(name, config, options.env ?? process.env);
-    const kit = await import('./mcp-sdk.js');
     const stderr = new StderrTail();
-    const transport = openTransport(kit, launch, stderr);
-    const sdk = new kit.Client(options.clientInfo ?? { name: 'skein', version: '0.0.0' }, { capabilities: {} });
-    const client = new McpResourceClient(name, kit, sdk, stderr, options.requestTimeoutMs ?? secondsToMs(config.tool_timeout_sec) ?? DEFAULT_REQUEST_TIMEOUT_MS);
+    const transport = openTransport(launch, stderr);
+    const sdk = new Client(options.clientInfo ?? { name: 'skein', version: '0.0.0' }, { capabilities: {} });
+    const client = new McpResourceClient(name, sdk, stderr, options.requestTimeoutMs ?? secondsToMs(config.tool_timeout_sec) ?? DEFAULT_REQUEST_TIMEOUT_MS);
     sdk.onclose = () => client.#onTransportClosed();
     const startupMs = options.startupTimeoutMs ?? secondsToMs(config.startup_timeout_sec) ?? DEFAULT_STARTUP_TIMEOUT_MS;
     const deadline = new CallDeadline(startupMs, options.signal, client.#owner.signal);
@@ -176,7 +172,6 @@ export class McpResourceClient {
         break;
     }
     if (this.#state !== 'open') return this.#notOpen(what, error);
-    const { ErrorCode, McpError, StreamableHTTPError } = this.kit;
     if (error instanceof McpError && error.code !== Number(ErrorCode.ConnectionClosed)) {
       return new McpClientError('ServerError', name, `${what} failed (JSON-RPC error ${error.code}): ${serverMessage(error)}`, { cause: error, rpcCode: error.code });
     }
@@ -204,7 +199,6 @@ export class McpResourceClient {
     }
     // The SDK closes the transport itself when the handshake fails, so the client's state cannot tell
     // an exit from a refusal; the pending `initialize` failing with ConnectionClosed can.
-    const { ErrorCode, McpError, StreamableHTTPError } = this.kit;
     if (error instanceof McpError && error.code === Number(ErrorCode.ConnectionClosed)) {
       const gone = launch.transport === 'stdio' ? 'exited' : 'closed the connection';
       return new McpClientError('ConnectFailed', name, `${target} ${gone} before the MCP handshake finished${this.#stderrNote()}`, { cause: error });
@@ -235,9 +229,9 @@ export class McpResourceClient {
   }
 }
 
-function openTransport(kit: McpSdk, launch: ServerLaunch, stderr: StderrTail): Transport {
-  if (launch.transport === 'http') return new kit.StreamableHTTPClientTransport(launch.url, { requestInit: { headers: launch.headers } });
-  const transport = new kit.StdioClientTransport({
+function openTransport(launch: ServerLaunch, stderr: StderrTail): Transport {
+  if (launch.transport === 'http') return new StreamableHTTPClientTransport(launch.url, { requestInit: { headers: launch.headers } });
+  const transport = new StdioClientTransport({
     command: launch.command,
     args: [...launch.args],
     env: launch.env,
