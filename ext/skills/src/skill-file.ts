@@ -1,7 +1,7 @@
 // Reading a SKILL.md: YAML front matter between `---` lines, then the body. The front matter and the
 // optional `agents/openai.yaml` beside it are checked with zod; a bad file is a problem that names
 // the file, never an exception that fails a turn.
-import { parse as parseYaml } from 'yaml';
+import type * as Yaml from 'yaml';
 import * as z from 'zod';
 import type { SkillMetadata } from './skill.js';
 
@@ -37,10 +37,27 @@ export class SkillFileError extends Error {
 
 const FENCE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
+// The YAML parser (260 KB) is imported with the first skill file read, not when a host starts (issue #18).
+let yamlModule: Promise<typeof Yaml> | undefined;
+
+/** yaml's Node build is CommonJS: a bundle's dynamic import of it yields the exports as `default`. */
+async function importYaml(): Promise<typeof Yaml> {
+  const loaded = (await import('yaml')) as typeof Yaml & { readonly default?: typeof Yaml };
+  return typeof loaded.parse === 'function' ? loaded : (loaded.default ?? loaded);
+}
+
 /** The metadata of a SKILL.md's text. `openAiYaml` is the text of `agents/openai.yaml`, if there is one. */
-export function parseSkillFile(text: string, openAiYaml?: string): SkillMetadata {
+export async function parseSkillFile(text: string, openAiYaml?: string): Promise<SkillMetadata> {
   const fence = FENCE.exec(text.replace(/^\uFEFF/, ''));
   if (fence === null) throw new SkillFileError('missing YAML front matter (a `---` line, the keys, then another `---` line)');
+  const { parse } = await (yamlModule ??= importYaml());
+  const parseYamlOrThrow = (yaml: string, what: string): unknown => {
+    try {
+      return parse(yaml, { maxAliasCount: 100 });
+    } catch (error) {
+      throw new SkillFileError(`${what} is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`);
+    }
+  };
   const front = FrontMatter.safeParse(parseYamlOrThrow(fence[1] ?? '', 'front matter'));
   if (!front.success) throw new SkillFileError(`front matter: ${describeIssues(front.error)}`);
   const extra = openAiYaml === undefined ? undefined : OpenAiYaml.safeParse(parseYamlOrThrow(openAiYaml, 'agents/openai.yaml') ?? {});
@@ -66,14 +83,6 @@ export function parseSkillFile(text: string, openAiYaml?: string): SkillMetadata
     ...(extra?.data.dependencies?.tools === undefined ? {} : { dependencies: { tools: extra.data.dependencies.tools } }),
     hidden: extra?.data.policy?.allow_implicit_invocation === false,
   };
-}
-
-function parseYamlOrThrow(text: string, what: string): unknown {
-  try {
-    return parseYaml(text, { maxAliasCount: 100 });
-  } catch (error) {
-    throw new SkillFileError(`${what} is not valid YAML: ${(error as Error).message.split('\n')[0] ?? ''}`);
-  }
 }
 
 function describeIssues(error: z.ZodError): string {

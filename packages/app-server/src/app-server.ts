@@ -20,6 +20,7 @@ import {
 import type { ClientConnection, MethodContext, MethodTable } from './method.js';
 import { methodTable } from './methods/default-methods.js';
 import { AppServerRequestError } from './app-server-error.js';
+import { StandaloneProcesses } from './processes/connection-processes.js';
 import { ThreadHub, type ThreadHubOptions, type ThreadHubServer } from './threads/thread-hub.js';
 import { ThreadServerRequests } from './threads/thread-server-requests.js';
 import { ThreadSubscriptions } from './thread-subscriptions.js';
@@ -68,8 +69,11 @@ function positive(name: string, value: number): number {
 
 /** The service; attach transports with `serveStdio(server, …)` or `listenWebSocket({ server, … })`. */
 export class AppServer implements JsonRpcService<AppServerConnection> {
-  /** The startup config. */
-  readonly config: LoadedConfig;
+  /** The runtime feature states clients set (`experimentalFeature/enablement/set`), for every later load. */
+  readonly #featureEnablement = new Map<string, boolean>();
+  /** Config changes (writes, enablement) one at a time, each followed by its reload. */
+  #configChanges: Promise<unknown> = Promise.resolve();
+  #config: LoadedConfig;
   /** Where config, sessions and state live (`initialize`'s `codexHome`). */
   readonly codexHome: string;
   /** The filesystem `fs/*` works on. */
@@ -78,6 +82,8 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   readonly skills: SkillsService | undefined;
   /** Which connections follow which threads; the thread methods fill it. */
   readonly subscriptions = new ThreadSubscriptions();
+  /** `command/exec` and `process/spawn` processes, per connection; killed when their connection closes. */
+  readonly standaloneProcesses = new StandaloneProcesses();
   readonly maxRequestBytes: number;
   /** The server's version, in the user agent. */
   readonly version: string;
@@ -96,7 +102,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
 
   constructor(options: AppServerOptions) {
     this.#options = options;
-    this.config = options.config;
+    this.#config = options.config;
     this.codexHome = options.config.config.homeDir;
     this.fileSystem = options.fileSystem ?? new LocalFileSystem();
     this.skills = options.skills?.service;
@@ -115,6 +121,35 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
     this.#userAgentHost = options.userAgentHost ?? localUserAgentHost(process.env);
     this.#log = options.log ?? (() => undefined);
     this.#threads = options.threads === undefined ? undefined : new ThreadHub(options.threads, this.#threadHost());
+  }
+
+  /** The config of the server's working directory: the startup load, reloaded after each config change. */
+  get config(): LoadedConfig {
+    return this.#config;
+  }
+
+  /**
+   * Runs `change` (a config.toml write, a runtime feature switch) after every earlier one, then
+   * reloads `config` so later reads see it; threads load config when they start, so they see it too.
+   */
+  changeConfig<T>(change: () => Promise<T> | T): Promise<T> {
+    const run = this.#configChanges.then(async () => {
+      const result = await change();
+      this.#config = await this.loadConfig(this.#config.config.cwd);
+      return result;
+    });
+    this.#configChanges = run.catch(() => undefined);
+    return run;
+  }
+
+  /** The runtime feature states clients set, by feature name. */
+  get featureEnablement(): ReadonlyMap<string, boolean> {
+    return this.#featureEnablement;
+  }
+
+  /** Sets runtime feature states (applied by the next `changeConfig` reload and every later load). */
+  setFeatureEnablement(entries: Readonly<Record<string, boolean>>): void {
+    for (const [name, enabled] of Object.entries(entries)) this.#featureEnablement.set(name, enabled);
   }
 
   /** The loaded threads, and the store and environment behind them. */
@@ -142,7 +177,8 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
    */
   loadConfig(cwd: string, overrides: readonly string[] = []): Promise<LoadedConfig> {
     const base = this.#options.configLoad;
-    return loadConfig({ env: {}, ...base, homeDir: this.codexHome, cwd, overrides: [...(base?.overrides ?? []), ...overrides] });
+    const featureDefaults = this.#featureEnablement.size === 0 ? {} : { featureDefaults: Object.fromEntries(this.#featureEnablement) };
+    return loadConfig({ env: {}, ...base, ...featureDefaults, homeDir: this.codexHome, cwd, overrides: [...(base?.overrides ?? []), ...overrides] });
   }
 
   /** Sends a notification to every client subscribed to `threadId`; returns how many got it. */
@@ -189,6 +225,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   /** Disconnects every client and unloads every thread (their commands end). */
   async close(): Promise<void> {
     await Promise.all([...this.#connections].map((connection) => this.disconnect(connection)));
+    await this.standaloneProcesses.close();
     await this.#threads?.closeAll();
     await this.#options.skills?.close();
   }

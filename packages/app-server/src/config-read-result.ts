@@ -3,6 +3,7 @@
 // optionally every layer's own table, highest precedence first.
 import { createHash } from 'node:crypto';
 import { CODEX_CONFIG_KEYS, DEFAULT_PROJECT_ROOT_MARKERS, type ConfigLayer, type LoadedConfig } from '@skein/config';
+import { RUNTIME_ENABLEMENT_FEATURES } from '@skein/features';
 import type { ConfigLayerMetadata, ConfigLayerSource, ConfigReadLayer, ConfigReadResponse } from '@skein/protocol';
 import path from 'node:path';
 
@@ -58,6 +59,11 @@ async function version(layer: ConfigLayer, readLayerFile: ReadLayerFile): Promis
   return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }
 
+/** A layer's name and version, as `config/read` reports it. */
+export async function layerMetadata(layer: ConfigLayer, readLayerFile: ReadLayerFile): Promise<ConfigLayerMetadata> {
+  return { name: source(layer), version: await version(layer, readLayerFile) };
+}
+
 /** Every field Codex reports for `[shell_environment_policy]`; unset ones are null. */
 const SHELL_ENVIRONMENT_POLICY_FIELDS = ['inherit', 'ignore_default_excludes', 'exclude', 'set', 'include_only', 'filters', 'experimental_use_profile'] as const;
 
@@ -75,6 +81,8 @@ function effectiveTable(loaded: LoadedConfig): Table {
     project_root_markers: [...DEFAULT_PROJECT_ROOT_MARKERS],
     // Tables Codex always reports, with its defaults; layers fill them in below.
     marketplaces: {},
+    // The features a client can switch at runtime, always reported, as Codex reports them.
+    features: Object.fromEntries(RUNTIME_ENABLEMENT_FEATURES.map((key) => [key, config.features.lookup(key) ?? false])),
     plugins: {},
     history: { persistence: 'save-all', max_bytes: null },
     shell_environment_policy: Object.fromEntries(SHELL_ENVIRONMENT_POLICY_FIELDS.map((field) => [field, null])),

@@ -14,3 +14,9 @@ export const MAX_PENDING_SERVER_REQUESTS = 1024;
 export const MAX_OUTBOUND_BUFFERED_BYTES = 64 * MiB;
 /** The longest page a list method returns, whatever `limit` asks for. */
 export const MAX_PAGE_SIZE = 1000;
+/** Per-stream output `command/exec` and `process/spawn` capture unless the client sets `outputBytesCap` (Codex's default). */
+export const DEFAULT_STANDALONE_OUTPUT_CAP_BYTES = MiB;
+/** The most a standalone process's stream captures even when the client disables the cap. */
+export const STANDALONE_OUTPUT_HARD_CAP_BYTES = 64 * MiB;
+/** How long a standalone process may run unless the client sets `timeoutMs` (Codex's default). */
+export const DEFAULT_STANDALONE_TIMEOUT_MS = 10_000;

@@ -18,6 +18,8 @@ export interface ProgramIo extends ProcessContext {
    * unregistration. Commands that own processes use it so nothing outlives them.
    */
   readonly onTermination?: (cleanup: () => Promise<void>) => () => void;
+  /** Readies the process for a command that exits soon after its last model request (`exec`); see bin.ts. */
+  readonly shortLived?: () => Promise<void>;
 }
 
 /** Runs `skein` with `argv` (without the node and script paths); resolves to the exit code. */

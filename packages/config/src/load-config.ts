@@ -30,6 +30,11 @@ export interface LoadConfigOptions {
   /** `--enable FEATURE` / `--disable FEATURE`, applied after everything else. */
   readonly enable?: readonly string[];
   readonly disable?: readonly string[];
+  /**
+   * Feature states that replace the registry defaults, below every layer (the process-wide runtime
+   * enablement a client sets with `experimentalFeature/enablement/set`).
+   */
+  readonly featureDefaults?: Readonly<Record<string, boolean>>;
   /** `--strict-config`: unknown and not-yet-supported keys are errors. */
   readonly strict?: boolean;
 }
@@ -202,6 +207,7 @@ function loadFeatures(
   warnings: ConfigWarning[],
 ): Config['features'] {
   const sources: FeatureSource[] = [];
+  if (options.featureDefaults !== undefined) sources.push({ origin: 'runtime feature enablement', table: options.featureDefaults });
   for (const layer of layers) {
     if (layer.name.type === 'sessionFlags') {
       // One source per override, so a message names the exact `-c` that was wrong.

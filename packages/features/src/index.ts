@@ -6,6 +6,7 @@ export { FEATURE_REGISTRY, featureSpec, isFeatureKey } from './feature-registry.
 export type { FeatureKey, FeatureSpec } from './feature-registry.js';
 
 export { Features } from './features.js';
+export { RUNTIME_ENABLEMENT_FEATURES } from './runtime-features.js';
 export type { FeatureStatus } from './features.js';
 
 export { resolveFeatures } from './resolve-features.js';

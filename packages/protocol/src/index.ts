@@ -180,7 +180,27 @@ export {
   FsRemoveParams,
   FsWriteFileParams,
 } from './app-server/fs.js';
+export { FsChangedNotification, FsUnwatchParams, FsWatchParams, FsWatchResponse } from './app-server/fs-watch.js';
 export { Model, ModelListParams, ModelListResponse, ReasoningEffortOption } from './app-server/model-list.js';
+export {
+  CommandExecOutputDeltaNotification,
+  CommandExecOutputStream,
+  CommandExecParams,
+  CommandExecResizeParams,
+  CommandExecResponse,
+  CommandExecTerminalSize,
+  CommandExecTerminateParams,
+  CommandExecWriteParams,
+  EnvironmentOverrides,
+} from './app-server/command-exec.js';
+export {
+  ProcessExitedNotification,
+  ProcessKillParams,
+  ProcessOutputDeltaNotification,
+  ProcessResizePtyParams,
+  ProcessSpawnParams,
+  ProcessWriteStdinParams,
+} from './app-server/process.js';
 export {
   ExperimentalFeature,
   ExperimentalFeatureListParams,
@@ -189,6 +209,18 @@ export {
 } from './app-server/experimental-feature-list.js';
 export { ConfigLayerMetadata, ConfigLayerSource, ConfigReadLayer, ConfigReadParams, ConfigReadResponse } from './app-server/config-read.js';
 export { ConfigRequirementsReadParams, ConfigRequirementsReadResponse } from './app-server/config-requirements.js';
+export {
+  ConfigBatchWriteParams,
+  ConfigEdit,
+  ConfigValueWriteParams,
+  ConfigWriteErrorCode,
+  ConfigWriteResponse,
+  ExperimentalFeatureEnablementSetParams,
+  ExperimentalFeatureEnablementSetResponse,
+  MergeStrategy,
+  OverriddenMetadata,
+  WriteStatus,
+} from './app-server/config-write.js';
 export { Account, GetAccountParams, GetAccountRateLimitsParams, GetAccountResponse } from './app-server/account.js';
 export { PermissionProfileListParams, PermissionProfileListResponse, PermissionProfileSummary } from './app-server/permission-profile-list.js';
 export {

@@ -28,6 +28,12 @@ interface ClientRequestVariant {
  * Codex 0.171.0's app-server schema, compiled on demand. Use the shared {@link appServerSchema}
  * rather than building another: compiling the large unions takes seconds.
  */
+/** Methods whose result breaks the `…Params` → `…Response` naming: both config writes answer one shape. */
+const SHARED_RESPONSES: ReadonlyMap<string, string> = new Map([
+  ['config/value/write', 'v2/ConfigWriteResponse'],
+  ['config/batchWrite', 'v2/ConfigWriteResponse'],
+]);
+
 export class AppServerSchema {
   private readonly ajv: Ajv;
   private readonly validators = new Map<string, ValidateFunction>();
@@ -63,6 +69,8 @@ export class AppServerSchema {
    */
   responseDefinition(method: string): string | undefined {
     if (!this.paramsRefByMethod.has(method)) return undefined;
+    const shared = SHARED_RESPONSES.get(method);
+    if (shared !== undefined) return shared;
     const name = this.paramsRefByMethod.get(method)?.split('/').at(-1);
     let response: string;
     if (name === undefined) response = `${method.split('/').map((segment) => `${segment.charAt(0).toUpperCase()}${segment.slice(1)}`).join('')}Response`;

@@ -12,9 +12,21 @@ import { connectExecServer } from '@skein/exec-server';
 import { PathUri } from '@skein/protocol';
 import { resolveCodexBinary } from '@skein/test-support';
 import { callsPerSecond } from './calls-per-second.js';
+import { prepareExecRuns, type Side } from './compare-exec.js';
+import { startModelStub } from './model-stub.js';
 
 const SPAWN_RUNS = 15;
 const WARMUP_RUNS = 2;
+const RESUME_RUNS = 7;
+// `compare [group…]` runs only those groups: start-up, reads, exec (all by default).
+const GROUPS = ['start-up', 'reads', 'exec'] as const;
+const wanted = process.argv.slice(2);
+const unknownGroups = wanted.filter((group) => !(GROUPS as readonly string[]).includes(group));
+if (unknownGroups.length > 0) {
+  console.error(`unknown group(s): ${unknownGroups.join(', ')}; groups: ${GROUPS.join(', ')}`);
+  process.exit(2);
+}
+const runs = (group: (typeof GROUPS)[number]) => wanted.length === 0 || wanted.includes(group);
 const OPS_SECONDS = 1.5;
 const OPS_ROUNDS = 3;
 
@@ -32,7 +44,6 @@ const skeinHome = path.join(homeRoot, 'skein');
 const codexHome = path.join(homeRoot, 'codex');
 const work = await mkdtemp(path.join(tmpdir(), 'skein-compare-work-'));
 
-type Side = 'skein' | 'codex';
 const SIDES: readonly Side[] = ['skein', 'codex'];
 const command = (side: Side, args: readonly string[]): [string, string[]] => (side === 'skein' ? [process.execPath, [SKEIN_BIN, ...args]] : [CODEX_BIN, [...args]]);
 const envFor = (side: Side) => ({ PATH: '/usr/local/bin:/usr/bin:/bin', HOME: homedir(), TERM: 'xterm', CODEX_HOME: side === 'skein' ? skeinHome : codexHome });
@@ -51,17 +62,24 @@ const median = (values: readonly number[]) => {
 
 /** Runs `sample` for both sides alternately (warm-up samples dropped) and records the row. */
 async function row(name: string, unit: Row['unit'], runs: number, sample: (side: Side) => Promise<number>): Promise<void> {
-  const samples: Record<Side, number[]> = { skein: [], codex: [] };
+  await rowsFromOneRun([name], unit, runs, async (side) => [await sample(side)]);
+}
+
+/** Like `row`, for a sample that yields one value per name (two timings of the same run, say). */
+async function rowsFromOneRun(names: readonly string[], unit: Row['unit'], runs: number, sample: (side: Side) => Promise<readonly number[]>): Promise<void> {
+  const samples = names.map((): Record<Side, number[]> => ({ skein: [], codex: [] }));
   for (let run = 0; run < WARMUP_RUNS + runs; run += 1) {
     // Alternate which side goes first so neither always runs on a cache the other just warmed.
     const order = run % 2 === 0 ? SIDES : [...SIDES].reverse();
     for (const side of order) {
-      const value = await sample(side);
-      if (run >= WARMUP_RUNS) samples[side].push(value);
+      const values = await sample(side);
+      if (run >= WARMUP_RUNS) values.forEach((value, index) => samples[index]?.[side].push(value));
     }
   }
-  rows.push({ name, unit, samples });
-  print(rows.at(-1) as Row);
+  names.forEach((name, index) => {
+    rows.push({ name, unit, samples: samples[index] as Record<Side, number[]> });
+    print(rows.at(-1) as Row);
+  });
 }
 
 function print(entry: Row): void {
@@ -129,26 +147,43 @@ try {
   for (const home of [skeinHome, codexHome]) spawnSync('mkdir', ['-p', home]);
   console.log(`skein: ${SKEIN_BIN}\ncodex: ${CODEX_BIN}\n`);
   console.log('| what | Codex 0.171.0 | Skein | Skein/Codex |\n|---|---|---|---|');
-  await row('`--version` wall', 'ms', SPAWN_RUNS, (side) => wall(side, ['--version']));
-  await row('`features list` wall', 'ms', SPAWN_RUNS, (side) => wall(side, ['features', 'list']));
-  await row('app-server spawn → `initialize` answered', 'ms', SPAWN_RUNS, appServerInitialize);
-  await row('exec-server spawn → `initialize` answered', 'ms', SPAWN_RUNS, async (side) => {
-    const server = await startExecServer(side);
-    await server.stop();
-    return server.elapsed;
-  });
-  const servers = { skein: await startExecServer('skein'), codex: await startExecServer('codex') };
-  const small = PathUri.fromNativePath(path.join(work, 'small.txt'), 'posix');
-  for (const [method, call] of [
-    ['fs/readFile (144 B)', (side: Side) => () => servers[side].client.fileSystem.readFile(small)],
-    ['fs/getMetadata', (side: Side) => () => servers[side].client.fileSystem.getMetadata(small)],
-  ] as const) {
-    for (const inFlight of [1, 16]) {
-      await row(`exec-server \`${method}\`, ${inFlight} in flight`, 'ops/s', OPS_ROUNDS, (side) => callsPerSecond(call(side), inFlight, OPS_SECONDS));
+  if (runs('start-up')) {
+    await row('`--version` wall', 'ms', SPAWN_RUNS, (side) => wall(side, ['--version']));
+    await row('`features list` wall', 'ms', SPAWN_RUNS, (side) => wall(side, ['features', 'list']));
+    await row('app-server spawn → `initialize` answered', 'ms', SPAWN_RUNS, appServerInitialize);
+    await row('exec-server spawn → `initialize` answered', 'ms', SPAWN_RUNS, async (side) => {
+      const server = await startExecServer(side);
+      await server.stop();
+      return server.elapsed;
+    });
+  }
+  if (runs('reads')) {
+    const servers = { skein: await startExecServer('skein'), codex: await startExecServer('codex') };
+    const small = PathUri.fromNativePath(path.join(work, 'small.txt'), 'posix');
+    for (const [method, call] of [
+      ['fs/readFile (144 B)', (side: Side) => () => servers[side].client.fileSystem.readFile(small)],
+      ['fs/getMetadata', (side: Side) => () => servers[side].client.fileSystem.getMetadata(small)],
+    ] as const) {
+      for (const inFlight of [1, 16]) {
+        await row(`exec-server \`${method}\`, ${inFlight} in flight`, 'ops/s', OPS_ROUNDS, (side) => callsPerSecond(call(side), inFlight, OPS_SECONDS));
+      }
+    }
+    await servers.skein.stop();
+    await servers.codex.stop();
+  }
+  if (runs('exec')) {
+    const stub = await startModelStub();
+    try {
+      const exec = await prepareExecRuns({ command, env: envFor, cwd: work, stub, homeRoot });
+      await rowsFromOneRun(['`exec "hi"`, reused home: spawn → first model request', '`exec "hi"`: model response end → process exit'], 'ms', SPAWN_RUNS, async (side) => {
+        const timings = await exec.hi(side);
+        return [timings.spawnToRequest, timings.responseEndToExit];
+      });
+      await row('`exec resume` of a 20,000-item thread, warm home: spawn → first request', 'ms', RESUME_RUNS, async (side) => (await exec.resumeLarge(side)).spawnToRequest);
+    } finally {
+      await stub.close();
     }
   }
-  await servers.skein.stop();
-  await servers.codex.stop();
 } finally {
   await rm(homeRoot, { recursive: true, force: true });
   await rm(work, { recursive: true, force: true });

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ThreadStore, loadThread, readRolloutFile, readRolloutTail, RolloutWriter, liveRolloutPath, serializeRolloutLine, type Durability, type RolloutItem } from '@skein/rollout';
+import { ITEMS_PER_TURN, LARGE_THREAD_TURNS, buildLargeThread, turnItems } from './large-thread.js';
 
-const TURNS = 2_000;
-const ITEMS_PER_TURN = 10;
+const TURNS = LARGE_THREAD_TURNS;
 const RECONSTRUCT_RUNS = 8;
 const WRITER_LINES = 5_000;
 const LIST_THREADS = 10_000;
@@ -19,38 +19,6 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? 0;
-
-/** One turn of ten history items (user message, reasoning, commentary, three tool calls with outputs, answer) and the events Codex writes around them. */
-function turnItems(turn: number): RolloutItem[] {
-  const turnId = `turn-${turn}`;
-  const output = `line of tool output ${turn}\n`.repeat(40);
-  const items: RolloutItem[] = [
-    { type: 'event_msg', payload: { type: 'task_started', turn_id: turnId, model_context_window: 258_400 } },
-    { type: 'turn_context', payload: { turn_id: turnId, cwd: '/workspace', model: 'gpt-5.5', approval_policy: 'never', sandbox_policy: { type: 'read-only' }, summary: 'none' } },
-    { type: 'response_item', payload: { type: 'message', id: `msg_u${turn}`, role: 'user', content: [{ type: 'input_text', text: `Please look at file ${turn} and fix it.` }], internal_chat_message_metadata_passthrough: { turn_id: turnId, content_item_kinds: ['user.text'] } }, metadata: { history_sequence: turn * 10 } },
-    { type: 'response_item', payload: { type: 'reasoning', id: `rs_${turn}`, summary: [{ type: 'summary_text', text: 'Thinking about the file.' }], encrypted_content: 'e'.repeat(600) } },
-    { type: 'response_item', payload: { type: 'message', id: `msg_c${turn}`, role: 'assistant', content: [{ type: 'output_text', text: 'Let me read the file first.' }], phase: 'commentary' } },
-  ];
-  for (const call of [1, 2, 3]) {
-    items.push(
-      { type: 'response_item', payload: { type: 'function_call', id: `fc_${turn}_${call}`, name: 'exec_command', arguments: `{"cmd":"sed -n 1,40p file${turn}.ts"}`, call_id: `call_${turn}_${call}` } },
-      { type: 'response_item', payload: { type: 'function_call_output', call_id: `call_${turn}_${call}`, output } },
-    );
-  }
-  items.push(
-    { type: 'response_item', payload: { type: 'message', id: `msg_a${turn}`, role: 'assistant', content: [{ type: 'output_text', text: `Fixed file ${turn}.` }], phase: 'final_answer' } },
-    { type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { input_tokens: turn, output_tokens: 1, total_tokens: turn + 1 } } } },
-    { type: 'event_msg', payload: { type: 'task_complete', turn_id: turnId, last_agent_message: `Fixed file ${turn}.` } },
-  );
-  return items;
-}
-
-async function buildLargeThread(home: string): Promise<string> {
-  const writer = await RolloutWriter.create({ home, durability: 'none', meta: { cwd: '/workspace', source: 'exec', model_provider: 'mock', base_instructions: { text: 'b'.repeat(20_000) } } });
-  for (let turn = 0; turn < TURNS; turn += 1) await writer.append(...turnItems(turn));
-  await writer.close();
-  return writer.path;
-}
 
 async function measureHeap<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; peakHeap: number }> {
   gc();

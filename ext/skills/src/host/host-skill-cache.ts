@@ -4,7 +4,7 @@
 // folder dropped in just before a turn is seen even if the watcher has not reported yet.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import type { Skill, SkillProblem } from '../skill.js';
 import type { HostSkillRoot } from './host-roots.js';
 import { MAX_SCAN_DEPTH, scanHostRoot } from './scan-host-root.js';
@@ -28,6 +28,7 @@ export class HostSkillCache {
   readonly #listeners = new Set<() => void>();
   readonly #watched = new Set<string>();
   #watcher: FSWatcher | undefined;
+  #closed = false;
   readonly #watch: boolean;
 
   /** `watch: false` leaves out the file watcher (one-shot hosts such as `skein exec`). */
@@ -44,7 +45,7 @@ export class HostSkillCache {
     const entry: CacheEntry = { rootMtimes: mtimes, snapshot: scanAll(roots) };
     this.#entries.set(key, entry);
     entry.snapshot.catch(() => this.#entries.delete(key));
-    this.#watchRoots(roots);
+    await this.#watchRoots(roots);
     return entry.snapshot;
   }
 
@@ -60,16 +61,26 @@ export class HostSkillCache {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     await this.#watcher?.close();
     this.#watcher = undefined;
   }
 
-  #watchRoots(roots: readonly HostSkillRoot[]): void {
-    if (!this.#watch) return;
+  async #watchRoots(roots: readonly HostSkillRoot[]): Promise<void> {
+    if (!this.#watch || this.#closed) return;
     const fresh = roots.map((root) => root.path).filter((root) => !this.#watched.has(root));
     if (fresh.length === 0) return;
     for (const root of fresh) this.#watched.add(root);
     if (this.#watcher === undefined) {
+      // Imported with the first watch, while the scan runs: one-shot hosts never load chokidar.
+      const { watch } = await import('chokidar');
+      if (this.#closed) return;
+      // Another snapshot may have made the watcher while this one waited for the import.
+      const made = this.#watcher as FSWatcher | undefined;
+      if (made !== undefined) {
+        made.add(fresh);
+        return;
+      }
       this.#watcher = watch(fresh, { ignoreInitial: true, depth: MAX_SCAN_DEPTH + 1, persistent: false });
       this.#watcher.on('all', () => this.#changed());
       // A folder that cannot be watched (inotify limits, permissions) still has its mtime checked on

@@ -60,7 +60,7 @@ async function readHostSkill(root: HostSkillRoot, dir: string): Promise<Skill> {
   const info = await stat(file);
   if (info.size > MAX_SKILL_FILE_BYTES) throw new Error(`SKILL.md is ${info.size} bytes; at most ${MAX_SKILL_FILE_BYTES} are read`);
   const openAiYaml = await readFile(path.join(dir, 'agents', 'openai.yaml'), 'utf8').catch(() => undefined);
-  const metadata = parseSkillFile(await readFile(file, 'utf8'), openAiYaml);
+  const metadata = await parseSkillFile(await readFile(file, 'utf8'), openAiYaml);
   const face = metadata.interface === undefined ? undefined : resolveIcons(metadata.interface, dir);
   return { ...metadata, ...(face === undefined ? {} : { interface: face }), scope: root.scope, locator: { kind: 'file', rootPath: root.path, path: file } };
 }

@@ -78,7 +78,7 @@ async function listRoot(environment: ToolEnvironment, authorityId: string, rootP
       const info = await fs.getMetadata(file);
       if (info.size > MAX_EXECUTOR_FILE_BYTES) throw new Error(`SKILL.md is ${info.size} bytes; at most ${MAX_EXECUTOR_FILE_BYTES} are read`);
       const openAiYaml = await fs.readFileText(dir.join('agents', 'openai.yaml')).catch(() => undefined);
-      const metadata = parseSkillFile(await fs.readFileText(file), openAiYaml);
+      const metadata = await parseSkillFile(await fs.readFileText(file), openAiYaml);
       const packageUri = rootUri(authorityId, skillRoot);
       skills.push({
         ...metadata,

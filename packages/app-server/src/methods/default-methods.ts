@@ -3,15 +3,20 @@ import type { AppServerMethod, MethodTable } from '../method.js';
 import { ACCOUNT_READ_METHODS } from './account-read.js';
 import { ACCOUNT_RATE_LIMITS_READ_METHODS } from './account-rate-limits-read.js';
 import { COLLABORATION_MODE_LIST_METHODS } from './collaboration-mode-list.js';
+import { COMMAND_EXEC_METHODS } from './command-exec.js';
 import { CONFIG_READ_METHODS } from './config-read.js';
 import { CONFIG_REQUIREMENTS_READ_METHODS } from './config-requirements-read.js';
+import { CONFIG_WRITE_METHODS } from './config-write.js';
 import { ENVIRONMENT_METHODS } from './environments.js';
+import { EXPERIMENTAL_FEATURE_ENABLEMENT_METHODS } from './experimental-feature-enablement.js';
 import { EXPERIMENTAL_FEATURE_LIST_METHODS } from './experimental-feature-list.js';
 import { FS_METHODS } from './fs.js';
+import { FS_WATCH_METHODS } from './fs-watch.js';
 import { HOOKS_LIST_METHODS } from './hooks-list.js';
 import { MODEL_LIST_METHODS } from './model-list.js';
 import { MODEL_PROVIDER_LIST_METHODS } from './model-provider-list.js';
 import { PERMISSION_PROFILE_LIST_METHODS } from './permission-profile-list.js';
+import { PROCESS_METHODS } from './process.js';
 import { SKILLS_LIST_METHODS } from './skills-list.js';
 import { THREAD_READ_STATE_METHODS } from './thread-read-state.js';
 import { THREAD_COMPACT_METHODS } from './thread-compact.js';
@@ -25,6 +30,7 @@ import { TURN_METHODS } from './turns.js';
 
 const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   FS_METHODS,
+  FS_WATCH_METHODS,
   CONFIG_READ_METHODS,
   CONFIG_REQUIREMENTS_READ_METHODS,
   ACCOUNT_READ_METHODS,
@@ -46,6 +52,10 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   ENVIRONMENT_METHODS,
   PERMISSION_PROFILE_LIST_METHODS,
   ACCOUNT_RATE_LIMITS_READ_METHODS,
+  COMMAND_EXEC_METHODS,
+  PROCESS_METHODS,
+  CONFIG_WRITE_METHODS,
+  EXPERIMENTAL_FEATURE_ENABLEMENT_METHODS,
 ];
 
 /** Every method this server implements, by name (a new map each call). */

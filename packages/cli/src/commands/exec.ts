@@ -31,6 +31,8 @@ export interface ExecIo extends ProcessContext {
   /** True when stderr is a terminal, where `--color auto` styles the progress output. */
   readonly stderrIsTerminal?: boolean | undefined;
   readonly onTermination?: ((cleanup: () => Promise<void>) => () => void) | undefined;
+  /** Called before anything else runs: the process ends with this one turn (see bin.ts). */
+  readonly shortLived?: (() => Promise<void>) | undefined;
 }
 
 interface ExecOptions {
@@ -111,6 +113,7 @@ async function runExec(
   io: ExecIo,
   setExitCode: (code: number) => void,
 ): Promise<void> {
+  await io.shortLived?.();
   const cwd = options.cd === undefined ? io.cwd : path.resolve(io.cwd, options.cd);
   const bypass = options.dangerouslyBypassApprovalsAndSandbox === true;
   const overrides = [

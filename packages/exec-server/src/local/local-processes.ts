@@ -165,6 +165,15 @@ export class LocalProcesses implements ExecutorProcesses {
     return status;
   }
 
+  /**
+   * Ends the process's stdin (a PTY gets end-of-file). A local addition to ExecutorProcesses (the
+   * exec-server protocol has no such call); an unknown handle is 'UnknownProcess'.
+   */
+  // eslint-disable-next-line @typescript-eslint/require-await
+  async closeStdin(processId: string): Promise<void> {
+    if (!this.get(processId).closeStdin()) throw new ProcessError('UnknownProcess', `process ${processId} is still starting`);
+  }
+
   // eslint-disable-next-line @typescript-eslint/require-await
   async signal(processId: string, signal: ProcessSignal): Promise<void> {
     this.processes.get(processId)?.signal(signal);

@@ -90,6 +90,13 @@ export class ManagedProcess {
     return bytes.byteLength === 0 ? 'accepted' : this.handle.write(bytes);
   }
 
+  /** Ends stdin; false while the child is still starting. */
+  closeStdin(): boolean {
+    if (this.handle === undefined) return false;
+    if (this.running) this.handle.closeStdin();
+    return true;
+  }
+
   signal(signal: ProcessSignal): void {
     if (this.running) this.handle?.signal(SIGNALS[signal]);
   }

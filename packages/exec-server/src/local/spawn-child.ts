@@ -35,6 +35,8 @@ export interface ChildHandle {
   readonly pid: number;
   /** 'stdinClosed' without a writable stdin; 'full' when too much is already waiting. */
   write(bytes: Uint8Array): 'accepted' | 'stdinClosed' | 'full';
+  /** Ends stdin (a PTY gets the terminal's end-of-file character); later writes answer 'stdinClosed'. */
+  closeStdin(): void;
   /** False when the child has no terminal. */
   resize(size: TerminalSize): boolean;
   /** Signals the child's process group and its descendants (falling back to the child alone). */
@@ -148,6 +150,9 @@ export function startPipeChild(
           stdin.write(bytes);
           return 'accepted';
         },
+        closeStdin() {
+          child.stdin?.end();
+        },
         resize: () => false,
         signal: (signal) => signalTree(child.pid, signal, () => child.kill(signal)),
       };
@@ -224,6 +229,7 @@ export async function startPtyChild(spec: ChildSpec, events: ChildEvents): Promi
     encoding: null,
   });
   let exited = false;
+  let stdinClosed = false;
   // With `encoding: null` node-pty emits Buffers although its typings say string.
   const onBytes = pty.onData as unknown as (listener: (data: string | Buffer) => void) => void;
   onBytes((data) => events.output('pty', typeof data === 'string' ? new TextEncoder().encode(data) : new Uint8Array(data)));
@@ -238,11 +244,16 @@ export async function startPtyChild(spec: ChildSpec, events: ChildEvents): Promi
   return {
     pid: pty.pid,
     write(bytes) {
-      if (exited) return 'stdinClosed';
+      if (exited || stdinClosed) return 'stdinClosed';
       // node-pty's typings say string, but it hands the value to a socket, which takes bytes as they are.
       const writeBytes = pty.write.bind(pty) as (data: string | Buffer) => void;
       writeBytes(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       return 'accepted';
+    },
+    closeStdin() {
+      // A terminal has no separate input stream to end: Ctrl-D at the start of a line is its end of file.
+      if (!exited && !stdinClosed) pty.write('\x04');
+      stdinClosed = true;
     },
     resize(next) {
       if (!exited) pty.resize(next.cols, next.rows);

@@ -5,6 +5,8 @@
 export const AppServerErrorCode = {
   /** Malformed params, a request out of order, a relative path, an unknown method (as Codex). */
   InvalidRequest: -32600,
+  /** Params that parse but are invalid together (`size` without `tty`, both `timeoutMs` and `disableTimeout`), as Codex. */
+  InvalidParams: -32602,
   /** A method Codex's protocol names but this server does not implement. */
   MethodNotFound: -32601,
   /** An I/O failure or an unexpected error; the message is the OS's (`No such file or directory (os error 2)`). */

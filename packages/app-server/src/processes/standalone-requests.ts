@@ -1,0 +1,58 @@
+// What `command/exec` and `process/*` share between parsing and running: Codex's checks and error
+// texts for sizes, stdin bytes and environments, and the mapping of a failed start to an answer.
+import { ProcessError } from '@skein/exec-server';
+import { AppServerErrorCode, type CommandExecTerminalSize, type EnvironmentOverrides } from '@skein/protocol';
+import { AppServerRequestError } from '../app-server-error.js';
+
+/** -32600 with `message`, word for word. */
+export function badRequest(message: string): AppServerRequestError {
+  return new AppServerRequestError(AppServerErrorCode.InvalidRequest, message);
+}
+
+/** -32602 with `message`: params that parse but do not fit together. */
+export function badParams(message: string): AppServerRequestError {
+  return new AppServerRequestError(AppServerErrorCode.InvalidParams, message);
+}
+
+/** Refuses a zero-sized terminal (`what` is `command/exec` or `process`, as Codex words it). */
+export function checkSize(what: string, size: CommandExecTerminalSize | null | undefined): void {
+  if (size != null && (size.rows === 0 || size.cols === 0)) throw badParams(`${what} size rows and cols must be greater than 0`);
+}
+
+/** Strict standard base64 with the base64 crate's messages, which Codex passes on. */
+export function decodeDeltaBase64(text: string): Uint8Array {
+  const body = text.replace(/={1,2}$/, '');
+  const bad = body.search(/[^A-Za-z0-9+/]/);
+  if (bad !== -1) throw badParams(`invalid deltaBase64: Invalid symbol ${body.charCodeAt(bad)}, offset ${bad}.`);
+  if (text.length % 4 !== 0) throw badParams('invalid deltaBase64: Invalid padding');
+  return Buffer.from(text, 'base64');
+}
+
+/** `base` with the client's overrides: a string sets a variable, null removes it. */
+export function withOverrides(base: Readonly<Record<string, string | undefined>>, overrides: EnvironmentOverrides | null | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(base)) if (value !== undefined) env[name] = value;
+  for (const [name, value] of Object.entries(overrides ?? {})) {
+    if (value === null) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
+/** The OS part of a ProcessError's message (`No such file or directory (os error 2)`). */
+function osPart(error: ProcessError): string {
+  return /^.*?\(os error \d+\)/.exec(error.message)?.[0] ?? error.message;
+}
+
+/** The answer to a start that failed: `failed to spawn <noun>: <OS error>` for OS failures, as Codex. */
+export function startFailure(error: unknown, noun: 'command' | 'process'): unknown {
+  if (!(error instanceof ProcessError)) return error;
+  switch (error.code) {
+    case 'SpawnFailed':
+      return new AppServerRequestError(AppServerErrorCode.InternalError, `failed to spawn ${noun}: ${osPart(error)}`);
+    case 'SandboxUnavailable':
+      return new AppServerRequestError(AppServerErrorCode.InternalError, `failed to spawn ${noun}: ${error.message}`);
+    default:
+      return badRequest(error.message);
+  }
+}
