@@ -240,7 +240,7 @@ describe('threads on a remote environment', () => {
     const threadId = started.thread.id;
 
     const { turn } = (await client.request('turn/start', { threadId, input: text('Sleep there.') })) as { turn: { id: string } };
-    await client.waitFor('item/commandExecution/outputDelta', (params) => (params as { itemId: string }).itemId === 'call_sleep', 30_000);
+    await client.waitFor('item/commandExecution/outputDelta', (params) => (params as { itemId: string }).itemId === 'call_sleep');
     executor.child.kill('SIGKILL');
     // The command yields after 30 s at the earliest, past this wait's limit: the turn ends because
     // the connection closed, not because the command's time ran out.
