@@ -17,7 +17,7 @@ import { DEFAULT_STANDALONE_OUTPUT_CAP_BYTES, DEFAULT_STANDALONE_TIMEOUT_MS } fr
 import { defineMethod, type AppServerMethod } from '../method.js';
 import type { ActiveProcess, ConnectionProcesses } from '../processes/connection-processes.js';
 import { outputText, StandaloneProcess } from '../processes/standalone-process.js';
-import { badParams, badRequest, checkSize, decodeDeltaBase64, startFailure, withOverrides } from '../processes/standalone-requests.js';
+import { badParams, badRequest, checkSize, resizePty, startFailure, stdinBytes, withOverrides, writeStdin } from '../processes/standalone-requests.js';
 
 type SandboxSettings = Pick<Config, 'sandboxMode' | 'sandboxWorkspaceWrite'>;
 
@@ -128,12 +128,8 @@ export const COMMAND_EXEC_METHODS: ReadonlyMap<string, AppServerMethod> = new Ma
     defineMethod({
       params: CommandExecWriteParams,
       async handle(params, { server, connection }) {
-        if (params.deltaBase64 == null && params.closeStdin !== true) throw badParams('command/exec/write requires deltaBase64 or closeStdin');
-        const bytes = params.deltaBase64 == null ? undefined : decodeDeltaBase64(params.deltaBase64);
-        const entry = active(server.standaloneProcesses.of(connection), params.processId);
-        if (!entry.stdin) throw badRequest('stdin streaming is not enabled for this command/exec');
-        if (bytes !== undefined && !(await entry.process.write(bytes))) throw badRequest('stdin is already closed for this command/exec');
-        if (params.closeStdin === true) await entry.process.closeStdin();
+        const bytes = stdinBytes(params, 'command/exec/write');
+        await writeStdin(active(server.standaloneProcesses.of(connection), params.processId), bytes, params.closeStdin, 'command/exec');
         return {};
       },
     }),
@@ -144,9 +140,7 @@ export const COMMAND_EXEC_METHODS: ReadonlyMap<string, AppServerMethod> = new Ma
       params: CommandExecResizeParams,
       async handle(params, { server, connection }) {
         checkSize('command/exec', params.size);
-        const entry = active(server.standaloneProcesses.of(connection), params.processId);
-        if (!entry.tty) throw badRequest('failed to resize PTY: process is not attached to a PTY');
-        await entry.process.resize(params.size);
+        await resizePty(active(server.standaloneProcesses.of(connection), params.processId), params.size);
         return {};
       },
     }),

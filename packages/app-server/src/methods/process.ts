@@ -13,7 +13,7 @@ import { DEFAULT_STANDALONE_OUTPUT_CAP_BYTES, DEFAULT_STANDALONE_TIMEOUT_MS } fr
 import { defineMethod, type AppServerMethod } from '../method.js';
 import type { ActiveProcess, ConnectionProcesses } from '../processes/connection-processes.js';
 import { outputText, StandaloneProcess } from '../processes/standalone-process.js';
-import { badParams, badRequest, checkSize, decodeDeltaBase64, startFailure, withOverrides } from '../processes/standalone-requests.js';
+import { badParams, badRequest, checkSize, resizePty, startFailure, stdinBytes, withOverrides, writeStdin } from '../processes/standalone-requests.js';
 
 function active(processes: ConnectionProcesses, processHandle: string): ActiveProcess {
   const entry = processes.spawned.get(processHandle);
@@ -90,12 +90,8 @@ export const PROCESS_METHODS: ReadonlyMap<string, AppServerMethod> = new Map([
       params: ProcessWriteStdinParams,
       experimental: true,
       async handle(params, { server, connection }) {
-        if (params.deltaBase64 == null && params.closeStdin !== true) throw badParams('process/writeStdin requires deltaBase64 or closeStdin');
-        const bytes = params.deltaBase64 == null ? undefined : decodeDeltaBase64(params.deltaBase64);
-        const entry = active(server.standaloneProcesses.of(connection), params.processHandle);
-        if (!entry.stdin) throw badRequest('stdin streaming is not enabled for this process');
-        if (bytes !== undefined && !(await entry.process.write(bytes))) throw badRequest('stdin is already closed for this process');
-        if (params.closeStdin === true) await entry.process.closeStdin();
+        const bytes = stdinBytes(params, 'process/writeStdin');
+        await writeStdin(active(server.standaloneProcesses.of(connection), params.processHandle), bytes, params.closeStdin, 'process');
         return {};
       },
     }),
@@ -107,9 +103,7 @@ export const PROCESS_METHODS: ReadonlyMap<string, AppServerMethod> = new Map([
       experimental: true,
       async handle(params, { server, connection }) {
         checkSize('process', params.size);
-        const entry = active(server.standaloneProcesses.of(connection), params.processHandle);
-        if (!entry.tty) throw badRequest('failed to resize PTY: process is not attached to a PTY');
-        await entry.process.resize(params.size);
+        await resizePty(active(server.standaloneProcesses.of(connection), params.processHandle), params.size);
         return {};
       },
     }),

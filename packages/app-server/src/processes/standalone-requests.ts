@@ -3,6 +3,7 @@
 import { ProcessError } from '@skein/exec-server';
 import { AppServerErrorCode, type CommandExecTerminalSize, type EnvironmentOverrides } from '@skein/protocol';
 import { AppServerRequestError } from '../app-server-error.js';
+import type { ActiveProcess } from './connection-processes.js';
 
 /** -32600 with `message`, word for word. */
 export function badRequest(message: string): AppServerRequestError {
@@ -17,6 +18,25 @@ export function badParams(message: string): AppServerRequestError {
 /** Refuses a zero-sized terminal (`what` is `command/exec` or `process`, as Codex words it). */
 export function checkSize(what: string, size: CommandExecTerminalSize | null | undefined): void {
   if (size != null && (size.rows === 0 || size.cols === 0)) throw badParams(`${what} size rows and cols must be greater than 0`);
+}
+
+/** A stdin write's bytes, checked before the process is looked up, as Codex does (`method` names the request). */
+export function stdinBytes(params: { readonly deltaBase64?: string | null | undefined; readonly closeStdin?: boolean | null | undefined }, method: string): Uint8Array | undefined {
+  if (params.deltaBase64 == null && params.closeStdin !== true) throw badParams(`${method} requires deltaBase64 or closeStdin`);
+  return params.deltaBase64 == null ? undefined : decodeDeltaBase64(params.deltaBase64);
+}
+
+/** Writes `bytes` to the process's stdin, then closes it if asked (`noun`: `command/exec` or `process`). */
+export async function writeStdin(entry: ActiveProcess, bytes: Uint8Array | undefined, closeStdin: boolean | null | undefined, noun: string): Promise<void> {
+  if (!entry.stdin) throw badRequest(`stdin streaming is not enabled for this ${noun}`);
+  if (bytes !== undefined && !(await entry.process.write(bytes))) throw badRequest(`stdin is already closed for this ${noun}`);
+  if (closeStdin === true) await entry.process.closeStdin();
+}
+
+/** Resizes the process's terminal; one started without a PTY is refused. */
+export async function resizePty(entry: ActiveProcess, size: CommandExecTerminalSize): Promise<void> {
+  if (!entry.tty) throw badRequest('failed to resize PTY: process is not attached to a PTY');
+  await entry.process.resize(size);
 }
 
 /** Strict standard base64 with the base64 crate's messages, which Codex passes on. */
