@@ -15,6 +15,7 @@ import type { z } from 'zod';
 import { AppServerRequestError, ServerRequestError } from './app-server-error.js';
 import type { ClientConnection, MethodContext, MethodTable } from './method.js';
 import type { ServerRequestAnswer } from './threads/thread-server-requests.js';
+import { parseUuid } from './threads/thread-id.js';
 import { invalidParamsMessage, toJsonRpcError } from './to-json-rpc-error.js';
 
 /** What a connection needs from its server. */
@@ -286,7 +287,7 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
         }
       }
     }
-    return method.handle(params, this.setup.context(this, request.method, request.id));
+    return method.handle(canonicalThreadId(params, method.threadIdNoun ?? 'thread'), this.setup.context(this, request.method, request.id));
   }
 
   private parseParams(schema: z.ZodType, raw: unknown): unknown {
@@ -316,4 +317,12 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
   private send(message: object): void {
     if (!this.#disposed) this.channel.send(JSON.stringify(message));
   }
+}
+
+/** `params` with its `threadId` (if any) in canonical form; a malformed one is -32600 as Codex words it. */
+function canonicalThreadId(params: unknown, noun: 'thread' | 'session'): unknown {
+  if (!isObject(params) || typeof params['threadId'] !== 'string') return params;
+  const parsed = parseUuid(params['threadId']);
+  if ('problem' in parsed) throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, `invalid ${noun} id: ${parsed.problem}`);
+  return { ...params, threadId: parsed.uuid };
 }

@@ -47,6 +47,11 @@ export interface AppServerMethod<P extends z.ZodType = z.ZodType> {
    * -32600 `<method>.<field> requires experimentalApi capability`, as Codex answers.
    */
   readonly experimentalFields?: readonly string[];
+  /**
+   * What a malformed `threadId` param is called in its -32600 (`invalid <noun> id: …`): `thread`
+   * unless set; Codex says `session` for the methods that open a stored thread.
+   */
+  readonly threadIdNoun?: 'thread' | 'session';
   /** Answers the request; the resolved value is the result. Throw `AppServerRequestError` for a specific error. */
   handle(params: z.output<P>, context: MethodContext): unknown;
 }

@@ -147,7 +147,9 @@ describe('thread/inject_items', () => {
   it('refuses what is not a list of items, naming the item', async () => {
     const thread = await startThread();
     expect(await inject(thread.id, [])).toEqual({ error: { code: -32600, message: 'items must not be empty' } });
-    expect(await inject('no-such-thread', [])).toEqual({ error: { code: -32600, message: 'thread not found: no-such-thread' } });
+    expect(await inject('no-such-thread', [])).toEqual({
+      error: { code: -32600, message: 'invalid thread id: invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1' },
+    });
     expect(await inject(thread.id, [userItem('fine'), 5])).toEqual({ error: { code: -32600, message: 'items[1] is not a valid response item: expected an object, got number' } });
     expect(await inject(thread.id, [{ type: 'message', role: 'user' }])).toEqual({ error: { code: -32600, message: 'items[0] is not a valid response item: missing field `content`' } });
     expect(await inject(thread.id, [{ role: 'user' }])).toEqual({ error: { code: -32600, message: 'items[0] is not a valid response item: missing field `type`' } });

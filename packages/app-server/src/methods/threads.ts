@@ -62,6 +62,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
     'thread/resume',
     defineMethod({
       params: ThreadResumeParams,
+      threadIdNoun: 'session',
       async handle(params, context) {
         const hub = hubOf(context);
         const { thread, response } = await hub.resume(params, context.connection);
@@ -87,6 +88,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
     'thread/fork',
     defineMethod({
       params: ThreadForkParams,
+      threadIdNoun: 'session',
       async handle(params, context) {
         const hub = hubOf(context);
         const { thread, response } = await hub.fork(params, context.connection);
@@ -152,6 +154,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
     'thread/archive',
     defineMethod({
       params: ThreadIdParams,
+      threadIdNoun: 'session',
       async handle(params, context) {
         const hub = hubOf(context);
         await hub.unload(params.threadId);
@@ -183,6 +186,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
     'thread/unarchive',
     defineMethod({
       params: ThreadIdParams,
+      threadIdNoun: 'session',
       async handle(params, context) {
         const hub = hubOf(context);
         const store = await hub.store();

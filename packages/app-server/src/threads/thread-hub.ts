@@ -7,7 +7,7 @@ import { ThreadManager, type ThreadEnvironment, type ThreadHandle } from '@skein
 import { ExtensionRegistryBuilder, type ContextFragmentDefinition, type ExtensionRegistry } from '@skein/extension-api';
 import type { ThreadStartParams, ThreadForkParams, ThreadResumeParams } from '@skein/protocol';
 import type { LoadedThread, ThreadStore, ThreadSummary } from '@skein/rollout';
-import { AppServerRequestError } from '../app-server-error.js';
+import { AppServerRequestError, refuse } from '../app-server-error.js';
 import type { ThreadExtensions } from '../extensions/host-extensions.js';
 import type { ClientConnection } from '../method.js';
 import { LiveThread, type ThreadHost } from './live-thread.js';
@@ -100,7 +100,7 @@ export class ThreadHub {
   /** A loaded thread, or a -32600 naming the id. */
   loaded(threadId: string): LiveThread {
     const thread = this.#threads.get(threadId);
-    if (thread === undefined) throw AppServerRequestError.invalidRequest(`thread not found: ${threadId}`);
+    if (thread === undefined) refuse(`thread not found: ${threadId}`);
     return thread;
   }
 
