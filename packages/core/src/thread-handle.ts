@@ -3,6 +3,7 @@
 import type { ContextWindow } from './compaction/context-window.js';
 import type { Config } from '@skein/config';
 import type { ResponseItem, UserInput } from '@skein/protocol';
+import type { BackgroundTerminals } from './session/background-terminals.js';
 import type { ThreadEnvironment, ThreadSession } from './session/thread-session.js';
 import type { TokenUsageBreakdown } from './session/thread-token-usage.js';
 import type { UserShellResult } from './session/user-shell-command.js';
@@ -33,6 +34,8 @@ export interface ThreadHandle {
   readonly environmentIds: readonly string[];
   /** The native cwd turns use on the attached environment `environmentId`. */
   environmentCwd(environmentId: string): string;
+  /** The commands exec_command left running, to list and end between turns. */
+  readonly backgroundTerminals: BackgroundTerminals;
   /** Tokens used since the thread began. */
   readonly tokenUsage: TokenUsageBreakdown;
   /** The context window the thread is in (its number and UUIDv7 id, the first and previous ids). */
@@ -78,6 +81,9 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
       return session.environmentIds;
     },
     environmentCwd: (environmentId) => session.environmentCwd(environmentId),
+    get backgroundTerminals() {
+      return session.backgroundTerminals;
+    },
     get tokenUsage() {
       return session.tokenUsage;
     },

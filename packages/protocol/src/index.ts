@@ -269,4 +269,8 @@ export {
   ThreadReadStateUpdateParams,
   ThreadTurnsListParams,
   ThreadItemsListParams,
+  ThreadBackgroundTerminalsListParams,
+  ThreadBackgroundTerminalsTerminateParams,
+  PluginInstalledParams,
+  BedrockCheckGovCloudRequirementsParams,
 } from './app-server/client-surface.js';

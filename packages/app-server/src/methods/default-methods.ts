@@ -1,5 +1,6 @@
 // The method table a server starts with: every group in `methods/`. A new group is one more entry.
 import type { AppServerMethod, MethodTable } from '../method.js';
+import { ABSENT_FEATURE_METHODS } from './absent-features.js';
 import { ACCOUNT_READ_METHODS } from './account-read.js';
 import { ACCOUNT_RATE_LIMITS_READ_METHODS } from './account-rate-limits-read.js';
 import { COLLABORATION_MODE_LIST_METHODS } from './collaboration-mode-list.js';
@@ -19,6 +20,7 @@ import { PERMISSION_PROFILE_LIST_METHODS } from './permission-profile-list.js';
 import { PROCESS_METHODS } from './process.js';
 import { SKILLS_LIST_METHODS } from './skills-list.js';
 import { THREAD_READ_STATE_METHODS } from './thread-read-state.js';
+import { THREAD_BACKGROUND_TERMINALS_METHODS } from './thread-background-terminals.js';
 import { THREAD_COMPACT_METHODS } from './thread-compact.js';
 import { THREAD_METADATA_METHODS } from './thread-metadata.js';
 import { THREAD_SETTINGS_METHODS } from './thread-settings.js';
@@ -56,6 +58,8 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   PROCESS_METHODS,
   CONFIG_WRITE_METHODS,
   EXPERIMENTAL_FEATURE_ENABLEMENT_METHODS,
+  THREAD_BACKGROUND_TERMINALS_METHODS,
+  ABSENT_FEATURE_METHODS,
 ];
 
 /** Every method this server implements, by name (a new map each call). */

@@ -297,8 +297,15 @@ export class LiveThread {
   /** One of core's items started or completed: the v2 notification, and the status it implies. */
   #turnItem(phase: 'started' | 'completed', turnId: string, item: TurnItem): void {
     const turn = this.#turn;
-    // An item of an earlier turn (a command that ends once the next turn began) belongs to no turn a client shows.
-    if (turn === undefined || turn.id !== turnId) return;
+    if (turn === undefined || turn.id !== turnId) {
+      // A command its turn left running may end between turns (a client ended it from the background
+      // terminals): clients see it end under that turn, as Codex sends it. Once the next turn has
+      // begun, an item of an earlier one belongs to no turn a client shows.
+      if (turn === undefined && phase === 'completed' && item.kind === 'commandExecution') {
+        this.#emit('item/completed', { threadId: this.id, turnId, item: threadItem(item), completedAtMs: item.completedAtMs ?? this.host.now(), contentTokenCount: null });
+      }
+      return;
+    }
     const wire = threadItem(item);
     if (phase === 'started') {
       // The question's status goes out before the item it is about, as Codex sends them.

@@ -5,6 +5,7 @@ import type { ExecutorFileSystem, ExecutorProcesses } from '@skein/exec-server';
 import type { EnvironmentOs, ToolEnvironment } from '@skein/extension-api';
 import { PathUri, type PathConvention } from '@skein/protocol';
 import { sandboxPolicyFromConfig } from '@skein/sandboxing';
+import { BackgroundTerminals } from './background-terminals.js';
 import { UnifiedExecSessions, type UnifiedExecEvent } from '../tools/unified-exec/unified-exec-sessions.js';
 import { sandboxContextFor } from './sandbox-context.js';
 import { shellEnvironment } from './shell-environment.js';
@@ -48,6 +49,8 @@ export class EnvironmentState {
   #attached: readonly ThreadEnvironment[];
   readonly #sessions = new Map<string, UnifiedExecSessions>();
   readonly #options: EnvironmentStateOptions;
+  /** The commands left running on any environment the thread used. */
+  readonly backgroundTerminals = new BackgroundTerminals(() => this.#sessions);
 
   constructor(environments: ThreadEnvironment | readonly ThreadEnvironment[] | undefined, options: EnvironmentStateOptions) {
     this.#attached = attachedList(environments);
@@ -70,6 +73,12 @@ export class EnvironmentState {
    */
   use(environments: ThreadEnvironment | readonly ThreadEnvironment[] | undefined): void {
     this.#attached = attachedList(environments);
+  }
+
+  /** The native cwd turns use on the attached environment `id` (the primary's is `config`'s). */
+  cwdOf(id: string, config: Config): string {
+    const environment = this.#attached.find((candidate) => environmentIdOf(candidate) === id);
+    return environment === undefined || environment === this.#attached[0] ? config.cwd : (environment.cwd ?? config.cwd);
   }
 
   /** The primary environment as a tool call sees it, under `config`'s cwd and sandbox. */
@@ -122,6 +131,13 @@ export class EnvironmentState {
       onEvent: this.#options.onCommandEvent,
     });
     this.#sessions.set(id, sessions);
+    return sessions;
+  }
+
+  /** The command sessions on the attached environment `id`; throws when the thread no longer has it. */
+  attachedSessions(id: string, config: Config): UnifiedExecSessions {
+    const sessions = this.sessionsFor(id, config);
+    if (sessions === undefined) throw new Error(`environment '${id}' is no longer the thread's`);
     return sessions;
   }
 

@@ -30,13 +30,13 @@ import { InjectedItems } from './injected-items.js';
 import { requestMetadata, sharedRequestFields, type RequestPlace } from './turn-requests.js';
 import { TurnContextAssembly, type RecordedTurnSettings } from './turn-context-assembly.js';
 import type { UserShellResult } from './user-shell-command.js';
+import type { BackgroundTerminals } from './background-terminals.js';
 import { userInputToItems } from './user-input-items.js';
 
 export type { HostFacts, RecordedTurnSettings } from './turn-context-assembly.js';
 export type { ThreadEnvironment } from './thread-environment.js';
 export { ThreadSessionError } from './active-turn.js';
-export { baseInstructionsFor } from './thread-session-options.js';
-export type { ThreadSessionOptions } from './thread-session-options.js';
+export { baseInstructionsFor, type ThreadSessionOptions } from './thread-session-options.js';
 import { baseInstructionsFor, type ThreadSessionOptions } from './thread-session-options.js';
 
 /** A loaded thread. */
@@ -96,11 +96,7 @@ export class ThreadSession {
       monotonicMs: options.clock.monotonicMs,
       emit,
       contextRemaining: () => this.#budgets.contextRemaining(),
-      sessionsFor: (environment: ToolEnvironment) => {
-        const sessions = this.#environments.sessionsFor(environment.id, this.#config);
-        if (sessions === undefined) throw new Error(`environment '${environment.id}' is no longer the thread's`);
-        return sessions;
-      },
+      sessionsFor: (environment: ToolEnvironment) => this.#environments.attachedSessions(environment.id, this.#config),
     });
     this.#tokens = new TokenAccounting(emit, () => effectiveContextWindow(this.#model));
     this.history = new ThreadHistory({ toolOutputTokenLimit: options.config.toolOutputTokenLimit ?? DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, uuid: this.#uuid, onRecorded: (items) => options.recorder.recordItems(items) });
@@ -157,9 +153,12 @@ export class ThreadSession {
 
   /** The attached environments' cwds by id, native paths (the primary's is the thread's cwd). */
   environmentCwd(environmentId: string): string {
-    const environments = this.#environments.attached;
-    const environment = environments.find((candidate) => environmentIdOf(candidate) === environmentId);
-    return environment === undefined || environment === environments[0] ? this.#config.cwd : (environment.cwd ?? this.#config.cwd);
+    return this.#environments.cwdOf(environmentId, this.#config);
+  }
+
+  /** The commands exec_command left running. */
+  get backgroundTerminals(): BackgroundTerminals {
+    return this.#environments.backgroundTerminals;
   }
 
   /** The settings turns run with now. */

@@ -1,5 +1,6 @@
 // Params of the methods Codex's TUI and IDE clients call beside the thread basics: `hooks/list`,
-// `collaborationMode/list`, `thread/readState/update` and `thread/turns/list`.
+// `collaborationMode/list`, `thread/readState/update`, `thread/turns/list`, background terminals,
+// `plugin/installed` and the Bedrock GovCloud check.
 import * as z from 'zod';
 
 /** `hooks/list`: a loaded thread's hooks, or those a thread in each directory would run. */
@@ -46,3 +47,26 @@ export const ThreadItemsListParams = z.object({
   deferOutput: z.object({ commandExecution: z.boolean().optional(), mcpToolCall: z.boolean().optional() }).nullish(),
 });
 export type ThreadItemsListParams = z.infer<typeof ThreadItemsListParams>;
+
+/** `thread/backgroundTerminals/list`: one page of the commands a thread left running. */
+export const ThreadBackgroundTerminalsListParams = z.object({
+  threadId: z.string(),
+  cursor: z.string().nullish(),
+  limit: z.number().int().nonnegative().nullish(),
+});
+export type ThreadBackgroundTerminalsListParams = z.infer<typeof ThreadBackgroundTerminalsListParams>;
+
+/** `thread/backgroundTerminals/terminate`: ends one of them, by the process id the list gave. */
+export const ThreadBackgroundTerminalsTerminateParams = z.object({ threadId: z.string(), processId: z.string() });
+export type ThreadBackgroundTerminalsTerminateParams = z.infer<typeof ThreadBackgroundTerminalsTerminateParams>;
+
+/** `plugin/installed`: the installed plugins, by marketplace (working directories find repo marketplaces). */
+export const PluginInstalledParams = z.object({
+  cwds: z.array(z.string()).nullish(),
+  installSuggestionPluginNames: z.array(z.string()).nullish(),
+});
+export type PluginInstalledParams = z.infer<typeof PluginInstalledParams>;
+
+/** `account/bedrock/checkGovCloudRequirements` takes nothing, but Codex wants the params member. */
+export const BedrockCheckGovCloudRequirementsParams = z.object({});
+export type BedrockCheckGovCloudRequirementsParams = z.infer<typeof BedrockCheckGovCloudRequirementsParams>;

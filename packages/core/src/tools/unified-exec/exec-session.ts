@@ -22,6 +22,8 @@ export interface SessionOrigin {
   readonly argv: readonly string[];
   /** The command as clients display it. */
   readonly command: string;
+  /** The command line as the model wrote it. */
+  readonly cmd: string;
   readonly cwd: PathUri;
   readonly tty: boolean;
   readonly startedAt: number;

@@ -5,7 +5,7 @@
 import { randomInt } from 'node:crypto';
 import type { ExecEnvPolicy, ExecutorProcesses, FileSystemSandboxContext, ProcessEvent, ProcessStream } from '@skein/exec-server';
 import { PathUri } from '@skein/protocol';
-import { ExecSession, type SessionExit } from './exec-session.js';
+import { ExecSession, type SessionExit, type SessionOrigin } from './exec-session.js';
 import { budgetOutput, newChunkId, type ExecResponse } from './exec-output.js';
 import {
   DEFAULT_EXEC_YIELD_TIME_MS,
@@ -159,6 +159,11 @@ export class UnifiedExecSessions {
     return [...this.#sessions.keys()];
   }
 
+  /** The sessions whose process still runs, oldest first. */
+  running(): SessionOrigin[] {
+    return [...this.#sessions.values()].filter((session) => session.exit === null).map((session) => session.origin);
+  }
+
   /** What a request would run, and where: for approvals, before anything starts. */
   commandLine(request: Pick<ExecCommandRequest, 'cmd' | 'cwd' | 'workdir' | 'shell' | 'login'>): { readonly argv: readonly string[]; readonly command: string; readonly cwd: PathUri } {
     const argv = shellArgv(request.shell ?? this.#options.defaultShell, request.cmd, request.login ?? true);
@@ -174,7 +179,7 @@ export class UnifiedExecSessions {
     const sessionId = this.#newSessionId();
     const processId = `unified-exec-${++this.#nextProcess}-${sessionId}`;
     const startedAt = this.#now();
-    const session = new ExecSession({ callId: request.callId, sessionId, processId, argv, command: displayCommand(argv), cwd, tty, startedAt });
+    const session = new ExecSession({ callId: request.callId, sessionId, processId, argv, command: displayCommand(argv), cmd: request.cmd, cwd, tty, startedAt });
     this.#byProcess.set(processId, session);
     let sandboxType: string;
     try {
@@ -220,12 +225,13 @@ export class UnifiedExecSessions {
     return this.#collect(session, started, writeYieldTime(request.yieldTimeMs, chars === ''), request.maxOutputTokens, request.signal);
   }
 
-  /** Kills one session's process and forgets it (a user command that ran out of time). */
-  async terminate(sessionId: number): Promise<void> {
+  /** Kills one session's process and forgets it; false when no session has that id. */
+  async terminate(sessionId: number): Promise<boolean> {
     const session = this.#sessions.get(sessionId);
-    if (session === undefined) return;
+    if (session === undefined) return false;
     this.#sessions.delete(sessionId);
     await this.#terminate(session);
+    return true;
   }
 
   /** Kills every session's process (the thread ended) and stops listening; further starts fail. */
