@@ -170,6 +170,7 @@ describe('environments.toml', () => {
   it('reports `pending` while the start-up connection is under way, then the failure', async () => {
     // Accepts the TCP connection and never answers the upgrade: the attempt lasts until its timeout,
     // long enough that a loaded machine still asks while it runs.
+    // The attempt alone takes its 4 s timeout, so the test gets more than the default 5 s.
     const held = new Set<Socket>();
     const silent = createServer((socket) => {
       held.add(socket);
@@ -188,7 +189,7 @@ describe('environments.toml', () => {
     for (const socket of held) socket.destroy();
     silent.close();
     expect(client.schemaFailures).toEqual([]);
-  });
+  }, 20_000);
 
   it('reconnects a configured executor that came back when a thread next uses it, and tells the thread', async () => {
     const port = await closedPort();

@@ -129,6 +129,8 @@ export { REQUEST_USER_INPUT_SPEC, RequestUserInputArgs, RequestUserInputOption, 
 export type { RequestUserInputToolOptions } from './tools/request-user-input/request-user-input-tool.js';
 export { NO_TOKENS, addUsage, breakdownFromRollout, breakdownOf } from './session/thread-token-usage.js';
 export type { TokenUsageBreakdown } from './session/thread-token-usage.js';
+export type { TokenUsageReport } from './session/token-accounting.js';
+export type { UserMessageRecord } from './session/thread-recorder.js';
 export { localHostFacts, localThreadEnvironment, userShell } from './session/local-environment.js';
 export type { LocalThreadEnvironment } from './session/local-environment.js';
 export { environmentOs, remoteThreadEnvironment } from './session/remote-environment.js';

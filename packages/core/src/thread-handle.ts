@@ -6,6 +6,8 @@ import type { ResponseItem, UserInput } from '@skein/protocol';
 import type { BackgroundTerminals } from './session/background-terminals.js';
 import type { ThreadEnvironment, ThreadSession } from './session/thread-session.js';
 import type { TokenUsageBreakdown } from './session/thread-token-usage.js';
+import type { TokenUsageReport } from './session/token-accounting.js';
+import type { UserMessageRecord } from './session/thread-recorder.js';
 import type { UserShellResult } from './session/user-shell-command.js';
 import type { TurnOutcome } from './turn/run-turn.js';
 
@@ -15,6 +17,8 @@ export interface RunTurnOptions {
   readonly clientMetadata?: Readonly<Record<string, string>>;
   /** The turn's id when the host named it in advance (to answer the client before the turn starts). */
   readonly turnId?: string;
+  /** The host's item for the user's message, recorded so a resumed thread shows the same id and client id. */
+  readonly userMessage?: UserMessageRecord;
 }
 
 /** A loaded thread. Close it to end its commands and release its rollout file. */
@@ -38,6 +42,8 @@ export interface ThreadHandle {
   readonly backgroundTerminals: BackgroundTerminals;
   /** Tokens used since the thread began. */
   readonly tokenUsage: TokenUsageBreakdown;
+  /** The total, the last response's usage and the model's window, as `thread/tokenUsage/updated` carries them. */
+  readonly tokenReport: TokenUsageReport;
   /** The context window the thread is in (its number and UUIDv7 id, the first and previous ids). */
   readonly contextWindow: ContextWindow;
   /** The history as the model sees it (for inspection; hosts read turns from the rollout). */
@@ -86,6 +92,9 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
     },
     get tokenUsage() {
       return session.tokenUsage;
+    },
+    get tokenReport() {
+      return session.tokenReport;
     },
     get contextWindow() {
       return session.contextWindow;

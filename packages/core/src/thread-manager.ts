@@ -333,6 +333,7 @@ function recordedInit(loaded: LoadedThread, warn: (message: string) => void): Th
 const discardingRecorder: ThreadRecorder = {
   recordItems: () => undefined,
   recordTurnContext: () => undefined,
+  recordUserMessage: () => undefined,
   recordWorldState: () => undefined,
   recordCompaction: () => undefined,
   recordExtensionState: () => undefined,

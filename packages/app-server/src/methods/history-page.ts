@@ -31,9 +31,13 @@ export function historyPage<T>(
   // A zero limit still returns one entry, so a client paging with it makes progress.
   const size = Math.min(Math.max(params.limit ?? MAX_PAGE_SIZE, 1), MAX_PAGE_SIZE);
   const page = ordered.slice(start, start + size);
-  const cursorAt = (entry: T | undefined, includeAnchor: boolean) =>
-    entry === undefined ? null : JSON.stringify({ threadId, id: idOf(entry), includeAnchor } satisfies HistoryCursor);
+  const cursorAt = (entry: T | undefined, includeAnchor: boolean) => (entry === undefined ? null : historyCursor(threadId, idOf(entry), includeAnchor));
   return { page, nextCursor: start + size < ordered.length ? cursorAt(page.at(-1), false) : null, backwardsCursor: cursorAt(page[0], true) };
+}
+
+/** A cursor at the entry `id`; with `includeAnchor` the page it opens starts with that entry. */
+export function historyCursor(threadId: string, id: string, includeAnchor: boolean): string {
+  return JSON.stringify({ threadId, id, includeAnchor } satisfies HistoryCursor);
 }
 
 function parseCursor(text: string, threadId: string): HistoryCursor {

@@ -19,7 +19,7 @@ export const THREAD_ITEMS_LIST_METHODS: ReadonlyMap<string, AppServerMethod> = n
     defineMethod({
       params: ThreadItemsListParams,
       async handle(params, { server }) {
-        const turns = await server.threads.recordedTurns(params.threadId);
+        const turns = await server.threads.recordedTurns(params.threadId, 'thread/items/list');
         const turnId = params.turnId ?? null;
         if (turnId !== null && !turns.some((turn) => turn['id'] === turnId)) {
           throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, `turn not found: ${turnId}`);

@@ -13,7 +13,7 @@ export const THREAD_TURNS_LIST_METHODS: ReadonlyMap<string, AppServerMethod> = n
     defineMethod({
       params: ThreadTurnsListParams,
       async handle(params, { server }) {
-        return turnsPage(await server.threads.recordedTurns(params.threadId), params.threadId, params);
+        return turnsPage(await server.threads.recordedTurns(params.threadId, 'thread/turns/list'), params.threadId, params);
       },
     }),
   ],

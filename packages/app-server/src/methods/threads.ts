@@ -17,6 +17,7 @@ import { AppServerRequestError } from '../app-server-error.js';
 import { selectEnvironment } from '../environments/environment-selection.js';
 import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
 import { paginate } from '../pagination.js';
+import { resumeExtras } from './resume-extras.js';
 import { turnsPage } from './thread-turns-list.js';
 import type { WireObject } from '../threads/thread-items.js';
 import { withStoredMetadata } from '../threads/thread-metadata.js';
@@ -36,6 +37,9 @@ export function asRequestError(error: unknown): never {
   if (error instanceof Error && !(error instanceof AppServerRequestError)) throw AppServerRequestError.invalidRequest(error.message);
   throw error;
 }
+
+/** Codex deprecates loading a paginated thread's whole history on resume; a client is told how to page it instead. */
+const FULL_HISTORY_DEPRECATION = 'Resuming with the full history is deprecated: pass `excludeTurns: true`, then page with `thread/turns/list` and `thread/items/list`.';
 
 /** The thread methods. */
 export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string, AppServerMethod>([
@@ -67,18 +71,22 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         const hub = hubOf(context);
         const { thread, response } = await hub.resume(params, context.connection);
         response['thread'] = withStoredMetadata(await hub.store(), response['thread'] as WireObject);
+        const turns = params.excludeTurns === true ? await hub.recordedTurns(thread.id) : ((response['thread'] as WireObject)['turns'] as WireObject[]);
         // The page a client asked to bootstrap its history with (Codex's TUI does, with excludeTurns).
-        if (params.initialTurnsPage !== undefined && params.initialTurnsPage !== null) {
-          response['initialTurnsPage'] = turnsPage(await hub.recordedTurns(thread.id), thread.id, params.initialTurnsPage);
-        }
+        const initialPage = params.initialTurnsPage ?? null;
+        Object.assign(response, resumeExtras(thread.id, response, turns), { initialTurnsPage: initialPage === null ? null : turnsPage(turns, thread.id, initialPage) });
+        if (params.excludeTurns !== true) context.connection.notify('deprecationNotice', { summary: FULL_HISTORY_DEPRECATION, details: null });
         context.connection.notify('thread/status/changed', { threadId: thread.id, status: thread.status() });
         afterResponse(() => {
           // Approvals and questions still waiting for an answer reach the resuming client too (as Codex).
           context.server.replayThreadRequests(thread.id, context.connection);
-          const usage = thread.handle.tokenUsage;
-          if (usage.totalTokens > 0) {
-            context.connection.notify('thread/tokenUsage/updated', { threadId: thread.id, turnId: '', tokenUsage: { total: usage, last: usage, modelContextWindow: null } });
+          const usage = thread.handle.tokenReport;
+          if (usage.total.totalTokens > 0) {
+            const lastTurnId = turns.at(-1)?.['id'] ?? '';
+            context.connection.notify('thread/tokenUsage/updated', { threadId: thread.id, turnId: lastTurnId, tokenUsage: usage });
           }
+          // Skein keeps no thread goals; Codex's clients clear the one they showed on this notice.
+          context.connection.notify('thread/goal/cleared', { threadId: thread.id });
         });
         return response;
       },

@@ -54,7 +54,7 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         // As Codex: overrides that change the thread's settings announce them before the turn starts.
         const settingsAfter = currentSettings(thread);
         if (settingsBefore !== undefined && JSON.stringify(settingsAfter) !== JSON.stringify(settingsBefore)) context.server.broadcast(thread.id, 'thread/settings/updated', { threadId: thread.id, threadSettings: settingsAfter });
-        const turn = thread.startTurn(params.input, { turnId: newTurnId(randomUuidV7), ...(params.outputSchema === undefined ? {} : { outputSchema: params.outputSchema }) });
+        const turn = thread.startTurn(params.input, { turnId: newTurnId(randomUuidV7), clientUserMessageId: params.clientUserMessageId, ...(params.outputSchema === undefined ? {} : { outputSchema: params.outputSchema }) });
         return { turn };
       },
     }),
@@ -65,7 +65,7 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
       params: TurnSteerParams,
       async handle(params, context) {
         const thread = hubOf(context).loaded(params.threadId);
-        const turnId = await thread.steer(params.expectedTurnId, params.input).catch((error: unknown) => asRequestError(error));
+        const turnId = await thread.steer(params.expectedTurnId, params.input, params.clientUserMessageId ?? null).catch((error: unknown) => asRequestError(error));
         return { turnId };
       },
     }),

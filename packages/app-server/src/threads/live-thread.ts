@@ -2,7 +2,7 @@
 // v2 notifications for the thread's subscribers (in Codex's order), its status is tracked and
 // announced; its questions (ThreadQuestions) become server requests to its subscribers.
 import type { Config } from '@skein/config';
-import type { CoreEvent, ThreadEnvironment, ThreadHandle, TurnItem } from '@skein/core';
+import type { CoreEvent, ThreadEnvironment, ThreadHandle, TurnItem, UserMessageRecord } from '@skein/core';
 import type { UserInput } from '@skein/protocol';
 import type { ClientConnection } from '../method.js';
 import type { AskOptions } from './thread-server-requests.js';
@@ -173,16 +173,18 @@ export class LiveThread {
    * Starts a turn in the background and returns its wire object (`inProgress`). The caller answers
    * the client first; the turn's notifications follow.
    */
-  startTurn(input: readonly UserInput[], options: { readonly turnId: string; readonly outputSchema?: unknown }): WireObject {
+  startTurn(input: readonly UserInput[], options: { readonly turnId: string; readonly outputSchema?: unknown; readonly clientUserMessageId?: string | null | undefined }): WireObject {
     const turn = this.#beginTurn(options.turnId, true);
     if (this.facts.preview === '') this.facts.preview = textOf(input);
     // Let the response go out before the turn's first notification.
     this.#running = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
       this.#notifyStatus();
       this.#emit('turn/started', { threadId: this.id, turn: this.#turnObject(turn, 'inProgress', null, null) });
-      this.#userMessage(turn, input);
+      // The message is recorded under the id clients see now, so a resumed thread shows the same item.
+      const userMessage = { id: this.host.newItemId(), clientId: options.clientUserMessageId ?? null };
+      this.#userMessage(turn, input, userMessage);
       try {
-        await this.handle.runTurn(input, { turnId: turn.id, ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }) });
+        await this.handle.runTurn(input, { turnId: turn.id, userMessage, ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }) });
       } catch (error) {
         // The session refused or broke before the turn could run: end it as failed for the client.
         this.#endTurn(turn, 'failed', { message: (error as Error).message, codexErrorInfo: null, additionalDetails: null });
@@ -192,11 +194,11 @@ export class LiveThread {
   }
 
   /** Adds input to the running turn. */
-  async steer(expectedTurnId: string, input: readonly UserInput[]): Promise<string> {
+  async steer(expectedTurnId: string, input: readonly UserInput[], clientUserMessageId: string | null = null): Promise<string> {
     const turn = this.#turn;
     if (turn === undefined || turn.id !== expectedTurnId) throw new Error(turn === undefined ? 'no turn is running' : `the running turn is ${turn.id}, not ${expectedTurnId}`);
     await this.handle.steer(input);
-    this.#userMessage(turn, input);
+    this.#userMessage(turn, input, { id: this.host.newItemId(), clientId: clientUserMessageId });
     return turn.id;
   }
 
@@ -286,12 +288,11 @@ export class LiveThread {
     return turn;
   }
 
-  #userMessage(turn: ActiveTurn, input: readonly UserInput[]): void {
-    const id = this.host.newItemId();
+  #userMessage(turn: ActiveTurn, input: readonly UserInput[], { id, clientId }: UserMessageRecord): void {
     const started = this.host.now();
-    this.#emit('item/started', { threadId: this.id, turnId: turn.id, item: userMessageItem(id, input, started, null), startedAtMs: started });
+    this.#emit('item/started', { threadId: this.id, turnId: turn.id, item: userMessageItem(id, clientId, input, started, null), startedAtMs: started });
     const completed = this.host.now();
-    this.#emit('item/completed', { threadId: this.id, turnId: turn.id, item: userMessageItem(id, input, started, completed), completedAtMs: completed, contentTokenCount: null });
+    this.#emit('item/completed', { threadId: this.id, turnId: turn.id, item: userMessageItem(id, clientId, input, started, completed), completedAtMs: completed, contentTokenCount: null });
   }
 
   /** One of core's items started or completed: the v2 notification, and the status it implies. */

@@ -38,7 +38,8 @@ export async function recordedTurns(loaded: LoadedThread, contextFragments?: rea
     if (turnId === undefined || !surviving.has(turnId)) return;
     const turn = trace(turnId);
     const item = threadItemOf(line, contextFragments);
-    if (item !== undefined) turn.items.push(item);
+    if (item?.['type'] === 'recordedUserMessage') adoptRecordedUserMessage(turn.items, item);
+    else if (item !== undefined) turn.items.push(item);
     const event = line.type === 'event_msg' ? (line.payload as { type?: unknown }).type : undefined;
     if (event === 'task_started') turn.startedAtMs = Date.parse(line.timestamp);
     if (event === 'task_complete' || event === 'turn_aborted') turn.completedAtMs = Date.parse(line.timestamp);
@@ -85,14 +86,37 @@ function threadItemOf(line: RolloutLine, contextFragments: readonly ContextFragm
     return message;
   }
   if (line.type !== 'event_msg') return undefined;
-  const payload = line.payload as { type?: unknown; item?: RecordedCommand | RecordedFileChange };
+  const payload = line.payload as { type?: unknown; item?: RecordedCommand | RecordedFileChange | RecordedUserMessage };
   if (payload.type !== 'item_completed') return undefined;
+  if (payload.item?.type === 'UserMessage') return recordedUserMessage(payload.item);
   if (payload.item?.type === 'CommandExecution') return recordedCommand(payload.item, Date.parse(line.timestamp));
   if (payload.item?.type === 'FileChange') return recordedFileChange(payload.item, Date.parse(line.timestamp));
   // The schema's recorded compaction carries its id only.
   const recorded = payload.item as { type?: unknown; id?: unknown } | undefined;
   if (recorded?.type === 'ContextCompaction') return { type: 'contextCompaction', id: typeof recorded.id === 'string' ? recorded.id : '' };
   return undefined;
+}
+
+interface RecordedUserMessage {
+  readonly type: 'UserMessage';
+  readonly id?: unknown;
+  readonly client_id?: unknown;
+}
+
+/** A marker carrying the id and client id a host recorded for the message before it. */
+function recordedUserMessage(item: RecordedUserMessage): WireObject {
+  return { type: 'recordedUserMessage', id: typeof item.id === 'string' ? item.id : '', clientId: typeof item.client_id === 'string' ? item.client_id : null };
+}
+
+/**
+ * The host's item line follows the message's response item (Codex's order): the message keeps its
+ * text, and takes the id and client id the client saw while the turn ran.
+ */
+function adoptRecordedUserMessage(items: WireObject[], recorded: WireObject): void {
+  const message = items.findLast((item) => item['type'] === 'userMessage');
+  if (message === undefined) return;
+  message['id'] = recorded['id'];
+  message['clientId'] = recorded['clientId'];
 }
 
 interface RecordedFileChange {

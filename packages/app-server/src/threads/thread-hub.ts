@@ -261,19 +261,28 @@ export class ThreadHub {
   }
 
   /** A thread's recorded turns, oldest first, with every item (none for an ephemeral thread). */
-  async recordedTurns(threadId: string): Promise<WireObject[]> {
+  /**
+   * A thread's recorded turns (none for an ephemeral thread). For a paging `method` (named in the
+   * refusals, as Codex words them) an ephemeral thread, or a loaded one before its first turn, is -32600.
+   */
+  async recordedTurns(threadId: string, method?: string): Promise<WireObject[]> {
     const live = this.#threads.get(threadId);
-    if (live?.facts.ephemeral === true) return [];
+    if (live?.facts.ephemeral === true) return method === undefined ? [] : refuse(`ephemeral threads do not support ${method}`);
     // A turn that just completed may still be writing its last lines; its end is on file once it settled.
     await live?.settled();
-    return recordedTurns(await this.#read(threadId), this.options.contextFragments, live?.activeTurnId);
+    const turns = await recordedTurns(await this.#read(threadId), this.options.contextFragments, live?.activeTurnId);
+    if (method !== undefined && live !== undefined && turns.length === 0 && live.activeTurnId === undefined) {
+      refuse(`thread ${threadId} is not materialized yet; ${method} is unavailable before first user message`);
+    }
+    return turns;
   }
 
   /** The Thread object of a stored thread, loaded or not. */
   async describe(threadId: string, includeTurns: boolean): Promise<WireObject> {
     const live = this.#threads.get(threadId);
     // A loaded thread describes itself; its file is read only for its turns (an ephemeral one has none).
-    if (live !== undefined) return this.threadOf(live, includeTurns && !live.facts.ephemeral ? await recordedTurns(await this.#read(threadId), this.options.contextFragments, live.activeTurnId) : []);
+    if (live?.facts.ephemeral === true && includeTurns) refuse('ephemeral threads do not support includeTurns');
+    if (live !== undefined) return this.threadOf(live, includeTurns ? await recordedTurns(await this.#read(threadId), this.options.contextFragments, live.activeTurnId) : []);
     const loaded = await this.#read(threadId);
     return storedThreadObject(loaded, includeTurns ? await recordedTurns(loaded, this.options.contextFragments) : [], this.options.cliVersion, this.options.contextFragments);
   }

@@ -7,8 +7,8 @@ import type { ResponseItem, UserInput } from '@skein/protocol';
 export type WireObject = Record<string, unknown>;
 
 /** The user's input as a `userMessage` item. */
-export function userMessageItem(id: string, content: readonly UserInput[], startedAtMs: number, completedAtMs: number | null): WireObject {
-  return { type: 'userMessage', id, clientId: null, content, startedAtMs, completedAtMs };
+export function userMessageItem(id: string, clientId: string | null, content: readonly UserInput[], startedAtMs: number, completedAtMs: number | null): WireObject {
+  return { type: 'userMessage', id, clientId, content, startedAtMs, completedAtMs };
 }
 
 /** An assistant message (`agentMessage`), with the text so far. */

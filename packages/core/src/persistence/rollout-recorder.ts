@@ -7,8 +7,8 @@ import type { ExtensionStateRecord } from '../extensions/thread-extension-state.
 import type { CoreEvent } from '../turn/core-event.js';
 import { codexErrorInfoOf, rolloutErrorInfo } from '../turn/codex-error-info.js';
 import type { TurnFileChange, TurnItem } from '../turn/turn-item.js';
-import type { CompactionRecord, ThreadRecorder, TurnContextRecord, WorldStateRecord } from '../session/thread-recorder.js';
-import type { ResponseItem } from '@skein/protocol';
+import type { CompactionRecord, ThreadRecorder, TurnContextRecord, UserMessageRecord, WorldStateRecord } from '../session/thread-recorder.js';
+import type { ResponseItem, UserInput } from '@skein/protocol';
 import { rolloutUsage } from '../session/thread-token-usage.js';
 
 /** Records one thread into its rollout file. */
@@ -23,6 +23,12 @@ export class RolloutThreadRecorder implements ThreadRecorder {
 
   recordItems(items: readonly ResponseItem[]): void {
     this.#append(items.map((item): RolloutItem => ({ type: 'response_item', payload: item })));
+  }
+
+  /** Codex's `item_completed` line for the user's message of `turnId`, under the id its host showed. */
+  recordUserMessage(turnId: string, message: UserMessageRecord, content: readonly UserInput[]): void {
+    const item = { type: 'UserMessage', id: message.id, ...(message.clientId === null ? {} : { client_id: message.clientId }), content };
+    this.#append([{ type: 'event_msg', payload: { type: 'item_completed', turn_id: turnId, item } }]);
   }
 
   recordTurnContext(context: TurnContextRecord): void {

@@ -1,6 +1,6 @@
 // Where a session persists what happens: the rollout writer in production (an adapter over
 // @skein/rollout), an in-memory list in tests. Core only calls this interface.
-import type { CoreSandboxPolicy, ResponseItem } from '@skein/protocol';
+import type { CoreSandboxPolicy, ResponseItem, UserInput } from '@skein/protocol';
 import type { ContextWindow } from '../compaction/context-window.js';
 import type { ExtensionStateRecord } from '../extensions/thread-extension-state.js';
 import type { CoreEvent } from '../turn/core-event.js';
@@ -31,10 +31,18 @@ export interface CompactionRecord {
   readonly window: ContextWindow;
 }
 
+/** The host's item for a user's message: its id, and the id the client gave it (`clientUserMessageId`). */
+export interface UserMessageRecord {
+  readonly id: string;
+  readonly clientId: string | null;
+}
+
 /** Receives everything a session records, in order. */
 export interface ThreadRecorder {
   recordItems(items: readonly ResponseItem[]): void;
   recordTurnContext(context: TurnContextRecord): void;
+  /** The user's message of `turnId` as its host showed it (Codex's `item_completed` user-message line). */
+  recordUserMessage(turnId: string, message: UserMessageRecord, content: readonly UserInput[]): void;
   recordWorldState(sections: readonly WorldStateRecord[]): void;
   /** A compaction; the rollout's `compacted` line (the replacement items are not also recorded as items). */
   recordCompaction(compaction: CompactionRecord): void;
@@ -55,6 +63,7 @@ export class MemoryThreadRecorder implements ThreadRecorder {
   readonly lines: (
     | { readonly kind: 'items'; readonly items: readonly ResponseItem[] }
     | { readonly kind: 'turnContext'; readonly context: TurnContextRecord }
+    | { readonly kind: 'userMessage'; readonly turnId: string; readonly message: UserMessageRecord }
     | { readonly kind: 'worldState'; readonly sections: readonly WorldStateRecord[] }
     | { readonly kind: 'compaction'; readonly compaction: CompactionRecord }
     | { readonly kind: 'extensionState'; readonly change: ExtensionStateRecord }
@@ -67,6 +76,9 @@ export class MemoryThreadRecorder implements ThreadRecorder {
   }
   recordTurnContext(context: TurnContextRecord): void {
     this.lines.push({ kind: 'turnContext', context });
+  }
+  recordUserMessage(turnId: string, message: UserMessageRecord): void {
+    this.lines.push({ kind: 'userMessage', turnId, message });
   }
   recordWorldState(sections: readonly WorldStateRecord[]): void {
     this.lines.push({ kind: 'worldState', sections });

@@ -23,7 +23,7 @@ import { EnvironmentState, environmentIdOf, type ThreadEnvironment } from './thr
 import { NO_TOKENS, type TokenUsageBreakdown } from './thread-token-usage.js';
 import { ThreadTools } from './thread-tools.js';
 import { ThreadCompaction, type CompactionRun } from './thread-compaction.js';
-import { TokenAccounting } from './token-accounting.js';
+import { TokenAccounting, type TokenUsageReport } from './token-accounting.js';
 import { ThreadUserShell } from './thread-user-shell.js';
 import { ThreadSessionError, type ActiveTurn, type TurnSlot } from './active-turn.js';
 import { InjectedItems } from './injected-items.js';
@@ -31,6 +31,7 @@ import { requestMetadata, sharedRequestFields, type RequestPlace } from './turn-
 import { TurnContextAssembly, type RecordedTurnSettings } from './turn-context-assembly.js';
 import type { UserShellResult } from './user-shell-command.js';
 import type { BackgroundTerminals } from './background-terminals.js';
+import type { RunTurnOptions } from '../thread-handle.js';
 import { userInputToItems } from './user-input-items.js';
 
 export type { HostFacts, RecordedTurnSettings } from './turn-context-assembly.js';
@@ -181,6 +182,11 @@ export class ThreadSession {
     return this.#tokens.total;
   }
 
+  /** The total, the last response's usage and the model's window, as a resuming client is told them. */
+  get tokenReport(): TokenUsageReport {
+    return this.#tokens.report;
+  }
+
   /**
    * Changes the settings later turns run with (a client's turn overrides: cwd, model, approval
    * policy, sandbox). The model is told what changed at the start of the next turn.
@@ -206,12 +212,7 @@ export class ThreadSession {
   /** Runs one user turn to its end. Refuses while another turn runs. */
   async runTurn(
     input: readonly UserInput[],
-    options: {
-      readonly outputSchema?: unknown;
-      readonly clientMetadata?: Readonly<Record<string, string>>;
-      /** The turn's id when the host named it in advance (to answer the client before the turn starts). */
-      readonly turnId?: string;
-    } = {},
+    options: RunTurnOptions = {},
   ): Promise<TurnOutcome> {
     const active = this.#begin(options.turnId);
     const { turnId } = active;
@@ -253,7 +254,9 @@ export class ThreadSession {
             // compaction due); the model that held the history writes the summary.
             if (this.#compaction.isDue(config, model)) await this.#compaction.compact(compaction('pre_turn', this.#lastTurnModel ?? model));
             this.#lastTurnModel = model;
-            return this.#context.assemble(config, model, turnId, input);
+            const assembled = await this.#context.assemble(config, model, turnId, input);
+            const { userMessage } = options;
+            return userMessage === undefined ? assembled : { ...assembled, onInputRecorded: () => this.#options.recorder.recordUserMessage(turnId, userMessage, input) };
           },
           signal,
           requestMetadata: () => metadata(),

@@ -5,6 +5,13 @@ import type { CoreEvent } from '../turn/core-event.js';
 import type { AfterResponseHook, SampledResponse, TurnStep } from '../turn/turn-hooks.js';
 import { addUsage, breakdownOf, NO_TOKENS, type TokenUsageBreakdown } from './thread-token-usage.js';
 
+/** A thread's usage so far, as `thread/tokenUsage/updated` carries it. */
+export interface TokenUsageReport {
+  readonly total: TokenUsageBreakdown;
+  readonly last: TokenUsageBreakdown;
+  readonly modelContextWindow: number;
+}
+
 /** Adds up a thread's usage across turns (restored on resume). */
 export class TokenAccounting implements AfterResponseHook {
   readonly name = 'token-accounting';
@@ -22,6 +29,11 @@ export class TokenAccounting implements AfterResponseHook {
   /** Tokens used since the thread began. */
   get total(): TokenUsageBreakdown {
     return this.#total;
+  }
+
+  /** The usage as a client is told it: the total, the last response's, and the model's window. */
+  get report(): TokenUsageReport {
+    return { total: this.#total, last: this.#last, modelContextWindow: this.contextWindow() };
   }
 
   /** The tokens the window holds by the last response's account (or the estimate after a compaction). */

@@ -52,12 +52,14 @@ export interface TurnParameters {
   readonly onContextRecorded?: () => void;
   /** The user's input as response items. */
   readonly input?: readonly ResponseItem[];
+  /** Called once the input is recorded (the rollout's user-message item goes here). */
+  readonly onInputRecorded?: () => void;
   /**
    * Runs once the turn has started and before anything is recorded (a compaction due before the
    * turn), and gives the turn's context and input in place of `context` and `input`. A model error
    * here fails the turn.
    */
-  readonly open?: () => Promise<Pick<TurnParameters, 'context' | 'onContextRecorded' | 'input'>>;
+  readonly open?: () => Promise<Pick<TurnParameters, 'context' | 'onContextRecorded' | 'input' | 'onInputRecorded'>>;
   readonly signal: AbortSignal;
   /** Request headers (session and thread ids, turn metadata). */
   readonly headers?: Readonly<Record<string, string>>;
@@ -105,6 +107,7 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
     recordAndAnnounce(deps, opening.context ?? [], turnId);
     opening.onContextRecorded?.();
     recordAndAnnounce(deps, opening.input ?? [], turnId);
+    opening.onInputRecorded?.();
     for (let samplingIndex = 0; ; samplingIndex++) {
       const step: TurnStep = { turnId, samplingIndex, signal, history: () => deps.history.forPrompt() };
       for (const hook of hooks.beforeSampling) recordAndAnnounce(deps, await hook.beforeSampling(step), turnId);
