@@ -1,9 +1,10 @@
-// The filesystem watches of one connection (`fs/watch`): one chokidar watcher per watch id, watching
-// a directory's direct children or one file, its events batched per watch as Codex batches them.
+// The filesystem watches of one connection (`fs/watch`): one followed target per watch id (a
+// directory's direct children or one file, see fs-watch-target.ts), its events batched per watch as
+// Codex batches them.
 import path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
 import { AppServerErrorCode } from '@skein/protocol';
 import { AppServerRequestError } from './app-server-error.js';
+import { WatchedTarget } from './fs-watch-target.js';
 import type { ClientConnection } from './method.js';
 
 /** Codex collects a watch's events for about 200 ms and sends them as one `fs/changed`. */
@@ -14,7 +15,7 @@ export const MAX_CHANGED_PATHS_PER_BATCH = 10_000;
 export const MAX_WATCHES_PER_CONNECTION = 1_024;
 
 interface Watch {
-  readonly watcher: FSWatcher;
+  readonly target: WatchedTarget;
   readonly pending: Set<string>;
   timer: NodeJS.Timeout | undefined;
 }
@@ -34,12 +35,8 @@ export class ConnectionWatches {
       throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, `too many watches on this connection (at most ${MAX_WATCHES_PER_CONNECTION})`);
     }
     const watchedPath = path.resolve(requestedPath);
-    // depth 0: a directory's direct children, as Codex watches (not recursive).
-    const watcher = watch(watchedPath, { depth: 0, ignoreInitial: true, persistent: true });
-    const entry: Watch = { watcher, pending: new Set(), timer: undefined };
-    watcher.on('all', (_event, changedPath) => this.record(watchId, entry, changedPath));
-    // A path that cannot be watched (gone, no permission) just reports nothing, as with Codex.
-    watcher.on('error', () => undefined);
+    const pending = new Set<string>();
+    const entry: Watch = { target: new WatchedTarget(watchedPath, (changedPath) => this.record(watchId, entry, changedPath)), pending, timer: undefined };
     this.#watches.set(watchId, entry);
     return watchedPath;
   }
@@ -78,5 +75,5 @@ export class ConnectionWatches {
 function close(entry: Watch): void {
   clearTimeout(entry.timer);
   entry.pending.clear();
-  entry.watcher.close().catch(() => undefined);
+  entry.target.close();
 }

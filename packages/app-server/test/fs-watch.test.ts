@@ -109,6 +109,29 @@ describe('fs/watch', () => {
     expect(await client.waitFor('fs/changed', changedFor('later', later))).toEqual({ watchId: 'later', changedPaths: [later] });
   });
 
+  it('follows a folder whose parents do not exist yet, through its deletion and re-creation, as Codex', async () => {
+    const target = path.join(home.workspace, 'not', 'yet', 'there');
+    expect(await client.request('fs/watch', { watchId: 'deep', path: target })).toEqual({ path: target });
+    // Each step waits for the watchers to re-arm (chokidar arms asynchronously) before the next change.
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
+    const step = async (change: () => void, changedPath: string) => {
+      await settle();
+      const seen = client.notifications.length;
+      const event = client.waitFor('fs/changed', (params) => client.notifications.length > seen && changedFor('deep', changedPath)(params), 10_000);
+      change();
+      return event;
+    };
+    // `mkdir -p` makes the whole chain at once: the target is reported, then its children.
+    await step(() => mkdirSync(target, { recursive: true }), target);
+    const inner = path.join(target, 'inner.txt');
+    await step(() => writeFileSync(inner, 'x'), inner);
+    // Deleted with its child, the folder is reported; made again, it and its new child are too.
+    await step(() => rmSync(path.join(home.workspace, 'not'), { recursive: true }), target);
+    await step(() => mkdirSync(target, { recursive: true }), target);
+    const again = path.join(target, 'again.txt');
+    expect(await step(() => writeFileSync(again, 'y'), again)).toEqual({ watchId: 'deep', changedPaths: [again] });
+  }, 30_000);
+
   it('answers Codex errors: duplicate id, relative path, missing id; unknown unwatch is fine', async () => {
     await client.request('fs/watch', { watchId: 'dup', path: dir });
     expect(await client.requestReply('fs/watch', { watchId: 'dup', path: dir })).toEqual({ error: { code: -32600, message: 'watchId already exists: dup' } });

@@ -1,0 +1,81 @@
+// One `fs/watch` target, followed the way Codex follows it: the path need not exist yet (its
+// missing parent folders may appear later), and it may be deleted and created again. Two chokidar
+// watchers do it: one on the target itself (a folder's direct children, or the file), while it
+// exists, and one on its nearest existing ancestor, which sees the next folder on the way to the
+// target (or the target) appear or go. Such a change re-arms them: a target that appeared in the
+// meantime (`mkdir -p` makes a whole chain at once) is reported then.
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+
+export class WatchedTarget {
+  #target: FSWatcher | undefined;
+  /** The watcher of a target that went away, kept until the next re-arm so it still reports the children removed with it. */
+  #gone: FSWatcher | undefined;
+  #ancestor: FSWatcher | undefined;
+  #closed = false;
+
+  /** `onChange` receives each changed path: the target, or (for a folder) one of its children. */
+  constructor(
+    private readonly targetPath: string,
+    private readonly onChange: (changedPath: string) => void,
+  ) {
+    this.#arm();
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const watcher of [this.#target, this.#gone, this.#ancestor]) watcher?.close().catch(() => undefined);
+  }
+
+  #arm(): void {
+    if (exists(this.targetPath)) {
+      // depth 0: a folder's direct children, as Codex watches (not recursive).
+      this.#target = quiet(watch(this.targetPath, { depth: 0, ignoreInitial: true, persistent: true }));
+      this.#target.on('all', (_event, changedPath) => this.onChange(changedPath));
+    }
+    const ancestor = nearestExistingAncestor(this.targetPath);
+    if (ancestor === undefined) return;
+    // The entry of `ancestor` on the way to the target: the target itself, or its outermost missing (or present) parent.
+    const step = path.join(ancestor, path.relative(ancestor, this.targetPath).split(path.sep)[0] ?? '');
+    this.#ancestor = quiet(watch(ancestor, { depth: 0, ignoreInitial: true, persistent: true }));
+    this.#ancestor.on('all', (event, changedPath) => {
+      // Only an entry appearing or going changes what to watch; the target watcher reports its own changes.
+      if (changedPath !== step || event === 'change') return;
+      // The target going is reported here; its appearing, once re-armed.
+      if (step === this.targetPath && (event === 'unlink' || event === 'unlinkDir')) this.onChange(this.targetPath);
+      // Not from inside the watcher's own event: chokidar closed there can leave a handle open.
+      setImmediate(() => this.#rearm());
+    });
+  }
+
+  #rearm(): void {
+    if (this.#closed) return;
+    const existed = this.#target !== undefined;
+    this.#gone?.close().catch(() => undefined);
+    this.#gone = this.#target;
+    this.#ancestor?.close().catch(() => undefined);
+    this.#target = undefined;
+    this.#ancestor = undefined;
+    this.#arm();
+    if (!existed && this.#target !== undefined) this.onChange(this.targetPath);
+  }
+}
+
+function exists(target: string): boolean {
+  return statSync(target, { throwIfNoEntry: false }) !== undefined;
+}
+
+/** The closest folder above `target` that exists (the root at worst). */
+function nearestExistingAncestor(target: string): string | undefined {
+  for (let current = path.dirname(target); ; current = path.dirname(current)) {
+    if (exists(current)) return current;
+    if (path.dirname(current) === current) return undefined;
+  }
+}
+
+/** A path that cannot be watched (gone, no permission) just reports nothing, as with Codex. */
+function quiet(watcher: FSWatcher): FSWatcher {
+  watcher.on('error', () => undefined);
+  return watcher;
+}
