@@ -12,6 +12,7 @@ import { EXPERIMENTAL_FEATURE_ENABLEMENT_METHODS } from './experimental-feature-
 import { EXPERIMENTAL_FEATURE_LIST_METHODS } from './experimental-feature-list.js';
 import { FS_METHODS } from './fs.js';
 import { FS_WATCH_METHODS } from './fs-watch.js';
+import { FUZZY_FILE_SEARCH_METHODS } from './fuzzy-file-search.js';
 import { HOOKS_LIST_METHODS } from './hooks-list.js';
 import { MODEL_LIST_METHODS } from './model-list.js';
 import { MODEL_PROVIDER_LIST_METHODS } from './model-provider-list.js';
@@ -56,6 +57,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   PROCESS_METHODS,
   CONFIG_WRITE_METHODS,
   EXPERIMENTAL_FEATURE_ENABLEMENT_METHODS,
+  FUZZY_FILE_SEARCH_METHODS,
 ];
 
 /** Every method this server implements, by name (a new map each call). */
