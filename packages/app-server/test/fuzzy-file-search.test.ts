@@ -252,4 +252,21 @@ describe('fuzzyFileSearch sessions', () => {
     expect(await client.requestReply('fuzzyFileSearch/sessionStop', {})).toEqual({ error: { code: -32600, message: 'Invalid request: missing field `sessionId`' } });
     expect(await client.request('fuzzyFileSearch/sessionStop', { sessionId: 'nope' })).toEqual({});
   });
+
+  it('keeps sessions to clients with experimentalApi; the one-shot search needs none', async () => {
+    const plainClient = await server.connect('stdio');
+    try {
+      await plainClient.initialize({ capabilities: {} });
+      for (const [method, params] of [
+        ['fuzzyFileSearch/sessionStart', { sessionId: 's', roots: [root] }],
+        ['fuzzyFileSearch/sessionUpdate', { sessionId: 's', query: 'x' }],
+        ['fuzzyFileSearch/sessionStop', { sessionId: 's' }],
+      ] as const) {
+        expect(await plainClient.requestReply(method, params)).toEqual({ error: { code: -32600, message: `${method} requires experimentalApi capability` } });
+      }
+      expect(((await plainClient.request('fuzzyFileSearch', { query: 'notes', roots: [root] })) as { files: Match[] }).files.map((file) => file.path)).toEqual(['notes.md']);
+    } finally {
+      await plainClient.close();
+    }
+  });
 });

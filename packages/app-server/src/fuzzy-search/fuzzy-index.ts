@@ -7,7 +7,7 @@ import { yieldToLoop, type WalkEntry } from './file-walk.js';
 import { fzfFinder, type FzfFinder, type FzfMatch } from './fzf-finder.js';
 
 /** Entries matched between two yields to the event loop. */
-const CHUNK_SIZE = 5_000;
+const CHUNK_SIZE = 1_000;
 /**
  * Added when a file's name alone matches the whole query, and again (twice over) when a name
  * equals it: Codex 0.171.0 ranks such matches above any path-only match with these weights.

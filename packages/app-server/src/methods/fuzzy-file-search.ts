@@ -1,5 +1,6 @@
 // `fuzzyFileSearch` and `fuzzyFileSearch/session{Start,Update,Stop}`: file and directory search under
-// client-given roots (see fuzzy-search/). Sessions and cancellation tokens belong to the connection.
+// client-given roots (see fuzzy-search/). Sessions and cancellation tokens belong to the connection;
+// the session methods are experimental in Codex 0.171.0, the one-shot search is not.
 import {
   FuzzyFileSearchParams,
   FuzzyFileSearchSessionStartParams,
@@ -56,6 +57,7 @@ export const FUZZY_FILE_SEARCH_METHODS: ReadonlyMap<string, AppServerMethod> = n
     'fuzzyFileSearch/sessionStart',
     defineMethod({
       params: FuzzyFileSearchSessionStartParams,
+      experimental: true,
       handle(params, { connection, server }) {
         sessionsOf(connection).start(params.sessionId, params.roots, (root) => server.resolveCwd(root));
         return {};
@@ -66,6 +68,7 @@ export const FUZZY_FILE_SEARCH_METHODS: ReadonlyMap<string, AppServerMethod> = n
     'fuzzyFileSearch/sessionUpdate',
     defineMethod({
       params: FuzzyFileSearchSessionUpdateParams,
+      experimental: true,
       handle(params, { connection }) {
         sessionsOf(connection).update(params.sessionId, params.query);
         return {};
@@ -76,6 +79,7 @@ export const FUZZY_FILE_SEARCH_METHODS: ReadonlyMap<string, AppServerMethod> = n
     'fuzzyFileSearch/sessionStop',
     defineMethod({
       params: FuzzyFileSearchSessionStopParams,
+      experimental: true,
       handle(params, { connection }) {
         sessionsByConnection.get(connection)?.stop(params.sessionId);
         return {};
