@@ -133,6 +133,21 @@ describe('fuzzyFileSearch', () => {
     expect(files[2]?.indices).toEqual([0, 1, 2]);
   });
 
+  it('ranks a file by its name match and highlights the name, unless the query uses search syntax', async () => {
+    const root = path.join(home.workspace, 'names');
+    // `.git/hooks` matches `git` better by path, but `.gitignore` matches it by name.
+    writeTree(root, { 'gitx/pre-merge-commit.sample': 'x', 'zgitignore': 'x', 'abc2/abc.txt': 'x', 'abc/other.md': 'x' });
+    expect((await search('git', [root])).map((file) => [file.path, file.indices])).toEqual([
+      ['zgitignore', [1, 2, 3]],
+      ['gitx/pre-merge-commit.sample', [12, 19, 20]],
+      ['gitx', [0, 1, 2]],
+    ]);
+    expect((await search('abc', [root]))[0]).toMatchObject({ path: 'abc', match_type: 'directory' });
+    expect((await search('abc', [root]))[1]).toMatchObject({ path: 'abc2/abc.txt', indices: [5, 6, 7] });
+    // With search syntax the query is not a name pattern: paths rank by their own match.
+    expect((await search('^abc', [root])).map((file) => file.path)).toEqual(['abc', 'abc/other.md', 'abc2', 'abc2/abc.txt']);
+  });
+
   it('answers at most 50 matches, by score and then path', async () => {
     const many = path.join(home.workspace, 'many');
     writeTree(many, Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`file${i + 1}.txt`, 'x'])));

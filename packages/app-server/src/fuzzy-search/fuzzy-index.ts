@@ -9,19 +9,20 @@ import { fzfFinder, type FzfFinder, type FzfMatch } from './fzf-finder.js';
 /** Entries matched between two yields to the event loop. */
 const CHUNK_SIZE = 1_000;
 /**
- * Added when a file's name alone matches the whole query, and again (twice over) when a name
- * equals it: Codex 0.171.0 ranks such matches above any path-only match with these weights.
+ * Codex 0.171.0 ranks a file whose name alone matches a one-term query by that name match (its
+ * score and characters) plus this bonus, above any path-only match, and adds twice as much again
+ * to any entry whose name is the query.
  */
 const FILE_NAME_BONUS = 1 << 16;
 const EXACT_NAME_BONUS = 1 << 17;
 
 type Finder = FzfFinder<WalkEntry>;
+type Field = 'path' | 'fileName';
 
 interface Chunk {
   readonly entries: WalkEntry[];
-  /** Prepared lazily, one per normalization mode (accent-folding or not). */
-  folding?: Finder;
-  exact?: Finder;
+  /** Prepared lazily, one per field and normalization mode (accent-folding or not). */
+  readonly finders: Map<string, Finder>;
 }
 
 /** A searchable set of entries; `add` may be called as a walk goes on. */
@@ -35,8 +36,8 @@ export class FuzzyIndex {
   add(entries: readonly WalkEntry[]): void {
     for (const entry of entries) {
       let last = this.#chunks.at(-1);
-      if (last === undefined || last.entries.length >= CHUNK_SIZE || last.folding !== undefined || last.exact !== undefined) {
-        last = { entries: [] };
+      if (last === undefined || last.entries.length >= CHUNK_SIZE || last.finders.size > 0) {
+        last = { entries: [], finders: new Map() };
         this.#chunks.push(last);
       }
       last.entries.push(entry);
@@ -52,17 +53,29 @@ export class FuzzyIndex {
     const terms = query.trim();
     // Accents in the query ask for those accents, so only a plain query folds them away in paths.
     const fold = !/\p{M}/u.test(query.normalize('NFD'));
-    const nameQuery = foldText(query, fold);
+    const exactName = foldText(query, fold);
     let best: FuzzyFileSearchResult[] = [];
     for (const chunk of this.#chunks) {
       if (signal?.aborted === true) break;
-      const found: FuzzyFileSearchResult[] =
-        terms === ''
-          ? // Only spaces: no term to fail, so everything matches with nothing highlighted.
-            chunk.entries.map((entry) => toResult(entry, 0, []))
-          : finderFor(chunk, fold)
-              .find(query)
-              .map((item) => toResult(item.item, Math.max(0, item.score) + nameBonus(item, nameQuery, fold), sortedPositions(item)));
+      let found: FuzzyFileSearchResult[];
+      if (terms === '') {
+        // Only spaces: no term to fail, so everything matches with nothing highlighted.
+        found = chunk.entries.map((entry) => toResult(entry, 0, []));
+      } else {
+        const byName = new Map<WalkEntry, FzfMatch<WalkEntry>>();
+        // The name is matched against the query taken literally (no search syntax), so `main rs` or
+        // `^ab` match paths but get no name ranking, as with Codex.
+        for (const match of finderFor(chunk, fold, 'fileName').find(query)) if (!match.item.directory) byName.set(match.item, match);
+        found = finderFor(chunk, fold, 'path')
+          .find(query)
+          .map((match) => {
+            const exact = foldText(match.item.fileName, fold) === exactName ? EXACT_NAME_BONUS : 0;
+            const name = byName.get(match.item);
+            if (name === undefined) return toResult(match.item, Math.max(0, match.score) + exact, sortedPositions(match, 0));
+            const offset = [...match.item.path].length - [...match.item.fileName].length;
+            return toResult(match.item, Math.max(0, name.score) + FILE_NAME_BONUS + exact, sortedPositions(name, offset));
+          });
+      }
       if (found.length > 0) best = [...best, ...found].sort(byRank).slice(0, limit);
       await yieldToLoop();
     }
@@ -70,18 +83,15 @@ export class FuzzyIndex {
   }
 }
 
-function finderFor(chunk: Chunk, fold: boolean): Finder {
-  const options = { selector: (entry: WalkEntry) => entry.path, casing: 'case-insensitive', normalize: fold } as const;
-  if (fold) return (chunk.folding ??= fzfFinder(chunk.entries, options));
-  return (chunk.exact ??= fzfFinder(chunk.entries, options));
-}
-
-function nameBonus(item: FzfMatch<WalkEntry>, nameQuery: string, fold: boolean): number {
-  const name = foldText(item.item.fileName, fold);
-  let bonus = 0;
-  if (!item.item.directory && isSubsequence(nameQuery, name)) bonus += FILE_NAME_BONUS;
-  if (name === nameQuery) bonus += EXACT_NAME_BONUS;
-  return bonus;
+function finderFor(chunk: Chunk, fold: boolean, field: Field): Finder {
+  const key = `${field}:${fold}`;
+  let finder = chunk.finders.get(key);
+  if (finder === undefined) {
+    const syntax = field === 'path' ? 'extended' : 'basic';
+    finder = fzfFinder(chunk.entries, { selector: (entry: WalkEntry) => entry[field], casing: 'case-insensitive', normalize: fold, syntax });
+    chunk.finders.set(key, finder);
+  }
+  return finder;
 }
 
 /** Lower-cased, NFC, and with accents removed when `fold`. */
@@ -90,15 +100,8 @@ function foldText(text: string, fold: boolean): string {
   return fold ? lower.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC') : lower.normalize('NFC');
 }
 
-function isSubsequence(needle: string, haystack: string): boolean {
-  const wanted = [...needle];
-  let next = 0;
-  for (const char of haystack) if (char === wanted[next]) next += 1;
-  return next === wanted.length;
-}
-
-function sortedPositions(item: FzfMatch<WalkEntry>): number[] {
-  return [...item.positions].sort((a, b) => a - b);
+function sortedPositions(match: FzfMatch<WalkEntry>, offset: number): number[] {
+  return [...match.positions].map((position) => position + offset).sort((a, b) => a - b);
 }
 
 function toResult(entry: WalkEntry, score: number, indices: number[]): FuzzyFileSearchResult {

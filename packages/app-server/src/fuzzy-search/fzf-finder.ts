@@ -21,16 +21,19 @@ export interface FzfFinderOptions<U> {
   readonly casing: 'case-insensitive';
   /** Whether accented letters in the list match their plain letters. */
   readonly normalize: boolean;
+  /** `extended`: fzf's search syntax; `basic`: the query is one literal fuzzy pattern (spaces and all). */
+  readonly syntax: 'extended' | 'basic';
 }
 
 interface FzfModule {
   readonly Fzf: new <U>(list: readonly U[], options: object) => FzfFinder<U>;
   readonly extendedMatch: unknown;
+  readonly basicMatch: unknown;
 }
 
-const { Fzf, extendedMatch } = fzf as unknown as FzfModule;
+const { Fzf, extendedMatch, basicMatch } = fzf as unknown as FzfModule;
 
-/** A finder over `list` with fzf's extended search syntax (space-separated terms, `^`, `$`, `'`, `!`), unsorted. */
-export function fzfFinder<U>(list: readonly U[], options: FzfFinderOptions<U>): FzfFinder<U> {
-  return new Fzf<U>(list, { ...options, match: extendedMatch, sort: false, fuzzy: 'v2' });
+/** An unsorted finder over `list`; extended syntax is space-separated terms, `^`, `$`, `'`, `!`. */
+export function fzfFinder<U>(list: readonly U[], { syntax, ...options }: FzfFinderOptions<U>): FzfFinder<U> {
+  return new Fzf<U>(list, { ...options, match: syntax === 'extended' ? extendedMatch : basicMatch, sort: false, fuzzy: 'v2' });
 }
