@@ -66,15 +66,17 @@ export class FuzzyIndex {
         // The name is matched against the query taken literally (no search syntax), so `main rs` or
         // `^ab` match paths but get no name ranking, as with Codex.
         for (const match of finderFor(chunk, fold, 'fileName').find(query)) if (!match.item.directory) byName.set(match.item, match);
-        found = finderFor(chunk, fold, 'path')
-          .find(query)
-          .map((match) => {
-            const exact = foldText(match.item.fileName, fold) === exactName ? EXACT_NAME_BONUS : 0;
-            const name = byName.get(match.item);
-            if (name === undefined) return toResult(match.item, Math.max(0, match.score) + exact, sortedPositions(match, 0));
-            const offset = [...match.item.path].length - [...match.item.fileName].length;
-            return toResult(match.item, Math.max(0, name.score) + FILE_NAME_BONUS + exact, sortedPositions(name, offset));
-          });
+        // Once `limit` matches are in hand, a match scoring below the worst of them cannot enter.
+        const floor = best.length >= limit ? (best.at(-1)?.score ?? 0) : 0;
+        found = [];
+        for (const match of finderFor(chunk, fold, 'path').find(query)) {
+          const name = byName.get(match.item);
+          const base = Math.max(0, name === undefined ? match.score : name.score) + (name === undefined ? 0 : FILE_NAME_BONUS);
+          const score = base + (foldText(match.item.fileName, fold) === exactName ? EXACT_NAME_BONUS : 0);
+          if (score < floor) continue;
+          const offset = name === undefined ? 0 : [...match.item.path].length - [...match.item.fileName].length;
+          found.push(toResult(match.item, score, sortedPositions(name ?? match, offset)));
+        }
       }
       if (found.length > 0) best = [...best, ...found].sort(byRank).slice(0, limit);
       await yieldToLoop();
@@ -97,6 +99,8 @@ function finderFor(chunk: Chunk, fold: boolean, field: Field): Finder {
 /** Lower-cased, NFC, and with accents removed when `fold`. */
 function foldText(text: string, fold: boolean): string {
   const lower = text.toLowerCase();
+  // Most names are ASCII, where there is nothing to normalize (and this runs once per match).
+  if (!/[^\p{ASCII}]/u.test(lower)) return lower;
   return fold ? lower.normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC') : lower.normalize('NFC');
 }
 
