@@ -29,10 +29,6 @@ interface Chunk {
 export class FuzzyIndex {
   readonly #chunks: Chunk[] = [];
 
-  get size(): number {
-    return this.#chunks.reduce((total, chunk) => total + chunk.entries.length, 0);
-  }
-
   add(entries: readonly WalkEntry[]): void {
     for (const entry of entries) {
       let last = this.#chunks.at(-1);
