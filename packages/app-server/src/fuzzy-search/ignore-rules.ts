@@ -1,7 +1,7 @@
 // Which paths a fuzzy-search walk skips, as ripgrep-style walkers decide: `.ignore` files always,
 // `.gitignore` and `.git/info/exclude` only inside a git work tree; a deeper file overrides a
 // shallower one, and in one directory `.ignore` overrides `.gitignore`.
-import { access, readFile } from 'node:fs/promises';
+import { access, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 
@@ -17,8 +17,9 @@ const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
 async function readRules(file: string): Promise<Ignore | undefined> {
   try {
+    if ((await stat(file)).size > MAX_IGNORE_FILE_BYTES) return undefined;
     const text = await readFile(file, 'utf8');
-    if (text.length > MAX_IGNORE_FILE_BYTES || text.trim() === '') return undefined;
+    if (text.trim() === '') return undefined;
     return ignore({ allowRelativePaths: true }).add(text);
   } catch {
     // Absent or unreadable: the directory adds no rules, as walkers that skip such files do.
