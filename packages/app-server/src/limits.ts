@@ -20,3 +20,9 @@ export const DEFAULT_STANDALONE_OUTPUT_CAP_BYTES = MiB;
 export const STANDALONE_OUTPUT_HARD_CAP_BYTES = 64 * MiB;
 /** How long a standalone process may run unless the client sets `timeoutMs` (Codex's default). */
 export const DEFAULT_STANDALONE_TIMEOUT_MS = 10_000;
+/** Matches a fuzzy file search answers with (Codex's number). */
+export const MAX_FUZZY_SEARCH_RESULTS = 50;
+/** Files and directories one fuzzy-search walk collects before it stops. */
+export const MAX_FUZZY_SEARCH_ENTRIES = 200_000;
+/** Fuzzy-search sessions one connection may hold at a time. */
+export const MAX_FUZZY_SEARCH_SESSIONS = 64;

@@ -181,6 +181,17 @@ export {
   FsWriteFileParams,
 } from './app-server/fs.js';
 export { FsChangedNotification, FsUnwatchParams, FsWatchParams, FsWatchResponse } from './app-server/fs-watch.js';
+export {
+  FuzzyFileSearchMatchType,
+  FuzzyFileSearchParams,
+  FuzzyFileSearchResponse,
+  FuzzyFileSearchResult,
+  FuzzyFileSearchSessionCompletedNotification,
+  FuzzyFileSearchSessionStartParams,
+  FuzzyFileSearchSessionStopParams,
+  FuzzyFileSearchSessionUpdateParams,
+  FuzzyFileSearchSessionUpdatedNotification,
+} from './app-server/fuzzy-file-search.js';
 export { Model, ModelListParams, ModelListResponse, ReasoningEffortOption } from './app-server/model-list.js';
 export {
   CommandExecOutputDeltaNotification,

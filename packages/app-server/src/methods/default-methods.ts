@@ -13,6 +13,7 @@ import { EXPERIMENTAL_FEATURE_ENABLEMENT_METHODS } from './experimental-feature-
 import { EXPERIMENTAL_FEATURE_LIST_METHODS } from './experimental-feature-list.js';
 import { FS_METHODS } from './fs.js';
 import { FS_WATCH_METHODS } from './fs-watch.js';
+import { FUZZY_FILE_SEARCH_METHODS } from './fuzzy-file-search.js';
 import { HOOKS_LIST_METHODS } from './hooks-list.js';
 import { MODEL_LIST_METHODS } from './model-list.js';
 import { MODEL_PROVIDER_LIST_METHODS } from './model-provider-list.js';
@@ -60,6 +61,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   EXPERIMENTAL_FEATURE_ENABLEMENT_METHODS,
   THREAD_BACKGROUND_TERMINALS_METHODS,
   ABSENT_FEATURE_METHODS,
+  FUZZY_FILE_SEARCH_METHODS,
 ];
 
 /** Every method this server implements, by name (a new map each call). */
