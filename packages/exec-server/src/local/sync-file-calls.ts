@@ -2,8 +2,8 @@
 // through libuv's thread pool: reading a 144-byte file with open, fstat, read and close costs ~200 µs,
 // against ~9 µs done synchronously, and a request is dominated by it. A local disk answers these calls
 // in microseconds, so the event loop waits less than it would to switch threads; larger files, and
-// every call once one synchronous call has been slow (a network or FUSE file system), use the
-// thread pool, so a slow file system cannot keep stalling the server.
+// every call once synchronous calls have been slow several times in a row (a network or FUSE file
+// system), use the thread pool, so a slow file system cannot keep stalling the server.
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { FileSystemError } from '../file-system-error.js';
@@ -11,8 +11,14 @@ import type { FileMetadata } from '../file-system.js';
 
 /** Files up to this size are read synchronously; larger ones through the thread pool. */
 export const SYNC_READ_MAX_BYTES = 64 * 1024;
-/** A synchronous call slower than this turns synchronous calls off for the rest of the process. */
-export const SLOW_SYNC_CALL_MS = 5;
+/** A synchronous call slower than this counts as slow. */
+export const SLOW_SYNC_CALL_MS = 20;
+/**
+ * Slow calls in a row that turn synchronous calls off for the rest of the process. One is not
+ * enough: on a loaded machine the scheduler can pause the process mid-call for tens of ms, which
+ * looks the same from here as a slow file system, but not call after call.
+ */
+export const SLOW_SYNC_CALLS_TO_STOP = 3;
 // O_NONBLOCK keeps an open of a FIFO from hanging the server; it changes nothing for regular files.
 const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 // Reused by every read: the calls are synchronous, so no two reads share it at once. One byte past
@@ -34,6 +40,7 @@ export function metadataOf(info: Stats, isSymlink: boolean): FileMetadata {
 /** Synchronous calls for small files, until one of them turns out slow. */
 export class SyncFileCalls {
   private enabled = true;
+  private slowInARow = 0;
 
   /** Whether synchronous calls are still in use (false once one was slow). */
   get active(): boolean {
@@ -45,7 +52,9 @@ export class SyncFileCalls {
     try {
       return call();
     } finally {
-      if (performance.now() - started > SLOW_SYNC_CALL_MS) this.enabled = false;
+      const slow = performance.now() - started > SLOW_SYNC_CALL_MS;
+      this.slowInARow = slow ? this.slowInARow + 1 : 0;
+      if (this.slowInARow >= SLOW_SYNC_CALLS_TO_STOP) this.enabled = false;
     }
   }
 
