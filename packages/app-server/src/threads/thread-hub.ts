@@ -16,6 +16,7 @@ import type { WireObject } from './thread-items.js';
 import { EnvironmentManager } from '../environments/environment-manager.js';
 import { threadSettingsObject } from './thread-object.js';
 import { listedThreadObject, liveThreadObject, storedThreadObject } from './thread-objects.js';
+import { recordedApprovalPolicy } from './recorded-approval-policy.js';
 import { threadConfigOverrides } from './thread-config-overrides.js';
 import { threadUnloadDelayMs } from './thread-unload-delay.js';
 
@@ -389,16 +390,4 @@ export class ThreadHub {
       throw AppServerRequestError.invalidRequest(`thread not found: ${threadId} (${(error as Error).message})`);
     }
   }
-
-}
-
-/**
- * The approval policy a stored thread last ran with: a resumed or forked thread keeps it unless the
- * client names another, as Codex does (the sandbox, by contrast, falls back to the config's).
- */
-function recordedApprovalPolicy(loaded: LoadedThread, params: Pick<OpenParams, 'config'>): ThreadResumeParams['approvalPolicy'] {
-  // A client's own `config` override of the key wins over the recording.
-  if (params.config?.['approval_policy'] !== undefined && params.config['approval_policy'] !== null) return undefined;
-  const recorded = loaded.lastTurnContext?.approval_policy;
-  return recorded === null || recorded === undefined ? undefined : (recorded as ThreadResumeParams['approvalPolicy']);
 }
