@@ -72,18 +72,16 @@ function lineTurnId(line: RolloutLine): string | undefined {
 
 function threadItemOf(line: RolloutLine, contextFragments: readonly ContextFragmentDefinition[] | undefined): WireObject | undefined {
   if (line.type === 'response_item') {
+    // A response item is recorded once it is complete: its line's time stands for its start and end.
+    const at = Date.parse(line.timestamp);
     const item = line.payload as ResponseItem;
-    if (item.type === 'reasoning') {
-      const { startedAtMs: _started, completedAtMs: _completed, ...reasoning } = reasoningItem(item, 0, null);
-      return reasoning;
-    }
+    if (item.type === 'reasoning') return reasoningItem(item, at, at);
     if (item.type !== 'message') return undefined;
     if (isUserTurnBoundary(item, contextFragments)) {
-      return { type: 'userMessage', id: item.id ?? '', clientId: null, content: [{ type: 'text', text: userMessageText(item) ?? '', text_elements: [] }] };
+      return { type: 'userMessage', id: item.id ?? '', clientId: null, content: [{ type: 'text', text: userMessageText(item) ?? '', text_elements: [] }], startedAtMs: at, completedAtMs: at };
     }
     if ((item as { role?: unknown }).role !== 'assistant') return undefined;
-    const { startedAtMs: _started, completedAtMs: _completed, ...message } = agentMessageItem(item, userMessageText(item) ?? '', 0, null);
-    return message;
+    return agentMessageItem(item, userMessageText(item) ?? '', at, at);
   }
   if (line.type !== 'event_msg') return undefined;
   const payload = line.payload as { type?: unknown; item?: RecordedCommand | RecordedFileChange | RecordedUserMessage };
