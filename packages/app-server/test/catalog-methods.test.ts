@@ -105,6 +105,17 @@ describe.each<Transport>(['stdio', 'websocket'])('config/read, model/list, exper
     const hidden = (await client.request('model/list', { includeHidden: true })) as { data: { id: string; hidden: boolean }[] };
     expect(hidden.data.filter((model) => model.hidden).map((model) => model.id)).toEqual(['gpt-daybreak-blue-latest', 'gpt-daybreak-red-latest', 'codex-auto-review']);
     expect(hidden.data.map((model) => model.id).slice(-3)).toEqual(['gpt-daybreak-red-latest', 'gpt-5.5', 'codex-auto-review']);
+    // The Fast (`priority`) tier where Codex's catalog offers it: not on the daybreak models; the
+    // default tier of gpt-6-sol and gpt-6-luna.
+    const tiers = (hidden.data as unknown as { id: string; serviceTiers: { id: string; name: string }[]; additionalSpeedTiers: string[]; defaultServiceTier: string | null }[]).map((model) => [
+      model.id,
+      model.serviceTiers.map((tier) => `${tier.id}:${tier.name}`).join(),
+      model.additionalSpeedTiers.join(),
+      model.defaultServiceTier,
+    ]);
+    expect(tiers.filter(([, offered]) => offered === '').map(([id]) => id)).toEqual(['gpt-daybreak-blue-latest', 'gpt-daybreak-red-latest']);
+    expect(tiers.filter(([, offered]) => offered !== '').every(([, offered, speed]) => offered === 'priority:Fast' && speed === 'fast')).toBe(true);
+    expect(tiers.filter(([, , , tier]) => tier !== null).map(([id, , , tier]) => `${id}=${tier}`)).toEqual(['gpt-6-sol=priority', 'gpt-6-luna=priority']);
     const first = (await client.request('model/list', { limit: 1, includeHidden: true })) as { data: unknown[]; nextCursor: string | null };
     expect(first.data).toHaveLength(1);
     expect(first.nextCursor).toBe('1');

@@ -152,13 +152,12 @@ describe('thread/settings/update', () => {
     expect(await client.requestReply('thread/settings/update', { threadId, model: 'gpt-5.5' })).toEqual({ error: { code: -32600, message: `thread not found: ${threadId}` } });
   });
 
-  it('refuses what it cannot honour before changing anything: both permissions and sandboxPolicy, an unknown profile, a reviewer, a service tier, plan mode, a bad value', async () => {
+  it('refuses what it cannot honour before changing anything: both permissions and sandboxPolicy, an unknown profile, a reviewer, plan mode, a bad value', async () => {
     const threadId = await startThread();
     const refusals: [Record<string, unknown>, string][] = [
       [{ permissions: ':workspace', sandboxPolicy: { type: 'readOnly' } }, '`permissions` cannot be combined with `sandboxPolicy`'],
       [{ permissions: 'mine' }, 'unknown permissions profile `mine`; this server has :read-only, :workspace, :danger-full-access'],
       [{ approvalsReviewer: 'auto_review' }, 'approvalsReviewer `auto_review` is not supported by this server; approvals go to the user'],
-      [{ serviceTier: 'fast' }, 'serviceTier `fast` is not supported by this server'],
       [{ collaborationMode: { mode: 'plan', settings: { model: 'gpt-5.5' } } }, 'collaboration mode `plan` is not supported by this server'],
     ];
     for (const [params, message] of refusals) {
@@ -166,5 +165,33 @@ describe('thread/settings/update', () => {
     }
     expect(await client.requestReply('thread/settings/update', { threadId, summary: 'loud' })).toMatchObject({ error: { code: -32600 } });
     expect(client.notificationsOf('thread/settings/updated')).toEqual([]);
+  });
+
+  // Probed against Codex 0.171.0: the thread keeps any tier a client names (`fast` is `priority`;
+  // null is `default`); only `priority` and `flex` reach the request, as `service_tier` after `stream`.
+  it('keeps the service tier a client chose and sends it as service_tier; serviceTierForTurn is for one turn only', async () => {
+    model.expect(['one', 'two', 'three', 'four', 'five', 'six'].map((answer) => sse(assistantMessage(answer), completed())));
+    const threadId = await startThread({ serviceTier: 'flex' });
+    const tierOf = (index: number) => (model.requests[index]!.json as Record<string, unknown>)['service_tier'];
+    const lastSettings = () => (client.notificationsOf('thread/settings/updated').at(-1) as { threadSettings: { serviceTier: unknown } } | undefined)?.threadSettings.serviceTier;
+    await runTurn(threadId);
+    expect(tierOf(0)).toBe('flex');
+    await runTurn(threadId, { serviceTier: 'fast' });
+    expect(tierOf(1)).toBe('priority');
+    expect(lastSettings()).toBe('priority');
+    await runTurn(threadId, { serviceTierForTurn: 'default' });
+    expect(model.requests[2]!.json).not.toHaveProperty('service_tier');
+    await runTurn(threadId);
+    expect(tierOf(3)).toBe('priority');
+    // Codex's TUI sends `serviceTier: null` to clear it: the thread's tier becomes `default`.
+    await runTurn(threadId, { serviceTier: null });
+    expect(lastSettings()).toBe('default');
+    expect(model.requests[4]!.json).not.toHaveProperty('service_tier');
+    // A tier the API does not know is kept and reported, and runs at the default speed.
+    expect((await updateSettings(threadId, { serviceTier: 'ultra' })).settings).toMatchObject({ serviceTier: 'ultra' });
+    await runTurn(threadId);
+    expect(model.requests[5]!.json).not.toHaveProperty('service_tier');
+    expect(Object.keys(model.requests[1]!.json as object).slice(0, 3)).toEqual(['model', 'stream', 'service_tier']);
+    expect(client.schemaFailures).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import type { ThreadEnvironment, ThreadSession } from './session/thread-session.
 import type { TokenUsageBreakdown } from './session/thread-token-usage.js';
 import type { TokenUsageReport } from './session/token-accounting.js';
 import type { UserMessageRecord } from './session/thread-recorder.js';
+import type { ResponsesServiceTier } from './model/responses-request.js';
 import type { UserShellResult } from './session/user-shell-command.js';
 import type { TurnOutcome } from './turn/run-turn.js';
 
@@ -19,6 +20,8 @@ export interface RunTurnOptions {
   readonly turnId?: string;
   /** The host's item for the user's message, recorded so a resumed thread shows the same id and client id. */
   readonly userMessage?: UserMessageRecord;
+  /** The service tier this turn's requests ask for (`service_tier`); unset asks for none. */
+  readonly serviceTier?: ResponsesServiceTier;
 }
 
 /** A loaded thread. Close it to end its commands and release its rollout file. */

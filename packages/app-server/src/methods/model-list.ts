@@ -1,6 +1,6 @@
 // `model/list`: the models of core's catalog with the presentation Codex clients expect, paginated.
 import { DEFAULT_MODEL } from '@skein/config';
-import { findModelInfo, listModels, type ModelInfo } from '@skein/core';
+import { findModelInfo, listModels, type FastTier, type ModelInfo } from '@skein/core';
 import { ModelListParams, type Model, type ModelListResponse } from '@skein/protocol';
 import { defineMethod, type AppServerMethod } from '../method.js';
 import { paginate } from '../pagination.js';
@@ -33,6 +33,13 @@ function upgradeInfo(target: string): Model['upgradeInfo'] {
   };
 }
 
+/** The `priority` tier as a picker offers it ("Fast", as Codex names it), described in our words. */
+function serviceTiers(tier: FastTier | null): Model['serviceTiers'] {
+  if (tier === null) return [];
+  const usage = tier.increasedUsage ? ', at a higher usage rate' : ', at the usual usage rate';
+  return [{ id: 'priority', name: 'Fast', description: `About ${tier.speedup}× the speed${usage}` }];
+}
+
 function toModel(info: ModelInfo): Model {
   return {
     id: info.slug,
@@ -52,9 +59,9 @@ function toModel(info: ModelInfo): Model {
     inputModalities: ['text', 'image'],
     supportsPersonality: false,
     multiAgentVersion: null,
-    additionalSpeedTiers: [],
-    serviceTiers: [],
-    defaultServiceTier: null,
+    additionalSpeedTiers: info.fastTier === null ? [] : ['fast'],
+    serviceTiers: serviceTiers(info.fastTier),
+    defaultServiceTier: info.fastTier?.isDefault === true ? 'priority' : null,
     availableAccessPrograms: null,
     // As Codex marks it: the model used when config names none, whatever this config chose.
     isDefault: info.slug === DEFAULT_MODEL,

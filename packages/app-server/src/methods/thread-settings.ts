@@ -5,6 +5,7 @@ import { ThreadSettingsUpdateParams } from '@skein/protocol';
 import type { BUILT_IN_PERMISSION_PROFILES } from '@skein/sandboxing';
 import { refuse } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod } from '../method.js';
+import { chosenServiceTier } from '../threads/service-tier.js';
 import { environmentEntries, nextTurnConfig, sandboxModeOf, threadSettingsObject } from '../threads/thread-settings.js';
 import { selectEnvironment } from '../environments/environment-selection.js';
 import { afterResponse, asRequestError } from './threads.js';
@@ -36,7 +37,6 @@ export const THREAD_SETTINGS_METHODS: ReadonlyMap<string, AppServerMethod> = new
         if (params.approvalsReviewer !== undefined && params.approvalsReviewer !== null && params.approvalsReviewer !== 'user') {
           refuse(`approvalsReviewer \`${params.approvalsReviewer}\` is not supported by this server; approvals go to the user`);
         }
-        if (params.serviceTier !== undefined && params.serviceTier !== null) refuse(`serviceTier \`${params.serviceTier}\` is not supported by this server`);
         const collaboration = params.collaborationMode ?? undefined;
         if (collaboration !== undefined && collaboration.mode !== 'default') refuse(`collaboration mode \`${collaboration.mode}\` is not supported by this server`);
         // An unknown environment id or a cwd that is no directory there refuses the request; an environment that cannot be reached is skipped with a warning.
@@ -62,6 +62,7 @@ export const THREAD_SETTINGS_METHODS: ReadonlyMap<string, AppServerMethod> = new
           .catch((error: unknown) => asRequestError(error));
         if (profile !== undefined) thread.permissionProfile = profile;
         else if (params.sandboxPolicy !== undefined && params.sandboxPolicy !== null) thread.permissionProfile = null;
+        thread.serviceTier = chosenServiceTier(params.serviceTier, thread.serviceTier);
         if (params.personality !== undefined && params.personality !== null) thread.personality = params.personality;
         if (params.disabledPluginIds !== undefined && params.disabledPluginIds !== null) thread.disabledPluginIds = [...params.disabledPluginIds];
         const threadSettings = threadSettingsObject(thread, config, environmentEntries(thread, selected?.environments));

@@ -5,6 +5,7 @@ import { AppServerRequestError } from '../app-server-error.js';
 import { selectEnvironment } from '../environments/environment-selection.js';
 import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
 import type { LiveThread } from '../threads/live-thread.js';
+import { chosenServiceTier, requestServiceTier } from '../threads/service-tier.js';
 import type { WireObject } from '../threads/thread-items.js';
 import { environmentEntries, nextTurnConfig, sandboxModeOf, threadSettingsObject } from '../threads/thread-settings.js';
 import { asRequestError } from './threads.js';
@@ -51,10 +52,19 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
           for (const message of selected.warnings) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });
         }
         if (config !== undefined) thread.reconfigure(config);
+        thread.serviceTier = chosenServiceTier(params.serviceTier, thread.serviceTier);
         // As Codex: overrides that change the thread's settings announce them before the turn starts.
         const settingsAfter = currentSettings(thread);
         if (settingsBefore !== undefined && JSON.stringify(settingsAfter) !== JSON.stringify(settingsBefore)) context.server.broadcast(thread.id, 'thread/settings/updated', { threadId: thread.id, threadSettings: settingsAfter });
-        const turn = thread.startTurn(params.input, { turnId: newTurnId(randomUuidV7), clientUserMessageId: params.clientUserMessageId, ...(params.outputSchema === undefined ? {} : { outputSchema: params.outputSchema }) });
+        // A tier for this turn alone leaves the thread's as it is.
+        const turnTier = params.serviceTierForTurn ?? undefined;
+        const serviceTier = requestServiceTier(turnTier === undefined ? thread.serviceTier : chosenServiceTier(turnTier, null));
+        const turn = thread.startTurn(params.input, {
+          turnId: newTurnId(randomUuidV7),
+          clientUserMessageId: params.clientUserMessageId,
+          serviceTier,
+          ...(params.outputSchema === undefined ? {} : { outputSchema: params.outputSchema }),
+        });
         return { turn };
       },
     }),

@@ -2,7 +2,7 @@
 // v2 notifications for the thread's subscribers (in Codex's order), its status is tracked and
 // announced; its questions (ThreadQuestions) become server requests to its subscribers.
 import type { Config } from '@skein/config';
-import type { CoreEvent, ThreadEnvironment, ThreadHandle, TurnItem, UserMessageRecord } from '@skein/core';
+import type { CoreEvent, ThreadEnvironment, ThreadHandle, TurnItem, ResponsesServiceTier, UserMessageRecord } from '@skein/core';
 import type { UserInput } from '@skein/protocol';
 import type { ClientConnection } from '../method.js';
 import type { AskOptions } from './thread-server-requests.js';
@@ -166,6 +166,8 @@ export class LiveThread {
   personality: string | null = null;
   /** Plugin ids a client disabled for the thread, saved and reported (Codex does not filter by them yet either). */
   disabledPluginIds: readonly string[] = [];
+  /** The service tier a client chose for the thread's turns (see service-tier.ts); null until one does. */
+  serviceTier: string | null = null;
   /** The permission profile a client selected by id (`thread/settings/update {permissions}`), if any. */
   permissionProfile: string | null = null;
 
@@ -173,7 +175,7 @@ export class LiveThread {
    * Starts a turn in the background and returns its wire object (`inProgress`). The caller answers
    * the client first; the turn's notifications follow.
    */
-  startTurn(input: readonly UserInput[], options: { readonly turnId: string; readonly outputSchema?: unknown; readonly clientUserMessageId?: string | null | undefined }): WireObject {
+  startTurn(input: readonly UserInput[], options: { readonly turnId: string; readonly outputSchema?: unknown; readonly clientUserMessageId?: string | null | undefined; readonly serviceTier?: ResponsesServiceTier | undefined }): WireObject {
     const turn = this.#beginTurn(options.turnId, true);
     if (this.facts.preview === '') this.facts.preview = textOf(input);
     // Let the response go out before the turn's first notification.
@@ -184,7 +186,12 @@ export class LiveThread {
       const userMessage = { id: this.host.newItemId(), clientId: options.clientUserMessageId ?? null };
       this.#userMessage(turn, input, userMessage);
       try {
-        await this.handle.runTurn(input, { turnId: turn.id, userMessage, ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }) });
+        await this.handle.runTurn(input, {
+          turnId: turn.id,
+          userMessage,
+          ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
+          ...(options.serviceTier === undefined ? {} : { serviceTier: options.serviceTier }),
+        });
       } catch (error) {
         // The session refused or broke before the turn could run: end it as failed for the client.
         this.#endTurn(turn, 'failed', { message: (error as Error).message, codexErrorInfo: null, additionalDetails: null });

@@ -10,6 +10,7 @@ import type { LoadedThread, ThreadStore, ThreadSummary } from '@skein/rollout';
 import { AppServerRequestError, refuse } from '../app-server-error.js';
 import type { ThreadExtensions } from '../extensions/host-extensions.js';
 import type { ClientConnection } from '../method.js';
+import { chosenServiceTier } from './service-tier.js';
 import { LiveThread, type ThreadHost } from './live-thread.js';
 import { previewOf, recordedTurns } from './recorded-turns.js';
 import type { WireObject } from './thread-items.js';
@@ -129,7 +130,7 @@ export class ThreadHub {
     let skipped: readonly string[] = [];
     if (environment === undefined) ({ environments: environment, skipped } = await this.environments.defaults(config.cwd));
     const extensions = await this.#extensions(config, connection);
-    const live = this.#live(undefined, config, connection, { ephemeral: params.ephemeral === true, forkedFromId: null, threadSource: params.threadSource ?? null, preview: '', name: null });
+    const live = this.#live(undefined, config, connection, { ephemeral: params.ephemeral === true, forkedFromId: null, threadSource: params.threadSource ?? null, preview: '', name: null }, params.serviceTier);
     const handle = await (await this.#manager()).start({
       extensions,
       onEvent: live.onEvent,
@@ -162,7 +163,7 @@ export class ThreadHub {
       preview: previewOf(loaded, this.options.contextFragments),
       name: loaded.threadName ?? null,
       createdAtMs: Date.parse(loaded.meta.timestamp),
-    });
+    }, params.serviceTier);
     // The turns are read before the thread opens: nothing appends to the file until its next turn,
     // and a failed read then leaves nothing loaded behind.
     const turns = params.excludeTurns === true ? [] : await recordedTurns(loaded, extensions.contextFragments);
@@ -182,7 +183,7 @@ export class ThreadHub {
       threadSource: params.threadSource ?? null,
       preview: previewOf(source, this.options.contextFragments),
       name: null,
-    });
+    }, params.serviceTier);
     const handle = await (await this.#manager()).fork(params.threadId, {
       extensions,
       onEvent: live.onEvent,
@@ -303,7 +304,7 @@ export class ThreadHub {
 
   /** The thread/start, resume and fork response. */
   response(thread: LiveThread, turns: readonly WireObject[]): WireObject {
-    return threadSettingsObject(thread.config, this.threadOf(thread, turns));
+    return threadSettingsObject(thread.config, this.threadOf(thread, turns), thread.serviceTier);
   }
 
   #live(
@@ -311,10 +312,11 @@ export class ThreadHub {
     config: Config,
     connection: ClientConnection,
     facts: { ephemeral: boolean; forkedFromId: string | null; threadSource: string | null; preview: string; name: string | null; createdAtMs?: number },
+    serviceTier: string | null | undefined,
   ): LiveThread {
     // The id is known only once core opened the thread; LiveThread takes it from the handle.
     const host: ThreadHost = { ...this.server, publishTurn: (id, turnId) => this.#openStore?.readReceipts.publishTurn(id, turnId) };
-    return new LiveThread(threadId ?? '', config, {
+    const live = new LiveThread(threadId ?? '', config, {
       createdAtMs: facts.createdAtMs ?? this.server.now(),
       ephemeral: facts.ephemeral,
       forkedFromId: facts.forkedFromId,
@@ -324,6 +326,8 @@ export class ThreadHub {
       name: facts.name,
       preview: facts.preview,
     }, host);
+    live.serviceTier = serviceTier === null ? null : chosenServiceTier(serviceTier, null);
+    return live;
   }
 
   #register(live: LiveThread, handle: ThreadHandle, connection: ClientConnection, turns: readonly WireObject[] = []): { thread: LiveThread; response: WireObject } {

@@ -110,12 +110,12 @@ export function approvalPolicyObject(config: Config): unknown {
 }
 
 /** The settings part of the thread/start, resume and fork responses. */
-export function threadSettingsObject(config: Config, thread: WireObject): WireObject {
+export function threadSettingsObject(config: Config, thread: WireObject, serviceTier: string | null): WireObject {
   return {
     thread,
     model: config.model,
     modelProvider: config.modelProviderId,
-    serviceTier: null,
+    serviceTier,
     disabledPluginIds: [],
     cwd: config.cwd,
     runtimeWorkspaceRoots: [config.cwd],

@@ -73,7 +73,7 @@ export function threadSettingsObject(thread: LiveThread, config: Config, environ
     activePermissionProfile: thread.permissionProfile === null ? permissionProfileOf(config) : { id: thread.permissionProfile, extends: null },
     model: config.model,
     modelProvider: config.modelProviderId,
-    serviceTier: null,
+    serviceTier: thread.serviceTier,
     effort,
     summary: config.modelReasoningSummary ?? null,
     collaborationMode: { mode: 'default', settings: { model: config.model, reasoning_effort: effort, developer_instructions: null } },

@@ -28,6 +28,18 @@ export interface ModelInfo {
   readonly hidden: boolean;
   /** The model a picker suggests moving to, if any. */
   readonly upgrade: string | null;
+  /** The faster `priority` service tier the model offers, if any. */
+  readonly fastTier: FastTier | null;
+}
+
+/** What the `priority` ("Fast") service tier gives on one model. */
+export interface FastTier {
+  /** How many times faster than the standard tier (1.5, 2). */
+  readonly speedup: number;
+  /** Whether its requests count more against the account's usage. */
+  readonly increasedUsage: boolean;
+  /** Whether the catalog names it the model's default tier (applied only to signed-in accounts, in Codex too). */
+  readonly isDefault: boolean;
 }
 
 /** The facts that vary between Codex 0.171.0's bundled models; the rest are shared. */
@@ -42,6 +54,7 @@ interface CatalogEntry {
   readonly defaultVerbosity: 'low' | 'medium' | 'high';
   readonly hidden: boolean;
   readonly upgrade: string | null;
+  readonly fastTier: FastTier | null;
 }
 
 function entry(facts: CatalogEntry): ModelInfo {
@@ -61,8 +74,13 @@ function entry(facts: CatalogEntry): ModelInfo {
     supportsImageDetailOriginal: true,
     hidden: facts.hidden,
     upgrade: facts.upgrade,
+    fastTier: facts.fastTier,
   };
 }
+
+const DOUBLE = { speedup: 2, increasedUsage: true, isDefault: false } as const;
+const HALF_AGAIN = { speedup: 1.5, increasedUsage: true, isDefault: false } as const;
+const HALF_AGAIN_SAME_USAGE = { speedup: 1.5, increasedUsage: false, isDefault: false } as const;
 
 const CODE_MODE = { toolMode: 'code_mode_only', defaultVerbosity: 'low', hidden: false, upgrade: null } as const;
 const MAX_ULTRA = ['max', 'ultra'] as const;
@@ -73,20 +91,20 @@ const MAX_ULTRA = ['max', 'ultra'] as const;
  * have yet, so a thread on one of them is offered the direct tools instead.
  */
 const CATALOG: readonly ModelInfo[] = [
-  entry({ ...CODE_MODE, slug: 'gpt-6.2-sol', displayName: 'GPT-6.2-Sol', contextWindow: 500_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
-  entry({ ...CODE_MODE, slug: 'gpt-6.2-astra', displayName: 'GPT-6.2-Astra', contextWindow: 272_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
-  entry({ ...CODE_MODE, slug: 'gpt-6.1-terra', displayName: 'GPT-6.1 Terra', contextWindow: 500_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
-  entry({ ...CODE_MODE, slug: 'gpt-6.1-sol', displayName: 'GPT-6.1-Sol', contextWindow: 500_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
-  entry({ ...CODE_MODE, slug: 'gpt-6-astra', displayName: 'GPT-6-Astra', contextWindow: 272_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
-  entry({ ...CODE_MODE, slug: 'gpt-6-sol', displayName: 'GPT-6-Sol', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: MAX_ULTRA }),
-  entry({ ...CODE_MODE, slug: 'gpt-6-luna', displayName: 'GPT-6-Luna', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: ['max'] }),
-  entry({ ...CODE_MODE, slug: 'gpt-5.6-sol', displayName: 'GPT-5.6-Sol', contextWindow: 272_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA, upgrade: 'gpt-6-sol' }),
-  entry({ ...CODE_MODE, slug: 'gpt-5.6-terra', displayName: 'GPT-5.6-Terra', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: MAX_ULTRA, upgrade: 'gpt-6-sol' }),
-  entry({ ...CODE_MODE, slug: 'gpt-5.6-luna', displayName: 'GPT-5.6-Luna', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: ['max'], upgrade: 'gpt-6-luna' }),
-  entry({ ...CODE_MODE, slug: 'gpt-daybreak-blue-latest', displayName: 'Daybreak Blue', contextWindow: 272_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA, hidden: true }),
-  entry({ ...CODE_MODE, slug: 'gpt-daybreak-red-latest', displayName: 'Daybreak Red', contextWindow: 372_000, defaultReasoningEffort: 'medium', topEfforts: MAX_ULTRA, defaultVerbosity: 'high', hidden: true }),
-  entry({ slug: 'gpt-5.5', displayName: 'GPT-5.5', contextWindow: 272_000, toolMode: 'direct', defaultReasoningEffort: 'medium', topEfforts: [], defaultVerbosity: 'low', hidden: false, upgrade: 'gpt-6-sol' }),
-  entry({ ...CODE_MODE, slug: 'codex-auto-review', displayName: 'Codex Auto Review', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: ['max'], hidden: true }),
+  entry({ ...CODE_MODE, slug: 'gpt-6.2-sol', fastTier: DOUBLE, displayName: 'GPT-6.2-Sol', contextWindow: 500_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
+  entry({ ...CODE_MODE, slug: 'gpt-6.2-astra', fastTier: DOUBLE, displayName: 'GPT-6.2-Astra', contextWindow: 272_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
+  entry({ ...CODE_MODE, slug: 'gpt-6.1-terra', fastTier: HALF_AGAIN_SAME_USAGE, displayName: 'GPT-6.1 Terra', contextWindow: 500_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
+  entry({ ...CODE_MODE, slug: 'gpt-6.1-sol', fastTier: DOUBLE, displayName: 'GPT-6.1-Sol', contextWindow: 500_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
+  entry({ ...CODE_MODE, slug: 'gpt-6-astra', fastTier: DOUBLE, displayName: 'GPT-6-Astra', contextWindow: 272_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
+  entry({ ...CODE_MODE, slug: 'gpt-6-sol', fastTier: { ...HALF_AGAIN_SAME_USAGE, isDefault: true }, displayName: 'GPT-6-Sol', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: MAX_ULTRA }),
+  entry({ ...CODE_MODE, slug: 'gpt-6-luna', fastTier: { ...HALF_AGAIN_SAME_USAGE, isDefault: true }, displayName: 'GPT-6-Luna', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: ['max'] }),
+  entry({ ...CODE_MODE, slug: 'gpt-5.6-sol', fastTier: HALF_AGAIN, displayName: 'GPT-5.6-Sol', contextWindow: 272_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA, upgrade: 'gpt-6-sol' }),
+  entry({ ...CODE_MODE, slug: 'gpt-5.6-terra', fastTier: HALF_AGAIN, displayName: 'GPT-5.6-Terra', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: MAX_ULTRA, upgrade: 'gpt-6-sol' }),
+  entry({ ...CODE_MODE, slug: 'gpt-5.6-luna', fastTier: HALF_AGAIN, displayName: 'GPT-5.6-Luna', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: ['max'], upgrade: 'gpt-6-luna' }),
+  entry({ ...CODE_MODE, slug: 'gpt-daybreak-blue-latest', fastTier: null, displayName: 'Daybreak Blue', contextWindow: 272_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA, hidden: true }),
+  entry({ ...CODE_MODE, slug: 'gpt-daybreak-red-latest', fastTier: null, displayName: 'Daybreak Red', contextWindow: 372_000, defaultReasoningEffort: 'medium', topEfforts: MAX_ULTRA, defaultVerbosity: 'high', hidden: true }),
+  entry({ slug: 'gpt-5.5', fastTier: HALF_AGAIN, displayName: 'GPT-5.5', contextWindow: 272_000, toolMode: 'direct', defaultReasoningEffort: 'medium', topEfforts: [], defaultVerbosity: 'low', hidden: false, upgrade: 'gpt-6-sol' }),
+  entry({ ...CODE_MODE, slug: 'codex-auto-review', fastTier: HALF_AGAIN, displayName: 'Codex Auto Review', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: ['max'], hidden: true }),
 ];
 
 /** A conservative description for models the catalog does not know (custom providers, new releases). */
@@ -108,6 +126,7 @@ function unknownModel(slug: string): ModelInfo {
     displayName: slug,
     hidden: false,
     upgrade: null,
+    fastTier: null,
   };
 }
 

@@ -41,6 +41,13 @@ describe('buildResponsesBody', () => {
     expect(body).not.toHaveProperty('instructions');
   });
 
+  it('names a requested service tier right after stream, as Codex 0.171.0 orders it', () => {
+    const body = buildResponsesBody({ ...base, serviceTier: 'priority' });
+    expect(Object.keys(body).slice(0, 4)).toEqual(['model', 'stream', 'service_tier', 'input']);
+    expect(body['service_tier']).toBe('priority');
+    expect(buildResponsesBody(base)).not.toHaveProperty('service_tier');
+  });
+
   it('puts an output schema in text.format beside the verbosity', () => {
     const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false };
     expect(buildResponsesBody({ ...base, outputSchema: schema }).text).toEqual({

@@ -1,5 +1,5 @@
 // The body of one sampling request, in the shape and key order Codex 0.171.0 sends for direct-tool
-// models: model, stream, input, tools, tool_choice, parallel_tool_calls, reasoning, store, include,
+// models: model, stream, service_tier (only when the turn asks for one), input, tools, tool_choice, parallel_tool_calls, reasoning, store, include,
 // prompt_cache_key, text, client_metadata. Never an `instructions` field: base instructions travel
 // as the first developer message.
 import { withoutResponseItemMetadata, type ResponseItem } from '@skein/protocol';
@@ -17,6 +17,8 @@ export interface SamplingRequest {
   readonly verbosity?: 'low' | 'medium' | 'high' | undefined;
   /** A JSON Schema the final answer must follow (`--output-schema`, `outputSchema`). */
   readonly outputSchema?: unknown;
+  /** The Responses API tier the turn asked for (`priority`, `flex`); unset sends none, the provider's default. */
+  readonly serviceTier?: ResponsesServiceTier | undefined;
   /** The thread id: requests of one thread share a cache key. */
   readonly promptCacheKey: string;
   readonly clientMetadata: Readonly<Record<string, string>>;
@@ -25,6 +27,9 @@ export interface SamplingRequest {
   /** A compaction request: the turn's keys, but `tools: []` always present and no parallel calls (as Codex sends it). */
   readonly compaction?: boolean;
 }
+
+/** The service tiers a request may name; any other tier is the provider's default and is not sent. */
+export type ResponsesServiceTier = 'priority' | 'flex';
 
 /** The name Codex gives an output schema in `text.format`. */
 export const OUTPUT_SCHEMA_NAME = 'codex_output_schema';
@@ -44,6 +49,7 @@ export function buildResponsesBody(request: SamplingRequest): Record<string, unk
   return {
     model: model.slug,
     stream: true,
+    ...(request.serviceTier === undefined ? {} : { service_tier: request.serviceTier }),
     input: request.stripItemMetadata ? request.input.map(withoutResponseItemMetadata) : request.input,
     ...(request.tools.length === 0 && request.compaction !== true ? {} : { tools: request.tools }),
     tool_choice: 'auto',

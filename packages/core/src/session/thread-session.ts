@@ -236,7 +236,11 @@ export class ThreadSession {
           router,
           calls: new TurnToolCalls({ router, environment, environments, approvals: this.#approvals, emit, newCallId: () => `call_${this.#uuid()}` }),
           model,
-          request: { ...sharedRequestFields(config, this.threadId, metadata().clientMetadata), ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }) },
+          request: {
+            ...sharedRequestFields(config, this.threadId, metadata().clientMetadata),
+            ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
+            ...(options.serviceTier === undefined ? {} : { serviceTier: options.serviceTier }),
+          },
           emit,
           now: this.#options.clock.monotonicMs,
           written: () => this.#options.recorder.written(),

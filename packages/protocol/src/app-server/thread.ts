@@ -63,6 +63,8 @@ export const threadSettingsParams = {
   config: z.record(z.string(), z.unknown()).nullish(),
   baseInstructions: z.string().nullish(),
   developerInstructions: z.string().nullish(),
+  /** The Responses service tier (`priority`, `flex`, `default`, …) of this and later turns. */
+  serviceTier: z.string().nullish(),
 };
 
 /** `thread/start`: every field optional; unset fields come from config. */
@@ -71,7 +73,6 @@ export const ThreadStartParams = z.object({
   ephemeral: z.boolean().nullish(),
   historyMode: ThreadHistoryMode.nullish(),
   multiAgentMode: MultiAgentMode.nullish(),
-  serviceTier: z.string().nullish(),
   threadSource: z.string().nullish(),
   runtimeWorkspaceRoots: z.array(z.string()).nullish(),
   /** Experimental: the environments the thread may act on; an empty list gives it none. */

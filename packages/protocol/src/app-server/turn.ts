@@ -46,6 +46,8 @@ export const TurnStartParams = z.object({
   sandboxPolicy: SandboxPolicy.nullish(),
   multiAgentMode: MultiAgentMode.nullish(),
   serviceTier: z.string().nullish(),
+  /** The service tier of this turn alone; the thread's stays as it is. */
+  serviceTierForTurn: z.string().nullish(),
   /** A JSON Schema the final answer must follow. */
   outputSchema: z.unknown().optional(),
   clientUserMessageId: z.string().nullish(),
