@@ -194,4 +194,23 @@ describe('thread/settings/update', () => {
     expect(Object.keys(model.requests[1]!.json as object).slice(0, 3)).toEqual(['model', 'stream', 'service_tier']);
     expect(client.schemaFailures).toEqual([]);
   });
+
+  // Codex's TUI runs its title-generation turn this way: `turn/start {permissions: ":read-only"}`.
+  it('takes a permission profile on turn/start: the turn runs under it and the settings report it by id', async () => {
+    model.expect([sse(assistantMessage('Title.'), completed())]);
+    const threadId = await startThread();
+    await runTurn(threadId, { permissions: ':read-only' });
+    expect(client.notificationsOf('thread/settings/updated').at(-1)).toMatchObject({
+      threadId,
+      threadSettings: { sandboxPolicy: { type: 'readOnly' }, activePermissionProfile: { id: ':read-only', extends: null } },
+    });
+    const context = JSON.stringify(model.requests[0]!.body!.input);
+    expect(context).toContain('Sandbox: read-only.');
+    expect(await client.requestReply('turn/start', { threadId, input: text('Go'), permissions: 'mine' })).toEqual({
+      error: { code: -32600, message: 'unknown permissions profile `mine`; this server has :read-only, :workspace, :danger-full-access' },
+    });
+    expect(await client.requestReply('turn/start', { threadId, input: text('Go'), permissions: ':workspace', sandboxPolicy: { type: 'readOnly' } })).toEqual({
+      error: { code: -32600, message: '`permissions` cannot be combined with `sandboxPolicy`' },
+    });
+  });
 });

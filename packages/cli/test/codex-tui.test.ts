@@ -55,6 +55,21 @@ class TuiSession {
     this.#process.write(keys);
   }
 
+  /**
+   * Types `keys` until the screen shows `text`. A screen that has just appeared may not read keys
+   * yet (the TUI drops what arrives before its input loop runs), so a key that changed nothing is sent again.
+   */
+  async pressUntil(keys: string, text: string | RegExp, attempts = 5): Promise<string> {
+    for (let attempt = 1; ; attempt += 1) {
+      this.type(keys);
+      try {
+        return await this.waitFor(text, attempt === attempts ? 20_000 : 1_500);
+      } catch (error) {
+        if (attempt === attempts) throw error;
+      }
+    }
+  }
+
   close(): void {
     if (!this.#exited) this.#process.kill();
   }
@@ -124,8 +139,7 @@ describe('Codex 0.171.0 terminal UI against skein app-server', () => {
 
     // Start-up: the model list offers the newer model, as Codex's own server does for gpt-5.5.
     await tui.waitFor('Use existing model');
-    tui.type(KEYS.down);
-    await tui.waitFor('› 2. Use existing model');
+    await tui.pressUntil(KEYS.down, '› 2. Use existing model');
     tui.type(KEYS.enter);
     await tui.waitFor('Ask Codex to do anything');
 

@@ -67,7 +67,10 @@ class FuzzySearchSession {
         this.connection.notify('fuzzyFileSearch/sessionUpdated', { sessionId: this.id, query, files });
         this.connection.notify('fuzzyFileSearch/sessionCompleted', { sessionId: this.id });
       })
-      .catch(() => undefined);
+      .catch(() => {
+        // A search that broke (not one a newer query replaced) still ends, so the client stops waiting.
+        if (!search.signal.aborted && !this.#stopped.signal.aborted) this.connection.notify('fuzzyFileSearch/sessionCompleted', { sessionId: this.id });
+      });
   }
 }
 

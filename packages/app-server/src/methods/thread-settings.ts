@@ -2,20 +2,13 @@
 // running), then tells the thread's subscribers what the next turn runs with, as Codex 0.171.0 does:
 // `{}`, then `thread/settings/updated {threadId, threadSettings}`.
 import { ThreadSettingsUpdateParams } from '@skein/protocol';
-import type { BUILT_IN_PERMISSION_PROFILES } from '@skein/sandboxing';
 import { refuse } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod } from '../method.js';
 import { chosenServiceTier } from '../threads/service-tier.js';
-import { environmentEntries, nextTurnConfig, sandboxModeOf, threadSettingsObject } from '../threads/thread-settings.js';
+import { recordPermissions, selectPermissions } from '../threads/permission-selection.js';
+import { environmentEntries, nextTurnConfig, threadSettingsObject } from '../threads/thread-settings.js';
 import { selectEnvironment } from '../environments/environment-selection.js';
 import { afterResponse, asRequestError } from './threads.js';
-
-/** The sandbox mode each built-in permission profile stands for. */
-const PROFILE_SANDBOX_MODES: Readonly<Record<keyof typeof BUILT_IN_PERMISSION_PROFILES, string>> = {
-  ':read-only': 'read-only',
-  ':workspace': 'workspace-write',
-  ':danger-full-access': 'danger-full-access',
-};
 
 /** The `thread/settings/update` method. */
 export const THREAD_SETTINGS_METHODS: ReadonlyMap<string, AppServerMethod> = new Map([
@@ -29,11 +22,7 @@ export const THREAD_SETTINGS_METHODS: ReadonlyMap<string, AppServerMethod> = new
         if (!hub.isLoaded(params.threadId)) refuse(`thread not found: ${params.threadId}`);
         const thread = hub.loaded(params.threadId);
         // What Skein cannot honour is refused before anything changes, rather than saved unused.
-        if (params.permissions !== undefined && params.permissions !== null && params.sandboxPolicy !== undefined && params.sandboxPolicy !== null) {
-          refuse('`permissions` cannot be combined with `sandboxPolicy`');
-        }
-        const profile = params.permissions ?? undefined;
-        if (profile !== undefined && !Object.hasOwn(PROFILE_SANDBOX_MODES, profile)) refuse(`unknown permissions profile \`${profile}\`; this server has ${Object.keys(PROFILE_SANDBOX_MODES).join(', ')}`);
+        const permissions = selectPermissions(params);
         if (params.approvalsReviewer !== undefined && params.approvalsReviewer !== null && params.approvalsReviewer !== 'user') {
           refuse(`approvalsReviewer \`${params.approvalsReviewer}\` is not supported by this server; approvals go to the user`);
         }
@@ -50,7 +39,7 @@ export const THREAD_SETTINGS_METHODS: ReadonlyMap<string, AppServerMethod> = new
           summary: params.summary,
           approvalPolicy: params.approvalPolicy,
           developerInstructions: collaboration?.settings.developer_instructions,
-          sandbox: profile === undefined ? sandboxModeOf(params.sandboxPolicy) : PROFILE_SANDBOX_MODES[profile as keyof typeof PROFILE_SANDBOX_MODES],
+          sandbox: permissions.sandbox,
           cwd,
         };
         const config = await thread
@@ -60,8 +49,7 @@ export const THREAD_SETTINGS_METHODS: ReadonlyMap<string, AppServerMethod> = new
             return next;
           })
           .catch((error: unknown) => asRequestError(error));
-        if (profile !== undefined) thread.permissionProfile = profile;
-        else if (params.sandboxPolicy !== undefined && params.sandboxPolicy !== null) thread.permissionProfile = null;
+        recordPermissions(thread, permissions);
         thread.serviceTier = chosenServiceTier(params.serviceTier, thread.serviceTier);
         if (params.personality !== undefined && params.personality !== null) thread.personality = params.personality;
         if (params.disabledPluginIds !== undefined && params.disabledPluginIds !== null) thread.disabledPluginIds = [...params.disabledPluginIds];

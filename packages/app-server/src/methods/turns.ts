@@ -7,7 +7,8 @@ import { defineMethod, type AppServerMethod, type MethodContext } from '../metho
 import type { LiveThread } from '../threads/live-thread.js';
 import { chosenServiceTier, requestServiceTier } from '../threads/service-tier.js';
 import type { WireObject } from '../threads/thread-items.js';
-import { environmentEntries, nextTurnConfig, sandboxModeOf, threadSettingsObject } from '../threads/thread-settings.js';
+import { recordPermissions, selectPermissions } from '../threads/permission-selection.js';
+import { environmentEntries, nextTurnConfig, threadSettingsObject } from '../threads/thread-settings.js';
 import { asRequestError } from './threads.js';
 
 function hubOf(context: MethodContext) {
@@ -30,6 +31,7 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         const hub = hubOf(context);
         const thread = hub.loaded(params.threadId);
         assertNoTurnRunning(thread);
+        const permissions = selectPermissions(params);
         // Checked (ids, and each cwd on its environment) before anything changes.
         const selected = await selectEnvironment(params.environments, hub.environments);
         const requested = params.cwd ?? selected?.cwd ?? undefined;
@@ -41,7 +43,7 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         const config = await thread
           .serializeSettings(() => {
             settingsBefore = currentSettings(thread);
-            return nextTurnConfig(context.server, thread, { model: params.model, approvalPolicy: params.approvalPolicy, effort: params.effort, summary: params.summary, sandbox: sandboxModeOf(params.sandboxPolicy), cwd });
+            return nextTurnConfig(context.server, thread, { model: params.model, approvalPolicy: params.approvalPolicy, effort: params.effort, summary: params.summary, sandbox: permissions.sandbox, cwd });
           })
           .catch((error: unknown) => asRequestError(error));
         // Another turn may have started while the settings were loading. Nothing has changed until
@@ -52,6 +54,7 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
           for (const message of selected.warnings) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });
         }
         if (config !== undefined) thread.reconfigure(config);
+        recordPermissions(thread, permissions);
         thread.serviceTier = chosenServiceTier(params.serviceTier, thread.serviceTier);
         // As Codex: overrides that change the thread's settings announce them before the turn starts.
         const settingsAfter = currentSettings(thread);

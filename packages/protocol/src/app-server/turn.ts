@@ -44,6 +44,8 @@ export const TurnStartParams = z.object({
   approvalPolicy: AskForApproval.nullish(),
   approvalsReviewer: ApprovalsReviewer.nullish(),
   sandboxPolicy: SandboxPolicy.nullish(),
+  /** A built-in permission profile (`:read-only`, …) instead of a `sandboxPolicy`. */
+  permissions: z.string().nullish(),
   multiAgentMode: MultiAgentMode.nullish(),
   serviceTier: z.string().nullish(),
   /** The service tier of this turn alone; the thread's stays as it is. */
