@@ -42,8 +42,13 @@ export class ExecSession {
   #waiters = new Set<() => void>();
   /** When a call last used this session (for pruning). */
   lastUsed: number;
-  /** Output-delta events sent so far. */
+  /** Output-delta events sent (or held for sending) so far. */
   deltaEvents = 0;
+  /**
+   * Deltas that arrived before the begin event went out: an executor may report output before it
+   * answers the start, and a delta ahead of its command's begin would reach no item.
+   */
+  heldDeltas: { readonly stream: ProcessStream; readonly chunk: Uint8Array }[] | undefined = [];
   /** Whether the end event was sent. */
   ended = false;
 

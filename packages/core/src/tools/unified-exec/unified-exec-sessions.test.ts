@@ -83,4 +83,25 @@ describe('an executor that goes away', () => {
     expect(events[2]).toMatchObject({ exitCode: -1, aggregatedOutput: 'half\n' });
     expect(sessions.liveSessionIds()).toEqual([]);
   });
+
+  // A remote executor can report a fast command's first output before its answer to process/start
+  // reaches us: the delta must still follow the begin, or no item would take it.
+  it('holds output that arrives before the start is answered until the begin event has gone out', async () => {
+    const fake = fakeProcesses();
+    const answer = fake.processes.start.bind(fake.processes);
+    fake.processes.start = async (params) => {
+      const started = await answer(params);
+      fake.push({ type: 'output', processId: params.processId, seq: 1, stream: 'stdout', chunk: new TextEncoder().encode('early\n') });
+      return started;
+    };
+    const events: UnifiedExecEvent[] = [];
+    const sessions = new UnifiedExecSessions({ processes: fake.processes, env: {}, defaultShell: '/bin/sh', onEvent: (event) => events.push(event), monotonicMs: () => performance.now() });
+    const running = sessions.execCommand({ callId: 'call', cmd: 'echo early; sleep 30', cwd: PathUri.fromNativePath('/repo', 'posix'), sandbox: null, yieldTimeMs: 30_000 });
+    await expect.poll(() => events.length).toBe(2);
+    expect(events.map((event) => event.type)).toEqual(['begin', 'outputDelta']);
+    fake.push({ type: 'output', processId: fake.started[0]!, seq: 2, stream: 'stdout', chunk: new TextEncoder().encode('later\n') });
+    expect(events.map((event) => event.type)).toEqual(['begin', 'outputDelta', 'outputDelta']);
+    fake.push({ type: 'lost', processId: fake.started[0]!, reason: 'the test is over' });
+    await running.catch(() => undefined);
+  });
 });

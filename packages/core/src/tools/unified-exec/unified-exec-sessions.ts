@@ -197,7 +197,11 @@ export class UnifiedExecSessions {
       throw error;
     }
     this.#emit({ type: 'begin', callId: request.callId, sessionId, command: session.origin.command, argv, cmd: request.cmd, cwd, tty, sandboxType });
-    // Output that arrived between start and now was buffered by the subscription; deltas go out as it comes.
+    // Output that arrived before the start was answered goes out now, after the begin it belongs to;
+    // later deltas go out as they come.
+    const held = session.heldDeltas ?? [];
+    session.heldDeltas = undefined;
+    for (const delta of held) this.#emitDelta(session, delta.stream, delta.chunk);
     const response = await this.#collect(session, startedAt, execYieldTime(request.yieldTimeMs), request.maxOutputTokens, request.signal);
     if (response.sessionId !== null) await this.#store(session);
     return response;
@@ -350,6 +354,10 @@ export class UnifiedExecSessions {
     this.#byProcess.delete(session.origin.processId);
   }
 
+  #emitDelta(session: ExecSession, stream: ProcessStream, chunk: Uint8Array): void {
+    this.#emit({ type: 'outputDelta', callId: session.origin.callId, sessionId: session.origin.sessionId, stream, chunk });
+  }
+
   #onProcessEvent(event: ProcessEvent): void {
     const session = this.#byProcess.get(event.processId);
     if (session === undefined) return;
@@ -358,7 +366,8 @@ export class UnifiedExecSessions {
         session.addOutput(event.stream, event.chunk);
         if (session.deltaEvents < MAX_OUTPUT_DELTA_EVENTS) {
           session.deltaEvents += 1;
-          this.#emit({ type: 'outputDelta', callId: session.origin.callId, sessionId: session.origin.sessionId, stream: event.stream, chunk: event.chunk });
+          if (session.heldDeltas !== undefined) session.heldDeltas.push({ stream: event.stream, chunk: event.chunk });
+          else this.#emitDelta(session, event.stream, event.chunk);
         }
         break;
       case 'exited':
