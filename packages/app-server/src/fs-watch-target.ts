@@ -3,8 +3,10 @@
 // watchers do it: one on the target itself (a folder's direct children, or the file), while it
 // exists, and one on its nearest existing ancestor, which sees the next folder on the way to the
 // target (or the target) appear or go. Such a change re-arms them: a target that appeared in the
-// meantime (`mkdir -p` makes a whole chain at once) is reported then.
-import { statSync } from 'node:fs';
+// meantime (`mkdir -p` makes a whole chain at once) is reported then. chokidar arms asynchronously
+// (slowly on a loaded machine), so each watcher scans what is there once armed and takes anything
+// that was not there when it was asked for as a change, rather than missing it.
+import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 
@@ -31,15 +33,13 @@ export class WatchedTarget {
   #arm(): void {
     if (exists(this.targetPath)) {
       // depth 0: a folder's direct children, as Codex watches (not recursive).
-      this.#target = quiet(watch(this.targetPath, { depth: 0, ignoreInitial: true, persistent: true }));
-      this.#target.on('all', (_event, changedPath) => this.onChange(changedPath));
+      this.#target = armed(this.targetPath, (_event, changedPath) => this.onChange(changedPath));
     }
     const ancestor = nearestExistingAncestor(this.targetPath);
     if (ancestor === undefined) return;
     // The entry of `ancestor` on the way to the target: the target itself, or its outermost missing (or present) parent.
     const step = path.join(ancestor, path.relative(ancestor, this.targetPath).split(path.sep)[0] ?? '');
-    this.#ancestor = quiet(watch(ancestor, { depth: 0, ignoreInitial: true, persistent: true }));
-    this.#ancestor.on('all', (event, changedPath) => {
+    this.#ancestor = armed(ancestor, (event, changedPath) => {
       // Only an entry appearing or going changes what to watch; the target watcher reports its own changes.
       if (changedPath !== step || event === 'change') return;
       // The target going is reported here; its appearing, once re-armed.
@@ -74,8 +74,29 @@ function nearestExistingAncestor(target: string): string | undefined {
   }
 }
 
-/** A path that cannot be watched (gone, no permission) just reports nothing, as with Codex. */
-function quiet(watcher: FSWatcher): FSWatcher {
+/** The path and, for a folder, its entries: what a watcher armed now finds there already. */
+function presentNow(target: string): Set<string> {
+  try {
+    return new Set([target, ...readdirSync(target).map((entry) => path.join(target, entry))]);
+  } catch {
+    return new Set([target]);
+  }
+}
+
+/**
+ * A watcher of `target` and its direct children that reports every change after this call: its
+ * first scan reports only entries that were not there when it was asked for (they appeared while
+ * it armed). A path that cannot be watched (gone, no permission) reports nothing, as with Codex.
+ */
+function armed(target: string, onEvent: (event: string, changedPath: string) => void): FSWatcher {
+  const before = presentNow(target);
+  let ready = false;
+  const watcher = watch(target, { depth: 0, ignoreInitial: false, persistent: true });
   watcher.on('error', () => undefined);
+  watcher.on('ready', () => (ready = true));
+  watcher.on('all', (event, changedPath) => {
+    if (!ready && before.has(changedPath)) return;
+    onEvent(event, changedPath);
+  });
   return watcher;
 }

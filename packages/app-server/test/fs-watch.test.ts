@@ -112,8 +112,8 @@ describe('fs/watch', () => {
   it('follows a folder whose parents do not exist yet, through its deletion and re-creation, as Codex', async () => {
     const target = path.join(home.workspace, 'not', 'yet', 'there');
     expect(await client.request('fs/watch', { watchId: 'deep', path: target })).toEqual({ path: target });
-    // Each step waits for the watchers to re-arm (chokidar arms asynchronously) before the next change.
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
+    // Each step lets the previous change's re-arm begin; a watcher still arming picks up what it missed.
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 200));
     const step = async (change: () => void, changedPath: string) => {
       await settle();
       const seen = client.notifications.length;

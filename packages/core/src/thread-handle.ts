@@ -51,6 +51,8 @@ export interface ThreadHandle {
   readonly contextWindow: ContextWindow;
   /** The history as the model sees it (for inspection; hosts read turns from the rollout). */
   history(): readonly ResponseItem[];
+  /** The AGENTS.md files the next turn's context would hold, as native paths (global first, then each environment's). */
+  instructionSources(): Promise<readonly string[]>;
   /** Runs one user turn to its end; refuses while another runs. */
   runTurn(input: readonly UserInput[], options?: RunTurnOptions): Promise<TurnOutcome>;
   /** Appends items to the model-visible history: now between turns, with the running turn's next request otherwise. */
@@ -103,6 +105,7 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
       return session.contextWindow;
     },
     history: () => session.history.items,
+    instructionSources: () => session.instructionSources(),
     compact: () => session.compact(),
     runTurn: (input, options) => session.runTurn(input, options),
     steer: (input) => session.steer(input),

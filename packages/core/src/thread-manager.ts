@@ -3,7 +3,7 @@
 // thread handles. Each loaded thread is a ThreadSession recording into its rollout file; resume
 // continues the same file with the history it reconstructs.
 import { restoredContextWindow } from './compaction/context-window.js';
-import { findProjectRoot, type Config } from '@skein/config';
+import type { Config } from '@skein/config';
 import type { ExtensionRegistry, ThreadInit } from '@skein/extension-api';
 import { newThreadId, randomUuidV7, ThreadId, type UuidV7Source } from '@skein/protocol';
 import { capabilityRootRecord, capabilityRootsFromRecord, type ForkPoint, type LoadedThread, type RolloutWriter, type SessionSource, type ThreadListQuery, type ThreadPage, type ThreadStore } from '@skein/rollout';
@@ -253,7 +253,7 @@ export class ThreadManager {
       reader: this.#options.reader ?? localWorkspaceReader,
       recorder,
       extensions,
-      host: { ...this.#options.host, projectRoot: findProjectRoot(config.cwd, config.projectRootMarkers) },
+      host: this.#options.host,
       clock: this.#options.clock ?? systemClock,
       onEvent: options.onEvent,
       clientRequests: options.clientRequests,

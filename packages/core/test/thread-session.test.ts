@@ -14,6 +14,7 @@ import {
   MemoryThreadRecorder,
   ResponsesClient,
   ThreadSession,
+  localThreadEnvironment,
   localWorkspaceReader,
   type CoreEvent,
 } from '../src/index.js';
@@ -116,7 +117,9 @@ async function session(events: CoreEvent[]) {
     reader: localWorkspaceReader,
     recorder,
     extensions,
-    host: { shell: 'bash', timezone: 'Etc/UTC', projectRoot: repo },
+    host: { shell: 'bash', timezone: 'Etc/UTC' },
+    // AGENTS.md is read through the thread's environment.
+    environment: localThreadEnvironment({ cwd: repo, env: {} }),
     clock: { now: () => new Date('2026-11-30T12:00:00Z'), monotonicMs: () => 0 },
     onEvent: (event) => events.push(event),
     uuid: () => `0192f0e6-7c1a-7b7e-9d2a-${String(++next).padStart(12, '0')}`,
@@ -160,7 +163,8 @@ describe('ThreadSession', () => {
     expect(texts(input[4]!)).toEqual(['Note: buy milk']);
     expect(texts(input[5]!)).toEqual(['<skill>\n<name>greeter</name>\n</skill>']);
     expect(input.every((item) => typeof item.id === 'string' && (item.id).startsWith('msg_'))).toBe(true);
-    expect(server.requests[0]!.toolNames()).toEqual(['note_add']);
+    // The environment's built-in tools, then the extension's.
+    expect(server.requests[0]!.toolNames()).toEqual(['exec_command', 'write_stdin', 'request_user_input', 'apply_patch', 'view_image', 'note_add']);
     expect(server.requests[1]!.toolOutput('call_mock_0002')).toMatchObject({ output: 'noted' });
     expect(events.filter((event) => event.type === 'warning')).toEqual([{ type: 'warning', message: "extension 'broken' failed in context: catalog unavailable" }]);
 

@@ -14,7 +14,8 @@ export const ENVIRONMENT_CONTEXT_FRAGMENT = defineContextFragment({
 export const AGENTS_MD_FRAGMENT = defineContextFragment({
   kind: 'agents_md.instructions',
   role: 'user',
-  open: '# AGENTS.md instructions for ',
+  // Followed by ` for <cwd>` when one environment has docs; a thread with docs in several has none.
+  open: '# AGENTS.md instructions',
   close: '</INSTRUCTIONS>',
   separator: '',
 });

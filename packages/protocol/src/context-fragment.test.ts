@@ -11,7 +11,8 @@ describe('defineContextFragment', () => {
   });
 
   it('renders with the separator a definition names (the AGENTS.md wrapper has none)', () => {
-    expect(AGENTS_MD_FRAGMENT.render('/w\n\n<INSTRUCTIONS>\nrules\n').text).toBe('# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nrules\n</INSTRUCTIONS>');
+    expect(AGENTS_MD_FRAGMENT.render(' for /w\n\n<INSTRUCTIONS>\nrules\n').text).toBe('# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nrules\n</INSTRUCTIONS>');
+    expect(AGENTS_MD_FRAGMENT.matches('# AGENTS.md instructions\n\n<INSTRUCTIONS>\nfor `local` with root /w\n\nx\n</INSTRUCTIONS>')).toBe(true);
   });
 
   it('recognises its own rendering, ignoring outer whitespace and ASCII case, and nothing that lacks a marker', () => {

@@ -141,7 +141,7 @@ export class ThreadHub {
       ephemeral: params.ephemeral === true,
       init: { selectedCapabilityRoots: params.selectedCapabilityRoots ?? [] },
     });
-    return { ...this.#register(live, handle, connection), skipped };
+    return { ...(await this.#register(live, handle, connection)), skipped };
   }
 
   /** Loads a stored thread (or joins it when loaded) for `connection`. */
@@ -151,7 +151,7 @@ export class ThreadHub {
       this.server.subscribe(existing.id, connection);
       this.#hold(existing.id);
       const turns = params.excludeTurns === true || existing.facts.ephemeral ? [] : await recordedTurns(await this.#read(existing.id), this.options.contextFragments, existing.activeTurnId);
-      return { thread: existing, response: this.response(existing, turns), loaded: undefined };
+      return { thread: existing, response: await this.response(existing, turns), loaded: undefined };
     }
     const loaded = await this.#read(params.threadId);
     const config = await this.#config({ ...params, cwd: params.cwd ?? loaded.meta.cwd, approvalPolicy: params.approvalPolicy ?? recordedApprovalPolicy(loaded, params) });
@@ -168,7 +168,7 @@ export class ThreadHub {
     // and a failed read then leaves nothing loaded behind.
     const turns = params.excludeTurns === true ? [] : await recordedTurns(loaded, extensions.contextFragments);
     const handle = await (await this.#manager()).resume(params.threadId, { extensions, onEvent: live.onEvent, clientRequests: live.questions, config, originator: connection.initializeParams.clientInfo.name });
-    return { ...this.#register(live, handle, connection, turns), loaded };
+    return { ...(await this.#register(live, handle, connection, turns)), loaded };
   }
 
   /** Copies a stored thread into a new one and loads the copy for `connection`. */
@@ -303,8 +303,10 @@ export class ThreadHub {
   }
 
   /** The thread/start, resume and fork response. */
-  response(thread: LiveThread, turns: readonly WireObject[]): WireObject {
-    return threadSettingsObject(thread.config, this.threadOf(thread, turns), thread.serviceTier);
+  async response(thread: LiveThread, turns: readonly WireObject[]): Promise<WireObject> {
+    // The AGENTS.md files the thread's context holds, as Codex lists them (read from each environment).
+    const instructionSources = await thread.handle.instructionSources().catch(() => []);
+    return threadSettingsObject(thread.config, this.threadOf(thread, turns), { serviceTier: thread.serviceTier, instructionSources });
   }
 
   #live(
@@ -330,12 +332,12 @@ export class ThreadHub {
     return live;
   }
 
-  #register(live: LiveThread, handle: ThreadHandle, connection: ClientConnection, turns: readonly WireObject[] = []): { thread: LiveThread; response: WireObject } {
+  async #register(live: LiveThread, handle: ThreadHandle, connection: ClientConnection, turns: readonly WireObject[] = []): Promise<{ thread: LiveThread; response: WireObject }> {
     live.attach(handle);
     this.#threads.set(live.id, live);
     this.server.subscribe(live.id, connection);
     this.#hold(live.id);
-    return { thread: live, response: this.response(live, turns) };
+    return { thread: live, response: await this.response(live, turns) };
   }
 
   /** The process's one thread registry, made with the store on first use. */

@@ -110,16 +110,16 @@ export function approvalPolicyObject(config: Config): unknown {
 }
 
 /** The settings part of the thread/start, resume and fork responses. */
-export function threadSettingsObject(config: Config, thread: WireObject, serviceTier: string | null): WireObject {
+export function threadSettingsObject(config: Config, thread: WireObject, facts: { readonly serviceTier: string | null; readonly instructionSources: readonly string[] }): WireObject {
   return {
     thread,
     model: config.model,
     modelProvider: config.modelProviderId,
-    serviceTier,
+    serviceTier: facts.serviceTier,
     disabledPluginIds: [],
     cwd: config.cwd,
     runtimeWorkspaceRoots: [config.cwd],
-    instructionSources: [],
+    instructionSources: facts.instructionSources,
     approvalPolicy: approvalPolicyObject(config),
     approvalsReviewer: 'user',
     sandbox: sandboxPolicyObject(config),

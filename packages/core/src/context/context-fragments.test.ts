@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderAgentsMd } from './agents-md.js';
+import { agentsMdInstructions } from './agents-md.js';
 import { localDate, renderEnvironmentContext } from './environment-context.js';
 
 const WORKSPACE = '/work/ws';
@@ -87,26 +87,62 @@ describe('renderEnvironmentContext', () => {
   });
 });
 
-describe('renderAgentsMd', () => {
+describe('agentsMdInstructions', () => {
+  const doc = (path: string, text: string) => ({ path, text });
+  const env = (environmentId: string, cwd: string, ...docs: { path: string; text: string }[]) => ({ environmentId, cwd, docs });
+
   it('wraps the global file and the project doc exactly as Codex 0.171.0 does', () => {
     // shared/reference/codex-transcripts/d_agents_md.json, first request.
-    const text = renderAgentsMd(
+    const { text, sources } = agentsMdInstructions(
       WORKSPACE,
       {
-        global: "# Global user rules\n\n- Sign every answer with '-- oracle'.\n",
-        projectDocs: ['# Project rules\n\n- Always answer in French.\n- The secret project word is PAPAYA.\n'],
+        global: doc('/home/u/.codex/AGENTS.md', "# Global user rules\n\n- Sign every answer with '-- oracle'.\n"),
+        environments: [env('local', WORKSPACE, doc('/work/ws/AGENTS.md', '# Project rules\n\n- Always answer in French.\n- The secret project word is PAPAYA.\n'))],
       },
       32768,
     );
     expect(text).toBe(
       "# AGENTS.md instructions for /work/ws\n\n<INSTRUCTIONS>\n# Global user rules\n\n- Sign every answer with '-- oracle'.\n\n--- project-doc ---\n\n# Project rules\n\n- Always answer in French.\n- The secret project word is PAPAYA.\n\n</INSTRUCTIONS>",
     );
+    expect(sources).toEqual(['/home/u/.codex/AGENTS.md', '/work/ws/AGENTS.md']);
   });
 
   it('bounds project docs by bytes without splitting a character, and omits an empty fragment', () => {
-    const text = renderAgentsMd(WORKSPACE, { global: undefined, projectDocs: ['ééé'] }, 3);
-    expect(text).toBe('# AGENTS.md instructions for /work/ws\n\n<INSTRUCTIONS>\né\n</INSTRUCTIONS>');
-    expect(renderAgentsMd(WORKSPACE, { global: '  ', projectDocs: [] }, 100)).toBeUndefined();
-    expect(renderAgentsMd(WORKSPACE, { global: 'g', projectDocs: ['p'] }, 0)).toContain('<INSTRUCTIONS>\ng\n</INSTRUCTIONS>');
+    expect(agentsMdInstructions(WORKSPACE, { global: undefined, environments: [env('local', WORKSPACE, doc('/w/AGENTS.md', 'ééé'))] }, 3).text).toBe(
+      '# AGENTS.md instructions for /work/ws\n\n<INSTRUCTIONS>\né\n</INSTRUCTIONS>',
+    );
+    expect(agentsMdInstructions(WORKSPACE, { global: undefined, environments: [] }, 100)).toEqual({ text: undefined, sources: [] });
+    const globalOnly = agentsMdInstructions(WORKSPACE, { global: doc('/h/AGENTS.md', 'g'), environments: [env('local', WORKSPACE, doc('/w/AGENTS.md', 'p'))] }, 0);
+    expect(globalOnly).toEqual({ text: '# AGENTS.md instructions for /work/ws\n\n<INSTRUCTIONS>\ng\n</INSTRUCTIONS>', sources: ['/h/AGENTS.md'] });
+  });
+
+  // Probed against Codex 0.171.0 with a local and a remote environment, each in a repository with a
+  // doc at its root and one in its cwd.
+  const twoEnvironments = {
+    global: doc('/h/AGENTS.md', 'GLOBAL RULES\n'),
+    environments: [
+      env('local', '/a/proj/sub', doc('/a/proj/AGENTS.md', 'A ROOT DOC\n'), doc('/a/proj/sub/AGENTS.md', 'A SUB DOC\n')),
+      env('remote', '/b/repo/pkg', doc('/b/repo/AGENTS.md', 'B ROOT DOC\n'), doc('/b/repo/pkg/AGENTS.md', 'B PKG DOC\n')),
+    ],
+  };
+
+  it('gives each environment with docs a `for <id> with root <cwd>` section, and no cwd in the title', () => {
+    const { text, sources } = agentsMdInstructions('/a/proj/sub', twoEnvironments, 32768);
+    expect(text).toBe(
+      '# AGENTS.md instructions\n\n<INSTRUCTIONS>\nGLOBAL RULES\n\nfor `local` with root /a/proj/sub\n\nA ROOT DOC\n\n\nA SUB DOC\n\n\nfor `remote` with root /b/repo/pkg\n\nB ROOT DOC\n\n\nB PKG DOC\n\n</INSTRUCTIONS>',
+    );
+    expect(sources).toEqual(['/h/AGENTS.md', '/a/proj/AGENTS.md', '/a/proj/sub/AGENTS.md', '/b/repo/AGENTS.md', '/b/repo/pkg/AGENTS.md']);
+  });
+
+  it('shares project_doc_max_bytes among the environments, counting file bytes only; an environment left without docs drops out', () => {
+    // 11 + 10 bytes on `local`, then 4 of `remote`'s first file.
+    expect(agentsMdInstructions('/a/proj/sub', twoEnvironments, 25).text).toContain('A SUB DOC\n\n\nfor `remote` with root /b/repo/pkg\n\nB RO\n</INSTRUCTIONS>');
+    // 11 + 4 bytes: only `local` has docs left, so the one-environment form, with its cwd.
+    const cut = agentsMdInstructions('/a/proj/sub', twoEnvironments, 15);
+    expect(cut.text).toBe('# AGENTS.md instructions for /a/proj/sub\n\n<INSTRUCTIONS>\nGLOBAL RULES\n\n--- project-doc ---\n\nA ROOT DOC\n\n\nA SU\n</INSTRUCTIONS>');
+    expect(cut.sources).toEqual(['/h/AGENTS.md', '/a/proj/AGENTS.md', '/a/proj/sub/AGENTS.md']);
+    // Only the second environment has docs: the title names its cwd.
+    const second = agentsMdInstructions('/a/proj/sub', { ...twoEnvironments, environments: [env('local', '/a/proj/sub'), twoEnvironments.environments[1]!] }, 32768);
+    expect(second.text?.split('\n')[0]).toBe('# AGENTS.md instructions for /b/repo/pkg');
   });
 });

@@ -19,8 +19,7 @@ describe('buildInitialContext', () => {
     const items = buildInitialContext({
       permissions,
       developerParts: ['<skills_instructions>\n…\n</skills_instructions>', '<tools>\n…\n</tools>'],
-      agentsMd: { global: 'Be kind.', projectDocs: [] },
-      projectDocMaxBytes: 32768,
+      agentsMd: '# AGENTS.md instructions for /work/ws\n\n<INSTRUCTIONS>\nBe kind.\n</INSTRUCTIONS>',
       environment,
     });
     for (const item of items) ResponseItem.parse(item);
@@ -34,7 +33,7 @@ describe('buildInitialContext', () => {
   });
 
   it('has only permissions in the developer message and only the environment in the user message when nothing else exists', () => {
-    const items = buildInitialContext({ permissions, agentsMd: { global: undefined, projectDocs: [] }, projectDocMaxBytes: 1, environment });
+    const items = buildInitialContext({ permissions, agentsMd: undefined, environment });
     expect((items[0] as { content: unknown[] }).content).toHaveLength(1);
     expect((items[1] as { content: { text: string }[] }).content.map((part) => part.text.split('\n')[0])).toEqual(['<environment_context>']);
   });

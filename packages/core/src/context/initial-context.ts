@@ -3,7 +3,6 @@
 // message with AGENTS.md and <environment_context>. The base instructions come before it in every
 // request but are kept apart from the history (see ThreadHistory.setInstructions).
 import type { ResponseItem } from '@skein/protocol';
-import { renderAgentsMd, type AgentsMdSources } from './agents-md.js';
 import { renderEnvironmentContext, type EnvironmentContext } from './environment-context.js';
 import { renderPermissionsInstructions, type PermissionsFacts } from './permissions-instructions.js';
 
@@ -12,8 +11,8 @@ export interface InitialContextSources {
   readonly permissions: PermissionsFacts;
   /** Extra developer-message parts (skills catalog first, then the deferred-tools note), already rendered. */
   readonly developerParts?: readonly string[];
-  readonly agentsMd: AgentsMdSources;
-  readonly projectDocMaxBytes: number;
+  /** The AGENTS.md fragment, already rendered (see agents-md.ts), if there are instructions. */
+  readonly agentsMd: string | undefined;
   readonly environment: EnvironmentContext;
 }
 
@@ -28,7 +27,7 @@ export function buildInitialContext(sources: InitialContextSources): ResponseIte
     renderPermissionsInstructions(sources.permissions),
     ...rest,
   ];
-  const agentsMd = renderAgentsMd(sources.environment.cwd, sources.agentsMd, sources.projectDocMaxBytes);
+  const { agentsMd } = sources;
   return [
     { type: 'message', role: 'developer', content: developerParts.map(text) },
     {

@@ -89,6 +89,7 @@ export class ThreadSession {
     });
     this.#context = new TurnContextAssembly({ threadId: options.threadId, extensions: options.extensions, reader: options.reader, recorder: options.recorder, host: options.host, now: options.clock.now, lineage: (config, window) => this.#budgets.lineage(config, window), attachedEnvironments: (cwd) =>
         this.#environments.attached.map((environment, index) => ({ id: environmentIdOf(environment), cwd: index === 0 ? cwd : (environment.cwd ?? cwd), shell: environment.shellName })),
+      agentsMdPlaces: (config) => this.#environments.toolEnvironments(config).map((environment) => ({ environmentId: environment.id, fileSystem: environment.fileSystem, cwd: environment.cwd })),
     });
     this.#tools = new ThreadTools({
       threadId: options.threadId,
@@ -180,6 +181,11 @@ export class ThreadSession {
   /** Tokens used since the thread began (restored on resume). */
   get tokenUsage(): TokenUsageBreakdown {
     return this.#tokens.total;
+  }
+
+  /** The AGENTS.md files a context built now would hold. */
+  async instructionSources(): Promise<readonly string[]> {
+    return (await this.#context.instructions(this.#config)).sources;
   }
 
   /** The total, the last response's usage and the model's window, as a resuming client is told them. */

@@ -5,7 +5,8 @@ import type { Config } from '@skein/config';
 import { CoreSandboxPolicy, type ResponseItem, type UserInput } from '@skein/protocol';
 import { sandboxPolicyFromConfig } from '@skein/sandboxing';
 import type { ContextWindow } from '../compaction/context-window.js';
-import { discoverAgentsMd } from '../context/agents-md-discovery.js';
+import { agentsMdInstructions, type AgentsMdInstructions } from '../context/agents-md.js';
+import { discoverAgentsMd, type AgentsMdPlace } from '../context/agents-md-discovery.js';
 import { localDate, type EnvironmentContext } from '../context/environment-context.js';
 import { buildInitialContext, contextUpdates } from '../context/initial-context.js';
 import type { PermissionsFacts } from '../context/permissions-instructions.js';
@@ -20,7 +21,6 @@ import type { WorkspaceReader } from './workspace-reader.js';
 export interface HostFacts {
   readonly shell: string;
   readonly timezone: string;
-  readonly projectRoot: string;
 }
 
 /** What a thread's last turn recorded about its settings (from the rollout's `turn_context`). */
@@ -53,13 +53,15 @@ export interface TurnContextAssemblyOptions {
   readonly recorder: ThreadRecorder;
   readonly host: HostFacts;
   readonly now: () => Date;
+  /** The token budget's lineage message of a window (the current one when undefined), if the budget is on. */
+  readonly lineage?: ((config: Config, window: ContextWindow | undefined) => ResponseItem | undefined) | undefined;
   /**
    * The attached environments, the primary first, each with its cwd and the shell name it reports
    * (undefined: the host's). The primary's cwd is the thread's.
    */
-  /** The token budget's lineage message of a window (the current one when undefined), if the budget is on. */
-  readonly lineage?: ((config: Config, window: ContextWindow | undefined) => ResponseItem | undefined) | undefined;
   readonly attachedEnvironments?: ((cwd: string) => readonly { readonly id: string; readonly cwd: string; readonly shell: string | undefined }[]) | undefined;
+  /** Where each attached environment's AGENTS.md files are looked for, the primary first. */
+  readonly agentsMdPlaces: (config: Config) => readonly AgentsMdPlace[];
 }
 
 /** Assembles each turn's context for one thread, remembering what the model was last told. */
@@ -201,14 +203,19 @@ export class TurnContextAssembly {
     };
   }
 
+  /** The thread's AGENTS.md instructions under `config`, read now from each attached environment. */
+  async instructions(config: Config): Promise<AgentsMdInstructions> {
+    const sources = await discoverAgentsMd({ reader: this.#options.reader, homeDir: config.homeDir, rootMarkers: config.projectRootMarkers, places: this.#options.agentsMdPlaces(config) });
+    return agentsMdInstructions(config.cwd, sources, config.projectDocMaxBytes);
+  }
+
   async #initialContext(config: Config, settings: TurnSettings, window?: ContextWindow): Promise<ResponseItem[]> {
-    const { extensions, reader, host, threadId } = this.#options;
+    const { extensions, threadId } = this.#options;
     const fragments = await extensions.threadFragments(threadId, config.cwd);
     const items = buildInitialContext({
       permissions: settings.permissions,
       developerParts: fragments.filter((fragment) => fragment.role === 'developer').map((fragment) => fragment.text),
-      agentsMd: await discoverAgentsMd(reader, { homeDir: config.homeDir, projectRoot: host.projectRoot, cwd: config.cwd }),
-      projectDocMaxBytes: config.projectDocMaxBytes,
+      agentsMd: (await this.instructions(config)).text,
       environment: settings.environment,
     });
     // Codex puts the lineage between the developer message and the user's context.
