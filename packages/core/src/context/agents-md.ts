@@ -77,8 +77,8 @@ export function agentsMdInstructions(cwd: string, sources: AgentsMdSources, maxB
   const global = sources.global;
   const paths = [...(global === undefined ? [] : [global.path]), ...environments.flatMap((environment) => environment.docs.map((doc) => doc.path))];
   const joined = (docs: readonly AgentsMdDoc[]) => docs.map((doc) => doc.text).join('\n\n');
-  const only = environments.length <= 1 ? environments[0] : undefined;
   if (environments.length <= 1) {
+    const only = environments[0];
     const project = only === undefined ? '' : joined(only.docs);
     if (global === undefined && project === '') return { text: undefined, sources: [] };
     const body = global === undefined ? project : project === '' ? global.text : `${global.text.trimEnd()}${SEPARATOR}${project}`;

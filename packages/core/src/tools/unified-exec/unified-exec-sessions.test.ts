@@ -2,7 +2,8 @@ import type { ExecutorProcesses, ProcessEvent } from '@skein/exec-server';
 import { PathUri } from '@skein/protocol';
 import { describe, expect, it } from 'vitest';
 import { UnifiedExecError } from './unified-exec-error.js';
-import { UnifiedExecSessions, execYieldTime, resolveWorkdir, writeYieldTime, type UnifiedExecEvent } from './unified-exec-sessions.js';
+import { execYieldTime, resolveWorkdir, writeYieldTime } from './request-bounds.js';
+import { UnifiedExecSessions, type UnifiedExecEvent } from './unified-exec-sessions.js';
 
 describe('yield times', () => {
   it('defaults exec_command to 10 s and clamps it to [250 ms, 30 s]', () => {

@@ -4,25 +4,20 @@
 // the limit, reports begin / output-delta / end events, and kills everything in `closeAll`.
 import { randomInt } from 'node:crypto';
 import type { ExecEnvPolicy, ExecutorProcesses, FileSystemSandboxContext, ProcessEvent, ProcessStream } from '@skein/exec-server';
-import { PathUri } from '@skein/protocol';
+import type { PathUri } from '@skein/protocol';
 import { ExecSession, type SessionExit, type SessionOrigin } from './exec-session.js';
 import { budgetOutput, newChunkId, type ExecResponse } from './exec-output.js';
 import {
-  DEFAULT_EXEC_YIELD_TIME_MS,
   DEFAULT_MAX_OUTPUT_TOKENS,
-  DEFAULT_WRITE_STDIN_YIELD_TIME_MS,
-  MAX_EMPTY_YIELD_TIME_MS,
   MAX_OUTPUT_DELTA_EVENTS,
   MAX_SESSION_ID,
   MAX_UNIFIED_EXEC_SESSIONS,
-  MAX_YIELD_TIME_MS,
-  MIN_EMPTY_YIELD_TIME_MS,
   MIN_SESSION_ID,
-  MIN_YIELD_TIME_MS,
   POST_EXIT_OUTPUT_GRACE_MS,
   PRUNE_PROTECTED_RECENT_SESSIONS,
   TERMINATE_WAIT_MS,
 } from './limits.js';
+import { execYieldTime, resolveWorkdir, writeYieldTime } from './request-bounds.js';
 import { displayCommand, shellArgv } from './shell-command.js';
 import { UnifiedExecError } from './unified-exec-error.js';
 
@@ -115,21 +110,6 @@ export interface WriteStdinRequest {
   readonly yieldTimeMs?: number | null | undefined;
   readonly maxOutputTokens?: number | null | undefined;
   readonly signal?: AbortSignal | undefined;
-}
-
-function clamp(value: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, value));
-}
-
-/** The wait of an exec_command. */
-export function execYieldTime(requested: number | null | undefined): number {
-  return clamp(Math.floor(requested ?? DEFAULT_EXEC_YIELD_TIME_MS), MIN_YIELD_TIME_MS, MAX_YIELD_TIME_MS);
-}
-
-/** The wait of a write_stdin: a poll (empty `chars`) waits longer, so polling loops stay cheap. */
-export function writeYieldTime(requested: number | null | undefined, poll: boolean): number {
-  const asked = Math.max(Math.floor(requested ?? DEFAULT_WRITE_STDIN_YIELD_TIME_MS), MIN_YIELD_TIME_MS);
-  return poll ? clamp(asked, MIN_EMPTY_YIELD_TIME_MS, MAX_EMPTY_YIELD_TIME_MS) : Math.min(asked, MAX_YIELD_TIME_MS);
 }
 
 /** The exec_command / write_stdin processes of one thread. */
@@ -391,16 +371,5 @@ export class UnifiedExecSessions {
 
   #emit(event: UnifiedExecEvent): void {
     this.#options.onEvent?.(event);
-  }
-}
-
-/** The directory a command runs in: the turn's cwd, or `workdir` (absolute, or relative to the cwd). */
-export function resolveWorkdir(cwd: PathUri, workdir: string | null | undefined): PathUri {
-  if (workdir === null || workdir === undefined || workdir === '') return cwd;
-  try {
-    if (workdir.startsWith('/') || /^[A-Za-z]:[\\/]/.test(workdir) || workdir.startsWith('\\\\')) return PathUri.fromNativePath(workdir, cwd.convention);
-    return cwd.join(workdir);
-  } catch (error) {
-    throw new UnifiedExecError('InvalidWorkdir', `workdir '${workdir}': ${(error as Error).message}`);
   }
 }
