@@ -40,11 +40,14 @@ function unscored(files: readonly Match[]): Omit<Match, 'score'>[] {
 
 /**
  * A place for a directory outside every git work tree: a temp directory with no `.git` in any
- * ancestor (some machines have a stray `/tmp/.git`, which makes everything below it a work tree).
+ * ancestor. `/var/tmp` comes before the usual temp directory because `/tmp` is a writable root of
+ * every sandboxed command the other test files run meanwhile, and bubblewrap's read-only mask for a
+ * missing `/tmp/.git` leaves an empty `/tmp/.git` on the host while such a command runs — enough
+ * to make everything below `/tmp` a work tree for a moment (some machines also have a stray one).
  */
 function outsideGitBase(): string | undefined {
   const inWorkTree = (dir: string): boolean => existsSync(path.join(dir, '.git')) || (path.dirname(dir) !== dir && inWorkTree(path.dirname(dir)));
-  return [os.tmpdir(), '/var/tmp', '/dev/shm', os.homedir()].find((dir) => existsSync(dir) && !inWorkTree(dir));
+  return ['/var/tmp', '/dev/shm', os.tmpdir(), os.homedir()].find((dir) => existsSync(dir) && !inWorkTree(dir));
 }
 const OUTSIDE_GIT = outsideGitBase();
 
