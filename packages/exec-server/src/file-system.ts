@@ -1,11 +1,11 @@
 // ExecutorFileSystem: the filesystem an agent's tools see, the same whether it is this machine or an
 // exec-server elsewhere. Owns the interface and its value types (zod schemas, as they travel on the wire).
-import { PathUriString, type PathUri } from '@skein/protocol/executor';
+import { PathUriString, lazySchema, type PathUri } from '@skein/protocol/executor';
 import * as z from 'zod';
 import type { FileSystemSandboxContext } from './sandbox-context.js';
 
 /** What `getMetadata` reports. Symlinks are followed unless asked otherwise; `isSymlink` says one was. */
-export const FileMetadata = z.object({
+export const FileMetadata = lazySchema(() => z.object({
   isDirectory: z.boolean(),
   isFile: z.boolean(),
   isSymlink: z.boolean(),
@@ -14,11 +14,11 @@ export const FileMetadata = z.object({
   /** Birth time in ms since the epoch; 0 where the filesystem records none. */
   createdAtMs: z.number().int(),
   modifiedAtMs: z.number().int(),
-});
+}));
 export type FileMetadata = z.infer<typeof FileMetadata>;
 
 /** One name in a directory; symlinks are described by their target (dangling ones are left out). */
-export const ReadDirectoryEntry = z.object({ fileName: z.string(), isDirectory: z.boolean(), isFile: z.boolean() });
+export const ReadDirectoryEntry = lazySchema(() => z.object({ fileName: z.string(), isDirectory: z.boolean(), isFile: z.boolean() }));
 export type ReadDirectoryEntry = z.infer<typeof ReadDirectoryEntry>;
 
 /**
@@ -26,31 +26,31 @@ export type ReadDirectoryEntry = z.infer<typeof ReadDirectoryEntry>;
  * only); `maxDirectories` counts traversed directories, the root included; `maxEntries` counts
  * examined names. Each is capped by the limits in `limits.ts`.
  */
-export const WalkOptions = z.object({
+export const WalkOptions = lazySchema(() => z.object({
   maxDepth: z.number().int(),
   maxDirectories: z.number().int(),
   maxEntries: z.number().int(),
   followDirectorySymlinks: z.boolean(),
   /** Report directories whose name starts with `.` but do not descend into them. */
   pruneHiddenDirectories: z.boolean().optional(),
-});
+}));
 export type WalkOptions = z.infer<typeof WalkOptions>;
 
 /** A file or directory found by a walk. */
-export const WalkEntry = z.object({ path: PathUriString, kind: z.enum(['directory', 'file']) });
+export const WalkEntry = lazySchema(() => z.object({ path: PathUriString, kind: z.enum(['directory', 'file']) }));
 export type WalkEntry = z.infer<typeof WalkEntry>;
 
 /** A descendant the walk could not inspect; the walk goes on without it. */
-export const WalkError = z.object({ path: PathUriString, message: z.string() });
+export const WalkError = lazySchema(() => z.object({ path: PathUriString, message: z.string() }));
 export type WalkError = z.infer<typeof WalkError>;
 
 /** A walk's findings, breadth first and sorted by name within each directory. */
-export const WalkOutcome = z.object({
+export const WalkOutcome = lazySchema(() => z.object({
   entries: z.array(WalkEntry),
   errors: z.array(WalkError),
   /** True when a bound stopped the walk before it saw everything. */
   truncated: z.boolean(),
-});
+}));
 export type WalkOutcome = z.infer<typeof WalkOutcome>;
 
 /** Options every call takes. */

@@ -1,10 +1,10 @@
 // The sandbox context an fs call or process start may carry: Codex 0.171.0's `FileSystemSandboxContext`,
 // a permission profile whose explicit paths are `file:` URIs. Owns its schema and whether it restricts.
-import { PathUriString } from '@skein/protocol/executor';
+import { PathUriString, lazySchema } from '@skein/protocol/executor';
 import * as z from 'zod';
 
 /** A well-known location a policy entry may name instead of a path. */
-export const FileSystemSpecialPath = z.discriminatedUnion('kind', [
+export const FileSystemSpecialPath = lazySchema(() => z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('root') }),
   z.object({ kind: z.literal('minimal') }),
   z.object({ kind: z.literal('current_working_directory') }),
@@ -12,54 +12,54 @@ export const FileSystemSpecialPath = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('tmpdir') }),
   z.object({ kind: z.literal('slash_tmp') }),
   z.object({ kind: z.literal('unknown'), path: z.string(), subpath: z.string().nullish() }),
-]);
+]));
 export type FileSystemSpecialPath = z.infer<typeof FileSystemSpecialPath>;
 
 /** What a policy entry applies to: an explicit path, a glob, or a special location. */
-export const ExecFileSystemPath = z.discriminatedUnion('type', [
+export const ExecFileSystemPath = lazySchema(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('path'), path: PathUriString }),
   z.object({ type: z.literal('glob_pattern'), pattern: z.string() }),
   z.object({ type: z.literal('special'), value: FileSystemSpecialPath }),
-]);
+]));
 export type ExecFileSystemPath = z.infer<typeof ExecFileSystemPath>;
 
 /** Access granted by an entry; `deny` and `none` both refuse reads and writes. */
-export const FileSystemAccess = z.enum(['read', 'write', 'deny', 'none']);
+export const FileSystemAccess = lazySchema(() => z.enum(['read', 'write', 'deny', 'none']));
 export type FileSystemAccess = z.infer<typeof FileSystemAccess>;
 
 /** One policy entry; the most specific entry for a path wins. */
-export const ExecFileSystemSandboxEntry = z.object({
+export const ExecFileSystemSandboxEntry = lazySchema(() => z.object({
   path: ExecFileSystemPath,
   access: FileSystemAccess,
   missing_path_behavior: z.string().nullish(),
-});
+}));
 export type ExecFileSystemSandboxEntry = z.infer<typeof ExecFileSystemSandboxEntry>;
 
 /** The filesystem half of a managed profile. Field names are snake_case on the wire, as Codex sends them. */
-export const ExecManagedFileSystemPermissions = z.discriminatedUnion('type', [
+export const ExecManagedFileSystemPermissions = lazySchema(() => z.discriminatedUnion('type', [
   z.object({
     type: z.literal('restricted'),
     entries: z.array(ExecFileSystemSandboxEntry),
     glob_scan_max_depth: z.number().int().positive().nullish(),
   }),
   z.object({ type: z.literal('unrestricted') }),
-]);
+]));
 export type ExecManagedFileSystemPermissions = z.infer<typeof ExecManagedFileSystemPermissions>;
 
 /** Whether the network is reachable from inside the sandbox. */
-export const NetworkSandboxPolicy = z.enum(['restricted', 'enabled']);
+export const NetworkSandboxPolicy = lazySchema(() => z.enum(['restricted', 'enabled']));
 export type NetworkSandboxPolicy = z.infer<typeof NetworkSandboxPolicy>;
 
 /** The permission profile: managed by the executor, sandboxing disabled, or enforced outside it. */
-export const ExecPermissionProfile = z.discriminatedUnion('type', [
+export const ExecPermissionProfile = lazySchema(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('managed'), file_system: ExecManagedFileSystemPermissions, network: NetworkSandboxPolicy }),
   z.object({ type: z.literal('disabled') }),
   z.object({ type: z.literal('external'), network: NetworkSandboxPolicy }),
-]);
+]));
 export type ExecPermissionProfile = z.infer<typeof ExecPermissionProfile>;
 
 /** Which Windows sandbox to use; ignored on other hosts. */
-export const WindowsSandboxLevel = z.enum(['disabled', 'restricted-token', 'elevated', 'mxc']);
+export const WindowsSandboxLevel = lazySchema(() => z.enum(['disabled', 'restricted-token', 'elevated', 'mxc']));
 export type WindowsSandboxLevel = z.infer<typeof WindowsSandboxLevel>;
 
 /**
@@ -76,7 +76,7 @@ export type WindowsSandboxLevel = z.infer<typeof WindowsSandboxLevel>;
  *   windowsSandboxLevel: 'disabled',
  * });
  */
-export const FileSystemSandboxContext = z.object({
+export const FileSystemSandboxContext = lazySchema(() => z.object({
   permissions: ExecPermissionProfile,
   cwd: PathUriString.nullish(),
   workspaceRoots: z.array(PathUriString).nullish(),
@@ -86,7 +86,7 @@ export const FileSystemSandboxContext = z.object({
   windowsSandboxPrivateDesktop: z.boolean().nullish(),
   windowsSandboxProxySettingsMode: z.string().nullish(),
   useLegacyLandlock: z.boolean().nullish(),
-});
+}));
 export type FileSystemSandboxContext = z.infer<typeof FileSystemSandboxContext>;
 /** The context as a caller writes it before parsing (paths as `file:` URI strings). */
 export type FileSystemSandboxContextInput = z.input<typeof FileSystemSandboxContext>;

@@ -4,7 +4,7 @@
 // the expected `iss` and `aud`; `exp` and `nbf` are checked with a bounded clock skew.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { errors, jwtVerify } from 'jose';
+import type * as Jose from 'jose';
 import { bearerToken, MISSING_BEARER_TOKEN, type UpgradeAuth } from './upgrade-auth.js';
 
 /** Why a signed-bearer-token configuration was refused. */
@@ -30,6 +30,11 @@ export interface SignedBearerTokenOptions {
 export const MIN_SECRET_BYTES = 32;
 const DEFAULT_CLOCK_SKEW_SECONDS = 30;
 
+// jose is loaded by the first server configured for signed tokens, not by every program that can
+// listen (it is ~10 modules the exec-server's start-up would otherwise compile).
+let joseModule: Promise<typeof Jose> | undefined;
+const loadJose = (): Promise<typeof Jose> => (joseModule ??= import('jose'));
+
 /** Verifies HS256 JWT bearer tokens signed with one shared secret. */
 export class SignedBearerToken implements UpgradeAuth {
   private constructor(
@@ -46,6 +51,8 @@ export class SignedBearerToken implements UpgradeAuth {
     if (skew !== undefined && (!Number.isInteger(skew) || skew < 0)) {
       throw new SignedBearerTokenError('BadClockSkew', `--ws-max-clock-skew-seconds must be a whole number of seconds, got ${skew}`);
     }
+    // Loaded now so the first client's upgrade does not wait for it; a failure surfaces there.
+    loadJose().catch(() => undefined);
     return new SignedBearerToken(bytes, options, now);
   }
 
@@ -72,6 +79,7 @@ export class SignedBearerToken implements UpgradeAuth {
     const token = bearerToken(authorization);
     if (token === undefined) return MISSING_BEARER_TOKEN;
     if (token === null) return 'invalid websocket jwt';
+    const { errors, jwtVerify } = await loadJose();
     try {
       await jwtVerify(token, this.secret, {
         algorithms: ['HS256'],
@@ -83,13 +91,13 @@ export class SignedBearerToken implements UpgradeAuth {
       });
       return undefined;
     } catch (error) {
-      return refusalFor(error);
+      return refusalFor(error, errors);
     }
   }
 }
 
 /** Codex's reasons, by what the verification found. */
-function refusalFor(error: unknown): string {
+function refusalFor(error: unknown, errors: typeof Jose.errors): string {
   if (error instanceof errors.JWTExpired) return 'expired websocket jwt';
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.claim === 'nbf') return 'websocket jwt is not valid yet';

@@ -15,6 +15,7 @@ export {
   PermissionProfile,
 } from './sandbox-policy.js';
 
+export { lazySchema } from './lazy-schema.js';
 export { PathUri, PathUriError, PathUriString } from './path-uri.js';
 export type { PathConvention, PathUriErrorCode } from './path-uri.js';
 export { FileSystemError, FileSystemErrorCode } from './file-system-error.js';

@@ -78,6 +78,12 @@ function fail(code: PathUriErrorCode, reason: string, input: string): never {
  * root.join('src/main.ts').toString(); // 'file:///c:/Users/ada/src/main.ts'
  * root.join('../../..'); // throws PathUriError with code 'EscapesRoot'
  */
+// Recently parsed URIs; cleared when full rather than evicted one by one (cheap, and bounded).
+const PARSE_CACHE_ENTRIES = 1024;
+// Long texts are not kept: the cache bounds its entries, and this bounds their size.
+const PARSE_CACHE_MAX_CHARS = 4096;
+const parsed = new Map<string, PathUri>();
+
 export class PathUri {
   private constructor(
     private readonly anchor: Anchor,
@@ -94,6 +100,18 @@ export class PathUri {
    * @throws PathUriError for anything that is not an unambiguous absolute file path.
    */
   static parse(uri: string): PathUri {
+    // A PathUri is immutable, so the same text may share one: a client asks about the same few paths
+    // again and again, and parsing is the largest part of reading a request's params.
+    const known = parsed.get(uri);
+    if (known !== undefined) return known;
+    const result = PathUri.parseUncached(uri);
+    if (uri.length > PARSE_CACHE_MAX_CHARS) return result;
+    if (parsed.size >= PARSE_CACHE_ENTRIES) parsed.clear();
+    parsed.set(uri, result);
+    return result;
+  }
+
+  private static parseUncached(uri: string): PathUri {
     if (uri.includes('\0')) fail('NulNotAllowed', 'file URI contains a NUL character', uri);
     const scheme = SCHEME.exec(uri);
     if (scheme?.[1]?.toLowerCase() !== 'file') {

@@ -142,11 +142,6 @@ async function probeLinux(options: ProbeOptions): Promise<SandboxCapability> {
     return unavailable('linux', 'BwrapNotFound', 'no bwrap executable was found on PATH (outside the working directory)', INSTALL_BWRAP);
   }
   const deadlines = [options.timeoutMs ?? PROBE_TIMEOUT_MS, options.retryTimeoutMs ?? PROBE_RETRY_TIMEOUT_MS] as const;
-  const version = await runBwrapPatiently(bwrap, ['--version'], undefined, deadlines);
-  if (version.timedOut) return timedOut(bwrap, '--version', deadlines);
-  if (version.code !== 0) {
-    return unavailable('linux', 'BwrapFailed', `${bwrap} --version failed: ${version.stderr.trim() || `exit ${String(version.code)}`}`, INSTALL_BWRAP);
-  }
   let filter: Uint8Array;
   try {
     filter = buildSeccompFilter('restricted', options.arch ?? process.arch);
@@ -155,12 +150,21 @@ async function probeLinux(options: ProbeOptions): Promise<SandboxCapability> {
     throw error;
   }
   const shell = existsSync('/bin/sh') ? ['/bin/sh', '-c', ':'] : [process.execPath, '-e', ''];
-  const trial = await runBwrapPatiently(
-    bwrap,
-    ['--new-session', '--die-with-parent', '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--seccomp', '3', '--cap-drop', 'ALL', '--', ...shell],
-    filter,
-    deadlines,
-  );
+  // Both runs at once: `initialize` waits for the probe, and the empty sandbox need not wait for
+  // `--version`. A failed `--version` still decides the answer; the trial's result is then unused.
+  const [version, trial] = await Promise.all([
+    runBwrapPatiently(bwrap, ['--version'], undefined, deadlines),
+    runBwrapPatiently(
+      bwrap,
+      ['--new-session', '--die-with-parent', '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--seccomp', '3', '--cap-drop', 'ALL', '--', ...shell],
+      filter,
+      deadlines,
+    ),
+  ]);
+  if (version.timedOut) return timedOut(bwrap, '--version', deadlines);
+  if (version.code !== 0) {
+    return unavailable('linux', 'BwrapFailed', `${bwrap} --version failed: ${version.stderr.trim() || `exit ${String(version.code)}`}`, INSTALL_BWRAP);
+  }
   if (trial.timedOut) return timedOut(bwrap, 'an empty sandbox', deadlines);
   if (trial.code === 0) {
     return { available: true, platform: 'linux', mechanism: 'bubblewrap', bwrapPath: bwrap, bwrapVersion: version.stdout.trim(), userNamespaces: true, seccomp: true };

@@ -18,8 +18,9 @@ import { startModelStub } from './model-stub.js';
 const SPAWN_RUNS = 15;
 const WARMUP_RUNS = 2;
 const RESUME_RUNS = 7;
-// `compare [group…]` runs only those groups: start-up, reads, exec (all by default).
-const GROUPS = ['start-up', 'reads', 'exec'] as const;
+// `compare [group…]` runs only those groups: start-up, reads, exec (all by default); `exec-server`
+// is the exec-server's start-up row plus the reads, without the CLI's other start-up rows.
+const GROUPS = ['start-up', 'reads', 'exec', 'exec-server'] as const;
 const wanted = process.argv.slice(2);
 const unknownGroups = wanted.filter((group) => !(GROUPS as readonly string[]).includes(group));
 if (unknownGroups.length > 0) {
@@ -151,13 +152,15 @@ try {
     await row('`--version` wall', 'ms', SPAWN_RUNS, (side) => wall(side, ['--version']));
     await row('`features list` wall', 'ms', SPAWN_RUNS, (side) => wall(side, ['features', 'list']));
     await row('app-server spawn → `initialize` answered', 'ms', SPAWN_RUNS, appServerInitialize);
+  }
+  if (runs('start-up') || runs('exec-server')) {
     await row('exec-server spawn → `initialize` answered', 'ms', SPAWN_RUNS, async (side) => {
       const server = await startExecServer(side);
       await server.stop();
       return server.elapsed;
     });
   }
-  if (runs('reads')) {
+  if (runs('reads') || runs('exec-server')) {
     const servers = { skein: await startExecServer('skein'), codex: await startExecServer('codex') };
     const small = PathUri.fromNativePath(path.join(work, 'small.txt'), 'posix');
     for (const [method, call] of [

@@ -20,6 +20,7 @@ import type {
 import { FILE_READ_CHUNK_BYTES, MAX_READ_DIRECTORY_ENTRIES, MAX_READ_FILE_BYTES } from '../limits.js';
 import { copyPath } from './copy-path.js';
 import { fromNativePath, toNativePath } from './native-path.js';
+import { SyncFileCalls, metadataOf } from './sync-file-calls.js';
 import { decodeUtf8 } from './utf8.js';
 import { walkDirectory } from './walk-directory.js';
 
@@ -73,17 +74,6 @@ export async function readBlock(handle: FileHandle, position: number, length: nu
   return new Uint8Array(buffer.buffer, buffer.byteOffset, filled);
 }
 
-function metadataOf(info: Awaited<ReturnType<typeof stat>>, isSymlink: boolean): FileMetadata {
-  return {
-    isDirectory: info.isDirectory(),
-    isFile: info.isFile(),
-    isSymlink,
-    size: Number(info.size),
-    createdAtMs: Math.trunc(Number(info.birthtimeMs)),
-    modifiedAtMs: Math.trunc(Number(info.mtimeMs)),
-  };
-}
-
 /**
  * `mkdir -p`. Node's own recursive mkdir reports a read-only filesystem as ENOENT, which hides a
  * sandbox denial; creating one level at a time keeps the real errno.
@@ -130,6 +120,8 @@ async function refuseSymlinks(native: string): Promise<void> {
 
 /** An ExecutorFileSystem that performs every call directly and ignores sandbox contexts. */
 export class DirectFileSystem implements ExecutorFileSystem, BlockReaderSource {
+  private readonly sync = new SyncFileCalls();
+
   openBlockReader(target: PathUri): Promise<BlockReader> {
     return fsCall(async () => {
       const { handle } = await openRegularFile(toNativePath(target));
@@ -150,7 +142,10 @@ export class DirectFileSystem implements ExecutorFileSystem, BlockReaderSource {
 
   readFile(target: PathUri): Promise<Uint8Array> {
     return fsCall(async () => {
-      const { handle, size } = await openRegularFile(toNativePath(target));
+      const native = toNativePath(target);
+      const small = this.sync.active ? this.sync.readSmallFile(native) : undefined;
+      if (small !== undefined) return small;
+      const { handle, size } = await openRegularFile(native);
       try {
         if (size > MAX_READ_FILE_BYTES) throw tooLarge();
         // One read of what stat promised plus room to notice growth: exactly `size` bytes back means
@@ -213,6 +208,7 @@ export class DirectFileSystem implements ExecutorFileSystem, BlockReaderSource {
         await refuseSymlinks(native);
         return metadataOf(await lstat(native), false);
       }
+      if (this.sync.active) return this.sync.metadata(native);
       const own = await lstat(native);
       return own.isSymbolicLink() ? metadataOf(await stat(native), true) : metadataOf(own, false);
     });

@@ -1,6 +1,6 @@
 // The exec-server's JSON-RPC methods as Codex 0.171.0 names them, with zod schemas for their params,
 // results and notifications. Unknown members are ignored, as Codex's serde structs do.
-import { PathUriString } from '@skein/protocol/executor';
+import { PathUriString, lazySchema } from '@skein/protocol/executor';
 import * as z from 'zod';
 import { FileMetadata, ReadDirectoryEntry, WalkOptions, WalkOutcome } from '../file-system.js';
 import { ExecEnvPolicy, ProcessSignal, ProcessStream, SandboxType, TerminalSize, WriteStatus } from '../process-api.js';
@@ -44,17 +44,18 @@ export const ExecServerNotification = {
   ProcessClosed: 'process/closed',
 } as const;
 
-const sandbox = { sandbox: FileSystemSandboxContext.nullish() };
-const Empty = z.object({});
+// A function, not a value: each params schema that has one builds it when that schema is first used.
+const sandbox = () => ({ sandbox: FileSystemSandboxContext.nullish() });
+const Empty = lazySchema(() => z.object({}));
 
-export const InitializeParams = z.object({ clientName: z.string(), resumeSessionId: z.string().nullish() });
+export const InitializeParams = lazySchema(() => z.object({ clientName: z.string(), resumeSessionId: z.string().nullish() }));
 export type InitializeParams = z.infer<typeof InitializeParams>;
 
 /** The shell the executor would run commands with. */
-export const ShellInfo = z.object({ name: z.string(), path: z.string() });
+export const ShellInfo = lazySchema(() => z.object({ name: z.string(), path: z.string() }));
 
 /** What the executor reports about the machine it runs on. */
-export const EnvironmentInfo = z.object({
+export const EnvironmentInfo = lazySchema(() => z.object({
   shell: ShellInfo,
   executorVersion: z.string(),
   providerId: z.string(),
@@ -65,34 +66,34 @@ export const EnvironmentInfo = z.object({
   temporaryDirectories: z.array(z.string()),
   tempDir: z.string().nullish(),
   capabilities: z.record(z.string(), z.boolean()),
-});
+}));
 export type EnvironmentInfo = z.infer<typeof EnvironmentInfo>;
 
-export const InitializeResponse = z.object({ sessionId: z.string(), environmentInfo: EnvironmentInfo });
+export const InitializeResponse = lazySchema(() => z.object({ sessionId: z.string(), environmentInfo: EnvironmentInfo }));
 export type InitializeResponse = z.infer<typeof InitializeResponse>;
 
-export const FsPathParams = z.object({ path: PathUriString, ...sandbox });
-export const FsGetMetadataParams = z.object({ path: PathUriString, followSymlinks: z.boolean().nullish(), ...sandbox });
-export const FsReadFileResponse = z.object({ dataBase64: Base64Bytes });
-export const FsWriteFileParams = z.object({ path: PathUriString, dataBase64: Base64Bytes, ...sandbox });
-export const FsReadDirectoryResponse = z.object({ entries: z.array(ReadDirectoryEntry) });
-export const FsCreateDirectoryParams = z.object({ path: PathUriString, recursive: z.boolean().nullish(), ...sandbox });
-export const FsCopyParams = z.object({ sourcePath: PathUriString, destinationPath: PathUriString, recursive: z.boolean(), ...sandbox });
-export const FsRemoveParams = z.object({ path: PathUriString, recursive: z.boolean().nullish(), force: z.boolean().nullish(), ...sandbox });
-export const FsCanonicalizeResponse = z.object({ path: PathUriString });
-export const FsWalkParams = z.object({ path: PathUriString, options: WalkOptions, ...sandbox });
+export const FsPathParams = lazySchema(() => z.object({ path: PathUriString, ...sandbox() }));
+export const FsGetMetadataParams = lazySchema(() => z.object({ path: PathUriString, followSymlinks: z.boolean().nullish(), ...sandbox() }));
+export const FsReadFileResponse = lazySchema(() => z.object({ dataBase64: Base64Bytes }));
+export const FsWriteFileParams = lazySchema(() => z.object({ path: PathUriString, dataBase64: Base64Bytes, ...sandbox() }));
+export const FsReadDirectoryResponse = lazySchema(() => z.object({ entries: z.array(ReadDirectoryEntry) }));
+export const FsCreateDirectoryParams = lazySchema(() => z.object({ path: PathUriString, recursive: z.boolean().nullish(), ...sandbox() }));
+export const FsCopyParams = lazySchema(() => z.object({ sourcePath: PathUriString, destinationPath: PathUriString, recursive: z.boolean(), ...sandbox() }));
+export const FsRemoveParams = lazySchema(() => z.object({ path: PathUriString, recursive: z.boolean().nullish(), force: z.boolean().nullish(), ...sandbox() }));
+export const FsCanonicalizeResponse = lazySchema(() => z.object({ path: PathUriString }));
+export const FsWalkParams = lazySchema(() => z.object({ path: PathUriString, options: WalkOptions, ...sandbox() }));
 export { FileMetadata as FsGetMetadataResponse, WalkOutcome as FsWalkResponse };
 
-export const FsOpenParams = z.object({ handleId: z.string(), path: PathUriString, ...sandbox });
-export const FsOpenResponse = z.object({ handleId: z.string() });
-export const FsReadBlockParams = z.object({ handleId: z.string(), offset: z.number().int().nonnegative(), len: z.number().int() });
-export const FsReadBlockResponse = z.object({ chunk: Base64Bytes, eof: z.boolean() });
-export const FsCloseParams = z.object({ handleId: z.string() });
+export const FsOpenParams = lazySchema(() => z.object({ handleId: z.string(), path: PathUriString, ...sandbox() }));
+export const FsOpenResponse = lazySchema(() => z.object({ handleId: z.string() }));
+export const FsReadBlockParams = lazySchema(() => z.object({ handleId: z.string(), offset: z.number().int().nonnegative(), len: z.number().int() }));
+export const FsReadBlockResponse = lazySchema(() => z.object({ chunk: Base64Bytes, eof: z.boolean() }));
+export const FsCloseParams = lazySchema(() => z.object({ handleId: z.string() }));
 export { Empty as EmptyResponse };
 
 export { ExecEnvPolicy };
 
-export const ProcessStartParams = z.object({
+export const ProcessStartParams = lazySchema(() => z.object({
   processId: z.string().max(MAX_PROCESS_ID_CHARS),
   argv: z.array(z.string()),
   cwd: PathUriString,
@@ -101,25 +102,25 @@ export const ProcessStartParams = z.object({
   tty: z.boolean(),
   pipeStdin: z.boolean().nullish(),
   arg0: z.string().nullish(),
-  ...sandbox,
+  ...sandbox(),
   enforceManagedNetwork: z.boolean().nullish(),
   managedNetwork: z.unknown().optional(),
   /** Skein's addition: bytes of output retained for `process/read`. */
   outputByteCap: z.number().int().nullish(),
   /** Skein's addition: the initial terminal size for `tty`. */
   size: TerminalSize.nullish(),
-});
+}));
 export type ProcessStartParams = z.infer<typeof ProcessStartParams>;
-export const ProcessStartResponse = z.object({ processId: z.string(), sandboxType: SandboxType });
+export const ProcessStartResponse = lazySchema(() => z.object({ processId: z.string(), sandboxType: SandboxType }));
 
-export const ProcessReadParams = z.object({
+export const ProcessReadParams = lazySchema(() => z.object({
   processId: z.string(),
   afterSeq: z.number().int().nonnegative().nullish(),
   maxBytes: z.number().int().nonnegative().nullish(),
   waitMs: z.number().int().nonnegative().nullish(),
-});
-export const ProcessOutputChunkWire = z.object({ seq: z.number().int(), stream: ProcessStream, chunk: Base64Bytes });
-export const ProcessReadResponse = z.object({
+}));
+export const ProcessOutputChunkWire = lazySchema(() => z.object({ seq: z.number().int(), stream: ProcessStream, chunk: Base64Bytes }));
+export const ProcessReadResponse = lazySchema(() => z.object({
   chunks: z.array(ProcessOutputChunkWire),
   nextSeq: z.number().int(),
   exited: z.boolean(),
@@ -129,21 +130,21 @@ export const ProcessReadResponse = z.object({
   closed: z.boolean(),
   failure: z.string().nullable(),
   sandboxDenied: z.boolean().default(false),
-});
-export const ProcessWriteParams = z.object({ processId: z.string(), chunk: Base64Bytes, writeId: z.string() });
-export const ProcessWriteResponse = z.object({ status: WriteStatus });
-export const ProcessSignalParams = z.object({ processId: z.string(), signal: ProcessSignal });
-export const ProcessIdParams = z.object({ processId: z.string() });
-export const ProcessTerminateResponse = z.object({ running: z.boolean() });
-export const ProcessResizeParams = z.object({ processId: z.string(), ...TerminalSize.shape });
+}));
+export const ProcessWriteParams = lazySchema(() => z.object({ processId: z.string(), chunk: Base64Bytes, writeId: z.string() }));
+export const ProcessWriteResponse = lazySchema(() => z.object({ status: WriteStatus }));
+export const ProcessSignalParams = lazySchema(() => z.object({ processId: z.string(), signal: ProcessSignal }));
+export const ProcessIdParams = lazySchema(() => z.object({ processId: z.string() }));
+export const ProcessTerminateResponse = lazySchema(() => z.object({ running: z.boolean() }));
+export const ProcessResizeParams = lazySchema(() => z.object({ processId: z.string(), ...TerminalSize.shape }));
 
-export const ProcessOutputNotification = z.object({ processId: z.string(), seq: z.number().int(), stream: ProcessStream, chunk: Base64Bytes });
-export const ProcessExitedNotification = z.object({
+export const ProcessOutputNotification = lazySchema(() => z.object({ processId: z.string(), seq: z.number().int(), stream: ProcessStream, chunk: Base64Bytes }));
+export const ProcessExitedNotification = lazySchema(() => z.object({
   processId: z.string(),
   seq: z.number().int(),
   exitCode: z.number().int(),
   /** Skein's addition, present when a signal ended the process. */
   signal: z.string().nullish().transform((value) => value ?? null),
   sandboxDenied: z.boolean().default(false),
-});
-export const ProcessClosedNotification = z.object({ processId: z.string(), seq: z.number().int() });
+}));
+export const ProcessClosedNotification = lazySchema(() => z.object({ processId: z.string(), seq: z.number().int() }));
