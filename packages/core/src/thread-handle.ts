@@ -4,7 +4,7 @@ import type { ContextWindow } from './compaction/context-window.js';
 import type { Config } from '@skein/config';
 import type { ResponseItem, UserInput } from '@skein/protocol';
 import type { BackgroundTerminals } from './session/background-terminals.js';
-import type { ThreadEnvironment, ThreadSession } from './session/thread-session.js';
+import type { SelectedEnvironment, ThreadSession } from './session/thread-session.js';
 import type { TokenUsageBreakdown } from './session/thread-token-usage.js';
 import type { TokenUsageReport } from './session/token-accounting.js';
 import type { UserMessageRecord } from './session/thread-recorder.js';
@@ -69,7 +69,7 @@ export interface ThreadHandle {
   rename(name: string | null): void;
   runUserShellCommand(command: string, options?: { readonly timeoutMs?: number | undefined }): Promise<UserShellResult>;
   /** Moves later turns to another environment (or to none). */
-  useEnvironment(environment: ThreadEnvironment | readonly ThreadEnvironment[] | undefined): void;
+  useEnvironment(environment: SelectedEnvironment | readonly SelectedEnvironment[] | undefined): void;
   close(): Promise<void>;
 }
 

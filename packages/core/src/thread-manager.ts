@@ -14,7 +14,7 @@ import { ResponsesClient } from './model-client/responses-client.js';
 import { RolloutThreadRecorder } from './persistence/rollout-recorder.js';
 import type { ClientRequests } from './session/client-requests.js';
 import type { ThreadRecorder } from './session/thread-recorder.js';
-import { baseInstructionsFor, ThreadSession, type ThreadEnvironment } from './session/thread-session.js';
+import { baseInstructionsFor, ThreadSession, type SelectedEnvironment, type ThreadEnvironment } from './session/thread-session.js';
 import { handleFor, type ThreadHandle } from './thread-handle.js';
 import type { TurnHooks } from './turn/turn-hooks.js';
 import { localWorkspaceReader, type WorkspaceReader } from './session/workspace-reader.js';
@@ -59,7 +59,7 @@ export interface OpenThreadOptions {
   /** Names the client that opened the thread (an app-server client's name); else the manager's. */
   readonly originator?: string | undefined;
   /** Where this thread's tools act (a list: every attached one, the primary first); `null` for none; else the manager's. */
-  readonly environment?: ThreadEnvironment | readonly ThreadEnvironment[] | null | undefined;
+  readonly environment?: SelectedEnvironment | readonly SelectedEnvironment[] | null | undefined;
   /** This thread's extensions (a host whose threads' configs name different ones); else the manager's. */
   readonly extensions?: ExtensionRegistry | undefined;
 }

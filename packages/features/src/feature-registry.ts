@@ -87,7 +87,7 @@ export const FEATURE_REGISTRY = Object.freeze([
   listed('daybreak_program_propagation', 'underDevelopment', false, 'Passes Daybreak programme membership on.'),
   listed('default_mode_request_user_input', 'underDevelopment', false, 'The request-user-input tool outside plan mode.'),
   listed('defer_mailbox_preemption', 'underDevelopment', false, 'Holds agent mailbox messages until a turn ends instead of preempting it.'),
-  acted('deferred_executor', 'underDevelopment', false, 'Sets up a thread\'s execution environment only when a tool first needs it.'),
+  acted('deferred_executor', 'underDevelopment', false, 'Starts turns while a remote environment is still connecting: the model is told it is starting and can wait for it with wait_for_environment.'),
   listed('deferred_tool_world_state', 'stable', true, 'Lists deferred tools in the world-state context.'),
   listed('elevated_windows_sandbox', 'removed', false, 'A Windows sandbox that ran with elevation.'),
   listed('enable_fanout', 'removed', false, 'Fanned one task out to several agents.'),

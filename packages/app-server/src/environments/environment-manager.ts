@@ -3,7 +3,7 @@
 // each with a connection and a status.
 import path from 'node:path';
 import { defaultEnvironmentIds, type ConfiguredEnvironment, type EnvironmentsConfig } from '@skein/config';
-import { remoteThreadEnvironment, type ThreadEnvironment } from '@skein/core';
+import { remoteThreadEnvironment, type SelectedEnvironment, type StartingEnvironment, type ThreadEnvironment } from '@skein/core';
 import { connectExecServer, ExecServerClientError, spawnExecServer, type EnvironmentInfo, type RemoteExecutor } from '@skein/exec-server';
 import { AppServerErrorCode, PathUri } from '@skein/protocol';
 import * as z from 'zod';
@@ -226,6 +226,25 @@ export class EnvironmentManager {
     return { shell: info.shell, cwd: info.cwd ?? null };
   }
 
+  /**
+   * A configured executor not connected yet, as a thread selects it: `ready` settles once the
+   * connection attempt under way (or one started now) does, rejecting with why it failed.
+   * Undefined for any other id.
+   */
+  starting(environmentId: string, cwd: string): StartingEnvironment | undefined {
+    const configured = this.#configured.get(environmentId);
+    if (configured === undefined || this.#isLocal(environmentId) || this.#closed) return undefined;
+    const remote = this.#remotes.get(environmentId);
+    if (remote !== undefined && !remote.executor.client.closed) return undefined;
+    const ready = this.#connectConfigured(environmentId).then(() => {
+      if (configured.error !== undefined) throw new Error(configured.error);
+      return this.resolve(environmentId);
+    });
+    // A thread that drops the selection before it settles must not leave the rejection unhandled.
+    ready.catch(() => undefined);
+    return { id: environmentId, cwd, ready };
+  }
+
   /** The environment a thread may act on, or the error naming why it cannot. */
   resolve(environmentId: string): ThreadEnvironment {
     if (this.#isLocal(environmentId)) return this.local.environment;
@@ -235,14 +254,18 @@ export class EnvironmentManager {
   /**
    * What a thread started without `environments` attaches, the primary first: every configured
    * environment (this machine first unless the default is another or `include_local = false`), each
-   * working in `cwd`. Configured executors are connected first; one that cannot be reached is left
-   * out and named in `skipped`.
+   * working in `cwd`. A configured executor still connecting is selected as starting (see
+   * `settleSelection`); one that could not be reached is left out and named in `skipped`.
    */
-  async defaults(cwd: string): Promise<{ readonly environments: readonly ThreadEnvironment[]; readonly skipped: readonly string[] }> {
-    const environments: ThreadEnvironment[] = [];
+  defaults(cwd: string): { readonly environments: readonly SelectedEnvironment[]; readonly skipped: readonly string[] } {
+    const environments: SelectedEnvironment[] = [];
     const skipped: string[] = [];
-    await Promise.all(this.#defaultIds.filter((id) => this.#configured.has(id)).map((id) => this.#connectConfigured(id)));
     for (const id of this.#defaultIds) {
+      const starting = this.starting(id, cwd);
+      if (starting !== undefined) {
+        environments.push(starting);
+        continue;
+      }
       try {
         environments.push({ ...this.resolve(id), cwd });
       } catch (error) {

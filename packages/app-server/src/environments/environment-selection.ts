@@ -1,14 +1,17 @@
 // The environments a thread or turn asks for (`environments: [{environmentId, cwd}]`), resolved
 // against the server's environment manager and each cwd checked on its own environment.
-import type { ThreadEnvironment } from '@skein/core';
+import { isStartingEnvironment, type SelectedEnvironment, type StartingEnvironment, type ThreadEnvironment } from '@skein/core';
 import { AppServerErrorCode, FileSystemError, PathUri } from '@skein/protocol';
 import { AppServerRequestError } from '../app-server-error.js';
 import { environmentError, type EnvironmentManager } from './environment-manager.js';
 
 /** A thread's or turn's environments as the server could resolve them. */
 export interface EnvironmentSelection {
-  /** The entries that resolved, each with its cwd; the first is where the thread works. */
-  readonly environments: readonly ThreadEnvironment[];
+  /**
+   * The entries that resolved, each with its cwd, in selection order (the first is where the thread
+   * works); a configured executor still connecting is a starting entry (see `settleSelection`).
+   */
+  readonly environments: readonly SelectedEnvironment[];
   /** The primary's cwd, which becomes the thread's. */
   readonly cwd: string | undefined;
   /** One line per entry that was skipped, for `warning` notifications. */
@@ -33,11 +36,23 @@ export async function selectEnvironment(
   const warnings: string[] = [];
   const skipped = (environmentId: string, error: unknown) => warnings.push(`environment \`${environmentId}\` was skipped: ${error instanceof Error ? error.message : String(error)}`);
   const seen = new Set<string>();
-  const candidates: { readonly environmentId: string; readonly environment: ThreadEnvironment & { readonly cwd: string } }[] = [];
+  const candidates: { readonly environmentId: string; readonly environment: (ThreadEnvironment & { readonly cwd: string }) | StartingEnvironment }[] = [];
   for (const entry of environments) {
     // Duplicate ids: the first wins.
     if (seen.has(entry.environmentId)) continue;
     seen.add(entry.environmentId);
+    // Its cwd is checked once it has connected: a cwd that is no directory there fails it then.
+    const starting = manager.starting(entry.environmentId, entry.cwd);
+    if (starting !== undefined) {
+      const ready = starting.ready.then(async (environment) => {
+        const check = await checkCwd(entry.environmentId, { ...environment, cwd: entry.cwd });
+        if (check !== undefined) throw check;
+        return environment;
+      });
+      ready.catch(() => undefined);
+      candidates.push({ environmentId: entry.environmentId, environment: { ...starting, ready } });
+      continue;
+    }
     try {
       candidates.push({ environmentId: entry.environmentId, environment: { ...manager.resolve(entry.environmentId), cwd: entry.cwd } });
     } catch (error) {
@@ -45,16 +60,46 @@ export async function selectEnvironment(
     }
   }
   // Every cwd is checked (in parallel) before any entry is taken, so a refusal leaves nothing half-applied.
-  const checks = await Promise.all(candidates.map(({ environmentId, environment }) => checkCwd(environmentId, environment)));
+  const checks = await Promise.all(candidates.map(({ environmentId, environment }) => (isStartingEnvironment(environment) ? Promise.resolve(undefined) : checkCwd(environmentId, environment))));
   const refused = checks.find((check) => check instanceof AppServerRequestError);
   if (refused !== undefined) throw refused;
-  const resolved: ThreadEnvironment[] = [];
+  const resolved: SelectedEnvironment[] = [];
   candidates.forEach(({ environmentId, environment }, index) => {
     const check = checks[index];
     if (check === undefined) resolved.push(environment);
     else skipped(environmentId, check);
   });
   return { environments: resolved, cwd: resolved[0]?.cwd, warnings };
+}
+
+/**
+ * The selection a thread or turn starts with. With `deferred_executor` on it is `environments` as
+ * they are: one still connecting reaches the model as `starting`. Off, the thread waits for each one
+ * still connecting (as Codex's start-up does); one that fails is left out with a warning.
+ */
+export async function settleSelection(environments: readonly SelectedEnvironment[], deferred: boolean): Promise<{ readonly environments: readonly SelectedEnvironment[]; readonly warnings: readonly string[] }> {
+  if (deferred) return { environments, warnings: [] };
+  const warnings: string[] = [];
+  const settled = await Promise.all(
+    environments.map(async (environment): Promise<SelectedEnvironment | undefined> => {
+      if (!isStartingEnvironment(environment)) return environment;
+      try {
+        return { ...(await environment.ready), cwd: environment.cwd };
+      } catch (error) {
+        const message = (error instanceof Error ? error.message : String(error)).replace(`environment \`${environment.id}\`: `, '');
+        warnings.push(`environment \`${environment.id}\` was skipped: ${message}`);
+        return undefined;
+      }
+    }),
+  );
+  return { environments: settled.filter((environment) => environment !== undefined), warnings };
+}
+
+/** Calls `connected` with the id of each environment of `environments` still connecting, once it has connected. */
+export function whenConnected(environments: readonly SelectedEnvironment[], connected: (environmentId: string) => void): void {
+  for (const environment of environments) {
+    if (isStartingEnvironment(environment)) environment.ready.then(() => connected(environment.id), () => undefined);
+  }
 }
 
 /** Why `data.reason` of a refused environment cwd: it is no directory there. */

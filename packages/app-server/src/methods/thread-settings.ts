@@ -7,7 +7,8 @@ import { defineMethod, type AppServerMethod } from '../method.js';
 import { chosenServiceTier } from '../threads/service-tier.js';
 import { recordPermissions, selectPermissions } from '../threads/permission-selection.js';
 import { environmentEntries, nextTurnConfig, threadSettingsObject } from '../threads/thread-settings.js';
-import { selectEnvironment } from '../environments/environment-selection.js';
+import type { SelectedEnvironment } from '@skein/core';
+import { selectEnvironment, settleSelection, whenConnected } from '../environments/environment-selection.js';
 import { afterResponse, asRequestError } from './threads.js';
 
 /** The `thread/settings/update` method. */
@@ -42,20 +43,24 @@ export const THREAD_SETTINGS_METHODS: ReadonlyMap<string, AppServerMethod> = new
           sandbox: permissions.sandbox,
           cwd,
         };
+        let settled: { readonly environments: readonly SelectedEnvironment[]; readonly warnings: readonly string[] } | undefined;
         const config = await thread
           .serializeSettings(async () => {
             const next = (await nextTurnConfig(context.server, thread, change)) ?? thread.nextConfig;
-            thread.configureNextTurns(next, selected?.environments);
+            // With deferred_executor off later turns wait for the environments to connect.
+            settled = selected === undefined ? undefined : await settleSelection(selected.environments, next.features.isEnabled('deferred_executor'));
+            thread.configureNextTurns(next, settled?.environments);
             return next;
           })
           .catch((error: unknown) => asRequestError(error));
+        if (settled !== undefined) whenConnected(settled.environments, (environmentId) => context.server.broadcast(thread.id, 'thread/environment/connected', { threadId: thread.id, environmentId }));
         recordPermissions(thread, permissions);
         thread.serviceTier = chosenServiceTier(params.serviceTier, thread.serviceTier);
         if (params.personality !== undefined && params.personality !== null) thread.personality = params.personality;
         if (params.disabledPluginIds !== undefined && params.disabledPluginIds !== null) thread.disabledPluginIds = [...params.disabledPluginIds];
-        const threadSettings = threadSettingsObject(thread, config, environmentEntries(thread, selected?.environments));
+        const threadSettings = threadSettingsObject(thread, config, environmentEntries(thread, settled?.environments));
         afterResponse(() => {
-          for (const message of selected?.warnings ?? []) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });
+          for (const message of [...(selected?.warnings ?? []), ...(settled?.warnings ?? [])]) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });
           context.server.broadcast(thread.id, 'thread/settings/updated', { threadId: thread.id, threadSettings });
         });
         return {};

@@ -2,7 +2,7 @@
 // promptly; a started turn notifies in the background.
 import { newTurnId, randomUuidV7, TurnInterruptParams, TurnStartParams, TurnSteerParams } from '@skein/protocol';
 import { AppServerRequestError } from '../app-server-error.js';
-import { selectEnvironment } from '../environments/environment-selection.js';
+import { selectEnvironment, settleSelection, whenConnected } from '../environments/environment-selection.js';
 import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
 import type { LiveThread } from '../threads/live-thread.js';
 import { chosenServiceTier, requestServiceTier } from '../threads/service-tier.js';
@@ -50,8 +50,12 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         // here, so a refused or failed turn/start leaves the thread as it was.
         assertNoTurnRunning(thread);
         if (selected !== undefined) {
-          thread.handle.useEnvironment(selected.environments);
-          for (const message of selected.warnings) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });
+          // With deferred_executor off the turn starts once its environments are connected.
+          const settled = await settleSelection(selected.environments, (config ?? thread.config).features.isEnabled('deferred_executor'));
+          assertNoTurnRunning(thread);
+          thread.handle.useEnvironment(settled.environments);
+          whenConnected(settled.environments, (environmentId) => context.server.broadcast(thread.id, 'thread/environment/connected', { threadId: thread.id, environmentId }));
+          for (const message of [...selected.warnings, ...settled.warnings]) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });
         }
         if (config !== undefined) thread.reconfigure(config);
         recordPermissions(thread, permissions);

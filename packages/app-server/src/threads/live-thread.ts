@@ -2,7 +2,7 @@
 // v2 notifications for the thread's subscribers (in Codex's order), its status is tracked and
 // announced; its questions (ThreadQuestions) become server requests to its subscribers.
 import type { Config } from '@skein/config';
-import type { CoreEvent, ThreadEnvironment, ThreadHandle, TurnItem, ResponsesServiceTier, UserMessageRecord } from '@skein/core';
+import type { CoreEvent, SelectedEnvironment, ThreadHandle, TurnItem, ResponsesServiceTier, UserMessageRecord } from '@skein/core';
 import type { UserInput } from '@skein/protocol';
 import type { ClientConnection } from '../method.js';
 import type { AskOptions } from './thread-server-requests.js';
@@ -136,7 +136,7 @@ export class LiveThread {
    * Settings (and, when given, environments) for later turns, never the running one: applied now
    * when the thread is idle, else once its turn ends.
    */
-  configureNextTurns(config: Config, environments?: readonly ThreadEnvironment[]): void {
+  configureNextTurns(config: Config, environments?: readonly SelectedEnvironment[]): void {
     if (this.#turn === undefined) {
       this.reconfigure(config);
       if (environments !== undefined) this.handle.useEnvironment(environments);

@@ -3,7 +3,7 @@
 // and answers thread questions from the rollout store for the rest.
 import path from 'node:path';
 import type { Config, EnvironmentsConfig, LoadedConfig } from '@skein/config';
-import { ThreadManager, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
+import { ThreadManager, type SelectedEnvironment, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
 import { ExtensionRegistryBuilder, type ContextFragmentDefinition, type ExtensionRegistry } from '@skein/extension-api';
 import type { ThreadStartParams, ThreadForkParams, ThreadResumeParams } from '@skein/protocol';
 import type { LoadedThread, ThreadStore, ThreadSummary } from '@skein/rollout';
@@ -15,6 +15,7 @@ import { LiveThread, type ThreadHost } from './live-thread.js';
 import { previewOf, recordedTurns } from './recorded-turns.js';
 import type { WireObject } from './thread-items.js';
 import { EnvironmentManager } from '../environments/environment-manager.js';
+import { settleSelection, whenConnected } from '../environments/environment-selection.js';
 import { threadSettingsObject } from './thread-object.js';
 import { listedThreadObject, liveThreadObject, storedThreadObject } from './thread-objects.js';
 import { recordedApprovalPolicy } from './recorded-approval-policy.js';
@@ -124,11 +125,14 @@ export class ThreadHub {
   async start(
     params: ThreadStartParams,
     connection: ClientConnection,
-    environment: ThreadEnvironment | readonly ThreadEnvironment[] | undefined,
+    environment: SelectedEnvironment | readonly SelectedEnvironment[] | undefined,
   ): Promise<{ thread: LiveThread; response: WireObject; skipped: readonly string[] }> {
     const config = await this.#config(params);
-    let skipped: readonly string[] = [];
-    if (environment === undefined) ({ environments: environment, skipped } = await this.environments.defaults(config.cwd));
+    const chosen = environment === undefined ? this.environments.defaults(config.cwd) : { environments: Array.isArray(environment) ? environment : [environment as SelectedEnvironment], skipped: [] };
+    // With deferred_executor off the thread starts once its environments are connected.
+    const settled = await settleSelection(chosen.environments, config.features.isEnabled('deferred_executor'));
+    const skipped = [...chosen.skipped, ...settled.warnings];
+    environment = settled.environments;
     const extensions = await this.#extensions(config, connection);
     const live = this.#live(undefined, config, connection, { ephemeral: params.ephemeral === true, forkedFromId: null, threadSource: params.threadSource ?? null, preview: '', name: null }, params.serviceTier);
     const handle = await (await this.#manager()).start({
@@ -141,6 +145,7 @@ export class ThreadHub {
       ephemeral: params.ephemeral === true,
       init: { selectedCapabilityRoots: params.selectedCapabilityRoots ?? [] },
     });
+    whenConnected(settled.environments, (environmentId) => this.server.broadcast(handle.threadId, 'thread/environment/connected', { threadId: handle.threadId, environmentId }));
     return { ...(await this.#register(live, handle, connection)), skipped };
   }
 

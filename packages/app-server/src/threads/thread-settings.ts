@@ -1,7 +1,7 @@
 // A loaded thread's settings for its later turns, as `turn/start` overrides and
 // `thread/settings/update` change them, and the `ThreadSettings` object that reports them.
 import type { Config, LoadedConfig } from '@skein/config';
-import type { ThreadEnvironment } from '@skein/core';
+import type { SelectedEnvironment } from '@skein/core';
 import type { SandboxPolicy } from '@skein/protocol';
 import type { LiveThread } from './live-thread.js';
 import { threadConfigOverrides, tomlValue, type ThreadSettingsParams } from './thread-config-overrides.js';
@@ -56,7 +56,7 @@ export function sandboxModeOf(policy: SandboxPolicy | null | undefined): string 
 }
 
 /** The environment entries a thread reports: those just selected, else those it has. */
-export function environmentEntries(thread: LiveThread, selected: readonly ThreadEnvironment[] | undefined): WireObject[] {
+export function environmentEntries(thread: LiveThread, selected: readonly SelectedEnvironment[] | undefined): WireObject[] {
   if (selected !== undefined) return selected.map((environment) => threadEnvironmentEntry(environment.id ?? 'local', environment.cwd ?? thread.nextConfig.cwd));
   return thread.handle.environmentIds.map((environmentId) => threadEnvironmentEntry(environmentId, thread.handle.environmentCwd(environmentId)));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agentsMdInstructions } from './agents-md.js';
-import { localDate, renderEnvironmentContext } from './environment-context.js';
+import { localDate, renderEnvironmentContext, renderEnvironmentsUpdate } from './environment-context.js';
 
 const WORKSPACE = '/work/ws';
 
@@ -11,8 +11,8 @@ describe('renderEnvironmentContext', () => {
       cwd: WORKSPACE,
       shell: 'bash',
       environments: [
-        { id: 'local', cwd: WORKSPACE, shell: 'bash' },
-        { id: 'win"1', cwd: 'C:\\Users\\ada\\repo', shell: 'powershell' },
+        { id: 'local', cwd: WORKSPACE, status: 'ready', shell: 'bash' },
+        { id: 'win"1', cwd: 'C:\\Users\\ada\\repo', status: 'ready', shell: 'powershell' },
       ],
       currentDate: '2026-11-30',
       timezone: 'Etc/UTC',
@@ -28,9 +28,53 @@ describe('renderEnvironmentContext', () => {
     );
   });
 
+  describe('environments still connecting (deferred_executor), as Codex 0.171.0 renders them', () => {
+    // Recorded from the real binary: `local` ready, `remote` a slow stdio executor (issue 15).
+    const base = { cwd: WORKSPACE, shell: 'bash', currentDate: '2026-12-04', timezone: 'Etc/UTC', workspaceRoots: [WORKSPACE], permissionProfile: { type: 'disabled' } } as const;
+    const FILESYSTEM = '  <filesystem><workspace_roots><root>/work/ws</root></workspace_roots><permission_profile type="disabled"><file_system type="unrestricted" /></permission_profile></filesystem>\n';
+    const entry = (id: string, primary: string, state: string) => `    <environment id="${id}"${primary}>\n      <cwd>/work/ws</cwd>\n${state}    </environment>\n`;
+    const starting = { ...base, environments: [{ id: 'remote', cwd: WORKSPACE, status: 'starting' } as const, { id: 'local', cwd: WORKSPACE, status: 'ready', shell: 'bash' } as const] };
+    const ready = { ...base, environments: [{ id: 'remote', cwd: WORKSPACE, status: 'ready', shell: 'bash' } as const, { id: 'local', cwd: WORKSPACE, status: 'ready', shell: 'bash' } as const] };
+
+    it('says `starting` in place of the shell, the first ready one being the primary', () => {
+      // Listed by id, whatever the selection order.
+      expect(renderEnvironmentContext(starting)).toBe(
+        '<environment_context>\n  <environments>\n' +
+          entry('local', ' primary="true"', '      <shell>bash</shell>\n') +
+          entry('remote', ' primary="false"', '      <status>starting</status>\n') +
+          '  </environments>\n  <current_date>2026-12-04</current_date>\n  <timezone>Etc/UTC</timezone>\n' + FILESYSTEM + '</environment_context>',
+      );
+    });
+
+    it('marks no primary and leaves the file system out while none is ready', () => {
+      expect(renderEnvironmentContext({ ...base, environments: [{ id: 'remote', cwd: WORKSPACE, status: 'starting' }] })).toBe(
+        '<environment_context>\n  <environments>\n' + entry('remote', '', '      <status>starting</status>\n') + '  </environments>\n  <current_date>2026-12-04</current_date>\n  <timezone>Etc/UTC</timezone>\n</environment_context>',
+      );
+    });
+
+    it('updates with the environments whose lines changed, or the whole single form', () => {
+      // Ready: both entries change (the primary moves back to the first).
+      expect(renderEnvironmentsUpdate(starting, ready)).toBe(renderEnvironmentContext(ready));
+      expect(renderEnvironmentsUpdate(ready, ready)).toBeUndefined();
+      // Failed: only that entry is listed, with the error.
+      const failed = { ...base, environments: [{ id: 'local', cwd: WORKSPACE, status: 'ready', shell: 'bash' } as const, { id: 'remote', cwd: WORKSPACE, status: 'failed', error: 'exec-server transport closed' } as const] };
+      const wasStarting = { ...base, environments: [{ id: 'local', cwd: WORKSPACE, status: 'ready', shell: 'bash' } as const, { id: 'remote', cwd: WORKSPACE, status: 'starting' } as const] };
+      expect(renderEnvironmentsUpdate(wasStarting, failed)).toBe(
+        '<environment_context>\n  <environments>\n' +
+          entry('remote', ' primary="false"', '      <status>failed</status>\n      <error>exec-server transport closed</error>\n') +
+          '  </environments>\n  <current_date>2026-12-04</current_date>\n  <timezone>Etc/UTC</timezone>\n' + FILESYSTEM + '</environment_context>',
+      );
+      // The only environment became ready: the single form, whole.
+      const alone = { ...base, environments: [{ id: 'remote', cwd: WORKSPACE, status: 'ready', shell: 'bash' } as const] };
+      expect(renderEnvironmentsUpdate({ ...base, environments: [{ id: 'remote', cwd: WORKSPACE, status: 'starting' }] }, alone)).toBe(
+        '<environment_context>\n  <cwd>/work/ws</cwd>\n  <shell>bash</shell>\n  <current_date>2026-12-04</current_date>\n  <timezone>Etc/UTC</timezone>\n' + FILESYSTEM + '</environment_context>',
+      );
+    });
+  });
+
   it('keeps the single-environment layout when one environment is attached', () => {
     const text = renderEnvironmentContext({
-      cwd: WORKSPACE, shell: 'zsh', environments: [{ id: 'remote', cwd: WORKSPACE, shell: 'zsh' }], currentDate: '2026-11-30', timezone: 'Etc/UTC', workspaceRoots: [WORKSPACE], permissionProfile: { type: 'disabled' },
+      cwd: WORKSPACE, shell: 'zsh', environments: [{ id: 'remote', cwd: WORKSPACE, status: 'ready', shell: 'zsh' }], currentDate: '2026-11-30', timezone: 'Etc/UTC', workspaceRoots: [WORKSPACE], permissionProfile: { type: 'disabled' },
     });
     expect(text).toContain('<environment_context>\n  <cwd>/work/ws</cwd>\n  <shell>zsh</shell>\n');
   });

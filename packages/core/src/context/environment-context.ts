@@ -16,12 +16,15 @@ export type EnvironmentPermissionProfile =
   | { readonly type: 'disabled' }
   | { readonly type: 'managed'; readonly entries: readonly EnvironmentEntry[] };
 
-/** One attached environment as the model is told it: its id, cwd (as that machine spells it) and shell. */
-export interface AttachedEnvironmentContext {
+/**
+ * One attached environment as the model is told it: its id, cwd (as that machine spells it), and
+ * its shell once it is ready; one still connecting (`deferred_executor`) or that failed to connect
+ * says so instead.
+ */
+export type AttachedEnvironmentContext = {
   readonly id: string;
   readonly cwd: string;
-  readonly shell: string;
-}
+} & ({ readonly status: 'ready'; readonly shell: string } | { readonly status: 'starting' } | { readonly status: 'failed'; readonly error: string });
 
 /** Everything the fragment states. */
 export interface EnvironmentContext {
@@ -29,8 +32,9 @@ export interface EnvironmentContext {
   readonly cwd: string;
   readonly shell: string;
   /**
-   * Every attached environment, the primary first. With two or more, they replace `cwd` and `shell`
-   * as an `<environments>` list, so the model can name one in a call.
+   * Every attached environment in selection order. With two or more, or one that is not ready, they
+   * replace `cwd` and `shell` as an `<environments>` list (by id), so the model can name one in a
+   * call; the primary is the first ready one.
    */
   readonly environments?: readonly AttachedEnvironmentContext[] | undefined;
   /** The local date, YYYY-MM-DD. */
@@ -44,30 +48,74 @@ export interface EnvironmentContext {
 /** The tag the fragment starts with (its definition's open marker). */
 export const ENVIRONMENT_CONTEXT_OPEN = ENVIRONMENT_CONTEXT_FRAGMENT.open;
 
-/** Renders the fragment text. */
-export function renderEnvironmentContext(context: EnvironmentContext): string {
+/** Whether the environments are listed one by one rather than as the primary's `<cwd>` and `<shell>`. */
+function listsEnvironments(environments: readonly AttachedEnvironmentContext[]): boolean {
+  return environments.length > 1 || environments.some((environment) => environment.status !== 'ready');
+}
+
+/**
+ * Renders the fragment text. `only` names the environments to list (an update that tells the model
+ * what changed mid-turn); the others are left out, as Codex leaves them out.
+ */
+export function renderEnvironmentContext(context: EnvironmentContext, only?: ReadonlySet<string>): string {
   const roots = context.workspaceRoots.map((root) => `<root>${escapeXml(root)}</root>`).join('');
   const environments = context.environments ?? [];
-  const where =
-    environments.length > 1
-      ? [
-          '  <environments>',
-          ...environments.flatMap((environment, index) => [
-            `    <environment id="${escapeAttribute(environment.id)}" primary="${index === 0}">`,
+  const primary = environments.find((environment) => environment.status === 'ready');
+  const where = listsEnvironments(environments)
+    ? [
+        '  <environments>',
+        // Codex lists them by id; the primary is the first ready one in selection order.
+        ...[...environments]
+          .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+          .filter((environment) => only === undefined || only.has(environment.id))
+          .flatMap((environment) => [
+            // Without a ready environment there is no primary to mark.
+            `    <environment id="${escapeAttribute(environment.id)}"${primary === undefined ? '' : ` primary="${environment === primary}"`}>`,
             `      <cwd>${escapeXml(environment.cwd)}</cwd>`,
-            `      <shell>${escapeXml(environment.shell)}</shell>`,
+            ...environmentState(environment),
             '    </environment>',
           ]),
-          '  </environments>',
-        ]
-      : [`  <cwd>${escapeXml(context.cwd)}</cwd>`, `  <shell>${escapeXml(context.shell)}</shell>`];
+        '  </environments>',
+      ]
+    : [`  <cwd>${escapeXml(context.cwd)}</cwd>`, `  <shell>${escapeXml(context.shell)}</shell>`];
   const body = [
     ...where,
     `  <current_date>${context.currentDate}</current_date>`,
     `  <timezone>${escapeXml(context.timezone)}</timezone>`,
-    `  <filesystem><workspace_roots>${roots}</workspace_roots>${renderProfile(context.permissionProfile)}</filesystem>`,
+    // Nothing can touch a file system until an environment is ready.
+    ...(environments.length > 0 && primary === undefined ? [] : [`  <filesystem><workspace_roots>${roots}</workspace_roots>${renderProfile(context.permissionProfile)}</filesystem>`]),
   ].join('\n');
   return ENVIRONMENT_CONTEXT_FRAGMENT.render(body).text;
+}
+
+/**
+ * The update to send when the environments changed since `previous` was rendered (one finished
+ * connecting, or failed to): the changed ones only, or the whole fragment when a single ready
+ * environment is left; undefined when nothing changed.
+ */
+export function renderEnvironmentsUpdate(previous: EnvironmentContext, current: EnvironmentContext): string | undefined {
+  const before = new Map((previous.environments ?? []).map((environment) => [environment.id, environmentLines(previous, environment)]));
+  const environments = current.environments ?? [];
+  const changed = new Set(environments.filter((environment) => before.get(environment.id) !== environmentLines(current, environment)).map((environment) => environment.id));
+  if (changed.size === 0) return undefined;
+  return renderEnvironmentContext(current, listsEnvironments(environments) ? changed : undefined);
+}
+
+/** One environment's lines as `context` renders them, to compare two renderings. */
+function environmentLines(context: EnvironmentContext, environment: AttachedEnvironmentContext): string {
+  const primary = context.environments?.find((candidate) => candidate.status === 'ready');
+  return JSON.stringify([environment.cwd, environment === primary, ...environmentState(environment)]);
+}
+
+function environmentState(environment: AttachedEnvironmentContext): string[] {
+  switch (environment.status) {
+    case 'ready':
+      return [`      <shell>${escapeXml(environment.shell)}</shell>`];
+    case 'starting':
+      return ['      <status>starting</status>'];
+    case 'failed':
+      return ['      <status>failed</status>', `      <error>${escapeXml(environment.error)}</error>`];
+  }
 }
 
 function renderProfile(profile: EnvironmentPermissionProfile): string {

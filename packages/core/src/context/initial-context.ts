@@ -14,6 +14,8 @@ export interface InitialContextSources {
   /** The AGENTS.md fragment, already rendered (see agents-md.ts), if there are instructions. */
   readonly agentsMd: string | undefined;
   readonly environment: EnvironmentContext;
+  /** The `<environments_instructions>` part (after the permissions), when environments may still be connecting. */
+  readonly environmentsInstructions?: string | undefined;
 }
 
 const text = (value: string) => ({ type: 'input_text' as const, text: value });
@@ -25,6 +27,7 @@ export function buildInitialContext(sources: InitialContextSources): ResponseIte
   const developerParts = [
     ...(skills === undefined ? [] : [skills]),
     renderPermissionsInstructions(sources.permissions),
+    ...(sources.environmentsInstructions === undefined ? [] : [sources.environmentsInstructions]),
     ...rest,
   ];
   const { agentsMd } = sources;

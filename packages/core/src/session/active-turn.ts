@@ -2,6 +2,7 @@
 // parts that run turns of their own (a user's shell command).
 import type { CoreEvent } from '../turn/core-event.js';
 import type { SteeredInput } from '../turn/steered-input.js';
+import type { EnvironmentSelection } from './thread-environment.js';
 
 /** Why a request to the session was refused. */
 export class ThreadSessionError extends Error {
@@ -19,6 +20,8 @@ export interface ActiveTurn {
   readonly turnId: string;
   readonly controller: AbortController;
   readonly steered: SteeredInput;
+  /** The environments it runs with: the thread's when it began (a later settings update does not move it). */
+  readonly environments: EnvironmentSelection;
   /** Settles when the turn has ended (however it ended). */
   readonly ended: Promise<void>;
   readonly end: () => void;

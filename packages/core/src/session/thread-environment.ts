@@ -5,6 +5,7 @@ import type { ExecutorFileSystem, ExecutorProcesses } from '@skein/exec-server';
 import type { EnvironmentOs, ToolEnvironment } from '@skein/extension-api';
 import { PathUri, type PathConvention } from '@skein/protocol';
 import { sandboxPolicyFromConfig } from '@skein/sandboxing';
+import type { AttachedEnvironmentContext } from '../context/environment-context.js';
 import { BackgroundTerminals } from './background-terminals.js';
 import { UnifiedExecSessions, type UnifiedExecEvent } from '../tools/unified-exec/unified-exec-sessions.js';
 import { sandboxContextFor } from './sandbox-context.js';
@@ -33,10 +34,51 @@ export interface ThreadEnvironment {
   readonly envOnExecutor?: boolean | undefined;
 }
 
+/**
+ * An environment selected while its executor is still connecting (`deferred_executor`): the thread
+ * names it to the model as `starting` and uses it once `ready` settles.
+ */
+export interface StartingEnvironment {
+  readonly id: string;
+  /** Where turns will work on it, a native path there. */
+  readonly cwd: string;
+  /** The environment once connected; rejects with why it could not be. */
+  readonly ready: Promise<ThreadEnvironment>;
+}
+
+/** One entry of a thread's selection: ready, or still connecting. */
+export type SelectedEnvironment = ThreadEnvironment | StartingEnvironment;
+
+/** Whether `entry` is still connecting. */
+export function isStartingEnvironment(entry: SelectedEnvironment): entry is StartingEnvironment {
+  return 'ready' in entry;
+}
+
+/** What `wait_for_environment` learns of an environment. */
+export type EnvironmentWait = { readonly status: 'ready' } | { readonly status: 'failed'; readonly error: string } | { readonly status: 'unknown' };
+
 /** What the thread's environments need from the session. */
 export interface EnvironmentStateOptions {
   readonly monotonicMs: () => number;
   readonly onCommandEvent: (event: UnifiedExecEvent) => void;
+}
+
+/** A selected environment as the thread holds it: usable, connecting, or failed to connect. */
+type Entry =
+  | { readonly state: 'ready'; readonly environment: ThreadEnvironment }
+  | { readonly state: 'starting'; readonly starting: StartingEnvironment; readonly settled: Promise<void> }
+  | { readonly state: 'failed'; readonly id: string; readonly cwd: string; readonly error: string };
+
+/** An entry's id. */
+function entryId(entry: Entry): string {
+  switch (entry.state) {
+    case 'ready':
+      return environmentIdOf(entry.environment);
+    case 'starting':
+      return entry.starting.id;
+    case 'failed':
+      return entry.id;
+  }
 }
 
 /** The id an environment goes by (`local` when it names none). */
@@ -44,41 +86,143 @@ export function environmentIdOf(environment: ThreadEnvironment): string {
   return environment.id ?? 'local';
 }
 
-/** The thread's attached environments (the first is the primary) and the command sessions of every environment it used. */
+/**
+ * One selection of environments (a thread's, from one `use` to the next), in selection order. The
+ * primary is the first ready one. An environment still connecting takes its ready form in place
+ * once connected, or is kept as failed for the model to be told; a turn holding the selection it
+ * started with sees that, and never a selection a later settings update made.
+ */
+export class EnvironmentSelection {
+  readonly #entries: Entry[];
+
+  constructor(environments: SelectedEnvironment | readonly SelectedEnvironment[] | undefined) {
+    this.#entries = selectionList(environments).map((environment): Entry => {
+      if (!isStartingEnvironment(environment)) return { state: 'ready', environment };
+      const entry: Entry = {
+        state: 'starting',
+        starting: environment,
+        settled: environment.ready.then(
+          (ready) => this.#settle(entry, { state: 'ready', environment: { ...ready, id: environment.id, cwd: environment.cwd } }),
+          (error: unknown) => this.#settle(entry, { state: 'failed', id: environment.id, cwd: environment.cwd, error: error instanceof Error ? error.message : String(error) }),
+        ),
+      };
+      return entry;
+    });
+  }
+
+  #settle(entry: Entry, settled: Entry): void {
+    const index = this.#entries.indexOf(entry);
+    if (index >= 0) this.#entries[index] = settled;
+  }
+
+  /** Every ready environment, the primary first. */
+  get ready(): readonly ThreadEnvironment[] {
+    return this.#entries.flatMap((entry) => (entry.state === 'ready' ? [entry.environment] : []));
+  }
+
+  /** The ids of every selected environment, ready or not. */
+  get ids(): readonly string[] {
+    return this.#entries.map(entryId);
+  }
+
+  /** Whether any environment is ready or still connecting. */
+  get usable(): boolean {
+    return this.#entries.some((entry) => entry.state !== 'failed');
+  }
+
+  /** Whether the selection's first entry is `environment` (it works in the thread's cwd). */
+  isFirst(environment: ThreadEnvironment): boolean {
+    const first = this.#entries[0];
+    return first?.state === 'ready' && first.environment === environment;
+  }
+
+  /** Where the selected environment `id` works: the thread's `primaryCwd` for the first entry, else its own. */
+  cwdOf(id: string, primaryCwd: string): string {
+    const index = this.#entries.findIndex((entry) => entryId(entry) === id);
+    const entry = this.#entries[index];
+    if (entry === undefined || index === 0) return primaryCwd;
+    return (entry.state === 'ready' ? entry.environment.cwd : entry.state === 'starting' ? entry.starting.cwd : entry.cwd) ?? primaryCwd;
+  }
+
+  /** Whether the selected environment `id` exists but cannot be used (still connecting, or failed to). */
+  isUnusable(id: string): boolean {
+    return this.#entries.some((entry) => entry.state !== 'ready' && entryId(entry) === id);
+  }
+
+  /** Waits for the selected environment `id` to finish connecting (or for `signal`); at once when it has. */
+  async waitFor(id: string, signal: AbortSignal): Promise<EnvironmentWait> {
+    const entry = this.#entries.find((candidate) => entryId(candidate) === id);
+    if (entry === undefined) return { status: 'unknown' };
+    if (entry.state === 'starting') {
+      signal.throwIfAborted();
+      let stop: (() => void) | undefined;
+      const aborted = new Promise<never>((_, reject) => {
+        stop = () => reject(signal.reason instanceof Error ? signal.reason : new Error('the wait was interrupted'));
+        signal.addEventListener('abort', stop, { once: true });
+      });
+      try {
+        await Promise.race([entry.settled, aborted]);
+      } finally {
+        if (stop !== undefined) signal.removeEventListener('abort', stop);
+      }
+      return this.waitFor(id, signal);
+    }
+    return entry.state === 'ready' ? { status: 'ready' } : { status: 'failed', error: entry.error };
+  }
+
+  /**
+   * Every selected environment as the model is told it; `primaryCwd` is where the first entry
+   * works (the thread's cwd), `shellOf` names a ready one's shell.
+   */
+  described(primaryCwd: string, shellOf: (environment: ThreadEnvironment) => string): AttachedEnvironmentContext[] {
+    return this.#entries.map((entry, index): AttachedEnvironmentContext => {
+      const id = entryId(entry);
+      const cwd = index === 0 ? primaryCwd : this.cwdOf(id, primaryCwd);
+      if (entry.state === 'ready') return { id, cwd, status: 'ready', shell: shellOf(entry.environment) };
+      return entry.state === 'starting' ? { id, cwd, status: 'starting' } : { id, cwd, status: 'failed', error: entry.error };
+    });
+  }
+}
+
+/** The thread's environment selection and the command sessions of every environment it used. */
 export class EnvironmentState {
-  #attached: readonly ThreadEnvironment[];
+  #selection: EnvironmentSelection;
   readonly #sessions = new Map<string, UnifiedExecSessions>();
   readonly #options: EnvironmentStateOptions;
   /** The commands left running on any environment the thread used. */
   readonly backgroundTerminals = new BackgroundTerminals(() => this.#sessions);
 
-  constructor(environments: ThreadEnvironment | readonly ThreadEnvironment[] | undefined, options: EnvironmentStateOptions) {
-    this.#attached = attachedList(environments);
+  constructor(environments: SelectedEnvironment | readonly SelectedEnvironment[] | undefined, options: EnvironmentStateOptions) {
+    this.#selection = new EnvironmentSelection(environments);
     this.#options = options;
   }
 
-  /** The primary environment. */
-  get current(): ThreadEnvironment | undefined {
-    return this.#attached[0];
+  /** The selection later turns start with. */
+  get selection(): EnvironmentSelection {
+    return this.#selection;
   }
 
-  /** Every attached environment, the primary first. */
+  /** The primary environment: the first ready one. */
+  get current(): ThreadEnvironment | undefined {
+    return this.attached[0];
+  }
+
+  /** Every ready environment, the primary first. */
   get attached(): readonly ThreadEnvironment[] {
-    return this.#attached;
+    return this.#selection.ready;
   }
 
   /**
-   * Later turns act on `environments` (the first is the primary; none for an empty list). Sessions
-   * started elsewhere keep running until the thread ends.
+   * Later turns act on `environments` (in selection order; none for an empty list); a running turn
+   * keeps the selection it started with. Sessions started elsewhere keep running until the thread ends.
    */
-  use(environments: ThreadEnvironment | readonly ThreadEnvironment[] | undefined): void {
-    this.#attached = attachedList(environments);
+  use(environments: SelectedEnvironment | readonly SelectedEnvironment[] | undefined): void {
+    this.#selection = new EnvironmentSelection(environments);
   }
 
   /** The native cwd turns use on the attached environment `id` (the primary's is `config`'s). */
   cwdOf(id: string, config: Config): string {
-    const environment = this.#attached.find((candidate) => environmentIdOf(candidate) === id);
-    return environment === undefined || environment === this.#attached[0] ? config.cwd : (environment.cwd ?? config.cwd);
+    return this.#selection.cwdOf(id, config.cwd);
   }
 
   /** The primary environment as a tool call sees it, under `config`'s cwd and sandbox. */
@@ -86,12 +230,15 @@ export class EnvironmentState {
     return this.toolEnvironments(config)[0];
   }
 
-  /** Every attached environment as tool calls see it: the primary in `config`'s cwd, the others in their own. */
-  toolEnvironments(config: Config): ToolEnvironment[] {
-    return this.#attached.map((environment, index) => {
+  /**
+   * Every ready environment of `selection` (the thread's now, unless a turn passes its own) as tool
+   * calls see it, the primary first: the selection's first in `config`'s cwd, the others in their own.
+   */
+  toolEnvironments(config: Config, selection: EnvironmentSelection = this.#selection): ToolEnvironment[] {
+    return selection.ready.map((environment) => {
       const os = environment.os ?? 'linux';
       const pathConvention: PathConvention = os === 'windows' ? 'windows' : 'posix';
-      const cwd = index === 0 ? config.cwd : (environment.cwd ?? config.cwd);
+      const cwd = selection.isFirst(environment) ? config.cwd : (environment.cwd ?? config.cwd);
       return {
         id: environmentIdOf(environment),
         fileSystem: environment.fileSystem,
@@ -109,7 +256,7 @@ export class EnvironmentState {
   sessionsFor(id: string, config: Config): UnifiedExecSessions | undefined {
     let sessions = this.#sessions.get(id);
     if (sessions !== undefined) return sessions;
-    const environment = this.#attached.find((candidate) => environmentIdOf(candidate) === id);
+    const environment = this.attached.find((candidate) => environmentIdOf(candidate) === id);
     if (environment === undefined) return undefined;
     const policy = config.shellEnvironmentPolicy;
     sessions = new UnifiedExecSessions({
@@ -148,12 +295,12 @@ export class EnvironmentState {
 }
 
 /** Duplicate ids: the first wins. */
-function attachedList(environments: ThreadEnvironment | readonly ThreadEnvironment[] | undefined): readonly ThreadEnvironment[] {
+function selectionList(environments: SelectedEnvironment | readonly SelectedEnvironment[] | undefined): readonly SelectedEnvironment[] {
   if (environments === undefined) return [];
-  const list: readonly ThreadEnvironment[] = Array.isArray(environments) ? environments : [environments as ThreadEnvironment];
+  const list: readonly SelectedEnvironment[] = Array.isArray(environments) ? environments : [environments as SelectedEnvironment];
   const seen = new Set<string>();
   return list.filter((environment) => {
-    const id = environmentIdOf(environment);
+    const id = isStartingEnvironment(environment) ? environment.id : environmentIdOf(environment);
     if (seen.has(id)) return false;
     seen.add(id);
     return true;

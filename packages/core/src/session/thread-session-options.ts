@@ -8,7 +8,7 @@ import type { ResponsesClient } from '../model-client/responses-client.js';
 import type { CoreEvent } from '../turn/core-event.js';
 import type { TurnHooks } from '../turn/turn-hooks.js';
 import type { ClientRequests } from './client-requests.js';
-import type { ThreadEnvironment } from './thread-environment.js';
+import type { SelectedEnvironment } from './thread-environment.js';
 import type { ThreadRecorder } from './thread-recorder.js';
 import type { HostFacts } from './turn-context-assembly.js';
 import type { WorkspaceReader } from './workspace-reader.js';
@@ -46,7 +46,7 @@ export interface ThreadSessionOptions {
    * With one, the model is offered `exec_command`, `write_stdin` and `apply_patch` (Codex's order),
    * confined by the thread's sandbox settings.
    */
-  readonly environment?: ThreadEnvironment | readonly ThreadEnvironment[];
+  readonly environment?: SelectedEnvironment | readonly SelectedEnvironment[];
   /** Asks the client for approvals and answers; without it every question is declined. */
   readonly clientRequests?: ClientRequests | undefined;
   /** Hooks every turn of this thread runs: before-sampling ones before steered input, after-response ones after token accounting. */

@@ -15,11 +15,12 @@ import type { CoreEvent } from '../turn/core-event.js';
 import { runTurn, type TurnOutcome } from '../turn/run-turn.js';
 import { SteeredInput } from '../turn/steered-input.js';
 import { TurnItems } from '../turn/turn-items.js';
-import { combineTurnHooks } from '../turn/turn-hooks.js';
+import { combineTurnHooks, type BeforeSamplingHook } from '../turn/turn-hooks.js';
 import { withApprovalItems } from './approval-items.js';
 import { commandEvent } from './command-events.js';
 import { threadApprovals } from './thread-approvals.js';
-import { EnvironmentState, environmentIdOf, type ThreadEnvironment } from './thread-environment.js';
+import { EnvironmentState, type SelectedEnvironment } from './thread-environment.js';
+import { ENVIRONMENTS_INSTRUCTIONS } from '../context/environments-instructions.js';
 import { NO_TOKENS, type TokenUsageBreakdown } from './thread-token-usage.js';
 import { ThreadTools } from './thread-tools.js';
 import { ThreadCompaction, type CompactionRun } from './thread-compaction.js';
@@ -35,7 +36,7 @@ import type { RunTurnOptions } from '../thread-handle.js';
 import { userInputToItems } from './user-input-items.js';
 
 export type { HostFacts, RecordedTurnSettings } from './turn-context-assembly.js';
-export type { ThreadEnvironment } from './thread-environment.js';
+export type { SelectedEnvironment, StartingEnvironment, ThreadEnvironment } from './thread-environment.js';
 export { ThreadSessionError } from './active-turn.js';
 export { baseInstructionsFor, type ThreadSessionOptions } from './thread-session-options.js';
 import { baseInstructionsFor, type ThreadSessionOptions } from './thread-session-options.js';
@@ -87,9 +88,11 @@ export class ThreadSession {
       cancelTurn: () => this.#active?.controller.abort(),
       warn: (message) => emit({ type: 'warning', message }),
     });
-    this.#context = new TurnContextAssembly({ threadId: options.threadId, extensions: options.extensions, reader: options.reader, recorder: options.recorder, host: options.host, now: options.clock.now, lineage: (config, window) => this.#budgets.lineage(config, window), attachedEnvironments: (cwd) =>
-        this.#environments.attached.map((environment, index) => ({ id: environmentIdOf(environment), cwd: index === 0 ? cwd : (environment.cwd ?? cwd), shell: environment.shellName })),
-      agentsMdPlaces: (config) => this.#environments.toolEnvironments(config).map((environment) => ({ environmentId: environment.id, fileSystem: environment.fileSystem, cwd: environment.cwd })),
+    this.#context = new TurnContextAssembly({ threadId: options.threadId, extensions: options.extensions, reader: options.reader, recorder: options.recorder, host: options.host, now: options.clock.now, lineage: (config, window) => this.#budgets.lineage(config, window),
+      // A running turn is told of the selection it runs with.
+      attachedEnvironments: (cwd, hostShell) => (this.#active?.environments ?? this.#environments.selection).described(cwd, (environment) => environment.shellName ?? hostShell),
+      environmentsInstructions: (config) => (config.features.isEnabled('deferred_executor') ? ENVIRONMENTS_INSTRUCTIONS : undefined),
+      agentsMdPlaces: (config) => this.#environments.toolEnvironments(config, this.#active?.environments).map((environment) => ({ environmentId: environment.id, fileSystem: environment.fileSystem, cwd: environment.cwd })),
     });
     this.#tools = new ThreadTools({
       threadId: options.threadId,
@@ -99,6 +102,7 @@ export class ThreadSession {
       emit,
       contextRemaining: () => this.#budgets.contextRemaining(),
       sessionsFor: (environment: ToolEnvironment) => this.#environments.attachedSessions(environment.id, this.#config),
+      waitForEnvironment: (environmentId, signal) => (this.#active?.environments ?? this.#environments.selection).waitFor(environmentId, signal),
     });
     this.#tokens = new TokenAccounting(emit, () => effectiveContextWindow(this.#model));
     this.history = new ThreadHistory({ toolOutputTokenLimit: options.config.toolOutputTokenLimit ?? DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, uuid: this.#uuid, onRecorded: (items) => options.recorder.recordItems(items) });
@@ -143,14 +147,14 @@ export class ThreadSession {
     return this.#options.sessionId ?? this.threadId;
   }
 
-  /** Whether the thread has an environment to run commands on. */
+  /** Whether the thread has an environment to run commands on (ready, or still connecting). */
   get hasEnvironment(): boolean {
-    return this.#environments.current !== undefined;
+    return this.#environments.selection.usable;
   }
 
-  /** The ids of the attached environments, the primary first. */
+  /** The ids of the selected environments, ready or still connecting, in selection order. */
   get environmentIds(): readonly string[] {
-    return this.#environments.attached.map(environmentIdOf);
+    return this.#environments.selection.ids;
   }
 
   /** The attached environments' cwds by id, native paths (the primary's is the thread's cwd). */
@@ -206,7 +210,7 @@ export class ThreadSession {
    * Moves later turns to another environment (or to none: no built-in tools). Sessions started on
    * the old one keep running until the thread ends; approvals given there do not carry over.
    */
-  useEnvironment(environment: ThreadEnvironment | readonly ThreadEnvironment[] | undefined): void {
+  useEnvironment(environment: SelectedEnvironment | readonly SelectedEnvironment[] | undefined): void {
     this.#environments.use(environment);
   }
 
@@ -226,9 +230,8 @@ export class ThreadSession {
     const model = this.#model;
     try {
       this.#options.extensions.beginTurn(turnId);
-      const environments = this.#environments.toolEnvironments(config);
-      const environment = environments[0];
-      const router = await this.#tools.router(config, model, environment !== undefined, environments.length > 1);
+      const selection = active.environments;
+      const router = await this.#tools.router(config, model, selection.usable, selection.ids.length > 1);
       const turnStartedAtMs = this.#options.clock.now().getTime();
       // Read before each request: a compaction moves the turn to the next window.
       const metadata = (compaction?: CompactionTrigger) => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: options.clientMetadata });
@@ -240,7 +243,16 @@ export class ThreadSession {
           client: this.#options.client,
           history: this.history,
           router,
-          calls: new TurnToolCalls({ router, environment, environments, approvals: this.#approvals, emit, newCallId: () => `call_${this.#uuid()}` }),
+          // Read for each call: an environment still connecting is used once it is ready.
+          calls: new TurnToolCalls({
+            router,
+            environment: undefined,
+            currentEnvironments: () => this.#environments.toolEnvironments(config, selection),
+            isUnusable: (id) => selection.isUnusable(id),
+            approvals: this.#approvals,
+            emit,
+            newCallId: () => `call_${this.#uuid()}`,
+          }),
           model,
           request: {
             ...sharedRequestFields(config, this.threadId, metadata().clientMetadata),
@@ -253,7 +265,12 @@ export class ThreadSession {
           // Before sampling: compaction when a response filled the window, the budgets' reminders,
           // the thread's hooks, then steered input, just before the request. After a response:
           // token accounting first, so budgets and compaction see its usage.
-          hooks: combineTurnHooks({ afterResponse: [this.#tokens], beforeSampling: [this.#compaction.midTurnHook(compaction('mid_turn'))] }, this.#budgets.hooks, this.#options.hooks ?? {}, { beforeSampling: [this.#injected, active.steered] }),
+          hooks: combineTurnHooks(
+            { afterResponse: [this.#tokens], beforeSampling: [this.#compaction.midTurnHook(compaction('mid_turn')), this.#environmentUpdates(config)] },
+            this.#budgets.hooks,
+            this.#options.hooks ?? {},
+            { beforeSampling: [this.#injected, active.steered] },
+          ),
         },
         {
           turnId,
@@ -304,6 +321,17 @@ export class ThreadSession {
   #requestMetadata(place: Omit<RequestPlace, 'window'>): TurnRequestMetadata {
     const { threadSource, originator, userAgent } = this.#options;
     return requestMetadata({ sessionId: this.sessionId, threadId: this.threadId, threadSource, originator, userAgent }, { ...place, window: this.#compaction.window });
+  }
+
+  /** Before each request: tells the model of an environment that finished connecting (or failed to) since it was last told. */
+  #environmentUpdates(config: Config): BeforeSamplingHook {
+    return {
+      name: 'environment updates',
+      beforeSampling: () => {
+        const update = this.#context.environmentUpdate(config);
+        return update === undefined ? [] : [update];
+      },
+    };
   }
 
   /** Ends a model turn: input steered in that no request carried is kept for the next turn, then the thread is free. */
@@ -381,7 +409,7 @@ export class ThreadSession {
     if (this.#active !== undefined) throw new ThreadSessionError('TurnInProgress', `turn ${this.#active.turnId} is still running; interrupt or steer it`);
     let end!: () => void;
     const ended = new Promise<void>((resolve) => (end = resolve));
-    const active: ActiveTurn = { turnId: turnId ?? newTurnId(this.#uuid), controller: new AbortController(), steered: new SteeredInput(), ended, end };
+    const active: ActiveTurn = { turnId: turnId ?? newTurnId(this.#uuid), controller: new AbortController(), steered: new SteeredInput(), environments: this.#environments.selection, ended, end };
     this.#active = active;
     return active;
   }

@@ -13,8 +13,10 @@ import { execCommandTool } from '../tools/unified-exec/exec-command-tool.js';
 import type { UnifiedExecSessions } from '../tools/unified-exec/unified-exec-sessions.js';
 import { writeStdinTool } from '../tools/unified-exec/write-stdin-tool.js';
 import { viewImageTool } from '../tools/view-image/view-image-tool.js';
+import { waitForEnvironmentTool } from '../tools/wait-for-environment/wait-for-environment-tool.js';
 import type { CoreEvent } from '../turn/core-event.js';
 import type { ClientRequests } from './client-requests.js';
+import type { EnvironmentWait } from './thread-environment.js';
 
 /** The thread services tools are bound to. */
 export interface ThreadToolsOptions {
@@ -27,6 +29,8 @@ export interface ThreadToolsOptions {
   readonly contextRemaining: () => number;
   /** The command sessions of a call's environment. */
   sessionsFor(environment: ToolEnvironment): UnifiedExecSessions;
+  /** wait_for_environment's wait on a selected environment. */
+  waitForEnvironment(environmentId: string, signal: AbortSignal): Promise<EnvironmentWait>;
 }
 
 interface PlanKey {
@@ -94,6 +98,7 @@ function builtInTools(options: ThreadToolsOptions): BuiltInToolFactory {
     writeStdin: once(() => writeStdinTool({ sessionsFor: (environment) => options.sessionsFor(environment) })),
     requestUserInput: once(() => requestUserInputTool({ client: options.clientRequests })),
     getContextRemaining: once(() => getContextRemainingTool({ remaining: options.contextRemaining })),
+    waitForEnvironment: once(() => waitForEnvironmentTool({ waitFor: (environmentId, signal) => options.waitForEnvironment(environmentId, signal) })),
     applyPatch: (environmentChoice) => {
       let tool = applyPatch.get(environmentChoice);
       if (tool === undefined) {

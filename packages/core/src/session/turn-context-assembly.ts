@@ -7,7 +7,7 @@ import { sandboxPolicyFromConfig } from '@skein/sandboxing';
 import type { ContextWindow } from '../compaction/context-window.js';
 import { agentsMdInstructions, type AgentsMdInstructions } from '../context/agents-md.js';
 import { discoverAgentsMd, type AgentsMdPlace } from '../context/agents-md-discovery.js';
-import { localDate, type EnvironmentContext } from '../context/environment-context.js';
+import { localDate, renderEnvironmentsUpdate, type AttachedEnvironmentContext, type EnvironmentContext } from '../context/environment-context.js';
 import { buildInitialContext, contextUpdates } from '../context/initial-context.js';
 import type { PermissionsFacts } from '../context/permissions-instructions.js';
 import type { ExtensionHost } from '../extensions/extension-host.js';
@@ -56,10 +56,12 @@ export interface TurnContextAssemblyOptions {
   /** The token budget's lineage message of a window (the current one when undefined), if the budget is on. */
   readonly lineage?: ((config: Config, window: ContextWindow | undefined) => ResponseItem | undefined) | undefined;
   /**
-   * The attached environments, the primary first, each with its cwd and the shell name it reports
-   * (undefined: the host's). The primary's cwd is the thread's.
+   * The selected environments in selection order, as the model is told them: the first works in the
+   * thread's `cwd`; a ready one's shell defaults to `hostShell`.
    */
-  readonly attachedEnvironments?: ((cwd: string) => readonly { readonly id: string; readonly cwd: string; readonly shell: string | undefined }[]) | undefined;
+  readonly attachedEnvironments?: ((cwd: string, hostShell: string) => readonly AttachedEnvironmentContext[]) | undefined;
+  /** The `<environments_instructions>` developer part, when the thread may have environments still connecting. */
+  readonly environmentsInstructions?: ((config: Config) => string | undefined) | undefined;
   /** Where each attached environment's AGENTS.md files are looked for, the primary first. */
   readonly agentsMdPlaces: (config: Config) => readonly AgentsMdPlace[];
 }
@@ -119,6 +121,22 @@ export class TurnContextAssembly {
         if (world.records.length > 0) recorder.recordWorldState(world.records);
       },
     };
+  }
+
+  /**
+   * The update to append before a sampling request when the environments changed since the model
+   * was last told (one finished connecting mid-turn, or failed to): the changed environments only.
+   * Undefined when nothing changed, or when the model has been told nothing yet. Once returned, the
+   * model counts as told: later requests and turns do not repeat it.
+   */
+  environmentUpdate(config: Config): ResponseItem | undefined {
+    const last = this.#lastSettings;
+    if (last === undefined) return undefined;
+    const current = this.#settings(config).environment;
+    const text = renderEnvironmentsUpdate(last.environment, current);
+    if (text === undefined) return undefined;
+    this.#lastSettings = { ...last, environment: { ...last.environment, shell: current.shell, environments: current.environments } };
+    return { type: 'message', role: 'user', content: [{ type: 'input_text', text }] };
   }
 
   /** Whether the next turn opens with the full initial context (the model has been told nothing yet). */
@@ -188,13 +206,14 @@ export class TurnContextAssembly {
   #settings(config: Config): TurnSettings {
     const { host, now } = this.#options;
     const permissions = threadPermissions(config, config.cwd);
-    const attached = (this.#options.attachedEnvironments?.(config.cwd) ?? []).map((environment) => ({ ...environment, shell: environment.shell ?? host.shell }));
+    const environments = this.#options.attachedEnvironments?.(config.cwd, host.shell) ?? [];
+    const primary = environments.find((environment) => environment.status === 'ready');
     return {
       permissions: permissions.facts,
       environment: {
         cwd: config.cwd,
-        shell: attached[0]?.shell ?? host.shell,
-        ...(attached.length > 1 ? { environments: attached } : {}),
+        shell: primary?.status === 'ready' ? primary.shell : host.shell,
+        ...(environments.length > 0 ? { environments } : {}),
         currentDate: localDate(now(), host.timezone),
         timezone: host.timezone,
         workspaceRoots: [config.cwd],
@@ -216,6 +235,7 @@ export class TurnContextAssembly {
       permissions: settings.permissions,
       developerParts: fragments.filter((fragment) => fragment.role === 'developer').map((fragment) => fragment.text),
       agentsMd: (await this.instructions(config)).text,
+      environmentsInstructions: this.#options.environmentsInstructions?.(config),
       environment: settings.environment,
     });
     // Codex puts the lineage between the developer message and the user's context.

@@ -3,6 +3,7 @@
 // contract). This module owns both spellings and reads them back from a call.
 import type { FunctionToolHandler } from '@skein/extension-api';
 import type { ToolCall } from './tool-router.js';
+import { WAIT_FOR_ENVIRONMENT } from './wait-for-environment/wait-for-environment-tool.js';
 
 /** The argument a function tool call names its environment with. */
 export const ENVIRONMENT_ID_ARGUMENT = 'environment_id';
@@ -25,6 +26,8 @@ export function withEnvironmentParameter<T>(tool: FunctionToolHandler<T>): Funct
 
 /** The environment id a call names, if it names one. */
 export function requestedEnvironmentId(call: ToolCall): string | undefined {
+  // Its `environment_id` is the environment it waits for; the call itself runs nowhere.
+  if (call.name === WAIT_FOR_ENVIRONMENT) return undefined;
   if (call.type === 'custom_tool_call') {
     if (call.name !== 'apply_patch') return undefined;
     const line = call.input.split('\n', 3).find((text) => text.startsWith(PATCH_ENVIRONMENT_ID_PREFIX));

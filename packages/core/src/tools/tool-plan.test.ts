@@ -15,6 +15,7 @@ const builtIns: BuiltInToolFactory = {
   writeStdin: () => tool('write_stdin'),
   requestUserInput: () => tool('request_user_input'),
   getContextRemaining: () => tool('get_context_remaining'),
+  waitForEnvironment: () => tool('wait_for_environment'),
   applyPatch: () => tool('apply_patch'),
   viewImage: (detail) => tool(`view_image_${detail}`),
 };
@@ -31,7 +32,7 @@ const names = (plan: ReturnType<typeof planTools>) => plan.tools.map(toolName);
 describe('planTools', () => {
   it('puts the built-in tools first in Codex’s order, then extension tools in installation order', () => {
     const plan = planTools(inputs({ contributions: [{ extensionId: 'a', tools: [tool('alpha')] }, { extensionId: 'b', tools: [tool('beta')] }] }));
-    expect(names(plan)).toEqual(['exec_command', 'write_stdin', 'request_user_input', 'get_context_remaining', 'apply_patch', 'view_image_original', 'alpha', 'beta']);
+    expect(names(plan)).toEqual(['exec_command', 'write_stdin', 'wait_for_environment', 'request_user_input', 'get_context_remaining', 'apply_patch', 'view_image_original', 'alpha', 'beta']);
     expect(plan.warnings).toEqual([]);
   });
 
@@ -39,8 +40,9 @@ describe('planTools', () => {
     expect(names(planTools(inputs({ hasEnvironment: false, contributions: [{ extensionId: 'a', tools: [tool('alpha')] }] })))).toEqual(['alpha']);
     expect(names(planTools(inputs({ model: { supportsImageInput: true, supportsImageDetailOriginal: false } })))).toContain('view_image_high');
     expect(names(planTools(inputs({ model: { supportsImageInput: false, supportsImageDetailOriginal: false } })))).not.toContain('view_image_high');
-    expect(names(planTools(inputs({ features: { isEnabled: (key) => key !== 'unified_exec' } })))).toEqual(['request_user_input', 'get_context_remaining', 'apply_patch', 'view_image_original']);
+    expect(names(planTools(inputs({ features: { isEnabled: (key) => key !== 'unified_exec' && key !== 'deferred_executor' } })))).toEqual(['request_user_input', 'get_context_remaining', 'apply_patch', 'view_image_original']);
     expect(names(planTools(inputs({ features: { isEnabled: (key) => key !== 'token_budget' } })))).not.toContain('get_context_remaining');
+    expect(names(planTools(inputs({ features: { isEnabled: (key) => key !== 'deferred_executor' } })))).not.toContain('wait_for_environment');
   });
 
   it('leaves out a tool whose name is taken, by a built-in or an earlier extension, with a warning naming both', () => {

@@ -15,6 +15,8 @@ export interface BuiltInToolFactory {
   requestUserInput(): ToolHandler;
   /** The token budget's `get_context_remaining`. */
   getContextRemaining(): ToolHandler;
+  /** `deferred_executor`'s `wait_for_environment`. */
+  waitForEnvironment(): ToolHandler;
   /** `environmentChoice`: the patch may name its environment. */
   applyPatch(environmentChoice: boolean): ToolHandler;
   viewImage(detail: 'original' | 'high'): ToolHandler;
@@ -78,10 +80,12 @@ function builtInTools(inputs: ToolPlanInputs): ToolHandler[] {
   const offered = (tool: ToolHandler): ToolHandler => (choice && tool.kind === 'function' ? withEnvironmentParameter(tool) : tool);
   // Commands need the shell tool and unified exec (Codex's `shell_tool` / `unified_exec` features).
   const commandTools = features.isEnabled('shell_tool') && features.isEnabled('unified_exec');
-  // Codex's order: exec_command, write_stdin, request_user_input, (token budget:) get_context_remaining, apply_patch, view_image.
+  // Codex's order: exec_command, write_stdin, (deferred_executor:) wait_for_environment, request_user_input,
+  // (token budget:) get_context_remaining, apply_patch, view_image.
   return [
     // write_stdin needs no choice: a session id belongs to the environment it was started in.
     ...(commandTools ? [offered(builtIns.execCommand()), builtIns.writeStdin()] : []),
+    ...(features.isEnabled('deferred_executor') ? [builtIns.waitForEnvironment()] : []),
     builtIns.requestUserInput(),
     ...(features.isEnabled('token_budget') ? [builtIns.getContextRemaining()] : []),
     builtIns.applyPatch(choice),

@@ -5,6 +5,7 @@ import { type ToolApprovals, type ToolContext, type ToolEnvironment, type ToolIn
 import { toolOutputFor, type ResponseItem } from '@skein/protocol';
 import type { CoreEvent } from '../turn/core-event.js';
 import { requestedEnvironmentId } from './environment-choice.js';
+import { NO_USABLE_ENVIRONMENT } from './require-environment.js';
 import type { ToolCall, ToolRouter } from './tool-router.js';
 
 /** How deep tools may call tools through `dispatch` before the call is refused. */
@@ -20,6 +21,13 @@ export interface TurnToolCallsOptions {
   readonly environment: ToolEnvironment | undefined;
   /** Every attached environment, the primary first (default: the primary alone). */
   readonly environments?: readonly ToolEnvironment[] | undefined;
+  /**
+   * The ready environments now, the primary first, when they can change while the turn runs (one
+   * still connecting becomes ready): read for each call in place of `environment` and `environments`.
+   */
+  readonly currentEnvironments?: (() => readonly ToolEnvironment[]) | undefined;
+  /** Whether the selected environment `id` exists but cannot be used (still connecting, or failed to). */
+  readonly isUnusable?: ((id: string) => boolean) | undefined;
   readonly approvals: BindApprovals;
   readonly emit: (event: CoreEvent) => void;
   /** Ids for the calls tools make through `dispatch`. */
@@ -85,11 +93,13 @@ export class TurnToolCalls {
    * for an environment the thread lacks, the output the model reads instead of running the call.
    */
   #context(turn: TurnScope, callId: string, depth: number, environmentId?: string): ToolContext | string {
-    const primary = this.#options.environment;
-    const environments = this.#options.environments ?? (primary === undefined ? [] : [primary]);
+    const current = this.#options.currentEnvironments?.();
+    const primary = current === undefined ? this.#options.environment : current[0];
+    const environments = current ?? this.#options.environments ?? (primary === undefined ? [] : [primary]);
     const { turnId, signal } = turn;
     const chosen = environmentId === undefined ? primary : environments.find((candidate) => candidate.id === environmentId);
     if (environmentId !== undefined && chosen === undefined) {
+      if (this.#options.isUnusable?.(environmentId) === true) return NO_USABLE_ENVIRONMENT;
       const attached = environments.map((candidate) => `\`${candidate.id}\``).join(', ') || 'none';
       return `unknown environment id \`${environmentId}\`; this thread's environments are ${attached}`;
     }
