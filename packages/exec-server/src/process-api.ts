@@ -169,4 +169,10 @@ export interface ExecutorProcesses {
   subscribe(listener: (event: ProcessEvent) => void): () => void;
   /** Terminates every running process and waits for them to exit. */
   close(): Promise<void>;
+  /**
+   * The executor processes start on now, for handles whose executor can change (a link that
+   * reconnects to a new exec-server): what callers learn about an executor (a shell snapshot) is
+   * kept per identity. Without it the handle itself is the identity.
+   */
+  currentExecutor?(): object;
 }

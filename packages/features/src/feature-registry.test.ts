@@ -54,6 +54,7 @@ const ACTED_ON: Readonly<Record<string, Omit<CodexFeature, 'key'>>> = {
   multi_agent_mode: { stage: 'removed', defaultEnabled: false },
   multi_agent_v2: { stage: 'stable', defaultEnabled: false },
   rollout_budget: { stage: 'underDevelopment', defaultEnabled: false },
+  shell_snapshot: { stage: 'stable', defaultEnabled: true },
   token_budget: { stage: 'underDevelopment', defaultEnabled: false },
   tool_search: { stage: 'removed', defaultEnabled: false },
 };

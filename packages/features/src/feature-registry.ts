@@ -202,7 +202,7 @@ export const FEATURE_REGISTRY = Object.freeze([
   listed('secret_auth_storage', 'stable', false, 'Keeps credentials in the system secret store.'),
   listed('send_async_message', 'removed', false, 'Sent messages without waiting for a reply.'),
   listed('send_message_to_user_async', 'underDevelopment', false, 'The agent tells the user something while it keeps working.'),
-  listed('shell_snapshot', 'stable', true, 'Captures the shell environment once and reuses it for later commands.'),
+  acted('shell_snapshot', 'stable', true, 'Captures the environment a login shell sets up once per environment and cwd; later commands run without the profile scripts.'),
   listed('shell_snapshot_v2', 'underDevelopment', false, 'The second way of capturing the shell environment.'),
   listed('shell_tool', 'stable', true, 'The shell command tool.'),
   listed('shell_zsh_fork', 'removed', false, 'Ran shell commands through a forked zsh.'),

@@ -106,6 +106,8 @@ export class EnvironmentLink {
         const current = this.#current;
         if (current !== undefined && !current.executor.client.closed) await current.executor.processes.close();
       },
+      // A re-added or reconnected exec-server is another machine as far as a shell snapshot goes.
+      currentExecutor: () => this.#current?.executor ?? this,
     };
   }
 

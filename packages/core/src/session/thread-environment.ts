@@ -274,6 +274,7 @@ export class EnvironmentState {
           }
         : { env: shellEnvironment(policy, environment.env) }),
       defaultShell: environment.shell,
+      shellSnapshots: config.features.isEnabled('shell_snapshot'),
       monotonicMs: this.#options.monotonicMs,
       onEvent: this.#options.onCommandEvent,
     });

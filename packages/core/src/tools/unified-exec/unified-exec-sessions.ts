@@ -3,7 +3,7 @@
 // deadline, keeps still-running ones as numbered sessions for write_stdin, prunes the oldest beyond
 // the limit, reports begin / output-delta / end events, and kills everything in `closeAll`.
 import { randomInt } from 'node:crypto';
-import type { ExecEnvPolicy, ExecutorProcesses, FileSystemSandboxContext, ProcessEvent, ProcessStream } from '@skein/exec-server';
+import type { ExecEnvPolicy, ExecutorProcesses, FileSystemSandboxContext, ProcessEvent, ProcessStream, StartProcessParams } from '@skein/exec-server';
 import type { PathUri } from '@skein/protocol';
 import { ExecSession, type SessionExit, type SessionOrigin } from './exec-session.js';
 import { budgetOutput, newChunkId, type ExecResponse } from './exec-output.js';
@@ -19,6 +19,7 @@ import {
 } from './limits.js';
 import { execYieldTime, resolveWorkdir, writeYieldTime } from './request-bounds.js';
 import { displayCommand, shellArgv } from './shell-command.js';
+import { shellSnapshot } from './shell-snapshot.js';
 import { UnifiedExecError } from './unified-exec-error.js';
 
 /** Set for every command so tools print plain, unpaged, colourless text the model can read. */
@@ -77,6 +78,11 @@ export interface UnifiedExecSessionsOptions {
   readonly envPolicy?: ExecEnvPolicy | undefined;
   /** The user's shell, used when the model names none (`/bin/bash`). */
   readonly defaultShell: string;
+  /**
+   * Login-shell commands run `-c` with the environment a login shell set up once (see
+   * shell-snapshot.ts) instead of running the profile scripts each time.
+   */
+  readonly shellSnapshots?: boolean | undefined;
   readonly onEvent?: ((event: UnifiedExecEvent) => void) | undefined;
   /** Live sessions kept (default `MAX_UNIFIED_EXEC_SESSIONS`). */
   readonly maxSessions?: number | undefined;
@@ -163,15 +169,8 @@ export class UnifiedExecSessions {
     this.#byProcess.set(processId, session);
     let sandboxType: string;
     try {
-      ({ sandboxType } = await this.#options.processes.start({
-        processId,
-        argv,
-        cwd,
-        env: { ...this.#options.env, ...UNIFIED_EXEC_ENV },
-        envPolicy: this.#options.envPolicy,
-        tty,
-        sandbox: request.sandbox,
-      }));
+      const spawn = await this.#spawnForm(argv, request);
+      ({ sandboxType } = await this.#options.processes.start({ processId, cwd, tty, sandbox: request.sandbox, ...spawn }));
     } catch (error) {
       this.#byProcess.delete(processId);
       throw error;
@@ -185,6 +184,21 @@ export class UnifiedExecSessions {
     const response = await this.#collect(session, startedAt, execYieldTime(request.yieldTimeMs), request.maxOutputTokens, request.signal);
     if (response.sessionId !== null) await this.#store(session);
     return response;
+  }
+
+  /**
+   * How `argv` is started: as it is, or — a login shell with a snapshot — the shell with `-c` and the
+   * snapshot's environment (clients and approvals still see the `-lc` form).
+   */
+  async #spawnForm(argv: readonly string[], request: ExecCommandRequest): Promise<Pick<StartProcessParams, 'argv' | 'env' | 'envPolicy'>> {
+    const env = { ...this.#options.env, ...UNIFIED_EXEC_ENV };
+    const asIs = { argv, env, envPolicy: this.#options.envPolicy };
+    const [shell, flag, cmd] = argv;
+    if (this.#options.shellSnapshots !== true || flag !== '-lc' || shell === undefined || cmd === undefined) return asIs;
+    const snapshot = await shellSnapshot(this.#options.processes, { shell, cwd: request.cwd, env, envPolicy: this.#options.envPolicy, sandbox: request.sandbox, now: this.#now });
+    if (snapshot === undefined) return asIs;
+    // The snapshot is the whole environment: an executor building one by policy would add to it.
+    return { argv: [shell, '-c', cmd], env: { ...snapshot.env, ...UNIFIED_EXEC_ENV }, envPolicy: undefined };
   }
 
   /** Writes `chars` to a session's terminal (nothing: a poll) and collects its output again. */
