@@ -88,9 +88,16 @@ describe('deferred_executor', () => {
         functionCall('exec_command', { cmd: 'echo early', environment_id: 'remote' }, { callId: 'call_early' }),
         functionCall('wait_for_environment', { environment_id: 'remote' }, { callId: 'call_wait' }),
         functionCall('wait_for_environment', { environment_id: 'nope' }, { callId: 'call_unknown' }),
+        // Written while `local` was the primary: it runs there, even though `remote` is ready by now.
+        functionCall('exec_command', { cmd: `echo "[$${MARKER}]"` }, { callId: 'call_unnamed_before' }),
         completed(),
       ),
-      sse(functionCall('exec_command', { cmd: `echo "[$${MARKER}]"`, environment_id: 'remote' }, { callId: 'call_remote' }), completed()),
+      sse(
+        functionCall('exec_command', { cmd: `echo "[$${MARKER}]"`, environment_id: 'remote' }, { callId: 'call_remote' }),
+        // Once told, the primary is `remote`.
+        functionCall('exec_command', { cmd: `echo "[$${MARKER}]"` }, { callId: 'call_unnamed_after' }),
+        completed(),
+      ),
       sse(assistantMessage('Done.'), completed()),
       sse(assistantMessage('Again.'), completed()),
     ]);
@@ -118,6 +125,7 @@ describe('deferred_executor', () => {
     expect(second!.toolOutputText('call_early')).toBe(NO_USABLE);
     expect(second!.toolOutputText('call_wait')).toBe('{"environment_id":"remote","status":"ready"}');
     expect(second!.toolOutputText('call_unknown')).toBe('environment `nope` is neither ready nor starting');
+    expect(second!.toolOutputText('call_unnamed_before')).toMatch(/Output:\n\[\]\n$/);
     // One update, after the outputs: `remote` ready and the primary again.
     const update = environmentContexts(second!).slice(1);
     expect(update.map(cwd)).toEqual([expect.stringContaining(`  <environments>\n${environment('local', ' primary="false"', '      <shell>bash</shell>\n')}${environment('remote', ' primary="true"', '      <shell>bash</shell>\n')}  </environments>\n`)]);
@@ -125,6 +133,7 @@ describe('deferred_executor', () => {
     expect(items.at(-1)).toMatchObject({ type: 'message', role: 'user' });
     // The command then ran on the executor, and nothing new was said: not in the turn, not in the next.
     expect(third!.toolOutputText('call_remote')).toMatch(/Output:\n\[remote\]\n$/);
+    expect(third!.toolOutputText('call_unnamed_after')).toMatch(/Output:\n\[remote\]\n$/);
     expect(environmentContexts(third!)).toEqual(environmentContexts(second!));
     expect(environmentContexts(nextTurn!)).toEqual(environmentContexts(second!));
     expect(client.notificationsOf('thread/environment/connected')).toEqual([{ threadId, environmentId: 'remote' }]);
@@ -159,7 +168,7 @@ describe('deferred_executor', () => {
     const client = await serverWithGatedExecutor(false);
     model.expect([sse(functionCall('exec_command', { cmd: `echo "[$${MARKER}]"` }, { callId: 'call_remote' }), completed()), sse(assistantMessage('Done.'), completed())]);
     const starting = client.request('thread/start', { cwd: home.workspace, approvalPolicy: 'never', sandbox: 'danger-full-access' });
-    // The executor is still held: the start waits for it.
+    // The executor is still held (the start's answer, below, shows it waited: remote is attached and ready).
     expect(await client.request('environment/status', { environmentId: 'remote' })).toEqual({ status: 'pending' });
     writeFileSync(gate, '');
     const { thread } = (await starting) as { thread: { id: string; environments: { environmentId: string }[] } };

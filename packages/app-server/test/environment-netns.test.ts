@@ -2,8 +2,9 @@
 // creates (its own interfaces, reached over a veth pair), not started by the app-server, behind a
 // TLS-terminating proxy in that namespace — the deployment docs/deployment.md describes. The
 // app-server attaches it with `environment/add` over `wss://` with a bearer token; the model's
-// command runs in that namespace. The refusals are tested on the same executor: a token over plain
-// `ws://` to a non-loopback host, and a wrong token. Needs root, `ip` and `openssl`.
+// command runs in that namespace. The refusals: a token over plain `ws://` to that non-loopback
+// address (refused before any connection), and a wrong token (refused by the executor over
+// `wss://`). Needs root, `ip` and `openssl`.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { once } from 'node:events';

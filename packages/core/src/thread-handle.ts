@@ -41,6 +41,8 @@ export interface ThreadHandle {
   readonly environmentIds: readonly string[];
   /** The native cwd turns use on the attached environment `environmentId`. */
   environmentCwd(environmentId: string): string;
+  /** Whether the selected environment `environmentId` is still connecting (or failed to): not usable yet. */
+  environmentUnusable(environmentId: string): boolean;
   /** The commands exec_command left running, to list and end between turns. */
   readonly backgroundTerminals: BackgroundTerminals;
   /** Tokens used since the thread began. */
@@ -92,6 +94,7 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
       return session.environmentIds;
     },
     environmentCwd: (environmentId) => session.environmentCwd(environmentId),
+    environmentUnusable: (environmentId) => session.environmentUnusable(environmentId),
     get backgroundTerminals() {
       return session.backgroundTerminals;
     },

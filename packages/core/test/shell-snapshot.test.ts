@@ -13,7 +13,7 @@ import { UnifiedExecSessions, type UnifiedExecEvent } from '../src/tools/unified
 const dirs: string[] = [];
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
+  for (const close of closers.splice(0).reverse()) await close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -26,6 +26,12 @@ function homeWithProfile(extra = ''): string {
 }
 
 const profileRuns = (home: string) => (existsSync(path.join(home, 'profile-runs')) ? readFileSync(path.join(home, 'profile-runs'), 'utf8').split('\n').filter(Boolean).length : 0);
+
+function localProcesses(): LocalProcesses {
+  const processes = new LocalProcesses();
+  closers.push(() => processes.close());
+  return processes;
+}
 
 function sessionsOn(processes: LocalProcesses, home: string, shellSnapshots: boolean, events: UnifiedExecEvent[] = []): UnifiedExecSessions {
   const sessions = new UnifiedExecSessions({ processes, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home }, defaultShell: '/bin/bash', shellSnapshots, onEvent: (event) => events.push(event), monotonicMs: () => performance.now() });
@@ -44,7 +50,7 @@ describe('shell snapshots', () => {
   it('runs the login profile once and gives every later command the environment it exported', async () => {
     const home = homeWithProfile();
     const events: UnifiedExecEvent[] = [];
-    const sessions = sessionsOn(new LocalProcesses(), home, true, events);
+    const sessions = sessionsOn(localProcesses(), home, true, events);
     for (let index = 0; index < 3; index++) expect(await run(sessions, home, PROBE)).toBe('from=yes\nno-fn\n');
     expect(profileRuns(home)).toBe(1);
     // Clients still see the login-shell form Codex shows.
@@ -56,8 +62,7 @@ describe('shell snapshots', () => {
 
   it('is shared by every session on one executor, and captured again for another cwd', async () => {
     const home = homeWithProfile();
-    const processes = new LocalProcesses();
-    closers.push(() => processes.close());
+    const processes = localProcesses();
     const other = path.join(home, 'other');
     mkdirSync(other);
     const first = sessionsOn(processes, home, true);
@@ -71,7 +76,7 @@ describe('shell snapshots', () => {
 
   it('runs the profile for every command when snapshots are off', async () => {
     const home = homeWithProfile();
-    const sessions = sessionsOn(new LocalProcesses(), home, false);
+    const sessions = sessionsOn(localProcesses(), home, false);
     for (let index = 0; index < 3; index++) expect(await run(sessions, home, PROBE)).toBe('from=yes\nhas-fn\n');
     expect(profileRuns(home)).toBe(3);
   });
@@ -79,7 +84,7 @@ describe('shell snapshots', () => {
   it('falls back to a login shell per command when the capture fails', async () => {
     // A profile whose `env` cannot print the environment: the capture exits non-zero.
     const home = homeWithProfile('env() { return 3; }\n');
-    const sessions = sessionsOn(new LocalProcesses(), home, true);
+    const sessions = sessionsOn(localProcesses(), home, true);
     for (let index = 0; index < 2; index++) expect(await run(sessions, home, PROBE)).toBe('from=yes\nhas-fn\n');
     // The failed capture ran it once; each command once more.
     expect(profileRuns(home)).toBe(3);

@@ -95,10 +95,17 @@ export async function settleSelection(environments: readonly SelectedEnvironment
   return { environments: settled.filter((environment) => environment !== undefined), warnings };
 }
 
-/** Calls `connected` with the id of each environment of `environments` still connecting, once it has connected. */
-export function whenConnected(environments: readonly SelectedEnvironment[], connected: (environmentId: string) => void): void {
+/**
+ * Sends the thread `thread/environment/connected` for each of `environments` still connecting, once
+ * it has connected. (A reconnect of an environment the thread already uses is the manager's to tell.)
+ */
+export function announceWhenConnected(server: { broadcast(threadId: string, method: string, params: unknown): void }, threadId: string, environments: readonly SelectedEnvironment[]): void {
   for (const environment of environments) {
-    if (isStartingEnvironment(environment)) environment.ready.then(() => connected(environment.id), () => undefined);
+    if (!isStartingEnvironment(environment)) continue;
+    environment.ready.then(
+      () => server.broadcast(threadId, 'thread/environment/connected', { threadId, environmentId: environment.id }),
+      () => undefined,
+    );
   }
 }
 

@@ -8,7 +8,7 @@ import { chosenServiceTier } from '../threads/service-tier.js';
 import { recordPermissions, selectPermissions } from '../threads/permission-selection.js';
 import { environmentEntries, nextTurnConfig, threadSettingsObject } from '../threads/thread-settings.js';
 import type { SelectedEnvironment } from '@skein/core';
-import { selectEnvironment, settleSelection, whenConnected } from '../environments/environment-selection.js';
+import { announceWhenConnected, selectEnvironment, settleSelection } from '../environments/environment-selection.js';
 import { afterResponse, asRequestError } from './threads.js';
 
 /** The `thread/settings/update` method. */
@@ -53,7 +53,7 @@ export const THREAD_SETTINGS_METHODS: ReadonlyMap<string, AppServerMethod> = new
             return next;
           })
           .catch((error: unknown) => asRequestError(error));
-        if (settled !== undefined) whenConnected(settled.environments, (environmentId) => context.server.broadcast(thread.id, 'thread/environment/connected', { threadId: thread.id, environmentId }));
+        if (settled !== undefined) announceWhenConnected(context.server, thread.id, settled.environments);
         recordPermissions(thread, permissions);
         thread.serviceTier = chosenServiceTier(params.serviceTier, thread.serviceTier);
         if (params.personality !== undefined && params.personality !== null) thread.personality = params.personality;

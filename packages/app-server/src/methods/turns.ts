@@ -2,7 +2,7 @@
 // promptly; a started turn notifies in the background.
 import { newTurnId, randomUuidV7, TurnInterruptParams, TurnStartParams, TurnSteerParams } from '@skein/protocol';
 import { AppServerRequestError } from '../app-server-error.js';
-import { selectEnvironment, settleSelection, whenConnected } from '../environments/environment-selection.js';
+import { announceWhenConnected, selectEnvironment, settleSelection } from '../environments/environment-selection.js';
 import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
 import type { LiveThread } from '../threads/live-thread.js';
 import { chosenServiceTier, requestServiceTier } from '../threads/service-tier.js';
@@ -33,7 +33,11 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         assertNoTurnRunning(thread);
         const permissions = selectPermissions(params);
         // Checked (ids, and each cwd on its environment) before anything changes.
-        const selected = await selectEnvironment(params.environments, hub.environments);
+        const chosen = await selectEnvironment(params.environments, hub.environments);
+        // With deferred_executor off the turn starts once its environments are connected; waited for
+        // before the settings are read, so a settings change that arrives meanwhile is built on.
+        const settled = chosen === undefined ? undefined : await settleSelection(chosen.environments, thread.nextConfig.features.isEnabled('deferred_executor'));
+        const selected = chosen === undefined || settled === undefined ? undefined : { ...chosen, environments: settled.environments, warnings: [...chosen.warnings, ...settled.warnings] };
         const requested = params.cwd ?? selected?.cwd ?? undefined;
         const cwd = requested === undefined ? undefined : context.server.resolveCwd(requested);
         // The overrides layer over the thread's settings so far (thread/start's, earlier turns',
@@ -50,12 +54,9 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         // here, so a refused or failed turn/start leaves the thread as it was.
         assertNoTurnRunning(thread);
         if (selected !== undefined) {
-          // With deferred_executor off the turn starts once its environments are connected.
-          const settled = await settleSelection(selected.environments, (config ?? thread.config).features.isEnabled('deferred_executor'));
-          assertNoTurnRunning(thread);
-          thread.handle.useEnvironment(settled.environments);
-          whenConnected(settled.environments, (environmentId) => context.server.broadcast(thread.id, 'thread/environment/connected', { threadId: thread.id, environmentId }));
-          for (const message of [...selected.warnings, ...settled.warnings]) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });
+          thread.handle.useEnvironment(selected.environments);
+          announceWhenConnected(context.server, thread.id, selected.environments);
+          for (const message of selected.warnings) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });
         }
         if (config !== undefined) thread.reconfigure(config);
         recordPermissions(thread, permissions);

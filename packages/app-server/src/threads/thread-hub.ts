@@ -15,7 +15,7 @@ import { LiveThread, type ThreadHost } from './live-thread.js';
 import { previewOf, recordedTurns } from './recorded-turns.js';
 import type { WireObject } from './thread-items.js';
 import { EnvironmentManager } from '../environments/environment-manager.js';
-import { settleSelection, whenConnected } from '../environments/environment-selection.js';
+import { announceWhenConnected, settleSelection } from '../environments/environment-selection.js';
 import { threadSettingsObject } from './thread-object.js';
 import { listedThreadObject, liveThreadObject, storedThreadObject } from './thread-objects.js';
 import { recordedApprovalPolicy } from './recorded-approval-policy.js';
@@ -83,7 +83,8 @@ export class ThreadHub {
     // told again when it is connected again (their later commands then run on the new connection).
     const tell = (method: string) => (environmentId: string) => {
       for (const thread of this.#threads.values()) {
-        if (thread.handle.environmentIds.includes(environmentId)) server.broadcast(thread.id, method, { threadId: thread.id, environmentId });
+        // A thread still waiting for the environment to start is told by its own selection (announceWhenConnected).
+        if (thread.handle.environmentIds.includes(environmentId) && !thread.handle.environmentUnusable(environmentId)) server.broadcast(thread.id, method, { threadId: thread.id, environmentId });
       }
     };
     this.environments.onDisconnected(tell('thread/environment/disconnected'));
@@ -145,7 +146,7 @@ export class ThreadHub {
       ephemeral: params.ephemeral === true,
       init: { selectedCapabilityRoots: params.selectedCapabilityRoots ?? [] },
     });
-    whenConnected(settled.environments, (environmentId) => this.server.broadcast(handle.threadId, 'thread/environment/connected', { threadId: handle.threadId, environmentId }));
+    announceWhenConnected(this.server, handle.threadId, settled.environments);
     return { ...(await this.#register(live, handle, connection)), skipped };
   }
 

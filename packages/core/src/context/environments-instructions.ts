@@ -8,7 +8,7 @@ export const ENVIRONMENTS_INSTRUCTIONS = [
   '## Execution environments',
   'Each execution environment is a machine or workspace of its own, with its own files, shell and installed tools. `<environment_context>` lists the ones this task uses.',
   '',
-  'An environment whose status is `starting` is still connecting and cannot be used yet. Once it is ready you will be told, and its files, commands and instructions become available.',
+  'An environment whose status is `starting` is still connecting and cannot be used yet. Once it is ready you will be told, and its files and commands become available.',
   '',
   'Call `wait_for_environment` only when the task needs that environment; keep working with what is already available meanwhile.',
   '</environments_instructions>',

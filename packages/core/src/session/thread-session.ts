@@ -19,7 +19,7 @@ import { combineTurnHooks, type BeforeSamplingHook } from '../turn/turn-hooks.js
 import { withApprovalItems } from './approval-items.js';
 import { commandEvent } from './command-events.js';
 import { threadApprovals } from './thread-approvals.js';
-import { EnvironmentState, type SelectedEnvironment } from './thread-environment.js';
+import { EnvironmentState, environmentIdOf, type SelectedEnvironment } from './thread-environment.js';
 import { ENVIRONMENTS_INSTRUCTIONS } from '../context/environments-instructions.js';
 import { NO_TOKENS, type TokenUsageBreakdown } from './thread-token-usage.js';
 import { ThreadTools } from './thread-tools.js';
@@ -162,6 +162,11 @@ export class ThreadSession {
     return this.#environments.cwdOf(environmentId, this.#config);
   }
 
+  /** Whether the selected environment `environmentId` is still connecting, or failed to. */
+  environmentUnusable(environmentId: string): boolean {
+    return this.#environments.selection.isUnusable(environmentId);
+  }
+
   /** The commands exec_command left running. */
   get backgroundTerminals(): BackgroundTerminals {
     return this.#environments.backgroundTerminals;
@@ -231,6 +236,9 @@ export class ThreadSession {
     try {
       this.#options.extensions.beginTurn(turnId);
       const selection = active.environments;
+      // Calls without an environment_id run on the primary the model was last told of: one that
+      // becomes ready takes over only once the update saying so has gone out.
+      let toldPrimary = selection.ready[0];
       const router = await this.#tools.router(config, model, selection.usable, selection.ids.length > 1);
       const turnStartedAtMs = this.#options.clock.now().getTime();
       // Read before each request: a compaction moves the turn to the next window.
@@ -248,6 +256,7 @@ export class ThreadSession {
             router,
             environment: undefined,
             currentEnvironments: () => this.#environments.toolEnvironments(config, selection),
+            currentPrimary: () => this.#environments.toolEnvironments(config, selection).find((environment) => toldPrimary !== undefined && environment.id === environmentIdOf(toldPrimary)),
             isUnusable: (id) => selection.isUnusable(id),
             approvals: this.#approvals,
             emit,
@@ -266,7 +275,7 @@ export class ThreadSession {
           // the thread's hooks, then steered input, just before the request. After a response:
           // token accounting first, so budgets and compaction see its usage.
           hooks: combineTurnHooks(
-            { afterResponse: [this.#tokens], beforeSampling: [this.#compaction.midTurnHook(compaction('mid_turn')), this.#environmentUpdates(config)] },
+            { afterResponse: [this.#tokens], beforeSampling: [this.#compaction.midTurnHook(compaction('mid_turn')), this.#environmentUpdates(config, () => (toldPrimary = selection.ready[0]))] },
             this.#budgets.hooks,
             this.#options.hooks ?? {},
             { beforeSampling: [this.#injected, active.steered] },
@@ -324,11 +333,13 @@ export class ThreadSession {
   }
 
   /** Before each request: tells the model of an environment that finished connecting (or failed to) since it was last told. */
-  #environmentUpdates(config: Config): BeforeSamplingHook {
+  #environmentUpdates(config: Config, told: () => void): BeforeSamplingHook {
     return {
       name: 'environment updates',
       beforeSampling: () => {
         const update = this.#context.environmentUpdate(config);
+        // With or without an update, the model now knows the environments as they are.
+        told();
         return update === undefined ? [] : [update];
       },
     };

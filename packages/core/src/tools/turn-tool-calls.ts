@@ -26,6 +26,8 @@ export interface TurnToolCallsOptions {
    * still connecting becomes ready): read for each call in place of `environment` and `environments`.
    */
   readonly currentEnvironments?: (() => readonly ToolEnvironment[]) | undefined;
+  /** With `currentEnvironments`: where calls that name no environment run now (default: the first ready one). */
+  readonly currentPrimary?: (() => ToolEnvironment | undefined) | undefined;
   /** Whether the selected environment `id` exists but cannot be used (still connecting, or failed to). */
   readonly isUnusable?: ((id: string) => boolean) | undefined;
   readonly approvals: BindApprovals;
@@ -94,7 +96,7 @@ export class TurnToolCalls {
    */
   #context(turn: TurnScope, callId: string, depth: number, environmentId?: string): ToolContext | string {
     const current = this.#options.currentEnvironments?.();
-    const primary = current === undefined ? this.#options.environment : current[0];
+    const primary = current === undefined ? this.#options.environment : this.#options.currentPrimary === undefined ? current[0] : this.#options.currentPrimary();
     const environments = current ?? this.#options.environments ?? (primary === undefined ? [] : [primary]);
     const { turnId, signal } = turn;
     const chosen = environmentId === undefined ? primary : environments.find((candidate) => candidate.id === environmentId);

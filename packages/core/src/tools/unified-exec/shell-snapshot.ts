@@ -17,8 +17,13 @@ export const SHELL_SNAPSHOT_TIMEOUT_MS = 10_000;
 const MAX_SNAPSHOT_BYTES = 1024 * 1024;
 /** Shells whose `-lc` runs profile scripts and which take `-c` without them. */
 const POSIX_SHELLS = new Set(['bash', 'zsh', 'sh', 'dash', 'ksh', 'mksh']);
-/** Variables that describe the capturing process, not the user's environment. */
-const PROCESS_VARIABLES = new Set(['_', 'PWD', 'OLDPWD', 'SHLVL']);
+/**
+ * Variables that describe the capturing process, not the user's environment: the shell's own, and
+ * the markers a sandbox sets (a later command under another sandbox, or none, must not inherit them).
+ */
+const PROCESS_VARIABLES = new Set(['_', 'PWD', 'OLDPWD', 'SHLVL', 'CODEX_SANDBOX', 'CODEX_SANDBOX_NETWORK_DISABLED']);
+/** Snapshots kept per executor; the least recently used beyond this are dropped. */
+const MAX_SNAPSHOTS_PER_EXECUTOR = 32;
 
 /** The environment a login shell set up. */
 export interface ShellSnapshot {
@@ -52,12 +57,18 @@ export function shellSnapshot(processes: ExecutorProcesses, request: SnapshotReq
     byKey = new Map();
     snapshots.set(executor, byKey);
   }
-  const key = createHash('sha256').update(JSON.stringify([request.shell, request.cwd.toString(), request.env, request.envPolicy ?? null])).digest('hex');
+  // The sandbox is part of the key: what a confined profile could see (its network, its files) is
+  // not what an unconfined one sees.
+  const key = createHash('sha256').update(JSON.stringify([request.shell, request.cwd.toString(), request.env, request.envPolicy ?? null, request.sandbox])).digest('hex');
   let snapshot = byKey.get(key);
   if (snapshot === undefined) {
+    // A failed capture is kept too: commands then run their login shell, rather than capturing again each time.
     snapshot = capture(processes, request);
-    byKey.set(key, snapshot);
   }
+  byKey.delete(key);
+  byKey.set(key, snapshot);
+  const oldest = byKey.keys().next().value;
+  if (byKey.size > MAX_SNAPSHOTS_PER_EXECUTOR && oldest !== undefined) byKey.delete(oldest);
   return snapshot;
 }
 

@@ -170,6 +170,9 @@ export class UnifiedExecSessions {
     let sandboxType: string;
     try {
       const spawn = await this.#spawnForm(argv, request);
+      // A capture takes a while: the thread may have ended, or the turn been interrupted, meanwhile.
+      if (this.#closed) throw new UnifiedExecError('Closed', 'the thread has ended; no more commands can run');
+      if (request.signal?.aborted === true) throw request.signal.reason;
       ({ sandboxType } = await this.#options.processes.start({ processId, cwd, tty, sandbox: request.sandbox, ...spawn }));
     } catch (error) {
       this.#byProcess.delete(processId);
