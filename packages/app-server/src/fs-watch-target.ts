@@ -4,8 +4,9 @@
 // exists, and one on its nearest existing ancestor, which sees the next folder on the way to the
 // target (or the target) appear or go. Such a change re-arms them: a target that appeared in the
 // meantime (`mkdir -p` makes a whole chain at once) is reported then. chokidar arms asynchronously
-// (slowly on a loaded machine), so each watcher scans what is there once armed and takes anything
-// that was not there when it was asked for as a change, rather than missing it.
+// (slowly on a loaded machine), so each watcher takes anything its first scan finds that was not
+// there when it was asked for as a change, and once ready compares what is there with that again
+// (a change between the scan and the watch taking hold is reported by neither).
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
@@ -90,13 +91,27 @@ function presentNow(target: string): Set<string> {
  */
 function armed(target: string, onEvent: (event: string, changedPath: string) => void): FSWatcher {
   const before = presentNow(target);
+  /** What the first scan reported, so the check once ready does not report it again. */
+  const scanned = new Set<string>();
   let ready = false;
   const watcher = watch(target, { depth: 0, ignoreInitial: false, persistent: true });
   watcher.on('error', () => undefined);
-  watcher.on('ready', () => (ready = true));
+  watcher.on('ready', () => {
+    ready = true;
+    // A change between chokidar's scan and its watch taking hold is reported by neither: compare
+    // what is there now with what was there when the watcher was asked for.
+    const now = presentNow(target);
+    for (const entry of now) if (!before.has(entry) && !scanned.has(entry)) onEvent(isFolder(entry) ? 'addDir' : 'add', entry);
+    for (const entry of before) if (!now.has(entry) && !scanned.has(entry)) onEvent(entry === target ? 'unlinkDir' : 'unlink', entry);
+  });
   watcher.on('all', (event, changedPath) => {
-    if (!ready && before.has(changedPath)) return;
+    if (!ready && before.has(changedPath) && event !== 'unlink' && event !== 'unlinkDir') return;
+    if (!ready) scanned.add(changedPath);
     onEvent(event, changedPath);
   });
   return watcher;
+}
+
+function isFolder(entry: string): boolean {
+  return statSync(entry, { throwIfNoEntry: false })?.isDirectory() === true;
 }
