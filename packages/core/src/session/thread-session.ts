@@ -15,11 +15,12 @@ import type { CoreEvent } from '../turn/core-event.js';
 import { runTurn, type TurnOutcome } from '../turn/run-turn.js';
 import { SteeredInput } from '../turn/steered-input.js';
 import { TurnItems } from '../turn/turn-items.js';
-import { combineTurnHooks, type BeforeSamplingHook } from '../turn/turn-hooks.js';
+import { combineTurnHooks } from '../turn/turn-hooks.js';
 import { withApprovalItems } from './approval-items.js';
 import { commandEvent } from './command-events.js';
 import { threadApprovals } from './thread-approvals.js';
-import { EnvironmentState, environmentIdOf, type SelectedEnvironment } from './thread-environment.js';
+import { EnvironmentState, type SelectedEnvironment } from './thread-environment.js';
+import { TurnEnvironments } from './turn-environments.js';
 import { ENVIRONMENTS_INSTRUCTIONS } from '../context/environments-instructions.js';
 import { NO_TOKENS, type TokenUsageBreakdown } from './thread-token-usage.js';
 import { ThreadTools } from './thread-tools.js';
@@ -235,10 +236,8 @@ export class ThreadSession {
     const model = this.#model;
     try {
       this.#options.extensions.beginTurn(turnId);
-      const selection = active.environments;
-      // Calls without an environment_id run on the primary the model was last told of: one that
-      // becomes ready takes over only once the update saying so has gone out.
-      let toldPrimary = selection.ready[0];
+      const environments = new TurnEnvironments(active.environments, this.#environments, config, (turnConfig) => this.#context.environmentUpdate(turnConfig));
+      const { selection } = environments;
       const router = await this.#tools.router(config, model, selection.usable, selection.ids.length > 1);
       const turnStartedAtMs = this.#options.clock.now().getTime();
       // Read before each request: a compaction moves the turn to the next window.
@@ -251,17 +250,7 @@ export class ThreadSession {
           client: this.#options.client,
           history: this.history,
           router,
-          // Read for each call: an environment still connecting is used once it is ready.
-          calls: new TurnToolCalls({
-            router,
-            environment: undefined,
-            currentEnvironments: () => this.#environments.toolEnvironments(config, selection),
-            currentPrimary: () => this.#environments.toolEnvironments(config, selection).find((environment) => toldPrimary !== undefined && environment.id === environmentIdOf(toldPrimary)),
-            isUnusable: (id) => selection.isUnusable(id),
-            approvals: this.#approvals,
-            emit,
-            newCallId: () => `call_${this.#uuid()}`,
-          }),
+          calls: new TurnToolCalls({ router, ...environments.callOptions, approvals: this.#approvals, emit, newCallId: () => `call_${this.#uuid()}` }),
           model,
           request: {
             ...sharedRequestFields(config, this.threadId, metadata().clientMetadata),
@@ -275,7 +264,7 @@ export class ThreadSession {
           // the thread's hooks, then steered input, just before the request. After a response:
           // token accounting first, so budgets and compaction see its usage.
           hooks: combineTurnHooks(
-            { afterResponse: [this.#tokens], beforeSampling: [this.#compaction.midTurnHook(compaction('mid_turn')), this.#environmentUpdates(config, () => (toldPrimary = selection.ready[0]))] },
+            { afterResponse: [this.#tokens], beforeSampling: [this.#compaction.midTurnHook(compaction('mid_turn')), environments] },
             this.#budgets.hooks,
             this.#options.hooks ?? {},
             { beforeSampling: [this.#injected, active.steered] },
@@ -330,19 +319,6 @@ export class ThreadSession {
   #requestMetadata(place: Omit<RequestPlace, 'window'>): TurnRequestMetadata {
     const { threadSource, originator, userAgent } = this.#options;
     return requestMetadata({ sessionId: this.sessionId, threadId: this.threadId, threadSource, originator, userAgent }, { ...place, window: this.#compaction.window });
-  }
-
-  /** Before each request: tells the model of an environment that finished connecting (or failed to) since it was last told. */
-  #environmentUpdates(config: Config, told: () => void): BeforeSamplingHook {
-    return {
-      name: 'environment updates',
-      beforeSampling: () => {
-        const update = this.#context.environmentUpdate(config);
-        // With or without an update, the model now knows the environments as they are.
-        told();
-        return update === undefined ? [] : [update];
-      },
-    };
   }
 
   /** Ends a model turn: input steered in that no request carried is kept for the next turn, then the thread is free. */
