@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { assistantMessage, completed, functionCall, mockProviderConfigToml, sse, startMockResponsesServer, type AppServerTestClient, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeHome, spawnStdioClient, type TestHome } from './support/app-server-harness.js';
+import { makeHome, runTurnToEnd, spawnStdioClient, type TestHome } from './support/app-server-harness.js';
 import { EXEC_SERVER_BIN, MARKER } from './support/exec-servers.js';
 
 const NO_USABLE = 'No usable execution environment is available. Wait for an environment to become available before using this tool.';
@@ -60,12 +60,7 @@ async function serverWithGatedExecutor(deferred: boolean, options: { readonly fa
   return client;
 }
 
-const text = (value: string) => [{ type: 'text', text: value, text_elements: [] }];
-
-async function runTurn(client: AppServerTestClient, threadId: string, prompt: string): Promise<void> {
-  const { turn } = (await client.request('turn/start', { threadId, input: text(prompt) })) as { turn: { id: string } };
-  await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id, 30_000);
-}
+const runTurn = (client: AppServerTestClient, threadId: string, prompt: string) => runTurnToEnd(client, threadId, prompt, 30_000);
 
 async function until(condition: () => boolean): Promise<void> {
   const deadline = Date.now() + 20_000;

@@ -5,7 +5,7 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { assistantMessage, completed, functionCall, mockProviderConfigToml, sse, startMockResponsesServer, type AppServerTestClient, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeHome, spawnStdioClient, type TestHome } from './support/app-server-harness.js';
+import { makeHome, runTurnToEnd, spawnStdioClient, type TestHome } from './support/app-server-harness.js';
 
 const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'skills-mcp-server.mjs');
 /** The fixture's large SKILL.md, as it builds it. */
@@ -40,12 +40,7 @@ async function appServer(): Promise<AppServerTestClient> {
   return client;
 }
 
-const text = (value: string) => [{ type: 'text', text: value, text_elements: [] }];
-
-async function runTurn(client: AppServerTestClient, threadId: string, prompt: string): Promise<void> {
-  const { turn } = (await client.request('turn/start', { threadId, input: text(prompt) })) as { turn: { id: string } };
-  await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id);
-}
+const runTurn = runTurnToEnd;
 
 describe('remote skills from MCP servers', () => {
   it('lists mcp/skill resources over two pages, reads them in 8 KB parts, and discovers a hanging server once per thread', async () => {

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { assistantMessage, completed, mockProviderConfigToml, sse, startMockResponsesServer, type AppServerTestClient, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeHome, spawnStdioClient, type TestHome } from './support/app-server-harness.js';
+import { makeHome, runTurnToEnd, spawnStdioClient, type TestHome } from './support/app-server-harness.js';
 
 let model: MockResponsesServer;
 let home: TestHome;
@@ -29,12 +29,7 @@ async function appServer(): Promise<AppServerTestClient> {
   return client;
 }
 
-const text = (value: string) => [{ type: 'text', text: value, text_elements: [] }];
-
-async function runTurn(client: AppServerTestClient, threadId: string, prompt: string): Promise<void> {
-  const { turn } = (await client.request('turn/start', { threadId, input: text(prompt) })) as { turn: { id: string } };
-  await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id);
-}
+const runTurn = runTurnToEnd;
 
 function writeSkill(root: string, dir: string, frontMatter: string, body = 'Follow these steps.\n', openAiYaml?: string): string {
   const folder = path.join(root, dir);

@@ -88,16 +88,14 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
       return session.activeTurnId;
     },
     get hasEnvironment() {
-      return session.hasEnvironment;
+      return session.environments.selection.usable;
     },
     get environmentIds() {
-      return session.environmentIds;
+      return session.environments.selection.ids;
     },
-    environmentCwd: (environmentId) => session.environmentCwd(environmentId),
-    environmentUnusable: (environmentId) => session.environmentUnusable(environmentId),
-    get backgroundTerminals() {
-      return session.backgroundTerminals;
-    },
+    environmentCwd: (environmentId) => session.environments.cwdOf(environmentId, session.config),
+    environmentUnusable: (environmentId) => session.environments.selection.isUnusable(environmentId),
+    backgroundTerminals: session.environments.backgroundTerminals,
     get tokenUsage() {
       return session.tokenUsage;
     },
@@ -118,7 +116,7 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
     reconfigure: (config) => session.reconfigure(config),
     rename: (name) => session.rename(name),
     runUserShellCommand: (command, options) => session.runUserShellCommand(command, options),
-    useEnvironment: (environment) => session.useEnvironment(environment),
+    useEnvironment: (environment) => session.environments.use(environment),
     close,
   };
 }

@@ -2,44 +2,13 @@
 // Owns parsing/printing `file:` URIs, native-path conversion and root-bounded lexical path algebra.
 
 import * as z from 'zod';
+import { fail, PathUriError } from './path-uri-error.js';
+import { checkHost, decodeEscapes, encode, LONE_SURROGATE, parseAuthority } from './path-uri-text.js';
+
+export { PathUriError, type PathUriErrorCode } from './path-uri-error.js';
 
 /** Which native path syntax to read or write: POSIX (`/a/b`) or Windows (`c:\a`, `\\server\share\a`). */
 export type PathConvention = 'posix' | 'windows';
-
-/** Stable codes for every way a path can be rejected; callers switch on these, never on messages. */
-export type PathUriErrorCode =
-  | 'NotFileScheme'
-  | 'QueryNotAllowed'
-  | 'FragmentNotAllowed'
-  | 'CredentialsNotAllowed'
-  | 'PortNotAllowed'
-  | 'InvalidHost'
-  | 'MissingShare'
-  | 'EncodedSeparator'
-  | 'NulNotAllowed'
-  | 'MalformedEscape'
-  | 'NotAbsolute'
-  | 'AbsoluteSegment'
-  | 'InvalidSegment'
-  | 'DriveLetterSegment'
-  | 'EscapesRoot'
-  | 'NotRepresentable';
-
-/** Raised by every PathUri operation that rejects its input; `input` is the offending text. */
-export class PathUriError extends Error {
-  override readonly name = 'PathUriError';
-  /** Why the input was rejected. */
-  readonly code: PathUriErrorCode;
-  /** The URI, native path or join segment that was rejected. */
-  readonly input: string;
-
-  constructor(code: PathUriErrorCode, reason: string, input: string) {
-    // JSON.stringify makes NUL, control characters and trailing spaces visible in logs.
-    super(`${reason}: ${JSON.stringify(input)}`);
-    this.code = code;
-    this.input = input;
-  }
-}
 
 /** What a path hangs from: `/`, a drive (`c:/`) or a UNC share (`//server/share`). */
 type Anchor =
@@ -59,14 +28,6 @@ const DRIVE_SEGMENT = /^[A-Za-z]:$/;
 const DRIVE_PREFIX = /^[A-Za-z]:/;
 const DRIVE_ABSOLUTE = /^[A-Za-z]:[\\/]/;
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
-// RFC 3986 reg-name characters minus '%' (escapes are decoded first) plus any non-ASCII character.
-const HOST = /^(?:[A-Za-z0-9\-._~!$&'()+,;=]|[\u0080-\u{10FFFF}])+$/u;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const HEX_PAIR = /^[0-9A-Fa-f]{2}$/;
-
-function fail(code: PathUriErrorCode, reason: string, input: string): never {
-  throw new PathUriError(code, reason, input);
-}
 
 /**
  * A normalised absolute `file:` path: no `.`/`..`/empty segments, lower-case drive letter and host.
@@ -359,50 +320,6 @@ function fromUncParts(host: string, parts: readonly string[], input: string): Re
   if (share === '.' || share === '..') fail('InvalidSegment', `'${share}' is not a UNC share name`, input);
   checkSegment(share, input);
   return resolve({ kind: 'unc', host, share }, [], rest, input);
-}
-
-/** Checks a raw (still encoded) URI authority and returns the decoded, lower-cased host. */
-function parseAuthority(authority: string, uri: string): string {
-  if (authority.includes('@')) fail('CredentialsNotAllowed', 'file URIs may not carry user info (user@)', uri);
-  if (DRIVE_SEGMENT.test(authority)) {
-    fail('InvalidHost', 'a drive letter is not a host; write file:///C:/... with three slashes', uri);
-  }
-  if (authority.startsWith('[')) fail('InvalidHost', 'IP literal hosts are not supported in UNC paths', uri);
-  if (authority.includes(':')) fail('PortNotAllowed', 'file URIs may not carry a port (host:port)', uri);
-  return checkHost(decodeEscapes(authority, uri), uri);
-}
-
-function checkHost(host: string, input: string): string {
-  if (!HOST.test(host) || LONE_SURROGATE.test(host) || host === '.') {
-    fail('InvalidHost', `${JSON.stringify(host)} is not a valid UNC host name`, input);
-  }
-  // Host names are case-insensitive; only ASCII is folded so the result is locale-independent.
-  return host.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
-}
-
-/** Percent-decodes strictly: every `%` must start a hex pair, and the bytes must be UTF-8. */
-function decodeEscapes(raw: string, uri: string): string {
-  for (let at = raw.indexOf('%'); at >= 0; at = raw.indexOf('%', at + 1)) {
-    const hex = raw.slice(at + 1, at + 3);
-    if (!HEX_PAIR.test(hex)) fail('MalformedEscape', `'%' must be followed by two hex digits`, uri);
-    const byte = Number.parseInt(hex, 16);
-    // Decoding %2F/%5C would smuggle a separator into one segment and change what '..' cancels.
-    if (byte === 0x2f || byte === 0x5c) fail('EncodedSeparator', 'encoded / or \\ is not allowed in a path', uri);
-    if (byte === 0) fail('NulNotAllowed', 'file URI contains an encoded NUL (%00)', uri);
-  }
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return fail('MalformedEscape', 'percent escapes do not form valid UTF-8', uri);
-  }
-}
-
-/** Percent-encodes everything but RFC 3986 unreserved characters (encodeURIComponent keeps !'()*). */
-function encode(text: string): string {
-  return encodeURIComponent(text).replace(
-    /[!'()*]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
 }
 
 function sameAnchor(a: Anchor, b: Anchor): boolean {

@@ -35,6 +35,11 @@ export function environmentError(environmentId: string, reason: EnvironmentError
   return new AppServerRequestError(code, message, { environmentId, reason });
 }
 
+/** Why `environmentId` failed, without the `environment \`<id>\`: ` its errors start with (said already where it is reported). */
+export function reasonOf(environmentId: string, error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(`environment \`${environmentId}\`: `, '');
+}
+
 /** `environment/status`'s answer: `pending` while a connection attempt is under way. */
 export type EnvironmentStatus = { readonly status: 'ready' | 'pending' } | { readonly status: 'disconnected' | 'unknown'; readonly error: string };
 
@@ -341,7 +346,7 @@ export class EnvironmentManager {
       },
       (error: unknown) => {
         // The status is the environment's already: its id need not be repeated.
-        const message = (error instanceof Error ? error.message : String(error)).replace(`environment \`${id}\`: `, '');
+        const message = reasonOf(id, error);
         configured.error = `${CONNECT_FAILED}${message}`;
       },
     ).finally(() => {

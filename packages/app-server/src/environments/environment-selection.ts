@@ -3,7 +3,7 @@
 import { isStartingEnvironment, type SelectedEnvironment, type StartingEnvironment, type ThreadEnvironment } from '@skein/core';
 import { AppServerErrorCode, FileSystemError, PathUri } from '@skein/protocol';
 import { AppServerRequestError } from '../app-server-error.js';
-import { environmentError, type EnvironmentManager } from './environment-manager.js';
+import { environmentError, reasonOf, type EnvironmentManager } from './environment-manager.js';
 
 /** A thread's or turn's environments as the server could resolve them. */
 export interface EnvironmentSelection {
@@ -86,27 +86,12 @@ export async function settleSelection(environments: readonly SelectedEnvironment
       try {
         return { ...(await environment.ready), cwd: environment.cwd };
       } catch (error) {
-        const message = (error instanceof Error ? error.message : String(error)).replace(`environment \`${environment.id}\`: `, '');
-        warnings.push(`environment \`${environment.id}\` was skipped: ${message}`);
+        warnings.push(`environment \`${environment.id}\` was skipped: ${reasonOf(environment.id, error)}`);
         return undefined;
       }
     }),
   );
   return { environments: settled.filter((environment) => environment !== undefined), warnings };
-}
-
-/**
- * Sends the thread `thread/environment/connected` for each of `environments` still connecting, once
- * it has connected. (A reconnect of an environment the thread already uses is the manager's to tell.)
- */
-export function announceWhenConnected(server: { broadcast(threadId: string, method: string, params: unknown): void }, threadId: string, environments: readonly SelectedEnvironment[]): void {
-  for (const environment of environments) {
-    if (!isStartingEnvironment(environment)) continue;
-    environment.ready.then(
-      () => server.broadcast(threadId, 'thread/environment/connected', { threadId, environmentId: environment.id }),
-      () => undefined,
-    );
-  }
 }
 
 /** Why `data.reason` of a refused environment cwd: it is no directory there. */

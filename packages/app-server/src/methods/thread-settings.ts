@@ -8,7 +8,8 @@ import { chosenServiceTier } from '../threads/service-tier.js';
 import { recordPermissions, selectPermissions } from '../threads/permission-selection.js';
 import { environmentEntries, nextTurnConfig, threadSettingsObject } from '../threads/thread-settings.js';
 import type { SelectedEnvironment } from '@skein/core';
-import { announceWhenConnected, selectEnvironment, settleSelection } from '../environments/environment-selection.js';
+import { announceWhenConnected } from '../environments/environment-notices.js';
+import { selectEnvironment, settleSelection } from '../environments/environment-selection.js';
 import { afterResponse, asRequestError } from './threads.js';
 
 /** The `thread/settings/update` method. */

@@ -2,7 +2,8 @@
 // promptly; a started turn notifies in the background.
 import { newTurnId, randomUuidV7, TurnInterruptParams, TurnStartParams, TurnSteerParams } from '@skein/protocol';
 import { AppServerRequestError } from '../app-server-error.js';
-import { announceWhenConnected, selectEnvironment, settleSelection } from '../environments/environment-selection.js';
+import { announceWhenConnected } from '../environments/environment-notices.js';
+import { selectEnvironment, settleSelection } from '../environments/environment-selection.js';
 import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
 import type { LiveThread } from '../threads/live-thread.js';
 import { chosenServiceTier, requestServiceTier } from '../threads/service-tier.js';

@@ -15,7 +15,8 @@ import { LiveThread, type ThreadHost } from './live-thread.js';
 import { previewOf, recordedTurns } from './recorded-turns.js';
 import type { WireObject } from './thread-items.js';
 import { EnvironmentManager } from '../environments/environment-manager.js';
-import { announceWhenConnected, settleSelection } from '../environments/environment-selection.js';
+import { announceWhenConnected, relayConnectionNotices } from '../environments/environment-notices.js';
+import { settleSelection } from '../environments/environment-selection.js';
 import { threadSettingsObject } from './thread-object.js';
 import { listedThreadObject, liveThreadObject, storedThreadObject } from './thread-objects.js';
 import { recordedApprovalPolicy } from './recorded-approval-policy.js';
@@ -79,16 +80,7 @@ export class ThreadHub {
   ) {
     this.environments = new EnvironmentManager({ environment: options.environment, cwd: server.defaultCwd });
     if (options.environmentsConfig !== undefined) this.environments.configure(options.environmentsConfig, options.env);
-    // Threads working on an executor whose connection closed are told so; they stay loaded, and are
-    // told again when it is connected again (their later commands then run on the new connection).
-    const tell = (method: string) => (environmentId: string) => {
-      for (const thread of this.#threads.values()) {
-        // A thread still waiting for the environment to start is told by its own selection (announceWhenConnected).
-        if (thread.handle.environmentIds.includes(environmentId) && !thread.handle.environmentUnusable(environmentId)) server.broadcast(thread.id, method, { threadId: thread.id, environmentId });
-      }
-    };
-    this.environments.onDisconnected(tell('thread/environment/disconnected'));
-    this.environments.onConnected(tell('thread/environment/connected'));
+    relayConnectionNotices(this.environments, () => this.#threads.values(), server);
   }
 
   /** The rollout store threads are recorded in, opened on first use. */
@@ -126,14 +118,13 @@ export class ThreadHub {
   async start(
     params: ThreadStartParams,
     connection: ClientConnection,
-    environment: SelectedEnvironment | readonly SelectedEnvironment[] | undefined,
+    selected: readonly SelectedEnvironment[] | undefined,
   ): Promise<{ thread: LiveThread; response: WireObject; skipped: readonly string[] }> {
     const config = await this.#config(params);
-    const chosen = environment === undefined ? this.environments.defaults(config.cwd) : { environments: Array.isArray(environment) ? environment : [environment as SelectedEnvironment], skipped: [] };
+    const chosen = selected === undefined ? this.environments.defaults(config.cwd) : { environments: selected, skipped: [] };
     // With deferred_executor off the thread starts once its environments are connected.
     const settled = await settleSelection(chosen.environments, config.features.isEnabled('deferred_executor'));
     const skipped = [...chosen.skipped, ...settled.warnings];
-    environment = settled.environments;
     const extensions = await this.#extensions(config, connection);
     const live = this.#live(undefined, config, connection, { ephemeral: params.ephemeral === true, forkedFromId: null, threadSource: params.threadSource ?? null, preview: '', name: null }, params.serviceTier);
     const handle = await (await this.#manager()).start({
@@ -142,7 +133,7 @@ export class ThreadHub {
       clientRequests: live.questions,
       config,
       originator: connection.initializeParams.clientInfo.name,
-      environment,
+      environment: settled.environments,
       ephemeral: params.ephemeral === true,
       init: { selectedCapabilityRoots: params.selectedCapabilityRoots ?? [] },
     });

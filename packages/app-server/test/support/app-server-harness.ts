@@ -151,3 +151,12 @@ export async function startInProcess(home: TestHome, options: Partial<AppServerO
     },
   };
 }
+
+/** A text user input, as turn/start takes it. */
+export const textInput = (value: string) => [{ type: 'text', text: value, text_elements: [] }];
+
+/** Starts a turn with `prompt` and waits (up to `timeoutMs`) for its turn/completed. */
+export async function runTurnToEnd(client: AppServerTestClient, threadId: string, prompt: string, timeoutMs?: number): Promise<void> {
+  const { turn } = (await client.request('turn/start', { threadId, input: textInput(prompt) })) as { turn: { id: string } };
+  await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id, timeoutMs);
+}

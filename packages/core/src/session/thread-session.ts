@@ -19,7 +19,7 @@ import { combineTurnHooks } from '../turn/turn-hooks.js';
 import { withApprovalItems } from './approval-items.js';
 import { commandEvent } from './command-events.js';
 import { threadApprovals } from './thread-approvals.js';
-import { EnvironmentState, type SelectedEnvironment } from './thread-environment.js';
+import { EnvironmentState } from './thread-environment.js';
 import { TurnEnvironments } from './turn-environments.js';
 import { ENVIRONMENTS_INSTRUCTIONS } from '../context/environments-instructions.js';
 import { NO_TOKENS, type TokenUsageBreakdown } from './thread-token-usage.js';
@@ -32,7 +32,6 @@ import { InjectedItems } from './injected-items.js';
 import { requestMetadata, sharedRequestFields, type RequestPlace } from './turn-requests.js';
 import { TurnContextAssembly, type RecordedTurnSettings } from './turn-context-assembly.js';
 import type { UserShellResult } from './user-shell-command.js';
-import type { BackgroundTerminals } from './background-terminals.js';
 import type { RunTurnOptions } from '../thread-handle.js';
 import { userInputToItems } from './user-input-items.js';
 
@@ -52,7 +51,11 @@ export class ThreadSession {
   readonly #approvals: BindApprovals;
   readonly #context: TurnContextAssembly;
   readonly #tools: ThreadTools;
-  readonly #environments: EnvironmentState;
+  /**
+   * Where the thread acts: its environment selection (`use` moves later turns; a running turn keeps
+   * its own; sessions started elsewhere keep running until the thread ends) and its command sessions.
+   */
+  readonly environments: EnvironmentState;
   readonly #tokens: TokenAccounting;
   readonly #items: TurnItems;
   readonly #userShell: ThreadUserShell;
@@ -80,20 +83,20 @@ export class ThreadSession {
     const emit = (event: CoreEvent) => this.#emit(event);
     this.#items = new TurnItems(() => options.clock.now().getTime());
     const clientRequests = options.clientRequests === undefined ? undefined : withApprovalItems(options.clientRequests, this.#items, (events) => events.forEach((event) => this.#announce(event)));
-    this.#environments = new EnvironmentState(options.environment, { monotonicMs: options.clock.monotonicMs, onCommandEvent: (event) => this.#onCommandEvent(event) });
-    options.extensions.useEnvironments(() => this.#environments.toolEnvironments(this.#config));
+    this.environments = new EnvironmentState(options.environment, { monotonicMs: options.clock.monotonicMs, onCommandEvent: (event) => this.#onCommandEvent(event) });
+    options.extensions.useEnvironments(() => this.environments.toolEnvironments(this.#config));
     this.#approvals = threadApprovals({
       client: clientRequests,
       config: () => this.#config,
-      hostEnv: () => this.#environments.current?.env ?? {},
+      hostEnv: () => this.environments.current?.env ?? {},
       cancelTurn: () => this.#active?.controller.abort(),
       warn: (message) => emit({ type: 'warning', message }),
     });
     this.#context = new TurnContextAssembly({ threadId: options.threadId, extensions: options.extensions, reader: options.reader, recorder: options.recorder, host: options.host, now: options.clock.now, lineage: (config, window) => this.#budgets.lineage(config, window),
       // A running turn is told of the selection it runs with.
-      attachedEnvironments: (cwd, hostShell) => (this.#active?.environments ?? this.#environments.selection).described(cwd, (environment) => environment.shellName ?? hostShell),
+      attachedEnvironments: (cwd, hostShell) => (this.#active?.environments ?? this.environments.selection).described(cwd, (environment) => environment.shellName ?? hostShell),
       environmentsInstructions: (config) => (config.features.isEnabled('deferred_executor') ? ENVIRONMENTS_INSTRUCTIONS : undefined),
-      agentsMdPlaces: (config) => this.#environments.toolEnvironments(config, this.#active?.environments).map((environment) => ({ environmentId: environment.id, fileSystem: environment.fileSystem, cwd: environment.cwd })),
+      agentsMdPlaces: (config) => this.environments.toolEnvironments(config, this.#active?.environments).map((environment) => ({ environmentId: environment.id, fileSystem: environment.fileSystem, cwd: environment.cwd })),
     });
     this.#tools = new ThreadTools({
       threadId: options.threadId,
@@ -102,14 +105,14 @@ export class ThreadSession {
       monotonicMs: options.clock.monotonicMs,
       emit,
       contextRemaining: () => this.#budgets.contextRemaining(),
-      sessionsFor: (environment: ToolEnvironment) => this.#environments.attachedSessions(environment.id, this.#config),
-      waitForEnvironment: (environmentId, signal) => (this.#active?.environments ?? this.#environments.selection).waitFor(environmentId, signal),
+      sessionsFor: (environment: ToolEnvironment) => this.environments.attachedSessions(environment.id, this.#config),
+      waitForEnvironment: (environmentId, signal) => (this.#active?.environments ?? this.environments.selection).waitFor(environmentId, signal),
     });
     this.#tokens = new TokenAccounting(emit, () => effectiveContextWindow(this.#model));
     this.history = new ThreadHistory({ toolOutputTokenLimit: options.config.toolOutputTokenLimit ?? DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, uuid: this.#uuid, onRecorded: (items) => options.recorder.recordItems(items) });
     this.history.setInstructions(baseInstructionsFor(options.config, options.baseInstructions));
     this.#userShell = new ThreadUserShell({
-      environments: this.#environments,
+      environments: this.environments,
       config: () => this.#config,
       history: this.history,
       recorder: options.recorder,
@@ -146,31 +149,6 @@ export class ThreadSession {
   /** The root thread of this thread's tree (its own id for a root thread). */
   get sessionId(): string {
     return this.#options.sessionId ?? this.threadId;
-  }
-
-  /** Whether the thread has an environment to run commands on (ready, or still connecting). */
-  get hasEnvironment(): boolean {
-    return this.#environments.selection.usable;
-  }
-
-  /** The ids of the selected environments, ready or still connecting, in selection order. */
-  get environmentIds(): readonly string[] {
-    return this.#environments.selection.ids;
-  }
-
-  /** The attached environments' cwds by id, native paths (the primary's is the thread's cwd). */
-  environmentCwd(environmentId: string): string {
-    return this.#environments.cwdOf(environmentId, this.#config);
-  }
-
-  /** Whether the selected environment `environmentId` is still connecting, or failed to. */
-  environmentUnusable(environmentId: string): boolean {
-    return this.#environments.selection.isUnusable(environmentId);
-  }
-
-  /** The commands exec_command left running. */
-  get backgroundTerminals(): BackgroundTerminals {
-    return this.#environments.backgroundTerminals;
   }
 
   /** The settings turns run with now. */
@@ -212,14 +190,6 @@ export class ThreadSession {
     this.#model = findModelInfo(config.model, { contextWindow: config.modelContextWindow });
   }
 
-  /**
-   * Moves later turns to another environment (or to none: no built-in tools). Sessions started on
-   * the old one keep running until the thread ends; approvals given there do not carry over.
-   */
-  useEnvironment(environment: SelectedEnvironment | readonly SelectedEnvironment[] | undefined): void {
-    this.#environments.use(environment);
-  }
-
   /** Names the thread (recorded, so lists and resumes show it). */
   rename(name: string | null): void {
     this.#emit({ type: 'threadNameUpdated', threadId: this.threadId, name });
@@ -236,7 +206,7 @@ export class ThreadSession {
     const model = this.#model;
     try {
       this.#options.extensions.beginTurn(turnId);
-      const environments = new TurnEnvironments(active.environments, this.#environments, config, (turnConfig) => this.#context.environmentUpdate(turnConfig));
+      const environments = new TurnEnvironments(active.environments, this.environments, config, (turnConfig) => this.#context.environmentUpdate(turnConfig));
       const { selection } = environments;
       const router = await this.#tools.router(config, model, selection.usable, selection.ids.length > 1);
       const turnStartedAtMs = this.#options.clock.now().getTime();
@@ -388,7 +358,7 @@ export class ThreadSession {
       active.controller.abort();
       await active.ended;
     }
-    await this.#environments.closeAll();
+    await this.environments.closeAll();
   }
 
   /** Claims the thread for a turn; refuses while another runs. */
@@ -396,7 +366,7 @@ export class ThreadSession {
     if (this.#active !== undefined) throw new ThreadSessionError('TurnInProgress', `turn ${this.#active.turnId} is still running; interrupt or steer it`);
     let end!: () => void;
     const ended = new Promise<void>((resolve) => (end = resolve));
-    const active: ActiveTurn = { turnId: turnId ?? newTurnId(this.#uuid), controller: new AbortController(), steered: new SteeredInput(), environments: this.#environments.selection, ended, end };
+    const active: ActiveTurn = { turnId: turnId ?? newTurnId(this.#uuid), controller: new AbortController(), steered: new SteeredInput(), environments: this.environments.selection, ended, end };
     this.#active = active;
     return active;
   }
