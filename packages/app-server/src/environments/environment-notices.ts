@@ -34,6 +34,7 @@ export function announceWhenConnected(server: Broadcaster, threadId: string, env
     if (!isStartingEnvironment(environment)) continue;
     environment.ready.then(
       () => server.broadcast(threadId, 'thread/environment/connected', { threadId, environmentId: environment.id }),
+      // A start that failed is told to the model as failed; clients get no notice of it, as with Codex.
       () => undefined,
     );
   }

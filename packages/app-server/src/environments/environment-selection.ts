@@ -49,6 +49,7 @@ export async function selectEnvironment(
         if (check !== undefined) throw check;
         return environment;
       });
+      // Observed by the thread (or by settleSelection); unobserved if the request is refused later.
       ready.catch(() => undefined);
       candidates.push({ environmentId: entry.environmentId, environment: { ...starting, ready } });
       continue;
