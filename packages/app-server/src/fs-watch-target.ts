@@ -41,6 +41,13 @@ export class WatchedTarget {
     // The entry of `ancestor` on the way to the target: the target itself, or its outermost missing (or present) parent.
     const step = path.join(ancestor, path.relative(ancestor, this.targetPath).split(path.sep)[0] ?? '');
     this.#ancestor = armed(ancestor, (event, changedPath) => {
+      // The ancestor itself went (a deletion still under way when this watcher armed; reported by the
+      // check once ready, as chokidar reports no event for its own root): a watch on a deleted folder
+      // sees nothing more, so arm again on what is left.
+      if (changedPath === ancestor && event === 'unlinkDir') {
+        setImmediate(() => this.#rearm());
+        return;
+      }
       // Only an entry appearing or going changes what to watch; the target watcher reports its own changes.
       if (changedPath !== step || event === 'change') return;
       // The target going is reported here; its appearing, once re-armed.
@@ -80,7 +87,8 @@ function presentNow(target: string): Set<string> {
   try {
     return new Set([target, ...readdirSync(target).map((entry) => path.join(target, entry))]);
   } catch {
-    return new Set([target]);
+    // A file has no entries; a path that is gone has nothing at all.
+    return exists(target) ? new Set([target]) : new Set();
   }
 }
 
