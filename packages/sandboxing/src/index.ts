@@ -13,6 +13,8 @@ export {
 } from './policy-from-config.js';
 export type { SandboxConfigValues } from './policy-from-config.js';
 
+export { defaultWorkspaceRoots, legacyWorkspacePolicy, workspaceFileSystemPolicy, workspacePermissionProfile } from './workspace-roots.js';
+
 export { accessAt, isWithin, resolveSandboxPolicy } from './resolve-policy.js';
 export type { PathRule, PathState, ResolveInput, ResolveOptions, ResolvedFileSystem, ResolvedPolicy, RuleAccess } from './resolve-policy.js';
 
