@@ -70,7 +70,7 @@ export { KEPT_USER_PROMPTS_MAX_TOKENS, buildReplacementHistory } from './compact
 export type { ReplacementHistoryInput } from './compaction/replacement-history.js';
 export { ThreadSession, ThreadSessionError } from './session/thread-session.js';
 export type { HostFacts, RecordedTurnSettings, SelectedEnvironment, StartingEnvironment, ThreadEnvironment, ThreadSessionOptions } from './session/thread-session.js';
-export { isStartingEnvironment } from './session/thread-environment.js';
+export { isStartingEnvironment, withPrimaryWorkspaceRoots } from './session/thread-environment.js';
 export { threadApprovals } from './session/thread-approvals.js';
 export type { ThreadApprovalsOptions } from './session/thread-approvals.js';
 export { sandboxContextFor } from './session/sandbox-context.js';

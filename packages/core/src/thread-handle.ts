@@ -41,6 +41,8 @@ export interface ThreadHandle {
   readonly environmentIds: readonly string[];
   /** The native cwd turns use on the attached environment `environmentId`. */
   environmentCwd(environmentId: string): string;
+  /** The workspace roots of the attached environment `environmentId`: those the client named, else its cwd and the configured writable roots. */
+  environmentWorkspaceRoots(environmentId: string): readonly string[];
   /** Whether the selected environment `environmentId` is still connecting (or failed to): not usable yet. */
   environmentUnusable(environmentId: string): boolean;
   /** The commands exec_command left running, to list and end between turns. */
@@ -94,6 +96,7 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
       return session.environments.selection.ids;
     },
     environmentCwd: (environmentId) => session.environments.cwdOf(environmentId, session.config),
+    environmentWorkspaceRoots: (environmentId) => session.environments.workspaceRootsOf(environmentId, session.config),
     environmentUnusable: (environmentId) => session.environments.selection.isUnusable(environmentId),
     backgroundTerminals: session.environments.backgroundTerminals,
     get tokenUsage() {

@@ -15,6 +15,8 @@ import { RolloutThreadRecorder } from './persistence/rollout-recorder.js';
 import type { ClientRequests } from './session/client-requests.js';
 import type { ThreadRecorder } from './session/thread-recorder.js';
 import { baseInstructionsFor, ThreadSession, type SelectedEnvironment, type ThreadEnvironment } from './session/thread-session.js';
+import { firstSelected, withPrimaryWorkspaceRoots } from './session/thread-environment.js';
+import { defaultWorkspaceRoots } from '@skein/sandboxing';
 import { handleFor, type ThreadHandle } from './thread-handle.js';
 import type { TurnHooks } from './turn/turn-hooks.js';
 import { localWorkspaceReader, type WorkspaceReader } from './session/workspace-reader.js';
@@ -151,6 +153,7 @@ export class ThreadManager {
       threadId,
       meta: {
         cwd: config.cwd,
+        runtime_workspace_roots: [...(firstSelected(options.environment ?? this.#options.environment)?.workspaceRoots ?? defaultWorkspaceRoots(config, config.cwd))],
         originator: options.originator ?? this.#options.originator,
         cli_version: this.#options.cliVersion,
         source: this.#options.source,
@@ -237,7 +240,10 @@ export class ThreadManager {
   ): Promise<ThreadHandle> {
     const config = this.#configFor(options);
     const originator = options.originator ?? this.#options.originator;
-    const environment = options.environment === null ? undefined : (options.environment ?? this.#options.environment);
+    const chosen = options.environment === null ? undefined : (options.environment ?? this.#options.environment);
+    // A resumed thread keeps the workspace roots it started with, while it works in the same cwd.
+    const recordedRoots = loaded?.meta.cwd === config.cwd ? (loaded.meta.runtime_workspace_roots ?? undefined) : undefined;
+    const environment = chosen === undefined ? undefined : withPrimaryWorkspaceRoots(chosen, recordedRoots);
     const rollout = writer === undefined ? undefined : new RolloutThreadRecorder(writer);
     const sessionId = loaded?.meta.session_id ?? options.sessionId ?? threadId;
     const recorder = rollout ?? discardingRecorder;
@@ -281,6 +287,7 @@ export class ThreadManager {
               sandboxPolicy: baseline.sandbox_policy,
               currentDate: baseline.current_date ?? undefined,
               timezone: baseline.timezone ?? undefined,
+              workspaceRoots: baseline.runtime_workspace_roots ?? undefined,
             },
         loaded.tokenCount === undefined ? NO_TOKENS : breakdownFromRollout(loaded.tokenCount.total_token_usage),
         {

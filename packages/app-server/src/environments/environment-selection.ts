@@ -1,5 +1,6 @@
 // The environments a thread or turn asks for (`environments: [{environmentId, cwd}]`), resolved
 // against the server's environment manager and each cwd checked on its own environment.
+import path from 'node:path';
 import { isStartingEnvironment, type SelectedEnvironment, type StartingEnvironment, type ThreadEnvironment } from '@skein/core';
 import { AppServerErrorCode, FileSystemError, PathUri } from '@skein/protocol';
 import { AppServerRequestError } from '../app-server-error.js';
@@ -27,12 +28,13 @@ export interface EnvironmentSelection {
  * not fail the thread.
  */
 export async function selectEnvironment(
-  environments: readonly { readonly environmentId: string; readonly cwd: string }[] | null | undefined,
+  environments: readonly { readonly environmentId: string; readonly cwd: string; readonly runtimeWorkspaceRoots?: readonly string[] | null | undefined }[] | null | undefined,
   manager: EnvironmentManager,
 ): Promise<EnvironmentSelection | undefined> {
   if (environments === undefined || environments === null) return undefined;
   const unknown = environments.find((entry) => !manager.has(entry.environmentId));
   if (unknown !== undefined) throw environmentError(unknown.environmentId, 'unknownEnvironment', `unknown environment id \`${unknown.environmentId}\``);
+  for (const entry of environments) checkWorkspaceRoots(entry.runtimeWorkspaceRoots, entry.environmentId);
   const warnings: string[] = [];
   const skipped = (environmentId: string, error: unknown) => warnings.push(`environment \`${environmentId}\` was skipped: ${error instanceof Error ? error.message : String(error)}`);
   const seen = new Set<string>();
@@ -41,6 +43,7 @@ export async function selectEnvironment(
     // Duplicate ids: the first wins.
     if (seen.has(entry.environmentId)) continue;
     seen.add(entry.environmentId);
+    const roots = entry.runtimeWorkspaceRoots === undefined || entry.runtimeWorkspaceRoots === null ? {} : { workspaceRoots: [...entry.runtimeWorkspaceRoots] };
     // Its cwd is checked once it has connected: a cwd that is no directory there fails it then.
     const starting = manager.starting(entry.environmentId, entry.cwd);
     if (starting !== undefined) {
@@ -51,11 +54,11 @@ export async function selectEnvironment(
       });
       // Observed by the thread (or by settleSelection); unobserved if the request is refused later.
       ready.catch(() => undefined);
-      candidates.push({ environmentId: entry.environmentId, environment: { ...starting, ready } });
+      candidates.push({ environmentId: entry.environmentId, environment: { ...starting, ...roots, ready } });
       continue;
     }
     try {
-      candidates.push({ environmentId: entry.environmentId, environment: { ...manager.resolve(entry.environmentId), cwd: entry.cwd } });
+      candidates.push({ environmentId: entry.environmentId, environment: { ...manager.resolve(entry.environmentId), cwd: entry.cwd, ...roots } });
     } catch (error) {
       skipped(entry.environmentId, error);
     }
@@ -85,7 +88,7 @@ export async function settleSelection(environments: readonly SelectedEnvironment
     environments.map(async (environment): Promise<SelectedEnvironment | undefined> => {
       if (!isStartingEnvironment(environment)) return environment;
       try {
-        return { ...(await environment.ready), cwd: environment.cwd };
+        return { ...(await environment.ready), cwd: environment.cwd, workspaceRoots: environment.workspaceRoots };
       } catch (error) {
         warnings.push(`environment \`${environment.id}\` was skipped: ${reasonOf(environment.id, error)}`);
         return undefined;
@@ -93,6 +96,21 @@ export async function settleSelection(environments: readonly SelectedEnvironment
     }),
   );
   return { environments: settled.filter((environment) => environment !== undefined), warnings };
+}
+
+/**
+ * Refuses workspace roots that are not absolute paths (in either path convention: the executor's is
+ * known only once it is connected); `environmentId` names the entry they came with, if any.
+ */
+export function checkWorkspaceRoots(roots: readonly string[] | null | undefined, environmentId?: string): void {
+  const relative = roots?.find((root) => !path.posix.isAbsolute(root) && !path.win32.isAbsolute(root));
+  if (relative === undefined) return;
+  const where = environmentId === undefined ? '' : `environment \`${environmentId}\`: `;
+  throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, `${where}runtime workspace root \`${relative}\` is not an absolute path`, {
+    ...(environmentId === undefined ? {} : { environmentId }),
+    reason: 'invalidWorkspaceRoot',
+    root: relative,
+  });
 }
 
 /** Why `data.reason` of a refused environment cwd: it is no directory there. */

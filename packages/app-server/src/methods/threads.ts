@@ -14,7 +14,7 @@ import {
   ThreadStartParams,
 } from '@skein/protocol';
 import { AppServerRequestError } from '../app-server-error.js';
-import { selectEnvironment } from '../environments/environment-selection.js';
+import { checkWorkspaceRoots, selectEnvironment } from '../environments/environment-selection.js';
 import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
 import { paginate } from '../pagination.js';
 import { resumeExtras } from './resume-extras.js';
@@ -50,6 +50,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       experimentalFields: ['environments', 'selectedCapabilityRoots'],
       async handle(params, context) {
         const hub = hubOf(context);
+        checkWorkspaceRoots(params.runtimeWorkspaceRoots);
         // An empty `environments` list starts a thread without access to any machine.
         const selected = await selectEnvironment(params.environments, hub.environments);
         // Without one, the hub attaches the default environments.

@@ -3,7 +3,7 @@
 // and answers thread questions from the rollout store for the rest.
 import path from 'node:path';
 import type { Config, EnvironmentsConfig, LoadedConfig } from '@skein/config';
-import { ThreadManager, type SelectedEnvironment, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
+import { ThreadManager, withPrimaryWorkspaceRoots, type SelectedEnvironment, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
 import { ExtensionRegistryBuilder, type ContextFragmentDefinition, type ExtensionRegistry } from '@skein/extension-api';
 import type { ThreadStartParams, ThreadForkParams, ThreadResumeParams } from '@skein/protocol';
 import type { LoadedThread, ThreadStore, ThreadSummary } from '@skein/rollout';
@@ -123,7 +123,7 @@ export class ThreadHub {
     const config = await this.#config(params);
     const chosen = selected === undefined ? this.environments.defaults(config.cwd) : { environments: selected, skipped: [] };
     // With deferred_executor off the thread starts once its environments are connected.
-    const settled = await settleSelection(chosen.environments, config.features.isEnabled('deferred_executor'));
+    const settled = await settleSelection(withPrimaryWorkspaceRoots(chosen.environments, params.runtimeWorkspaceRoots ?? undefined), config.features.isEnabled('deferred_executor'));
     const skipped = [...chosen.skipped, ...settled.warnings];
     const extensions = await this.#extensions(config, connection);
     const live = this.#live(undefined, config, connection, { ephemeral: params.ephemeral === true, forkedFromId: null, threadSource: params.threadSource ?? null, preview: '', name: null }, params.serviceTier);

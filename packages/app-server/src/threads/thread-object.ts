@@ -1,6 +1,7 @@
 // The `Thread` object clients get from thread/start, resume, fork, list and read, with every field
 // Codex 0.171.0 sends (unset ones null), and its sandbox policy in the v2 wire form.
 import type { Config } from '@skein/config';
+import { defaultWorkspaceRoots, legacyWorkspacePolicy, sandboxPolicyFromConfig } from '@skein/sandboxing';
 import type { WireObject } from './thread-items.js';
 
 /** What a Thread object says. Times are milliseconds since the epoch (sent as seconds). */
@@ -70,28 +71,37 @@ export function threadObject(facts: ThreadFacts): WireObject {
   };
 }
 
-/** The environment entry of a loaded thread: where it runs, and in which directory. */
-export function threadEnvironmentEntry(environmentId: string, cwd: string): WireObject {
-  return { environmentId, cwd, runtimeWorkspaceRoots: [cwd] };
+/** The environment entry of a loaded thread: where it runs, in which directory, over which workspace roots. */
+export function threadEnvironmentEntry(environmentId: string, cwd: string, runtimeWorkspaceRoots: readonly string[]): WireObject {
+  return { environmentId, cwd, runtimeWorkspaceRoots: [...runtimeWorkspaceRoots] };
 }
 
-/** The thread's sandbox as the v2 wire reports it. */
-export function sandboxPolicyObject(config: Config): WireObject {
-  switch (config.sandboxMode) {
+/** The workspace roots of the primary of `environments` (entries as above); the defaults for `config` without one. */
+export function primaryWorkspaceRoots(config: Config, environments: readonly WireObject[]): readonly string[] {
+  const roots = environments[0]?.['runtimeWorkspaceRoots'];
+  return Array.isArray(roots) ? (roots as string[]) : defaultWorkspaceRoots(config, config.cwd);
+}
+
+/**
+ * The thread's sandbox as the v2 wire reports it over `roots`: the legacy policy that stands for it
+ * (a cwd left out of the roots lists every writable place; `$TMPDIR` is this server's).
+ */
+export function sandboxPolicyObject(config: Config, roots: readonly string[] = defaultWorkspaceRoots(config, config.cwd)): WireObject {
+  const policy = legacyWorkspacePolicy(sandboxPolicyFromConfig(config), config.cwd, roots, process.env);
+  switch (policy.type) {
     case 'danger-full-access':
+    case 'external-sandbox':
       return { type: 'dangerFullAccess' };
     case 'read-only':
       return { type: 'readOnly', networkAccess: false };
-    case 'workspace-write': {
-      const settings = config.sandboxWorkspaceWrite;
+    case 'workspace-write':
       return {
         type: 'workspaceWrite',
-        writableRoots: [...settings.writableRoots],
-        networkAccess: settings.networkAccess,
-        excludeTmpdirEnvVar: settings.excludeTmpdirEnvVar,
-        excludeSlashTmp: settings.excludeSlashTmp,
+        writableRoots: [...(policy.writable_roots ?? [])],
+        networkAccess: policy.network_access,
+        excludeTmpdirEnvVar: policy.exclude_tmpdir_env_var,
+        excludeSlashTmp: policy.exclude_slash_tmp,
       };
-    }
   }
 }
 
@@ -111,6 +121,7 @@ export function approvalPolicyObject(config: Config): unknown {
 
 /** The settings part of the thread/start, resume and fork responses. */
 export function threadSettingsObject(config: Config, thread: WireObject, facts: { readonly serviceTier: string | null; readonly instructionSources: readonly string[] }): WireObject {
+  const roots = primaryWorkspaceRoots(config, Array.isArray(thread['environments']) ? (thread['environments'] as WireObject[]) : []);
   return {
     thread,
     model: config.model,
@@ -118,11 +129,11 @@ export function threadSettingsObject(config: Config, thread: WireObject, facts: 
     serviceTier: facts.serviceTier,
     disabledPluginIds: [],
     cwd: config.cwd,
-    runtimeWorkspaceRoots: [config.cwd],
+    runtimeWorkspaceRoots: [...roots],
     instructionSources: facts.instructionSources,
     approvalPolicy: approvalPolicyObject(config),
     approvalsReviewer: 'user',
-    sandbox: sandboxPolicyObject(config),
+    sandbox: sandboxPolicyObject(config, roots),
     activePermissionProfile: permissionProfileOf(config),
     reasoningEffort: config.modelReasoningEffort ?? null,
     multiAgentMode: 'explicitRequestOnly',

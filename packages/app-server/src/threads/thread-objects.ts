@@ -57,7 +57,7 @@ export function liveThreadObject(thread: LiveThread, turns: readonly WireObject[
       source: thread.facts.source,
       threadSource: thread.facts.threadSource,
       name: thread.facts.name,
-      environments: thread.handle.environmentIds.map((environmentId) => threadEnvironmentEntry(environmentId, thread.handle.environmentCwd(environmentId))),
+      environments: thread.handle.environmentIds.map((environmentId) => threadEnvironmentEntry(environmentId, thread.handle.environmentCwd(environmentId), thread.handle.environmentWorkspaceRoots(environmentId))),
       turns,
     });
 }

@@ -6,7 +6,8 @@ import type { SandboxPolicy } from '@skein/protocol';
 import type { LiveThread } from './live-thread.js';
 import { threadConfigOverrides, tomlValue, type ThreadSettingsParams } from './thread-config-overrides.js';
 import type { WireObject } from './thread-items.js';
-import { approvalPolicyObject, permissionProfileOf, sandboxPolicyObject, threadEnvironmentEntry } from './thread-object.js';
+import { approvalPolicyObject, permissionProfileOf, primaryWorkspaceRoots, sandboxPolicyObject, threadEnvironmentEntry } from './thread-object.js';
+import { defaultWorkspaceRoots } from '@skein/sandboxing';
 
 /** What the server offers for loading a thread's config. */
 export interface ThreadConfigLoader {
@@ -57,8 +58,14 @@ export function sandboxModeOf(policy: SandboxPolicy | null | undefined): string 
 
 /** The environment entries a thread reports: those just selected, else those it has. */
 export function environmentEntries(thread: LiveThread, selected: readonly SelectedEnvironment[] | undefined): WireObject[] {
-  if (selected !== undefined) return selected.map((environment) => threadEnvironmentEntry(environment.id ?? 'local', environment.cwd ?? thread.nextConfig.cwd));
-  return thread.handle.environmentIds.map((environmentId) => threadEnvironmentEntry(environmentId, thread.handle.environmentCwd(environmentId)));
+  const config = thread.nextConfig;
+  if (selected !== undefined) {
+    return selected.map((environment) => {
+      const cwd = environment.cwd ?? config.cwd;
+      return threadEnvironmentEntry(environment.id ?? 'local', cwd, environment.workspaceRoots ?? defaultWorkspaceRoots(config, cwd));
+    });
+  }
+  return thread.handle.environmentIds.map((environmentId) => threadEnvironmentEntry(environmentId, thread.handle.environmentCwd(environmentId), thread.handle.environmentWorkspaceRoots(environmentId)));
 }
 
 /** Codex's `ThreadSettings`: what the thread's next turn runs with. */
@@ -69,7 +76,7 @@ export function threadSettingsObject(thread: LiveThread, config: Config, environ
     environments,
     approvalPolicy: approvalPolicyObject(config),
     approvalsReviewer: 'user',
-    sandboxPolicy: sandboxPolicyObject(config),
+    sandboxPolicy: sandboxPolicyObject(config, primaryWorkspaceRoots(config, environments)),
     activePermissionProfile: thread.permissionProfile === null ? permissionProfileOf(config) : { id: thread.permissionProfile, extends: null },
     model: config.model,
     modelProvider: config.modelProviderId,

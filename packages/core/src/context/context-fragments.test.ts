@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agentsMdInstructions } from './agents-md.js';
-import { localDate, renderEnvironmentContext, renderEnvironmentsUpdate } from './environment-context.js';
+import { localDate, renderEnvironmentContext, renderEnvironmentContextUpdate, renderEnvironmentsUpdate } from './environment-context.js';
 
 const WORKSPACE = '/work/ws';
 
@@ -115,6 +115,25 @@ describe('renderEnvironmentContext', () => {
       cwd: WORKSPACE, shell: 'zsh', currentDate: '2026-11-30', timezone: 'Asia/Seoul', workspaceRoots: [WORKSPACE], permissionProfile: { type: 'disabled' },
     });
     expect(open).toContain('<permission_profile type="disabled"><file_system type="unrestricted" /></permission_profile>');
+  });
+
+  describe('between turns, as Codex 0.171.0 updates it', () => {
+    // Recorded from the real binary: a settings change of the roots, then of the cwd (issue 15).
+    const before = { cwd: WORKSPACE, shell: 'bash', currentDate: '2026-12-04', timezone: 'Etc/UTC', workspaceRoots: [WORKSPACE, '/work/extra'], permissionProfile: { type: 'disabled' } } as const;
+    const DISABLED = '<permission_profile type="disabled"><file_system type="unrestricted" /></permission_profile>';
+
+    it('leaves out the cwd and shell when only the rest changed, and says nothing when nothing did', () => {
+      expect(renderEnvironmentContextUpdate(before, { ...before, workspaceRoots: ['/work/extra'] })).toBe(
+        `<environment_context>\n  <current_date>2026-12-04</current_date>\n  <timezone>Etc/UTC</timezone>\n  <filesystem><workspace_roots><root>/work/extra</root></workspace_roots>${DISABLED}</filesystem>\n</environment_context>`,
+      );
+      expect(renderEnvironmentContextUpdate(before, { ...before })).toBeUndefined();
+    });
+
+    it('sends the whole fragment when the cwd changed, and no <workspace_roots> without roots', () => {
+      const moved = { ...before, cwd: '/work/ws2' };
+      expect(renderEnvironmentContextUpdate(before, moved)).toBe(renderEnvironmentContext(moved));
+      expect(renderEnvironmentContext({ ...before, workspaceRoots: [] })).toContain(`  <filesystem>${DISABLED}</filesystem>`);
+    });
   });
 
   it('escapes markup in paths', () => {

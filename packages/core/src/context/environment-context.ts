@@ -58,10 +58,41 @@ function listsEnvironments(environments: readonly AttachedEnvironmentContext[]):
  * what changed mid-turn); the others are left out, as Codex leaves them out.
  */
 export function renderEnvironmentContext(context: EnvironmentContext, only?: ReadonlySet<string>): string {
-  const roots = context.workspaceRoots.map((root) => `<root>${escapeXml(root)}</root>`).join('');
+  return renderFragment(context, locationLines(context, only));
+}
+
+/**
+ * The update to send between turns when the fragment changed since `previous`: where the thread
+ * works (`<cwd>` and `<shell>`, or the environments) only when that changed, then the rest in full,
+ * as Codex sends it; undefined when nothing changed.
+ */
+export function renderEnvironmentContextUpdate(previous: EnvironmentContext, current: EnvironmentContext): string | undefined {
+  const text = renderEnvironmentContext(current);
+  if (text === renderEnvironmentContext(previous)) return undefined;
+  const location = locationLines(current);
+  return location.join('\n') === locationLines(previous).join('\n') ? renderFragment(current, []) : text;
+}
+
+function renderFragment(context: EnvironmentContext, location: readonly string[]): string {
+  // No roots, no element (as Codex).
+  const roots = context.workspaceRoots.length === 0 ? '' : `<workspace_roots>${context.workspaceRoots.map((root) => `<root>${escapeXml(root)}</root>`).join('')}</workspace_roots>`;
   const environments = context.environments ?? [];
   const primary = environments.find((environment) => environment.status === 'ready');
-  const where = listsEnvironments(environments)
+  const body = [
+    ...location,
+    `  <current_date>${context.currentDate}</current_date>`,
+    `  <timezone>${escapeXml(context.timezone)}</timezone>`,
+    // Nothing can touch a file system until an environment is ready.
+    ...(environments.length > 0 && primary === undefined ? [] : [`  <filesystem>${roots}${renderProfile(context.permissionProfile)}</filesystem>`]),
+  ].join('\n');
+  return ENVIRONMENT_CONTEXT_FRAGMENT.render(body).text;
+}
+
+/** Where the thread works: the primary's `<cwd>` and `<shell>`, or the `<environments>` list (`only` those named). */
+function locationLines(context: EnvironmentContext, only?: ReadonlySet<string>): string[] {
+  const environments = context.environments ?? [];
+  const primary = environments.find((environment) => environment.status === 'ready');
+  return listsEnvironments(environments)
     ? [
         '  <environments>',
         // Codex lists them by id; the primary is the first ready one in selection order.
@@ -78,14 +109,6 @@ export function renderEnvironmentContext(context: EnvironmentContext, only?: Rea
         '  </environments>',
       ]
     : [`  <cwd>${escapeXml(context.cwd)}</cwd>`, `  <shell>${escapeXml(context.shell)}</shell>`];
-  const body = [
-    ...where,
-    `  <current_date>${context.currentDate}</current_date>`,
-    `  <timezone>${escapeXml(context.timezone)}</timezone>`,
-    // Nothing can touch a file system until an environment is ready.
-    ...(environments.length > 0 && primary === undefined ? [] : [`  <filesystem><workspace_roots>${roots}</workspace_roots>${renderProfile(context.permissionProfile)}</filesystem>`]),
-  ].join('\n');
-  return ENVIRONMENT_CONTEXT_FRAGMENT.render(body).text;
 }
 
 /**

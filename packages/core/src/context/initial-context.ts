@@ -3,7 +3,7 @@
 // message with AGENTS.md and <environment_context>. The base instructions come before it in every
 // request but are kept apart from the history (see ThreadHistory.setInstructions).
 import type { ResponseItem } from '@skein/protocol';
-import { renderEnvironmentContext, type EnvironmentContext } from './environment-context.js';
+import { renderEnvironmentContext, renderEnvironmentContextUpdate, type EnvironmentContext } from './environment-context.js';
 import { renderPermissionsInstructions, type PermissionsFacts } from './permissions-instructions.js';
 
 /** Everything the initial context is made from. */
@@ -55,9 +55,7 @@ export function contextUpdates(
   if (permissionsText !== renderPermissionsInstructions(previous.permissions)) {
     updates.push({ type: 'message', role: 'developer', content: [text(permissionsText)] });
   }
-  const environmentText = renderEnvironmentContext(current.environment);
-  if (environmentText !== renderEnvironmentContext(previous.environment)) {
-    updates.push({ type: 'message', role: 'user', content: [text(environmentText)] });
-  }
+  const environmentText = renderEnvironmentContextUpdate(previous.environment, current.environment);
+  if (environmentText !== undefined) updates.push({ type: 'message', role: 'user', content: [text(environmentText)] });
   return updates;
 }

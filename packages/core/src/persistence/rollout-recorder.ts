@@ -45,6 +45,7 @@ export class RolloutThreadRecorder implements ThreadRecorder {
           model: context.model,
           effort: context.reasoningEffort ?? null,
           summary: context.reasoningSummary ?? 'none',
+          ...(context.workspaceRoots === undefined ? {} : { runtime_workspace_roots: context.workspaceRoots }),
         },
       },
     ]);

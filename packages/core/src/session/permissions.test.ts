@@ -6,7 +6,7 @@ const table = { writableRoots: [], networkAccess: false, excludeTmpdirEnvVar: fa
 
 describe('threadPermissions', () => {
   it('lists workspace-write entries in the order Codex 0.171.0 sends them', () => {
-    const { facts, profile } = threadPermissions({ sandboxMode: 'workspace-write', sandboxWorkspaceWrite: table, approvalPolicy: 'never' }, '/ws');
+    const { facts, profile } = threadPermissions({ sandboxMode: 'workspace-write', sandboxWorkspaceWrite: table, approvalPolicy: 'never' }, ['/ws']);
     expect(facts).toEqual({ sandboxMode: 'workspace-write', writableRoots: ['/ws'], networkAccess: false, approvalPolicy: 'never' });
     const text = renderEnvironmentContext({ cwd: '/ws', shell: 'bash', currentDate: '2026-11-30', timezone: 'Etc/UTC', workspaceRoots: ['/ws'], permissionProfile: profile });
     // CODEX-FACTS.md §3: root read, workspace write, /tmp and $TMPDIR write, then the protected folders read.
@@ -21,11 +21,11 @@ describe('threadPermissions', () => {
   it('reports extra roots, network and a granular policy; danger-full-access is unrestricted', () => {
     const wide = threadPermissions(
       { sandboxMode: 'workspace-write', sandboxWorkspaceWrite: { ...table, writableRoots: ['/data'], networkAccess: true, excludeSlashTmp: true }, approvalPolicy: { granular: { sandbox_approval: true, rules: true, mcp_elicitations: true } } },
-      '/ws',
+      ['/ws', '/data'],
     );
     expect(wide.facts).toEqual({ sandboxMode: 'workspace-write', writableRoots: ['/ws', '/data'], networkAccess: true, approvalPolicy: 'granular' });
     expect(JSON.stringify(wide.profile)).not.toContain('slash_tmp');
-    expect(threadPermissions({ sandboxMode: 'danger-full-access', sandboxWorkspaceWrite: table, approvalPolicy: 'never' }, '/ws').profile).toEqual({ type: 'disabled' });
-    expect(threadPermissions({ sandboxMode: 'read-only', sandboxWorkspaceWrite: table, approvalPolicy: 'on-request' }, '/ws').facts.networkAccess).toBe(false);
+    expect(threadPermissions({ sandboxMode: 'danger-full-access', sandboxWorkspaceWrite: table, approvalPolicy: 'never' }, ['/ws']).profile).toEqual({ type: 'disabled' });
+    expect(threadPermissions({ sandboxMode: 'read-only', sandboxWorkspaceWrite: table, approvalPolicy: 'on-request' }, ['/ws']).facts.networkAccess).toBe(false);
   });
 });

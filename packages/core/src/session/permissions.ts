@@ -3,7 +3,7 @@
 // `<permissions instructions>` and the entries of `<environment_context>`, in Codex's order.
 import type { Config } from '@skein/config';
 import type { CoreSandboxPolicy, FileSystemSandboxEntry } from '@skein/protocol';
-import { fileSystemPolicyFromSandboxPolicy, networkPolicyOf, sandboxPolicyFromConfig } from '@skein/sandboxing';
+import { networkPolicyOf, sandboxPolicyFromConfig, workspaceFileSystemPolicy } from '@skein/sandboxing';
 import type { EnvironmentEntry, EnvironmentPermissionProfile } from '../context/environment-context.js';
 import type { PermissionsFacts } from '../context/permissions-instructions.js';
 
@@ -16,15 +16,18 @@ export interface ThreadPermissions {
   readonly profile: EnvironmentPermissionProfile;
 }
 
-/** Derives the permission facts and the environment entries for `cwd` from config. */
-export function threadPermissions(settings: SandboxSettings, cwd: string): ThreadPermissions {
+/** Derives the permission facts and the environment entries over the workspace `roots` from config. */
+export function threadPermissions(settings: SandboxSettings, roots: readonly string[]): ThreadPermissions {
   const approvalPolicy = typeof settings.approvalPolicy === 'string' ? settings.approvalPolicy : 'granular';
-  return permissionsForPolicy(sandboxPolicyFromConfig(settings), approvalPolicy, cwd);
+  return permissionsForPolicy(sandboxPolicyFromConfig(settings), approvalPolicy, roots);
 }
 
-/** The same for a recorded policy (a rollout's `turn_context`), to know what an earlier turn was told. */
-export function permissionsForPolicy(policy: CoreSandboxPolicy, approvalPolicy: string, cwd: string): ThreadPermissions {
-  const fileSystem = fileSystemPolicyFromSandboxPolicy(policy, cwd);
+/**
+ * The same for a recorded policy (a rollout's `turn_context`), to know what an earlier turn was told;
+ * `roots` are that turn's workspace roots.
+ */
+export function permissionsForPolicy(policy: CoreSandboxPolicy, approvalPolicy: string, roots: readonly string[]): ThreadPermissions {
+  const fileSystem = workspaceFileSystemPolicy(policy, roots);
   const writableRoots = [
     ...new Set(fileSystem.entries.flatMap((entry) => (entry.access === 'write' && entry.path.type === 'path' ? [entry.path.path] : []))),
   ];

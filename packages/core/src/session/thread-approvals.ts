@@ -16,6 +16,8 @@ export interface ThreadApprovalsOptions {
   config(): Config;
   /** The host environment of the thread's environment (for the sandbox's writable roots). */
   hostEnv(): Readonly<Record<string, string | undefined>>;
+  /** The workspace roots the client named for the thread's cwd; the defaults when undefined. */
+  workspaceRoots(): readonly string[] | undefined;
   /** Ends the running turn, as the user's `cancel` asks. */
   cancelTurn(): void;
   warn(message: string): void;
@@ -27,8 +29,8 @@ export function threadApprovals(options: ThreadApprovalsOptions): BindApprovals 
   const approvals = new CommandApprovals({
     client: options.client,
     policy: () => options.config().approvalPolicy,
-    sandboxRestricted: () => sandboxContextFor(options.config(), options.config().cwd) !== null,
-    isWritable: (target) => isWritable(options.config(), target, options.hostEnv()),
+    sandboxRestricted: () => sandboxContextFor(options.config(), options.config().cwd, options.workspaceRoots()) !== null,
+    isWritable: (target) => isWritable(options.config(), target, options.hostEnv(), options.workspaceRoots()),
     cancelTurn: () => options.cancelTurn(),
     execPolicy: () => (execPolicy ??= loadThreadExecPolicy(options.config(), (message) => options.warn(message))),
     persistAllowedPrefix: async (prefix) => {

@@ -4,7 +4,7 @@ import type { Config } from '@skein/config';
 import type { ExecutorFileSystem, ExecutorProcesses } from '@skein/exec-server';
 import type { EnvironmentOs, ToolEnvironment } from '@skein/extension-api';
 import { PathUri, type PathConvention } from '@skein/protocol';
-import { sandboxPolicyFromConfig } from '@skein/sandboxing';
+import { defaultWorkspaceRoots, sandboxPolicyFromConfig } from '@skein/sandboxing';
 import type { AttachedEnvironmentContext } from '../context/environment-context.js';
 import { BackgroundTerminals } from './background-terminals.js';
 import { UnifiedExecSessions, type UnifiedExecEvent } from '../tools/unified-exec/unified-exec-sessions.js';
@@ -23,6 +23,11 @@ export interface ThreadEnvironment {
   readonly id?: string | undefined;
   /** Where turns work on it, a native path there; the primary environment works in the thread's cwd instead. */
   readonly cwd?: string | undefined;
+  /**
+   * The workspace roots the client named for it (native paths there): what workspace-write lets
+   * commands write, in place of its cwd and the configured writable roots.
+   */
+  readonly workspaceRoots?: readonly string[] | undefined;
   /** Its operating system (default `linux`). */
   readonly os?: EnvironmentOs | undefined;
   /** The shell's name the model is told, e.g. `bash` (default: the host's). */
@@ -42,6 +47,8 @@ export interface StartingEnvironment {
   readonly id: string;
   /** Where turns will work on it, a native path there. */
   readonly cwd: string;
+  /** The workspace roots the client named for it (see {@link ThreadEnvironment.workspaceRoots}). */
+  readonly workspaceRoots?: readonly string[] | undefined;
   /** The environment once connected; rejects with why it could not be. */
   readonly ready: Promise<ThreadEnvironment>;
 }
@@ -67,7 +74,7 @@ export interface EnvironmentStateOptions {
 type Entry =
   | { readonly state: 'ready'; readonly environment: ThreadEnvironment }
   | { readonly state: 'starting'; readonly starting: StartingEnvironment; readonly settled: Promise<void> }
-  | { readonly state: 'failed'; readonly id: string; readonly cwd: string; readonly error: string };
+  | { readonly state: 'failed'; readonly id: string; readonly cwd: string; readonly workspaceRoots?: readonly string[] | undefined; readonly error: string };
 
 /** An entry's id. */
 function entryId(entry: Entry): string {
@@ -102,8 +109,9 @@ export class EnvironmentSelection {
         state: 'starting',
         starting: environment,
         settled: environment.ready.then(
-          (ready) => this.#settle(entry, { state: 'ready', environment: { ...ready, id: environment.id, cwd: environment.cwd } }),
-          (error: unknown) => this.#settle(entry, { state: 'failed', id: environment.id, cwd: environment.cwd, error: error instanceof Error ? error.message : String(error) }),
+          (ready) => this.#settle(entry, { state: 'ready', environment: { ...ready, id: environment.id, cwd: environment.cwd, workspaceRoots: environment.workspaceRoots } }),
+          (error: unknown) =>
+            this.#settle(entry, { state: 'failed', id: environment.id, cwd: environment.cwd, workspaceRoots: environment.workspaceRoots, error: error instanceof Error ? error.message : String(error) }),
         ),
       };
       return entry;
@@ -142,6 +150,19 @@ export class EnvironmentSelection {
     const entry = this.#entries[index];
     if (entry === undefined || index === 0) return primaryCwd;
     return (entry.state === 'ready' ? entry.environment.cwd : entry.state === 'starting' ? entry.starting.cwd : entry.cwd) ?? primaryCwd;
+  }
+
+  /** The workspace roots the client named for the selected environment `id` (the first entry's are the thread's); undefined for the defaults. */
+  namedRootsOf(id: string): readonly string[] | undefined {
+    const entry = this.#entries.find((candidate) => entryId(candidate) === id);
+    if (entry === undefined) return undefined;
+    return entry.state === 'ready' ? entry.environment.workspaceRoots : entry.state === 'starting' ? entry.starting.workspaceRoots : entry.workspaceRoots;
+  }
+
+  /** The workspace roots the client named for the thread's cwd (the first entry's); undefined for the defaults. */
+  get namedPrimaryRoots(): readonly string[] | undefined {
+    const first = this.#entries[0];
+    return first === undefined ? undefined : this.namedRootsOf(entryId(first));
   }
 
   /** Whether the selected environment `id` exists but cannot be used (still connecting, or failed to). */
@@ -225,6 +246,11 @@ export class EnvironmentState {
     return this.#selection.cwdOf(id, config.cwd);
   }
 
+  /** The workspace roots of the selected environment `id`: those the client named, else its cwd and `config`'s writable roots. */
+  workspaceRootsOf(id: string, config: Config): readonly string[] {
+    return this.#selection.namedRootsOf(id) ?? defaultWorkspaceRoots(config, this.cwdOf(id, config));
+  }
+
   /** The primary environment as a tool call sees it, under `config`'s cwd and sandbox. */
   toolEnvironment(config: Config): ToolEnvironment | undefined {
     return this.toolEnvironments(config)[0];
@@ -239,6 +265,7 @@ export class EnvironmentState {
       const os = environment.os ?? 'linux';
       const pathConvention: PathConvention = os === 'windows' ? 'windows' : 'posix';
       const cwd = selection.isFirst(environment) ? config.cwd : (environment.cwd ?? config.cwd);
+      const roots = environment.workspaceRoots ?? defaultWorkspaceRoots(config, cwd);
       return {
         id: environmentIdOf(environment),
         fileSystem: environment.fileSystem,
@@ -247,7 +274,7 @@ export class EnvironmentState {
         os,
         pathConvention,
         sandboxPolicy: sandboxPolicyFromConfig(config),
-        sandbox: sandboxContextFor(config, cwd),
+        sandbox: sandboxContextFor(config, cwd, roots),
       };
     });
   }
@@ -293,6 +320,16 @@ export class EnvironmentState {
   async closeAll(): Promise<void> {
     await Promise.all([...this.#sessions.values()].map((sessions) => sessions.closeAll()));
   }
+}
+
+/** The first entry of a selection, where the thread's cwd is. */
+export function firstSelected(environments: SelectedEnvironment | readonly SelectedEnvironment[] | undefined): SelectedEnvironment | undefined {
+  return selectionList(environments)[0];
+}
+
+/** `environments` with `roots` as the first entry's workspace roots, unless it names its own. */
+export function withPrimaryWorkspaceRoots(environments: SelectedEnvironment | readonly SelectedEnvironment[] | undefined, roots: readonly string[] | undefined): SelectedEnvironment[] {
+  return selectionList(environments).map((environment, index) => (index === 0 && roots !== undefined && environment.workspaceRoots === undefined ? { ...environment, workspaceRoots: roots } : environment));
 }
 
 /** Duplicate ids: the first wins. */

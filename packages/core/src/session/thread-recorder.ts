@@ -16,6 +16,8 @@ export interface TurnContextRecord {
   readonly reasoningSummary: string | undefined;
   readonly currentDate: string;
   readonly timezone: string;
+  /** The turn's workspace roots, when they are not the defaults for its cwd (a Skein addition to Codex's record). */
+  readonly workspaceRoots?: readonly string[] | undefined;
 }
 
 /** A world-state snapshot for one section, recorded so later turns (and resumes) diff against it. */

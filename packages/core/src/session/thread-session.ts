@@ -89,6 +89,7 @@ export class ThreadSession {
       client: clientRequests,
       config: () => this.#config,
       hostEnv: () => this.environments.current?.env ?? {},
+      workspaceRoots: () => this.environments.selection.namedPrimaryRoots,
       cancelTurn: () => this.#active?.controller.abort(),
       warn: (message) => emit({ type: 'warning', message }),
     });
@@ -97,6 +98,7 @@ export class ThreadSession {
       attachedEnvironments: (cwd, hostShell) => (this.#active?.environments ?? this.environments.selection).described(cwd, (environment) => environment.shellName ?? hostShell),
       environmentsInstructions: (config) => (config.features.isEnabled('deferred_executor') ? ENVIRONMENTS_INSTRUCTIONS : undefined),
       agentsMdPlaces: (config) => this.environments.toolEnvironments(config, this.#active?.environments).map((environment) => ({ environmentId: environment.id, fileSystem: environment.fileSystem, cwd: environment.cwd })),
+      workspaceRoots: () => (this.#active?.environments ?? this.environments.selection).namedPrimaryRoots,
     });
     this.#tools = new ThreadTools({
       threadId: options.threadId,

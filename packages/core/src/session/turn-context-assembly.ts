@@ -3,7 +3,7 @@
 // extension fragments and world-state changes. Records the turn's settings once the model saw them.
 import type { Config } from '@skein/config';
 import { CoreSandboxPolicy, type ResponseItem, type UserInput } from '@skein/protocol';
-import { sandboxPolicyFromConfig } from '@skein/sandboxing';
+import { defaultWorkspaceRoots, sandboxPolicyFromConfig } from '@skein/sandboxing';
 import type { ContextWindow } from '../compaction/context-window.js';
 import { agentsMdInstructions, type AgentsMdInstructions } from '../context/agents-md.js';
 import { discoverAgentsMd, type AgentsMdPlace } from '../context/agents-md-discovery.js';
@@ -30,6 +30,8 @@ export interface RecordedTurnSettings {
   readonly sandboxPolicy?: unknown;
   readonly currentDate?: string | undefined;
   readonly timezone?: string | undefined;
+  /** Its workspace roots, when they were not the defaults for its cwd. */
+  readonly workspaceRoots?: readonly string[] | undefined;
 }
 
 interface TurnSettings {
@@ -64,6 +66,8 @@ export interface TurnContextAssemblyOptions {
   readonly environmentsInstructions?: ((config: Config) => string | undefined) | undefined;
   /** Where each attached environment's AGENTS.md files are looked for, the primary first. */
   readonly agentsMdPlaces: (config: Config) => readonly AgentsMdPlace[];
+  /** The workspace roots the client named for the thread's cwd; the defaults (cwd, `writable_roots`) when undefined. */
+  readonly workspaceRoots?: (() => readonly string[] | undefined) | undefined;
 }
 
 /** Assembles each turn's context for one thread, remembering what the model was last told. */
@@ -163,6 +167,8 @@ export class TurnContextAssembly {
   }
 
   #recordTurnContext(config: Config, model: ModelInfo, turnId: string, settings: TurnSettings): void {
+    const roots = settings.environment.workspaceRoots;
+    const named = !sameList(roots, defaultWorkspaceRoots(config, config.cwd));
     this.#options.recorder.recordTurnContext({
       turnId,
       cwd: config.cwd,
@@ -173,6 +179,7 @@ export class TurnContextAssembly {
       reasoningSummary: config.modelReasoningSummary,
       currentDate: settings.environment.currentDate,
       timezone: settings.environment.timezone,
+      ...(named ? { workspaceRoots: roots } : {}),
     });
   }
 
@@ -188,14 +195,15 @@ export class TurnContextAssembly {
   #settingsFrom(config: Config, baseline: RecordedTurnSettings): TurnSettings {
     const current = this.#settings(config);
     const policy = CoreSandboxPolicy.safeParse(baseline.sandboxPolicy);
+    const roots = baseline.workspaceRoots ?? defaultWorkspaceRoots(config, baseline.cwd);
     // A policy this version cannot read is taken as unchanged rather than re-announced on every resume.
-    const permissions = policy.success ? permissionsForPolicy(policy.data, baseline.approvalPolicy ?? current.permissions.approvalPolicy, baseline.cwd) : undefined;
+    const permissions = policy.success ? permissionsForPolicy(policy.data, baseline.approvalPolicy ?? current.permissions.approvalPolicy, roots) : undefined;
     return {
       permissions: permissions?.facts ?? current.permissions,
       environment: {
         ...current.environment,
         cwd: baseline.cwd,
-        workspaceRoots: [baseline.cwd],
+        workspaceRoots: roots,
         ...(baseline.currentDate === undefined ? {} : { currentDate: baseline.currentDate }),
         ...(baseline.timezone === undefined ? {} : { timezone: baseline.timezone }),
         ...(permissions === undefined ? {} : { permissionProfile: permissions.profile }),
@@ -205,7 +213,8 @@ export class TurnContextAssembly {
 
   #settings(config: Config): TurnSettings {
     const { host, now } = this.#options;
-    const permissions = threadPermissions(config, config.cwd);
+    const roots = this.#options.workspaceRoots?.() ?? defaultWorkspaceRoots(config, config.cwd);
+    const permissions = threadPermissions(config, roots);
     const environments = this.#options.attachedEnvironments?.(config.cwd, host.shell) ?? [];
     const primary = environments.find((environment) => environment.status === 'ready');
     return {
@@ -216,7 +225,7 @@ export class TurnContextAssembly {
         ...(environments.length > 0 ? { environments } : {}),
         currentDate: localDate(now(), host.timezone),
         timezone: host.timezone,
-        workspaceRoots: [config.cwd],
+        workspaceRoots: roots,
         permissionProfile: permissions.profile,
       },
     };
@@ -247,4 +256,8 @@ export class TurnContextAssembly {
     }
     return items;
   }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
 }

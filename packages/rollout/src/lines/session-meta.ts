@@ -45,6 +45,8 @@ export const SessionMeta = z.looseObject({
   parent_thread_id: RolloutThreadId.nullish(),
   timestamp: z.string(),
   cwd: z.string(),
+  /** The thread's workspace roots at its start: the cwd and the configured writable roots unless the client named others. */
+  runtime_workspace_roots: z.array(z.string()).nullish(),
   originator: z.string().nullish(),
   cli_version: z.string().nullish(),
   source: SessionSource.nullish(),

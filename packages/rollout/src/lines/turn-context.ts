@@ -26,5 +26,7 @@ export const TurnContext = z.looseObject({
   effort: z.string().nullish(),
   summary: z.string().nullish(),
   personality: z.string().nullish(),
+  /** Skein's: the turn's workspace roots when they were not the defaults for its cwd (Codex keeps them in `session_meta` only). */
+  runtime_workspace_roots: z.array(z.string()).nullish(),
 });
 export type TurnContext = z.infer<typeof TurnContext>;
