@@ -25,6 +25,7 @@ import { ThreadHub, type ThreadHubOptions, type ThreadHubServer } from './thread
 import { ThreadServerRequests } from './threads/thread-server-requests.js';
 import { ThreadSubscriptions } from './thread-subscriptions.js';
 import { localUserAgentHost, platformInfo, userAgent, type UserAgentHost } from './user-agent.js';
+import { loadThreadConfig, resolveThreadCwd } from './threads/thread-cwd.js';
 
 /** How an AppServer runs. Only `config` is required; limits default to `limits.ts`. */
 export interface AppServerOptions {
@@ -168,7 +169,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
    * the startup config was loaded), as Codex resolves `"."` and friends.
    */
   resolveCwd(cwd: string): string {
-    return path.resolve(this.config.config.cwd, cwd);
+    return resolveThreadCwd(this.config.config.cwd, cwd);
   }
 
   /**
@@ -178,7 +179,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   loadConfig(cwd: string, overrides: readonly string[] = []): Promise<LoadedConfig> {
     const base = this.#options.configLoad;
     const featureDefaults = this.#featureEnablement.size === 0 ? {} : { featureDefaults: Object.fromEntries(this.#featureEnablement) };
-    return loadConfig({ env: {}, ...base, ...featureDefaults, homeDir: this.codexHome, cwd, overrides: [...(base?.overrides ?? []), ...overrides] });
+    return loadThreadConfig((at) => loadConfig({ env: {}, ...base, ...featureDefaults, homeDir: this.codexHome, cwd: at, overrides: [...(base?.overrides ?? []), ...overrides] }), cwd);
   }
 
   /** Sends a notification to every client subscribed to `threadId`; returns how many got it. */

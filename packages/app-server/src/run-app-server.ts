@@ -17,6 +17,7 @@ import { AppServer } from './app-server.js';
 import { HostExtensions } from './extensions/host-extensions.js';
 import { hostSkills } from './skills/host-skills.js';
 import { readInstallationId } from './installation-id.js';
+import { loadThreadConfig } from './threads/thread-cwd.js';
 
 /** The app-server's settings, as its flags spell them. */
 export interface AppServerSettings extends TransportFlags {
@@ -99,7 +100,7 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
   };
   const config = await loadConfig({ ...configLoad, cwd: io.cwd });
   // Skills are installed by default; their settings are the config a thread in that directory loads.
-  const skills = hostSkills(config.config, async (cwd) => (await loadConfig({ ...configLoad, strict: false, cwd })).config);
+  const skills = hostSkills(config.config, async (cwd) => (await loadThreadConfig((at) => loadConfig({ ...configLoad, strict: false, cwd: at }), cwd)).config);
   const extensions = new HostExtensions(extensionFlagSources(settings.extensions ?? [], io.cwd), configLoad.strict ?? false, [skills.service.extension]);
   // Loaded now, so a strict server refuses to start and every client hears of a failure when it connects.
   const { registry, unreported } = await extensions.forConfig(config.config);

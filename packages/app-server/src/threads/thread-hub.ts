@@ -22,6 +22,7 @@ import { listedThreadObject, liveThreadObject, storedThreadObject } from './thre
 import { recordedApprovalPolicy } from './recorded-approval-policy.js';
 import { threadConfigOverrides } from './thread-config-overrides.js';
 import { threadUnloadDelayMs } from './thread-unload-delay.js';
+import { resolveThreadCwd } from './thread-cwd.js';
 
 /** What the hub needs besides the server. */
 export interface ThreadHubOptions {
@@ -363,7 +364,7 @@ export class ThreadHub {
 
   async #config(params: OpenParams): Promise<Config> {
     // A relative cwd is the server's working directory's, as Codex takes it.
-    const cwd = path.resolve(this.server.defaultCwd, params.cwd ?? '.');
+    const cwd = resolveThreadCwd(this.server.defaultCwd, params.cwd ?? '.');
     try {
       return (await this.server.loadConfig(cwd, threadConfigOverrides(params))).config;
     } catch (error) {

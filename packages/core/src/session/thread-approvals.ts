@@ -7,17 +7,15 @@ import { CommandApprovals } from '../tools/approvals/command-approvals.js';
 import { appendAllowPrefixRule, DEFAULT_RULES_FILE, ExecPolicy, loadExecPolicy } from '../tools/approvals/exec-policy/exec-policy.js';
 import type { BindApprovals } from '../tools/turn-tool-calls.js';
 import type { ClientRequests } from './client-requests.js';
-import { isWritable, sandboxContextFor } from './sandbox-context.js';
+import { isWritable, sandboxContextFor, type WriteScope } from './sandbox-context.js';
 
 /** What a thread's approvals read. */
 export interface ThreadApprovalsOptions {
   readonly client: ClientRequests | undefined;
   /** The thread's settings now (they may change between turns). */
   config(): Config;
-  /** The host environment of the thread's environment (for the sandbox's writable roots). */
-  hostEnv(): Readonly<Record<string, string | undefined>>;
-  /** The workspace roots the client named for the thread's cwd; the defaults when undefined. */
-  workspaceRoots(): readonly string[] | undefined;
+  /** Where writes on the environment `environmentId` are checked; undefined once the thread no longer has it. */
+  writeScope(environmentId: string): WriteScope | undefined;
   /** Ends the running turn, as the user's `cancel` asks. */
   cancelTurn(): void;
   warn(message: string): void;
@@ -29,8 +27,11 @@ export function threadApprovals(options: ThreadApprovalsOptions): BindApprovals 
   const approvals = new CommandApprovals({
     client: options.client,
     policy: () => options.config().approvalPolicy,
-    sandboxRestricted: () => sandboxContextFor(options.config(), options.config().cwd, options.workspaceRoots()) !== null,
-    isWritable: (target) => isWritable(options.config(), target, options.hostEnv(), options.workspaceRoots()),
+    sandboxRestricted: () => sandboxContextFor(options.config(), options.config().cwd) !== null,
+    isWritable: (target, environmentId) => {
+      const scope = options.writeScope(environmentId);
+      return scope !== undefined && isWritable(options.config(), target, scope);
+    },
     cancelTurn: () => options.cancelTurn(),
     execPolicy: () => (execPolicy ??= loadThreadExecPolicy(options.config(), (message) => options.warn(message))),
     persistAllowedPrefix: async (prefix) => {

@@ -8,7 +8,7 @@ import { defaultWorkspaceRoots, sandboxPolicyFromConfig } from '@skein/sandboxin
 import type { AttachedEnvironmentContext } from '../context/environment-context.js';
 import { BackgroundTerminals } from './background-terminals.js';
 import { UnifiedExecSessions, type UnifiedExecEvent } from '../tools/unified-exec/unified-exec-sessions.js';
-import { sandboxContextFor } from './sandbox-context.js';
+import { sandboxContextFor, type WriteScope } from './sandbox-context.js';
 import { shellEnvironment } from './shell-environment.js';
 
 /** The machine a thread's commands and file edits run on (this one, or a remote exec-server). */
@@ -251,6 +251,13 @@ export class EnvironmentState {
     return this.#selection.namedRootsOf(id) ?? defaultWorkspaceRoots(config, this.cwdOf(id, config));
   }
 
+  /** Where writes on the attached environment `id` are checked (see `isWritable`); undefined when it is not attached. */
+  writeScope(id: string, config: Config): WriteScope | undefined {
+    const environment = this.attached.find((candidate) => environmentIdOf(candidate) === id);
+    if (environment === undefined) return undefined;
+    return { cwd: this.cwdOf(id, config), roots: this.workspaceRootsOf(id, config), convention: environment.os === 'windows' ? 'windows' : 'posix', env: environment.env };
+  }
+
   /** The primary environment as a tool call sees it, under `config`'s cwd and sandbox. */
   toolEnvironment(config: Config): ToolEnvironment | undefined {
     return this.toolEnvironments(config)[0];
@@ -274,7 +281,7 @@ export class EnvironmentState {
         os,
         pathConvention,
         sandboxPolicy: sandboxPolicyFromConfig(config),
-        sandbox: sandboxContextFor(config, cwd, roots),
+        sandbox: sandboxContextFor(config, cwd, roots, pathConvention),
       };
     });
   }

@@ -88,8 +88,7 @@ export class ThreadSession {
     this.#approvals = threadApprovals({
       client: clientRequests,
       config: () => this.#config,
-      hostEnv: () => this.environments.current?.env ?? {},
-      workspaceRoots: () => this.environments.selection.namedPrimaryRoots,
+      writeScope: (environmentId) => this.environments.writeScope(environmentId, this.#config),
       cancelTurn: () => this.#active?.controller.abort(),
       warn: (message) => emit({ type: 'warning', message }),
     });

@@ -62,7 +62,8 @@ export const EnvironmentInfo = lazySchema(() => z.object({
   cwd: z.string().nullish(),
   userHomeDir: z.string().nullish(),
   platformOs: z.string(),
-  prependPathDirs: z.array(z.string()),
+  // Codex's Windows executor leaves it out when it has none to add.
+  prependPathDirs: z.array(z.string()).default([]),
   temporaryDirectories: z.array(z.string()),
   tempDir: z.string().nullish(),
   capabilities: z.record(z.string(), z.boolean()),

@@ -41,7 +41,7 @@ export interface CommandApprovalsOptions {
   /** Whether the sandbox restricts the filesystem now (false under danger-full-access). */
   sandboxRestricted(): boolean;
   /** Whether the sandbox lets the thread write `path` (an absolute native path). */
-  isWritable(path: string): boolean;
+  isWritable(path: string, environmentId: string): boolean;
   /** Ends the running turn, as the user's `cancel` asks. */
   cancelTurn(): void;
   /** The exec policy (loaded once, on first use). */
@@ -128,7 +128,7 @@ export class CommandApprovals {
     // Approved paths are remembered per environment: the same path on another machine asks again.
     const keys = paths.map((path) => JSON.stringify([call.environmentId, path]));
     if (keys.every((key) => this.#approvedPatchPaths.has(key))) return { type: 'run', sandboxed: false };
-    const outside = paths.filter((path) => !this.#options.isWritable(path));
+    const outside = paths.filter((path) => !this.#options.isWritable(path, call.environmentId));
     if (policy !== 'untrusted' && outside.length === 0) return { type: 'run', sandboxed: true };
     // Legacy on-failure lets the sandbox have its say; the write fails there and the model is told.
     if (policy === 'on-failure') return { type: 'run', sandboxed: true };

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { isWritable, sandboxContextFor } from './sandbox-context.js';
+
+const workspaceWrite = { sandboxMode: 'workspace-write', sandboxWorkspaceWrite: { writableRoots: ['D:\\shared'], networkAccess: false, excludeTmpdirEnvVar: false, excludeSlashTmp: false } } as const;
+const windows = { cwd: 'C:\\repo', roots: ['C:\\repo'], convention: 'windows', env: {} } as const;
+
+describe('isWritable on a Windows executor', () => {
+  it('judges paths by their text: inside a root or a configured writable root, outside the protected directories', () => {
+    expect(isWritable(workspaceWrite, 'C:\\repo\\src\\a.ts', windows)).toBe(true);
+    // Only the drive letter is compared without case: another spelling is not known writable, so it is asked.
+    expect(isWritable(workspaceWrite, 'c:\\REPO\\b.ts', windows)).toBe(false);
+    expect(isWritable(workspaceWrite, 'c:\\repo\\b.ts', windows)).toBe(true);
+    expect(isWritable(workspaceWrite, 'D:\\shared\\x', windows)).toBe(true);
+    expect(isWritable(workspaceWrite, 'C:\\repo\\.git\\config', windows)).toBe(false);
+    expect(isWritable(workspaceWrite, 'C:\\other\\x', windows)).toBe(false);
+    expect(isWritable(workspaceWrite, 'relative\\x', windows)).toBe(false);
+  });
+
+  it('lets nothing be written read-only and everything under danger-full-access', () => {
+    expect(isWritable({ ...workspaceWrite, sandboxMode: 'read-only' }, 'C:\\repo\\a', windows)).toBe(false);
+    expect(isWritable({ ...workspaceWrite, sandboxMode: 'danger-full-access' }, 'C:\\anywhere', windows)).toBe(true);
+  });
+
+  it('names its paths as Windows file URIs in the sandbox context', () => {
+    const context = sandboxContextFor(workspaceWrite, 'C:\\repo', ['C:\\repo'], 'windows');
+    expect(String(context?.cwd)).toBe('file:///c:/repo');
+    expect(context?.workspaceRoots?.map(String)).toEqual(['file:///c:/repo']);
+  });
+});
