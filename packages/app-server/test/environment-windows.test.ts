@@ -5,7 +5,7 @@
 // a sandboxed write the executor cannot confine is refused by it, never done unconfined.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { assistantMessage, completed, customToolCall, mockProviderConfigToml, sse, startMockResponsesServer, type AppServerTestClient, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
+import { assistantMessage, completed, customToolCall, functionCall, mockProviderConfigToml, sse, startMockResponsesServer, type AppServerTestClient, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, runTurnToEnd, spawnStdioClient, type TestHome } from './support/app-server-harness.js';
 import { startWindowsExecutor, windowsExecutorSkip, windowsPathOf, type WindowsExecutor } from './support/windows-executor.js';
@@ -21,7 +21,8 @@ let windowsWorkspace: string;
 beforeEach(async () => {
   if (SKIP !== '') return;
   model = await startMockResponsesServer();
-  home = makeHome(mockProviderConfigToml(model.url));
+  // A POSIX writable root of this host's config names no place on the Windows executor.
+  home = makeHome(mockProviderConfigToml(model.url, { extra: '[sandbox_workspace_write]\nwritable_roots = ["/srv/host-only"]\n' }));
   windowsWorkspace = path.join(path.dirname(home.workspace), 'windows-workspace');
   mkdirSync(windowsWorkspace);
   writeFileSync(path.join(windowsWorkspace, 'AGENTS.md'), 'Use PowerShell here.\n');
@@ -50,10 +51,10 @@ describe.skipIf(SKIP !== '')(`a Windows executor${SKIP}`, () => {
     const info = (await client.request('environment/info', { environmentId: 'win' })) as { shell: { name: string } };
     expect(info.shell.name).toBe('powershell');
     const cwd = windowsPathOf(windowsWorkspace);
-    model.expect([sse(assistantMessage('Done.'), completed())]);
-    const started = (await client.request('thread/start', { approvalPolicy: 'never', environments: [{ environmentId: 'win', cwd }] })) as Started;
+    model.expect([sse(functionCall('exec_command', { cmd: 'echo hi' }, { callId: 'c1' }), completed()), sse(assistantMessage('Done.'), completed())]);
+    const started = (await client.request('thread/start', { approvalPolicy: 'never', sandbox: 'workspace-write', environments: [{ environmentId: 'win', cwd }] })) as Started;
     expect(started.cwd).toBe(cwd);
-    expect(started.thread.environments).toEqual([{ environmentId: 'win', cwd, runtimeWorkspaceRoots: [cwd] }]);
+    expect(started.thread.environments).toEqual([{ environmentId: 'win', cwd, runtimeWorkspaceRoots: [cwd, '/srv/host-only'] }]);
     // Found by walking the executor's PathUri parents; Skein's PathUri spells drive letters in lower case.
     expect(started.instructionSources).toEqual([`${cwd.replace(/^Z:/, 'z:')}\\AGENTS.md`]);
     await runTurnToEnd(client, started.thread.id, 'hello', 60_000);
@@ -62,7 +63,10 @@ describe.skipIf(SKIP !== '')(`a Windows executor${SKIP}`, () => {
     expect(opening).toContain('Use PowerShell here.');
     const environment = opening.slice(opening.indexOf('<environment_context>'));
     expect(environment).toContain(`  <cwd>${cwd}</cwd>\n  <shell>powershell</shell>\n`);
-    expect(environment).toContain(`<workspace_roots><root>${cwd}</root></workspace_roots>`);
+    expect(environment).toContain(`<workspace_roots><root>${cwd}</root>`);
+    expect(environment).toContain(`<entry access="read"><path>${cwd}\\.git</path></entry>`);
+    // The command reaches the executor, which cannot confine it (no Windows sandbox is asked for) and refuses it.
+    expect(model.requests[1]!.toolOutputText('c1')).toBe('exec_command failed: sandbox intent cannot be enforced on this executor');
   }, 120_000);
 
   it('beside this machine: both listed with their own cwd and shell, and a patch named for it changes only its files', async () => {

@@ -3,7 +3,7 @@
 // `<workspace_roots>` lists them, the v2 sandbox reports the legacy policy that stands for them, a
 // settings update replaces them for later turns, and a resumed thread keeps those it started with.
 // The directories live under /var/tmp: everything under /tmp is writable in any sandbox.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { probeSandbox } from '@skein/sandboxing';
 import { assistantMessage, completed, functionCall, mockProviderConfigToml, probeSandboxForTests, sse, startMockResponsesServer, type AppServerTestClient, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
@@ -122,6 +122,36 @@ describe('runtimeWorkspaceRoots on thread/start', () => {
     expect(resumed.thread.environments).toEqual([{ environmentId: 'local', cwd: ws, runtimeWorkspaceRoots: [extra] }]);
   });
 
+  it('takes turn/start\'s roots for this and later turns; a resume keeps the roots of the last turn, or the defaults when it had them', async () => {
+    model.expect([sse(assistantMessage('One.'), completed()), sse(assistantMessage('Two.'), completed()), sse(assistantMessage('Three.'), completed())]);
+    const started = await open('thread/start', { cwd: ws, sandbox: 'workspace-write', runtimeWorkspaceRoots: [ws, extra] });
+    const threadId = started.thread.id;
+    await client.request('turn/start', { threadId, input: [{ type: 'text', text: 'narrow', text_elements: [] }], runtimeWorkspaceRoots: [extra2] });
+    const announced = (await client.waitFor('thread/settings/updated', (params) => (params as { threadId: string }).threadId === threadId)) as { threadSettings: { environments: unknown } };
+    expect(announced.threadSettings.environments).toEqual([{ environmentId: 'local', cwd: ws, runtimeWorkspaceRoots: [extra2] }]);
+    await client.waitFor('turn/completed', () => true, 30_000);
+    expect(environmentContexts(model.requests[0]!)[0]).toContain(`<workspace_roots><root>${extra2}</root></workspace_roots>`);
+
+    await client.close();
+    client = spawnStdioClient(home);
+    await client.initialize();
+    // The header says [ws, extra]; the last turn ran over [extra2], and that is what the thread works over.
+    expect((await open('thread/resume', { threadId, excludeTurns: true, sandbox: 'workspace-write' })).runtimeWorkspaceRoots).toEqual([extra2]);
+    await runTurnToEnd(client, threadId, 'again', 30_000);
+    // Nothing changed for the model: no update follows the first turn's context.
+    expect(environmentContexts(model.requests[1]!)).toHaveLength(1);
+
+    // A fresh thread on the defaults resumes on today's defaults, not on what its header recorded.
+    const plain = await open('thread/start', { cwd: ws, sandbox: 'workspace-write' });
+    await runTurnToEnd(client, plain.thread.id, 'hello', 30_000);
+    await client.close();
+    writeFileSync(path.join(home.home, 'config.toml'), mockProviderConfigToml(model.url, { extra: `[sandbox_workspace_write]\nwritable_roots = [${JSON.stringify(extra)}]\n` }));
+    client = spawnStdioClient(home);
+    await client.initialize();
+    await expect(client.requestReply('thread/resume', { threadId: plain.thread.id, runtimeWorkspaceRoots: ['nope'] })).resolves.toMatchObject({ error: { code: -32600 } });
+    expect((await open('thread/resume', { threadId: plain.thread.id, excludeTurns: true })).runtimeWorkspaceRoots).toEqual([ws, extra]);
+  });
+
   it('defaults to the cwd and the configured writable roots, each protected', async () => {
     await client.close();
     home.cleanup();
@@ -141,10 +171,10 @@ describe('runtimeWorkspaceRoots on thread/start', () => {
 
   it('refuses a root that is not an absolute path, naming it, and starts nothing', async () => {
     await expect(client.requestReply('thread/start', { cwd: ws, runtimeWorkspaceRoots: ['relative/dir'] })).resolves.toMatchObject({
-      error: { code: -32600, message: 'runtime workspace root `relative/dir` is not an absolute path', data: { reason: 'invalidWorkspaceRoot', root: 'relative/dir' } },
+      error: { code: -32600, message: 'invalid runtime workspace root: path `relative/dir` does not use absolute POSIX or Windows path syntax', data: { reason: 'invalidWorkspaceRoot', root: 'relative/dir' } },
     });
     await expect(client.requestReply('thread/start', { cwd: ws, environments: [{ environmentId: 'local', cwd: ws, runtimeWorkspaceRoots: [ws, 'x'] }] })).resolves.toMatchObject({
-      error: { code: -32600, message: 'environment `local`: runtime workspace root `x` is not an absolute path', data: { environmentId: 'local' } },
+      error: { code: -32600, message: 'invalid runtime workspace root for environment `local`: path `x` does not use absolute POSIX or Windows path syntax', data: { environmentId: 'local' } },
     });
     expect(existsSync(path.join(home.home, 'sessions'))).toBe(false);
   });

@@ -74,6 +74,8 @@ export interface ThreadHandle {
   runUserShellCommand(command: string, options?: { readonly timeoutMs?: number | undefined }): Promise<UserShellResult>;
   /** Moves later turns to another environment (or to none). */
   useEnvironment(environment: SelectedEnvironment | readonly SelectedEnvironment[] | undefined): void;
+  /** Later turns work over `roots` on the primary environment (the environments stay as they are). */
+  useWorkspaceRoots(roots: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -120,6 +122,7 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
     rename: (name) => session.rename(name),
     runUserShellCommand: (command, options) => session.runUserShellCommand(command, options),
     useEnvironment: (environment) => session.environments.use(environment),
+    useWorkspaceRoots: (roots) => session.environments.useWorkspaceRoots(roots),
     close,
   };
 }

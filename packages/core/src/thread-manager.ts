@@ -64,6 +64,11 @@ export interface OpenThreadOptions {
   readonly environment?: SelectedEnvironment | readonly SelectedEnvironment[] | null | undefined;
   /** This thread's extensions (a host whose threads' configs name different ones); else the manager's. */
   readonly extensions?: ExtensionRegistry | undefined;
+  /**
+   * The workspace roots the client names for the primary environment (a resume's or fork's
+   * `runtimeWorkspaceRoots`); else a resumed thread's own, else the defaults.
+   */
+  readonly workspaceRoots?: readonly string[] | undefined;
 }
 
 /** A change in the set of live threads. */
@@ -153,7 +158,7 @@ export class ThreadManager {
       threadId,
       meta: {
         cwd: config.cwd,
-        runtime_workspace_roots: [...(firstSelected(options.environment ?? this.#options.environment)?.workspaceRoots ?? defaultWorkspaceRoots(config, config.cwd))],
+        runtime_workspace_roots: [...(options.workspaceRoots ?? firstSelected(options.environment ?? this.#options.environment)?.workspaceRoots ?? defaultWorkspaceRoots(config, config.cwd))],
         originator: options.originator ?? this.#options.originator,
         cli_version: this.#options.cliVersion,
         source: this.#options.source,
@@ -241,9 +246,8 @@ export class ThreadManager {
     const config = this.#configFor(options);
     const originator = options.originator ?? this.#options.originator;
     const chosen = options.environment === null ? undefined : (options.environment ?? this.#options.environment);
-    // A resumed thread keeps the workspace roots it started with, while it works in the same cwd.
-    const recordedRoots = loaded?.meta.cwd === config.cwd ? (loaded.meta.runtime_workspace_roots ?? undefined) : undefined;
-    const environment = chosen === undefined ? undefined : withPrimaryWorkspaceRoots(chosen, recordedRoots);
+    const roots = options.workspaceRoots ?? (loaded === undefined ? undefined : namedRootsOf(loaded, config));
+    const environment = chosen === undefined ? undefined : withPrimaryWorkspaceRoots(chosen, roots);
     const rollout = writer === undefined ? undefined : new RolloutThreadRecorder(writer);
     const sessionId = loaded?.meta.session_id ?? options.sessionId ?? threadId;
     const recorder = rollout ?? discardingRecorder;
@@ -348,3 +352,17 @@ const discardingRecorder: ThreadRecorder = {
   flush: () => Promise.resolve(),
   written: () => Promise.resolve(),
 };
+
+/**
+ * The workspace roots a resumed thread's client had named, while it works in the cwd it recorded:
+ * its last turn's (none recorded there: the defaults), else, before any turn, its header's unless
+ * they are the defaults for that cwd. Defaults are worked out again from today's config.
+ */
+function namedRootsOf(loaded: LoadedThread, config: Config): readonly string[] | undefined {
+  const last = loaded.lastTurnContext;
+  if (last !== undefined) return last.cwd === config.cwd ? (last.runtime_workspace_roots ?? undefined) : undefined;
+  const header = loaded.meta.runtime_workspace_roots ?? undefined;
+  if (header === undefined || loaded.meta.cwd !== config.cwd) return undefined;
+  const defaults = defaultWorkspaceRoots(config, loaded.meta.cwd);
+  return header.length === defaults.length && header.every((root, index) => root === defaults[index]) ? undefined : header;
+}

@@ -34,6 +34,11 @@ describe('workspaceFileSystemPolicy', () => {
     ]);
   });
 
+  it('protects a Windows root in its own convention', () => {
+    const entries = workspaceFileSystemPolicy({ type: 'workspace-write', network_access: false, exclude_tmpdir_env_var: true, exclude_slash_tmp: true }, ['C:\\repo']).entries;
+    expect(entries).toContainEqual({ path: { type: 'path', path: 'C:\\repo\\.git' }, access: 'read', missing_path_behavior: 'skip' });
+  });
+
   it('leaves a cwd outside the roots unwritable, and reads alone under read-only', () => {
     expect(workspaceFileSystemPolicy(policy, []).entries).toEqual([special('root', 'read'), special('slash_tmp', 'write'), special('tmpdir', 'write'), at('/w/cfg', 'write')]);
     expect(workspaceFileSystemPolicy({ type: 'read-only' }, ['/w/ws']).entries).toEqual([special('root', 'read')]);

@@ -32,7 +32,7 @@ export function workspaceFileSystemPolicy(policy: CoreSandboxPolicy, roots: read
       if (!policy.exclude_tmpdir_env_var) entries.push(special('tmpdir', 'write'));
       entries.push(...configured.map((root) => pathEntry(root, 'write')));
       for (const name of PROTECTED_DIRECTORY_NAMES) {
-        for (const root of roots) entries.push({ path: { type: 'path', path: path.join(root, name) }, access: 'read', missing_path_behavior: 'skip' });
+        for (const root of roots) entries.push({ path: { type: 'path', path: joinNative(root, name) }, access: 'read', missing_path_behavior: 'skip' });
       }
       return { kind: 'restricted', entries };
     }
@@ -76,6 +76,11 @@ export function legacyWorkspacePolicy(
   const tmpdir = policy.exclude_tmpdir_env_var ? undefined : env['TMPDIR'] || undefined;
   const places = [...roots, ...(policy.exclude_slash_tmp ? [] : ['/tmp']), ...(tmpdir === undefined ? [] : [tmpdir]), ...configured];
   return withRoots([...new Set(places)], { exclude_tmpdir_env_var: tmpdir === undefined });
+}
+
+/** `name` below `root` in the root's own convention: a Windows executor's `C:\\repo` gets `C:\\repo\\.git`. */
+function joinNative(root: string, name: string): string {
+  return /^(?:[A-Za-z]:[\\/]|\\\\)/.test(root) ? path.win32.join(root, name) : path.posix.join(root, name);
 }
 
 const special = (kind: 'root' | 'slash_tmp' | 'tmpdir', access: 'read' | 'write'): FileSystemSandboxEntry => ({ path: { type: 'special', value: { kind } }, access });

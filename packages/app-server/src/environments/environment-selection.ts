@@ -103,10 +103,11 @@ export async function settleSelection(environments: readonly SelectedEnvironment
  * known only once it is connected); `environmentId` names the entry they came with, if any.
  */
 export function checkWorkspaceRoots(roots: readonly string[] | null | undefined, environmentId?: string): void {
-  const relative = roots?.find((root) => !path.posix.isAbsolute(root) && !path.win32.isAbsolute(root));
+  const relative = roots?.find((root) => !path.posix.isAbsolute(root) && !/^(?:[A-Za-z]:[\\/]|\\\\[^\\/]+[\\/][^\\/]+)/.test(root));
   if (relative === undefined) return;
-  const where = environmentId === undefined ? '' : `environment \`${environmentId}\`: `;
-  throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, `${where}runtime workspace root \`${relative}\` is not an absolute path`, {
+  // Codex's words for an environment's root; the same shape for a thread's own.
+  const where = environmentId === undefined ? '' : ` for environment \`${environmentId}\``;
+  throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, `invalid runtime workspace root${where}: path \`${relative}\` does not use absolute POSIX or Windows path syntax`, {
     ...(environmentId === undefined ? {} : { environmentId }),
     reason: 'invalidWorkspaceRoot',
     root: relative,

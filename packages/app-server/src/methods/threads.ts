@@ -70,6 +70,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       threadIdNoun: 'session',
       async handle(params, context) {
         const hub = hubOf(context);
+        checkWorkspaceRoots(params.runtimeWorkspaceRoots);
         const { thread, response } = await hub.resume(params, context.connection);
         response['thread'] = withStoredMetadata(await hub.store(), response['thread'] as WireObject);
         const turns = params.excludeTurns === true ? await hub.recordedTurns(thread.id) : ((response['thread'] as WireObject)['turns'] as WireObject[]);
@@ -100,6 +101,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       threadIdNoun: 'session',
       async handle(params, context) {
         const hub = hubOf(context);
+        checkWorkspaceRoots(params.runtimeWorkspaceRoots);
         const { thread, response } = await hub.fork(params, context.connection);
         afterResponse(() => context.server.broadcast(thread.id, 'thread/started', { thread: hub.threadOf(thread, []) }));
         return response;

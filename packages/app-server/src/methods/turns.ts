@@ -1,9 +1,10 @@
 // `turn/*`: start (with its overrides and environment selection), steer and interrupt. Each answers
 // promptly; a started turn notifies in the background.
 import { newTurnId, randomUuidV7, TurnInterruptParams, TurnStartParams, TurnSteerParams } from '@skein/protocol';
+import { withPrimaryWorkspaceRoots } from '@skein/core';
 import { AppServerRequestError } from '../app-server-error.js';
 import { announceWhenConnected } from '../environments/environment-notices.js';
-import { selectEnvironment, settleSelection } from '../environments/environment-selection.js';
+import { checkWorkspaceRoots, selectEnvironment, settleSelection } from '../environments/environment-selection.js';
 import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
 import type { LiveThread } from '../threads/live-thread.js';
 import { chosenServiceTier, requestServiceTier } from '../threads/service-tier.js';
@@ -33,6 +34,8 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         const thread = hub.loaded(params.threadId);
         assertNoTurnRunning(thread);
         const permissions = selectPermissions(params);
+        checkWorkspaceRoots(params.runtimeWorkspaceRoots);
+        const roots = params.runtimeWorkspaceRoots ?? undefined;
         // Checked (ids, and each cwd on its environment) before anything changes.
         const chosen = await selectEnvironment(params.environments, hub.environments);
         // With deferred_executor off the turn starts once its environments are connected; waited for
@@ -54,8 +57,9 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         // Another turn may have started while the settings were loading. Nothing has changed until
         // here, so a refused or failed turn/start leaves the thread as it was.
         assertNoTurnRunning(thread);
+        if (selected === undefined && roots !== undefined) thread.handle.useWorkspaceRoots(roots);
         if (selected !== undefined) {
-          thread.handle.useEnvironment(selected.environments);
+          thread.handle.useEnvironment(withPrimaryWorkspaceRoots(selected.environments, roots));
           announceWhenConnected(context.server, thread.id, selected.environments);
           for (const message of selected.warnings) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });
         }

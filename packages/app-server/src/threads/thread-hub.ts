@@ -147,6 +147,7 @@ export class ThreadHub {
     const existing = this.#threads.get(params.threadId);
     if (existing !== undefined) {
       this.server.subscribe(existing.id, connection);
+      if (params.runtimeWorkspaceRoots != null) existing.handle.useWorkspaceRoots(params.runtimeWorkspaceRoots);
       this.#hold(existing.id);
       const turns = params.excludeTurns === true || existing.facts.ephemeral ? [] : await recordedTurns(await this.#read(existing.id), this.options.contextFragments, existing.activeTurnId);
       return { thread: existing, response: await this.response(existing, turns), loaded: undefined };
@@ -165,7 +166,7 @@ export class ThreadHub {
     // The turns are read before the thread opens: nothing appends to the file until its next turn,
     // and a failed read then leaves nothing loaded behind.
     const turns = params.excludeTurns === true ? [] : await recordedTurns(loaded, extensions.contextFragments);
-    const handle = await (await this.#manager()).resume(params.threadId, { extensions, onEvent: live.onEvent, clientRequests: live.questions, config, originator: connection.initializeParams.clientInfo.name });
+    const handle = await (await this.#manager()).resume(params.threadId, { extensions, onEvent: live.onEvent, clientRequests: live.questions, config, originator: connection.initializeParams.clientInfo.name, workspaceRoots: params.runtimeWorkspaceRoots ?? undefined });
     return { ...(await this.#register(live, handle, connection, turns)), loaded };
   }
 
@@ -188,6 +189,7 @@ export class ThreadHub {
       clientRequests: live.questions,
       config,
       originator: connection.initializeParams.clientInfo.name,
+      workspaceRoots: params.runtimeWorkspaceRoots ?? undefined,
       ...(upTo === undefined ? {} : { upTo }),
     });
     let turns: WireObject[];

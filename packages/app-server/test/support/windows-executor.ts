@@ -4,16 +4,24 @@
 // host's files under `Z:\`. Without it the tests are skipped with the reason, unless
 // SKEIN_REQUIRE_WINDOWS_EXECUTOR is set (CI prepares it), where its absence fails them.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..', '..');
 const PREPARED = path.join(ROOT, '.cache', 'windows-executor');
 const PREFIX = path.join(PREPARED, 'prefix');
-const CODEX_VERSION = '0.171.0';
+// The Codex version the repo pins, as prepare.sh fetched it.
+const CODEX_VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'packages', 'cli', 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies['@openai/codex'];
 const CODEX_EXE = path.join(PREPARED, `codex-${CODEX_VERSION}`, 'codex.exe');
-const WINE_CANDIDATES = ['/usr/lib/wine/wine64', '/usr/bin/wine64', '/usr/bin/wine'];
+/** The Wine prepare.sh made the prefix with (it writes the path down). */
+const WINE_FILE = path.join(PREPARED, 'wine');
+
+function preparedWine(): string | undefined {
+  if (!existsSync(WINE_FILE)) return undefined;
+  const wine = readFileSync(WINE_FILE, 'utf8').trim();
+  return existsSync(wine) ? wine : undefined;
+}
 
 /** The host path `posixPath` as the Windows executor names it (Wine maps `/` to `Z:\`). */
 export function windowsPathOf(posixPath: string): string {
@@ -22,8 +30,8 @@ export function windowsPathOf(posixPath: string): string {
 
 /** Why the Windows executor cannot run here, as a test-title suffix; '' when it can. */
 export function windowsExecutorSkip(): string {
-  const wine = WINE_CANDIDATES.find((candidate) => existsSync(candidate));
-  const missing = wine === undefined ? 'wine64 is not installed' : !existsSync(CODEX_EXE) || !existsSync(path.join(PREFIX, 'system.reg')) ? 'run tools/windows-executor/prepare.sh first' : '';
+  const ready = existsSync(CODEX_EXE) && existsSync(path.join(PREFIX, '.ready'));
+  const missing = !ready || !existsSync(WINE_FILE) ? 'run tools/windows-executor/prepare.sh first (it needs wine64 and MinGW-w64)' : preparedWine() === undefined ? 'the Wine that prepared it is gone' : '';
   if (missing === '') return '';
   if (process.env['SKEIN_REQUIRE_WINDOWS_EXECUTOR'] === '1') throw new Error(`the Windows executor is required here but cannot run: ${missing}`);
   return ` (skipped: ${missing})`;
@@ -37,8 +45,8 @@ export interface WindowsExecutor {
 
 /** Starts Codex's Windows exec-server on a loopback WebSocket; resolves with its URL once it listens. */
 export async function startWindowsExecutor(home: string): Promise<WindowsExecutor> {
-  const wine = WINE_CANDIDATES.find((candidate) => existsSync(candidate));
-  if (wine === undefined) throw new Error('wine64 is not installed');
+  const wine = preparedWine();
+  if (wine === undefined) throw new Error('run tools/windows-executor/prepare.sh first');
   const env = { PATH: process.env['PATH'], HOME: home, WINEPREFIX: PREFIX, WINEDEBUG: '-all' };
   const child: ChildProcess = spawn(wine, [CODEX_EXE, 'exec-server', '--listen', 'ws://127.0.0.1:0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';

@@ -7,11 +7,14 @@ const windows = { cwd: 'C:\\repo', roots: ['C:\\repo'], convention: 'windows', e
 describe('isWritable on a Windows executor', () => {
   it('judges paths by their text: inside a root or a configured writable root, outside the protected directories', () => {
     expect(isWritable(workspaceWrite, 'C:\\repo\\src\\a.ts', windows)).toBe(true);
-    // Only the drive letter is compared without case: another spelling is not known writable, so it is asked.
-    expect(isWritable(workspaceWrite, 'c:\\REPO\\b.ts', windows)).toBe(false);
-    expect(isWritable(workspaceWrite, 'c:\\repo\\b.ts', windows)).toBe(true);
+    // Compared as Windows compares names: case and trailing dots do not matter.
+    expect(isWritable(workspaceWrite, 'c:\\REPO\\b.ts', windows)).toBe(true);
     expect(isWritable(workspaceWrite, 'D:\\shared\\x', windows)).toBe(true);
-    expect(isWritable(workspaceWrite, 'C:\\repo\\.git\\config', windows)).toBe(false);
+    for (const protectedPath of ['C:\\repo\\.git\\config', 'C:\\repo\\.GIT\\config', 'C:\\repo\\.git.\\config', 'C:\\repo\\.git::$INDEX_ALLOCATION\\x', 'C:\\repo\\GIT~1\\config']) {
+      expect(isWritable(workspaceWrite, protectedPath, windows), protectedPath).toBe(false);
+    }
+    // A root that holds another keeps the inner one's protected directories read-only too.
+    expect(isWritable(workspaceWrite, 'C:\\repo\\.git\\x', { ...windows, roots: ['C:\\', 'C:\\repo'] })).toBe(false);
     expect(isWritable(workspaceWrite, 'C:\\other\\x', windows)).toBe(false);
     expect(isWritable(workspaceWrite, 'relative\\x', windows)).toBe(false);
   });
@@ -21,7 +24,11 @@ describe('isWritable on a Windows executor', () => {
     expect(isWritable({ ...workspaceWrite, sandboxMode: 'danger-full-access' }, 'C:\\anywhere', windows)).toBe(true);
   });
 
-  it('names its paths as Windows file URIs in the sandbox context', () => {
+  it('names its paths as Windows file URIs in the sandbox context, leaving out this host\'s POSIX writable roots', () => {
+    const posixRoots = { ...workspaceWrite, sandboxWorkspaceWrite: { ...workspaceWrite.sandboxWorkspaceWrite, writableRoots: ['/data'] } };
+    const entries = sandboxContextFor(posixRoots, 'C:\\repo', ['C:\\repo', '/data'], 'windows')?.permissions;
+    expect(JSON.stringify(entries)).not.toContain('data');
+    expect(JSON.stringify(entries)).toContain('file:///c:/repo/.git');
     const context = sandboxContextFor(workspaceWrite, 'C:\\repo', ['C:\\repo'], 'windows');
     expect(String(context?.cwd)).toBe('file:///c:/repo');
     expect(context?.workspaceRoots?.map(String)).toEqual(['file:///c:/repo']);

@@ -15,12 +15,22 @@ export function sandboxContextFor(
 ): FileSystemSandboxContext | null {
   const profile = workspacePermissionProfile(sandboxPolicyFromConfig(settings), roots);
   if (profile.type !== 'managed') return null;
-  // Paths are native to the executor (`C:\…` on a Windows one).
-  const uri = (path: string) => PathUri.fromNativePath(path, convention).toString();
-  const entries = profile.file_system.type === 'restricted' ? profile.file_system.entries.map((entry: FileSystemSandboxEntry) => ({
-    ...entry,
-    path: entry.path.type === 'path' ? { type: 'path' as const, path: uri(entry.path.path) } : entry.path,
-  })) : [];
+  // Paths are native to the executor (`C:\…` on a Windows one); one that names no place there (this
+  // host's `writable_roots` on a Windows executor) is left out: it grants nothing and guards nothing there.
+  const uri = (path: string): string | undefined => {
+    try {
+      return PathUri.fromNativePath(path, convention).toString();
+    } catch {
+      return undefined;
+    }
+  };
+  const entries = profile.file_system.type === 'restricted'
+    ? profile.file_system.entries.flatMap((entry: FileSystemSandboxEntry) => {
+        if (entry.path.type !== 'path') return [entry];
+        const target = uri(entry.path.path);
+        return target === undefined ? [] : [{ ...entry, path: { type: 'path' as const, path: target } }];
+      })
+    : [];
   return FileSystemSandboxContext.parse({
     permissions: {
       type: 'managed',
@@ -28,9 +38,14 @@ export function sandboxContextFor(
       file_system: profile.file_system.type === 'restricted' ? { type: 'restricted', entries } : { type: 'unrestricted' },
     },
     cwd: uri(cwd),
-    workspaceRoots: roots.map(uri),
+    workspaceRoots: roots.flatMap((root) => uri(root) ?? []),
     windowsSandboxLevel: 'disabled',
   });
+}
+
+/** Whether commands under these settings run confined (anything but danger-full-access). */
+export function sandboxRestricts(settings: Pick<Config, 'sandboxMode' | 'sandboxWorkspaceWrite'>): boolean {
+  return sandboxPolicyFromConfig(settings).type !== 'danger-full-access';
 }
 
 /** Where a write check looks: an environment's cwd, workspace roots, path convention and variables. */
@@ -55,19 +70,24 @@ export function isWritable(settings: Pick<Config, 'sandboxMode' | 'sandboxWorksp
 }
 
 function writableByText(target: string, roots: readonly string[]): boolean {
-  let path: PathUri;
-  try {
-    path = PathUri.fromNativePath(target, 'windows');
-  } catch {
-    return false;
-  }
-  return roots.some((text) => {
-    let root: PathUri;
-    try {
-      root = PathUri.fromNativePath(text, 'windows');
-    } catch {
-      return false;
-    }
-    return root.contains(path) && !PROTECTED_DIRECTORY_NAMES.some((name) => root.join(name).contains(path));
-  });
+  const path = windowsSegments(target);
+  if (path === undefined) return false;
+  const within = (root: readonly string[]) => root.length <= path.length && root.every((segment, index) => segment === path[index]);
+  const containing = roots.map(windowsSegments).filter((root): root is string[] => root !== undefined && within(root));
+  // Every root that holds the path keeps its protected directories read-only, as the POSIX policy does.
+  return containing.length > 0 && !containing.some((root) => PROTECTED_DIRECTORY_NAMES.some((name) => within([...root, name])));
+}
+
+/**
+ * An absolute Windows path as Windows compares it: segments in lower case, trailing dots and spaces
+ * dropped. Undefined for a relative path, or one naming an NTFS stream (`a:b`) or an 8.3 short name
+ * (`GIT~1`), which text alone cannot tell apart from a protected directory.
+ */
+function windowsSegments(text: string): string[] | undefined {
+  const match = /^(?:([A-Za-z]):|\\\\([^\\/]+)[\\/]([^\\/]+))[\\/](.*)$/.exec(text);
+  if (match === null) return undefined;
+  const anchor = match[1] !== undefined ? `${match[1]}:` : `//${match[2]}/${match[3]}`;
+  const segments = (match[4] ?? '').split(/[\\/]/).filter((segment) => segment !== '' && segment !== '.');
+  if (segments.some((segment) => segment === '..' || segment.includes(':') || segment.includes('~'))) return undefined;
+  return [anchor, ...segments].map((segment) => segment.replace(/[. ]+$/, '').toLowerCase());
 }

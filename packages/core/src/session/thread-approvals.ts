@@ -7,7 +7,7 @@ import { CommandApprovals } from '../tools/approvals/command-approvals.js';
 import { appendAllowPrefixRule, DEFAULT_RULES_FILE, ExecPolicy, loadExecPolicy } from '../tools/approvals/exec-policy/exec-policy.js';
 import type { BindApprovals } from '../tools/turn-tool-calls.js';
 import type { ClientRequests } from './client-requests.js';
-import { isWritable, sandboxContextFor, type WriteScope } from './sandbox-context.js';
+import { isWritable, sandboxRestricts, type WriteScope } from './sandbox-context.js';
 
 /** What a thread's approvals read. */
 export interface ThreadApprovalsOptions {
@@ -27,7 +27,7 @@ export function threadApprovals(options: ThreadApprovalsOptions): BindApprovals 
   const approvals = new CommandApprovals({
     client: options.client,
     policy: () => options.config().approvalPolicy,
-    sandboxRestricted: () => sandboxContextFor(options.config(), options.config().cwd) !== null,
+    sandboxRestricted: () => sandboxRestricts(options.config()),
     isWritable: (target, environmentId) => {
       const scope = options.writeScope(environmentId);
       return scope !== undefined && isWritable(options.config(), target, scope);

@@ -159,6 +159,30 @@ export class EnvironmentSelection {
     return entry.state === 'ready' ? entry.environment.workspaceRoots : entry.state === 'starting' ? entry.starting.workspaceRoots : entry.workspaceRoots;
   }
 
+  /**
+   * The same selection with `roots` as the first entry's workspace roots (a client naming roots
+   * without naming environments); its entries keep their state, a failed one stays failed.
+   */
+  withPrimaryRoots(roots: readonly string[]): EnvironmentSelection {
+    return new EnvironmentSelection(
+      this.#entries.map((entry, index): SelectedEnvironment => {
+        const workspaceRoots = index === 0 ? roots : undefined;
+        switch (entry.state) {
+          case 'ready':
+            return workspaceRoots === undefined ? entry.environment : { ...entry.environment, workspaceRoots };
+          case 'starting':
+            return workspaceRoots === undefined ? entry.starting : { ...entry.starting, workspaceRoots };
+          case 'failed': {
+            const ready = Promise.reject(new Error(entry.error));
+            // Observed by the new selection, which keeps the entry failed.
+            ready.catch(() => undefined);
+            return { id: entry.id, cwd: entry.cwd, workspaceRoots: workspaceRoots ?? entry.workspaceRoots, ready };
+          }
+        }
+      }),
+    );
+  }
+
   /** The workspace roots the client named for the thread's cwd (the first entry's); undefined for the defaults. */
   get namedPrimaryRoots(): readonly string[] | undefined {
     const first = this.#entries[0];
@@ -241,6 +265,11 @@ export class EnvironmentState {
     this.#selection = new EnvironmentSelection(environments);
   }
 
+  /** Later turns work over `roots` on the primary environment; a running turn keeps its own. */
+  useWorkspaceRoots(roots: readonly string[]): void {
+    this.#selection = this.#selection.withPrimaryRoots(roots);
+  }
+
   /** The native cwd turns use on the attached environment `id` (the primary's is `config`'s). */
   cwdOf(id: string, config: Config): string {
     return this.#selection.cwdOf(id, config.cwd);
@@ -251,11 +280,13 @@ export class EnvironmentState {
     return this.#selection.namedRootsOf(id) ?? defaultWorkspaceRoots(config, this.cwdOf(id, config));
   }
 
-  /** Where writes on the attached environment `id` are checked (see `isWritable`); undefined when it is not attached. */
-  writeScope(id: string, config: Config): WriteScope | undefined {
-    const environment = this.attached.find((candidate) => environmentIdOf(candidate) === id);
+  /** Where writes on the environment `id` of `selection` (the thread's now, unless a turn passes its own) are checked (see `isWritable`); undefined when it is not ready there. */
+  writeScope(id: string, config: Config, selection: EnvironmentSelection = this.#selection): WriteScope | undefined {
+    const environment = selection.ready.find((candidate) => environmentIdOf(candidate) === id);
     if (environment === undefined) return undefined;
-    return { cwd: this.cwdOf(id, config), roots: this.workspaceRootsOf(id, config), convention: environment.os === 'windows' ? 'windows' : 'posix', env: environment.env };
+    const cwd = selection.cwdOf(id, config.cwd);
+    const roots = selection.namedRootsOf(id) ?? defaultWorkspaceRoots(config, cwd);
+    return { cwd, roots, convention: environment.os === 'windows' ? 'windows' : 'posix', env: environment.env };
   }
 
   /** The primary environment as a tool call sees it, under `config`'s cwd and sandbox. */

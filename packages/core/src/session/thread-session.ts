@@ -88,7 +88,7 @@ export class ThreadSession {
     this.#approvals = threadApprovals({
       client: clientRequests,
       config: () => this.#config,
-      writeScope: (environmentId) => this.environments.writeScope(environmentId, this.#config),
+      writeScope: (environmentId) => this.environments.writeScope(environmentId, this.#config, this.#active?.environments),
       cancelTurn: () => this.#active?.controller.abort(),
       warn: (message) => emit({ type: 'warning', message }),
     });

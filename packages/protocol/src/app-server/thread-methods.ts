@@ -5,7 +5,12 @@ import { UserInput } from '../user-input.js';
 import { threadSettingsParams } from './thread.js';
 
 /** Settings a client may change when it loads a thread again (unset: config, as for a new thread). */
-const reloadSettings = { ...threadSettingsParams, excludeTurns: z.boolean().optional() };
+const reloadSettings = {
+  ...threadSettingsParams,
+  excludeTurns: z.boolean().optional(),
+  /** The workspace roots of the primary environment from here on (absolute paths). */
+  runtimeWorkspaceRoots: z.array(z.string()).nullish(),
+};
 
 /** A page of turns a resume response carries, so a client need not ask `thread/turns/list` next. */
 export const InitialTurnsPageParams = z.object({

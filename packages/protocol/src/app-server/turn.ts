@@ -53,6 +53,8 @@ export const TurnStartParams = z.object({
   /** A JSON Schema the final answer must follow. */
   outputSchema: z.unknown().optional(),
   clientUserMessageId: z.string().nullish(),
+  /** The workspace roots of the primary environment for this and later turns (absolute paths). */
+  runtimeWorkspaceRoots: z.array(z.string()).nullish(),
   /** Experimental: the environments this and later turns act on. */
   environments: z.array(z.object({ environmentId: z.string(), cwd: z.string(), runtimeWorkspaceRoots: z.array(z.string()).nullish() })).nullish(),
 });
