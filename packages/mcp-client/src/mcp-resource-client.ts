@@ -1,10 +1,9 @@
 // A connection to one MCP server for its resources: start or reach it as its `[mcp_servers.<name>]`
 // table says, then list and read resources, every call bounded by a timeout and an AbortSignal.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { loadMcpSdk, type McpSdk } from './mcp-sdk.js';
 import * as z from 'zod';
 // Named, not `z.core.$ZodError`: a nested namespace read keeps all of zod (every locale) in a bundle.
 import { $ZodError } from 'zod/v4/core';
@@ -62,6 +61,8 @@ export class McpResourceClient {
     /** The `[mcp_servers.<name>]` key, used in every error message. */
     readonly serverName: string,
     private readonly sdk: Client,
+    /** The SDK's classes, to tell its errors apart. */
+    private readonly mcp: McpSdk,
     private readonly stderr: StderrTail,
     private readonly requestTimeoutMs: number,
   ) {}
@@ -75,9 +76,10 @@ export class McpResourceClient {
     if (config.enabled === false) throw new McpClientError('Disabled', name, 'disabled in config (enabled = false)');
     const launch = resolveServerLaunch(name, config, options.env ?? process.env);
     const stderr = new StderrTail();
-    const transport = openTransport(launch, stderr);
-    const sdk = new Client(options.clientInfo ?? { name: 'skein', version: '0.0.0' }, { capabilities: {} });
-    const client = new McpResourceClient(name, sdk, stderr, options.requestTimeoutMs ?? secondsToMs(config.tool_timeout_sec) ?? DEFAULT_REQUEST_TIMEOUT_MS);
+    const mcp = await loadMcpSdk();
+    const transport = openTransport(mcp, launch, stderr);
+    const sdk = new mcp.Client(options.clientInfo ?? { name: 'skein', version: '0.0.0' }, { capabilities: {} });
+    const client = new McpResourceClient(name, sdk, mcp, stderr, options.requestTimeoutMs ?? secondsToMs(config.tool_timeout_sec) ?? DEFAULT_REQUEST_TIMEOUT_MS);
     sdk.onclose = () => client.#onTransportClosed();
     const startupMs = options.startupTimeoutMs ?? secondsToMs(config.startup_timeout_sec) ?? DEFAULT_STARTUP_TIMEOUT_MS;
     const deadline = new CallDeadline(startupMs, options.signal, client.#owner.signal);
@@ -172,6 +174,7 @@ export class McpResourceClient {
         break;
     }
     if (this.#state !== 'open') return this.#notOpen(what, error);
+    const { McpError, ErrorCode, StreamableHTTPError } = this.mcp;
     if (error instanceof McpError && error.code !== Number(ErrorCode.ConnectionClosed)) {
       return new McpClientError('ServerError', name, `${what} failed (JSON-RPC error ${error.code}): ${serverMessage(error)}`, { cause: error, rpcCode: error.code });
     }
@@ -199,6 +202,7 @@ export class McpResourceClient {
     }
     // The SDK closes the transport itself when the handshake fails, so the client's state cannot tell
     // an exit from a refusal; the pending `initialize` failing with ConnectionClosed can.
+    const { McpError, ErrorCode, StreamableHTTPError } = this.mcp;
     if (error instanceof McpError && error.code === Number(ErrorCode.ConnectionClosed)) {
       const gone = launch.transport === 'stdio' ? 'exited' : 'closed the connection';
       return new McpClientError('ConnectFailed', name, `${target} ${gone} before the MCP handshake finished${this.#stderrNote()}`, { cause: error });
@@ -229,7 +233,7 @@ export class McpResourceClient {
   }
 }
 
-function openTransport(launch: ServerLaunch, stderr: StderrTail): Transport {
+function openTransport({ StdioClientTransport, StreamableHTTPClientTransport }: McpSdk, launch: ServerLaunch, stderr: StderrTail): Transport {
   if (launch.transport === 'http') return new StreamableHTTPClientTransport(launch.url, { requestInit: { headers: launch.headers } });
   const transport = new StdioClientTransport({
     command: launch.command,
