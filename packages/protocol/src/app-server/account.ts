@@ -1,37 +1,38 @@
 // `account/read`: who the server is signed in as (a ChatGPT account, an API key, a cloud provider's
 // credentials) and whether the active model provider needs an OpenAI sign-in at all.
 import * as z from 'zod';
+import { lazySchema } from '../lazy-schema.js';
 
-export const GetAccountParams = z.object({
+export const GetAccountParams = lazySchema(() => z.object({
   /** Refresh a ChatGPT login's token before answering. */
   refreshToken: z.boolean().optional(),
-});
+}));
 export type GetAccountParams = z.infer<typeof GetAccountParams>;
 
 /** `account/rateLimits/read`: the signed-in ChatGPT account's usage limits. */
-export const GetAccountRateLimitsParams = z
+export const GetAccountRateLimitsParams = lazySchema(() => z
   .object({
     excludeResetCreditDetails: z.boolean().optional(),
     supportsLunaReserve: z.boolean().optional(),
   })
-  .optional();
+  .optional());
 export type GetAccountRateLimitsParams = z.infer<typeof GetAccountRateLimitsParams>;
 
 /** The signed-in account, by how it signed in. */
-export const Account = z.discriminatedUnion('type', [
+export const Account = lazySchema(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('apiKey') }),
   z.object({ type: z.literal('chatgpt'), email: z.string().nullable(), planType: z.string(), workspaceName: z.string().nullish() }),
   z.object({ type: z.literal('amazonBedrock'), usesCodexManagedCredentials: z.boolean().optional() }),
   z.object({ type: z.literal('gcp') }),
-]);
+]));
 export type Account = z.infer<typeof Account>;
 
-export const GetAccountResponse = z.object({
+export const GetAccountResponse = lazySchema(() => z.object({
   /** `null` when nobody signed in. */
   account: Account.nullable(),
   userId: z.string().nullable(),
   /** Whether the active model provider takes an OpenAI sign-in (its `requires_openai_auth`). */
   requiresOpenaiAuth: z.boolean(),
   workspaceRouting: z.unknown().nullable(),
-});
+}));
 export type GetAccountResponse = z.infer<typeof GetAccountResponse>;

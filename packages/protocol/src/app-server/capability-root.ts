@@ -3,6 +3,7 @@
 import * as z from 'zod';
 import { PathUri } from '../path-uri.js';
 import { AbsolutePath } from './absolute-path.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /** Whether the path has a `file:` URI (as threads record it): no NULs, no `..` above the root, no `\` in POSIX names. */
 function hasFileUri(path: string): boolean {
@@ -15,17 +16,17 @@ function hasFileUri(path: string): boolean {
 }
 
 /** Where a root can be resolved: a path owned by an execution environment (the only kind in Codex 0.171.0). */
-export const CapabilityRootLocation = z.object({
+export const CapabilityRootLocation = lazySchema(() => z.object({
   type: z.literal('environment'),
   environmentId: z.string(),
   /** Absolute path of the root in that environment. */
   path: AbsolutePath.refine(hasFileUri, { error: 'path cannot be written as a file: URI' }),
-});
+}));
 export type CapabilityRootLocation = z.infer<typeof CapabilityRootLocation>;
 
 /** A root the hosting platform selected for a thread; `id` is the platform's stable identifier. */
-export const SelectedCapabilityRoot = z.object({
+export const SelectedCapabilityRoot = lazySchema(() => z.object({
   id: z.string(),
   location: CapabilityRootLocation,
-});
+}));
 export type SelectedCapabilityRoot = z.infer<typeof SelectedCapabilityRoot>;

@@ -1,6 +1,7 @@
 // `model/list`: the models a client may pick, from the server's model catalog (CODEX-FACTS §12.11).
 import * as z from 'zod';
 import { PageParams } from './pagination.js';
+import { lazySchema } from '../lazy-schema.js';
 
 export const ModelListParams = PageParams.extend({
   /** Include models the catalog hides from pickers. */
@@ -10,11 +11,11 @@ export const ModelListParams = PageParams.extend({
 export type ModelListParams = z.infer<typeof ModelListParams>;
 
 /** A reasoning effort a model supports, with a one-line description. */
-export const ReasoningEffortOption = z.object({ reasoningEffort: z.string(), description: z.string() });
+export const ReasoningEffortOption = lazySchema(() => z.object({ reasoningEffort: z.string(), description: z.string() }));
 export type ReasoningEffortOption = z.infer<typeof ReasoningEffortOption>;
 
 /** One model entry, with every field Codex sends (nulls and empty lists where Skein has nothing to say). */
-export const Model = z.object({
+export const Model = lazySchema(() => z.object({
   id: z.string(),
   model: z.string(),
   upgrade: z.string().nullable(),
@@ -34,8 +35,8 @@ export const Model = z.object({
   defaultServiceTier: z.string().nullable(),
   availableAccessPrograms: z.unknown().nullable(),
   isDefault: z.boolean(),
-});
+}));
 export type Model = z.infer<typeof Model>;
 
-export const ModelListResponse = z.object({ data: z.array(Model), nextCursor: z.string().nullable() });
+export const ModelListResponse = lazySchema(() => z.object({ data: z.array(Model), nextCursor: z.string().nullable() }));
 export type ModelListResponse = z.infer<typeof ModelListResponse>;

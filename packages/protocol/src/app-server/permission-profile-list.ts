@@ -1,6 +1,7 @@
 // `permissionProfile/list`: the permission profiles a thread may run under, paginated.
 import * as z from 'zod';
 import { PageParams } from './pagination.js';
+import { lazySchema } from '../lazy-schema.js';
 
 export const PermissionProfileListParams = PageParams.extend({
   /** The directory whose project config would add profiles; absent: the server's. */
@@ -9,12 +10,12 @@ export const PermissionProfileListParams = PageParams.extend({
 export type PermissionProfileListParams = z.infer<typeof PermissionProfileListParams>;
 
 /** One profile: its id (`:read-only` and the other built-ins start with a colon), and whether requirements allow it. */
-export const PermissionProfileSummary = z.object({
+export const PermissionProfileSummary = lazySchema(() => z.object({
   id: z.string(),
   description: z.string().nullable(),
   allowed: z.boolean(),
-});
+}));
 export type PermissionProfileSummary = z.infer<typeof PermissionProfileSummary>;
 
-export const PermissionProfileListResponse = z.object({ data: z.array(PermissionProfileSummary), nextCursor: z.string().nullable() });
+export const PermissionProfileListResponse = lazySchema(() => z.object({ data: z.array(PermissionProfileSummary), nextCursor: z.string().nullable() }));
 export type PermissionProfileListResponse = z.infer<typeof PermissionProfileListResponse>;

@@ -3,9 +3,10 @@
 import * as z from 'zod';
 import { AbsolutePath } from './absolute-path.js';
 import { CommandExecOutputStream, CommandExecTerminalSize, EnvironmentOverrides } from './command-exec.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /** `process/spawn`: answers once the process runs. `outputBytesCap` / `timeoutMs` null disable the bound. */
-export const ProcessSpawnParams = z.object({
+export const ProcessSpawnParams = lazySchema(() => z.object({
   command: z.array(z.string()),
   processHandle: z.string(),
   cwd: AbsolutePath,
@@ -16,29 +17,29 @@ export const ProcessSpawnParams = z.object({
   timeoutMs: z.number().int().nullish(),
   env: EnvironmentOverrides.nullish(),
   size: CommandExecTerminalSize.nullish(),
-});
+}));
 export type ProcessSpawnParams = z.infer<typeof ProcessSpawnParams>;
 
-export const ProcessWriteStdinParams = z.object({ processHandle: z.string(), deltaBase64: z.string().nullish(), closeStdin: z.boolean().optional() });
+export const ProcessWriteStdinParams = lazySchema(() => z.object({ processHandle: z.string(), deltaBase64: z.string().nullish(), closeStdin: z.boolean().optional() }));
 export type ProcessWriteStdinParams = z.infer<typeof ProcessWriteStdinParams>;
 
-export const ProcessResizePtyParams = z.object({ processHandle: z.string(), size: CommandExecTerminalSize });
+export const ProcessResizePtyParams = lazySchema(() => z.object({ processHandle: z.string(), size: CommandExecTerminalSize }));
 export type ProcessResizePtyParams = z.infer<typeof ProcessResizePtyParams>;
 
-export const ProcessKillParams = z.object({ processHandle: z.string() });
+export const ProcessKillParams = lazySchema(() => z.object({ processHandle: z.string() }));
 export type ProcessKillParams = z.infer<typeof ProcessKillParams>;
 
 /** `process/outputDelta`. */
-export const ProcessOutputDeltaNotification = z.object({
+export const ProcessOutputDeltaNotification = lazySchema(() => z.object({
   processHandle: z.string(),
   stream: CommandExecOutputStream,
   deltaBase64: z.string(),
   capReached: z.boolean(),
-});
+}));
 export type ProcessOutputDeltaNotification = z.infer<typeof ProcessOutputDeltaNotification>;
 
 /** `process/exited`: the last message about a handle; streamed output is not repeated here. */
-export const ProcessExitedNotification = z.object({
+export const ProcessExitedNotification = lazySchema(() => z.object({
   processHandle: z.string(),
   exitCode: z.number().int(),
   outputDrainTimedOut: z.boolean().nullish(),
@@ -46,5 +47,5 @@ export const ProcessExitedNotification = z.object({
   stdoutCapReached: z.boolean(),
   stderr: z.string(),
   stderrCapReached: z.boolean(),
-});
+}));
 export type ProcessExitedNotification = z.infer<typeof ProcessExitedNotification>;

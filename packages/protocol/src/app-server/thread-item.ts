@@ -2,58 +2,59 @@
 // conversational items; others (commands, file changes, …) are carried through unchanged.
 import * as z from 'zod';
 import { UserInput } from '../user-input.js';
+import { lazySchema } from '../lazy-schema.js';
 
 const timing = { startedAtMs: z.number().int().nullish(), completedAtMs: z.number().int().nullish() };
 
-export const UserMessageThreadItem = z.object({
+export const UserMessageThreadItem = lazySchema(() => z.object({
   type: z.literal('userMessage'),
   id: z.string(),
   clientId: z.string().nullish(),
   content: z.array(UserInput),
   ...timing,
-});
+}));
 export type UserMessageThreadItem = z.infer<typeof UserMessageThreadItem>;
 
-export const AgentMessageThreadItem = z.object({
+export const AgentMessageThreadItem = lazySchema(() => z.object({
   type: z.literal('agentMessage'),
   id: z.string(),
   text: z.string(),
   phase: z.enum(['commentary', 'partial_answer', 'final_answer']).nullish(),
   ...timing,
-});
+}));
 export type AgentMessageThreadItem = z.infer<typeof AgentMessageThreadItem>;
 
-export const ReasoningThreadItem = z.object({
+export const ReasoningThreadItem = lazySchema(() => z.object({
   type: z.literal('reasoning'),
   id: z.string(),
   summary: z.array(z.string()).default([]),
   content: z.array(z.string()).default([]),
   ...timing,
-});
+}));
 export type ReasoningThreadItem = z.infer<typeof ReasoningThreadItem>;
 
-export const PlanThreadItem = z.object({ type: z.literal('plan'), id: z.string(), text: z.string(), ...timing });
+export const PlanThreadItem = lazySchema(() => z.object({ type: z.literal('plan'), id: z.string(), text: z.string(), ...timing }));
 export type PlanThreadItem = z.infer<typeof PlanThreadItem>;
 
-export const ContextCompactionThreadItem = z.object({ type: z.literal('contextCompaction'), id: z.string(), ...timing });
+export const ContextCompactionThreadItem = lazySchema(() => z.object({ type: z.literal('contextCompaction'), id: z.string(), ...timing }));
 export type ContextCompactionThreadItem = z.infer<typeof ContextCompactionThreadItem>;
 
-const modelled = z.discriminatedUnion('type', [
+const modelled = lazySchema(() => z.discriminatedUnion('type', [
   UserMessageThreadItem,
   AgentMessageThreadItem,
   ReasoningThreadItem,
   PlanThreadItem,
   ContextCompactionThreadItem,
-]);
+]));
 const MODELLED_TYPES: ReadonlySet<string> = new Set(modelled.options.map((option) => option.shape.type.value));
 
 /** A thread item of a kind this version does not model yet, kept whole. */
-export const OtherThreadItem = z.looseObject({
+export const OtherThreadItem = lazySchema(() => z.looseObject({
   type: z.string().refine((type) => !MODELLED_TYPES.has(type), 'this item type has its own schema'),
   id: z.string(),
-});
+}));
 export type OtherThreadItem = z.infer<typeof OtherThreadItem>;
 
 /** One item of a turn. */
-export const ThreadItem = z.union([modelled, OtherThreadItem]);
+export const ThreadItem = lazySchema(() => z.union([modelled, OtherThreadItem]));
 export type ThreadItem = z.infer<typeof ThreadItem>;

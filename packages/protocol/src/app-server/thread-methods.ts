@@ -3,6 +3,7 @@
 import * as z from 'zod';
 import { UserInput } from '../user-input.js';
 import { threadSettingsParams } from './thread.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /** Settings a client may change when it loads a thread again (unset: config, as for a new thread). */
 const reloadSettings = {
@@ -13,17 +14,17 @@ const reloadSettings = {
 };
 
 /** A page of turns a resume response carries, so a client need not ask `thread/turns/list` next. */
-export const InitialTurnsPageParams = z.object({
+export const InitialTurnsPageParams = lazySchema(() => z.object({
   limit: z.number().int().nonnegative().nullish(),
   itemsView: z.enum(['notLoaded', 'summary', 'full']).nullish(),
   sortDirection: z.enum(['asc', 'desc']).nullish(),
-});
+}));
 export type InitialTurnsPageParams = z.infer<typeof InitialTurnsPageParams>;
 
-export const ThreadResumeParams = z.object({ threadId: z.string(), ...reloadSettings, initialTurnsPage: InitialTurnsPageParams.nullish() });
+export const ThreadResumeParams = lazySchema(() => z.object({ threadId: z.string(), ...reloadSettings, initialTurnsPage: InitialTurnsPageParams.nullish() }));
 export type ThreadResumeParams = z.infer<typeof ThreadResumeParams>;
 
-export const ThreadForkParams = z.object({
+export const ThreadForkParams = lazySchema(() => z.object({
   threadId: z.string(),
   ...reloadSettings,
   ephemeral: z.boolean().optional(),
@@ -32,10 +33,10 @@ export const ThreadForkParams = z.object({
   /** Fork up to and with this turn. */
   lastTurnId: z.string().nullish(),
   threadSource: z.string().nullish(),
-});
+}));
 export type ThreadForkParams = z.infer<typeof ThreadForkParams>;
 
-export const ThreadListParams = z.object({
+export const ThreadListParams = lazySchema(() => z.object({
   cursor: z.string().nullish(),
   limit: z.number().int().positive().nullish(),
   archived: z.boolean().nullish(),
@@ -49,54 +50,54 @@ export const ThreadListParams = z.object({
   sectionId: z.string().nullish(),
   sourceKinds: z.array(z.string()).nullish(),
   modelProviders: z.array(z.string()).nullish(),
-});
+}));
 export type ThreadListParams = z.infer<typeof ThreadListParams>;
 
-export const ThreadReadParams = z.object({ threadId: z.string(), includeTurns: z.boolean().default(false) });
+export const ThreadReadParams = lazySchema(() => z.object({ threadId: z.string(), includeTurns: z.boolean().default(false) }));
 export type ThreadReadParams = z.infer<typeof ThreadReadParams>;
 
-export const ThreadLoadedListParams = z.object({ cursor: z.string().nullish(), limit: z.number().int().positive().nullish() });
+export const ThreadLoadedListParams = lazySchema(() => z.object({ cursor: z.string().nullish(), limit: z.number().int().positive().nullish() }));
 export type ThreadLoadedListParams = z.infer<typeof ThreadLoadedListParams>;
 
 /** `thread/archive`, `thread/unarchive`, `thread/unsubscribe`: just the thread. */
-export const ThreadIdParams = z.object({ threadId: z.string() });
+export const ThreadIdParams = lazySchema(() => z.object({ threadId: z.string() }));
 export type ThreadIdParams = z.infer<typeof ThreadIdParams>;
 
-export const ThreadSetNameParams = z.object({ threadId: z.string(), name: z.string() });
+export const ThreadSetNameParams = lazySchema(() => z.object({ threadId: z.string(), name: z.string() }));
 export type ThreadSetNameParams = z.infer<typeof ThreadSetNameParams>;
 
 /** `thread/inject_items`: raw Responses API items for a loaded thread's model-visible history (each item is checked by the method, which names the one it refuses). */
-export const ThreadInjectItemsParams = z.object({ threadId: z.string(), items: z.array(z.unknown()) });
+export const ThreadInjectItemsParams = lazySchema(() => z.object({ threadId: z.string(), items: z.array(z.unknown()) }));
 export type ThreadInjectItemsParams = z.infer<typeof ThreadInjectItemsParams>;
 
-export const ThreadShellCommandParams = z.object({ threadId: z.string(), command: z.string(), timeoutMs: z.number().int().nonnegative().nullish() });
+export const ThreadShellCommandParams = lazySchema(() => z.object({ threadId: z.string(), command: z.string(), timeoutMs: z.number().int().nonnegative().nullish() }));
 export type ThreadShellCommandParams = z.infer<typeof ThreadShellCommandParams>;
 
-export const TurnSteerParams = z.object({
+export const TurnSteerParams = lazySchema(() => z.object({
   threadId: z.string(),
   expectedTurnId: z.string(),
   input: z.array(UserInput),
   clientUserMessageId: z.string().nullish(),
-});
+}));
 export type TurnSteerParams = z.infer<typeof TurnSteerParams>;
 
-export const TurnInterruptParams = z.object({ threadId: z.string(), turnId: z.string() });
+export const TurnInterruptParams = lazySchema(() => z.object({ threadId: z.string(), turnId: z.string() }));
 export type TurnInterruptParams = z.infer<typeof TurnInterruptParams>;
 
 /** The answer to `item/commandExecution/requestApproval`. */
-export const CommandExecutionApprovalResponse = z.object({
+export const CommandExecutionApprovalResponse = lazySchema(() => z.object({
   decision: z.union([
     z.enum(['accept', 'acceptForSession', 'decline', 'cancel']),
     z.strictObject({ acceptWithExecpolicyAmendment: z.object({ execpolicy_amendment: z.array(z.string()) }) }),
     z.strictObject({ applyNetworkPolicyAmendment: z.object({ network_policy_amendment: z.unknown() }) }),
   ]),
-});
+}));
 export type CommandExecutionApprovalResponse = z.infer<typeof CommandExecutionApprovalResponse>;
 
 /** The answer to `item/fileChange/requestApproval`. */
-export const FileChangeApprovalResponse = z.object({ decision: z.enum(['accept', 'acceptForSession', 'decline', 'cancel']) });
+export const FileChangeApprovalResponse = lazySchema(() => z.object({ decision: z.enum(['accept', 'acceptForSession', 'decline', 'cancel']) }));
 export type FileChangeApprovalResponse = z.infer<typeof FileChangeApprovalResponse>;
 
 /** The answer to `item/tool/requestUserInput`. */
-export const ToolRequestUserInputResponse = z.object({ answers: z.record(z.string(), z.object({ answers: z.array(z.string()) })) });
+export const ToolRequestUserInputResponse = lazySchema(() => z.object({ answers: z.record(z.string(), z.object({ answers: z.array(z.string()) })) }));
 export type ToolRequestUserInputResponse = z.infer<typeof ToolRequestUserInputResponse>;

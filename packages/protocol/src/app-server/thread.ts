@@ -12,17 +12,18 @@ import {
   ThreadHistoryMode,
 } from './common.js';
 import { Turn } from './turn.js';
+import { lazySchema } from '../lazy-schema.js';
 
 /** A thread is idle, running (with flags while it waits on the client), unloaded, or broken. */
-export const ThreadStatus = z.discriminatedUnion('type', [
+export const ThreadStatus = lazySchema(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('notLoaded') }),
   z.object({ type: z.literal('idle') }),
   z.object({ type: z.literal('systemError') }),
   z.object({ type: z.literal('active'), activeFlags: z.array(z.enum(['waitingOnApproval', 'waitingOnUserInput'])) }),
-]);
+]));
 export type ThreadStatus = z.infer<typeof ThreadStatus>;
 
-export const Thread = z.object({
+export const Thread = lazySchema(() => z.object({
   id: z.string(),
   /** The root thread of a tree of threads (equal to `id` for a root). */
   sessionId: z.string(),
@@ -48,7 +49,7 @@ export const Thread = z.object({
   name: z.string().nullish(),
   historyMode: ThreadHistoryMode.default('legacy'),
   turns: z.array(Turn),
-});
+}));
 export type Thread = z.infer<typeof Thread>;
 
 /** The settings a client may give a thread it starts, resumes or forks; unset ones come from config. */
@@ -68,7 +69,7 @@ export const threadSettingsParams = {
 };
 
 /** `thread/start`: every field optional; unset fields come from config. */
-export const ThreadStartParams = z.object({
+export const ThreadStartParams = lazySchema(() => z.object({
   ...threadSettingsParams,
   ephemeral: z.boolean().nullish(),
   historyMode: ThreadHistoryMode.nullish(),
@@ -79,10 +80,10 @@ export const ThreadStartParams = z.object({
   environments: z.array(z.object({ environmentId: z.string(), cwd: z.string(), runtimeWorkspaceRoots: z.array(z.string()).nullish() })).nullish(),
   /** Experimental: capability (skill) roots the thread may load from. */
   selectedCapabilityRoots: z.array(SelectedCapabilityRoot).nullish(),
-});
+}));
 export type ThreadStartParams = z.infer<typeof ThreadStartParams>;
 
-export const ThreadStartResponse = z.object({
+export const ThreadStartResponse = lazySchema(() => z.object({
   thread: Thread,
   model: z.string(),
   modelProvider: z.string(),
@@ -95,5 +96,5 @@ export const ThreadStartResponse = z.object({
   reasoningEffort: ReasoningEffort.nullish(),
   multiAgentMode: MultiAgentMode.default('explicitRequestOnly'),
   serviceTier: z.string().nullish(),
-});
+}));
 export type ThreadStartResponse = z.infer<typeof ThreadStartResponse>;

@@ -3,23 +3,24 @@ import * as z from 'zod';
 import { UserInput } from '../user-input.js';
 import { ApprovalsReviewer, AskForApproval, MultiAgentMode, ReasoningEffort, ReasoningSummary, SandboxPolicy } from './common.js';
 import { ThreadItem } from './thread-item.js';
+import { lazySchema } from '../lazy-schema.js';
 
-export const TurnStatus = z.enum(['completed', 'interrupted', 'failed', 'inProgress']);
+export const TurnStatus = lazySchema(() => z.enum(['completed', 'interrupted', 'failed', 'inProgress']));
 export type TurnStatus = z.infer<typeof TurnStatus>;
 
 /** Why a turn failed. `codexErrorInfo` classifies it for clients (usage limit, context window, …). */
-export const TurnError = z.object({
+export const TurnError = lazySchema(() => z.object({
   message: z.string(),
   codexErrorInfo: z.unknown().optional(),
   additionalDetails: z.string().nullish(),
-});
+}));
 export type TurnError = z.infer<typeof TurnError>;
 
 /** Whether `items` holds every item, a summary (the final message), or nothing yet. */
-export const TurnItemsView = z.enum(['notLoaded', 'summary', 'full']);
+export const TurnItemsView = lazySchema(() => z.enum(['notLoaded', 'summary', 'full']));
 export type TurnItemsView = z.infer<typeof TurnItemsView>;
 
-export const Turn = z.object({
+export const Turn = lazySchema(() => z.object({
   id: z.string(),
   rootTurnId: z.string().nullish(),
   items: z.array(ThreadItem),
@@ -30,11 +31,11 @@ export const Turn = z.object({
   startedAt: z.number().int().nullish(),
   completedAt: z.number().int().nullish(),
   durationMs: z.number().int().nullish(),
-});
+}));
 export type Turn = z.infer<typeof Turn>;
 
 /** `turn/start`: user input plus per-turn overrides of the thread's settings. */
-export const TurnStartParams = z.object({
+export const TurnStartParams = lazySchema(() => z.object({
   threadId: z.string(),
   input: z.array(UserInput),
   cwd: z.string().nullish(),
@@ -57,8 +58,8 @@ export const TurnStartParams = z.object({
   runtimeWorkspaceRoots: z.array(z.string()).nullish(),
   /** Experimental: the environments this and later turns act on. */
   environments: z.array(z.object({ environmentId: z.string(), cwd: z.string(), runtimeWorkspaceRoots: z.array(z.string()).nullish() })).nullish(),
-});
+}));
 export type TurnStartParams = z.infer<typeof TurnStartParams>;
 
-export const TurnStartResponse = z.object({ turn: Turn });
+export const TurnStartResponse = lazySchema(() => z.object({ turn: Turn }));
 export type TurnStartResponse = z.infer<typeof TurnStartResponse>;
