@@ -147,6 +147,11 @@ describe('renderEnvironmentContext', () => {
     const instant = new Date('2026-11-30T23:30:00Z');
     expect(localDate(instant, 'Etc/UTC')).toBe('2026-11-30');
     expect(localDate(instant, 'Asia/Seoul')).toBe('2026-12-01');
+    expect(localDate(instant, 'America/Los_Angeles')).toBe('2026-11-30');
+    // UTC's aliases, read without ICU, agree with it.
+    for (const zone of ['UTC', 'Etc/GMT', 'GMT', 'Zulu']) {
+      expect(localDate(instant, zone)).toBe(new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(instant));
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 // This machine as a thread's environment: commands and file edits confined by the platform sandbox,
 // and the facts about the host (shell, time zone) that the model is told. Hosts (exec, app-server)
 // build theirs here so they behave alike.
+import { readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { LocalFileSystem, LocalProcesses, PlatformSandbox, SandboxedFileSystem } from '@skein/exec-server';
 import type { ThreadEnvironment } from './thread-environment.js';
@@ -33,13 +34,29 @@ export function localHostFacts(env: Readonly<Record<string, string | undefined>>
   let timezone: string | undefined;
   return {
     shell: path.basename(userShell(env)),
-    // Asked of ICU on first use: loading its zone data costs a server's start ~25 ms it need not wait for.
+    // Worked out on first use, and from ICU only when nothing cheaper says: loading its zone data
+    // costs ~10 ms of every `exec`'s start (issue #18).
     get timezone(): string {
       if (timezone === undefined) {
-        const zone = env.TZ !== undefined && env.TZ !== '' ? env.TZ.replace(/^:/, '') : Intl.DateTimeFormat().resolvedOptions().timeZone;
+        const zone = env.TZ !== undefined && env.TZ !== '' ? env.TZ.replace(/^:/, '') : (systemZoneLink() ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
         timezone = zone === 'UTC' ? 'Etc/UTC' : zone;
       }
       return timezone;
     },
   };
+}
+
+/**
+ * The zone `/etc/localtime` links to (`…/zoneinfo/Europe/Paris` → `Europe/Paris`), as Codex's
+ * iana-time-zone reads it on Linux and macOS; undefined where it is a copy, missing, or elsewhere.
+ */
+function systemZoneLink(): string | undefined {
+  if (process.platform === 'win32') return undefined;
+  try {
+    const target = readlinkSync('/etc/localtime');
+    const zone = /zoneinfo\/(.+)$/.exec(target)?.[1];
+    return zone !== undefined && /^[\w+-]+(\/[\w+-]+)*$/.test(zone) ? zone : undefined;
+  } catch {
+    return undefined;
+  }
 }
