@@ -47,8 +47,9 @@ describe('loadExtensions', () => {
     extensionModule('duplicate.mjs', 'good');
     file('too-new.mjs', "export const extension = { id: 'too-new', apiRange: '^99.0.0' };\n");
     file('hand-made.mjs', "export const extension = { id: 'hand-made' };\n");
+    file('no-range.mjs', "export const extension = { id: 'no-range', apiRange: 'soon' };\n");
 
-    const specs = ['./missing.mjs', '@acme/not-installed', './throws.mjs', './no-export.mjs', './bad-shape.mjs', './good.mjs', './duplicate.mjs', './too-new.mjs', './hand-made.mjs'];
+    const specs = ['./missing.mjs', '@acme/not-installed', './throws.mjs', './no-export.mjs', './bad-shape.mjs', './good.mjs', './duplicate.mjs', './too-new.mjs', './hand-made.mjs', './no-range.mjs'];
     const { registry, problems } = await loadExtensions(specs.map((spec) => source(spec)));
 
     expect(registry.extensions.map((extension) => extension.id)).toEqual(['good']);
@@ -61,6 +62,7 @@ describe('loadExtensions', () => {
       ['./duplicate.mjs', 'DuplicateId'],
       ['./too-new.mjs', 'IncompatibleApi'],
       ['./hand-made.mjs', 'InvalidShape'],
+      ['./no-range.mjs', 'InvalidShape'],
     ]);
     const messages = problems.map((problem) => problem.message);
     for (const [index, spec] of specs.filter((spec) => spec !== './good.mjs').entries()) {
@@ -73,6 +75,7 @@ describe('loadExtensions', () => {
     expect(messages[5]).toContain("'good' is already installed");
     expect(messages[6]).toContain(`needs @skein/extension-api ^99.0.0; this host has ${EXTENSION_API_VERSION}`);
     expect(messages[7]).toContain('defineExtension');
+    expect(messages[8]).toContain('`extension` is not an extension at apiRange: apiRange is not a semver range');
   });
 
   it('throws the first problem when strict', async () => {

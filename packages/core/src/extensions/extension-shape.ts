@@ -1,6 +1,5 @@
 // The shape a loaded module's `extension` export must have. A module from outside is checked before
 // the host calls into it, so a wrong export is one clear problem, not a crash in the middle of a turn.
-import semver from 'semver';
 import * as z from 'zod';
 
 const fn = z.custom<(...args: never[]) => unknown>((value) => typeof value === 'function', { message: 'expected a function' });
@@ -9,9 +8,8 @@ const optionalFn = fn.optional();
 /** An extension as the loader accepts it; contributors are checked for the methods the host calls. */
 export const ExtensionShape = z.looseObject({
   id: z.string({ message: 'expected a string id' }),
-  apiRange: z
-    .string({ message: 'no apiRange: make the extension with defineExtension (it records the contract version)' })
-    .refine((range) => semver.validRange(range) !== null, { message: 'apiRange is not a semver range' }),
+  // Checked as a semver range by the loader, which imports semver only when an extension is loaded.
+  apiRange: z.string({ message: 'no apiRange: make the extension with defineExtension (it records the contract version)' }),
   context: z.looseObject({ threadFragments: optionalFn, turnFragments: optionalFn }).optional(),
   turnInput: z.looseObject({ contributeTurnInput: fn }).optional(),
   lifecycle: z.looseObject({ onThreadStart: optionalFn, onThreadResume: optionalFn, onThreadStop: optionalFn }).optional(),

@@ -6,8 +6,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EXTENSION_API_VERSION, ExtensionRegistryBuilder, ExtensionRegistryError, type Extension, type ExtensionRegistry } from '@skein/extension-api';
-import { resolve as resolveImport } from 'import-meta-resolve';
-import semver from 'semver';
+import type { satisfies, validRange } from 'semver';
 import { ExtensionShape } from './extension-shape.js';
 
 /** Where an extension was named: the spec as written, the directory it is resolved from, and who named it. */
@@ -64,7 +63,7 @@ export async function loadExtensions(sources: readonly ExtensionSource[], option
       const url = await resolveSpec(source);
       if (seen.has(url)) continue;
       seen.add(url);
-      const extension = checkExtension(source, await importModule(source, url));
+      const extension = checkExtension(source, await importModule(source, url), await loadSemver());
       try {
         builder.add(extension);
       } catch (error) {
@@ -100,6 +99,8 @@ async function resolveSpec(source: ExtensionSource): Promise<string> {
     if (!found) throw new ExtensionLoadError('NotFound', source, `no file ${file}`);
     return pathToFileURL(file).href;
   }
+  // Imported here: most hosts name no package, and the resolver is 57 KB to compile (issue #18).
+  const { resolve: resolveImport } = await import('import-meta-resolve');
   try {
     // Resolved as Node resolves an `import` written in a file of that directory (exports, conditions).
     return resolveImport(source.spec, pathToFileURL(path.join(source.baseDir, 'config.toml')).href);
@@ -116,8 +117,23 @@ async function importModule(source: ExtensionSource, url: string): Promise<unkno
   }
 }
 
+/** The two semver calls the loader makes. */
+interface Semver {
+  readonly satisfies: typeof satisfies;
+  readonly validRange: typeof validRange;
+}
+
+let semverModule: Promise<Semver> | undefined;
+
+/** semver, imported with the first extension a host loads rather than when it starts (issue #18). */
+function loadSemver(): Promise<Semver> {
+  // CommonJS: its exports are the import's `default`, in Node and in a bundle alike.
+  semverModule ??= import('semver').then((loaded) => loaded.default);
+  return semverModule;
+}
+
 /** The module's `extension` export, if it is one this host can serve. */
-function checkExtension(source: ExtensionSource, module: unknown): Extension {
+function checkExtension(source: ExtensionSource, module: unknown, semver: Semver): Extension {
   const exported = (module as { extension?: unknown }).extension;
   if (exported === undefined) {
     throw new ExtensionLoadError('InvalidShape', source, 'the module has no `extension` export; export one made with defineExtension from @skein/extension-api');
@@ -129,6 +145,7 @@ function checkExtension(source: ExtensionSource, module: unknown): Extension {
     throw new ExtensionLoadError('InvalidShape', source, `\`extension\` is not an extension${where}: ${issue?.message ?? 'invalid'}`);
   }
   const range = parsed.data.apiRange;
+  if (semver.validRange(range) === null) throw new ExtensionLoadError('InvalidShape', source, '`extension` is not an extension at apiRange: apiRange is not a semver range');
   if (!semver.satisfies(EXTENSION_API_VERSION, range, { includePrerelease: true })) {
     throw new ExtensionLoadError('IncompatibleApi', source, `'${parsed.data.id}' needs @skein/extension-api ${range}; this host has ${EXTENSION_API_VERSION}`);
   }
