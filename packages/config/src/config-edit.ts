@@ -3,6 +3,7 @@
 // would add them). @decimalturn/toml-patch does the format-preserving rewrite.
 import { parse as parseDocument, patch } from '@decimalturn/toml-patch';
 import { ConfigWriteError } from './config-write-error.js';
+import { splitKeyPath } from './split-key-path.js';
 
 /** One edit: a dotted key, its new value (`null` removes the key) and how a table value applies. */
 export interface ConfigEdit {
@@ -17,14 +18,6 @@ type Table = Record<string, unknown>;
 /** A TOML table as either parser hands it over (toml-patch's have no prototype); not an array or a date. */
 function isTable(value: unknown): value is Table {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
-}
-
-/** `keyPath` split at its dots; an empty path or segment is refused. */
-export function splitKeyPath(keyPath: string): string[] {
-  if (keyPath === '') throw new ConfigWriteError('configValidationError', 'keyPath must not be empty');
-  const path = keyPath.split('.');
-  if (path.includes('')) throw new ConfigWriteError('configValidationError', `keyPath \`${keyPath}\` has an empty segment`);
-  return path;
 }
 
 /** `over` merged into `under` key by key, tables recursively. */

@@ -5,8 +5,10 @@ import * as z from 'zod';
 import { CODEX_CONFIG_KEYS } from './codex-config-keys.js';
 import { ConfigToml } from './config-toml.js';
 
-// `[features]` is kept raw for loading; for key checks it is the table of registered features.
-const WRITABLE_CONFIG = ConfigToml.extend({ features: FeaturesTable.optional() });
+// `[features]` is kept raw for loading; for key checks it is the table of registered features. Built
+// with the first write: a host that only reads config never needs it.
+let writableConfig: z.ZodObject | undefined;
+const writable = (): z.ZodObject => (writableConfig ??= ConfigToml.extend({ features: FeaturesTable.optional() }));
 
 /** Whether `schema` can hold `path` below it: objects know their fields, records and loose objects take any key. */
 function holds(schema: z.ZodType, path: readonly string[]): boolean {
@@ -32,9 +34,10 @@ function holds(schema: z.ZodType, path: readonly string[]): boolean {
  */
 export function isConfigKeyPath(path: readonly string[]): boolean {
   const [top = ''] = path;
-  if (Object.hasOwn(WRITABLE_CONFIG.shape, top)) {
+  const config = writable();
+  if (Object.hasOwn(config.shape, top)) {
     if (top === 'features') return path.length === 1 || (Object.hasOwn(FeaturesTable.shape, path[1] ?? '') && holds(FeaturesTable, path.slice(1)));
-    return holds(WRITABLE_CONFIG, path);
+    return holds(config, path);
   }
   return CODEX_CONFIG_KEYS.has(top);
 }

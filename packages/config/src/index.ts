@@ -7,7 +7,6 @@ export type { LoadConfigOptions, LoadedConfig } from './load-config.js';
 export { DEFAULT_MODEL, DEFAULT_PROJECT_DOC_MAX_BYTES } from './config.js';
 export type { Config, ConfigLayer, ConfigLayerName, ExtensionSpec } from './config.js';
 export { ConfigError } from './config-error.js';
-export { applyConfigEdits } from './config-edit.js';
 export type { ConfigEdit } from './config-edit.js';
 export { isConfigKeyPath } from './config-key-path.js';
 export { ConfigWriteError } from './config-write-error.js';

@@ -5,10 +5,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { FeatureConfigError, resolveFeatures } from '@skein/features';
-import { applyConfigEdits, splitKeyPath, type ConfigEdit } from './config-edit.js';
+import type { ConfigEdit } from './config-edit.js';
 import { ConfigError } from './config-error.js';
 import { isConfigKeyPath } from './config-key-path.js';
 import { ConfigWriteError } from './config-write-error.js';
+import { splitKeyPath } from './split-key-path.js';
 import { isTable, parseToml } from './toml-table.js';
 import { validateLayer } from './validate-layer.js';
 
@@ -151,6 +152,8 @@ export async function writeConfigFile(file: string, edits: readonly ConfigEdit[]
       throw new ConfigWriteError('configVersionConflict', 'Configuration was modified since last read. Fetch latest version and retry.');
     }
     const text = bytes.toString('utf8');
+    // The format-preserving TOML writer (164 KB) loads with the first write, not with every host (issue #18).
+    const { applyConfigEdits } = await import('./config-edit.js');
     const edited = applyConfigEdits(text, edits);
     checkKeys(edits);
     if (edited === text) return { file: real, version, changed: false };
