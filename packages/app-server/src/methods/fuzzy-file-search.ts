@@ -8,8 +8,10 @@ import {
   FuzzyFileSearchSessionUpdateParams,
   type FuzzyFileSearchResponse,
 } from '@skein/protocol';
-import { fuzzyFileSearch, TokenedSearches } from '../fuzzy-search/fuzzy-file-search.js';
-import { FuzzySearchSessions, type FuzzySearchLimits } from '../fuzzy-search/fuzzy-search-sessions.js';
+import type * as SearchModule from '../fuzzy-search/fuzzy-file-search.js';
+import type { TokenedSearches } from '../fuzzy-search/fuzzy-file-search.js';
+import type * as SessionsModule from '../fuzzy-search/fuzzy-search-sessions.js';
+import type { FuzzySearchLimits, FuzzySearchSessions } from '../fuzzy-search/fuzzy-search-sessions.js';
 import { MAX_FUZZY_SEARCH_ENTRIES, MAX_FUZZY_SEARCH_RESULTS, MAX_FUZZY_SEARCH_SESSIONS } from '../limits.js';
 import { defineMethod, type AppServerMethod, type ClientConnection } from '../method.js';
 
@@ -18,7 +20,15 @@ const LIMITS: FuzzySearchLimits = { maxResults: MAX_FUZZY_SEARCH_RESULTS, maxEnt
 const sessionsByConnection = new WeakMap<ClientConnection, FuzzySearchSessions>();
 const tokensByConnection = new WeakMap<ClientConnection, TokenedSearches>();
 
-function sessionsOf(connection: ClientConnection): FuzzySearchSessions {
+// The walker, the ignore-file parser and fzf load with the first search, not with the server: most
+// connections never search (issue #18).
+let searchModules: Promise<SearchModules> | undefined;
+type SearchModules = typeof SearchModule & typeof SessionsModule;
+const loadSearch = (): Promise<SearchModules> =>
+  (searchModules ??= Promise.all([import('../fuzzy-search/fuzzy-file-search.js'), import('../fuzzy-search/fuzzy-search-sessions.js')]).then(([search, sessions]) => ({ ...search, ...sessions })));
+
+async function sessionsOf(connection: ClientConnection): Promise<FuzzySearchSessions> {
+  const { FuzzySearchSessions } = await loadSearch();
   let sessions = sessionsByConnection.get(connection);
   if (sessions === undefined) {
     sessions = new FuzzySearchSessions(connection, LIMITS);
@@ -27,7 +37,8 @@ function sessionsOf(connection: ClientConnection): FuzzySearchSessions {
   return sessions;
 }
 
-function tokensOf(connection: ClientConnection): TokenedSearches {
+async function tokensOf(connection: ClientConnection): Promise<TokenedSearches> {
+  const { TokenedSearches } = await loadSearch();
   let tokens = tokensByConnection.get(connection);
   if (tokens === undefined) {
     tokens = new TokenedSearches(connection);
@@ -43,7 +54,8 @@ export const FUZZY_FILE_SEARCH_METHODS: ReadonlyMap<string, AppServerMethod> = n
     defineMethod({
       params: FuzzyFileSearchParams,
       async handle(params, { connection, server }): Promise<FuzzyFileSearchResponse> {
-        const claim = params.cancellationToken == null ? undefined : tokensOf(connection).claim(params.cancellationToken);
+        const { fuzzyFileSearch } = await loadSearch();
+        const claim = params.cancellationToken == null ? undefined : (await tokensOf(connection)).claim(params.cancellationToken);
         try {
           const resolveRoot = (root: string) => server.resolveCwd(root);
           return { files: await fuzzyFileSearch(params.query, params.roots, { limits: LIMITS, resolveRoot, ...(claim === undefined ? {} : { signal: claim.signal }) }) };
@@ -58,8 +70,8 @@ export const FUZZY_FILE_SEARCH_METHODS: ReadonlyMap<string, AppServerMethod> = n
     defineMethod({
       params: FuzzyFileSearchSessionStartParams,
       experimental: true,
-      handle(params, { connection, server }) {
-        sessionsOf(connection).start(params.sessionId, params.roots, (root) => server.resolveCwd(root));
+      async handle(params, { connection, server }) {
+        (await sessionsOf(connection)).start(params.sessionId, params.roots, (root) => server.resolveCwd(root));
         return {};
       },
     }),
@@ -69,8 +81,8 @@ export const FUZZY_FILE_SEARCH_METHODS: ReadonlyMap<string, AppServerMethod> = n
     defineMethod({
       params: FuzzyFileSearchSessionUpdateParams,
       experimental: true,
-      handle(params, { connection }) {
-        sessionsOf(connection).update(params.sessionId, params.query);
+      async handle(params, { connection }) {
+        (await sessionsOf(connection)).update(params.sessionId, params.query);
         return {};
       },
     }),
