@@ -25,7 +25,7 @@ export type { SignedBearerTokenOptions } from './signed-bearer-token.js';
 export type { UpgradeAuth } from './upgrade-auth.js';
 export { resolveWebSocketAuth } from './websocket-auth.js';
 export type { WebSocketAuthFlags } from './websocket-auth.js';
-export { listenWebSocket } from './websocket-listener.js';
+export { listenWebSocket } from './listen-websocket.js';
 export type { WebSocketListener, WebSocketListenerOptions } from './websocket-listener.js';
 
 export { TRANSPORT_FLAG_OPTIONS, readTransportFlags } from './transport-flags.js';

@@ -10,7 +10,8 @@ import { ListenAddressError, checkListenerExposure, parseListenAddress } from '.
 import { serveStdio } from './stdio-transport.js';
 import type { TransportFlags } from './transport-flags.js';
 import { resolveWebSocketAuth } from './websocket-auth.js';
-import { listenWebSocket, type WebSocketListener } from './websocket-listener.js';
+import { listenWebSocket } from './listen-websocket.js';
+import type { WebSocketListener } from './websocket-listener.js';
 
 /** A service a program runs: served by the transports, closed once they are. */
 export interface JsonRpcProgramServer extends JsonRpcService {

@@ -2,7 +2,7 @@
 // initialize handshake done, typed requests with a bound on those in flight, and notifications.
 import { spawn } from 'node:child_process';
 import { JsonRpcParseError, parseJsonRpcMessage, type JsonRpcNotification } from '@skein/protocol/executor';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import type { z } from 'zod';
 import { DEFAULT_KEEPALIVE_INTERVAL_MS, MAX_QUEUED_REQUESTS } from '../limits.js';
 import { ExecServerMethod, ExecServerNotification, InitializeResponse, type EnvironmentInfo } from '../protocol/messages.js';
@@ -48,9 +48,11 @@ export interface StdioConnectOptions {
 
 type Waiter = { resolve: (result: unknown) => void; reject: (error: Error) => void };
 
-function openWebSocket(options: WebSocketConnectOptions): Promise<ClientTransport> {
+async function openWebSocket(options: WebSocketConnectOptions): Promise<ClientTransport> {
   const headers: Record<string, string> = options.token === undefined ? {} : { Authorization: `Bearer ${options.token}` };
-  const socket = new WebSocket(options.url, {
+  // Imported with the first connection: a host with only a local environment never loads it (issue #18).
+  const { default: WebSocketClient } = await import('ws');
+  const socket = new WebSocketClient(options.url, {
     headers,
     maxPayload: MAX_CLIENT_MESSAGE_BYTES,
     perMessageDeflate: false,
