@@ -1,10 +1,11 @@
 // The `exec --json` event stream: one JSON object per stdout line, as Codex 0.171.0 writes it and
 // `@openai/codex-sdk` reads it.
 import * as z from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
-export const ExecAgentMessageItem = z.object({ id: z.string(), type: z.literal('agent_message'), text: z.string() });
-export const ExecReasoningItem = z.object({ id: z.string(), type: z.literal('reasoning'), text: z.string() });
-export const ExecCommandExecutionItem = z.object({
+export const ExecAgentMessageItem = lazySchema(() => z.object({ id: z.string(), type: z.literal('agent_message'), text: z.string() }));
+export const ExecReasoningItem = lazySchema(() => z.object({ id: z.string(), type: z.literal('reasoning'), text: z.string() }));
+export const ExecCommandExecutionItem = lazySchema(() => z.object({
   id: z.string(),
   type: z.literal('command_execution'),
   command: z.string(),
@@ -12,14 +13,14 @@ export const ExecCommandExecutionItem = z.object({
   /** Null while the command runs. */
   exit_code: z.number().int().nullable().optional(),
   status: z.enum(['in_progress', 'completed', 'failed', 'declined']),
-});
-export const ExecFileChangeItem = z.object({
+}));
+export const ExecFileChangeItem = lazySchema(() => z.object({
   id: z.string(),
   type: z.literal('file_change'),
   changes: z.array(z.object({ path: z.string(), kind: z.enum(['add', 'delete', 'update']) })),
   status: z.enum(['in_progress', 'completed', 'failed']),
-});
-export const ExecMcpToolCallItem = z.object({
+}));
+export const ExecMcpToolCallItem = lazySchema(() => z.object({
   id: z.string(),
   type: z.literal('mcp_tool_call'),
   server: z.string(),
@@ -28,17 +29,17 @@ export const ExecMcpToolCallItem = z.object({
   result: z.looseObject({ content: z.array(z.unknown()), structured_content: z.unknown() }).nullish(),
   error: z.object({ message: z.string() }).nullish(),
   status: z.enum(['in_progress', 'completed', 'failed']),
-});
-export const ExecWebSearchItem = z.object({ id: z.string(), type: z.literal('web_search'), query: z.string() });
-export const ExecTodoListItem = z.object({
+}));
+export const ExecWebSearchItem = lazySchema(() => z.object({ id: z.string(), type: z.literal('web_search'), query: z.string() }));
+export const ExecTodoListItem = lazySchema(() => z.object({
   id: z.string(),
   type: z.literal('todo_list'),
   items: z.array(z.object({ text: z.string(), completed: z.boolean() })),
-});
-export const ExecErrorItem = z.object({ id: z.string(), type: z.literal('error'), message: z.string() });
+}));
+export const ExecErrorItem = lazySchema(() => z.object({ id: z.string(), type: z.literal('error'), message: z.string() }));
 
 /** An item of an `exec --json` stream; ids are `item_N`, counting up per process. */
-export const ExecThreadItem = z.discriminatedUnion('type', [
+export const ExecThreadItem = lazySchema(() => z.discriminatedUnion('type', [
   ExecAgentMessageItem,
   ExecReasoningItem,
   ExecCommandExecutionItem,
@@ -47,21 +48,21 @@ export const ExecThreadItem = z.discriminatedUnion('type', [
   ExecWebSearchItem,
   ExecTodoListItem,
   ExecErrorItem,
-]);
+]));
 export type ExecThreadItem = z.infer<typeof ExecThreadItem>;
 
 /** Token usage of a whole turn (every sampling request summed). */
-export const ExecUsage = z.object({
+export const ExecUsage = lazySchema(() => z.object({
   input_tokens: z.number().int().nonnegative(),
   cached_input_tokens: z.number().int().nonnegative(),
   cache_write_input_tokens: z.number().int().nonnegative(),
   output_tokens: z.number().int().nonnegative(),
   reasoning_output_tokens: z.number().int().nonnegative(),
-});
+}));
 export type ExecUsage = z.infer<typeof ExecUsage>;
 
 /** One line of `exec --json` output. */
-export const ExecEvent = z.discriminatedUnion('type', [
+export const ExecEvent = lazySchema(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('thread.started'), thread_id: z.string() }),
   z.object({ type: z.literal('turn.started') }),
   z.object({ type: z.literal('turn.completed'), usage: ExecUsage }),
@@ -70,5 +71,5 @@ export const ExecEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('item.updated'), item: ExecThreadItem }),
   z.object({ type: z.literal('item.completed'), item: ExecThreadItem }),
   z.object({ type: z.literal('error'), message: z.string() }),
-]);
+]));
 export type ExecEvent = z.infer<typeof ExecEvent>;

@@ -4,6 +4,7 @@
 import * as z from 'zod';
 import { ContentItem, ToolOutputBody } from './content-item.js';
 import { newItemId, randomUuidV7, type UuidV7Source } from './ids.js';
+import { lazySchema } from './lazy-schema.js';
 
 /**
  * Skein's per-item metadata: which turn produced the item, for items derived from a tool call
@@ -12,11 +13,11 @@ import { newItemId, randomUuidV7, type UuidV7Source } from './ids.js';
  * confused with the rollout line's own `metadata` (history sequence numbers). Stripped before
  * sending to non-OpenAI providers.
  */
-export const ItemMetadata = z.looseObject({
+export const ItemMetadata = lazySchema(() => z.looseObject({
   turn_id: z.string().optional(),
   source_call_id: z.string().optional(),
   external_context: z.boolean().optional(),
-});
+}));
 export type ItemMetadata = z.infer<typeof ItemMetadata>;
 
 /** Fields every variant shares. */
@@ -26,24 +27,24 @@ const common = {
 };
 
 /** Roles a message may have. */
-export const MessageRole = z.enum(['user', 'assistant', 'developer', 'system']);
+export const MessageRole = lazySchema(() => z.enum(['user', 'assistant', 'developer', 'system']));
 export type MessageRole = z.infer<typeof MessageRole>;
 
 /** Where an assistant message sits in the turn (commentary while working, or the final answer). */
-export const MessagePhase = z.enum(['commentary', 'partial_answer', 'final_answer']);
+export const MessagePhase = lazySchema(() => z.enum(['commentary', 'partial_answer', 'final_answer']));
 export type MessagePhase = z.infer<typeof MessagePhase>;
 
-export const MessageItem = z.looseObject({
+export const MessageItem = lazySchema(() => z.looseObject({
   ...common,
   type: z.literal('message'),
   role: MessageRole,
   content: z.array(ContentItem),
   status: z.string().nullish(),
   phase: MessagePhase.nullish(),
-});
+}));
 export type MessageItem = z.infer<typeof MessageItem>;
 
-export const ReasoningItem = z.looseObject({
+export const ReasoningItem = lazySchema(() => z.looseObject({
   ...common,
   type: z.literal('reasoning'),
   summary: z.array(z.looseObject({ type: z.literal('summary_text'), text: z.string() })),
@@ -51,10 +52,10 @@ export const ReasoningItem = z.looseObject({
     .array(z.looseObject({ type: z.enum(['reasoning_text', 'text']), text: z.string() }))
     .nullish(),
   encrypted_content: z.string().nullish(),
-});
+}));
 export type ReasoningItem = z.infer<typeof ReasoningItem>;
 
-export const FunctionCallItem = z.looseObject({
+export const FunctionCallItem = lazySchema(() => z.looseObject({
   ...common,
   type: z.literal('function_call'),
   name: z.string(),
@@ -63,18 +64,18 @@ export const FunctionCallItem = z.looseObject({
   arguments: z.string(),
   call_id: z.string(),
   status: z.string().nullish(),
-});
+}));
 export type FunctionCallItem = z.infer<typeof FunctionCallItem>;
 
-export const FunctionCallOutputItem = z.looseObject({
+export const FunctionCallOutputItem = lazySchema(() => z.looseObject({
   ...common,
   type: z.literal('function_call_output'),
   call_id: z.string(),
   output: ToolOutputBody,
-});
+}));
 export type FunctionCallOutputItem = z.infer<typeof FunctionCallOutputItem>;
 
-export const CustomToolCallItem = z.looseObject({
+export const CustomToolCallItem = lazySchema(() => z.looseObject({
   ...common,
   type: z.literal('custom_tool_call'),
   name: z.string(),
@@ -83,18 +84,18 @@ export const CustomToolCallItem = z.looseObject({
   input: z.string(),
   call_id: z.string(),
   status: z.string().nullish(),
-});
+}));
 export type CustomToolCallItem = z.infer<typeof CustomToolCallItem>;
 
-export const CustomToolCallOutputItem = z.looseObject({
+export const CustomToolCallOutputItem = lazySchema(() => z.looseObject({
   ...common,
   type: z.literal('custom_tool_call_output'),
   call_id: z.string(),
   output: ToolOutputBody,
-});
+}));
 export type CustomToolCallOutputItem = z.infer<typeof CustomToolCallOutputItem>;
 
-export const LocalShellCallItem = z.looseObject({
+export const LocalShellCallItem = lazySchema(() => z.looseObject({
   ...common,
   type: z.literal('local_shell_call'),
   call_id: z.string().nullish(),
@@ -107,44 +108,44 @@ export const LocalShellCallItem = z.looseObject({
     env: z.record(z.string(), z.string()).nullish(),
     user: z.string().nullish(),
   }),
-});
+}));
 export type LocalShellCallItem = z.infer<typeof LocalShellCallItem>;
 
-export const WebSearchCallItem = z.looseObject({
+export const WebSearchCallItem = lazySchema(() => z.looseObject({
   ...common,
   type: z.literal('web_search_call'),
   status: z.string().nullish(),
   action: z.looseObject({ type: z.string() }).nullish(),
-});
+}));
 export type WebSearchCallItem = z.infer<typeof WebSearchCallItem>;
 
 /** The model's encrypted summary of the history it replaces (remote compaction). */
-export const CompactionItem = z.looseObject({
+export const CompactionItem = lazySchema(() => z.looseObject({
   ...common,
   type: z.literal('compaction'),
   encrypted_content: z.string(),
-});
+}));
 export type CompactionItem = z.infer<typeof CompactionItem>;
 
 /** A marker that the history before it was compacted. */
-export const ContextCompactionItem = z.looseObject({
+export const ContextCompactionItem = lazySchema(() => z.looseObject({
   ...common,
   type: z.literal('context_compaction'),
   encrypted_content: z.string().nullish(),
-});
+}));
 export type ContextCompactionItem = z.infer<typeof ContextCompactionItem>;
 
 /** Tool definitions sent as an input item rather than the top-level `tools` field (Codex's code-mode models). */
-export const AdditionalToolsItem = z.looseObject({
+export const AdditionalToolsItem = lazySchema(() => z.looseObject({
   ...common,
   type: z.literal('additional_tools'),
   role: z.string(),
   tools: z.array(z.unknown()),
-});
+}));
 export type AdditionalToolsItem = z.infer<typeof AdditionalToolsItem>;
 
 /** A response item of a type this version models; narrow with `isKnownResponseItem` to switch on `type`. */
-export const KnownResponseItem = z.discriminatedUnion('type', [
+export const KnownResponseItem = lazySchema(() => z.discriminatedUnion('type', [
   MessageItem,
   ReasoningItem,
   FunctionCallItem,
@@ -156,21 +157,23 @@ export const KnownResponseItem = z.discriminatedUnion('type', [
   CompactionItem,
   ContextCompactionItem,
   AdditionalToolsItem,
-]);
+]));
 
-const KNOWN_ITEM_TYPES: ReadonlySet<string> = new Set(KnownResponseItem.options.map((option) => option.shape.type.value));
+// Read off the union when first needed, so the schemas stay unbuilt until then.
+let knownTypes: ReadonlySet<string> | undefined;
+const knownItemTypes = (): ReadonlySet<string> => (knownTypes ??= new Set(KnownResponseItem.options.map((option) => option.shape.type.value)));
 
 /** An item of a type this version does not model, kept whole (the Responses API grows new ones). */
-export const OtherResponseItem = z.looseObject({
+export const OtherResponseItem = lazySchema(() => z.looseObject({
   ...common,
-  type: z.string().refine((type) => !KNOWN_ITEM_TYPES.has(type), {
+  type: z.string().refine((type) => !knownItemTypes().has(type), {
     message: 'this item type has its own schema and did not match it',
   }),
-});
+}));
 export type OtherResponseItem = z.infer<typeof OtherResponseItem>;
 
 /** Any response item: a known variant, or the catch-all for types added after this version. */
-export const ResponseItem = z.union([KnownResponseItem, OtherResponseItem]);
+export const ResponseItem = lazySchema(() => z.union([KnownResponseItem, OtherResponseItem]));
 export type ResponseItem = z.infer<typeof ResponseItem>;
 
 export type KnownResponseItem = z.infer<typeof KnownResponseItem>;
@@ -180,7 +183,7 @@ export type KnownResponseItemType = KnownResponseItem['type'];
 
 /** Narrows an item to the known variants, after which `switch (item.type)` is exhaustive. */
 export function isKnownResponseItem(item: ResponseItem): item is KnownResponseItem {
-  return KNOWN_ITEM_TYPES.has(item.type);
+  return knownItemTypes().has(item.type);
 }
 
 /** The item's id, if it has one. */
