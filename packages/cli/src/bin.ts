@@ -24,6 +24,10 @@ const argv = process.argv.slice(2);
 // `--version` alone needs none of the command tree: answer it before loading the rest (issue #18).
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${VERSION_LINE}\n`);
+} else if (argv[0] === 'app-server') {
+  // As exec-server below: its own flags alone skip the command tree (see app-server-fast-path.ts).
+  const { runAppServerFastPath } = await import('./app-server-fast-path.js');
+  process.exitCode = (await runAppServerFastPath(argv.slice(1))) ?? (await runProgram(argv));
 } else if (argv[0] === 'exec-server') {
   // Its own flags alone skip the command tree (see exec-server-fast-path.ts); anything else takes it.
   const { runExecServerFastPath } = await import('./exec-server-fast-path.js');
