@@ -3,7 +3,7 @@
 // idle timeout. Failures surface as typed ModelErrors.
 import type { ModelProviderInfo } from '@skein/config';
 import type { ReadableStreamDefaultReader, ReadableStreamReadResult } from 'node:stream/web';
-import { EventSourceParserStream, type EventSourceMessage } from 'eventsource-parser/stream';
+import type { EventSourceMessage } from 'eventsource-parser/stream';
 import { ModelError, classifyApiError } from './model-error.js';
 import { KNOWN_SERVER_EVENTS, ServerEvent, type ResponseEvent } from './response-event.js';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry-policy.js';
@@ -139,6 +139,9 @@ export class ResponsesClient {
 
   async *#read(response: Response, signal: AbortSignal | undefined): AsyncGenerator<ResponseEvent> {
     if (response.body === null) throw new ModelError('StreamDisconnected', 'the provider answered without a body');
+    // Imported with the first response: its module extends TransformStream, whose load a server's
+    // start need not wait for (issue #18).
+    const { EventSourceParserStream } = await import('eventsource-parser/stream');
     const reader = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
     try {
       for (;;) {
