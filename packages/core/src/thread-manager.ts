@@ -10,6 +10,7 @@ import { capabilityRootRecord, capabilityRootsFromRecord, type ForkPoint, type L
 import { RolloutBudgetLedgers } from './budgets/rollout-budget-ledger.js';
 import { ExtensionHost } from './extensions/extension-host.js';
 import { ThreadExtensionState } from './extensions/thread-extension-state.js';
+import type { ModelHttpPost } from './model-client/http-post.js';
 import { ResponsesClient } from './model-client/responses-client.js';
 import { RolloutThreadRecorder } from './persistence/rollout-recorder.js';
 import type { ClientRequests } from './session/client-requests.js';
@@ -44,7 +45,7 @@ export interface ThreadManagerOptions {
   readonly reader?: WorkspaceReader;
   readonly clock?: { readonly now: () => Date; readonly monotonicMs: () => number };
   readonly uuid?: UuidV7Source;
-  readonly fetch?: typeof fetch;
+  readonly fetch?: ModelHttpPost;
   /** Where threads' tools act unless a thread names its own; without one the model is offered no built-in tools. */
   readonly environment?: ThreadEnvironment;
   /** Hooks for every thread's turns, made per thread (hooks may keep per-thread state). */

@@ -4,6 +4,7 @@
 import type { ModelProviderInfo } from '@skein/config';
 import type { ReadableStreamDefaultReader, ReadableStreamReadResult } from 'node:stream/web';
 import type { EventSourceMessage } from 'eventsource-parser/stream';
+import { httpPost, type ModelHttpPost, type ModelHttpResponse } from './http-post.js';
 import { ModelError, classifyApiError } from './model-error.js';
 import { KNOWN_SERVER_EVENTS, ServerEvent, type ResponseEvent } from './response-event.js';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry-policy.js';
@@ -13,7 +14,8 @@ export interface ResponsesClientOptions {
   readonly provider: ModelProviderInfo;
   /** The environment to read `env_key` and `env_http_headers` from. */
   readonly env: Readonly<Record<string, string | undefined>>;
-  readonly fetch?: typeof fetch;
+  /** Sends the request (default: node:http(s)); the global `fetch` fits too. */
+  readonly fetch?: ModelHttpPost;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly now?: () => number;
   readonly retryPolicy?: RetryPolicy;
@@ -37,7 +39,7 @@ type RequestBody = Readonly<Record<string, unknown>>;
 export class ResponsesClient {
   readonly #provider: ModelProviderInfo;
   readonly #env: Readonly<Record<string, string | undefined>>;
-  readonly #fetch: typeof fetch;
+  readonly #fetch: ModelHttpPost;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #now: () => number;
   readonly #retryPolicy: RetryPolicy;
@@ -45,7 +47,7 @@ export class ResponsesClient {
   constructor(options: ResponsesClientOptions) {
     this.#provider = options.provider;
     this.#env = options.env;
-    this.#fetch = options.fetch ?? fetch;
+    this.#fetch = options.fetch ?? httpPost;
     this.#sleep = options.sleep ?? abortableSleep;
     // eslint-disable-next-line no-restricted-properties -- the default clock; tests inject their own
     this.#now = options.now ?? Date.now;
@@ -68,7 +70,7 @@ export class ResponsesClient {
       if (Buffer.byteLength(payload) > MAX_REQUEST_BYTES) {
         throw new ModelError('BadRequest', `the request is ${Buffer.byteLength(payload)} bytes, over the ${MAX_REQUEST_BYTES}-byte limit`);
       }
-      let response: Response;
+      let response: ModelHttpResponse;
       try {
         response = await this.#post(payload, headers, options.signal);
       } catch (error) {
@@ -127,7 +129,7 @@ export class ResponsesClient {
     return `${this.#provider.baseUrl}/responses`;
   }
 
-  async #post(payload: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Response> {
+  async #post(payload: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<ModelHttpResponse> {
     const url = new URL(this.#endpoint());
     for (const [name, value] of Object.entries(this.#provider.queryParams)) url.searchParams.set(name, value);
     const response = await this.#fetch(url, { method: 'POST', headers, body: payload, ...(signal === undefined ? {} : { signal }) });
@@ -137,7 +139,7 @@ export class ResponsesClient {
     throw classifyApiError(response.status, parsed.code, parsed.message || response.statusText, parseRetryAfter(response.headers, this.#now()));
   }
 
-  async *#read(response: Response, signal: AbortSignal | undefined): AsyncGenerator<ResponseEvent> {
+  async *#read(response: ModelHttpResponse, signal: AbortSignal | undefined): AsyncGenerator<ResponseEvent> {
     if (response.body === null) throw new ModelError('StreamDisconnected', 'the provider answered without a body');
     // Imported with the first response: its module extends TransformStream, whose load a server's
     // start need not wait for (issue #18).
@@ -219,8 +221,8 @@ function asModelError(error: unknown, signal: AbortSignal | undefined, endpoint?
 }
 
 /**
- * What went wrong on the wire. fetch reports every network failure as "fetch failed" and keeps the
- * reason (`connect ECONNREFUSED 127.0.0.1:9`, `getaddrinfo ENOTFOUND …`) in `cause`.
+ * What went wrong on the wire: node:http's error says it (`connect ECONNREFUSED 127.0.0.1:9`,
+ * `getaddrinfo ENOTFOUND …`); a fetch passed in says "fetch failed" and keeps the reason in `cause`.
  */
 function transportCause(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);

@@ -20,7 +20,7 @@ export function retryDelayMs(policy: RetryPolicy, attempt: number, retryAfterMs?
 }
 
 /** Reads a `retry-after` header (seconds or an HTTP date) or OpenAI's `retry-after-ms`. */
-export function parseRetryAfter(headers: Headers, now: number): number | undefined {
+export function parseRetryAfter(headers: { get(name: string): string | null }, now: number): number | undefined {
   const ms = headers.get('retry-after-ms');
   if (ms !== null && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.ceil(Number(ms));
   const value = headers.get('retry-after');
