@@ -9,7 +9,7 @@ import { ConfigError, type Config } from '@skein/config';
 import { extensionFlagSources, loadExtensions, localHostFacts, localThreadEnvironment, MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
 import type { ExtensionRegistry } from '@skein/extension-api';
 import { CODEX_VERSION, type UserInput } from '@skein/protocol';
-import { ThreadStore } from '@skein/rollout';
+import { collectGitInfo, ThreadStore, type GitInfo } from '@skein/rollout';
 import { Option, type Command } from 'commander';
 import { ExecError } from '../exec/exec-error.js';
 import { ExecEventMapper } from '../exec/exec-event-mapper.js';
@@ -132,6 +132,7 @@ async function runExec(
     ({ config, warnings } = await loadConfigFor({ ...globals, config: [...overrides, `sandbox_workspace_write.writable_roots=${JSON.stringify(roots)}`] }, { ...io, cwd }));
   }
   for (const warning of warnings) io.stderr(`warning: ${warning.message}\n`);
+  const gitInfo = gitInfoFor(config.cwd, target.resume === undefined && options.ephemeral !== true);
   // CODEX_EXEC_SERVER_URL: commands and patches run on that exec-server; a bad URL stops here.
   const execServerUrl = execServerUrlFrom(io.env);
   if (options.skipGitRepoCheck !== true) requireGitRepository(cwd);
@@ -152,7 +153,7 @@ async function runExec(
   ];
 
   // The store tells the extensions' fragments from user turns when it reads a thread.
-  const store = await ThreadStore.open({ home: config.homeDir, contextFragments: extensions.registry.contextFragments });
+  const store = await ThreadStore.open({ home: config.homeDir, contextFragments: extensions.registry.contextFragments, gitInfo });
   let remote: RemoteExecEnvironment | undefined;
   try {
     // Connected before the thread starts, so an unreachable exec-server fails before any model request.
@@ -203,6 +204,16 @@ async function runExec(
     await skills.close();
     await remote?.close();
   }
+}
+
+/**
+ * Git facts for new threads' session_meta. For a thread about to start in `cwd`, git runs from now
+ * on, while the store opens and the extensions load, not after them on the way to the first model
+ * request (issue #18).
+ */
+function gitInfoFor(cwd: string, startsThread: boolean): (dir: string) => Promise<GitInfo | undefined> {
+  const early = startsThread ? collectGitInfo(cwd) : undefined;
+  return (dir) => (dir === cwd && early !== undefined ? early : collectGitInfo(dir));
 }
 
 /**
