@@ -24,6 +24,9 @@ const argv = process.argv.slice(2);
 // `--version` alone needs none of the command tree: answer it before loading the rest (issue #18).
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${VERSION_LINE}\n`);
+} else if (argv[0] === 'features' && argv[1] === 'list') {
+  const { runFeaturesListFastPath } = await import('./features-list-fast-path.js');
+  process.exitCode = (await runFeaturesListFastPath(argv.slice(2))) ?? (await runProgram(argv));
 } else if (argv[0] === 'app-server') {
   // As exec-server below: its own flags alone skip the command tree (see app-server-fast-path.ts).
   const { runAppServerFastPath } = await import('./app-server-fast-path.js');

@@ -1,8 +1,7 @@
 // The skein command tree. Subcommands that serve a process delegate to their package's entry point.
-import type { ConfigWarning } from '@skein/config';
 import { Command, CommanderError } from 'commander';
 import { VERSION_LINE } from './version.js';
-import { addGlobalOptions, loadConfigFor, type GlobalOptions, type ProcessContext } from './global-options.js';
+import { addGlobalOptions, type GlobalOptions, type ProcessContext } from './global-options.js';
 
 /** Where the program writes; injected so tests can run it in-process. */
 export interface ProgramIo extends ProcessContext {
@@ -93,21 +92,15 @@ async function buildProgram(argv: readonly string[], io: ProgramIo, setExitCode:
     .command('list')
     .description('list every feature flag with its stage and effective value')
     .action(async (_options: unknown, command: Command) => {
-      const { config, warnings } = await loadConfigFor(command.optsWithGlobals<GlobalOptions>(), io);
-      reportWarnings(warnings, io);
       // Imported here, as the other subcommands are: @skein/features is only for this one.
-      const { formatFeatureList } = await import('./commands/features-list.js');
-      io.stdout(`${formatFeatureList(config.features)}\n`);
+      const { printFeatureList } = await import('./commands/features-list.js');
+      await printFeatureList(command.optsWithGlobals<GlobalOptions>(), io);
     });
 
   const adders = await Promise.all(subcommandsFor(argv).map(({ load }) => load()));
   for (const add of adders) add(program, io, setExitCode);
 
   return program;
-}
-
-function reportWarnings(warnings: readonly ConfigWarning[], io: ProgramIo): void {
-  for (const warning of warnings) io.stderr(`warning: ${warning.message}\n`);
 }
 
 function hasCode(error: unknown): error is Error & { code: string } {
