@@ -21,8 +21,6 @@ export default defineConfig([
     // its own (bin.ts and program.ts import them when needed). Native addons stay outside, loaded
     // from this package's dependencies.
     entry: ['src/bin.ts'],
-    // Chunk names carry a hash: without a clean, every build would leave its old chunks to be packed.
-    clean: ['!index.js', '!index.js.map', '!index.d.ts'],
     format: ['esm'],
     target: 'node20',
     platform: 'node',
