@@ -1,6 +1,7 @@
 // One per host process: the host-skill snapshots (shared by every thread and by `skills/list`), the
 // runtime extra roots, the providers, and the per-thread catalog each turn is built from.
 import os from 'node:os';
+import path from 'node:path';
 import type { Extension } from '@skein/extension-api';
 import { HostSkillCache, type HostSkillSnapshot } from './host/host-skill-cache.js';
 import { hostSkillRoots } from './host/host-roots.js';
@@ -56,7 +57,7 @@ export class SkillsService {
 
   constructor(options: SkillsServiceOptions) {
     this.#options = options;
-    this.#cache = new HostSkillCache({ watch: options.watch ?? true });
+    this.#cache = new HostSkillCache({ watch: options.watch ?? true, metadataFile: path.join(options.home, 'cache', 'skein-skill-metadata.json') });
     this.#cache.onChange(() => this.#notify());
     this.#providers = [executorSkillProvider(), ...(options.providers ?? [])];
   }

@@ -8,6 +8,7 @@ import type { FSWatcher } from 'chokidar';
 import type { Skill, SkillProblem } from '../skill.js';
 import type { HostSkillRoot } from './host-roots.js';
 import { MAX_SCAN_DEPTH, scanHostRoot } from './scan-host-root.js';
+import { SkillMetadataStore } from './skill-metadata-store.js';
 
 /** The skills of one root set, frozen. */
 export interface HostSkillSnapshot {
@@ -30,10 +31,15 @@ export class HostSkillCache {
   #watcher: FSWatcher | undefined;
   #closed = false;
   readonly #watch: boolean;
+  readonly #metadata: SkillMetadataStore | undefined;
 
-  /** `watch: false` leaves out the file watcher (one-shot hosts such as `skein exec`). */
-  constructor(options: { readonly watch?: boolean } = {}) {
+  /**
+   * `watch: false` leaves out the file watcher (one-shot hosts such as `skein exec`); `metadataFile`
+   * keeps what each SKILL.md said across processes (see skill-metadata-store.ts).
+   */
+  constructor(options: { readonly watch?: boolean; readonly metadataFile?: string } = {}) {
     this.#watch = options.watch ?? true;
+    this.#metadata = options.metadataFile === undefined ? undefined : new SkillMetadataStore(options.metadataFile);
   }
 
   /** The snapshot for `roots`, scanned when there is none or it may be stale (`forceReload`). */
@@ -42,7 +48,7 @@ export class HostSkillCache {
     const existing = this.#entries.get(key);
     const mtimes = rootMtimes(roots);
     if (existing !== undefined && options.forceReload !== true && sameMtimes(await existing.rootMtimes, await mtimes)) return existing.snapshot;
-    const entry: CacheEntry = { rootMtimes: mtimes, snapshot: scanAll(roots) };
+    const entry: CacheEntry = { rootMtimes: mtimes, snapshot: scanAll(roots, this.#metadata) };
     this.#entries.set(key, entry);
     entry.snapshot.catch(() => this.#entries.delete(key));
     await this.#watchRoots(roots);
@@ -97,9 +103,11 @@ export class HostSkillCache {
   }
 }
 
-async function scanAll(roots: readonly HostSkillRoot[]): Promise<HostSkillSnapshot> {
+async function scanAll(roots: readonly HostSkillRoot[], metadata: SkillMetadataStore | undefined): Promise<HostSkillSnapshot> {
   const paths = new Set(roots.map((root) => root.path));
-  const scanned = await Promise.all(roots.map((root) => scanHostRoot(root, new Set([...paths].filter((other) => other !== root.path && path.dirname(other) === root.path)))));
+  const read = metadata === undefined ? undefined : metadata.metadata.bind(metadata);
+  const scanned = await Promise.all(roots.map((root) => scanHostRoot(root, new Set([...paths].filter((other) => other !== root.path && path.dirname(other) === root.path)), read)));
+  await metadata?.save();
   const names = new Set<string>();
   const skills: Skill[] = [];
   for (const { skills: found } of scanned) {

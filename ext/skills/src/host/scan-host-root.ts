@@ -3,7 +3,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseSkillFile } from '../skill-file.js';
-import type { Skill, SkillProblem } from '../skill.js';
+import type { Skill, SkillMetadata, SkillProblem } from '../skill.js';
 import type { HostSkillRoot } from './host-roots.js';
 
 /** How deep below a root a SKILL.md is looked for, and how many folders one root may cost. */
@@ -19,8 +19,11 @@ export interface ScannedRoot {
   readonly problems: SkillProblem[];
 }
 
+/** How a SKILL.md's text (and its agents/openai.yaml) becomes metadata: parsed, or from a store. */
+export type ReadSkillMetadata = (text: string, openAiYaml: string | undefined) => Promise<SkillMetadata>;
+
 /** Scans `root`; `skip` names folders left to another root (the system folder inside the user's). */
-export async function scanHostRoot(root: HostSkillRoot, skip: ReadonlySet<string> = new Set()): Promise<ScannedRoot> {
+export async function scanHostRoot(root: HostSkillRoot, skip: ReadonlySet<string> = new Set(), read: ReadSkillMetadata = parseSkillFile): Promise<ScannedRoot> {
   const skills: Skill[] = [];
   const problems: SkillProblem[] = [];
   let budget = MAX_SCANNED_DIRS;
@@ -33,7 +36,7 @@ export async function scanHostRoot(root: HostSkillRoot, skip: ReadonlySet<string
     });
     if (entries === undefined) return;
     if (entries.some((entry) => entry.name === 'SKILL.md' && !entry.isDirectory())) {
-      const skill = await readHostSkill(root, dir).catch((error: unknown) => {
+      const skill = await readHostSkill(root, dir, read).catch((error: unknown) => {
         problems.push({ path: path.join(dir, 'SKILL.md'), message: (error as Error).message });
         return undefined;
       });
@@ -55,12 +58,12 @@ export async function scanHostRoot(root: HostSkillRoot, skip: ReadonlySet<string
   return { root, skills, problems };
 }
 
-async function readHostSkill(root: HostSkillRoot, dir: string): Promise<Skill> {
+async function readHostSkill(root: HostSkillRoot, dir: string, read: ReadSkillMetadata): Promise<Skill> {
   const file = path.join(dir, 'SKILL.md');
   const info = await stat(file);
   if (info.size > MAX_SKILL_FILE_BYTES) throw new Error(`SKILL.md is ${info.size} bytes; at most ${MAX_SKILL_FILE_BYTES} are read`);
   const openAiYaml = await readFile(path.join(dir, 'agents', 'openai.yaml'), 'utf8').catch(() => undefined);
-  const metadata = await parseSkillFile(await readFile(file, 'utf8'), openAiYaml);
+  const metadata = await read(await readFile(file, 'utf8'), openAiYaml);
   const face = metadata.interface === undefined ? undefined : resolveIcons(metadata.interface, dir);
   return { ...metadata, ...(face === undefined ? {} : { interface: face }), scope: root.scope, locator: { kind: 'file', rootPath: root.path, path: file } };
 }
