@@ -51,8 +51,8 @@ async function runProgram(args: string[]): Promise<number> {
     onTermination,
     // fetch parses HTTP with WebAssembly, and V8 recompiles that in the background with its optimising
     // tier; Node waits for background compiles before it exits, which cost `exec` ~80 ms after its
-    // answer (issue #18). One turn gains nothing from the optimised parser, so keep the baseline tier.
-    // Set before the first request compiles the parser; the servers keep V8's default.
+    // answer (issue #18). The model request no longer uses fetch, but an extension's tool may; one
+    // turn gains nothing from the optimised tier. The servers keep V8's default.
     shortLived: async () => (await import('node:v8')).setFlagsFromString('--liftoff-only'),
     readStdin: async () => {
       const chunks: Buffer[] = [];
