@@ -22,7 +22,7 @@ const MAX_ERROR_BODY_BYTES = 1024 * 1024;
 export interface ModelHttpRequest {
   readonly method: 'POST';
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
+  readonly body: string | Uint8Array;
   readonly signal?: AbortSignal;
 }
 
@@ -38,7 +38,7 @@ export const httpPost: ModelHttpPost = async (url, request) => {
       url,
       {
         method: request.method,
-        headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
+        headers: { ...request.headers, 'content-length': String(typeof request.body === 'string' ? Buffer.byteLength(request.body) : request.body.byteLength) },
         ...(request.signal === undefined ? {} : { signal: request.signal }),
       },
       (response) => resolve(modelHttpResponse(response)),

@@ -66,9 +66,10 @@ export class ResponsesClient {
     let requestRetries = 0;
     let streamRetries = 0;
     for (;;) {
-      const payload = JSON.stringify(typeof body === 'function' ? body() : body);
-      if (Buffer.byteLength(payload) > MAX_REQUEST_BYTES) {
-        throw new ModelError('BadRequest', `the request is ${Buffer.byteLength(payload)} bytes, over the ${MAX_REQUEST_BYTES}-byte limit`);
+      // Encoded once: a long thread's request is megabytes, measured, sent and retried as these bytes.
+      const payload = Buffer.from(JSON.stringify(typeof body === 'function' ? body() : body), 'utf8');
+      if (payload.length > MAX_REQUEST_BYTES) {
+        throw new ModelError('BadRequest', `the request is ${payload.length} bytes, over the ${MAX_REQUEST_BYTES}-byte limit`);
       }
       let response: ModelHttpResponse;
       try {
@@ -129,7 +130,7 @@ export class ResponsesClient {
     return `${this.#provider.baseUrl}/responses`;
   }
 
-  async #post(payload: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<ModelHttpResponse> {
+  async #post(payload: Uint8Array, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<ModelHttpResponse> {
     const url = new URL(this.#endpoint());
     for (const [name, value] of Object.entries(this.#provider.queryParams)) url.searchParams.set(name, value);
     const response = await this.#fetch(url, { method: 'POST', headers, body: payload, ...(signal === undefined ? {} : { signal }) });

@@ -139,7 +139,10 @@ export function rolloutItemProblem(item: unknown): string | undefined {
   return parsed.success ? undefined : `${type}: ${describeIssues(parsed.error)}`;
 }
 
-const RESPONSE_ITEM_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map(KnownResponseItem.options.map((option) => [option.shape.type.value, option]));
+// Read off the union on first use, so a host that reads no rollout never builds the item schemas.
+let responseItemSchemas: ReadonlyMap<string, z.ZodType> | undefined;
+const responseItemSchema = (type: string): z.ZodType | undefined =>
+  (responseItemSchemas ??= new Map(KnownResponseItem.options.map((option) => [option.shape.type.value, option]))).get(type);
 
 // One schema per line type and payload type, built on first use.
 const itemSchemas = new Map<string, Map<string, z.ZodType>>();
@@ -174,14 +177,14 @@ function cached(cache: Map<string, Map<string, z.ZodType>>, type: string, payloa
  */
 function dispatchKey(type: string, payloadType: unknown): string {
   if (typeof payloadType !== 'string') return '';
-  if (type === 'response_item') return RESPONSE_ITEM_SCHEMAS.has(payloadType) ? payloadType : '?';
+  if (type === 'response_item') return responseItemSchema(payloadType) !== undefined ? payloadType : '?';
   if (type === 'event_msg') return eventMsgSchemaFor(payloadType) === OtherEventMsg ? '?' : payloadType;
   return '';
 }
 
 function buildItemSchema(type: string, payloadType: unknown): z.ZodObject {
   if (type === 'response_item') {
-    const payload = (typeof payloadType === 'string' ? RESPONSE_ITEM_SCHEMAS.get(payloadType) : undefined) ?? (typeof payloadType === 'string' ? OtherResponseItem : ResponseItem);
+    const payload = (typeof payloadType === 'string' ? responseItemSchema(payloadType) : undefined) ?? (typeof payloadType === 'string' ? OtherResponseItem : ResponseItem);
     return ResponseItemItem.extend({ payload });
   }
   if (type === 'event_msg') return EventMsgItem.extend({ payload: eventMsgSchemaFor(payloadType) });
