@@ -10,7 +10,7 @@ import { ListenAddressError, checkListenerExposure, parseListenAddress } from '.
 import { serveStdio } from './stdio-transport.js';
 import type { TransportFlags } from './transport-flags.js';
 import { resolveWebSocketAuth } from './websocket-auth.js';
-import { listenWebSocket } from './listen-websocket.js';
+import { listenWebSocket, preloadWebSocketListener } from './listen-websocket.js';
 import type { WebSocketListener } from './websocket-listener.js';
 
 /** A service a program runs: served by the transports, closed once they are. */
@@ -85,6 +85,8 @@ export async function runJsonRpcProgram<S extends JsonRpcProgramServer>(program:
   const fail = (message: string): Error => new program.settingsError(message);
   try {
     const address = parseListenAddress(flags.listen ?? program.defaultListen);
+    // Its failure, if any, is reported by listenWebSocket below.
+    if (address.kind === 'websocket') preloadWebSocketListener().catch(() => undefined);
     const auth: UpgradeAuth | undefined = await resolveWebSocketAuth(flags, io.cwd, fail);
     if (address.kind === 'stdio' && auth !== undefined) throw fail('--ws-auth applies to WebSocket listeners only');
     // Checked before the service is built, so a refused listener costs nothing (listenWebSocket checks again).
