@@ -1,13 +1,20 @@
 // The thread index: one SQLite row per thread file under the home directory, for fast newest-first
 // listing with filters. The files are the truth; the index can be rebuilt from them at any time.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { mkdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { RolloutError } from '../rollout-error.js';
 import { ReadReceipts } from './read-receipts.js';
 import { ThreadMetadata } from './thread-metadata.js';
 import { decodeThreadCursor, encodeThreadCursor, type ThreadSortKey } from './thread-cursor.js';
 import type { ThreadSummary } from './thread-summary.js';
+
+// better-sqlite3 is required when a host first opens an index, not when it loads this package: an
+// app-server answers its first requests before any thread is read (issue #18).
+const requireModule = createRequire(import.meta.url);
+let sqliteModule: typeof Database | undefined;
+const sqlite = (): typeof Database => (sqliteModule ??= requireModule('better-sqlite3') as typeof Database);
 
 /** The index's file under the home directory (Skein's own; Codex keeps its `state_5.sqlite` beside it). */
 export const THREAD_INDEX_FILE = 'skein_thread_index.sqlite';
@@ -122,7 +129,7 @@ export class ThreadIndex {
   }
 
   private static openFile(file: string): ThreadIndex {
-    const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+    const db = new (sqlite())(file, { timeout: BUSY_TIMEOUT_MS });
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
