@@ -46,11 +46,13 @@ const modelled = lazySchema(() => z.discriminatedUnion('type', [
   PlanThreadItem,
   ContextCompactionThreadItem,
 ]));
-const MODELLED_TYPES: ReadonlySet<string> = new Set(modelled.options.map((option) => option.shape.type.value));
+// Read off the union when first needed, so the item schemas stay unbuilt until a thread item is parsed.
+let modelledTypes: ReadonlySet<string> | undefined;
+const isModelledType = (type: string): boolean => (modelledTypes ??= new Set(modelled.options.map((option) => option.shape.type.value))).has(type);
 
 /** A thread item of a kind this version does not model yet, kept whole. */
 export const OtherThreadItem = lazySchema(() => z.looseObject({
-  type: z.string().refine((type) => !MODELLED_TYPES.has(type), 'this item type has its own schema'),
+  type: z.string().refine((type) => !isModelledType(type), 'this item type has its own schema'),
   id: z.string(),
 }));
 export type OtherThreadItem = z.infer<typeof OtherThreadItem>;
