@@ -42,6 +42,12 @@ export interface ThreadStoreOptions extends ContextFragmentOptions {
   readonly gitInfo?: (cwd: string) => Promise<GitInfo | undefined>;
   /** How thread files are opened, by every read and write of the store (default: the real filesystem's `open`). */
   readonly openFile?: OpenFile;
+  /**
+   * Whether `open` brings the index in line with the files first (default true). A host that only
+   * starts a new thread (`exec` without resume) has no use for it, and it reads every thread file's
+   * size and time: a cost that grows with the home. The next store that does reconcile catches up.
+   */
+  readonly reconcileOnOpen?: boolean;
 }
 
 /** What a reconcile of the index with the files did. */
@@ -74,10 +80,11 @@ export class ThreadStore {
     return this.index.threadMetadata;
   }
 
-  /** Opens the store: opens (or creates) the index and brings it up to date with the files. */
+  /** Opens the store: opens (or creates) the index and, unless told not to, brings it up to date with the files. */
   static async open(options: ThreadStoreOptions): Promise<ThreadStore> {
     const index = ThreadIndex.open(options.home);
     const store = new ThreadStore(options.home, index, options);
+    if (options.reconcileOnOpen === false) return store;
     try {
       await store.reconcile();
     } catch (error) {

@@ -149,6 +149,18 @@ describe('ThreadStore', () => {
     expect(await listAll()).toEqual(before);
   });
 
+  it('leaves the index as it is when opened without a reconcile; the next open that reconciles catches up (issue #18)', async () => {
+    const id = await thread('written elsewhere');
+    // A row lost (another process wrote the file, or the index was reset): only a reconcile finds it.
+    store.index.remove(id);
+    store.close();
+    store = await ThreadStore.open({ home: home.home, reconcileOnOpen: false });
+    expect(store.index.get(id)).toBeUndefined();
+    store.close();
+    store = await ThreadStore.open({ home: home.home });
+    expect(store.index.get(id)).toMatchObject({ id });
+  });
+
   it('skips files that are not threads when reconciling, and says why', async () => {
     const dir = path.join(home.home, 'sessions', '2026', '11', '30');
     await mkdir(dir, { recursive: true });

@@ -153,7 +153,7 @@ async function runExec(
   ];
 
   // The store tells the extensions' fragments from user turns when it reads a thread.
-  const store = await ThreadStore.open({ home: config.homeDir, contextFragments: extensions.registry.contextFragments, gitInfo });
+  const store = await ThreadStore.open({ home: config.homeDir, contextFragments: extensions.registry.contextFragments, gitInfo, reconcileOnOpen: target.resume !== undefined });
   let remote: RemoteExecEnvironment | undefined;
   try {
     // Connected before the thread starts, so an unreachable exec-server fails before any model request.
