@@ -11,8 +11,21 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 
+/**
+ * How often the target's existence is also checked directly. The watchers normally report it
+ * appearing or going, but when a whole chain is deleted at once (`rm -r` of a parent) the ancestor
+ * watcher can go with its folder without a word (chokidar reports nothing for its own root), and on
+ * a loaded machine nothing then re-armed on what is left: the target made again was never seen
+ * (about one run in fifteen of the fs-watch test under load). A check that finds the target there
+ * when no watcher is on it, or gone while one is, re-arms; one stat per interval bounds how late.
+ */
+const EXISTENCE_CHECK_MS = 500;
+
 export class WatchedTarget {
   #target: FSWatcher | undefined;
+  /** Which file system object #target watches (device and inode): the same path made again is another. */
+  #targetIdentity: string | undefined;
+  readonly #existenceCheck: NodeJS.Timeout;
   /** The watcher of a target that went away, kept until the next re-arm so it still reports the children removed with it. */
   #gone: FSWatcher | undefined;
   #ancestor: FSWatcher | undefined;
@@ -24,17 +37,29 @@ export class WatchedTarget {
     private readonly onChange: (changedPath: string) => void,
   ) {
     this.#arm();
+    this.#existenceCheck = setInterval(() => {
+      const identity = identityOf(this.targetPath);
+      if (identity === this.#targetIdentity) return;
+      // Gone, appeared, or made again since the watchers last said: re-arm, and report it unless it went.
+      this.#rearm(identity !== undefined);
+    }, EXISTENCE_CHECK_MS).unref();
   }
 
   close(): void {
     this.#closed = true;
+    clearInterval(this.#existenceCheck);
     for (const watcher of [this.#target, this.#gone, this.#ancestor]) watcher?.close().catch(() => undefined);
   }
 
   #arm(): void {
-    if (exists(this.targetPath)) {
+    this.#targetIdentity = identityOf(this.targetPath);
+    if (this.#targetIdentity !== undefined) {
       // depth 0: a folder's direct children, as Codex watches (not recursive).
-      this.#target = armed(this.targetPath, (_event, changedPath) => this.onChange(changedPath));
+      this.#target = armed(this.targetPath, (event, changedPath) => {
+        this.onChange(changedPath);
+        // The target itself went: what is left must be watched for it to come back.
+        if (changedPath === this.targetPath && (event === 'unlink' || event === 'unlinkDir')) setImmediate(() => this.#rearm());
+      });
     }
     const ancestor = nearestExistingAncestor(this.targetPath);
     if (ancestor === undefined) return;
@@ -57,9 +82,10 @@ export class WatchedTarget {
     });
   }
 
-  #rearm(): void {
+  /** Arms the watchers again for what is there now; `reportTarget` reports the target even if it was watched before (made again). */
+  #rearm(reportTarget = false): void {
     if (this.#closed) return;
-    const existed = this.#target !== undefined;
+    const existed = this.#target !== undefined && !reportTarget;
     this.#gone?.close().catch(() => undefined);
     this.#gone = this.#target;
     this.#ancestor?.close().catch(() => undefined);
@@ -68,6 +94,12 @@ export class WatchedTarget {
     this.#arm();
     if (!existed && this.#target !== undefined) this.onChange(this.targetPath);
   }
+}
+
+/** The device and inode at `target`, or undefined when nothing is there. */
+function identityOf(target: string): string | undefined {
+  const info = statSync(target, { throwIfNoEntry: false, bigint: true });
+  return info === undefined ? undefined : `${info.dev}:${info.ino}`;
 }
 
 function exists(target: string): boolean {
