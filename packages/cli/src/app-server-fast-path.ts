@@ -2,17 +2,14 @@
 // first `initialize` ~15 ms (issue #18). Taken only when the flags parse as the app-server's own
 // (`parseAppServerArgs`, the flags of its own bin); help and bad flags go the full way, so they read
 // exactly as before.
+import { asksForHelp, ownFlags } from './own-flags.js';
+
 /** Runs the app-server for `args` (what follows `app-server`); undefined when the command tree must. */
 export async function runAppServerFastPath(args: readonly string[]): Promise<number | undefined> {
-  if (args.some((arg) => arg === '--help' || arg === '-h')) return undefined;
+  if (asksForHelp(args)) return undefined;
   const { parseAppServerArgs, runAppServer } = await import('@skein/app-server');
-  let settings;
-  try {
-    settings = parseAppServerArgs(args);
-  } catch {
-    return undefined;
-  }
-  if (settings.help) return undefined;
+  const settings = ownFlags(args, parseAppServerArgs);
+  if (settings === undefined) return undefined;
   return runAppServer(settings, {
     cwd: process.cwd(),
     env: process.env,

@@ -3,23 +3,19 @@
 // the flags parse as the exec-server's own; help, global options and bad flags go the full way, so
 // they read exactly as before.
 import { Readable } from 'node:stream';
+import { asksForHelp, ownFlags } from './own-flags.js';
 
 /** Runs the exec-server for `args` (what follows `exec-server`); undefined when the command tree must. */
 export async function runExecServerFastPath(args: readonly string[]): Promise<number | undefined> {
-  if (args.some((arg) => arg === '--help' || arg === '-h')) return undefined;
+  if (asksForHelp(args)) return undefined;
   const cwd = process.cwd();
   // The sandbox probe runs bwrap; started before the server's modules load, it runs while they compile.
   // The server's own probe call (same PATH and cwd) gets this one's answer from the probe's cache.
   const { probeSandbox } = await import('@skein/sandboxing');
   void probeSandbox({ env: process.env, cwd }).catch(() => undefined);
   const { parseExecServerArgs, runExecServer } = await import('@skein/exec-server');
-  let settings;
-  try {
-    settings = parseExecServerArgs(args);
-  } catch {
-    return undefined;
-  }
-  if (settings.help) return undefined;
+  const settings = ownFlags(args, parseExecServerArgs);
+  if (settings === undefined) return undefined;
   const stdio = settings.listen === 'stdio' || settings.listen === 'stdio://';
   return runExecServer(settings, {
     cwd,

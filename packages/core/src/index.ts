@@ -2,6 +2,8 @@
 
 export { ResponsesClient } from './model-client/responses-client.js';
 export type { ResponsesClientOptions, StreamOptions } from './model-client/responses-client.js';
+export { httpPost } from './model-client/http-post.js';
+export type { ModelHttpPost, ModelHttpRequest, ModelHttpResponse } from './model-client/http-post.js';
 export { ModelError, classifyApiError } from './model-client/model-error.js';
 export type { ModelErrorCode } from './model-client/model-error.js';
 export { KNOWN_SERVER_EVENTS, ServerEvent, TokenUsage } from './model-client/response-event.js';

@@ -45,7 +45,8 @@ export interface ThreadManagerOptions {
   readonly reader?: WorkspaceReader;
   readonly clock?: { readonly now: () => Date; readonly monotonicMs: () => number };
   readonly uuid?: UuidV7Source;
-  readonly fetch?: ModelHttpPost;
+  /** Sends model requests (default: node:http(s)); the global `fetch` fits too. */
+  readonly post?: ModelHttpPost;
   /** Where threads' tools act unless a thread names its own; without one the model is offered no built-in tools. */
   readonly environment?: ThreadEnvironment;
   /** Hooks for every thread's turns, made per thread (hooks may keep per-thread state). */
@@ -220,7 +221,7 @@ export class ThreadManager {
     const key = JSON.stringify(config.modelProvider);
     let client = this.#clients.get(key);
     if (client === undefined) {
-      client = new ResponsesClient({ provider: config.modelProvider, env: this.#options.env, ...(this.#options.fetch === undefined ? {} : { fetch: this.#options.fetch }) });
+      client = new ResponsesClient({ provider: config.modelProvider, env: this.#options.env, ...(this.#options.post === undefined ? {} : { post: this.#options.post }) });
       this.#clients.set(key, client);
     }
     return client;

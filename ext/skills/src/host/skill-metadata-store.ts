@@ -29,8 +29,10 @@ const StoreFile = z.object({ revision: z.literal(PARSER_REVISION), entries: z.re
 /** Parsed skill files by content hash, backed by one JSON file. */
 export class SkillMetadataStore {
   readonly #file: string;
-  #stored: Promise<Map<string, SkillMetadata>> | undefined;
-  readonly #used = new Map<string, SkillMetadata>();
+  /** Everything known: the file's entries, then what was parsed since; bounded at each save. */
+  #known: Promise<Map<string, SkillMetadata>> | undefined;
+  /** The keys asked for since the last save, most recent scan first in the next write. */
+  readonly #recent = new Set<string>();
   #changed = false;
 
   constructor(file: string) {
@@ -40,27 +42,28 @@ export class SkillMetadataStore {
   /** The metadata of a SKILL.md text, from the store when this text was parsed before; throws as parseSkillFile does. */
   async metadata(text: string, openAiYaml: string | undefined): Promise<SkillMetadata> {
     const key = createHash('sha256').update(text).update(openAiYaml === undefined ? '\u0001' : `\u0000${openAiYaml}`).digest('hex');
-    const known = this.#used.get(key) ?? (await this.#load()).get(key);
-    if (known !== undefined) {
-      this.#used.set(key, known);
-      return known;
+    const known = await this.#load();
+    let metadata = known.get(key);
+    if (metadata === undefined) {
+      metadata = await parseSkillFile(text, openAiYaml);
+      known.set(key, metadata);
+      this.#changed = true;
     }
-    const parsed = await parseSkillFile(text, openAiYaml);
-    this.#used.set(key, parsed);
-    this.#changed = true;
-    return parsed;
+    this.#recent.add(key);
+    return metadata;
   }
 
-  /** Writes the store when a file was parsed since the last write. */
+  /** Writes the store when a file was parsed since the last write; keeps the last scan's entries first. */
   async save(): Promise<void> {
+    const known = await this.#load();
+    const recent = new Set(this.#recent);
+    this.#recent.clear();
     if (!this.#changed) return;
     this.#changed = false;
-    const entries = new Map(this.#used);
-    for (const [key, value] of await this.#load()) {
-      if (entries.size >= MAX_STORED_SKILLS) break;
-      if (!entries.has(key)) entries.set(key, value);
-    }
-    const text = JSON.stringify({ revision: PARSER_REVISION, entries: Object.fromEntries([...entries].slice(0, MAX_STORED_SKILLS)) });
+    const order = [...recent, ...[...known.keys()].filter((key) => !recent.has(key))].slice(0, MAX_STORED_SKILLS);
+    const kept = new Map(order.map((key) => [key, known.get(key)!] as const));
+    this.#known = Promise.resolve(kept);
+    const text = JSON.stringify({ revision: PARSER_REVISION, entries: Object.fromEntries(kept) });
     const temporary = `${this.#file}.${process.pid}.tmp`;
     try {
       await mkdir(path.dirname(this.#file), { recursive: true });
@@ -73,7 +76,7 @@ export class SkillMetadataStore {
   }
 
   #load(): Promise<Map<string, SkillMetadata>> {
-    this.#stored ??= readFile(this.#file, 'utf8').then(
+    this.#known ??= readFile(this.#file, 'utf8').then(
       (text) => {
         try {
           const parsed = StoreFile.safeParse(JSON.parse(text));
@@ -84,6 +87,6 @@ export class SkillMetadataStore {
       },
       () => new Map(),
     );
-    return this.#stored;
+    return this.#known;
   }
 }

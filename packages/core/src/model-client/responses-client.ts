@@ -15,7 +15,7 @@ export interface ResponsesClientOptions {
   /** The environment to read `env_key` and `env_http_headers` from. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Sends the request (default: node:http(s)); the global `fetch` fits too. */
-  readonly fetch?: ModelHttpPost;
+  readonly post?: ModelHttpPost;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly now?: () => number;
   readonly retryPolicy?: RetryPolicy;
@@ -39,7 +39,7 @@ type RequestBody = Readonly<Record<string, unknown>>;
 export class ResponsesClient {
   readonly #provider: ModelProviderInfo;
   readonly #env: Readonly<Record<string, string | undefined>>;
-  readonly #fetch: ModelHttpPost;
+  readonly #send: ModelHttpPost;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #now: () => number;
   readonly #retryPolicy: RetryPolicy;
@@ -47,7 +47,7 @@ export class ResponsesClient {
   constructor(options: ResponsesClientOptions) {
     this.#provider = options.provider;
     this.#env = options.env;
-    this.#fetch = options.fetch ?? httpPost;
+    this.#send = options.post ?? httpPost;
     this.#sleep = options.sleep ?? abortableSleep;
     // eslint-disable-next-line no-restricted-properties -- the default clock; tests inject their own
     this.#now = options.now ?? Date.now;
@@ -133,7 +133,7 @@ export class ResponsesClient {
   async #post(payload: Uint8Array, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<ModelHttpResponse> {
     const url = new URL(this.#endpoint());
     for (const [name, value] of Object.entries(this.#provider.queryParams)) url.searchParams.set(name, value);
-    const response = await this.#fetch(url, { method: 'POST', headers, body: payload, ...(signal === undefined ? {} : { signal }) });
+    const response = await this.#send(url, { method: 'POST', headers, body: payload, ...(signal === undefined ? {} : { signal }) });
     if (response.ok) return response;
     const text = await response.text().catch(() => '');
     const parsed = parseErrorBody(text);
