@@ -74,15 +74,43 @@ function undeclaredImports(packageDir, manifest, files) {
   const declared = new Set([manifest.name, ...PUBLISHED_DEPENDENCY_FIELDS.flatMap((field) => Object.keys(manifest[field] ?? {}))]);
   const problems = new Set();
   for (const file of files.filter((name) => CODE_FILE.test(name))) {
-    // TypeScript's own scanner finds import/export-from/import()/require() in JavaScript and declarations alike.
-    const { importedFiles } = ts.preProcessFile(readFileSync(path.join(packageDir, file), 'utf8'), true, true);
-    for (const { fileName: specifier } of importedFiles) {
+    for (const specifier of importedSpecifiers(file, readFileSync(path.join(packageDir, file), 'utf8'))) {
       if (specifier.startsWith('.') || specifier.startsWith('/') || isBuiltin(specifier)) continue;
       const name = packageName(specifier);
       if (!declared.has(name)) problems.add(`${file} imports ${name}, which is not in dependencies or peerDependencies`);
     }
   }
   return [...problems];
+}
+
+/**
+ * What a JavaScript file or declaration imports: import/export-from, `import x = require()`, `import()`,
+ * `require()` and `import("…")` types, found by TypeScript's parser. (Its quicker pre-processing
+ * scanner misreads minified bundles: it took a string in a template literal for a `require`.) A
+ * `require()` inside a `try` block is left out: the code copes without it (ws's optional bufferutil).
+ */
+function importedSpecifiers(fileName, text) {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, fileName.endsWith('ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const specifiers = [];
+  const literal = (node) => (node !== undefined && ts.isStringLiteralLike(node) ? specifiers.push(node.text) : undefined);
+  const visit = (node, guarded) => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) literal(node.moduleSpecifier);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) literal(node.moduleReference.expression);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) literal(node.argument.literal);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) literal(node.arguments[0]);
+    else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'require' && !guarded) literal(node.arguments[0]);
+    if (ts.isTryStatement(node)) {
+      visit(node.tryBlock, true);
+      if (node.catchClause !== undefined) visit(node.catchClause, guarded);
+      if (node.finallyBlock !== undefined) visit(node.finallyBlock, guarded);
+      return;
+    }
+    // A function body runs when called, maybe outside the try that holds its definition.
+    const inner = ts.isFunctionLike(node) ? false : guarded;
+    ts.forEachChild(node, (child) => visit(child, inner));
+  };
+  visit(source, false);
+  return specifiers;
 }
 
 /** `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */

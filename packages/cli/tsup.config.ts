@@ -1,39 +1,62 @@
-import { copyFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { libraryConfig } from '@skein/build-config/tsup';
 import { defineConfig } from 'tsup';
+import { BUILD_ID_SUFFIX } from './src/code-cache.js';
 
-// The sandboxed fs helper exec-server starts beside its own module; bundled, that module is bin.js.
+// The sandboxed fs helper exec-server starts beside its own module; bundled, that module is skein.cjs.
 const FS_HELPER = path.resolve('node_modules', '@skein', 'exec-server', 'dist', 'fs-helper.js');
 
 export default defineConfig([
   {
     ...libraryConfig({ entry: ['src/index.ts'] }),
-    // One file, as the library's dependencies stay outside it; the executable below is the split one.
+    // One file, as the library's dependencies stay outside it.
     splitting: false,
     // The two builds run at once: this one must not delete what the other writes.
-    clean: ['!bin.js', '!bin.js.map', '!fs-helper.js', '!bin-*.js', '!bin-*.js.map'],
+    clean: ['!bin.cjs', '!bin.cjs.map', '!fs-helper.js', '!skein.cjs', '!skein.cjs.map', '!skein.cjs.build-id'],
   },
   {
-    // The executable is a small entry and a few chunks with its dependencies inside: Node.js then
-    // compiles a handful of modules rather than a few hundred, which takes ~200 ms off every start (the
-    // SDK starts `skein exec` per turn). `--version` compiles none of them, and each subcommand only
-    // its own (bin.ts and program.ts import them when needed). Native addons stay outside, loaded
-    // from this package's dependencies.
+    // The executable: `--version` and the code-cache loader, nothing else (see bin.ts).
     entry: ['src/bin.ts'],
-    format: ['esm'],
+    format: ['cjs'],
+    outExtension: () => ({ js: '.cjs' }),
     target: 'node20',
     platform: 'node',
     sourcemap: true,
-    splitting: true,
-    // Its chunks (each subcommand's, and the code they share) are named apart from the library's output.
+    shims: true,
+    noExternal: [/./],
+  },
+  {
+    // The program bin.cjs runs: one CommonJS file with its dependencies inside, because V8's code cache
+    // (code-cache.ts) takes a script, not ES modules. Each subcommand's modules stay unevaluated until
+    // it runs: esbuild turns `import()` of a bundled module into a lazy call. Native addons stay
+    // outside, loaded from this package's dependencies.
+    entry: { skein: 'src/main.ts' },
+    format: ['cjs'],
+    outExtension: () => ({ js: '.cjs' }),
+    target: 'node20',
+    platform: 'node',
+    sourcemap: true,
+    splitting: false,
+    // `import.meta.url` in the bundled sources becomes the bundle's own URL.
+    shims: true,
+    // `import()` fails in a script V8 made from a code cache on Node 20 ("A dynamic import callback was
+    // not specified"): builtins and dependencies are required instead, and extensions are imported
+    // by bin.cjs (MainHost.importModule).
     esbuildOptions: (options) => {
-      options.chunkNames = 'bin-[name]-[hash]';
+      options.supported = { ...options.supported, 'dynamic-import': false };
     },
+    // No comments or indentation: ~40 % less text to read and hash at every start, and only ASCII
+    // (esbuild escapes the rest), which Node reads without decoding UTF-8. The source map keeps the lines.
+    minifyWhitespace: true,
     noExternal: [/^(?!better-sqlite3$|@lydell\/node-pty$)/],
     external: ['better-sqlite3', '@lydell/node-pty'],
-    // Bundled CommonJS dependencies call require(); an ES module has none of its own.
-    banner: { js: "import { createRequire as __skeinCreateRequire } from 'node:module';\nconst require = __skeinCreateRequire(import.meta.url);" },
-    onSuccess: () => copyFile(FS_HELPER, path.join('dist', 'fs-helper.js')),
+    onSuccess: async () => {
+      await copyFile(FS_HELPER, path.join('dist', 'fs-helper.js'));
+      // The code cache's key for this text (code-cache.ts): V8 itself only checks the length.
+      const digest = createHash('sha256').update(await readFile(path.join('dist', 'skein.cjs'))).digest('hex');
+      await writeFile(path.join('dist', `skein.cjs${BUILD_ID_SUFFIX}`), `${digest}\n`);
+    },
   },
 ]);

@@ -2,7 +2,7 @@
 // @skein/json-rpc's program skeleton does the listening. Used by this package's bin and by `skein app-server`.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, loadEnvironmentsToml, type LoadConfigOptions } from '@skein/config';
-import { ExtensionLoadError, extensionFlagSources, localHostFacts, localThreadEnvironment } from '@skein/core';
+import { ExtensionLoadError, extensionFlagSources, localHostFacts, localThreadEnvironment, type ModuleImporter } from '@skein/core';
 import { CODEX_VERSION } from '@skein/protocol';
 import { ThreadStore } from '@skein/rollout';
 import {
@@ -40,6 +40,8 @@ export interface AppServerIo extends JsonRpcProgramIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Called with the listener once a WebSocket server is up (tests use its URL). */
   readonly onListening?: ((listener: WebSocketListener) => void) | undefined;
+  /** How extension modules are imported (see `LoadExtensionsOptions.importModule`). */
+  readonly importModule?: ModuleImporter | undefined;
 }
 
 /** A bad command line or setting; the message says what to change. */
@@ -89,7 +91,7 @@ export function parseAppServerArgs(argv: readonly string[]): AppServerSettings &
 }
 
 /** Loads config and builds the server the program runs. */
-export async function createAppServer(settings: AppServerSettings, io: Pick<AppServerIo, 'cwd' | 'env' | 'stderr'>): Promise<AppServer> {
+export async function createAppServer(settings: AppServerSettings, io: Pick<AppServerIo, 'cwd' | 'env' | 'stderr' | 'importModule'>): Promise<AppServer> {
   const configLoad: Omit<LoadConfigOptions, 'cwd'> = {
     env: io.env,
     overrides: settings.configOverrides ?? [],
@@ -101,7 +103,7 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
   const config = await loadConfig({ ...configLoad, cwd: io.cwd });
   // Skills are installed by default; their settings are the config a thread in that directory loads.
   const skills = hostSkills(config.config, async (cwd) => (await loadThreadConfig((at) => loadConfig({ ...configLoad, strict: false, cwd: at }), cwd)).config);
-  const extensions = new HostExtensions(extensionFlagSources(settings.extensions ?? [], io.cwd), configLoad.strict ?? false, [skills.service.extension]);
+  const extensions = new HostExtensions(extensionFlagSources(settings.extensions ?? [], io.cwd), { strict: configLoad.strict ?? false, builtIn: [skills.service.extension], importModule: io.importModule });
   // Loaded now, so a strict server refuses to start and every client hears of a failure when it connects.
   const { registry, unreported } = await extensions.forConfig(config.config);
   const warnings = [

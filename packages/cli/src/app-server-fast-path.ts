@@ -2,10 +2,11 @@
 // first `initialize` ~15 ms (issue #18). Taken only when the flags parse as the app-server's own
 // (`parseAppServerArgs`, the flags of its own bin); help and bad flags go the full way, so they read
 // exactly as before.
+import type { ModuleImporter } from '@skein/core';
 import { asksForHelp, ownFlags } from './own-flags.js';
 
 /** Runs the app-server for `args` (what follows `app-server`); undefined when the command tree must. */
-export async function runAppServerFastPath(args: readonly string[]): Promise<number | undefined> {
+export async function runAppServerFastPath(args: readonly string[], importModule: ModuleImporter): Promise<number | undefined> {
   if (asksForHelp(args)) return undefined;
   const { parseAppServerArgs, runAppServer } = await import('@skein/app-server');
   const settings = ownFlags(args, parseAppServerArgs);
@@ -13,6 +14,7 @@ export async function runAppServerFastPath(args: readonly string[]): Promise<num
   return runAppServer(settings, {
     cwd: process.cwd(),
     env: process.env,
+    importModule,
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,

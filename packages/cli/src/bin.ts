@@ -1,63 +1,57 @@
 #!/usr/bin/env node
-// The `skein` executable: the one place that reads process globals and exits.
+// The `skein` executable: answers `--version` itself and runs the program (main.ts, bundled as
+// skein.cjs beside this file) through V8's code cache, so a start reuses what the last one compiled.
+// Built as CommonJS (dist/bin.cjs): Node starts a CommonJS entry ~3 ms sooner than an ES module one.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { debuglog } from 'node:util';
+import v8 from 'node:v8';
+import { defaultCodeCacheDir, loadBundle } from './code-cache.js';
+import type { main as Main, MainHost } from './main.js';
 import { VERSION_LINE } from './version.js';
 
-const cleanups = new Set<() => Promise<void>>();
-let listening = false;
-const SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
-
-/** Installs the signal handlers on first use, so commands that forward signals themselves keep them. */
-function onTermination(cleanup: () => Promise<void>): () => void {
-  cleanups.add(cleanup);
-  if (!listening) {
-    listening = true;
-    for (const [signal, number] of Object.entries(SIGNALS)) {
-      process.once(signal, () => {
-        void Promise.allSettled([...cleanups].map((run) => run())).then(() => process.exit(128 + number));
-      });
-    }
-  }
-  return () => cleanups.delete(cleanup);
-}
+// A server's start has compiled what it needs by then; a short command writes its cache as it exits.
+const SAVE_CACHE_AFTER_MS = 1000;
+// Each of these caches what its own start compiles; every other command shares one cache.
+const CACHED_COMMANDS = new Set(['app-server', 'exec', 'exec-server', 'features', 'resume']);
+const LIFTOFF_ONLY = '--liftoff-only';
 
 const argv = process.argv.slice(2);
-// `--version` alone needs none of the command tree: answer it before loading the rest (issue #18).
+// `--version` alone needs none of the program: answer it before loading the rest (issue #18).
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${VERSION_LINE}\n`);
-} else if (argv[0] === 'features' && argv[1] === 'list') {
-  const { runFeaturesListFastPath } = await import('./features-list-fast-path.js');
-  process.exitCode = (await runFeaturesListFastPath(argv.slice(2))) ?? (await runProgram(argv));
-} else if (argv[0] === 'app-server') {
-  // As exec-server below: its own flags alone skip the command tree (see app-server-fast-path.ts).
-  const { runAppServerFastPath } = await import('./app-server-fast-path.js');
-  process.exitCode = (await runAppServerFastPath(argv.slice(1))) ?? (await runProgram(argv));
-} else if (argv[0] === 'exec-server') {
-  // Its own flags alone skip the command tree (see exec-server-fast-path.ts); anything else takes it.
-  const { runExecServerFastPath } = await import('./exec-server-fast-path.js');
-  process.exitCode = (await runExecServerFastPath(argv.slice(1))) ?? (await runProgram(argv));
 } else {
-  process.exitCode = await runProgram(argv);
-}
-
-async function runProgram(args: string[]): Promise<number> {
-  const { runSkein } = await import('./program.js');
-  return runSkein(args, {
-    cwd: process.cwd(),
-    env: process.env,
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    stdinIsTerminal: process.stdin.isTTY === true,
-    stderrIsTerminal: process.stderr.isTTY === true,
-    onTermination,
-    // fetch parses HTTP with WebAssembly, and V8 recompiles that in the background with its optimising
-    // tier; Node waits for background compiles before it exits, which cost `exec` ~80 ms after its
-    // answer (issue #18). The model request no longer uses fetch, but an extension's tool may; one
-    // turn gains nothing from the optimised tier. The servers keep V8's default.
-    shortLived: async () => (await import('node:v8')).setFlagsFromString('--liftoff-only'),
-    readStdin: async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
+  // fetch parses HTTP with WebAssembly, and V8 recompiles that in the background with its optimising
+  // tier; Node waits for background compiles before it exits, which cost `exec` ~80 ms after its
+  // answer (issue #18). The model request does not use fetch, but an extension's tool may; one turn
+  // gains nothing from the optimised tier. The servers keep V8's default. Set before the bundle
+  // loads: V8 refuses a code cache written under other flags.
+  let shortLived = argv[0] === 'exec';
+  if (shortLived) v8.setFlagsFromString(LIFTOFF_ONLY);
+  const bundle = loadBundle(path.join(path.dirname(fileURLToPath(import.meta.url)), 'skein.cjs'), {
+    cacheDir: defaultCodeCacheDir(process.env),
+    tag: CACHED_COMMANDS.has(argv[0] ?? '') ? (argv[0] ?? '') : 'skein',
+  });
+  // `NODE_DEBUG=skein-code-cache` tells whether this start reused the last one's compiled code.
+  debuglog('skein-code-cache')('%s %s', bundle.cache, argv[0] ?? '');
+  if (bundle.cache !== 'hit' && bundle.cache !== 'off') {
+    process.once('exit', () => bundle.saveCache());
+    setTimeout(() => bundle.saveCache(), SAVE_CACHE_AFTER_MS).unref();
+  }
+  const { main } = bundle.exports as { main: typeof Main };
+  const host: MainHost = {
+    // Node compiled this file, so its `import()` works; the bundle's would not (see code-cache.ts).
+    importModule: (url) => import(url),
+    shortLived: () => {
+      if (shortLived) return;
+      shortLived = true;
+      // An exec behind global flags (`skein -c … exec`): the flags change after the load, so a cache
+      // written from here on would be refused at the next start.
+      bundle.forgoCache();
+      v8.setFlagsFromString(LIFTOFF_ONLY);
     },
+  };
+  void main(argv, host).then((code) => {
+    process.exitCode = code;
   });
 }

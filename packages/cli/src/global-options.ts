@@ -1,5 +1,6 @@
 // The options every skein subcommand shares, as Codex spells them, and how they become a config load.
 import type { LoadedConfig } from '@skein/config';
+import type { ModuleImporter } from '@skein/core';
 import type { Command } from 'commander';
 
 /** Parsed global options. */
@@ -27,6 +28,8 @@ export function addGlobalOptions(command: Command): Command {
 export interface ProcessContext {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** How extension modules are imported (skein's executable lends its own; see bin.ts). */
+  readonly importModule?: ModuleImporter | undefined;
 }
 
 /** Loads the effective config for these options. */

@@ -18,7 +18,7 @@ export interface ProgramIo extends ProcessContext {
    */
   readonly onTermination?: (cleanup: () => Promise<void>) => () => void;
   /** Readies the process for a command that exits soon after its last model request (`exec`); see bin.ts. */
-  readonly shortLived?: () => Promise<void>;
+  readonly shortLived?: () => void;
 }
 
 /** Runs `skein` with `argv` (without the node and script paths); resolves to the exit code. */

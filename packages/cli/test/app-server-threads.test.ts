@@ -20,7 +20,7 @@ import {
 } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.js');
+const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.cjs');
 const TOKEN = 'cli-app-server-threads-token';
 
 // Commands run in the real sandbox; a machine without usable bubblewrap skips that scenario with the reason.

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { AppServerTestClient, type AppServerTestClientError } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.js');
+const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.cjs');
 const TOKEN = 'cli-app-server-token';
 
 let root: string;

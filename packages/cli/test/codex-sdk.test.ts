@@ -7,7 +7,7 @@ import { Codex } from '@openai/codex-sdk';
 import { assistantMessage, completed, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.js');
+const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.cjs');
 
 let scratch: string;
 let home: string;

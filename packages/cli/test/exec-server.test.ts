@@ -10,7 +10,7 @@ import { probeSandbox } from '@skein/sandboxing';
 import { probeSandboxForTests } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.js');
+const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.cjs');
 
 let work: string;
 let server: ChildProcess | undefined;

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { FEATURE_REGISTRY } from '@skein/features';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.js');
+const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.cjs');
 const run = promisify(execFile);
 
 let home: string;

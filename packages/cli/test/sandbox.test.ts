@@ -7,7 +7,7 @@ import { probeSandbox } from '@skein/sandboxing';
 import { probeSandboxForTests } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.js');
+const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.cjs');
 const { skip: skipReason } = await probeSandboxForTests(() => probeSandbox({ env: process.env, cwd: tmpdir() }));
 
 let home: string;

@@ -57,7 +57,7 @@ export { AGENTS_MD_FILE, discoverAgentsMd } from './context/agents-md-discovery.
 export type { AgentsMdLocations, AgentsMdPlace } from './context/agents-md-discovery.js';
 export { ExtensionHost } from './extensions/extension-host.js';
 export { ExtensionLoadError, extensionFlagSources, loadExtensions } from './extensions/load-extensions.js';
-export type { ExtensionLoadFailure, ExtensionSource, LoadedExtensions, LoadExtensionsOptions } from './extensions/load-extensions.js';
+export type { ExtensionLoadFailure, ExtensionSource, LoadedExtensions, LoadExtensionsOptions, ModuleImporter } from './extensions/load-extensions.js';
 export type { ExtensionHostThread, WorldStateChange } from './extensions/extension-host.js';
 export { MAX_EXTENSION_STATE_VALUE_BYTES, ThreadExtensionState } from './extensions/thread-extension-state.js';
 export type { ExtensionStateRecord } from './extensions/thread-extension-state.js';

@@ -85,6 +85,22 @@ describe('loadExtensions', () => {
     expect((failure as ExtensionLoadError).code).toBe('NotFound');
   });
 
+  it('imports through the host’s importer when it lends one, and reports what that importer throws', async () => {
+    const good = extensionModule('good.mjs', 'good');
+    extensionModule('refused.mjs', 'refused');
+    const imported: string[] = [];
+    const importModule = async (url: string): Promise<unknown> => {
+      imported.push(url);
+      if (url.endsWith('refused.mjs')) throw new Error('the host would not');
+      return (await import(url)) as unknown;
+    };
+    const { registry, problems } = await loadExtensions([source('./good.mjs'), source('./refused.mjs')], { importModule });
+    expect(imported.map((url) => path.basename(new URL(url).pathname))).toEqual(['good.mjs', 'refused.mjs']);
+    expect(imported[0]).toBe(new URL(`file://${good}`).href);
+    expect(registry.extensions.map((extension) => extension.id)).toEqual(['good']);
+    expect(problems.map((problem) => [problem.code, problem.message])).toEqual([['ImportFailed', expect.stringContaining('threw: the host would not')]]);
+  });
+
   it('loads a file named by two layers once', async () => {
     extensionModule('shared.mjs', 'shared');
     mkdirSync(path.join(dir, 'project'));

@@ -1,5 +1,5 @@
 // App-server start-up: process spawn → the `initialize` response, over stdio. Measured for `skein
-// app-server` (the cli, bundled into one file) and for @skein/app-server's own `skein-app-server`
+// app-server` (the cli, bundled into one file run through V8's code cache) and for @skein/app-server's own `skein-app-server`
 // bin (the same server, loaded as a few hundred modules), so the cost of module loading shows.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,10 +11,10 @@ import { fileURLToPath } from 'node:url';
 
 const RUNS = 30;
 const WARMUP_RUNS = 3;
-const binBeside = (entry: string) => path.join(path.dirname(fileURLToPath(import.meta.resolve(entry))), 'bin.js');
+const binBeside = (entry: string, bin: string) => path.join(path.dirname(fileURLToPath(import.meta.resolve(entry))), bin);
 const SERVERS = [
-  { name: 'skein app-server', argv: [binBeside('@skein/cli'), 'app-server'] },
-  { name: 'skein-app-server', argv: [binBeside('@skein/app-server')] },
+  { name: 'skein app-server', argv: [binBeside('@skein/cli', 'bin.cjs'), 'app-server'] },
+  { name: 'skein-app-server', argv: [binBeside('@skein/app-server', 'bin.js')] },
 ];
 const home = await mkdtemp(path.join(tmpdir(), 'skein-app-server-bench-'));
 await writeFile(path.join(home, 'config.toml'), 'model = "gpt-5.5"\n');

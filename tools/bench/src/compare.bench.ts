@@ -7,6 +7,7 @@ import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { connectExecServer } from '@skein/exec-server';
 import { PathUri } from '@skein/protocol';
@@ -32,7 +33,7 @@ const OPS_SECONDS = 1.5;
 const OPS_ROUNDS = 3;
 
 const cliEntry = import.meta.resolve('@skein/cli');
-const SKEIN_BIN = path.join(path.dirname(fileURLToPath(cliEntry)), 'bin.js');
+const SKEIN_BIN = path.join(path.dirname(fileURLToPath(cliEntry)), 'bin.cjs');
 const codex = resolveCodexBinary(cliEntry);
 if (codex.binary === undefined) {
   console.error(`no Codex binary to compare with: ${codex.missing}`);
@@ -47,7 +48,11 @@ const work = await mkdtemp(path.join(tmpdir(), 'skein-compare-work-'));
 
 const SIDES: readonly Side[] = ['skein', 'codex'];
 const command = (side: Side, args: readonly string[]): [string, string[]] => (side === 'skein' ? [process.execPath, [SKEIN_BIN, ...args]] : [CODEX_BIN, [...args]]);
-const envFor = (side: Side) => ({ PATH: '/usr/local/bin:/usr/bin:/bin', HOME: homedir(), TERM: 'xterm', CODEX_HOME: side === 'skein' ? skeinHome : codexHome });
+// Skein's code cache (packages/cli/src/code-cache.ts) starts empty in each run, filled by the warm-ups.
+const envFor = (side: Side) => ({ PATH: '/usr/local/bin:/usr/bin:/bin', HOME: homedir(), TERM: 'xterm', CODEX_HOME: side === 'skein' ? skeinHome : codexHome, XDG_CACHE_HOME: path.join(homeRoot, 'cache') });
+// A warm-up server lives this long before it is stopped: past the second at which skein writes the
+// code cache of a process that is still running (packages/cli/src/bin.ts), as any real session does.
+const WARM_UP_LINGER_MS = 1500;
 
 interface Row {
   readonly name: string;
@@ -62,18 +67,18 @@ const median = (values: readonly number[]) => {
 };
 
 /** Runs `sample` for both sides alternately (warm-up samples dropped) and records the row. */
-async function row(name: string, unit: Row['unit'], runs: number, sample: (side: Side) => Promise<number>): Promise<void> {
-  await rowsFromOneRun([name], unit, runs, async (side) => [await sample(side)]);
+async function row(name: string, unit: Row['unit'], runs: number, sample: (side: Side, warmUp: boolean) => Promise<number>): Promise<void> {
+  await rowsFromOneRun([name], unit, runs, async (side, warmUp) => [await sample(side, warmUp)]);
 }
 
 /** Like `row`, for a sample that yields one value per name (two timings of the same run, say). */
-async function rowsFromOneRun(names: readonly string[], unit: Row['unit'], runs: number, sample: (side: Side) => Promise<readonly number[]>): Promise<void> {
+async function rowsFromOneRun(names: readonly string[], unit: Row['unit'], runs: number, sample: (side: Side, warmUp: boolean) => Promise<readonly number[]>): Promise<void> {
   const samples = names.map((): Record<Side, number[]> => ({ skein: [], codex: [] }));
   for (let run = 0; run < WARMUP_RUNS + runs; run += 1) {
     // Alternate which side goes first so neither always runs on a cache the other just warmed.
     const order = run % 2 === 0 ? SIDES : [...SIDES].reverse();
     for (const side of order) {
-      const values = await sample(side);
+      const values = await sample(side, run < WARMUP_RUNS);
       if (run >= WARMUP_RUNS) values.forEach((value, index) => samples[index]?.[side].push(value));
     }
   }
@@ -104,7 +109,7 @@ function wall(side: Side, args: readonly string[]): Promise<number> {
 }
 
 /** Spawn → the `initialize` answer of `app-server` over stdio. */
-async function appServerInitialize(side: Side): Promise<number> {
+async function appServerInitialize(side: Side, warmUp: boolean): Promise<number> {
   const [file, argv] = command(side, ['app-server']);
   const start = performance.now();
   const child = spawn(file, argv, { cwd: work, env: envFor(side), stdio: ['pipe', 'pipe', 'ignore'] });
@@ -116,6 +121,7 @@ async function appServerInitialize(side: Side): Promise<number> {
     });
     child.once('exit', (code) => reject(new Error(`${side} app-server exited with ${code} before answering initialize`)));
   });
+  if (warmUp) await delay(WARM_UP_LINGER_MS);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.stdin.end();
   child.kill('SIGTERM');
@@ -154,8 +160,9 @@ try {
     await row('app-server spawn → `initialize` answered', 'ms', SPAWN_RUNS, appServerInitialize);
   }
   if (runs('start-up') || runs('exec-server')) {
-    await row('exec-server spawn → `initialize` answered', 'ms', SPAWN_RUNS, async (side) => {
+    await row('exec-server spawn → `initialize` answered', 'ms', SPAWN_RUNS, async (side, warmUp) => {
       const server = await startExecServer(side);
+      if (warmUp) await delay(WARM_UP_LINGER_MS);
       await server.stop();
       return server.elapsed;
     });

@@ -86,7 +86,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
 /** Runs the built `skein` binary of @skein/cli with Node, passing its output through. */
 function runSkein(args: readonly string[], env: Readonly<Record<string, string | undefined>>, out: (text: string) => void): Promise<number> {
   // @skein/cli's entry point sits beside its bin in dist/.
-  const bin = path.join(path.dirname(fileURLToPath(import.meta.resolve('@skein/cli'))), 'bin.js');
+  const bin = path.join(path.dirname(fileURLToPath(import.meta.resolve('@skein/cli'))), 'bin.cjs');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (chunk: Buffer) => out(chunk.toString()));

@@ -19,7 +19,7 @@ export function bundledSkillsDir(): string {
     const dir = fileURLToPath(new URL(relative, import.meta.url));
     if (existsSync(dir)) return dir;
   }
-  // Bundled into a host's executable (skein's bin.js): the folder is in the installed package.
+  // Bundled into a host's executable (skein's dist/skein.cjs): the folder is in the installed package.
   try {
     const manifest = createRequire(import.meta.url).resolve('@skein/ext-skills/package.json');
     const dir = path.join(path.dirname(manifest), 'system-skills');

@@ -3,8 +3,8 @@
 // loaded once per distinct list. Each load problem is told once: the startup config's to every
 // client as `configWarning`, a thread's own (a project's extension) to the client that opened it.
 import type { Config } from '@skein/config';
-import { loadExtensions, type ExtensionLoadError, type ExtensionSource, type LoadedExtensions } from '@skein/core';
-import type { Extension, ExtensionRegistry } from '@skein/extension-api';
+import { loadExtensions, type ExtensionLoadError, type ExtensionSource, type LoadedExtensions, type LoadExtensionsOptions } from '@skein/core';
+import type { ExtensionRegistry } from '@skein/extension-api';
 
 /** A thread's extensions, and the problems of its list that were not reported before. */
 export interface ThreadExtensions {
@@ -15,19 +15,17 @@ export interface ThreadExtensions {
 /** Loads (and remembers) the extension set for a config. */
 export class HostExtensions {
   readonly #flags: readonly ExtensionSource[];
-  readonly #strict: boolean;
-  readonly #builtIn: readonly Extension[];
+  readonly #options: LoadExtensionsOptions;
   readonly #loads = new Map<string, Promise<LoadedExtensions>>();
   readonly #reported = new Set<string>();
 
   /**
-   * `flags` are the server's `--extension` sources; `strict` (`--strict-config`) makes a load failure
-   * an error; `builtIn` are installed in every thread first (the skills extension).
+   * `flags` are the server's `--extension` sources; `options.strict` (`--strict-config`) makes a load
+   * failure an error; `options.builtIn` are installed in every thread first (the skills extension).
    */
-  constructor(flags: readonly ExtensionSource[], strict: boolean, builtIn: readonly Extension[] = []) {
+  constructor(flags: readonly ExtensionSource[], options: LoadExtensionsOptions = {}) {
     this.#flags = flags;
-    this.#strict = strict;
-    this.#builtIn = builtIn;
+    this.#options = options;
   }
 
   /** The extensions a thread with `config` gets; a strict host rejects with the first ExtensionLoadError. */
@@ -36,7 +34,7 @@ export class HostExtensions {
     const key = JSON.stringify(sources);
     let load = this.#loads.get(key);
     if (load === undefined) {
-      load = loadExtensions(sources, { strict: this.#strict, builtIn: this.#builtIn });
+      load = loadExtensions(sources, this.#options);
       // A rejected load is not kept: the next thread tries again (after a package was installed, say).
       load.catch(() => this.#loads.delete(key));
       this.#loads.set(key, load);

@@ -61,6 +61,7 @@ export function addAppServerCommand(program: Command, io: AppServerCommandIo, se
         await runAppServer(settings, {
           cwd: io.cwd,
           env: io.env,
+          importModule: io.importModule,
           stdin: process.stdin,
           stdout: textSink(io.stdout),
           stderr: textSink(io.stderr),

@@ -32,7 +32,7 @@ export interface ExecIo extends ProcessContext {
   readonly stderrIsTerminal?: boolean | undefined;
   readonly onTermination?: ((cleanup: () => Promise<void>) => () => void) | undefined;
   /** Called before anything else runs: the process ends with this one turn (see bin.ts). */
-  readonly shortLived?: (() => Promise<void>) | undefined;
+  readonly shortLived?: (() => void) | undefined;
 }
 
 interface ExecOptions {
@@ -113,7 +113,7 @@ async function runExec(
   io: ExecIo,
   setExitCode: (code: number) => void,
 ): Promise<void> {
-  await io.shortLived?.();
+  io.shortLived?.();
   const cwd = options.cd === undefined ? io.cwd : path.resolve(io.cwd, options.cd);
   const bypass = options.dangerouslyBypassApprovalsAndSandbox === true;
   const overrides = [
@@ -145,7 +145,7 @@ async function runExec(
   // A spec that fails to load is a warning and the turn runs without it; --strict-config makes it an error.
   // Skills are installed by default; one turn needs no file watcher.
   const skills = hostSkills(config, () => Promise.resolve(config), { watch: false });
-  const extensions = await loadExtensions([...config.extensions, ...extensionFlagSources(options.extension, io.cwd)], { strict: globals.strictConfig, builtIn: [skills.service.extension] });
+  const extensions = await loadExtensions([...config.extensions, ...extensionFlagSources(options.extension, io.cwd)], { strict: globals.strictConfig, builtIn: [skills.service.extension], importModule: io.importModule });
   for (const problem of extensions.problems) io.stderr(`warning: ${problem.message}\n`);
   const input: UserInput[] = [
     ...options.image.map((image): UserInput => ({ type: 'localImage', path: path.resolve(cwd, image) })),

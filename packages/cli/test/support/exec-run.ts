@@ -8,7 +8,7 @@ import { ExecEvent } from '@skein/protocol';
 import { startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 
 /** The built binary. */
-export const BIN = path.join(import.meta.dirname, '..', '..', 'dist', 'bin.js');
+export const BIN = path.join(import.meta.dirname, '..', '..', 'dist', 'bin.cjs');
 
 /** How a run of the binary ended. */
 export interface Run {
@@ -25,8 +25,8 @@ export interface ExecScratch {
   readonly server: MockResponsesServer;
   /** Rewrites config.toml with `topLevel` keys before the mock provider's table. */
   writeConfig(topLevel: string): void;
-  /** Runs `skein args…` in the repository (or `cwd`) with `stdin`, and waits for it to exit. */
-  skein(args: readonly string[], options?: { readonly stdin?: string; readonly cwd?: string }): Promise<Run>;
+  /** Runs `skein args…` in the repository (or `cwd`) with `stdin` and more `env`, and waits for it to exit. */
+  skein(args: readonly string[], options?: { readonly stdin?: string; readonly cwd?: string; readonly env?: Readonly<Record<string, string>> }): Promise<Run>;
   cleanup(): Promise<void>;
 }
 
@@ -54,7 +54,7 @@ export async function execScratch(prefix: string): Promise<ExecScratch> {
     skein: (args, options = {}) =>
       new Promise((resolve, reject) => {
         // An empty HOME, so the login shell commands run in (`bash -lc`) reads no profile of this machine.
-        const env = { PATH: process.env.PATH, HOME: path.join(scratch, 'user'), CODEX_HOME: home, MOCK_API_KEY: 'sk-mock', TZ: 'UTC' };
+        const env = { PATH: process.env.PATH, HOME: path.join(scratch, 'user'), CODEX_HOME: home, MOCK_API_KEY: 'sk-mock', TZ: 'UTC', ...options.env };
         const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? repo, env });
         let stdout = '';
         let stderr = '';

@@ -45,7 +45,15 @@ export interface LoadExtensionsOptions {
   readonly strict?: boolean;
   /** Extensions the host installs itself, first; a loaded one may not reuse their ids. */
   readonly builtIn?: readonly Extension[];
+  /** Imports an extension's module by file URL (default: this module's own `import()`). A host whose
+   * code runs where `import()` does not work lends its own: skein's bundle, run from V8's code cache. */
+  readonly importModule?: ModuleImporter | undefined;
 }
+
+/** Imports the ES module at a file URL, as `import()` does. */
+export type ModuleImporter = (url: string) => Promise<unknown>;
+
+const importWithOwnLoader: ModuleImporter = (url) => import(url);
 
 /**
  * Imports each source's module (once per resolved file, so a spec named by two config layers loads
@@ -63,7 +71,7 @@ export async function loadExtensions(sources: readonly ExtensionSource[], option
       const url = await resolveSpec(source);
       if (seen.has(url)) continue;
       seen.add(url);
-      const extension = checkExtension(source, await importModule(source, url), await loadSemver());
+      const extension = checkExtension(source, await importModule(source, url, options.importModule ?? importWithOwnLoader), await loadSemver());
       try {
         builder.add(extension);
       } catch (error) {
@@ -109,9 +117,9 @@ async function resolveSpec(source: ExtensionSource): Promise<string> {
   }
 }
 
-async function importModule(source: ExtensionSource, url: string): Promise<unknown> {
+async function importModule(source: ExtensionSource, url: string, importer: ModuleImporter): Promise<unknown> {
   try {
-    return (await import(url)) as unknown;
+    return await importer(url);
   } catch (error) {
     throw new ExtensionLoadError('ImportFailed', source, `importing ${fileURLToPath(url)} threw: ${firstLine(error)}`);
   }

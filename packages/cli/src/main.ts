@@ -1,0 +1,68 @@
+// The `skein` program behind its executable (bin.ts), bundled as one CommonJS file that bin.ts runs
+// through V8's code cache (code-cache.ts). The one place that reads process globals.
+import type { ModuleImporter } from '@skein/core';
+
+const cleanups = new Set<() => Promise<void>>();
+let listening = false;
+const SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
+
+/** Installs the signal handlers on first use, so commands that forward signals themselves keep them. */
+function onTermination(cleanup: () => Promise<void>): () => void {
+  cleanups.add(cleanup);
+  if (!listening) {
+    listening = true;
+    for (const [signal, number] of Object.entries(SIGNALS)) {
+      process.once(signal, () => {
+        void Promise.allSettled([...cleanups].map((run) => run())).then(() => process.exit(128 + number));
+      });
+    }
+  }
+  return () => cleanups.delete(cleanup);
+}
+
+/** What the executable lends the program. */
+export interface MainHost {
+  /** Readies the process for a command that exits soon after its last model request (`exec`). */
+  shortLived(): void;
+  /** `import()` as a module Node loaded itself does it: code run from V8's code cache has none of its own. */
+  importModule: ModuleImporter;
+}
+
+/** Runs `skein` with `argv` (the arguments after the executable) and answers its exit code. */
+export async function main(argv: readonly string[], host: MainHost): Promise<number> {
+  if (argv[0] === 'features' && argv[1] === 'list') {
+    const { runFeaturesListFastPath } = await import('./features-list-fast-path.js');
+    return (await runFeaturesListFastPath(argv.slice(2))) ?? (await runProgram([...argv], host));
+  }
+  if (argv[0] === 'app-server') {
+    // As exec-server below: its own flags alone skip the command tree (see app-server-fast-path.ts).
+    const { runAppServerFastPath } = await import('./app-server-fast-path.js');
+    return (await runAppServerFastPath(argv.slice(1), host.importModule)) ?? (await runProgram([...argv], host));
+  }
+  if (argv[0] === 'exec-server') {
+    // Its own flags alone skip the command tree (see exec-server-fast-path.ts); anything else takes it.
+    const { runExecServerFastPath } = await import('./exec-server-fast-path.js');
+    return (await runExecServerFastPath(argv.slice(1))) ?? (await runProgram([...argv], host));
+  }
+  return runProgram([...argv], host);
+}
+
+async function runProgram(args: string[], host: MainHost): Promise<number> {
+  const { runSkein } = await import('./program.js');
+  return runSkein(args, {
+    cwd: process.cwd(),
+    env: process.env,
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    stdinIsTerminal: process.stdin.isTTY === true,
+    stderrIsTerminal: process.stderr.isTTY === true,
+    onTermination,
+    importModule: host.importModule,
+    shortLived: () => host.shortLived(),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+  });
+}

@@ -1,0 +1,104 @@
+// The built `skein` reuses what its last start compiled (V8's code cache, bin.ts + code-cache.ts):
+// each start is a new process, `NODE_DEBUG=skein-code-cache` says whether it was a hit, and the answers
+// are the same either way — including an extension's, imported from code V8 rebuilt from the cache.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { AppServerTestClient, assistantMessage, completed, functionCall, sse } from '@skein/test-support';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { execScratch } from './support/exec-run.js';
+
+const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.cjs');
+const NOTE_EXTENSION = path.join(import.meta.dirname, 'fixtures', 'note-extension.mjs');
+const run = promisify(execFile);
+
+let root: string;
+let cacheDir: string;
+let env: Record<string, string | undefined>;
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'skein-code-cache-bin-'));
+  mkdirSync(path.join(root, 'home'));
+  cacheDir = path.join(root, 'cache', 'skein', 'v8');
+  env = { PATH: process.env.PATH, HOME: root, CODEX_HOME: path.join(root, 'home'), XDG_CACHE_HOME: path.join(root, 'cache'), NODE_DEBUG: 'skein-code-cache' };
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** The state bin.cjs reported for this start (`hit`, `miss`, `rejected`, `off`). */
+const cacheState = (stderr: string) => /SKEIN-CODE-CACHE \d+: (\w+)/.exec(stderr)?.[1];
+const skein = (args: readonly string[], extraEnv: Record<string, string> = {}) => run(process.execPath, [BIN, ...args], { cwd: root, env: { ...env, ...extraEnv } });
+const cacheFiles = () => (existsSync(cacheDir) ? readdirSync(cacheDir) : []);
+
+describe('the code cache of the skein executable', () => {
+  it('misses once, writes the cache as the command exits, and hits from then on with the same output', async () => {
+    const first = await skein(['features', 'list']);
+    expect(cacheState(first.stderr)).toBe('miss');
+    expect(cacheFiles()).toEqual([expect.stringMatching(new RegExp(`^skein-features-${process.version.replaceAll('.', '\\.')}-${process.arch}-[0-9a-f]{16}\\.bin$`))]);
+    const second = await skein(['features', 'list']);
+    expect(cacheState(second.stderr)).toBe('hit');
+    expect(second.stdout).toBe(first.stdout);
+  });
+
+  it('recovers from a cache file that is not one: runs uncached, then replaces it', async () => {
+    const first = await skein(['features', 'list']);
+    const [file] = cacheFiles();
+    writeFileSync(path.join(cacheDir, file!), 'garbage');
+    const refused = await skein(['features', 'list']);
+    expect(cacheState(refused.stderr)).toBe('rejected');
+    expect(refused.stdout).toBe(first.stdout);
+    expect(readFileSync(path.join(cacheDir, file!), 'latin1')).not.toBe('garbage');
+    expect(cacheState((await skein(['features', 'list'])).stderr)).toBe('hit');
+  });
+
+  it('writes nothing when NODE_DISABLE_COMPILE_CACHE asks for no cache', async () => {
+    const { stderr, stdout } = await skein(['features', 'list'], { NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect(cacheState(stderr)).toBe('off');
+    expect(stdout).toContain('multi_agent_v2');
+    expect(existsSync(path.join(root, 'cache'))).toBe(false);
+  });
+
+  it('answers --version without loading the program at all', async () => {
+    const { stdout, stderr } = await skein(['--version']);
+    expect(stdout).toMatch(/^skein \S+ \(compatible with codex-cli 0\.171\.0\)\n$/);
+    expect(cacheState(stderr)).toBeUndefined();
+    expect(cacheFiles()).toEqual([]);
+  });
+
+  it('caches a running server a second into its life, and the next server starts from that cache', async () => {
+    const server = AppServerTestClient.spawn(process.execPath, [BIN, 'app-server'], { cwd: root, env });
+    await server.initialize();
+    for (let waited = 0; cacheFiles().length === 0 && waited < 10_000; waited += 50) await delay(50);
+    expect(cacheFiles()).toEqual([expect.stringMatching(/^skein-app-server-/)]);
+    const written = statSync(path.join(cacheDir, cacheFiles()[0]!)).mtimeMs;
+    await server.close();
+
+    const again = AppServerTestClient.spawn(process.execPath, [BIN, 'app-server'], { cwd: root, env });
+    const result = (await again.initialize()) as { codexHome: string };
+    expect(result.codexHome).toBe(path.join(root, 'home'));
+    await again.close();
+    // A hit writes nothing, so the file is the first server's.
+    expect(statSync(path.join(cacheDir, cacheFiles()[0]!)).mtimeMs).toBe(written);
+  });
+});
+
+describe('exec from the code cache', () => {
+  it('imports an extension from code V8 rebuilt from the cache (the bundle has no import() of its own)', async () => {
+    const fixture = await execScratch('skein-code-cache-exec-');
+    try {
+      const cacheHome = path.join(fixture.scratch, 'user', '.cache', 'skein', 'v8');
+      for (const attempt of ['miss', 'hit']) {
+        const callId = `call_${attempt}`;
+        fixture.server.expect([sse(functionCall('note_add', { text: 'buy milk' }, { callId }), completed()), sse(assistantMessage('Noted.'), completed())]);
+        const { code, stderr } = await fixture.skein(['exec', '--skip-git-repo-check', '--extension', NOTE_EXTENSION, 'Note: buy milk.'], { env: { NODE_DEBUG: 'skein-code-cache' } });
+        expect(code, stderr).toBe(0);
+        expect(cacheState(stderr)).toBe(attempt);
+        expect(readdirSync(cacheHome)).toEqual([expect.stringMatching(/^skein-exec-/)]);
+        expect(fixture.server.requests.at(-1)!.toolOutputText(callId)).toBe('noted: buy milk');
+      }
+    } finally {
+      await fixture.cleanup();
+    }
+  });
+});
