@@ -70,4 +70,17 @@ describe('skein app-server', () => {
     expect(code).toBe(1);
     expect(stderr).toContain('expected `ws://IP:PORT`');
   });
+
+  it('exits quietly when its client closes stdout before the answers (EPIPE), as a hung-up client', async () => {
+    const child = spawn(process.execPath, [BIN, 'app-server'], { cwd: root, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => (stderr += chunk));
+    child.stdout.destroy();
+    const initialize = { id: 1, method: 'initialize', params: { clientInfo: { name: 'gone', version: '1' } } };
+    child.stdin.write(`${JSON.stringify(initialize)}\n${JSON.stringify({ method: 'initialized' })}\n${JSON.stringify({ id: 2, method: 'model/list', params: {} })}\n`);
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(stderr).not.toContain('EPIPE');
+    expect(code).toBe(0);
+  });
 });

@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { EchoService } from '../test/echo-service.js';
@@ -7,9 +7,8 @@ import { runJsonRpcProgram, type JsonRpcProgram } from './run-json-rpc-program.j
 class DemoSettingsError extends Error {}
 class DemoConfigError extends Error {}
 
-function program(overrides: Partial<JsonRpcProgram<EchoService>> = {}) {
+function program(overrides: Partial<JsonRpcProgram<EchoService>> = {}, stdout: Writable = new PassThrough()) {
   const stdin = new PassThrough();
-  const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
@@ -35,6 +34,13 @@ function program(overrides: Partial<JsonRpcProgram<EchoService>> = {}) {
   return { run, stdin, service, controller, urls, out: () => out, err: () => err, created: () => created };
 }
 
+/** A stdout whose reader has gone: every write fails as a closed pipe's does. */
+function brokenPipe(): Writable {
+  return new Writable({
+    write: (_chunk, _encoding, callback) => callback(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })),
+  });
+}
+
 describe('runJsonRpcProgram', () => {
   it('serves one stdio client until its input ends, then closes the server', async () => {
     const { run, stdin, service, out } = program();
@@ -42,6 +48,15 @@ describe('runJsonRpcProgram', () => {
     expect(await run).toBe(0);
     expect(JSON.parse(out())).toEqual({ id: 1, result: [1] });
     expect(service.closed).toBe(1);
+  });
+
+  it('ends a stdio session whose output fails (the client closed it) instead of throwing', async () => {
+    const { run, stdin, service } = program({}, brokenPipe());
+    stdin.write('{"id":1,"method":"m","params":[1]}\n');
+    expect(await run).toBe(0);
+    expect(service.received).toHaveLength(1);
+    expect(service.closed).toBe(1);
+    expect(stdin.destroyed).toBe(true);
   });
 
   it('announces a WebSocket listener and stops on shutdown', async () => {

@@ -1,5 +1,6 @@
 // A JSON-RPC service (the exec-server, the app-server) over stdio: one JSON-RPC message per line each
-// way. The session ends when input does, after the requests already sent have been answered.
+// way. The session ends when input does, after the requests already sent have been answered, or
+// when output fails (the client closed its end: EPIPE), with nobody left to answer.
 import type { Readable, Writable } from 'node:stream';
 import type { JsonRpcService, JsonRpcServiceConnection } from './json-rpc-service.js';
 import { LineSplitter } from './line-splitter.js';
@@ -23,6 +24,11 @@ export async function serveStdio<C extends JsonRpcServiceConnection>(server: Jso
     input.once('end', resolve);
     input.once('close', resolve);
     input.once('error', () => resolve());
+    // Unhandled, a stream's error event would end the process with a stack trace.
+    output.on('error', () => {
+      input.destroy();
+      resolve();
+    });
   });
   // Input ending is the client's goodbye, not a hang-up: what it already asked for is still answered.
   await connection.drain();
