@@ -4,7 +4,7 @@
 // and scripts written for Codex drive Skein unchanged.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { hostSkills } from '@skein/app-server';
+import { hostSkills } from '@skein/app-server/host-skills';
 import { ConfigError, type Config } from '@skein/config';
 import { extensionFlagSources, loadExtensions, localHostFacts, localThreadEnvironment, MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
 import type { ExtensionRegistry } from '@skein/extension-api';
