@@ -2,10 +2,11 @@
 // The `skein` executable: answers `--version` itself and runs the program (main.ts, bundled as
 // skein.cjs beside this file) through V8's code cache, so a start reuses what the last one compiled.
 // Built as CommonJS (dist/bin.cjs): Node starts a CommonJS entry ~3 ms sooner than an ES module one.
+import { createRequire } from 'node:module';
+import type * as V8 from 'node:v8';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { debuglog } from 'node:util';
-import v8 from 'node:v8';
 import { defaultCodeCacheDir, loadBundle } from './code-cache.js';
 import type { main as Main, MainHost } from './main.js';
 import { VERSION_LINE } from './version.js';
@@ -26,8 +27,10 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   // answer (issue #18). The model request does not use fetch, but an extension's tool may; one turn
   // gains nothing from the optimised tier. The servers keep V8's default. Set before the bundle
   // loads: V8 refuses a code cache written under other flags.
+  // node:v8 is required only here: loading it costs every other command a few builtin modules.
+  const setV8Flags = (flags: string) => (createRequire(import.meta.url)('node:v8') as typeof V8).setFlagsFromString(flags);
   let shortLived = argv[0] === 'exec';
-  if (shortLived) v8.setFlagsFromString(LIFTOFF_ONLY);
+  if (shortLived) setV8Flags(LIFTOFF_ONLY);
   const bundle = loadBundle(path.join(path.dirname(fileURLToPath(import.meta.url)), 'skein.cjs'), {
     cacheDir: defaultCodeCacheDir(process.env),
     tag: CACHED_COMMANDS.has(argv[0] ?? '') ? (argv[0] ?? '') : 'skein',
@@ -48,7 +51,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
       // An exec behind global flags (`skein -c … exec`): the flags change after the load, so a cache
       // written from here on would be refused at the next start.
       bundle.forgoCache();
-      v8.setFlagsFromString(LIFTOFF_ONLY);
+      setV8Flags(LIFTOFF_ONLY);
     },
   };
   void main(argv, host).then((code) => {

@@ -1,6 +1,6 @@
 // Which dotted key paths config.toml may hold, walked through the zod schema Skein loads config with,
 // so a write refuses a key nobody reads (a typo) instead of leaving it in the user's file.
-import { FeaturesTable } from '@skein/features';
+import { featuresTable } from '@skein/features';
 import * as z from 'zod';
 import { CODEX_CONFIG_KEYS } from './codex-config-keys.js';
 import { ConfigToml } from './config-toml.js';
@@ -8,7 +8,7 @@ import { ConfigToml } from './config-toml.js';
 // `[features]` is kept raw for loading; for key checks it is the table of registered features. Built
 // with the first write: a host that only reads config never needs it.
 let writableConfig: z.ZodObject | undefined;
-const writable = (): z.ZodObject => (writableConfig ??= ConfigToml.extend({ features: FeaturesTable.optional() }));
+const writable = (): z.ZodObject => (writableConfig ??= ConfigToml.extend({ features: featuresTable().optional() }));
 
 /** Whether `schema` can hold `path` below it: objects know their fields, records and loose objects take any key. */
 function holds(schema: z.ZodType, path: readonly string[]): boolean {
@@ -36,7 +36,7 @@ export function isConfigKeyPath(path: readonly string[]): boolean {
   const [top = ''] = path;
   const config = writable();
   if (Object.hasOwn(config.shape, top)) {
-    if (top === 'features') return path.length === 1 || (Object.hasOwn(FeaturesTable.shape, path[1] ?? '') && holds(FeaturesTable, path.slice(1)));
+    if (top === 'features') return path.length === 1 || (Object.hasOwn(featuresTable().shape, path[1] ?? '') && holds(featuresTable(), path.slice(1)));
     return holds(config, path);
   }
   return CODEX_CONFIG_KEYS.has(top);

@@ -1,6 +1,6 @@
 // The JSON Schema of config.toml, generated from the zod schema so editors can validate and complete
 // the file. The committed copy (config.schema.json) is checked against this by a test.
-import { FeaturesTable } from '@skein/features';
+import { featuresTable } from '@skein/features';
 import * as z from 'zod';
 import { ConfigToml, ProfileToml } from './config-toml.js';
 
@@ -9,8 +9,8 @@ export function configJsonSchema(): Record<string, unknown> {
   // Loading keeps `[features]` raw for @skein/features to judge; the schema spells out every flag.
   // Built here, not at import: loading config never needs it.
   const DocumentedConfigToml = ConfigToml.extend({
-    features: FeaturesTable.optional(),
-    profiles: z.record(z.string(), ProfileToml.extend({ features: FeaturesTable.optional() })).optional(),
+    features: featuresTable().optional(),
+    profiles: z.record(z.string(), ProfileToml.extend({ features: featuresTable().optional() })).optional(),
   });
   return {
     ...z.toJSONSchema(DocumentedConfigToml, { io: 'input', unrepresentable: 'any' }),

@@ -1,11 +1,17 @@
-// FeaturesTable as @skein/config will use it: converted to JSON Schema and used to check a table's types.
+// featuresTable() as @skein/config will use it: converted to JSON Schema and used to check a table's types.
 
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { FEATURE_REGISTRY } from './feature-registry.js';
-import { FeaturesTable } from './features-table.js';
+import { featuresTable } from './features-table.js';
 
-describe('FeaturesTable', () => {
+const FeaturesTable = featuresTable();
+
+describe('featuresTable', () => {
+  it('builds the table once, on the first call', () => {
+    expect(featuresTable()).toBe(FeaturesTable);
+  });
+
   it('converts to a JSON Schema with one described property per registered feature', () => {
     const schema = z.toJSONSchema(FeaturesTable) as { properties: Record<string, { description?: string }>; additionalProperties: unknown };
     expect(Object.keys(schema.properties)).toEqual(FEATURE_REGISTRY.map((spec) => spec.key));

@@ -1,4 +1,4 @@
-// FeaturesTable: the shape of a `[features]` table as a zod schema, so @skein/config can put it in the
+// featuresTable(): the shape of a `[features]` table as a zod schema, so @skein/config can put it in the
 // JSON Schema of config.toml. Meaning (layering, warnings, ranges) belongs to resolveFeatures.
 
 import * as z from 'zod';
@@ -19,19 +19,22 @@ function valueSchema(spec: FeatureSpec): z.ZodOptional {
   return value.optional().describe(describe(spec));
 }
 
-// Called as pure below, so a bundle that never reads FeaturesTable (the `skein` executable) drops
-// the 225 schemas it builds.
-function featuresTable() {
+function buildFeaturesTable() {
   return z.object(Object.fromEntries(FEATURE_REGISTRY.map((spec) => [spec.key, valueSchema(spec)]))).catchall(z.unknown());
 }
+
+let table: ReturnType<typeof buildFeaturesTable> | undefined;
 
 /**
  * A `[features]` table: every registered key with its type (boolean, or boolean or table for the
  * features that take one), described for editors; other keys are allowed, since unknown features
- * only warn. Types only: use resolveFeatures to read a config.
+ * only warn. Types only: use resolveFeatures to read a config. Built on the first call (225 schemas,
+ * a few ms that a process which never writes or documents config should not pay at start).
  *
- * @example z.toJSONSchema(FeaturesTable) // a JSON Schema object with one property per feature
+ * @example z.toJSONSchema(featuresTable()) // a JSON Schema object with one property per feature
  */
-export const FeaturesTable = /* @__PURE__ */ featuresTable();
-/** A `[features]` table; see {@link FeaturesTable}. */
-export type FeaturesTable = z.infer<typeof FeaturesTable>;
+export function featuresTable(): ReturnType<typeof buildFeaturesTable> {
+  return (table ??= buildFeaturesTable());
+}
+/** A `[features]` table; see {@link featuresTable}. */
+export type FeaturesTable = z.infer<ReturnType<typeof featuresTable>>;

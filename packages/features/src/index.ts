@@ -38,4 +38,4 @@ export {
   DEFAULT_CURRENT_TIME_REMINDER_INTERVAL_SECONDS,
 } from './current-time-reminder.js';
 
-export { FeaturesTable } from './features-table.js';
+export { featuresTable, type FeaturesTable } from './features-table.js';
