@@ -11,7 +11,7 @@ export async function runExecServerFastPath(args: readonly string[]): Promise<nu
   const cwd = process.cwd();
   // The sandbox probe runs bwrap; started before the server's modules load, it runs while they compile.
   // The server's own probe call (same PATH and cwd) gets this one's answer from the probe's cache.
-  const { probeSandbox } = await import('@skein/sandboxing');
+  const { probeSandbox } = await import('@skein/sandboxing/probe');
   void probeSandbox({ env: process.env, cwd }).catch(() => undefined);
   const { parseExecServerArgs, runExecServer } = await import('@skein/exec-server');
   const settings = ownFlags(args, parseExecServerArgs);

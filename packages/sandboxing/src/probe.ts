@@ -15,8 +15,6 @@ export type SandboxCapability =
       readonly platform: 'linux';
       readonly mechanism: 'bubblewrap';
       readonly bwrapPath: string;
-      /** `bwrap --version`, e.g. `bubblewrap 0.8.0`. */
-      readonly bwrapVersion: string;
       readonly userNamespaces: true;
       readonly seccomp: true;
     }
@@ -150,24 +148,21 @@ async function probeLinux(options: ProbeOptions): Promise<SandboxCapability> {
     throw error;
   }
   const shell = existsSync('/bin/sh') ? ['/bin/sh', '-c', ':'] : [process.execPath, '-e', ''];
-  // Both runs at once: `initialize` waits for the probe, and the empty sandbox need not wait for
-  // `--version`. A failed `--version` still decides the answer; the trial's result is then unused.
-  const [version, trial] = await Promise.all([
-    runBwrapPatiently(bwrap, ['--version'], undefined, deadlines),
-    runBwrapPatiently(
-      bwrap,
-      ['--new-session', '--die-with-parent', '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--seccomp', '3', '--cap-drop', 'ALL', '--', ...shell],
-      filter,
-      deadlines,
-    ),
-  ]);
+  // One bwrap run when it works: each spawn holds the main thread ~2 ms while the process forks, and
+  // `skein exec-server` probes as it starts (issue #18).
+  const trial = await runBwrapPatiently(
+    bwrap,
+    ['--new-session', '--die-with-parent', '--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-net', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--seccomp', '3', '--cap-drop', 'ALL', '--', ...shell],
+    filter,
+    deadlines,
+  );
+  if (trial.timedOut) return timedOut(bwrap, 'an empty sandbox', deadlines);
+  if (trial.code === 0) return { available: true, platform: 'linux', mechanism: 'bubblewrap', bwrapPath: bwrap, userNamespaces: true, seccomp: true };
+  // It failed: `--version` tells a bwrap that cannot run at all from one that cannot confine here.
+  const version = await runBwrapPatiently(bwrap, ['--version'], undefined, deadlines);
   if (version.timedOut) return timedOut(bwrap, '--version', deadlines);
   if (version.code !== 0) {
     return unavailable('linux', 'BwrapFailed', `${bwrap} --version failed: ${version.stderr.trim() || `exit ${String(version.code)}`}`, INSTALL_BWRAP);
-  }
-  if (trial.timedOut) return timedOut(bwrap, 'an empty sandbox', deadlines);
-  if (trial.code === 0) {
-    return { available: true, platform: 'linux', mechanism: 'bubblewrap', bwrapPath: bwrap, bwrapVersion: version.stdout.trim(), userNamespaces: true, seccomp: true };
   }
   return classifyFailure(bwrap, trial.stderr, trial.code);
 }

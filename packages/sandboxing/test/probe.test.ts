@@ -28,7 +28,6 @@ describe('probeSandbox', () => {
     // Probed here, not taken from the run's shared answer: this is the probe's own test.
     const capability = await probeSandbox({ env: process.env, cwd: tmpdir() });
     expect(capability).toMatchObject({ available: true, platform: 'linux', mechanism: 'bubblewrap', userNamespaces: true, seccomp: true });
-    if (capability.available && capability.platform === 'linux') expect(capability.bwrapVersion).toMatch(/^bubblewrap \d/);
   });
 
   it('says to install bubblewrap when none is on PATH, and prepare refuses to run', async () => {
@@ -69,6 +68,24 @@ describe('probeSandbox', () => {
     if (!probe.available) expect(probe.reason).toContain('Can not mount tmpfs');
   });
 
+  it('runs a working bwrap once, and asks --version only of one that failed, to say which way it failed', async () => {
+    const bin = path.join(root, 'bin');
+    const runs = path.join(root, 'runs');
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, 'bwrap'), `#!/bin/sh\necho "$1" >> ${runs}\nexit 0\n`);
+    chmodSync(path.join(bin, 'bwrap'), 0o755);
+    expect(await probeSandbox({ platform: 'linux', env: { PATH: bin }, cwd: path.join(root, 'work') })).toMatchObject({ available: true });
+    expect(readFileSync(runs, 'utf8')).toBe('--new-session\n');
+
+    const broken = path.join(root, 'broken');
+    mkdirSync(broken);
+    writeFileSync(path.join(broken, 'bwrap'), '#!/bin/sh\necho "bwrap: cannot execute" >&2\nexit 126\n');
+    chmodSync(path.join(broken, 'bwrap'), 0o755);
+    const probe = await probeSandbox({ platform: 'linux', env: { PATH: broken }, cwd: path.join(root, 'work') });
+    expect(probe).toMatchObject({ available: false, code: 'BwrapFailed' });
+    if (!probe.available) expect(probe.reason).toBe(`${path.join(broken, 'bwrap')} --version failed: bwrap: cannot execute`);
+  });
+
   it('retries a bwrap that misses the first deadline with the longer one, and takes its answer', async () => {
     // The first trial hangs (a loaded machine), the retry finishes at once.
     const bin = path.join(root, 'bin');
@@ -77,7 +94,7 @@ describe('probeSandbox', () => {
     writeFileSync(path.join(bin, 'bwrap'), `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "bubblewrap 0.0-test"; exit 0; fi\nif [ -e ${marker} ]; then exit 0; fi\ntouch ${marker}\nexec sleep 60\n`);
     chmodSync(path.join(bin, 'bwrap'), 0o755);
     const probe = await probeSandbox({ platform: 'linux', env: { PATH: bin }, cwd: path.join(root, 'work'), timeoutMs: 500, retryTimeoutMs: 30_000 });
-    expect(probe).toMatchObject({ available: true, mechanism: 'bubblewrap', bwrapVersion: 'bubblewrap 0.0-test' });
+    expect(probe).toMatchObject({ available: true, mechanism: 'bubblewrap', bwrapPath: path.join(bin, 'bwrap') });
     expect(existsSync(marker)).toBe(true);
   });
 
