@@ -5,7 +5,9 @@ import { libraryConfig } from '@skein/build-config/tsup';
 import { defineConfig } from 'tsup';
 import { BUILD_ID_SUFFIX } from './src/code-cache.js';
 
-// The sandboxed fs helper exec-server starts beside its own module; bundled, that module is skein.cjs.
+const BUNDLES = { skein: 'src/main.ts', 'app-server': 'src/app-server-fast-path.ts', 'exec-server': 'src/exec-server-fast-path.ts', 'features-list': 'src/features-list-fast-path.ts' };
+
+// The sandboxed fs helper exec-server starts beside its own module; bundled, that module is in dist/.
 const FS_HELPER = path.resolve('node_modules', '@skein', 'exec-server', 'dist', 'fs-helper.js');
 
 export default defineConfig([
@@ -14,7 +16,7 @@ export default defineConfig([
     // One file, as the library's dependencies stay outside it.
     splitting: false,
     // The two builds run at once: this one must not delete what the other writes.
-    clean: ['!bin.cjs', '!bin.cjs.map', '!fs-helper.js', '!skein.cjs', '!skein.cjs.map', '!skein.cjs.build-id'],
+    clean: ['!bin.cjs', '!bin.cjs.map', '!fs-helper.js', '!*.cjs', '!*.cjs.map', '!*.cjs.build-id'],
   },
   {
     // The executable: `--version` and the code-cache loader, nothing else (see bin.ts).
@@ -28,11 +30,11 @@ export default defineConfig([
     noExternal: [/./],
   },
   {
-    // The program bin.cjs runs: one CommonJS file with its dependencies inside, because V8's code cache
-    // (code-cache.ts) takes a script, not ES modules. Each subcommand's modules stay unevaluated until
-    // it runs: esbuild turns `import()` of a bundled module into a lazy call. Native addons stay
-    // outside, loaded from this package's dependencies.
-    entry: { skein: 'src/main.ts' },
+    // What bin.cjs runs: the program, and each fast path apart (see bin.ts), every one a CommonJS file
+    // with its dependencies inside, because V8's code cache (code-cache.ts) takes a script, not ES
+    // modules. A subcommand's modules stay unevaluated until it runs: esbuild turns `import()` of a
+    // bundled module into a lazy call. Native addons stay outside, loaded from this package's dependencies.
+    entry: BUNDLES,
     format: ['cjs'],
     outExtension: () => ({ js: '.cjs' }),
     target: 'node20',
@@ -54,9 +56,11 @@ export default defineConfig([
     external: ['better-sqlite3', '@lydell/node-pty'],
     onSuccess: async () => {
       await copyFile(FS_HELPER, path.join('dist', 'fs-helper.js'));
-      // The code cache's key for this text (code-cache.ts): V8 itself only checks the length.
-      const digest = createHash('sha256').update(await readFile(path.join('dist', 'skein.cjs'))).digest('hex');
-      await writeFile(path.join('dist', `skein.cjs${BUILD_ID_SUFFIX}`), `${digest}\n`);
+      // Each bundle's code-cache key (code-cache.ts): V8 itself only checks a script's length.
+      for (const name of Object.keys(BUNDLES)) {
+        const digest = createHash('sha256').update(await readFile(path.join('dist', `${name}.cjs`))).digest('hex');
+        await writeFile(path.join('dist', `${name}.cjs${BUILD_ID_SUFFIX}`), `${digest}\n`);
+      }
     },
   },
 ]);

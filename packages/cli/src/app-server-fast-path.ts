@@ -2,11 +2,11 @@
 // first `initialize` ~15 ms (issue #18). Taken only when the flags parse as the app-server's own
 // (`parseAppServerArgs`, the flags of its own bin); help and bad flags go the full way, so they read
 // exactly as before.
-import type { ModuleImporter } from '@skein/core';
+import type { FastPath } from './fast-path.js';
 import { asksForHelp, ownFlags } from './own-flags.js';
 
 /** Runs the app-server for `args` (what follows `app-server`); undefined when the command tree must. */
-export async function runAppServerFastPath(args: readonly string[], importModule: ModuleImporter): Promise<number | undefined> {
+export const runFastPath: FastPath = async (args, host) => {
   if (asksForHelp(args)) return undefined;
   const { parseAppServerArgs, runAppServer } = await import('@skein/app-server');
   const settings = ownFlags(args, parseAppServerArgs);
@@ -14,9 +14,9 @@ export async function runAppServerFastPath(args: readonly string[], importModule
   return runAppServer(settings, {
     cwd: process.cwd(),
     env: process.env,
-    importModule,
+    importModule: host.importModule,
     stdin: process.stdin,
     stdout: process.stdout,
     stderr: process.stderr,
   });
-}
+};

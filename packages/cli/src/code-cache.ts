@@ -30,8 +30,8 @@ export interface LoadedBundle {
 export interface LoadBundleOptions {
   /** Where cache files live; undefined turns the cache off. */
   readonly cacheDir: string | undefined;
-  /** Names the cache apart per command: each one caches the functions its own start compiles. */
-  readonly tag: string;
+  /** Names the cache apart per command when one bundle serves several: each caches what its own start compiles. */
+  readonly tag?: string | undefined;
 }
 
 /** Compiles and runs the CommonJS `file` (with the cache when one fits) and returns its exports. */
@@ -86,9 +86,9 @@ export const BUILD_ID_SUFFIX = '.build-id';
 /** One file per bundle build, Node build and command. V8 checks its own version and flags and the
  * source's length, not its text: the build id stands for the text (npm gives every installed file
  * the same mtime, so a stat would not). */
-function cacheFileName(file: string, buildId: string, tag: string): string {
-  const command = tag.replace(/[^a-z0-9-]/gi, '_');
-  return `${path.basename(file, path.extname(file))}-${command}-${process.version}-${process.arch}-${buildId.slice(0, 16)}.bin`;
+function cacheFileName(file: string, buildId: string, tag: string | undefined): string {
+  const name = [path.basename(file, path.extname(file)), ...(tag === undefined ? [] : [tag.replace(/[^a-z0-9-]/gi, '_')])].join('-');
+  return `${name}-${process.version}-${process.arch}-${buildId.slice(0, 16)}.bin`;
 }
 
 function readIfPresent(file: string): Buffer | undefined {

@@ -3,10 +3,11 @@
 // the flags parse as the exec-server's own; help, global options and bad flags go the full way, so
 // they read exactly as before.
 import { Readable } from 'node:stream';
+import type { FastPath } from './fast-path.js';
 import { asksForHelp, ownFlags } from './own-flags.js';
 
 /** Runs the exec-server for `args` (what follows `exec-server`); undefined when the command tree must. */
-export async function runExecServerFastPath(args: readonly string[]): Promise<number | undefined> {
+export const runFastPath: FastPath = async (args) => {
   if (asksForHelp(args)) return undefined;
   const cwd = process.cwd();
   // The sandbox probe runs bwrap; started before the server's modules load, it runs while they compile.
@@ -25,4 +26,4 @@ export async function runExecServerFastPath(args: readonly string[]): Promise<nu
     stdout: process.stdout,
     stderr: process.stderr,
   });
-}
+};

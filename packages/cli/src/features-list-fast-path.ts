@@ -2,9 +2,10 @@
 // the command costs beyond Node's own start (issue #18). Taken only when what follows `features list`
 // parses as the global options; anything else, and any failure, goes the full way and reads as before.
 import { parseArgs } from 'node:util';
+import type { FastPath } from './fast-path.js';
 
 /** Prints the feature table for `args` (what follows `features list`); undefined when the command tree must. */
-export async function runFeaturesListFastPath(args: readonly string[]): Promise<number | undefined> {
+export const runFastPath: FastPath = async (args) => {
   let values;
   try {
     ({ values } = parseArgs({
@@ -36,4 +37,4 @@ export async function runFeaturesListFastPath(args: readonly string[]): Promise<
   process.stderr.write(err);
   process.stdout.write(out);
   return 0;
-}
+};

@@ -1,5 +1,5 @@
-// The `skein` program behind its executable (bin.ts), bundled as one CommonJS file that bin.ts runs
-// through V8's code cache (code-cache.ts). The one place that reads process globals.
+// The `skein` program behind its executable (bin.ts), bundled as one CommonJS file (skein.cjs) that
+// bin.ts runs through V8's code cache (code-cache.ts) when no fast path took the command.
 import type { ModuleImporter } from '@skein/core';
 
 const cleanups = new Set<() => Promise<void>>();
@@ -29,21 +29,7 @@ export interface MainHost {
 }
 
 /** Runs `skein` with `argv` (the arguments after the executable) and answers its exit code. */
-export async function main(argv: readonly string[], host: MainHost): Promise<number> {
-  if (argv[0] === 'features' && argv[1] === 'list') {
-    const { runFeaturesListFastPath } = await import('./features-list-fast-path.js');
-    return (await runFeaturesListFastPath(argv.slice(2))) ?? (await runProgram([...argv], host));
-  }
-  if (argv[0] === 'app-server') {
-    // As exec-server below: its own flags alone skip the command tree (see app-server-fast-path.ts).
-    const { runAppServerFastPath } = await import('./app-server-fast-path.js');
-    return (await runAppServerFastPath(argv.slice(1), host.importModule)) ?? (await runProgram([...argv], host));
-  }
-  if (argv[0] === 'exec-server') {
-    // Its own flags alone skip the command tree (see exec-server-fast-path.ts); anything else takes it.
-    const { runExecServerFastPath } = await import('./exec-server-fast-path.js');
-    return (await runExecServerFastPath(argv.slice(1))) ?? (await runProgram([...argv], host));
-  }
+export function main(argv: readonly string[], host: MainHost): Promise<number> {
   return runProgram([...argv], host);
 }
 

@@ -28,6 +28,8 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 /** The state bin.cjs reported for this start (`hit`, `miss`, `rejected`, `off`). */
 const cacheState = (stderr: string) => /SKEIN-CODE-CACHE \d+: (\w+)/.exec(stderr)?.[1];
+/** The bundles bin.cjs loaded, in order. */
+const loadedBundles = (stderr: string) => [...stderr.matchAll(/SKEIN-CODE-CACHE \d+: \w+ (\S+)/g)].map((match) => match[1]);
 const skein = (args: readonly string[], extraEnv: Record<string, string> = {}) => run(process.execPath, [BIN, ...args], { cwd: root, env: { ...env, ...extraEnv } });
 const cacheFiles = () => (existsSync(cacheDir) ? readdirSync(cacheDir) : []);
 
@@ -35,7 +37,7 @@ describe('the code cache of the skein executable', () => {
   it('misses once, writes the cache as the command exits, and hits from then on with the same output', async () => {
     const first = await skein(['features', 'list']);
     expect(cacheState(first.stderr)).toBe('miss');
-    expect(cacheFiles()).toEqual([expect.stringMatching(new RegExp(`^skein-features-${process.version.replaceAll('.', '\\.')}-${process.arch}-[0-9a-f]{16}\\.bin$`))]);
+    expect(cacheFiles()).toEqual([expect.stringMatching(new RegExp(`^features-list-${process.version.replaceAll('.', '\\.')}-${process.arch}-[0-9a-f]{16}\\.bin$`))]);
     const second = await skein(['features', 'list']);
     expect(cacheState(second.stderr)).toBe('hit');
     expect(second.stdout).toBe(first.stdout);
@@ -59,6 +61,16 @@ describe('the code cache of the skein executable', () => {
     expect(existsSync(path.join(root, 'cache'))).toBe(false);
   });
 
+  it('runs a fast path from its own bundle, and the whole program when the fast path declines', async () => {
+    const fast = await skein(['features', 'list']);
+    expect(loadedBundles(fast.stderr)).toEqual(['features-list.cjs']);
+    // --help is the command tree's: the fast path declines it, and the program loads beside it.
+    const declined = await skein(['app-server', '--help']);
+    expect(declined.stdout).toContain('Usage: skein app-server');
+    expect(loadedBundles(declined.stderr)).toEqual(['app-server.cjs', 'skein.cjs']);
+    expect(cacheFiles().map((file) => file.replace(/-v\d.*$/, '')).sort()).toEqual(['app-server', 'features-list', 'skein-app-server']);
+  });
+
   it('answers --version without loading the program at all', async () => {
     const { stdout, stderr } = await skein(['--version']);
     expect(stdout).toMatch(/^skein \S+ \(compatible with codex-cli 0\.171\.0\)\n$/);
@@ -70,7 +82,7 @@ describe('the code cache of the skein executable', () => {
     const server = AppServerTestClient.spawn(process.execPath, [BIN, 'app-server'], { cwd: root, env });
     await server.initialize();
     for (let waited = 0; cacheFiles().length === 0 && waited < 10_000; waited += 50) await delay(50);
-    expect(cacheFiles()).toEqual([expect.stringMatching(/^skein-app-server-/)]);
+    expect(cacheFiles()).toEqual([expect.stringMatching(/^app-server-v/)]);
     const written = statSync(path.join(cacheDir, cacheFiles()[0]!)).mtimeMs;
     await server.close();
 

@@ -21,7 +21,15 @@ beforeEach(async () => {
   fixture = await execScratch('skein-exec-remote-');
 });
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill();
+  // Awaited: an exec-server still writes (its code cache, under its HOME in the scratch) as it exits.
+  await Promise.all(
+    children.splice(0).map(async (child) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill();
+      await exited;
+    }),
+  );
   await fixture.cleanup();
 });
 
