@@ -18,13 +18,13 @@ import { VERSION_LINE } from './version.js';
 // A server's start has compiled what it needs by then; a short command writes its cache as it exits.
 const SAVE_CACHE_AFTER_MS = 1000;
 // Each of these caches what its own start of the whole program compiles; every other command shares one.
-const CACHED_COMMANDS = new Set(['app-server', 'exec', 'exec-server', 'features', 'resume']);
+const CACHED_COMMANDS = new Set(['app-server', 'exec', 'exec-server', 'features']);
 /** Commands with a fast path: the bundle it is in, and how many arguments name the command. */
-const FAST_PATHS: Readonly<Record<string, { readonly bundle: string; readonly words: number } | undefined>> = {
-  'app-server': { bundle: 'app-server.cjs', words: 1 },
-  'exec-server': { bundle: 'exec-server.cjs', words: 1 },
-  'features list': { bundle: 'features-list.cjs', words: 2 },
-};
+const FAST_PATHS = new Map([
+  ['app-server', { bundle: 'app-server.cjs', words: 1 }],
+  ['exec-server', { bundle: 'exec-server.cjs', words: 1 }],
+  ['features list', { bundle: 'features-list.cjs', words: 2 }],
+]);
 const LIFTOFF_ONLY = '--liftoff-only';
 const DIST = path.dirname(fileURLToPath(import.meta.url));
 const debug = debuglog('skein-code-cache');
@@ -39,8 +39,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   });
 }
 
+const asksForHelp = (argv: readonly string[]) => argv[0] === 'help' || argv.includes('--help') || argv.includes('-h');
+
 async function run(argv: readonly string[]): Promise<number> {
-  const command = argv[0] ?? '';
+  // `e` is exec's alias.
+  const command = argv[0] === 'e' ? 'exec' : (argv[0] ?? '');
   // fetch parses HTTP with WebAssembly, and V8 recompiles that in the background with its optimising
   // tier; Node waits for background compiles before it exits, which cost `exec` ~80 ms after its
   // answer (issue #18). The model request does not use fetch, but an extension's tool may; one turn
@@ -55,7 +58,10 @@ async function run(argv: readonly string[]): Promise<number> {
     // `NODE_DEBUG=skein-code-cache` tells whether this start reused the last one's compiled code.
     debug('%s %s', loaded.cache, bundle);
     if (loaded.cache !== 'hit' && loaded.cache !== 'off') {
-      process.once('exit', () => loaded.saveCache());
+      // A cache keeps what its first start compiled until the next build: not help's or a failure's.
+      process.once('exit', (code) => {
+        if (code === 0 && !asksForHelp(argv)) loaded.saveCache();
+      });
       setTimeout(() => loaded.saveCache(), SAVE_CACHE_AFTER_MS).unref();
     }
     return loaded;
@@ -74,7 +80,7 @@ async function run(argv: readonly string[]): Promise<number> {
     },
   };
 
-  const fastPath = FAST_PATHS[command] ?? FAST_PATHS[argv.slice(0, 2).join(' ')];
+  const fastPath = FAST_PATHS.get(command) ?? FAST_PATHS.get(argv.slice(0, 2).join(' '));
   if (fastPath !== undefined) {
     const loaded = load(fastPath.bundle);
     loads.push(loaded);

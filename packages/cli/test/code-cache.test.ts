@@ -2,7 +2,7 @@
 // every way the cache can be absent, stale or broken. V8 keeps what it compiled for the life of this
 // process, so a second load here could be served from memory: a cache reused by the next process is
 // tested through the built executable (code-cache-bin.test.ts).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -37,31 +37,51 @@ describe('loadBundle', () => {
     expect(first.saveCache()).toBe(true);
     expect(first.saveCache()).toBe(false);
     const [file] = cacheFiles();
-    expect(file).toBe(`program-exec-${process.version}-${process.arch}-${'a'.repeat(16)}.bin`);
+    expect(file).toMatch(new RegExp(`^program-exec-${process.version.replaceAll('.', '\\.')}-${process.arch}-${'a'.repeat(16)}-[0-9a-z.]+\\.bin$`));
     expect(statSync(path.join(cacheDir, file!)).mode & 0o777).toBe(0o600);
     expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
   });
 
-  it('keeps one cache per command, and a new build replaces only its own command’s old one', () => {
+  it('keeps one cache per command, and the newest three builds of each', () => {
     load('exec').saveCache();
     load('exec-server').saveCache();
-    writeBundle('b'.repeat(64), 'second');
-    const rebuilt = load('exec');
-    expect(rebuilt.cache).toBe('miss');
-    expect(answer(rebuilt)).toContain('second');
-    rebuilt.saveCache();
-    expect(cacheFiles()).toEqual([`program-exec-server-${process.version}-${process.arch}-${'a'.repeat(16)}.bin`, `program-exec-${process.version}-${process.arch}-${'b'.repeat(16)}.bin`]);
+    for (const [index, id] of ['b', 'c', 'd'].entries()) {
+      writeBundle(id.repeat(64), `build ${id}`);
+      // Distinct mtimes, so "newest" is well defined on coarse file systems.
+      utimesSync(bundle, new Date(), new Date(Date.now() + index * 1000));
+      const rebuilt = load('exec');
+      expect(rebuilt.cache).toBe('miss');
+      expect(answer(rebuilt)).toContain(`build ${id}`);
+      rebuilt.saveCache();
+      utimesSync(path.join(cacheDir, cacheFiles().find((file) => file.includes(id.repeat(16)))!), new Date(), new Date(Date.now() + index * 1000));
+    }
+    const builds = cacheFiles().map((file) => /-([a-f])\1{15}-/.exec(file)?.[1] ?? '?');
+    expect(cacheFiles().filter((file) => file.startsWith('program-exec-server-'))).toHaveLength(1);
+    expect(builds.slice(1)).toEqual(['b', 'c', 'd']);
+  });
+
+  it('misses after the bundle changes in place under the same build id (a patched install)', () => {
+    load().saveCache();
+    // Same length, same build id: V8 alone would take the old cache for the new text.
+    writeBundle('a'.repeat(64), 'fixst');
+    utimesSync(bundle, new Date(), new Date(Date.now() + 5000));
+    const patched = load();
+    expect(patched.cache).toBe('miss');
+    expect(answer(patched)).toContain('fixst');
   });
 
   it('runs a bundle whose cache V8 refuses, and writes a new one in its place', () => {
     load().saveCache();
     const [file] = cacheFiles();
     writeFileSync(path.join(cacheDir, file!), 'not a code cache');
-    // Other text under the same build id, so V8 compiles it rather than reuse this process's copy.
-    writeFileSync(bundle, `${readFileSync(bundle, 'utf8')}// edited\n`);
+    // Other text of the same length, mtime and inode, so the cache file is the same one and V8
+    // compiles the text rather than reuse this process's copy.
+    const { mtime } = statSync(bundle);
+    writeFileSync(bundle, readFileSync(bundle, 'utf8').replace('first', 'fixst'));
+    utimesSync(bundle, mtime, mtime);
     const refused = load();
     expect(refused.cache).toBe('rejected');
-    expect(answer(refused)).toContain('first');
+    expect(answer(refused)).toContain('fixst');
     expect(refused.saveCache()).toBe(true);
     expect(readFileSync(path.join(cacheDir, file!)).toString('latin1')).not.toBe('not a code cache');
   });
@@ -85,6 +105,39 @@ describe('loadBundle', () => {
     expect(answer(loaded)).toContain('first');
     expect(loaded.saveCache()).toBe(false);
     expect(readdirSync(path.dirname(cacheDir))).toEqual(['v8']);
+  });
+
+  it('refuses a cache folder others may write or that is a link, and a cache file it does not own', () => {
+    load().saveCache();
+    const [file] = cacheFiles();
+    chmodSync(cacheDir, 0o777);
+    expect(load().cache).toBe('off');
+    expect(load().saveCache()).toBe(false);
+    chmodSync(cacheDir, 0o700);
+
+    const elsewhere = path.join(scratch, 'elsewhere');
+    renameSync(cacheDir, elsewhere);
+    symlinkSync(elsewhere, cacheDir);
+    expect(load().cache).toBe('off');
+    rmSync(cacheDir);
+    renameSync(elsewhere, cacheDir);
+
+    // A link in place of the cache file is not followed.
+    rmSync(path.join(cacheDir, file!));
+    writeFileSync(path.join(scratch, 'planted'), 'x');
+    symlinkSync(path.join(scratch, 'planted'), path.join(cacheDir, file!));
+    expect(load().cache).toBe('miss');
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('ignores a cache file another user owns (chown needs root: skipped otherwise)', () => {
+    load().saveCache();
+    const [file] = cacheFiles();
+    chownSync(path.join(cacheDir, file!), 4242, 4242);
+    const loaded = load();
+    expect(loaded.cache).toBe('miss');
+    // Replaced by this user's own on the next write.
+    expect(loaded.saveCache()).toBe(true);
+    expect(statSync(path.join(cacheDir, file!)).uid).toBe(0);
   });
 
   it('writes nothing after forgoCache (V8 flags are about to change)', () => {

@@ -59,6 +59,17 @@ describe('runJsonRpcProgram', () => {
     expect(stdin.destroyed).toBe(true);
   });
 
+  it('does not wait for work in flight once the client has hung up', async () => {
+    const service = new EchoService();
+    const connect = service.connect.bind(service);
+    // A request still running (a long command/exec, say): its connection never drains by itself.
+    service.connect = (channel) => ({ ...connect(channel), drain: () => new Promise<void>(() => undefined) });
+    const { run, stdin } = program({ createServer: () => Promise.resolve(service) }, brokenPipe());
+    stdin.write('{"id":1,"method":"m","params":[1]}\n');
+    expect(await run).toBe(0);
+    expect(service.closed).toBe(1);
+  });
+
   it('announces a WebSocket listener and stops on shutdown', async () => {
     const { run, urls, controller, service } = program({ flags: { listen: 'ws://127.0.0.1:0' } });
     while (urls.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));

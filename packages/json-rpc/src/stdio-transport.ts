@@ -19,6 +19,7 @@ export async function serveStdio<C extends JsonRpcServiceConnection>(server: Jso
     line: (text) => connection.receive(text),
     oversized: (head, bytes) => connection.receiveOversized(head, bytes),
   });
+  let hungUp = false;
   await new Promise<void>((resolve) => {
     input.on('data', (chunk: Buffer | string) => splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
     input.once('end', resolve);
@@ -26,11 +27,13 @@ export async function serveStdio<C extends JsonRpcServiceConnection>(server: Jso
     input.once('error', () => resolve());
     // Unhandled, a stream's error event would end the process with a stack trace.
     output.on('error', () => {
+      hungUp = true;
       input.destroy();
       resolve();
     });
   });
   // Input ending is the client's goodbye, not a hang-up: what it already asked for is still answered.
-  await connection.drain();
+  // After a hang-up nobody can read an answer, so work in flight is stopped, not awaited.
+  if (!hungUp) await connection.drain();
   await server.disconnect(connection);
 }
