@@ -1,6 +1,7 @@
 // @skein/protocol — the wire types Skein shares with Codex 0.171.0. Re-exports only.
 
 export { CODEX_VERSION } from './codex-version.js';
+export { lazySchema } from './lazy-schema.js';
 
 export {
   ITEM_ID_PREFIXES,

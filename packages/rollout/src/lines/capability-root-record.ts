@@ -1,13 +1,13 @@
 // `session_meta.selected_capability_roots`: the capability roots a thread was started with, as Codex
 // 0.171.0 records them — the app-server's `{id, location}` with the location's path as a `file:` URI.
-import { PathUri, PathUriError, SelectedCapabilityRoot } from '@skein/protocol';
+import { lazySchema, PathUri, PathUriError, SelectedCapabilityRoot } from '@skein/protocol';
 import * as z from 'zod';
 
 /** One recorded root. Unknown fields are kept; the path is a `file:` URI (a native absolute path is read too). */
-export const CapabilityRootRecord = z.looseObject({
+export const CapabilityRootRecord = lazySchema(() => z.looseObject({
   id: z.string(),
   location: z.looseObject({ type: z.literal('environment'), environmentId: z.string(), path: z.string() }),
-});
+}));
 export type CapabilityRootRecord = z.infer<typeof CapabilityRootRecord>;
 
 /** A root as the header records it. @throws PathUriError for a path that has no `file:` URI. */

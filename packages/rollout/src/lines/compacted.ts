@@ -1,6 +1,6 @@
 // The `compacted` line: a compaction of the thread's history, with the history that replaces it
 // and the context window it opens.
-import { ResponseItem, isUuidV7 } from '@skein/protocol';
+import { lazySchema, ResponseItem, isUuidV7 } from '@skein/protocol';
 import * as z from 'zod';
 
 /**
@@ -8,14 +8,14 @@ import * as z from 'zod';
  * from before Codex recorded it). `window_id` is the new context window's UUIDv7; older files wrote
  * the window *number* there, which `compactionWindow` reads as such.
  */
-export const Compacted = z.looseObject({
+export const Compacted = lazySchema(() => z.looseObject({
   message: z.string(),
   replacement_history: z.array(ResponseItem).nullish(),
   window_number: z.number().int().nonnegative().nullish(),
   window_id: z.union([z.string(), z.number().int().nonnegative()]).nullish(),
   first_window_id: z.string().nullish(),
   previous_window_id: z.string().nullish(),
-});
+}));
 export type Compacted = z.infer<typeof Compacted>;
 
 /** The context window a compaction opens, with legacy numeric `window_id`s read as window numbers. */

@@ -1,10 +1,11 @@
 // The inter-agent line types: a message between agents of one thread tree, which the recipient's
 // model sees as an `agent_message` item, and the delivery marker that opens a turn for it.
 import type { ResponseItem } from '@skein/protocol';
+import { lazySchema } from '@skein/protocol';
 import * as z from 'zod';
 
 /** A message from one agent to another (`inter_agent_communication`). */
-export const InterAgentCommunication = z.looseObject({
+export const InterAgentCommunication = lazySchema(() => z.looseObject({
   id: z.string().nullish(),
   author: z.string(),
   recipient: z.string(),
@@ -13,11 +14,11 @@ export const InterAgentCommunication = z.looseObject({
   encrypted_content: z.string().nullish(),
   /** Whether the message starts a turn for its recipient. */
   trigger_turn: z.boolean(),
-});
+}));
 export type InterAgentCommunication = z.infer<typeof InterAgentCommunication>;
 
 /** Marks that the next item was delivered as an inter-agent message (`inter_agent_communication_metadata`). */
-export const InterAgentCommunicationMetadata = z.looseObject({ trigger_turn: z.boolean() });
+export const InterAgentCommunicationMetadata = lazySchema(() => z.looseObject({ trigger_turn: z.boolean() }));
 export type InterAgentCommunicationMetadata = z.infer<typeof InterAgentCommunicationMetadata>;
 
 /**

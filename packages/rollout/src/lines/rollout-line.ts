@@ -1,6 +1,6 @@
 // One rollout line: `{timestamp, ordinal, type, payload}` (+ `metadata` on `response_item` lines).
 // Known line types have schemas; a line of any other type is kept whole, never rewritten away.
-import { KnownResponseItem, OtherResponseItem, ResponseItem } from '@skein/protocol';
+import { lazySchema, KnownResponseItem, OtherResponseItem, ResponseItem } from '@skein/protocol';
 import * as z from 'zod';
 import { Compacted } from './compacted.js';
 import { EventMsg, OtherEventMsg, eventMsgSchemaFor } from './event-msg.js';
@@ -13,35 +13,35 @@ import { TurnContext } from './turn-context.js';
 import { WorldState } from './world-state.js';
 
 /** `session_meta`: the thread's identity; the first line of a file. */
-export const SessionMetaItem = z.looseObject({ type: z.literal('session_meta'), payload: SessionMeta });
+export const SessionMetaItem = lazySchema(() => z.looseObject({ type: z.literal('session_meta'), payload: SessionMeta }));
 /** `response_item`: one model-visible history item, exactly as sent or received. */
-export const ResponseItemItem = z.looseObject({
+export const ResponseItemItem = lazySchema(() => z.looseObject({
   type: z.literal('response_item'),
   payload: ResponseItem,
   metadata: ResponseItemLineMetadata.optional(),
-});
+}));
 /** `turn_context`: a user turn's settings. */
-export const TurnContextItem = z.looseObject({ type: z.literal('turn_context'), payload: TurnContext });
+export const TurnContextItem = lazySchema(() => z.looseObject({ type: z.literal('turn_context'), payload: TurnContext }));
 /** `compacted`: a compaction and the history that replaces what came before. */
-export const CompactedItem = z.looseObject({ type: z.literal('compacted'), payload: Compacted });
+export const CompactedItem = lazySchema(() => z.looseObject({ type: z.literal('compacted'), payload: Compacted }));
 /** `event_msg`: a client-facing event the persistence policy keeps. */
-export const EventMsgItem = z.looseObject({ type: z.literal('event_msg'), payload: EventMsg });
+export const EventMsgItem = lazySchema(() => z.looseObject({ type: z.literal('event_msg'), payload: EventMsg }));
 /** `world_state`: the context sources' state. */
-export const WorldStateItem = z.looseObject({ type: z.literal('world_state'), payload: WorldState });
+export const WorldStateItem = lazySchema(() => z.looseObject({ type: z.literal('world_state'), payload: WorldState }));
 /** `token_usage_record`: one response's token usage. */
-export const TokenUsageRecordItem = z.looseObject({ type: z.literal('token_usage_record'), payload: TokenUsageRecord });
+export const TokenUsageRecordItem = lazySchema(() => z.looseObject({ type: z.literal('token_usage_record'), payload: TokenUsageRecord }));
 /** `inter_agent_communication`: a message from another agent of the thread tree. */
-export const InterAgentCommunicationItem = z.looseObject({
+export const InterAgentCommunicationItem = lazySchema(() => z.looseObject({
   type: z.literal('inter_agent_communication'),
   payload: InterAgentCommunication,
-});
+}));
 /** `inter_agent_communication_metadata`: marks the delivery of an inter-agent message as a turn boundary. */
-export const InterAgentCommunicationMetadataItem = z.looseObject({
+export const InterAgentCommunicationMetadataItem = lazySchema(() => z.looseObject({
   type: z.literal('inter_agent_communication_metadata'),
   payload: InterAgentCommunicationMetadata,
-});
+}));
 /** `skein_extension_state` (Skein's own; Codex skips it): one change to an extension's durable thread store. */
-export const ExtensionStateItem = z.looseObject({ type: z.literal('skein_extension_state'), payload: ExtensionState });
+export const ExtensionStateItem = lazySchema(() => z.looseObject({ type: z.literal('skein_extension_state'), payload: ExtensionState }));
 
 const KNOWN_ITEM_SCHEMAS = {
   session_meta: SessionMetaItem,
@@ -68,7 +68,7 @@ export function isKnownRolloutLineType(type: string): type is KnownRolloutLineTy
 }
 
 /** A line of a known type, without its envelope. */
-export const KnownRolloutItem = z.discriminatedUnion('type', [
+export const KnownRolloutItem = lazySchema(() => z.discriminatedUnion('type', [
   SessionMetaItem,
   ResponseItemItem,
   TurnContextItem,
@@ -79,20 +79,20 @@ export const KnownRolloutItem = z.discriminatedUnion('type', [
   InterAgentCommunicationItem,
   InterAgentCommunicationMetadataItem,
   ExtensionStateItem,
-]);
+]));
 export type KnownRolloutItem = z.infer<typeof KnownRolloutItem>;
 
 /** A line of a type this version does not model (a newer Codex's), kept whole. */
-export const OtherRolloutItem = z.looseObject({
+export const OtherRolloutItem = lazySchema(() => z.looseObject({
   type: z.string().refine((type) => !isKnownRolloutLineType(type), {
     message: 'this line type has its own schema and did not match it',
   }),
   payload: z.unknown(),
-});
+}));
 export type OtherRolloutItem = z.infer<typeof OtherRolloutItem>;
 
 /** What a writer appends: a line's `type`, `payload` and (for response items) line `metadata`. */
-export const RolloutItem = z.union([KnownRolloutItem, OtherRolloutItem]);
+export const RolloutItem = lazySchema(() => z.union([KnownRolloutItem, OtherRolloutItem]));
 export type RolloutItem = z.infer<typeof RolloutItem>;
 
 /** Narrows an item to the known line types, after which `switch (item.type)` is exhaustive. */
@@ -101,11 +101,11 @@ export function isKnownRolloutItem(item: RolloutItem): item is KnownRolloutItem 
 }
 
 /** The envelope every line has: when it was written and its position in the thread. */
-export const RolloutLineEnvelope = z.object({
+export const RolloutLineEnvelope = lazySchema(() => z.object({
   timestamp: z.string(),
   /** 0-based position among the thread's lines; absent in files from before Codex 0.171.0's paginated history. */
   ordinal: z.number().int().nonnegative().optional(),
-});
+}));
 export type RolloutLineEnvelope = z.infer<typeof RolloutLineEnvelope>;
 
 /** A whole line as it sits in the file. */

@@ -1,17 +1,18 @@
 // The `session_meta` line: the first line of every rollout, naming the thread and where it came from.
+import { lazySchema } from '@skein/protocol';
 import * as z from 'zod';
 import { RolloutThreadId } from './rollout-uuid.js';
 
 /** Git facts about the thread's cwd, recorded when it is a repository. */
-export const GitInfo = z.looseObject({
+export const GitInfo = lazySchema(() => z.looseObject({
   commit_hash: z.string().nullish(),
   branch: z.string().nullish(),
   repository_url: z.string().nullish(),
-});
+}));
 export type GitInfo = z.infer<typeof GitInfo>;
 
 /** The base instructions the thread was started with (the first developer message the model sees). */
-export const BaseInstructions = z.looseObject({ text: z.string() });
+export const BaseInstructions = lazySchema(() => z.looseObject({ text: z.string() }));
 export type BaseInstructions = z.infer<typeof BaseInstructions>;
 
 /**
@@ -19,25 +20,25 @@ export type BaseInstructions = z.infer<typeof BaseInstructions>;
  * parent instead of copying it): the parent's lines with `ordinal < end_ordinal_exclusive`, which
  * are the parent file's first `end_byte_offset` bytes.
  */
-export const HistoryBase = z.looseObject({
+export const HistoryBase = lazySchema(() => z.looseObject({
   thread_id: RolloutThreadId,
   end_ordinal_exclusive: z.number().int().nonnegative(),
   end_byte_offset: z.number().int().nonnegative().nullish(),
-});
+}));
 export type HistoryBase = z.infer<typeof HistoryBase>;
 
 /**
  * Who started the thread: a name (`"exec"`, `"cli"`, `"vscode"`, `"mcp"`) or, for sub-agents, an
  * object such as `{"subagent": {"thread_spawn": {"parent_thread_id": …, "depth": 1}}}`.
  */
-export const SessionSource = z.union([z.string(), z.record(z.string(), z.unknown())]);
+export const SessionSource = lazySchema(() => z.union([z.string(), z.record(z.string(), z.unknown())]));
 export type SessionSource = z.infer<typeof SessionSource>;
 
 /**
  * The `session_meta` payload. `session_id` is the root id shared by a tree of threads (missing in
  * older files: read it with `sessionIdOf`); unknown fields are kept as they came.
  */
-export const SessionMeta = z.looseObject({
+export const SessionMeta = lazySchema(() => z.looseObject({
   session_id: RolloutThreadId.optional(),
   id: RolloutThreadId,
   forked_from_id: RolloutThreadId.nullish(),
@@ -58,7 +59,7 @@ export const SessionMeta = z.looseObject({
   /** `"paginated"` in files written by Codex 0.171.0 and Skein; absent in older files. */
   history_mode: z.string().nullish(),
   history_base: HistoryBase.nullish(),
-});
+}));
 export type SessionMeta = z.infer<typeof SessionMeta>;
 
 /** The root session id: `session_id`, or the thread's own id in files written before it existed. */

@@ -1,5 +1,6 @@
 // The `turn_context` line: the settings a user turn ran with, written once per turn; the last one
 // is the baseline a resumed thread compares its new settings against.
+import { lazySchema } from '@skein/protocol';
 import * as z from 'zod';
 
 /**
@@ -8,7 +9,7 @@ import * as z from 'zod';
  * Only `cwd` and `model` are required (every Codex release wrote them); older files have no
  * `turn_id`. Fields this version does not name are kept, and Skein may add its own.
  */
-export const TurnContext = z.looseObject({
+export const TurnContext = lazySchema(() => z.looseObject({
   turn_id: z.string().nullish(),
   root_turn_id: z.string().nullish(),
   cwd: z.string(),
@@ -28,5 +29,5 @@ export const TurnContext = z.looseObject({
   personality: z.string().nullish(),
   /** Skein's: the turn's workspace roots when they were not the defaults for its cwd (Codex keeps them in `session_meta` only). */
   runtime_workspace_roots: z.array(z.string()).nullish(),
-});
+}));
 export type TurnContext = z.infer<typeof TurnContext>;
