@@ -1,6 +1,6 @@
 // Nothing outlives its client: processes die when a WebSocket client vanishes, when the server is told
 // to stop, and when a stdio client closes the server's input.
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -149,3 +149,24 @@ describe('stdio transport', () => {
     await eventually(() => !pidAlive(pid));
   });
 });
+
+// A container may run an uid with no passwd entry (OpenShift assigns one): os.userInfo() throws there.
+const asUnlistedUid = process.getuid?.() === 0 && existsSync('/usr/bin/setpriv');
+describe.skipIf(!asUnlistedUid)('a user without a passwd entry (needs root and setpriv: skipped otherwise)', () => {
+  it('still answers initialize, with $HOME as the home and the POSIX shell', async () => {
+    const home = path.join(scratch, 'home');
+    mkdirSync(home, { mode: 0o777 });
+    chmodSync(scratch, 0o755);
+    server = await startServer(['--listen', 'ws://127.0.0.1:0'], {
+      command: ['/usr/bin/setpriv', '--reuid=4242', '--regid=4242', '--clear-groups', process.execPath],
+      env: { PATH: process.env.PATH, HOME: home },
+    });
+    const connection = await RawConnection.open(server.url);
+    const answer = await connection.call('initialize', { clientName: 'raw-test' });
+    const info = (answer.result as { environmentInfo: { userHomeDir: string; shell: { path: string } } }).environmentInfo;
+    expect(info.userHomeDir).toBe(PathUri.fromNativePath(home, 'posix').toString());
+    expect(info.shell.path).toBe('/bin/sh');
+    connection.close();
+  });
+});
+

@@ -19,24 +19,23 @@ export interface EnvironmentInfoOptions {
   readonly sandboxAvailable: boolean;
 }
 
-function loginShell(): string {
+/** The passwd entry of this user, once per call (a lookup that can take a millisecond); in a container
+ * that runs an unlisted uid there is none, and $HOME and the POSIX shell stand in. */
+function thisUser(): { readonly uid: number; readonly home: string; readonly shell: string } {
   try {
-    const shell = userInfo().shell;
-    if (shell !== null && shell !== '') return shell;
+    const user = userInfo();
+    return { uid: user.uid, home: user.homedir, shell: user.shell !== null && user.shell !== '' ? user.shell : '/bin/sh' };
   } catch {
-    // No passwd entry for this uid (containers): fall back to the POSIX shell.
+    return { uid: process.getuid?.() ?? -1, home: process.env.HOME ?? '', shell: '/bin/sh' };
   }
-  return '/bin/sh';
 }
 
 /** The environment description for this host. */
 export function describeEnvironment(options: EnvironmentInfoOptions): EnvironmentInfo {
-  const shell = loginShell();
-  const user = userInfo();
-  const home = user.homedir;
+  const { uid, home, shell } = thisUser();
   const temp = tmpdir();
   // A stable, opaque identity for "this user on this machine", as Codex's `sha256:` provider id.
-  const providerId = `sha256:${createHash('sha256').update(`${hostname()}\0${user.uid}\0${home}`).digest('hex')}`;
+  const providerId = `sha256:${createHash('sha256').update(`${hostname()}\0${uid}\0${home}`).digest('hex')}`;
   return {
     shell: { name: path.basename(shell), path: shell },
     executorVersion: EXEC_SERVER_PROTOCOL_VERSION,
