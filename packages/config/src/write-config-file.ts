@@ -2,7 +2,8 @@
 // temp file renamed over it), one write at a time per file, so a reader never sees half a file and
 // two writers never lose each other's edit.
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { FeatureConfigError, resolveFeatures } from '@skein/features';
 import type { ConfigEdit } from './config-edit.js';
@@ -102,9 +103,9 @@ async function readIfExists(file: string): Promise<Buffer | undefined> {
 }
 
 /** The file a path names: a symlink's target, so the link stays a link. */
-async function target(file: string): Promise<string> {
+function target(file: string): string {
   try {
-    return await realpath(file);
+    return realpathSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return file;
     throw error;
@@ -144,7 +145,8 @@ async function replaceFile(file: string, text: string): Promise<void> {
  *   the key cannot take; nothing is written then.
  */
 export async function writeConfigFile(file: string, edits: readonly ConfigEdit[], options: { readonly expectedVersion?: string | null | undefined } = {}): Promise<ConfigFileWrite> {
-  const real = await target(file);
+  // Resolved before the first await, so calls queue in the order they were made: the last one wins.
+  const real = target(file);
   return serialized(real, async () => {
     const bytes = (await readIfExists(real)) ?? Buffer.alloc(0);
     const version = configFileVersion(bytes);
