@@ -2,10 +2,14 @@ import { createHash } from 'node:crypto';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { libraryConfig } from '@skein/build-config/tsup';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 import { BUILD_ID_SUFFIX } from './src/code-cache.js';
 
 const BUNDLES = { skein: 'src/main.ts', 'app-server': 'src/app-server-fast-path.ts', 'exec-server': 'src/exec-server-fast-path.ts', 'features-list': 'src/features-list-fast-path.ts' };
+
+// What the executable and its bundles share: CommonJS for Node 20 (`.cjs` in this ES module package);
+// `shims` turns `import.meta.url` in the bundled sources into the bundle's own URL.
+const COMMON_JS = { format: ['cjs'], outExtension: () => ({ js: '.cjs' }), target: 'node20', platform: 'node', sourcemap: true, shims: true } satisfies Options;
 
 // The sandboxed fs helper exec-server starts beside its own module; bundled, that module is in dist/.
 const FS_HELPER = path.resolve('node_modules', '@skein', 'exec-server', 'dist', 'fs-helper.js');
@@ -16,17 +20,12 @@ export default defineConfig([
     // One file, as the library's dependencies stay outside it.
     splitting: false,
     // The two builds run at once: this one must not delete what the other writes.
-    clean: ['!bin.cjs', '!bin.cjs.map', '!fs-helper.js', '!*.cjs', '!*.cjs.map', '!*.cjs.build-id'],
+    clean: ['!fs-helper.js', '!*.cjs', '!*.cjs.map', '!*.cjs.build-id'],
   },
   {
     // The executable: `--version` and the code-cache loader, nothing else (see bin.ts).
+    ...COMMON_JS,
     entry: ['src/bin.ts'],
-    format: ['cjs'],
-    outExtension: () => ({ js: '.cjs' }),
-    target: 'node20',
-    platform: 'node',
-    sourcemap: true,
-    shims: true,
     noExternal: [/./],
   },
   {
@@ -34,15 +33,9 @@ export default defineConfig([
     // with its dependencies inside, because V8's code cache (code-cache.ts) takes a script, not ES
     // modules. A subcommand's modules stay unevaluated until it runs: esbuild turns `import()` of a
     // bundled module into a lazy call. Native addons stay outside, loaded from this package's dependencies.
+    ...COMMON_JS,
     entry: BUNDLES,
-    format: ['cjs'],
-    outExtension: () => ({ js: '.cjs' }),
-    target: 'node20',
-    platform: 'node',
-    sourcemap: true,
     splitting: false,
-    // `import.meta.url` in the bundled sources becomes the bundle's own URL.
-    shims: true,
     // `import()` fails in a script V8 made from a code cache on Node 20 ("A dynamic import callback was
     // not specified"): builtins and dependencies are required instead, and extensions are imported
     // by bin.cjs (MainHost.importModule).

@@ -1,7 +1,7 @@
 // The app-server program: its flags, config from the usual layers and the server built from it;
 // @skein/json-rpc's program skeleton does the listening. Used by this package's bin and by `skein app-server`.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, loadEnvironmentsToml, type LoadConfigOptions } from '@skein/config';
+import { CONFIG_FLAG_OPTIONS, ConfigError, loadConfig, loadEnvironmentsToml, type LoadConfigOptions } from '@skein/config';
 import { ExtensionLoadError, extensionFlagSources, localHostFacts, localThreadEnvironment, type ModuleImporter } from '@skein/core';
 import { CODEX_VERSION } from '@skein/protocol';
 import { ThreadStore } from '@skein/rollout';
@@ -65,11 +65,7 @@ export function parseAppServerArgs(argv: readonly string[]): AppServerSettings &
       options: {
         ...TRANSPORT_FLAG_OPTIONS,
         stdio: { type: 'boolean' },
-        config: { type: 'string', short: 'c', multiple: true },
-        enable: { type: 'string', multiple: true },
-        disable: { type: 'string', multiple: true },
-        profile: { type: 'string', short: 'p' },
-        'strict-config': { type: 'boolean' },
+        ...CONFIG_FLAG_OPTIONS,
         extension: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },

@@ -13,6 +13,7 @@ import type * as V8 from 'node:v8';
 import { defaultCodeCacheDir, loadBundle } from './code-cache.js';
 import type { FastPath } from './fast-path.js';
 import type { main as Main, MainHost } from './main.js';
+import { asksForHelp } from './own-flags.js';
 import { VERSION_LINE } from './version.js';
 
 // A server's start has compiled what it needs by then; a short command writes its cache as it exits.
@@ -39,8 +40,6 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   });
 }
 
-const asksForHelp = (argv: readonly string[]) => argv[0] === 'help' || argv.includes('--help') || argv.includes('-h');
-
 async function run(argv: readonly string[]): Promise<number> {
   // `e` is exec's alias.
   const command = argv[0] === 'e' ? 'exec' : (argv[0] ?? '');
@@ -60,7 +59,7 @@ async function run(argv: readonly string[]): Promise<number> {
     if (loaded.cache !== 'hit' && loaded.cache !== 'off') {
       // A cache keeps what its first start compiled until the next build: not help's or a failure's.
       process.once('exit', (code) => {
-        if (code === 0 && !asksForHelp(argv)) loaded.saveCache();
+        if (code === 0 && argv[0] !== 'help' && !asksForHelp(argv)) loaded.saveCache();
       });
       setTimeout(() => loaded.saveCache(), SAVE_CACHE_AFTER_MS).unref();
     }

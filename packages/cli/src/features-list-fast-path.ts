@@ -2,6 +2,7 @@
 // the command costs beyond Node's own start (issue #18). Taken only when what follows `features list`
 // parses as the global options; anything else, and any failure, goes the full way and reads as before.
 import { parseArgs } from 'node:util';
+import { CONFIG_FLAG_OPTIONS } from '@skein/config';
 import type { FastPath } from './fast-path.js';
 
 /** Prints the feature table for `args` (what follows `features list`); undefined when the command tree must. */
@@ -12,13 +13,7 @@ export const runFastPath: FastPath = async (args) => {
       args: [...args],
       strict: true,
       allowPositionals: false,
-      options: {
-        config: { type: 'string', short: 'c', multiple: true },
-        enable: { type: 'string', multiple: true },
-        disable: { type: 'string', multiple: true },
-        profile: { type: 'string', short: 'p' },
-        'strict-config': { type: 'boolean' },
-      },
+      options: CONFIG_FLAG_OPTIONS,
     }));
   } catch {
     return undefined;

@@ -1,6 +1,7 @@
 // The `skein` program behind its executable (bin.ts), bundled as one CommonJS file (skein.cjs) that
 // bin.ts runs through V8's code cache (code-cache.ts) when no fast path took the command.
 import type { ModuleImporter } from '@skein/core';
+import { runSkein } from './program.js';
 
 const cleanups = new Set<() => Promise<void>>();
 let listening = false;
@@ -30,12 +31,7 @@ export interface MainHost {
 
 /** Runs `skein` with `argv` (the arguments after the executable) and answers its exit code. */
 export function main(argv: readonly string[], host: MainHost): Promise<number> {
-  return runProgram([...argv], host);
-}
-
-async function runProgram(args: string[], host: MainHost): Promise<number> {
-  const { runSkein } = await import('./program.js');
-  return runSkein(args, {
+  return runSkein(argv, {
     cwd: process.cwd(),
     env: process.env,
     stdout: (text) => process.stdout.write(text),

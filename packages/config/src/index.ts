@@ -1,5 +1,6 @@
 // @skein/config — config.toml as Codex users write it. Re-exports only.
 
+export { CONFIG_FLAG_OPTIONS } from './config-flags.js';
 export { resolveHomeDir } from './home-dir.js';
 export { DEFAULT_PROJECT_ROOT_MARKERS, findProjectRoot } from './project-layers.js';
 export { loadConfig } from './load-config.js';
