@@ -3,6 +3,7 @@ import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { libraryConfig } from '@skein/build-config/tsup';
 import { defineConfig, type Options } from 'tsup';
+import { lazyBuiltins } from './build/lazy-builtins.js';
 import { BUILD_ID_SUFFIX } from './src/code-cache.js';
 
 const BUNDLES = { skein: 'src/main.ts', 'app-server': 'src/app-server-fast-path.ts', 'exec-server': 'src/exec-server-fast-path.ts', 'features-list': 'src/features-list-fast-path.ts' };
@@ -10,6 +11,9 @@ const BUNDLES = { skein: 'src/main.ts', 'app-server': 'src/app-server-fast-path.
 // What the executable and its bundles share: CommonJS for Node 20 (`.cjs` in this ES module package);
 // `shims` turns `import.meta.url` in the bundled sources into the bundle's own URL.
 const COMMON_JS = { format: ['cjs'], outExtension: () => ({ js: '.cjs' }), target: 'node20', platform: 'node', sourcemap: true, shims: true } satisfies Options;
+
+// Builtins no fast path uses before its first answer (build/lazy-builtins.ts): each loads when first used.
+const LAZY_BUILTINS = ['assert', 'async_hooks', 'child_process', 'crypto', 'dgram', 'dns', 'http', 'http2', 'https', 'net', 'perf_hooks', 'querystring', 'readline', 'stream/promises', 'tls', 'v8', 'worker_threads', 'zlib'];
 
 // The sandboxed fs helper exec-server starts beside its own module; bundled, that module is in dist/.
 const FS_HELPER = path.resolve('node_modules', '@skein', 'exec-server', 'dist', 'fs-helper.js');
@@ -45,6 +49,7 @@ export default defineConfig([
     // No comments or indentation: ~40 % less text to read and hash at every start, and only ASCII
     // (esbuild escapes the rest), which Node reads without decoding UTF-8. The source map keeps the lines.
     minifyWhitespace: true,
+    esbuildPlugins: [lazyBuiltins(LAZY_BUILTINS)],
     noExternal: [/^(?!better-sqlite3$|@lydell\/node-pty$)/],
     external: ['better-sqlite3', '@lydell/node-pty'],
     onSuccess: async () => {

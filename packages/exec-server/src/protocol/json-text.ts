@@ -4,9 +4,16 @@ import { randomBytes } from 'node:crypto';
 
 // Below this a string is left to JSON.stringify: scanning a few kilobytes costs less than splicing.
 const SPLICE_MIN_CHARS = 16 * 1024;
-// Unique per process, so no string a client sent can be mistaken for a placeholder.
-const NONCE = randomBytes(8).toString('hex');
-const PLACEHOLDER = new RegExp(`"${NONCE}:(\\d+)"`, 'g');
+// Unique per process, so no string a client sent can be mistaken for a placeholder. Made on the
+// first long string: node:crypto is not loaded at start for it (issue #18).
+let placeholders: { readonly nonce: string; readonly pattern: RegExp } | undefined;
+const placeholder = () => {
+  if (placeholders === undefined) {
+    const nonce = randomBytes(8).toString('hex');
+    placeholders = { nonce, pattern: new RegExp(`"${nonce}:(\\d+)"`, 'g') };
+  }
+  return placeholders;
+};
 // The strings being spliced into the message toJsonText is serializing now (it runs synchronously,
 // so one collector serves every call).
 let collecting: string[] | undefined;
@@ -22,7 +29,7 @@ export class VerbatimString {
   toJSON(): string {
     if (collecting === undefined || this.text.length < SPLICE_MIN_CHARS) return this.text;
     collecting.push(this.text);
-    return `${NONCE}:${collecting.length - 1}`;
+    return `${placeholder().nonce}:${collecting.length - 1}`;
   }
 }
 
@@ -37,5 +44,5 @@ export function toJsonText(value: unknown): string {
     collecting = undefined;
   }
   if (verbatim.length === 0) return text;
-  return text.replace(PLACEHOLDER, (_match, index: string) => `"${verbatim[Number(index)]}"`);
+  return text.replace(placeholder().pattern, (_match, index: string) => `"${verbatim[Number(index)]}"`);
 }
