@@ -4,18 +4,19 @@
 import type * as Yaml from 'yaml';
 import * as z from 'zod';
 import type { SkillMetadata } from './skill.js';
+import { lazySchema } from '@skein/extension-api';
 
 /** Longest name and description kept (longer ones are refused, as a catalog line must stay short). */
 export const MAX_SKILL_NAME_CHARS = 64;
 export const MAX_SKILL_DESCRIPTION_CHARS = 1024;
 
-const FrontMatter = z.looseObject({
+const FrontMatter = lazySchema(() => z.looseObject({
   name: z.string().trim().min(1).max(MAX_SKILL_NAME_CHARS),
   description: z.string().trim().min(1).max(MAX_SKILL_DESCRIPTION_CHARS),
   metadata: z.looseObject({ 'short-description': z.string().optional() }).nullish(),
-});
+}));
 
-const OpenAiYaml = z.looseObject({
+const OpenAiYaml = lazySchema(() => z.looseObject({
   interface: z
     .looseObject({
       display_name: z.string().optional(),
@@ -28,7 +29,7 @@ const OpenAiYaml = z.looseObject({
     .nullish(),
   policy: z.looseObject({ allow_implicit_invocation: z.boolean().optional() }).nullish(),
   dependencies: z.looseObject({ tools: z.array(z.record(z.string(), z.unknown())).optional() }).nullish(),
-});
+}));
 
 /** Why a SKILL.md was not taken. */
 export class SkillFileError extends Error {

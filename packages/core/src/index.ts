@@ -6,7 +6,7 @@ export { httpPost } from './model-client/http-post.js';
 export type { ModelHttpPost, ModelHttpRequest, ModelHttpResponse } from './model-client/http-post.js';
 export { ModelError, classifyApiError } from './model-client/model-error.js';
 export type { ModelErrorCode } from './model-client/model-error.js';
-export { KNOWN_SERVER_EVENTS, ServerEvent, TokenUsage } from './model-client/response-event.js';
+export { ServerEvent, TokenUsage, isKnownServerEvent } from './model-client/response-event.js';
 export type { ResponseEvent } from './model-client/response-event.js';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs } from './model-client/retry-policy.js';
 export type { RetryPolicy } from './model-client/retry-policy.js';

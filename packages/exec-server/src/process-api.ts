@@ -3,35 +3,36 @@
 import type { PathUri } from '@skein/protocol/executor';
 import * as z from 'zod';
 import type { FileSystemSandboxContext } from './sandbox-context.js';
+import { lazySchema } from '@skein/protocol';
 
 /** Where an output chunk came from; a PTY merges both streams into `pty`. */
-export const ProcessStream = z.enum(['stdout', 'stderr', 'pty']);
+export const ProcessStream = lazySchema(() => z.enum(['stdout', 'stderr', 'pty']));
 export type ProcessStream = z.infer<typeof ProcessStream>;
 
 /** Signals a client may send; `interrupt` is SIGINT (Ctrl-C). */
-export const ProcessSignal = z.enum(['interrupt']);
+export const ProcessSignal = lazySchema(() => z.enum(['interrupt']));
 export type ProcessSignal = z.infer<typeof ProcessSignal>;
 
 /** What happened to a stdin write. */
-export const WriteStatus = z.enum(['accepted', 'unknownProcess', 'stdinClosed', 'starting']);
+export const WriteStatus = lazySchema(() => z.enum(['accepted', 'unknownProcess', 'stdinClosed', 'starting']));
 export type WriteStatus = z.infer<typeof WriteStatus>;
 
 /** How a process was confined: `none`, or the platform sandbox (`linuxSeccomp` for bubblewrap + seccomp). */
-export const SandboxType = z.string();
+export const SandboxType = lazySchema(() => z.string());
 export type SandboxType = z.infer<typeof SandboxType>;
 
 /** A terminal size in character cells. */
-export const TerminalSize = z.object({ cols: z.number().int().min(1).max(1000), rows: z.number().int().min(1).max(1000) });
+export const TerminalSize = lazySchema(() => z.object({ cols: z.number().int().min(1).max(1000), rows: z.number().int().min(1).max(1000) }));
 export type TerminalSize = z.infer<typeof TerminalSize>;
 
 /** Codex's `shell_environment_policy`, applied on the executor to build the child's environment. */
-export const ExecEnvPolicy = z.object({
+export const ExecEnvPolicy = lazySchema(() => z.object({
   inherit: z.enum(['all', 'core', 'none']),
   ignoreDefaultExcludes: z.boolean(),
   exclude: z.array(z.string()),
   set: z.record(z.string(), z.string()),
   includeOnly: z.array(z.string()),
-});
+}));
 export type ExecEnvPolicy = z.infer<typeof ExecEnvPolicy>;
 
 /** How to start a process. */
@@ -123,7 +124,7 @@ export type ProcessEvent =
   | { readonly type: 'lost'; readonly processId: string; readonly reason: string };
 
 /** Stable reasons a process call fails. */
-export const ProcessErrorCode = z.enum([
+export const ProcessErrorCode = lazySchema(() => z.enum([
   'ProcessExists',
   'UnknownProcess',
   'InvalidArgument',
@@ -133,7 +134,7 @@ export const ProcessErrorCode = z.enum([
   'NotATerminal',
   'SandboxUnavailable',
   'Closed',
-]);
+]));
 export type ProcessErrorCode = z.infer<typeof ProcessErrorCode>;
 
 /** Raised by ExecutorProcesses implementations, local or remote, for the same failure. */

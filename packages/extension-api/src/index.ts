@@ -47,6 +47,8 @@ export {
   ToolSpec,
   UserInput,
   defineContextFragment,
+  // Schemas built on first use: an extension's module is evaluated at every start of the host.
+  lazySchema,
 } from '@skein/protocol';
 export type { ContextFragmentDefinition, ContextFragmentSpec } from '@skein/protocol';
 

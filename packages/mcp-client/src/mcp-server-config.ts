@@ -2,12 +2,13 @@
 // and their meaning are Codex's (plus `skein_skill_source`); @skein/config's McpServerToml values fit.
 import * as z from 'zod';
 import { McpClientError } from './mcp-client-error.js';
+import { lazySchema } from '@skein/protocol';
 
-const stringMap = z.record(z.string(), z.string()).readonly();
-const positiveSeconds = z.number().positive();
+const stringMap = lazySchema(() => z.record(z.string(), z.string()).readonly());
+const positiveSeconds = lazySchema(() => z.number().positive());
 
 /** One `[mcp_servers.<name>]` table: a stdio server (`command`) or a streamable HTTP server (`url`). */
-export const McpServerConfig = z
+export const McpServerConfig = lazySchema(() => z
   .object({
     enabled: z.boolean().optional(),
     startup_timeout_sec: positiveSeconds.optional(),
@@ -38,7 +39,7 @@ export const McpServerConfig = z
     for (const key of wrongKind) {
       context.addIssue({ code: 'custom', path: [key], message: `does not apply to a ${server.command !== undefined ? 'stdio' : 'streamable HTTP'} server` });
     }
-  });
+  }));
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
 
 /** The environment the client reads `env_vars`, `bearer_token_env_var` and `env_http_headers` from. */

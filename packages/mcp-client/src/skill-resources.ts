@@ -2,6 +2,7 @@
 // `mimeType` is `mcp/skill`, named by `_meta` keys (see README "Skill resources").
 import * as z from 'zod';
 import type { McpResource } from './mcp-resource.js';
+import { lazySchema } from '@skein/protocol';
 
 /** The `mimeType` of a resource that is a skill package. */
 export const MCP_SKILL_MIME_TYPE = 'mcp/skill';
@@ -12,14 +13,14 @@ export function isSkillResource(resource: McpResource): boolean {
 }
 
 /** The `_meta` keys a skill resource carries, as Codex reads them; other keys are kept. */
-export const McpSkillMeta = z.looseObject({
+export const McpSkillMeta = lazySchema(() => z.looseObject({
   /** The skill's name. */
   skill_name: z.string().min(1),
   /** The plugin that ships it; Codex lists such a skill as `<plugin_name>:<skill_name>`. */
   plugin_name: z.string().min(1).optional(),
   /** `"user"` for a user's own skill, listed by `skill_name` alone. */
   source: z.string().optional(),
-});
+}));
 export type McpSkillMeta = z.infer<typeof McpSkillMeta>;
 
 /** The skill metadata of a resource, or `undefined` when it is not a skill or its `_meta` lacks a name. */

@@ -2,25 +2,26 @@
 // definition both renders a fragment and recognises it in recorded history, so core, extensions
 // and rollout share the same markers and nothing keeps a second list of prefixes.
 import * as z from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /** Who a fragment speaks as in the model's input. */
-export const ContextFragmentRole = z.enum(['developer', 'user']);
+export const ContextFragmentRole = lazySchema(() => z.enum(['developer', 'user']));
 export type ContextFragmentRole = z.infer<typeof ContextFragmentRole>;
 
 /** A rendered fragment: what a context contributor returns and core sends as one message part. */
-export const ContextFragment = z.object({
+export const ContextFragment = lazySchema(() => z.object({
   /** The `kind` of the definition that rendered it. */
   kind: z.string(),
   role: ContextFragmentRole,
   text: z.string(),
-});
+}));
 export type ContextFragment = z.infer<typeof ContextFragment>;
 
 /**
  * What defines a fragment. `kind` names it (`<area>.<name>`; for Codex's own fragments it is the
  * `content_item_kinds` label Codex 0.171.0 records, e.g. `environments.environment_context`).
  */
-export const ContextFragmentSpec = z.object({
+export const ContextFragmentSpec = lazySchema(() => z.object({
   kind: z.string().regex(/^[a-z0-9_]+(\.[a-z0-9_]+)+$/, 'a fragment kind reads `<area>.<name>` in lower case'),
   role: ContextFragmentRole,
   /** The text the fragment opens with, e.g. `<todo_list>`; it recognises the fragment in history. */
@@ -29,7 +30,7 @@ export const ContextFragmentSpec = z.object({
   close: z.string().refine((text) => text.trim() !== '', 'a fragment needs a close marker'),
   /** What goes between each marker and the body; Codex's tagged fragments put a newline there. */
   separator: z.string().default('\n'),
-});
+}));
 export type ContextFragmentSpec = z.input<typeof ContextFragmentSpec>;
 
 /** A fragment definition: its markers, how to render a body, and how to recognise the result. */

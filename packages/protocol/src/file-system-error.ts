@@ -2,9 +2,10 @@
 // wire. It lives here, not in @skein/exec-server, so an extension can catch it without loading the
 // executor (its WebSocket client and sandboxing code).
 import * as z from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /** Stable reasons a filesystem call fails; callers and the JSON-RPC mapping switch on these. */
-export const FileSystemErrorCode = z.enum([
+export const FileSystemErrorCode = lazySchema(() => z.enum([
   'NotFound',
   'AlreadyExists',
   'NotADirectory',
@@ -21,7 +22,7 @@ export const FileSystemErrorCode = z.enum([
   'TooLarge',
   'SandboxUnavailable',
   'Io',
-]);
+]));
 export type FileSystemErrorCode = z.infer<typeof FileSystemErrorCode>;
 
 /** Raised by every ExecutorFileSystem implementation, local or remote, for the same failure. */

@@ -2,6 +2,7 @@
 // (`msg_<uuidv7>`, `fc_<uuidv7>`, …) that Codex 0.171.0 gives every input item.
 import { v7 as uuidv7 } from 'uuid';
 import * as z from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -17,11 +18,11 @@ export function isUuidV7(value: string): boolean {
 }
 
 /** A thread's id: a UUIDv7, so ids sort by creation time. */
-export const ThreadId = z.string().regex(UUID_V7, 'expected a UUIDv7 thread id').brand<'ThreadId'>();
+export const ThreadId = lazySchema(() => z.string().regex(UUID_V7, 'expected a UUIDv7 thread id').brand<'ThreadId'>());
 export type ThreadId = z.infer<typeof ThreadId>;
 
 /** A turn's id: a UUIDv7. */
-export const TurnId = z.string().regex(UUID_V7, 'expected a UUIDv7 turn id').brand<'TurnId'>();
+export const TurnId = lazySchema(() => z.string().regex(UUID_V7, 'expected a UUIDv7 turn id').brand<'TurnId'>());
 export type TurnId = z.infer<typeof TurnId>;
 
 /** Creates a new thread id. */

@@ -1,42 +1,43 @@
 // The JSON-RPC 2.0 envelope as Codex's app-server uses it: one JSON object per message, with the
 // `"jsonrpc": "2.0"` member left out on the wire (accepted, and ignored, when a peer sends it).
 import * as z from 'zod';
+import { lazySchema } from './lazy-schema.js';
 
 /** A request id: a string or an integer. */
-export const RequestId = z.union([z.string(), z.number().int()]);
+export const RequestId = lazySchema(() => z.union([z.string(), z.number().int()]));
 export type RequestId = z.infer<typeof RequestId>;
 
-const version = { jsonrpc: z.literal('2.0').optional() };
+const version = lazySchema(() => ({ jsonrpc: z.literal('2.0').optional() }));
 
 /** W3C trace context a client may attach to a request. */
-export const W3cTraceContext = z.object({ traceparent: z.string().nullish(), tracestate: z.string().nullish() });
+export const W3cTraceContext = lazySchema(() => z.object({ traceparent: z.string().nullish(), tracestate: z.string().nullish() }));
 export type W3cTraceContext = z.infer<typeof W3cTraceContext>;
 
-export const JsonRpcRequest = z.object({
+export const JsonRpcRequest = lazySchema(() => z.object({
   ...version,
   id: RequestId,
   method: z.string(),
   params: z.unknown().optional(),
   trace: W3cTraceContext.nullish(),
-});
+}));
 export type JsonRpcRequest = z.infer<typeof JsonRpcRequest>;
 
-export const JsonRpcNotification = z.object({
+export const JsonRpcNotification = lazySchema(() => z.object({
   ...version,
   method: z.string(),
   params: z.unknown().optional(),
   /** When the server emitted it (ms since the epoch); Codex stamps every server notification. */
   emittedAtMs: z.number().int().optional(),
-});
+}));
 export type JsonRpcNotification = z.infer<typeof JsonRpcNotification>;
 
-export const JsonRpcResponse = z.object({ ...version, id: RequestId, result: z.unknown() });
+export const JsonRpcResponse = lazySchema(() => z.object({ ...version, id: RequestId, result: z.unknown() }));
 export type JsonRpcResponse = z.infer<typeof JsonRpcResponse>;
 
-export const JsonRpcErrorObject = z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() });
+export const JsonRpcErrorObject = lazySchema(() => z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }));
 export type JsonRpcErrorObject = z.infer<typeof JsonRpcErrorObject>;
 
-export const JsonRpcError = z.object({ ...version, id: RequestId.nullable(), error: JsonRpcErrorObject });
+export const JsonRpcError = lazySchema(() => z.object({ ...version, id: RequestId.nullable(), error: JsonRpcErrorObject }));
 export type JsonRpcError = z.infer<typeof JsonRpcError>;
 
 /** Error codes Codex's app-server answers with. */

@@ -20,4 +20,18 @@ describe('lazySchema', () => {
     expect(Object.keys(Entry.shape)).toEqual(['name', 'size']);
     expect(builds).toBe(1);
   });
+
+  it('defers a shape that other schemas spread into theirs', () => {
+    let builds = 0;
+    const common = lazySchema(() => {
+      builds += 1;
+      return { id: z.string(), note: z.string().optional() };
+    });
+    expect(builds).toBe(0);
+    const Request = z.object({ ...common, method: z.string() });
+    expect(Object.keys(Request.shape)).toEqual(['id', 'note', 'method']);
+    expect(Request.parse({ id: 'a', method: 'm' })).toEqual({ id: 'a', method: 'm' });
+    expect(Request.safeParse({ id: 1, method: 'm' }).success).toBe(false);
+    expect(builds).toBe(1);
+  });
 });

@@ -5,7 +5,8 @@
 /**
  * A stand-in for the schema `build` returns, built the first time anything touches it (a parse, a
  * method such as `.nullish()`, another schema that embeds it). Types are unchanged, so `z.infer`
- * and every call read as with the schema itself.
+ * and every call read as with the schema itself. A shape (an object of schemas that others spread
+ * into theirs) can be deferred the same way.
  *
  * @example
  * export const Policy = lazySchema(() => z.object({ mode: z.enum(['read', 'write']) }));

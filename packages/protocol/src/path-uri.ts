@@ -4,6 +4,7 @@
 import * as z from 'zod';
 import { fail, PathUriError } from './path-uri-error.js';
 import { checkHost, decodeEscapes, encode, LONE_SURROGATE, parseAuthority } from './path-uri-text.js';
+import { lazySchema } from './lazy-schema.js';
 
 export { PathUriError, type PathUriErrorCode } from './path-uri-error.js';
 
@@ -265,7 +266,7 @@ export class PathUri {
  * zod schema for a `file:` URI string on the wire; parses to a {@link PathUri}. A rejected URI
  * becomes a 'custom' issue whose `params.code` is the {@link PathUriErrorCode}.
  */
-export const PathUriString = z.string().transform((value, ctx): PathUri => {
+export const PathUriString = lazySchema(() => z.string().transform((value, ctx): PathUri => {
   try {
     return PathUri.parse(value);
   } catch (error) {
@@ -273,7 +274,7 @@ export const PathUriString = z.string().transform((value, ctx): PathUri => {
     ctx.addIssue({ code: 'custom', message: error.message, params: { code: error.code }, input: value });
     return z.NEVER;
   }
-});
+}));
 
 /** Resolves `parts` onto `base` under `anchor`, enforcing the segment rules every PathUri keeps. */
 function resolve(anchor: Anchor, base: readonly string[], parts: readonly string[], input: string): Resolved {

@@ -21,10 +21,10 @@ export const ItemMetadata = lazySchema(() => z.looseObject({
 export type ItemMetadata = z.infer<typeof ItemMetadata>;
 
 /** Fields every variant shares. */
-const common = {
+const common = lazySchema(() => ({
   id: z.string().nullish(),
   metadata: ItemMetadata.optional(),
-};
+}));
 
 /** Roles a message may have. */
 export const MessageRole = lazySchema(() => z.enum(['user', 'assistant', 'developer', 'system']));

@@ -6,10 +6,10 @@ import { lazySchema } from './lazy-schema.js';
 
 // Absolute on any OS a policy may come from: POSIX, a drive letter or a UNC share. NUL never.
 const ABSOLUTE_PATH = /^(?:\/|[A-Za-z]:[\\/]|\\\\[^\\]+\\[^\\]+)/;
-const absolutePath = z
+const absolutePath = lazySchema(() => z
   .string()
   .refine((value) => ABSOLUTE_PATH.test(value), { message: 'expected an absolute path' })
-  .refine((value) => !value.includes('\0'), { message: 'a path may not contain NUL' });
+  .refine((value) => !value.includes('\0'), { message: 'a path may not contain NUL' }));
 
 /** Whether sandboxed commands may use the network (`NetworkSandboxPolicy`). */
 export const NetworkSandboxPolicy = lazySchema(() => z.enum(['restricted', 'enabled']));

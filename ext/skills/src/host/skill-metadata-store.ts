@@ -8,6 +8,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import type { SkillMetadata } from '../skill.js';
 import { parseSkillFile } from '../skill-file.js';
+import { lazySchema } from '@skein/extension-api';
 
 /** Entries kept: the skills of the last scan first, then earlier ones up to this many. */
 export const MAX_STORED_SKILLS = 512;
@@ -15,16 +16,16 @@ export const MAX_STORED_SKILLS = 512;
 // Bump when parseSkillFile reads a file differently: entries of another revision are not used.
 const PARSER_REVISION = 1;
 
-const StoredMetadata = z.object({
+const StoredMetadata = lazySchema(() => z.object({
   name: z.string(),
   description: z.string(),
   shortDescription: z.string().optional(),
   interface: z.record(z.string(), z.unknown()).optional(),
   dependencies: z.object({ tools: z.array(z.record(z.string(), z.unknown())) }).optional(),
   hidden: z.boolean(),
-});
+}));
 
-const StoreFile = z.object({ revision: z.literal(PARSER_REVISION), entries: z.record(z.string(), StoredMetadata) });
+const StoreFile = lazySchema(() => z.object({ revision: z.literal(PARSER_REVISION), entries: z.record(z.string(), StoredMetadata) }));
 
 /** Parsed skill files by content hash, backed by one JSON file. */
 export class SkillMetadataStore {

@@ -2,7 +2,7 @@
 // remote and custom packages). Results are compact JSON of at most 8 KB with cursors; every read is
 // checked against the live catalog (authority and package) and read through the provider that
 // listed the skill. An unknown package is the plain text Codex answers, and the turn goes on.
-import { defineFunctionTool, type FunctionToolHandler, type NamespaceToolHandler, type ToolResult } from '@skein/extension-api';
+import { defineFunctionTool, type FunctionToolHandler, lazySchema, type NamespaceToolHandler, type ToolResult } from '@skein/extension-api';
 import * as z from 'zod';
 import { executorAliases } from '../catalog/render-catalog.js';
 import type { SkillProviderRequest } from '../providers/skill-provider.js';
@@ -14,11 +14,11 @@ import { checkedResource, ResourceUriError } from './resource-uri.js';
 /** The output for a package the live catalog does not have (Codex's text). */
 export const PACKAGE_NOT_AVAILABLE = 'skill package is not available';
 
-const Authority = z.object({ kind: z.enum(['cloud', 'executor']) }).strict();
-const ListArgs = z.object({ authority: Authority, cursor: z.string().optional() }).strict();
-const ReadArgs = z.object({ package: z.string().min(1), resource: z.string().optional(), cursor: z.string().optional() });
-const ListCursor = z.object({ offset: z.number().int().nonnegative() });
-const ReadCursor = z.object({ resource: z.string(), offset: z.number().int().nonnegative() });
+const Authority = lazySchema(() => z.object({ kind: z.enum(['cloud', 'executor']) }).strict());
+const ListArgs = lazySchema(() => z.object({ authority: Authority, cursor: z.string().optional() }).strict());
+const ReadArgs = lazySchema(() => z.object({ package: z.string().min(1), resource: z.string().optional(), cursor: z.string().optional() }));
+const ListCursor = lazySchema(() => z.object({ offset: z.number().int().nonnegative() }));
+const ReadCursor = lazySchema(() => z.object({ resource: z.string(), offset: z.number().int().nonnegative() }));
 
 const authoritySchema = (kind: string) => ({
   type: 'object',

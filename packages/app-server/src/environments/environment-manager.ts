@@ -5,7 +5,7 @@ import path from 'node:path';
 import { defaultEnvironmentIds, type ConfiguredEnvironment, type EnvironmentsConfig } from '@skein/config';
 import { remoteThreadEnvironment, type SelectedEnvironment, type StartingEnvironment, type ThreadEnvironment } from '@skein/core';
 import { connectExecServer, ExecServerClientError, spawnExecServer, type EnvironmentInfo, type RemoteExecutor } from '@skein/exec-server';
-import { AppServerErrorCode, PathUri } from '@skein/protocol';
+import { AppServerErrorCode, lazySchema, PathUri } from '@skein/protocol';
 import * as z from 'zod';
 import { AppServerRequestError } from '../app-server-error.js';
 import { EnvironmentLink } from './environment-link.js';
@@ -18,12 +18,12 @@ export const MAX_CONNECT_TIMEOUT_MS = 120_000;
 export const LOCAL_ENVIRONMENT_ID = 'local';
 
 /** `environment/add`'s params as far as Skein uses them (skills and request ids are accepted, not used yet). */
-export const EnvironmentAddParams = z.object({
+export const EnvironmentAddParams = lazySchema(() => z.object({
   environmentId: z.string(),
   execServerUrl: z.string(),
   authBearerToken: z.string().nullish(),
   connectTimeoutMs: z.number().int().nonnegative().nullish(),
-});
+}));
 export type EnvironmentAddParams = z.infer<typeof EnvironmentAddParams>;
 
 /** Why an environment request failed; sent as the JSON-RPC error's `data.reason`. */

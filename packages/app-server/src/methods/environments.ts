@@ -2,8 +2,9 @@
 import * as z from 'zod';
 import { EnvironmentAddParams } from '../environments/environment-manager.js';
 import { defineMethod, type AppServerMethod } from '../method.js';
+import { lazySchema } from '@skein/protocol';
 
-const EnvironmentIdParams = z.object({ environmentId: z.string() });
+const EnvironmentIdParams = lazySchema(() => z.object({ environmentId: z.string() }));
 
 /** The `environment/*` methods. */
 export const ENVIRONMENT_METHODS: ReadonlyMap<string, AppServerMethod> = new Map([

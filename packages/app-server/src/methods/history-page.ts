@@ -2,12 +2,12 @@
 // `thread/items/list` do: cursors name an entry rather than an offset, so a page stays put while the
 // thread grows; `nextCursor` continues after a page, `backwardsCursor` turns round at its first entry
 // (including it), and an unusable cursor is -32600 `invalid cursor: …` as for the other list methods.
-import { AppServerErrorCode } from '@skein/protocol';
+import { AppServerErrorCode, lazySchema } from '@skein/protocol';
 import * as z from 'zod';
 import { AppServerRequestError } from '../app-server-error.js';
 import { MAX_PAGE_SIZE } from '../limits.js';
 
-const HistoryCursor = z.object({ threadId: z.string(), id: z.string(), includeAnchor: z.boolean() });
+const HistoryCursor = lazySchema(() => z.object({ threadId: z.string(), id: z.string(), includeAnchor: z.boolean() }));
 type HistoryCursor = z.infer<typeof HistoryCursor>;
 
 /** Where a page starts: a cursor we made, or an entry to continue after (an item anchor). */

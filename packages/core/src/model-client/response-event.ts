@@ -1,22 +1,22 @@
 // The Responses API stream as typed events. Unknown event types are skipped, never fatal: the API
 // adds events over time and a client must keep working.
-import { ResponseItem } from '@skein/protocol';
+import { lazySchema, ResponseItem } from '@skein/protocol';
 import * as z from 'zod';
 
 /** Token usage as the Responses API reports it on `response.completed`. */
-export const TokenUsage = z.object({
+export const TokenUsage = lazySchema(() => z.object({
   input_tokens: z.number().int().nonnegative(),
   input_tokens_details: z.looseObject({ cached_tokens: z.number().int().nonnegative().optional() }).nullish(),
   output_tokens: z.number().int().nonnegative(),
   output_tokens_details: z.looseObject({ reasoning_tokens: z.number().int().nonnegative().optional() }).nullish(),
   total_tokens: z.number().int().nonnegative(),
-});
+}));
 export type TokenUsage = z.infer<typeof TokenUsage>;
 
-const ApiError = z.looseObject({ code: z.string().nullish(), message: z.string().nullish(), type: z.string().nullish() });
+const ApiError = lazySchema(() => z.looseObject({ code: z.string().nullish(), message: z.string().nullish(), type: z.string().nullish() }));
 
 /** The server events this client acts on, parsed from each SSE `data:` payload. */
-export const ServerEvent = z.discriminatedUnion('type', [
+export const ServerEvent = lazySchema(() => z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('response.created'), response: z.looseObject({ id: z.string() }) }),
   z.looseObject({ type: z.literal('response.output_item.added'), item: ResponseItem }),
   z.looseObject({ type: z.literal('response.output_item.done'), item: ResponseItem }),
@@ -33,11 +33,17 @@ export const ServerEvent = z.discriminatedUnion('type', [
   }),
   z.looseObject({ type: z.literal('response.incomplete'), response: z.looseObject({ incomplete_details: z.unknown().optional() }) }),
   z.looseObject({ type: z.literal('error'), code: z.string().nullish(), message: z.string().nullish() }),
-]);
+]));
 export type ServerEvent = z.infer<typeof ServerEvent>;
 
-/** The server event types above; anything else is ignored. */
-export const KNOWN_SERVER_EVENTS: ReadonlySet<string> = new Set(ServerEvent.options.map((option) => option.shape.type.value));
+// Read from the schema on the first event, so loading this module does not build it.
+let knownServerEvents: ReadonlySet<string> | undefined;
+
+/** Whether `type` is one of the server event types above; anything else is ignored. */
+export function isKnownServerEvent(type: string): boolean {
+  knownServerEvents ??= new Set(ServerEvent.options.map((option) => option.shape.type.value));
+  return knownServerEvents.has(type);
+}
 
 /** What a sampling stream yields to its consumer. */
 export type ResponseEvent =

@@ -6,7 +6,7 @@ import type { ReadableStreamDefaultReader, ReadableStreamReadResult } from 'node
 import type { EventSourceMessage } from 'eventsource-parser/stream';
 import { httpPost, type ModelHttpPost, type ModelHttpResponse } from './http-post.js';
 import { ModelError, classifyApiError } from './model-error.js';
-import { KNOWN_SERVER_EVENTS, ServerEvent, type ResponseEvent } from './response-event.js';
+import { ServerEvent, isKnownServerEvent, type ResponseEvent } from './response-event.js';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry-policy.js';
 
 /** Capabilities the client needs, injected so tests control time and the network. */
@@ -171,7 +171,7 @@ function toResponseEvent(message: EventSourceMessage): ResponseEvent | undefined
     throw new ModelError('StreamDisconnected', `the provider sent an SSE event that is not JSON: ${message.data.slice(0, 120)}`);
   }
   const type = typeof json === 'object' && json !== null && 'type' in json ? json.type : message.event;
-  if (typeof type !== 'string' || !KNOWN_SERVER_EVENTS.has(type)) return undefined;
+  if (typeof type !== 'string' || !isKnownServerEvent(type)) return undefined;
   const parsed = ServerEvent.safeParse(json);
   if (!parsed.success) throw new ModelError('ResponseFailed', `the provider sent a malformed ${type} event: ${parsed.error.issues[0]?.message ?? ''}`);
   const event = parsed.data;

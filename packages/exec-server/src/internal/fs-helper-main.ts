@@ -10,10 +10,11 @@ import { toBase64 } from '../protocol/base64-bytes.js';
 import { FsCopyParams, FsPathParams, FsReadBlockParams, FsWalkParams, FsWriteFileParams } from '../protocol/messages.js';
 import { LineSplitter } from '@skein/json-rpc/framing';
 import { HelperRequest, MAX_HELPER_LINE_BYTES, type HelperOperation, type HelperResponse } from './helper-protocol.js';
+import { lazySchema } from '@skein/protocol';
 
-const CreateDirectoryParams = z.object({ path: PathUriString, recursive: z.boolean() });
-const GetMetadataParams = z.object({ path: PathUriString, followSymlinks: z.boolean() });
-const RemoveParams = z.object({ path: PathUriString, recursive: z.boolean(), force: z.boolean() });
+const CreateDirectoryParams = lazySchema(() => z.object({ path: PathUriString, recursive: z.boolean() }));
+const GetMetadataParams = lazySchema(() => z.object({ path: PathUriString, followSymlinks: z.boolean() }));
+const RemoveParams = lazySchema(() => z.object({ path: PathUriString, recursive: z.boolean(), force: z.boolean() }));
 
 /** Serves helper requests from `input` until it ends. */
 export async function runFsHelper(input: Readable, output: Writable): Promise<void> {

@@ -24,6 +24,7 @@ import { FsCanonicalizeResponse, FsReadBlockResponse, FsReadFileResponse } from 
 import type { FileSystemSandboxContext } from '../sandbox-context.js';
 import { FsHelperSession, type FsHelperSettings } from './fs-helper-session.js';
 import { decodeUtf8 } from './utf8.js';
+import { lazySchema } from '@skein/protocol';
 
 /** Options of {@link SandboxedFileSystem}; each has a default for the built package. */
 export interface SandboxedFileSystemOptions {
@@ -37,7 +38,7 @@ export interface SandboxedFileSystemOptions {
   readonly hostEnv?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
-const Entries = z.object({ entries: z.array(ReadDirectoryEntry) });
+const Entries = lazySchema(() => z.object({ entries: z.array(ReadDirectoryEntry) }));
 
 function contextOf(options: FileSystemCallOptions | undefined): FileSystemSandboxContext {
   if (options?.sandbox == null) throw new FileSystemError('InvalidArgument', 'a sandboxed call needs a sandbox context');

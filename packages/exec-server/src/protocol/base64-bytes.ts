@@ -1,11 +1,12 @@
 // Bytes on the exec-server wire: standard, padded base64 strings, decoded strictly so a typo is an error, not data.
 import * as z from 'zod';
+import { lazySchema } from '@skein/protocol';
 
 /** The `params.code` of the issue a bad base64 string raises. */
 export const INVALID_BASE64 = 'InvalidBase64';
 
 /** A base64 string on the wire, parsed to its bytes; anything but canonical padded base64 is rejected. */
-export const Base64Bytes = z.string().transform((value, ctx): Uint8Array => {
+export const Base64Bytes = lazySchema(() => z.string().transform((value, ctx): Uint8Array => {
   // Node's decoder skips what it does not understand, so the bytes re-encode to the input exactly
   // when the input was canonical: this one comparison catches stray characters, misplaced padding
   // and trailing bits, in linear time (a regular expression took milliseconds per megabyte).
@@ -20,7 +21,7 @@ export const Base64Bytes = z.string().transform((value, ctx): Uint8Array => {
     return z.NEVER;
   }
   return new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.byteLength);
-});
+}));
 
 /** Encodes bytes for the wire. */
 export function toBase64(bytes: Uint8Array): string {

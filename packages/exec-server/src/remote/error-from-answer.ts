@@ -6,8 +6,9 @@ import { FileSystemError, FileSystemErrorCode, errnoForOsErrorNumber, fileSystem
 import { ProcessError, ProcessErrorCode } from '../process-api.js';
 import { ExecServerErrorCode } from '../protocol/exec-server-error-code.js';
 import { ExecServerClientError } from './exec-server-client-error.js';
+import { lazySchema } from '@skein/protocol';
 
-const ErrorData = z.object({ code: z.string().optional(), errno: z.string().optional(), kind: z.string().optional() }).partial();
+const ErrorData = lazySchema(() => z.object({ code: z.string().optional(), errno: z.string().optional(), kind: z.string().optional() }).partial());
 
 function dataOf(error: JsonRpcErrorObject): z.infer<typeof ErrorData> {
   const parsed = ErrorData.safeParse(error.data);

@@ -24,7 +24,7 @@ export const ConfigLayerMetadata = lazySchema(() => z.object({ name: ConfigLayer
 export type ConfigLayerMetadata = z.infer<typeof ConfigLayerMetadata>;
 
 /** One layer with its own table, highest precedence first in a response. */
-export const ConfigReadLayer = ConfigLayerMetadata.extend({ config: z.record(z.string(), z.unknown()), disabledReason: z.string().nullish() });
+export const ConfigReadLayer = lazySchema(() => ConfigLayerMetadata.extend({ config: z.record(z.string(), z.unknown()), disabledReason: z.string().nullish() }));
 export type ConfigReadLayer = z.infer<typeof ConfigReadLayer>;
 
 export const ConfigReadResponse = lazySchema(() => z.object({

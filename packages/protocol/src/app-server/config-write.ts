@@ -18,14 +18,14 @@ export const ConfigEdit = lazySchema(() => z.object({
 export type ConfigEdit = z.infer<typeof ConfigEdit>;
 
 /** Where a write goes and which version of that file the client last read. */
-const WriteTarget = {
+const WriteTarget = lazySchema(() => ({
   /** The file to write; only the user's `config.toml` is writable, and it is the default. */
   filePath: z.string().nullish(),
   /** The `sha256:<hex>` version the client read; a different file on disk refuses the write. */
   expectedVersion: z.string().nullish(),
-};
+}));
 
-export const ConfigValueWriteParams = ConfigEdit.extend(WriteTarget);
+export const ConfigValueWriteParams = lazySchema(() => ConfigEdit.extend(WriteTarget));
 export type ConfigValueWriteParams = z.infer<typeof ConfigValueWriteParams>;
 
 export const ConfigBatchWriteParams = lazySchema(() => z.object({

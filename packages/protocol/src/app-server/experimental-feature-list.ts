@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { PageParams } from './pagination.js';
 import { lazySchema } from '../lazy-schema.js';
 
-export const ExperimentalFeatureListParams = PageParams.extend({ threadId: z.string().nullish() });
+export const ExperimentalFeatureListParams = lazySchema(() => PageParams.extend({ threadId: z.string().nullish() }));
 export type ExperimentalFeatureListParams = z.infer<typeof ExperimentalFeatureListParams>;
 
 /** A feature's lifecycle stage on the wire. */

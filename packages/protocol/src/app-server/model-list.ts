@@ -3,11 +3,11 @@ import * as z from 'zod';
 import { PageParams } from './pagination.js';
 import { lazySchema } from '../lazy-schema.js';
 
-export const ModelListParams = PageParams.extend({
+export const ModelListParams = lazySchema(() => PageParams.extend({
   /** Include models the catalog hides from pickers. */
   includeHidden: z.boolean().nullish(),
   modelProvider: z.string().nullish(),
-});
+}));
 export type ModelListParams = z.infer<typeof ModelListParams>;
 
 /** A reasoning effort a model supports, with a one-line description. */

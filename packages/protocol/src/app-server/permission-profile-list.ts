@@ -3,10 +3,10 @@ import * as z from 'zod';
 import { PageParams } from './pagination.js';
 import { lazySchema } from '../lazy-schema.js';
 
-export const PermissionProfileListParams = PageParams.extend({
+export const PermissionProfileListParams = lazySchema(() => PageParams.extend({
   /** The directory whose project config would add profiles; absent: the server's. */
   cwd: z.string().nullish(),
-});
+}));
 export type PermissionProfileListParams = z.infer<typeof PermissionProfileListParams>;
 
 /** One profile: its id (`:read-only` and the other built-ins start with a colon), and whether requirements allow it. */

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { UserInput } from '../user-input.js';
 import { lazySchema } from '../lazy-schema.js';
 
-const timing = { startedAtMs: z.number().int().nullish(), completedAtMs: z.number().int().nullish() };
+const timing = lazySchema(() => ({ startedAtMs: z.number().int().nullish(), completedAtMs: z.number().int().nullish() }));
 
 export const UserMessageThreadItem = lazySchema(() => z.object({
   type: z.literal('userMessage'),

@@ -6,12 +6,12 @@ import { threadSettingsParams } from './thread.js';
 import { lazySchema } from '../lazy-schema.js';
 
 /** Settings a client may change when it loads a thread again (unset: config, as for a new thread). */
-const reloadSettings = {
+const reloadSettings = lazySchema(() => ({
   ...threadSettingsParams,
   excludeTurns: z.boolean().optional(),
   /** The workspace roots of the primary environment from here on (absolute paths). */
   runtimeWorkspaceRoots: z.array(z.string()).nullish(),
-};
+}));
 
 /** A page of turns a resume response carries, so a client need not ask `thread/turns/list` next. */
 export const InitialTurnsPageParams = lazySchema(() => z.object({

@@ -53,7 +53,7 @@ export const Thread = lazySchema(() => z.object({
 export type Thread = z.infer<typeof Thread>;
 
 /** The settings a client may give a thread it starts, resumes or forks; unset ones come from config. */
-export const threadSettingsParams = {
+export const threadSettingsParams = lazySchema(() => ({
   cwd: z.string().nullish(),
   model: z.string().nullish(),
   modelProvider: z.string().nullish(),
@@ -66,7 +66,7 @@ export const threadSettingsParams = {
   developerInstructions: z.string().nullish(),
   /** The Responses service tier (`priority`, `flex`, `default`, …) of this and later turns. */
   serviceTier: z.string().nullish(),
-};
+}));
 
 /** `thread/start`: every field optional; unset fields come from config. */
 export const ThreadStartParams = lazySchema(() => z.object({

@@ -1,11 +1,12 @@
 // Opaque cursors for newest-first keyset pagination: the sort key, the last row's time and id.
 import * as z from 'zod';
 import { RolloutError } from '../rollout-error.js';
+import { lazySchema } from '@skein/protocol';
 
 /** Which time a list is ordered by (newest first). */
 export type ThreadSortKey = 'created' | 'updated';
 
-const CursorPayload = z.object({ k: z.enum(['created', 'updated']), t: z.number().int(), id: z.string() });
+const CursorPayload = lazySchema(() => z.object({ k: z.enum(['created', 'updated']), t: z.number().int(), id: z.string() }));
 
 /** Where the next page starts: after the row with time `time` and id `id`. */
 export interface ThreadCursor {

@@ -9,6 +9,7 @@ import type { OpenFile } from '../open-file.js';
 import { scanRolloutFile } from '../read/rollout-reader.js';
 import { RolloutError } from '../rollout-error.js';
 import { isUserTurnBoundary, userMessageText, type ContextFragmentOptions } from '../user-turn.js';
+import { lazySchema } from '@skein/protocol';
 
 /** The longest title kept; the first user message is cut to this many characters. */
 export const MAX_TITLE_CHARS = 1000;
@@ -20,7 +21,7 @@ export const SUMMARY_READ_CHUNK_BYTES = 64 * 1024;
 export const TITLE_SCAN_MAX_LINES = 2000;
 
 /** One thread in the index. Times are ISO 8601 (UTC, milliseconds). */
-export const ThreadSummary = z.object({
+export const ThreadSummary = lazySchema(() => z.object({
   id: z.string(),
   path: z.string(),
   cwd: z.string(),
@@ -39,7 +40,7 @@ export const ThreadSummary = z.object({
   /** The root id shared by a tree of threads. */
   sessionId: z.string(),
   forkedFromId: z.string().nullable(),
-});
+}));
 export type ThreadSummary = z.infer<typeof ThreadSummary>;
 
 /** The summary fields that come from a thread's header. */

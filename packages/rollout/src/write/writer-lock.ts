@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import * as z from 'zod';
 import { RolloutError } from '../rollout-error.js';
+import { lazySchema } from '@skein/protocol';
 
 /** The folder of writer locks under a home directory. */
 export const WRITER_LOCKS_DIR = 'skein-writer-locks';
@@ -36,7 +37,7 @@ export function currentProcessLockOwner(): LockOwner {
   };
 }
 
-const LockRecord = z.object({ pid: z.number().int(), hostname: z.string(), threadId: z.string(), acquiredAt: z.string() });
+const LockRecord = lazySchema(() => z.object({ pid: z.number().int(), hostname: z.string(), threadId: z.string(), acquiredAt: z.string() }));
 type LockRecord = z.infer<typeof LockRecord>;
 
 /** A held lock; `release()` removes it (once). */

@@ -3,9 +3,10 @@
 import type { FunctionToolHandler, ToolResult } from '@skein/extension-api';
 import type { FunctionToolSpec } from '@skein/protocol';
 import * as z from 'zod';
+import { lazySchema } from '@skein/protocol';
 
 /** The tool takes no arguments. */
-export const GetContextRemainingArgs = z.object({}).loose();
+export const GetContextRemainingArgs = lazySchema(() => z.object({}).loose());
 export type GetContextRemainingArgs = z.infer<typeof GetContextRemainingArgs>;
 
 /** get_context_remaining's definition, as offered to the model. */

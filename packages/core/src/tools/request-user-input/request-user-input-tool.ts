@@ -4,25 +4,26 @@ import type { FunctionToolHandler, ToolContext, ToolResult } from '@skein/extens
 import type { FunctionToolSpec } from '@skein/protocol';
 import * as z from 'zod';
 import type { ClientRequests, UserInputAnswers, UserInputQuestion } from '../../session/client-requests.js';
+import { lazySchema } from '@skein/protocol';
 
 /** One choice the model offers. */
-export const RequestUserInputOption = z.object({ label: z.string(), description: z.string() });
+export const RequestUserInputOption = lazySchema(() => z.object({ label: z.string(), description: z.string() }));
 export type RequestUserInputOption = z.infer<typeof RequestUserInputOption>;
 
 /**
  * One question. `options` is required by the schema the model sees; a call without it (or with an
  * empty list) is parsed and then refused with a message, as Codex refuses it.
  */
-export const RequestUserInputQuestion = z.object({
+export const RequestUserInputQuestion = lazySchema(() => z.object({
   id: z.string(),
   header: z.string(),
   question: z.string(),
   options: z.array(RequestUserInputOption).nullish(),
-});
+}));
 export type RequestUserInputQuestion = z.infer<typeof RequestUserInputQuestion>;
 
 /** request_user_input's arguments. */
-export const RequestUserInputArgs = z.object({ questions: z.array(RequestUserInputQuestion) });
+export const RequestUserInputArgs = lazySchema(() => z.object({ questions: z.array(RequestUserInputQuestion) }));
 export type RequestUserInputArgs = z.infer<typeof RequestUserInputArgs>;
 
 /** request_user_input's definition, as offered to the model. */

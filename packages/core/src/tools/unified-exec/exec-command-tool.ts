@@ -6,9 +6,10 @@ import * as z from 'zod';
 import { requireEnvironment } from '../require-environment.js';
 import { formatExecResponse, type ExecResponse } from './exec-output.js';
 import type { UnifiedExecSessions } from './unified-exec-sessions.js';
+import { lazySchema } from '@skein/protocol';
 
 /** exec_command's arguments. Approval fields are parsed here and acted on by the approval layer. */
-export const ExecCommandArgs = z.object({
+export const ExecCommandArgs = lazySchema(() => z.object({
   cmd: z.string(),
   justification: z.string().nullish(),
   login: z.boolean().nullish(),
@@ -19,7 +20,7 @@ export const ExecCommandArgs = z.object({
   tty: z.boolean().nullish(),
   workdir: z.string().nullish(),
   yield_time_ms: z.number().nonnegative().nullish(),
-});
+}));
 export type ExecCommandArgs = z.infer<typeof ExecCommandArgs>;
 
 /** exec_command's definition, as offered to the model. */

@@ -1,9 +1,10 @@
 // UnifiedExecError: the failures of exec_command / write_stdin the model reads as the tool output
 // (the router prefixes `<tool> failed: `).
 import * as z from 'zod';
+import { lazySchema } from '@skein/protocol';
 
 /** Stable reasons a unified-exec call fails. */
-export const UnifiedExecErrorCode = z.enum(['UnknownSession', 'StdinClosed', 'EmptyCommand', 'InvalidWorkdir', 'Closed', 'ExecutorLost']);
+export const UnifiedExecErrorCode = lazySchema(() => z.enum(['UnknownSession', 'StdinClosed', 'EmptyCommand', 'InvalidWorkdir', 'Closed', 'ExecutorLost']));
 export type UnifiedExecErrorCode = z.infer<typeof UnifiedExecErrorCode>;
 
 /** A unified-exec failure with a stable `code` and a message meant for the model. */

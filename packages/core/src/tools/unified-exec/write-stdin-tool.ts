@@ -6,14 +6,15 @@ import * as z from 'zod';
 import { requireEnvironment } from '../require-environment.js';
 import { formatExecResponse } from './exec-output.js';
 import type { UnifiedExecSessions } from './unified-exec-sessions.js';
+import { lazySchema } from '@skein/protocol';
 
 /** write_stdin's arguments. */
-export const WriteStdinArgs = z.object({
+export const WriteStdinArgs = lazySchema(() => z.object({
   session_id: z.number().int(),
   chars: z.string().nullish(),
   max_output_tokens: z.number().nonnegative().nullish(),
   yield_time_ms: z.number().nonnegative().nullish(),
-});
+}));
 export type WriteStdinArgs = z.infer<typeof WriteStdinArgs>;
 
 /** write_stdin's definition, as offered to the model. */

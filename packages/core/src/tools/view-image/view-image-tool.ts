@@ -2,14 +2,14 @@
 // through the thread environment's filesystem under the turn's sandbox and answering it as input image content.
 import type { FunctionToolHandler, ToolContext, ToolResult } from '@skein/extension-api';
 import { FileSystemError, type ExecutorFileSystem, type FileSystemSandboxContext } from '@skein/exec-server';
-import { PathUri, PathUriError, type FunctionToolSpec } from '@skein/protocol';
+import { type FunctionToolSpec, lazySchema, PathUri, PathUriError } from '@skein/protocol';
 import * as z from 'zod';
 import { MAX_LOCAL_IMAGE_BYTES } from '../../session/user-input-items.js';
 import { requireEnvironment } from '../require-environment.js';
 import { sniffImageType, type ImageMimeType } from './image-type.js';
 
 /** view_image's arguments. Fields Codex does not offer (such as `detail`) are ignored, as Codex 0.171.0 does. */
-export const ViewImageArgs = z.object({ path: z.string() });
+export const ViewImageArgs = lazySchema(() => z.object({ path: z.string() }));
 export type ViewImageArgs = z.infer<typeof ViewImageArgs>;
 
 /** view_image's definition, as offered to the model. */

@@ -5,11 +5,12 @@ import type { FunctionToolHandler, ToolContext, ToolResult } from '@skein/extens
 import type { FunctionToolSpec } from '@skein/protocol';
 import * as z from 'zod';
 import type { EnvironmentWait } from '../../session/thread-environment.js';
+import { lazySchema } from '@skein/protocol';
 
 /** The tool's name; its `environment_id` names the environment to wait for, not where the call runs. */
 export const WAIT_FOR_ENVIRONMENT = 'wait_for_environment';
 
-export const WaitForEnvironmentArgs = z.object({ environment_id: z.string() });
+export const WaitForEnvironmentArgs = lazySchema(() => z.object({ environment_id: z.string() }));
 export type WaitForEnvironmentArgs = z.infer<typeof WaitForEnvironmentArgs>;
 
 /** wait_for_environment's definition, as offered to the model. */

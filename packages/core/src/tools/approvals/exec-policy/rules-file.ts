@@ -8,9 +8,10 @@ import * as z from 'zod';
 import { RulesFileError } from './rules-file-error.js';
 import { splitExample } from './split-example.js';
 import { tokenizeRules, type RulesToken } from './rules-tokens.js';
+import { lazySchema } from '@skein/protocol';
 
 /** What a rule decides for the commands it matches; the strictest match wins. */
-export const ExecPolicyDecision = z.enum(['allow', 'prompt', 'forbidden']);
+export const ExecPolicyDecision = lazySchema(() => z.enum(['allow', 'prompt', 'forbidden']));
 export type ExecPolicyDecision = z.infer<typeof ExecPolicyDecision>;
 
 /** One position of a pattern: a word, or any of several words. */
@@ -29,9 +30,9 @@ export { RulesFileError } from './rules-file-error.js';
 
 type Value = string | readonly Value[];
 
-const NonEmptyString = z.string().min(1);
-const Example = z.union([NonEmptyString, z.array(NonEmptyString).min(1)]);
-const PrefixRuleArgs = z
+const NonEmptyString = lazySchema(() => z.string().min(1));
+const Example = lazySchema(() => z.union([NonEmptyString, z.array(NonEmptyString).min(1)]));
+const PrefixRuleArgs = lazySchema(() => z
   .object({
     pattern: z.array(z.union([NonEmptyString, z.array(NonEmptyString).min(1)])).min(1, 'pattern must name at least one word'),
     decision: ExecPolicyDecision.default('allow'),
@@ -39,7 +40,7 @@ const PrefixRuleArgs = z
     match: z.array(Example).default([]),
     not_match: z.array(Example).default([]),
   })
-  .strict();
+  .strict());
 const IGNORED_CALLS = new Set(['network_rule', 'host_executable']);
 
 /** Parses the text of one rules file; `origin` names it in errors. Throws {@link RulesFileError}. */
