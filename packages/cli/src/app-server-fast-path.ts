@@ -2,6 +2,8 @@
 // first `initialize` ~15 ms (issue #18). Taken only when the flags parse as the app-server's own
 // (`parseAppServerArgs`, the flags of its own bin); help and bad flags go the full way, so they read
 // exactly as before.
+// First: every schema the program builds is built jitless.
+import './zod-jitless.js';
 import type { FastPath } from './fast-path.js';
 import { asksForHelp, ownFlags } from './own-flags.js';
 

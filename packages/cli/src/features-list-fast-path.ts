@@ -1,6 +1,8 @@
 // `skein features list` without the command tree: commander and its module graph are most of what
 // the command costs beyond Node's own start (issue #18). Taken only when what follows `features list`
 // parses as the global options; anything else, and any failure, goes the full way and reads as before.
+// First: every schema the program builds is built jitless.
+import './zod-jitless.js';
 import { parseArgs } from 'node:util';
 import { CONFIG_FLAG_OPTIONS } from '@skein/config';
 import type { FastPath } from './fast-path.js';

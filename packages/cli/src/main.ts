@@ -1,5 +1,7 @@
 // The `skein` program behind its executable (bin.ts), bundled as one CommonJS file (skein.cjs) that
 // bin.ts runs through V8's code cache (code-cache.ts) when no fast path took the command.
+// First: every schema the program builds is built jitless.
+import './zod-jitless.js';
 import type { ModuleImporter } from '@skein/core';
 import { runSkein } from './program.js';
 
