@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { libraryConfig } from '@skein/build-config/tsup';
 import { defineConfig, type Options } from 'tsup';
@@ -17,6 +17,8 @@ const LAZY_BUILTINS = ['assert', 'async_hooks', 'child_process', 'crypto', 'dgra
 
 // The sandboxed fs helper exec-server starts beside its own module; bundled, that module is in dist/.
 const FS_HELPER = path.resolve('node_modules', '@skein', 'exec-server', 'dist', 'fs-helper.js');
+// The skills extension's system skills, which it looks for beside the bundle before resolving its package.
+const SYSTEM_SKILLS = path.resolve('node_modules', '@skein', 'ext-skills', 'system-skills');
 
 export default defineConfig([
   {
@@ -24,7 +26,7 @@ export default defineConfig([
     // One file, as the library's dependencies stay outside it.
     splitting: false,
     // The two builds run at once: this one must not delete what the other writes.
-    clean: ['!fs-helper.js', '!*.cjs', '!*.cjs.map', '!*.cjs.build-id'],
+    clean: ['!fs-helper.js', '!*.cjs', '!*.cjs.map', '!*.cjs.build-id', '!system-skills', '!system-skills/**'],
   },
   {
     // The executable: `--version` and the code-cache loader, nothing else (see bin.ts).
@@ -54,6 +56,8 @@ export default defineConfig([
     external: ['better-sqlite3', '@lydell/node-pty'],
     onSuccess: async () => {
       await copyFile(FS_HELPER, path.join('dist', 'fs-helper.js'));
+      await rm(path.join('dist', 'system-skills'), { recursive: true, force: true });
+      await cp(SYSTEM_SKILLS, path.join('dist', 'system-skills'), { recursive: true });
       // Each bundle's code-cache key (code-cache.ts): V8 itself only checks a script's length.
       for (const name of Object.keys(BUNDLES)) {
         const digest = createHash('sha256').update(await readFile(path.join('dist', `${name}.cjs`))).digest('hex');

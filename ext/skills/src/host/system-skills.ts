@@ -15,11 +15,12 @@ const MARKER = '.skein-system-skills.marker';
 /** The folder the bundled skills ship in (`system-skills/` at the package root). */
 export function bundledSkillsDir(): string {
   // Built into dist/index.js, or run from src/host/ in tests: the folder is one or two levels up.
-  for (const relative of ['../system-skills', '../../system-skills']) {
+  // Bundled into a host's executable that ships a copy beside it (skein's dist/): right here.
+  for (const relative of ['../system-skills', '../../system-skills', './system-skills']) {
     const dir = fileURLToPath(new URL(relative, import.meta.url));
     if (existsSync(dir)) return dir;
   }
-  // Bundled into a host's executable (skein's dist/skein.cjs): the folder is in the installed package.
+  // Bundled without a copy: the folder is in the installed package (resolving it costs a start ~2 ms).
   try {
     const manifest = createRequire(import.meta.url).resolve('@skein/ext-skills/package.json');
     const dir = path.join(path.dirname(manifest), 'system-skills');
