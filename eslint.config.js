@@ -68,6 +68,12 @@ export default defineConfig(
       ],
     },
   },
+  {
+    // An executor builds none of the app-server's schemas: the exec-server (and its sandboxed fs
+    // helper, which starts without a code cache) reads the protocol's executor entry only (issue #18).
+    files: ['packages/exec-server/src/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: '@skein/protocol', message: "Import from '@skein/protocol/executor'." }] }] },
+  },
   { files: ['**/*.{js,cjs,mjs}'], extends: [tseslint.configs.disableTypeChecked] },
   skein.configs.boundaries,
 );

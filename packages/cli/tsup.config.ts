@@ -9,11 +9,21 @@ import { BUILD_ID_SUFFIX } from './src/code-cache.js';
 const BUNDLES = { skein: 'src/main.ts', 'app-server': 'src/app-server-fast-path.ts', 'exec-server': 'src/exec-server-fast-path.ts', 'features-list': 'src/features-list-fast-path.ts' };
 
 // What the executable and its bundles share: CommonJS for Node 20 (`.cjs` in this ES module package);
-// `shims` turns `import.meta.url` in the bundled sources into the bundle's own URL.
-const COMMON_JS = { format: ['cjs'], outExtension: () => ({ js: '.cjs' }), target: 'node20', platform: 'node', sourcemap: true, shims: true } satisfies Options;
+// `shims` turns `import.meta.url` in the bundled sources into the bundle's own URL. `node:` imports
+// are left to esbuild: tsup's own plugin would mark them external before lazyBuiltins sees them.
+const COMMON_JS = {
+  format: ['cjs'],
+  outExtension: () => ({ js: '.cjs' }),
+  target: 'node20',
+  platform: 'node',
+  sourcemap: true,
+  shims: true,
+  removeNodeProtocol: false,
+} satisfies Options;
 
 // Builtins no fast path uses before its first answer (build/lazy-builtins.ts): each loads when first used.
-const LAZY_BUILTINS = ['assert', 'async_hooks', 'child_process', 'crypto', 'dgram', 'dns', 'http', 'http2', 'https', 'net', 'perf_hooks', 'querystring', 'readline', 'stream/promises', 'tls', 'v8', 'worker_threads', 'zlib'];
+// Only modules whose export is an object (not `assert`, `events`, `module`), read property by property.
+const LAZY_BUILTINS = ['async_hooks', 'child_process', 'crypto', 'dgram', 'dns', 'http', 'http2', 'https', 'net', 'perf_hooks', 'querystring', 'readline', 'stream/promises', 'tls', 'v8', 'worker_threads', 'zlib'];
 
 // The sandboxed fs helper exec-server starts beside its own module; bundled, that module is in dist/.
 const FS_HELPER = path.resolve('node_modules', '@skein', 'exec-server', 'dist', 'fs-helper.js');

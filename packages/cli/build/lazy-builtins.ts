@@ -24,10 +24,13 @@ export function lazyBuiltins(builtins: readonly string[]): EsbuildPlugin {
   };
 }
 
-// esbuild reads an import through the object it gets from `require` at each use (`crypto_1.randomUUID`),
+// esbuild reads an import through the object it got from `require` at each use (`import_crypto.randomUUID`),
 // after copying that object's own properties into a namespace whose prototype is the object's
 // (`__toESM`). The stand-in has no own properties and a prototype that requires the builtin on the
 // first property it is asked for; `__esModule` is answered without, as esbuild asks it while copying.
+// What a stand-in cannot be: called (so no `assert`, whose export is a function), enumerated (its
+// keys read as none) or written through (an assignment lands on the stand-in): give it only builtins
+// the bundled code reads property by property.
 function standIn(builtin: string): string {
   return `let loaded;
 const load = () => (loaded ??= require(${JSON.stringify(`node:${builtin}`)}));

@@ -1,7 +1,8 @@
 // The bundles' lazy builtins (build/lazy-builtins.ts): a module that imports one evaluates without
-// loading it, and every way esbuild reads an import still gets the real builtin's value.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// loading it, every way esbuild reads an import still gets the real builtin's value, and the built
+// `skein app-server` answers `initialize` without loading any of them.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -14,7 +15,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 // What the program prints: which of the builtins Node had loaded, after each step it names.
 const LOADED = `const loaded = () => ['crypto', 'child_process', 'zlib'].filter((name) => process.moduleLoadList.includes('NativeModule ' + name));`;
 
-/** Bundles `source` as tsup.config.ts does the CLI's bundles, runs it, and returns its stdout lines. */
+/** Bundles `source` with the plugin (esbuild's CommonJS output, as the CLI's bundles), runs it, and returns its stdout lines. */
 async function runBundled(source: string): Promise<string[]> {
   const result = await build({
     stdin: { contents: `${LOADED}\n${source}`, loader: 'ts', resolveDir: scratch },
@@ -60,5 +61,43 @@ describe('lazy builtins', () => {
       console.log('evaluated', loaded().join(','), typeof gzipSync);
     `);
     expect(lines).toEqual(['evaluated zlib function']);
+  });
+
+  it('lets the built app-server answer initialize before any of them is loaded', async () => {
+    const bin = path.join(import.meta.dirname, '..', 'dist', 'bin.cjs');
+    // Run first inside the server: at its first write to stdout (the answer), it lists the builtins Node has loaded.
+    const preload = path.join(scratch, 'loaded-at-first-answer.cjs');
+    writeFileSync(
+      preload,
+      `const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (...args) => {
+  process.stdout.write = write;
+  const loaded = process.moduleLoadList.filter((entry) => entry.startsWith('NativeModule ')).map((entry) => entry.slice(13));
+  process.stderr.write('LOADED ' + JSON.stringify(loaded) + '\\n');
+  return write(...args);
+};
+`,
+    );
+    const home = path.join(scratch, 'home');
+    mkdirSync(home, { recursive: true });
+    const env = { PATH: process.env.PATH, HOME: scratch, CODEX_HOME: home, XDG_CACHE_HOME: path.join(scratch, 'cache') };
+    const startAndInitialize = async (): Promise<string[]> => {
+      const server = spawn(process.execPath, ['--require', preload, bin, 'app-server'], { cwd: scratch, env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      server.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const answer = new Promise<string>((resolve) => server.stdout.setEncoding('utf8').once('data', resolve));
+      server.stdin.write(`${JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: 'lazy_builtins_test', version: '1' } } })}\n`);
+      expect(JSON.parse((await answer).split('\n')[0]!)).toMatchObject({ id: 1, result: { codexHome: home } });
+      server.stdin.end();
+      await new Promise((resolve) => server.once('exit', resolve));
+      return JSON.parse(/LOADED (.*)/.exec(stderr)?.[1] ?? 'null') as string[];
+    };
+    // The first start in a home makes its installation id (node:crypto); the test is of every later one.
+    await startAndInitialize();
+    const loaded = await startAndInitialize();
+    expect(loaded).toContain('fs');
+    for (const builtin of ['crypto', 'child_process', 'http', 'https', 'tls', 'zlib', 'dns', 'perf_hooks', 'readline', 'worker_threads', 'v8']) {
+      expect(loaded, builtin).not.toContain(builtin);
+    }
   });
 });

@@ -1,9 +1,8 @@
 // ExecutorProcesses: starting commands and streaming their output, the same whether they run here or on
 // an exec-server elsewhere. Owns the interface, its value types and ProcessError.
-import type { PathUri } from '@skein/protocol/executor';
+import { lazySchema, type PathUri } from '@skein/protocol/executor';
 import * as z from 'zod';
 import type { FileSystemSandboxContext } from './sandbox-context.js';
-import { lazySchema } from '@skein/protocol';
 
 /** Where an output chunk came from; a PTY merges both streams into `pty`. */
 export const ProcessStream = lazySchema(() => z.enum(['stdout', 'stderr', 'pty']));

@@ -6,7 +6,9 @@
  * A stand-in for the schema `build` returns, built the first time anything touches it (a parse, a
  * method such as `.nullish()`, another schema that embeds it). Types are unchanged, so `z.infer`
  * and every call read as with the schema itself. A shape (an object of schemas that others spread
- * into theirs) can be deferred the same way.
+ * into theirs) can be deferred the same way. The stand-in is not the schema's identity: metadata
+ * keyed by the schema object (`.register()`, `.meta()` read back by `z.toJSONSchema`) is not
+ * found through it, and it cannot be frozen. Build such schemas eagerly.
  *
  * @example
  * export const Policy = lazySchema(() => z.object({ mode: z.enum(['read', 'write']) }));

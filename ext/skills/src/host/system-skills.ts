@@ -14,9 +14,10 @@ const MARKER = '.skein-system-skills.marker';
 
 /** The folder the bundled skills ship in (`system-skills/` at the package root). */
 export function bundledSkillsDir(): string {
-  // Built into dist/index.js, or run from src/host/ in tests: the folder is one or two levels up.
-  // Bundled into a host's executable that ships a copy beside it (skein's dist/): right here.
-  for (const relative of ['../system-skills', '../../system-skills', './system-skills']) {
+  // Bundled into a host's executable that ships a copy beside it (skein's dist/): right here, first,
+  // so no folder above an installed bundle is taken for it. Built into dist/index.js, or run from
+  // src/host/ in tests: one or two levels up.
+  for (const relative of ['./system-skills', '../system-skills', '../../system-skills']) {
     const dir = fileURLToPath(new URL(relative, import.meta.url));
     if (existsSync(dir)) return dir;
   }

@@ -1,7 +1,7 @@
 // The sandboxed fs helper's loop: runs each request against the plain local filesystem — inside the
 // sandbox, so the policy applies — and answers in order. Exits when its input ends.
 import type { Readable, Writable } from 'node:stream';
-import { PathUriString } from '@skein/protocol/executor';
+import { lazySchema, PathUriString } from '@skein/protocol/executor';
 import * as z from 'zod';
 import type { BlockReader } from '../block-reader.js';
 import { FileSystemError } from '../file-system-error.js';
@@ -10,7 +10,6 @@ import { toBase64 } from '../protocol/base64-bytes.js';
 import { FsCopyParams, FsPathParams, FsReadBlockParams, FsWalkParams, FsWriteFileParams } from '../protocol/messages.js';
 import { LineSplitter } from '@skein/json-rpc/framing';
 import { HelperRequest, MAX_HELPER_LINE_BYTES, type HelperOperation, type HelperResponse } from './helper-protocol.js';
-import { lazySchema } from '@skein/protocol';
 
 const CreateDirectoryParams = lazySchema(() => z.object({ path: PathUriString, recursive: z.boolean() }));
 const GetMetadataParams = lazySchema(() => z.object({ path: PathUriString, followSymlinks: z.boolean() }));

@@ -1,8 +1,8 @@
 // The tiny protocol between the executor and its sandboxed fs helper: one JSON line per request on the
 // helper's stdin, one per answer on its stdout. Params and results use the exec-server's wire forms.
+import { lazySchema } from '@skein/protocol/executor';
 import * as z from 'zod';
 import { FileSystemErrorCode } from '../file-system-error.js';
-import { lazySchema } from '@skein/protocol';
 
 /** The operations the helper performs. */
 export const HelperOperation = lazySchema(() => z.enum([

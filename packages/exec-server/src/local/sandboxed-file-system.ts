@@ -1,7 +1,7 @@
 // SandboxedFileSystem: runs each filesystem call in a fs helper confined by the call's own sandbox
 // context, so reads and writes obey exactly the policy commands get. Open files keep their helper.
 import { fileURLToPath } from 'node:url';
-import type { PathUri } from '@skein/protocol/executor';
+import { lazySchema, type PathUri } from '@skein/protocol/executor';
 import * as z from 'zod';
 import type { BlockReader, BlockReaderSource } from '../block-reader.js';
 import { FileSystemError } from '../file-system-error.js';
@@ -24,7 +24,6 @@ import { FsCanonicalizeResponse, FsReadBlockResponse, FsReadFileResponse } from 
 import type { FileSystemSandboxContext } from '../sandbox-context.js';
 import { FsHelperSession, type FsHelperSettings } from './fs-helper-session.js';
 import { decodeUtf8 } from './utf8.js';
-import { lazySchema } from '@skein/protocol';
 
 /** Options of {@link SandboxedFileSystem}; each has a default for the built package. */
 export interface SandboxedFileSystemOptions {

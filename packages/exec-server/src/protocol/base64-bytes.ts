@@ -1,6 +1,6 @@
 // Bytes on the exec-server wire: standard, padded base64 strings, decoded strictly so a typo is an error, not data.
+import { lazySchema } from '@skein/protocol/executor';
 import * as z from 'zod';
-import { lazySchema } from '@skein/protocol';
 
 /** The `params.code` of the issue a bad base64 string raises. */
 export const INVALID_BASE64 = 'InvalidBase64';

@@ -1,12 +1,11 @@
 // Rebuilds the executor's error classes from a JSON-RPC error answer: Skein servers put the stable
 // code in `data.code`; for Codex's own server it is recovered from the error code and "os error N".
-import type { JsonRpcErrorObject } from '@skein/protocol/executor';
+import { lazySchema, type JsonRpcErrorObject } from '@skein/protocol/executor';
 import * as z from 'zod';
 import { FileSystemError, FileSystemErrorCode, errnoForOsErrorNumber, fileSystemErrorCodeForErrno } from '../file-system-error.js';
 import { ProcessError, ProcessErrorCode } from '../process-api.js';
 import { ExecServerErrorCode } from '../protocol/exec-server-error-code.js';
 import { ExecServerClientError } from './exec-server-client-error.js';
-import { lazySchema } from '@skein/protocol';
 
 const ErrorData = lazySchema(() => z.object({ code: z.string().optional(), errno: z.string().optional(), kind: z.string().optional() }).partial());
 
