@@ -90,9 +90,11 @@ function undeclaredImports(packageDir, manifest, files) {
  * `require()` inside a `try` block is left out: the code copes without it (ws's optional bufferutil).
  */
 function importedSpecifiers(fileName, text) {
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, fileName.endsWith('ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, /\.[cm]?ts$/.test(fileName) ? ts.ScriptKind.TS : ts.ScriptKind.JS);
   const specifiers = [];
-  const literal = (node) => (node !== undefined && ts.isStringLiteralLike(node) ? specifiers.push(node.text) : undefined);
+  const literal = (node) => {
+    if (node !== undefined && ts.isStringLiteralLike(node)) specifiers.push(node.text);
+  };
   const visit = (node, guarded) => {
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) literal(node.moduleSpecifier);
     else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) literal(node.moduleReference.expression);

@@ -11,14 +11,15 @@ const NAMESPACE = 'skein-lazy-builtin';
 
 /** Makes each of `builtins` (names without `node:`) load on its first use in the bundle. */
 export function lazyBuiltins(builtins: readonly string[]): EsbuildPlugin {
-  const filter = new RegExp(`^(node:)?(${builtins.map((name) => name.replace(/[/]/g, '\\/')).join('|')})$`);
+  const filter = new RegExp(`^(node:)?(${builtins.join('|')})$`);
   return {
     name: 'skein-lazy-builtins',
     setup(build) {
-      build.onResolve({ filter }, (args) =>
+      build.onResolve({ filter }, (args) => {
+        const name = args.path.replace(/^node:/, '');
         // The stand-in's own `require` is the real builtin.
-        args.namespace === NAMESPACE ? { path: `node:${args.path.replace(/^node:/, '')}`, external: true } : { path: args.path.replace(/^node:/, ''), namespace: NAMESPACE },
-      );
+        return args.namespace === NAMESPACE ? { path: `node:${name}`, external: true } : { path: name, namespace: NAMESPACE };
+      });
       build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({ loader: 'js', contents: standIn(args.path) }));
     },
   };

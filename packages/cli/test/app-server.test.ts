@@ -79,7 +79,8 @@ describe('skein app-server', () => {
     child.stdout.destroy();
     const initialize = { id: 1, method: 'initialize', params: { clientInfo: { name: 'gone', version: '1' } } };
     child.stdin.write(`${JSON.stringify(initialize)}\n${JSON.stringify({ method: 'initialized' })}\n${JSON.stringify({ id: 2, method: 'model/list', params: {} })}\n`);
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    // 'close', not 'exit': stderr is read to its end before it is checked.
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     expect(stderr).not.toContain('EPIPE');
     expect(code).toBe(0);
   });

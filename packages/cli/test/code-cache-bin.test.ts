@@ -9,22 +9,31 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { AppServerTestClient, assistantMessage, completed, functionCall, sse } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { execScratch } from './support/exec-run.js';
+import { BIN, execScratch } from './support/exec-run.js';
 
-const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.cjs');
 const NOTE_EXTENSION = path.join(import.meta.dirname, 'fixtures', 'note-extension.mjs');
 const run = promisify(execFile);
 
 let root: string;
 let cacheDir: string;
 let env: Record<string, string | undefined>;
+/** Servers a test started, closed before its folder goes even when an assertion failed first. */
+const servers: AppServerTestClient[] = [];
 beforeEach(() => {
   root = mkdtempSync(path.join(tmpdir(), 'skein-code-cache-bin-'));
   mkdirSync(path.join(root, 'home'));
   cacheDir = path.join(root, 'cache', 'skein', 'v8');
   env = { PATH: process.env.PATH, HOME: root, CODEX_HOME: path.join(root, 'home'), XDG_CACHE_HOME: path.join(root, 'cache'), NODE_DEBUG: 'skein-code-cache' };
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+  rmSync(root, { recursive: true, force: true });
+});
+const spawnServer = () => {
+  const server = AppServerTestClient.spawn(process.execPath, [BIN, 'app-server'], { cwd: root, env });
+  servers.push(server);
+  return server;
+};
 
 /** The state bin.cjs reported for this start (`hit`, `miss`, `rejected`, `off`). */
 const cacheState = (stderr: string) => /SKEIN-CODE-CACHE \d+: (\w+)/.exec(stderr)?.[1];
@@ -94,14 +103,14 @@ describe('the code cache of the skein executable', () => {
   });
 
   it('caches a running server a second into its life, and the next server starts from that cache', async () => {
-    const server = AppServerTestClient.spawn(process.execPath, [BIN, 'app-server'], { cwd: root, env });
+    const server = spawnServer();
     await server.initialize();
     for (let waited = 0; cacheFiles().length === 0 && waited < 10_000; waited += 50) await delay(50);
     expect(cacheFiles()).toEqual([expect.stringMatching(/^app-server-v/)]);
     const written = statSync(path.join(cacheDir, cacheFiles()[0]!)).mtimeMs;
     await server.close();
 
-    const again = AppServerTestClient.spawn(process.execPath, [BIN, 'app-server'], { cwd: root, env });
+    const again = spawnServer();
     const result = (await again.initialize()) as { codexHome: string };
     expect(result.codexHome).toBe(path.join(root, 'home'));
     expect(cacheState(again.stderr())).toBe('hit');

@@ -1,10 +1,11 @@
 // The bundles' lazy builtins (build/lazy-builtins.ts): a module that imports one evaluates without
 // loading it, every way esbuild reads an import still gets the real builtin's value, and the built
 // `skein app-server` answers `initialize` without loading any of them.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { AppServerTestClient } from '@skein/test-support';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lazyBuiltins } from '../build/lazy-builtins.js';
@@ -49,7 +50,7 @@ describe('lazy builtins', () => {
       import * as crypto from 'node:crypto';
       console.log('evaluated', loaded().join(','));
       console.log(childProcess.execFileSync(process.execPath, ['-p', '6 * 7'], { encoding: 'utf8' }).trim());
-      console.log('createHash' in crypto, new crypto.Hash('sha256') instanceof crypto.Hash);
+      console.log('createHash' in crypto, crypto.createHash('sha256') instanceof crypto.Hash);
       console.log('after', loaded().join(','));
     `);
     expect(lines).toEqual(['evaluated ', '42', 'true true', 'after crypto,child_process']);
@@ -82,15 +83,13 @@ process.stdout.write = (...args) => {
     mkdirSync(home, { recursive: true });
     const env = { PATH: process.env.PATH, HOME: scratch, CODEX_HOME: home, XDG_CACHE_HOME: path.join(scratch, 'cache') };
     const startAndInitialize = async (): Promise<string[]> => {
-      const server = spawn(process.execPath, ['--require', preload, bin, 'app-server'], { cwd: scratch, env, stdio: ['pipe', 'pipe', 'pipe'] });
-      let stderr = '';
-      server.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      const answer = new Promise<string>((resolve) => server.stdout.setEncoding('utf8').once('data', resolve));
-      server.stdin.write(`${JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: 'lazy_builtins_test', version: '1' } } })}\n`);
-      expect(JSON.parse((await answer).split('\n')[0]!)).toMatchObject({ id: 1, result: { codexHome: home } });
-      server.stdin.end();
-      await new Promise((resolve) => server.once('exit', resolve));
-      return JSON.parse(/LOADED (.*)/.exec(stderr)?.[1] ?? 'null') as string[];
+      const server = AppServerTestClient.spawn(process.execPath, ['--require', preload, bin, 'app-server'], { cwd: scratch, env });
+      try {
+        expect(await server.initialize({ clientInfo: { name: 'lazy_builtins_test', version: '1' } })).toMatchObject({ codexHome: home });
+      } finally {
+        await server.close();
+      }
+      return JSON.parse(/LOADED (.*)/.exec(server.stderr())?.[1] ?? 'null') as string[];
     };
     // The first start in a home makes its installation id (node:crypto); the test is of every later one.
     await startAndInitialize();

@@ -3,6 +3,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { EXTENSION_API_VERSION } from '@skein/extension-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExtensionLoadError, loadExtensions, type ExtensionSource } from '../src/index.js';
@@ -96,7 +97,7 @@ describe('loadExtensions', () => {
     };
     const { registry, problems } = await loadExtensions([source('./good.mjs'), source('./refused.mjs')], { importModule });
     expect(imported.map((url) => path.basename(new URL(url).pathname))).toEqual(['good.mjs', 'refused.mjs']);
-    expect(imported[0]).toBe(new URL(`file://${good}`).href);
+    expect(imported[0]).toBe(pathToFileURL(good).href);
     expect(registry.extensions.map((extension) => extension.id)).toEqual(['good']);
     expect(problems.map((problem) => [problem.code, problem.message])).toEqual([['ImportFailed', expect.stringContaining('threw: the host would not')]]);
   });

@@ -1,6 +1,6 @@
 // Nothing outlives its client: processes die when a WebSocket client vanishes, when the server is told
 // to stop, and when a stdio client closes the server's input.
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Socket } from 'node:net';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { PathUri } from '@skein/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectExecServer, ExecServerClientError, spawnExecServer, type ProcessEvent } from '../src/index.js';
-import { TEST_ENV, eventually, pidAlive } from './conformance/harness.js';
+import { SANDBOX, SANDBOX_SKIP, TEST_ENV, eventually, pidAlive } from './conformance/harness.js';
 import { SERVER_BIN, startServer, type RunningServer } from './exec-server-process.js';
 import { RawConnection } from './raw-connection.js';
 
@@ -152,8 +152,8 @@ describe('stdio transport', () => {
 
 // A container may run an uid with no passwd entry (OpenShift assigns one): os.userInfo() throws there.
 // Here the server runs with an empty /etc/passwd bound over the real one (bubblewrap), so its uid has none.
-const BWRAP = ['/usr/bin/bwrap', '/usr/local/bin/bwrap'].find((file) => existsSync(file));
-describe.skipIf(BWRAP === undefined)('a user without a passwd entry (needs bubblewrap: skipped otherwise)', () => {
+const BWRAP = SANDBOX.available && SANDBOX.platform === 'linux' ? SANDBOX.bwrapPath : undefined;
+describe.skipIf(BWRAP === undefined)(`a user without a passwd entry${BWRAP === undefined ? SANDBOX_SKIP || ' (skipped: needs bubblewrap)' : ''}`, () => {
   it('still answers initialize, with $HOME as the home and the POSIX shell', async () => {
     const home = path.join(scratch, 'home');
     mkdirSync(home);

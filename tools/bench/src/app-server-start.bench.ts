@@ -18,7 +18,8 @@ const SERVERS = [
 ];
 const home = await mkdtemp(path.join(tmpdir(), 'skein-app-server-bench-'));
 await writeFile(path.join(home, 'config.toml'), 'model = "gpt-5.5"\n');
-const ENV = { PATH: '/usr/local/bin:/usr/bin:/bin', CODEX_HOME: home, TERM: 'xterm' };
+// Its own code cache (packages/cli/src/code-cache.ts), not the user's: the warm-up runs fill it.
+const ENV = { PATH: '/usr/local/bin:/usr/bin:/bin', CODEX_HOME: home, TERM: 'xterm', XDG_CACHE_HOME: path.join(home, 'cache') };
 const INITIALIZE = `${JSON.stringify({ id: 0, method: 'initialize', params: { clientInfo: { name: 'bench', version: '0' } } })}\n`;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] ?? 0;

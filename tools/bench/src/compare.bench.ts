@@ -121,7 +121,7 @@ async function appServerInitialize(side: Side, warmUp: boolean): Promise<number>
     });
     child.once('exit', (code) => reject(new Error(`${side} app-server exited with ${code} before answering initialize`)));
   });
-  if (warmUp) await delay(WARM_UP_LINGER_MS);
+  if (warmUp && side === 'skein') await delay(WARM_UP_LINGER_MS);
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.stdin.end();
   child.kill('SIGTERM');
@@ -162,7 +162,7 @@ try {
   if (runs('start-up') || runs('exec-server')) {
     await row('exec-server spawn → `initialize` answered', 'ms', SPAWN_RUNS, async (side, warmUp) => {
       const server = await startExecServer(side);
-      if (warmUp) await delay(WARM_UP_LINGER_MS);
+      if (warmUp && side === 'skein') await delay(WARM_UP_LINGER_MS);
       await server.stop();
       return server.elapsed;
     });

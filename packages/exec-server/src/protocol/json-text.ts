@@ -7,13 +7,8 @@ const SPLICE_MIN_CHARS = 16 * 1024;
 // Unique per process, so no string a client sent can be mistaken for a placeholder. Made on the
 // first long string: node:crypto is not loaded at start for it (issue #18).
 let placeholders: { readonly nonce: string; readonly pattern: RegExp } | undefined;
-const placeholder = () => {
-  if (placeholders === undefined) {
-    const nonce = randomBytes(8).toString('hex');
-    placeholders = { nonce, pattern: new RegExp(`"${nonce}:(\\d+)"`, 'g') };
-  }
-  return placeholders;
-};
+const placeholder = () => (placeholders ??= placeholdersFor(randomBytes(8).toString('hex')));
+const placeholdersFor = (nonce: string) => ({ nonce, pattern: new RegExp(`"${nonce}:(\\d+)"`, 'g') });
 // The strings being spliced into the message toJsonText is serializing now (it runs synchronously,
 // so one collector serves every call).
 let collecting: string[] | undefined;

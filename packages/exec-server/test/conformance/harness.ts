@@ -28,7 +28,7 @@ export interface ConformanceTarget {
 }
 
 /** Empty when bubblewrap works here; otherwise the probe's reason, appended to skipped test names. */
-export const { skip: SANDBOX_SKIP } = await probeSandboxForTests(() => probeSandbox({ env: process.env, cwd: process.cwd() }));
+export const { skip: SANDBOX_SKIP, capability: SANDBOX } = await probeSandboxForTests(() => probeSandbox({ env: process.env, cwd: process.cwd() }));
 
 const chattr = spawnSync('chattr', ['--help'], { stdio: 'ignore' });
 /** Empty when `chattr +i` can be tried here. */
