@@ -156,7 +156,7 @@ describe('thread/settings/update', () => {
     const threadId = await startThread();
     const refusals: [Record<string, unknown>, string][] = [
       [{ permissions: ':workspace', sandboxPolicy: { type: 'readOnly' } }, '`permissions` cannot be combined with `sandboxPolicy`'],
-      [{ permissions: 'mine' }, 'unknown permissions profile `mine`; this server has :read-only, :workspace, :danger-full-access'],
+      [{ permissions: 'mine' }, 'failed to load configuration: default_permissions requires a `[permissions]` table'],
       [{ approvalsReviewer: 'auto_review' }, 'approvalsReviewer `auto_review` is not supported by this server; approvals go to the user'],
       [{ collaborationMode: { mode: 'plan', settings: { model: 'gpt-5.5' } } }, 'collaboration mode `plan` is not supported by this server'],
     ];
@@ -207,7 +207,7 @@ describe('thread/settings/update', () => {
     const context = JSON.stringify(model.requests[0]!.body!.input);
     expect(context).toContain('Sandbox: read-only.');
     expect(await client.requestReply('turn/start', { threadId, input: text('Go'), permissions: 'mine' })).toEqual({
-      error: { code: -32600, message: 'unknown permissions profile `mine`; this server has :read-only, :workspace, :danger-full-access' },
+      error: { code: -32600, message: 'failed to load configuration: default_permissions requires a `[permissions]` table' },
     });
     expect(await client.requestReply('turn/start', { threadId, input: text('Go'), permissions: ':workspace', sandboxPolicy: { type: 'readOnly' } })).toEqual({
       error: { code: -32600, message: '`permissions` cannot be combined with `sandboxPolicy`' },

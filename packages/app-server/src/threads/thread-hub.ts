@@ -21,6 +21,8 @@ import { threadSettingsObject } from './thread-object.js';
 import { listedThreadObject, liveThreadObject, storedThreadObject } from './thread-objects.js';
 import { recordedApprovalPolicy } from './recorded-approval-policy.js';
 import { threadConfigOverrides } from './thread-config-overrides.js';
+import { recordPermissions, selectThreadPermissions, type PermissionSelection } from './permission-selection.js';
+import { nextTurnConfig } from './thread-settings.js';
 import { threadUnloadDelayMs } from './thread-unload-delay.js';
 import { resolveThreadCwd } from './thread-cwd.js';
 
@@ -121,13 +123,15 @@ export class ThreadHub {
     connection: ClientConnection,
     selected: readonly SelectedEnvironment[] | undefined,
   ): Promise<{ thread: LiveThread; response: WireObject; skipped: readonly string[] }> {
-    const config = await this.#config(params);
+    const permissions = selectThreadPermissions(params);
+    const config = await this.#config({ ...params, sandbox: permissions.sandbox });
     const chosen = selected === undefined ? this.environments.defaults(config.cwd) : { environments: selected, skipped: [] };
     // With deferred_executor off the thread starts once its environments are connected.
     const settled = await settleSelection(withPrimaryWorkspaceRoots(chosen.environments, params.runtimeWorkspaceRoots ?? undefined), config.features.isEnabled('deferred_executor'));
     const skipped = [...chosen.skipped, ...settled.warnings];
     const extensions = await this.#extensions(config, connection);
     const live = this.#live(undefined, config, connection, { ephemeral: params.ephemeral === true, forkedFromId: null, threadSource: params.threadSource ?? null, preview: '', name: null }, params.serviceTier);
+    recordPermissions(live, permissions);
     const handle = await (await this.#manager()).start({
       extensions,
       onEvent: live.onEvent,
@@ -144,16 +148,18 @@ export class ThreadHub {
 
   /** Loads a stored thread (or joins it when loaded) for `connection`. */
   async resume(params: ThreadResumeParams, connection: ClientConnection): Promise<{ thread: LiveThread; response: WireObject; loaded: LoadedThread | undefined }> {
+    const permissions = selectThreadPermissions(params);
     const existing = this.#threads.get(params.threadId);
     if (existing !== undefined) {
       this.server.subscribe(existing.id, connection);
       if (params.runtimeWorkspaceRoots != null) existing.handle.useWorkspaceRoots(params.runtimeWorkspaceRoots);
+      await this.#reselectPermissions(existing, permissions);
       this.#hold(existing.id);
       const turns = params.excludeTurns === true || existing.facts.ephemeral ? [] : await recordedTurns(await this.#read(existing.id), this.options.contextFragments, existing.activeTurnId);
       return { thread: existing, response: await this.response(existing, turns), loaded: undefined };
     }
     const loaded = await this.#read(params.threadId);
-    const config = await this.#config({ ...params, cwd: params.cwd ?? loaded.meta.cwd, approvalPolicy: params.approvalPolicy ?? recordedApprovalPolicy(loaded, params) });
+    const config = await this.#config({ ...params, sandbox: permissions.sandbox, cwd: params.cwd ?? loaded.meta.cwd, approvalPolicy: params.approvalPolicy ?? recordedApprovalPolicy(loaded, params) });
     const extensions = await this.#extensions(config, connection);
     const live = this.#live(params.threadId, config, connection, {
       ephemeral: false,
@@ -163,6 +169,7 @@ export class ThreadHub {
       name: loaded.threadName ?? null,
       createdAtMs: Date.parse(loaded.meta.timestamp),
     }, params.serviceTier);
+    recordPermissions(live, permissions);
     // The turns are read before the thread opens: nothing appends to the file until its next turn,
     // and a failed read then leaves nothing loaded behind.
     const turns = params.excludeTurns === true ? [] : await recordedTurns(loaded, extensions.contextFragments);
@@ -172,8 +179,9 @@ export class ThreadHub {
 
   /** Copies a stored thread into a new one and loads the copy for `connection`. */
   async fork(params: ThreadForkParams, connection: ClientConnection): Promise<{ thread: LiveThread; response: WireObject }> {
+    const permissions = selectThreadPermissions(params);
     const source = await this.#read(params.threadId);
-    const config = await this.#config({ ...params, cwd: params.cwd ?? source.meta.cwd, approvalPolicy: params.approvalPolicy ?? recordedApprovalPolicy(source, params) });
+    const config = await this.#config({ ...params, sandbox: permissions.sandbox, cwd: params.cwd ?? source.meta.cwd, approvalPolicy: params.approvalPolicy ?? recordedApprovalPolicy(source, params) });
     const extensions = await this.#extensions(config, connection);
     const upTo = params.lastTurnId === undefined || params.lastTurnId === null ? undefined : { turnId: params.lastTurnId };
     const live = this.#live(undefined, config, connection, {
@@ -183,6 +191,7 @@ export class ThreadHub {
       preview: previewOf(source, this.options.contextFragments),
       name: null,
     }, params.serviceTier);
+    recordPermissions(live, permissions);
     const handle = await (await this.#manager()).fork(params.threadId, {
       extensions,
       onEvent: live.onEvent,
@@ -306,7 +315,7 @@ export class ThreadHub {
   async response(thread: LiveThread, turns: readonly WireObject[]): Promise<WireObject> {
     // The AGENTS.md files the thread's context holds, as Codex lists them (read from each environment).
     const instructionSources = await thread.handle.instructionSources().catch(() => []);
-    return threadSettingsObject(thread.config, this.threadOf(thread, turns), { serviceTier: thread.serviceTier, instructionSources });
+    return threadSettingsObject(thread.config, this.threadOf(thread, turns), { serviceTier: thread.serviceTier, instructionSources, permissionProfile: thread.permissionProfile });
   }
 
   #live(
@@ -362,6 +371,21 @@ export class ThreadHub {
       },
     );
     return this.#registry;
+  }
+
+  /**
+   * A resume's `permissions` or `sandbox` for a thread that is already loaded: its later turns run
+   * under them, as after `thread/settings/update` (a client asking for read-only must not be handed
+   * the writable thread another client left loaded).
+   */
+  async #reselectPermissions(thread: LiveThread, permissions: PermissionSelection): Promise<void> {
+    if (permissions.sandbox === undefined) return;
+    const sandbox = permissions.sandbox;
+    const next = await thread.serializeSettings(() => nextTurnConfig(this.server, thread, { sandbox })).catch((error: unknown) => {
+      throw AppServerRequestError.invalidRequest((error as Error).message);
+    });
+    if (next !== undefined) thread.configureNextTurns(next);
+    recordPermissions(thread, permissions);
   }
 
   async #config(params: OpenParams): Promise<Config> {

@@ -114,13 +114,18 @@ export function permissionProfileOf(config: Config): WireObject | null {
   return chosen ? null : { id: ':read-only', extends: null };
 }
 
+/** The thread's `activePermissionProfile`: the profile a client chose by id, else the one config stands for. */
+export function activePermissionProfile(config: Config, chosen: string | null): WireObject | null {
+  return chosen === null ? permissionProfileOf(config) : { id: chosen, extends: null };
+}
+
 /** The thread's approval policy on the v2 wire (`on-failure`, which v2 does not have, is `on-request`). */
 export function approvalPolicyObject(config: Config): unknown {
   return config.approvalPolicy === 'on-failure' ? 'on-request' : config.approvalPolicy;
 }
 
 /** The settings part of the thread/start, resume and fork responses. */
-export function threadSettingsObject(config: Config, thread: WireObject, facts: { readonly serviceTier: string | null; readonly instructionSources: readonly string[] }): WireObject {
+export function threadSettingsObject(config: Config, thread: WireObject, facts: { readonly serviceTier: string | null; readonly instructionSources: readonly string[]; readonly permissionProfile: string | null }): WireObject {
   const roots = primaryWorkspaceRoots(config, Array.isArray(thread['environments']) ? (thread['environments'] as WireObject[]) : []);
   return {
     thread,
@@ -134,7 +139,7 @@ export function threadSettingsObject(config: Config, thread: WireObject, facts: 
     approvalPolicy: approvalPolicyObject(config),
     approvalsReviewer: 'user',
     sandbox: sandboxPolicyObject(config, roots),
-    activePermissionProfile: permissionProfileOf(config),
+    activePermissionProfile: activePermissionProfile(config, facts.permissionProfile),
     reasoningEffort: config.modelReasoningEffort ?? null,
     multiAgentMode: 'explicitRequestOnly',
   };

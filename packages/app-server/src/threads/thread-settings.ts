@@ -2,11 +2,11 @@
 // `thread/settings/update` change them, and the `ThreadSettings` object that reports them.
 import type { Config, LoadedConfig } from '@skein/config';
 import type { SelectedEnvironment } from '@skein/core';
-import type { SandboxPolicy } from '@skein/protocol';
+import type { SandboxMode, SandboxPolicy } from '@skein/protocol';
 import type { LiveThread } from './live-thread.js';
 import { threadConfigOverrides, tomlValue, type ThreadSettingsParams } from './thread-config-overrides.js';
 import type { WireObject } from './thread-items.js';
-import { approvalPolicyObject, permissionProfileOf, primaryWorkspaceRoots, sandboxPolicyObject, threadEnvironmentEntry } from './thread-object.js';
+import { activePermissionProfile, approvalPolicyObject, primaryWorkspaceRoots, sandboxPolicyObject, threadEnvironmentEntry } from './thread-object.js';
 import { defaultWorkspaceRoots } from '@skein/sandboxing';
 
 /** What the server offers for loading a thread's config. */
@@ -42,7 +42,7 @@ export async function nextTurnConfig(server: ThreadConfigLoader, thread: LiveThr
 }
 
 /** The `sandbox_mode` a v2 sandbox policy stands for. */
-export function sandboxModeOf(policy: SandboxPolicy | null | undefined): string | undefined {
+export function sandboxModeOf(policy: SandboxPolicy | null | undefined): SandboxMode | undefined {
   switch (policy?.type) {
     case undefined:
       return undefined;
@@ -77,7 +77,7 @@ export function threadSettingsObject(thread: LiveThread, config: Config, environ
     approvalPolicy: approvalPolicyObject(config),
     approvalsReviewer: 'user',
     sandboxPolicy: sandboxPolicyObject(config, primaryWorkspaceRoots(config, environments)),
-    activePermissionProfile: thread.permissionProfile === null ? permissionProfileOf(config) : { id: thread.permissionProfile, extends: null },
+    activePermissionProfile: activePermissionProfile(config, thread.permissionProfile),
     model: config.model,
     modelProvider: config.modelProviderId,
     serviceTier: thread.serviceTier,

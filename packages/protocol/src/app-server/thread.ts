@@ -60,6 +60,8 @@ export const threadSettingsParams = lazySchema(() => ({
   approvalPolicy: AskForApproval.nullish(),
   approvalsReviewer: ApprovalsReviewer.nullish(),
   sandbox: SandboxMode.nullish(),
+  /** A permission profile by id (`:read-only`, `:workspace`, `:danger-full-access`); not with `sandbox`. */
+  permissions: z.string().nullish(),
   /** `-c`-style config overrides: dotted keys to values. */
   config: z.record(z.string(), z.unknown()).nullish(),
   baseInstructions: z.string().nullish(),
