@@ -2,6 +2,8 @@
 // (`thread/goal/get`, `plugin/installed`, `account/bedrock/checkGovCloudRequirements`), answered as
 // Codex 0.171.0 answers them (probed side by side). A real `sleep` left running by exec_command is the
 // background terminal; the mock model is the only fake, and every message is schema-checked.
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { assistantMessage, completed, functionCall, mockProviderConfigToml, sse, startMockResponsesServer, type AppServerTestClient, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, startInProcess, threadsOn, type InProcessServer, type TestHome } from './support/app-server-harness.js';
@@ -68,6 +70,31 @@ describe('thread/backgroundTerminals', () => {
 
     expect(await client.request('thread/backgroundTerminals/list', { threadId })).toEqual({ data: [], nextCursor: null });
     expect(await client.request('thread/backgroundTerminals/terminate', { threadId, processId: terminal.processId })).toEqual({ terminated: false });
+  });
+
+  // Issue #35: the TUI's "1 background terminal running" never cleared after an interrupt.
+  it('keeps an interrupted command running and listed, and completes its item with its output under its turn when it exits', async () => {
+    const gate = path.join(home.workspace, 'gate');
+    model.expect([sse(functionCall('exec_command', { cmd: `echo started; while [ ! -e ${gate} ]; do sleep 0.05; done; echo done`, yield_time_ms: 30_000 }, { callId: 'c1' }), completed())]);
+    const threadId = await startThread();
+    const { turn } = (await client.request('turn/start', { threadId, input: [{ type: 'text', text: 'Run it', text_elements: [] }] })) as { turn: { id: string } };
+    await client.waitFor('item/commandExecution/outputDelta', (params) => (params as { delta: string }).delta.includes('started'));
+    await client.request('turn/interrupt', { threadId, turnId: turn.id });
+    await client.waitFor('turn/completed', (params) => (params as { turn: { status: string } }).turn.status === 'interrupted');
+
+    const { data } = (await client.request('thread/backgroundTerminals/list', { threadId })) as { data: Terminal[] };
+    expect(data).toEqual([{ itemId: 'c1', processId: expect.stringMatching(/^\d+$/) as unknown, command: expect.stringContaining('echo started') as unknown, cwd: home.workspace, osPid: null, cpuPercent: null, rssKb: null }]);
+    writeFileSync(gate, '');
+    const done = (await client.waitFor('item/completed', (params) => (params as { item: { id: string } }).item.id === 'c1')) as { turnId: string; item: Record<string, unknown> };
+    expect(done.turnId).toBe(turn.id);
+    expect(done.item).toMatchObject({ type: 'commandExecution', status: 'completed', exitCode: 0, aggregatedOutput: 'started\ndone\n' });
+    // What it printed after the interrupt reached the client too, under its turn.
+    expect(client.notificationsOf('item/commandExecution/outputDelta')).toContainEqual({ threadId, turnId: turn.id, itemId: 'c1', delta: 'done\n' });
+    expect(await client.request('thread/backgroundTerminals/list', { threadId })).toEqual({ data: [], nextCursor: null });
+    // The rollout keeps the command's end: a client paging the turn sees it completed.
+    const items = (await client.request('thread/items/list', { threadId, turnId: turn.id })) as { data: { item: Record<string, unknown> }[] };
+    expect(items.data.map((entry) => entry.item)).toContainEqual(expect.objectContaining({ type: 'commandExecution', id: 'c1', status: 'completed', exitCode: 0 }));
+    expect(client.schemaFailures).toEqual([]);
   });
 
   it('cleans every running command at once', async () => {

@@ -236,7 +236,8 @@ export class LiveThread {
       case 'turnItem':
         return this.#turnItem(event.phase, event.turnId, event.item);
       case 'turnItemOutputDelta':
-        if (this.#turn?.id !== event.turnId) return;
+        // Between turns a command its turn left running still prints, as Codex sends it (see #turnItem).
+        if (this.#turn !== undefined && this.#turn.id !== event.turnId) return;
         return this.#emit('item/commandExecution/outputDelta', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, delta: event.delta });
       case 'agentMessageDelta':
         return this.#emit('item/agentMessage/delta', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, delta: event.delta });

@@ -30,3 +30,9 @@ export const MIN_SESSION_ID = 1_000;
 export const MAX_SESSION_ID = 100_000;
 /** How long closing waits for a killed process to be reported gone. */
 export const TERMINATE_WAIT_MS = 2_000;
+
+/**
+ * How long a wait for a detached command's exit sleeps between checks; its exit, output or close
+ * wakes the wait sooner, so this bounds only how long a missed wake-up could go unnoticed.
+ */
+export const DETACHED_EXIT_POLL_MS = 60_000;

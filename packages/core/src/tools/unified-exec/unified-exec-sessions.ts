@@ -9,6 +9,7 @@ import { ExecSession, type SessionExit, type SessionOrigin } from './exec-sessio
 import { budgetOutput, newChunkId, type ExecResponse } from './exec-output.js';
 import {
   DEFAULT_MAX_OUTPUT_TOKENS,
+  DETACHED_EXIT_POLL_MS,
   MAX_OUTPUT_DELTA_EVENTS,
   MAX_SESSION_ID,
   MAX_UNIFIED_EXEC_SESSIONS,
@@ -184,9 +185,39 @@ export class UnifiedExecSessions {
     const held = session.heldDeltas ?? [];
     session.heldDeltas = undefined;
     for (const delta of held) this.#emitDelta(session, delta.stream, delta.chunk);
-    const response = await this.#collect(session, startedAt, execYieldTime(request.yieldTimeMs), request.maxOutputTokens, request.signal);
+    let response: ExecResponse;
+    try {
+      response = await this.#collect(session, startedAt, execYieldTime(request.yieldTimeMs), request.maxOutputTokens, request.signal);
+    } catch (error) {
+      await this.#leaveRunning(session);
+      throw error;
+    }
     if (response.sessionId !== null) await this.#store(session);
     return response;
+  }
+
+  /**
+   * A call that stopped waiting (its turn was interrupted) leaves its command running, as Codex
+   * does: the command stays among the background terminals, and ends for clients when it exits
+   * (a command that already exited ends now).
+   */
+  async #leaveRunning(session: ExecSession): Promise<void> {
+    if (session.exit !== null || session.closed || this.#closed) {
+      if (session.exit !== null) this.#finish(session, session.exit);
+      return;
+    }
+    await this.#store(session);
+    void this.#finishOnExit(session);
+  }
+
+  /** Waits for a session no call is collecting to exit, then ends it (after the trailing output's grace). */
+  async #finishOnExit(session: ExecSession): Promise<void> {
+    while (session.exit === null && !session.closed) await session.changed(DETACHED_EXIT_POLL_MS);
+    const exitSeenAt = this.#now();
+    while (!session.closed && this.#now() - exitSeenAt < POST_EXIT_OUTPUT_GRACE_MS) await session.changed(exitSeenAt + POST_EXIT_OUTPUT_GRACE_MS - this.#now());
+    // A call (write_stdin) or a terminate may have ended it meanwhile; a lost executor ends it as a failure.
+    if (session.ended) return;
+    this.#finish(session, session.exit ?? { exitCode: -1, signal: null, sandboxDenied: false });
   }
 
   /**
