@@ -2,7 +2,7 @@
 // resume answer's collaboration mode and backwards cursors, the notifications after it, the user
 // message's client id kept across a restart, and the paging methods' refusals for a thread with no
 // history to page. Every message is validated against Codex's schema by the test client.
-import { assistantMessage, completed, mockProviderConfigToml, sse, startMockResponsesServer, type AppServerTestClient, type MockResponsesServer } from '@skein/test-support';
+import { assistantMessage, completed, failed, mockProviderConfigToml, sse, startMockResponsesServer, type AppServerTestClient, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, startInProcess, threadsOn, type InProcessServer, type TestHome } from './support/app-server-harness.js';
 
@@ -113,6 +113,32 @@ describe('thread/resume as Codex answers it', () => {
     await third.request('thread/resume', { threadId, excludeTurns: true });
     await third.waitFor('thread/goal/cleared');
     expect(third.notifications.slice(mark).map((notification) => notification.method)).not.toContain('deprecationNotice');
+  });
+});
+
+describe('turn status across a restart', () => {
+  // Issue #35: a resumed thread showed a failed turn as completed, with no error.
+  it('reads a failed turn back as failed with its error, next to a completed one', async () => {
+    const { server, client } = await connect();
+    const threadId = await startThread(client);
+    model.expect([sse(failed('server_error', 'the model fell over'))]);
+    const { turn } = (await client.request('turn/start', { threadId, input: [{ type: 'text', text: 'Go.', text_elements: [] }] })) as { turn: { id: string } };
+    const live = (await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id)) as { turn: { status: string; error: unknown } };
+    expect(live.turn.status).toBe('failed');
+    const answered = await runTurn(client, threadId);
+
+    const again = await restart(server, client);
+    const { data } = (await again.request('thread/turns/list', { threadId, sortDirection: 'asc' })) as { data: { id: string; status: string; error: unknown }[] };
+    expect(data.map(({ id, status, error }) => ({ id, status, error }))).toEqual([
+      { id: turn.id, status: 'failed', error: live.turn.error },
+      { id: answered, status: 'completed', error: null },
+    ]);
+    const read = (await again.request('thread/read', { threadId, includeTurns: true })) as { thread: { turns: { status: string; error: unknown }[] } };
+    expect(read.thread.turns.map(({ status, error }) => ({ status, error }))).toEqual([
+      { status: 'failed', error: live.turn.error },
+      { status: 'completed', error: null },
+    ]);
+    expect(again.schemaFailures).toEqual([]);
   });
 });
 

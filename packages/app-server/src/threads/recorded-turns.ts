@@ -10,6 +10,8 @@ interface TurnTrace {
   readonly items: WireObject[];
   startedAtMs: number | null;
   completedAtMs: number | null;
+  /** The error its `task_complete` recorded: the turn failed. */
+  error: WireObject | null;
 }
 
 const turnIdOf = (item: ResponseItem): string | undefined => {
@@ -28,7 +30,7 @@ export async function recordedTurns(loaded: LoadedThread, contextFragments?: rea
   const trace = (turnId: string): TurnTrace => {
     let found = traces.get(turnId);
     if (found === undefined) {
-      found = { items: [], startedAtMs: null, completedAtMs: null };
+      found = { items: [], startedAtMs: null, completedAtMs: null, error: null };
       traces.set(turnId, found);
     }
     return found;
@@ -43,24 +45,46 @@ export async function recordedTurns(loaded: LoadedThread, contextFragments?: rea
     const event = line.type === 'event_msg' ? (line.payload as { type?: unknown }).type : undefined;
     if (event === 'task_started') turn.startedAtMs = Date.parse(line.timestamp);
     if (event === 'task_complete' || event === 'turn_aborted') turn.completedAtMs = Date.parse(line.timestamp);
+    if (event === 'task_complete') turn.error = recordedTurnError((line.payload as { error?: unknown }).error);
   });
   return loaded.turns.flatMap((turn): WireObject[] => {
     if (turn.turnId === undefined) return [];
-    const { items, startedAtMs, completedAtMs } = traces.get(turn.turnId) ?? { items: [], startedAtMs: null, completedAtMs: null };
+    const { items, startedAtMs, completedAtMs, error } = traces.get(turn.turnId) ?? { items: [], startedAtMs: null, completedAtMs: null, error: null };
     return [
       {
         id: turn.turnId,
         rootTurnId: turn.turnId,
         items,
         itemsView: 'full',
-        status: turn.status === 'completed' ? 'completed' : turn.status === 'incomplete' && turn.turnId === runningTurnId ? 'inProgress' : 'interrupted',
-        error: null,
+        status: turn.status === 'completed' ? (error === null ? 'completed' : 'failed') : turn.status === 'incomplete' && turn.turnId === runningTurnId ? 'inProgress' : 'interrupted',
+        error: turn.status === 'completed' ? error : null,
         startedAt: startedAtMs === null ? null : Math.floor(startedAtMs / 1000),
         completedAt: completedAtMs === null ? null : Math.floor(completedAtMs / 1000),
         durationMs: startedAtMs === null || completedAtMs === null ? null : completedAtMs - startedAtMs,
       },
     ];
   });
+}
+
+/**
+ * A `task_complete`'s error as the turn's v2 error, as the live `turn/completed` carried it: the
+ * rollout writes Codex's error kind in snake_case (`internal_server_error`, or an object such as
+ * `{http_connection_failed: {http_status_code: 500}}`), the wire in camelCase. Null for no error.
+ */
+function recordedTurnError(recorded: unknown): WireObject | null {
+  if (typeof recorded !== 'object' || recorded === null) return null;
+  const { message, codex_error_info: info } = recorded as { message?: unknown; codex_error_info?: unknown };
+  if (typeof message !== 'string') return null;
+  return { message, codexErrorInfo: info === undefined ? null : camelCased(info), additionalDetails: null };
+}
+
+const camel = (snake: string): string => snake.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+
+/** A snake_case rollout value (strings and object keys) in the wire's camelCase. */
+function camelCased(value: unknown): unknown {
+  if (typeof value === 'string') return camel(value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [camel(key), typeof inner === 'object' ? camelCased(inner) : inner]));
 }
 
 function lineTurnId(line: RolloutLine): string | undefined {
