@@ -286,3 +286,11 @@ export {
   PluginInstalledParams,
   BedrockCheckGovCloudRequirementsParams,
 } from './app-server/client-surface.js';
+export {
+  ThreadQueueAddParams,
+  ThreadQueueDeleteParams,
+  ThreadQueueListParams,
+  ThreadQueueReorderParams,
+  ThreadQueueStartParams,
+  ThreadQueueUpdateParams,
+} from './app-server/thread-queue.js';

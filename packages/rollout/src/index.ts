@@ -149,6 +149,8 @@ export { GIT_COMMAND_TIMEOUT_MS, collectGitInfo } from './git-info.js';
 export type { CollectGitInfoOptions } from './git-info.js';
 export type { IndexRepair, ThreadStoreOptions } from './thread-store.js';
 export { INITIAL_READ_REVISION, ReadReceipts } from './thread-index/read-receipts.js';
+export { MAX_QUEUED_SUBMISSIONS, QueuedSubmissionError, QueuedSubmissions } from './thread-index/queued-submissions.js';
+export type { QueuedSubmission } from './thread-index/queued-submissions.js';
 export { ThreadMetadata } from './thread-index/thread-metadata.js';
 export type { StoredThreadMetadata, ThreadGitFacts, ThreadMetadataPatch } from './thread-index/thread-metadata.js';
 export type { ReadState, ReadStateUpdate, UnreadPosition } from './thread-index/read-receipts.js';

@@ -16,6 +16,7 @@ import { loadThread, type LoadThreadOptions, type LoadedThread } from './reconst
 import { resumeRollout, type ResumedThread } from './reconstruct/resume-rollout.js';
 import { RolloutError } from './rollout-error.js';
 import { ARCHIVED_SESSIONS_DIR, archivedRolloutPath, liveRolloutDir, requireRolloutFileName } from './rollout-path.js';
+import type { QueuedSubmissions } from './thread-index/queued-submissions.js';
 import type { ReadReceipts } from './thread-index/read-receipts.js';
 import type { ThreadMetadata } from './thread-index/thread-metadata.js';
 import { ThreadIndex, type ThreadListQuery, type ThreadPage } from './thread-index/thread-index.js';
@@ -73,6 +74,11 @@ export class ThreadStore {
   /** Where clients' users left off in each thread (durable, in the index database). */
   get readReceipts(): ReadReceipts {
     return this.index.readReceipts;
+  }
+
+  /** The messages clients queued for each thread (durable, in the index database). */
+  get queuedSubmissions(): QueuedSubmissions {
+    return this.index.queuedSubmissions;
   }
 
   /** What clients set on each thread beyond its file (Git facts, Daybreak; durable, in the index database). */
@@ -195,7 +201,7 @@ export class ThreadStore {
     return this.indexFile(target, false, summary.title);
   }
 
-  /** Deletes a thread's file, its row, its read state and its metadata (`WriterBusy` while it is being written). */
+  /** Deletes a thread's file, its row, its read state, its metadata and its queue (`WriterBusy` while it is being written). */
   async delete(threadId: string): Promise<void> {
     const summary = await this.require(threadId);
     await this.assertIdle(summary.id);
@@ -205,6 +211,7 @@ export class ThreadStore {
     this.index.remove(summary.id);
     this.index.readReceipts.remove(summary.id);
     this.index.threadMetadata.remove(summary.id);
+    this.index.queuedSubmissions.removeAll(summary.id);
   }
 
   /**

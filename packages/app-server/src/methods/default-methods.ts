@@ -27,6 +27,7 @@ import { THREAD_METADATA_METHODS } from './thread-metadata.js';
 import { THREAD_SETTINGS_METHODS } from './thread-settings.js';
 import { THREAD_INJECT_ITEMS_METHODS } from './thread-inject-items.js';
 import { THREAD_ITEMS_LIST_METHODS } from './thread-items-list.js';
+import { THREAD_QUEUE_METHODS } from './thread-queue.js';
 import { THREAD_TURNS_LIST_METHODS } from './thread-turns-list.js';
 import { THREAD_METHODS } from './threads.js';
 import { TURN_METHODS } from './turns.js';
@@ -50,6 +51,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   THREAD_TURNS_LIST_METHODS,
   THREAD_ITEMS_LIST_METHODS,
   THREAD_INJECT_ITEMS_METHODS,
+  THREAD_QUEUE_METHODS,
   TURN_METHODS,
   THREAD_COMPACT_METHODS,
   ENVIRONMENT_METHODS,

@@ -27,6 +27,8 @@ export interface ThreadHost {
   newItemId(): string;
   /** Records that a turn of the thread ended; answers the thread's new read state, if it keeps one. */
   publishTurn?(threadId: string, turnId: string): unknown;
+  /** Called once a turn ended and its `turn/completed` went out (the thread is idle): delivers what was queued. */
+  turnEnded?(threadId: string, status: 'completed' | 'interrupted' | 'failed'): void;
 }
 
 interface ActiveTurn {
@@ -354,6 +356,7 @@ export class LiveThread {
       turn: this.#turnObject(turn, status, error, completedAtMs, { items, itemsView: items.length === 0 ? 'notLoaded' : 'summary' }),
     });
     for (const requestId of turn.openRequests) this.#emit('serverRequest/resolved', { threadId: this.id, requestId });
+    if (this.#turn === undefined) this.host.turnEnded?.(this.id, status);
   }
 
   #turnObject(

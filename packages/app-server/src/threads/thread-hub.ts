@@ -23,6 +23,7 @@ import { recordedApprovalPolicy } from './recorded-approval-policy.js';
 import { threadConfigOverrides } from './thread-config-overrides.js';
 import { recordPermissions, selectThreadPermissions, type PermissionSelection } from './permission-selection.js';
 import { nextTurnConfig } from './thread-settings.js';
+import { deliverQueuedAfter } from './queued-turns.js';
 import { threadUnloadDelayMs } from './thread-unload-delay.js';
 import { resolveThreadCwd } from './thread-cwd.js';
 
@@ -326,7 +327,11 @@ export class ThreadHub {
     serviceTier: string | null | undefined,
   ): LiveThread {
     // The id is known only once core opened the thread; LiveThread takes it from the handle.
-    const host: ThreadHost = { ...this.server, publishTurn: (id, turnId) => this.#openStore?.readReceipts.publishTurn(id, turnId) };
+    const host: ThreadHost = {
+      ...this.server,
+      publishTurn: (id, turnId) => this.#openStore?.readReceipts.publishTurn(id, turnId),
+      turnEnded: (id, status) => this.#deliverQueued(id, status),
+    };
     const live = new LiveThread(threadId ?? '', config, {
       createdAtMs: facts.createdAtMs ?? this.server.now(),
       ephemeral: facts.ephemeral,
@@ -371,6 +376,19 @@ export class ThreadHub {
       },
     );
     return this.#registry;
+  }
+
+  /** After a turn of a loaded thread ended: its next queued message starts (see queued-turns.ts). */
+  #deliverQueued(threadId: string, status: 'completed' | 'interrupted' | 'failed'): void {
+    const thread = this.#threads.get(threadId);
+    const store = this.#openStore;
+    if (thread === undefined || store === undefined) return;
+    try {
+      deliverQueuedAfter(status, thread, store.queuedSubmissions, (id) => this.server.broadcast(id, 'thread/queue/changed', { threadId: id }));
+    } catch (error) {
+      // A queue that cannot be read must not break the turn that just ended; the client hears why.
+      this.server.broadcast(threadId, 'warning', { threadId, message: `the queued message could not be started: ${(error as Error).message}` });
+    }
   }
 
   /**

@@ -5,6 +5,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { RolloutError } from '../rollout-error.js';
+import { QueuedSubmissions } from './queued-submissions.js';
 import { ReadReceipts } from './read-receipts.js';
 import { ThreadMetadata } from './thread-metadata.js';
 import { decodeThreadCursor, encodeThreadCursor, type ThreadSortKey } from './thread-cursor.js';
@@ -101,6 +102,7 @@ CREATE INDEX IF NOT EXISTS threads_by_updated ON threads (archived, updated_ms D
 /** The SQLite thread index of one home directory. Synchronous (better-sqlite3); safe to share between processes (WAL). */
 export class ThreadIndex {
   #readReceipts: ReadReceipts | undefined;
+  #queuedSubmissions: QueuedSubmissions | undefined;
   #metadata: ThreadMetadata | undefined;
 
   private constructor(
@@ -246,6 +248,12 @@ export class ThreadIndex {
   get readReceipts(): ReadReceipts {
     this.#readReceipts ??= new ReadReceipts(this.db);
     return this.#readReceipts;
+  }
+
+  /** The messages clients queued for each thread, durable like the read receipts. */
+  get queuedSubmissions(): QueuedSubmissions {
+    this.#queuedSubmissions ??= new QueuedSubmissions(this.db);
+    return this.#queuedSubmissions;
   }
 
   /** The metadata clients set on threads (Git facts, Daybreak), durable like the read receipts. */
