@@ -102,6 +102,11 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
     return this.#initializeParams;
   }
 
+  /** This client's requests waiting or running (`server/diagnostics`). */
+  get requestsInFlight(): number {
+    return this.#queue.size;
+  }
+
   /** Whether `initialize` succeeded. */
   get initialized(): boolean {
     return this.#initializeParams !== undefined;

@@ -285,6 +285,11 @@ export {
   ThreadBackgroundTerminalsTerminateParams,
   PluginInstalledParams,
   BedrockCheckGovCloudRequirementsParams,
+  ThreadItemsReadParams,
+  ThreadTimelineListParams,
+  ServerDiagnosticsParams,
+  TurnSettingsUpdateParams,
+  FeedbackSaveParams,
 } from './app-server/client-surface.js';
 export {
   ThreadQueueAddParams,

@@ -31,6 +31,11 @@ import { THREAD_QUEUE_METHODS } from './thread-queue.js';
 import { THREAD_TURNS_LIST_METHODS } from './thread-turns-list.js';
 import { THREAD_METHODS } from './threads.js';
 import { TURN_METHODS } from './turns.js';
+import { FEEDBACK_SAVE_METHODS } from './feedback-save.js';
+import { SERVER_DIAGNOSTICS_METHODS } from './server-diagnostics.js';
+import { THREAD_ITEMS_READ_METHODS } from './thread-items-read.js';
+import { THREAD_TIMELINE_LIST_METHODS } from './thread-timeline-list.js';
+import { TURN_SETTINGS_UPDATE_METHODS } from './turn-settings-update.js';
 
 const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   FS_METHODS,
@@ -64,6 +69,11 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   THREAD_BACKGROUND_TERMINALS_METHODS,
   ABSENT_FEATURE_METHODS,
   FUZZY_FILE_SEARCH_METHODS,
+  FEEDBACK_SAVE_METHODS,
+  SERVER_DIAGNOSTICS_METHODS,
+  THREAD_ITEMS_READ_METHODS,
+  THREAD_TIMELINE_LIST_METHODS,
+  TURN_SETTINGS_UPDATE_METHODS,
 ];
 
 /** Every method this server implements, by name (a new map each call). */

@@ -8,8 +8,12 @@ import { agentMessageItem, commandExecutionItem, fileChangeItem, reasoningItem, 
 
 interface TurnTrace {
   readonly items: WireObject[];
+  /** Where each item's line is in the file (its first line, for a message a host line amends). */
+  readonly itemPositions: number[];
   startedAtMs: number | null;
   completedAtMs: number | null;
+  startedPosition: number | null;
+  completedPosition: number | null;
   /** The error its `task_complete` recorded: the turn failed. */
   error: WireObject | null;
 }
@@ -19,50 +23,72 @@ const turnIdOf = (item: ResponseItem): string | undefined => {
   return typeof metadata?.turn_id === 'string' ? metadata.turn_id : undefined;
 };
 
+/** One recorded turn, and where its start, items and end are in the rollout (line numbers). */
+export interface RecordedTurn {
+  readonly turn: WireObject;
+  readonly startedPosition: number | null;
+  readonly itemPositions: readonly number[];
+  readonly completedPosition: number | null;
+}
+
 /**
  * The turns of a loaded rollout, oldest first. A turn the file never saw end is `inProgress` only
  * while it is `runningTurnId`; any other was cut short (its process was killed) and is
  * `interrupted`, as Codex reports it.
  */
 export async function recordedTurns(loaded: LoadedThread, contextFragments?: readonly ContextFragmentDefinition[], runningTurnId?: string): Promise<WireObject[]> {
+  return (await recordedTurnsWithPositions(loaded, contextFragments, runningTurnId)).map((recorded) => recorded.turn);
+}
+
+/** {@link recordedTurns} with each turn's positions in the file, for a timeline. */
+export async function recordedTurnsWithPositions(loaded: LoadedThread, contextFragments?: readonly ContextFragmentDefinition[], runningTurnId?: string): Promise<RecordedTurn[]> {
   const surviving = new Set(loaded.turns.flatMap((turn) => (turn.turnId === undefined ? [] : [turn.turnId])));
   const traces = new Map<string, TurnTrace>();
+  const emptyTrace = (): TurnTrace => ({ items: [], itemPositions: [], startedAtMs: null, completedAtMs: null, startedPosition: null, completedPosition: null, error: null });
   const trace = (turnId: string): TurnTrace => {
     let found = traces.get(turnId);
     if (found === undefined) {
-      found = { items: [], startedAtMs: null, completedAtMs: null, error: null };
+      found = emptyTrace();
       traces.set(turnId, found);
     }
     return found;
   };
-  await forEachThreadLine(loaded.path, (line) => {
+  await forEachThreadLine(loaded.path, (line, lineNumber) => {
     const turnId = lineTurnId(line);
     if (turnId === undefined || !surviving.has(turnId)) return;
     const turn = trace(turnId);
     const item = threadItemOf(line, contextFragments);
     if (item?.['type'] === 'recordedUserMessage') adoptRecordedUserMessage(turn.items, item);
-    else if (item !== undefined) turn.items.push(item);
+    else if (item !== undefined) {
+      turn.items.push(item);
+      turn.itemPositions.push(lineNumber);
+    }
     const event = line.type === 'event_msg' ? (line.payload as { type?: unknown }).type : undefined;
-    if (event === 'task_started') turn.startedAtMs = Date.parse(line.timestamp);
-    if (event === 'task_complete' || event === 'turn_aborted') turn.completedAtMs = Date.parse(line.timestamp);
+    if (event === 'task_started') {
+      turn.startedAtMs = Date.parse(line.timestamp);
+      turn.startedPosition = lineNumber;
+    }
+    if (event === 'task_complete' || event === 'turn_aborted') {
+      turn.completedAtMs = Date.parse(line.timestamp);
+      turn.completedPosition = lineNumber;
+    }
     if (event === 'task_complete') turn.error = recordedTurnError((line.payload as { error?: unknown }).error);
   });
-  return loaded.turns.flatMap((turn): WireObject[] => {
+  return loaded.turns.flatMap((turn): RecordedTurn[] => {
     if (turn.turnId === undefined) return [];
-    const { items, startedAtMs, completedAtMs, error } = traces.get(turn.turnId) ?? { items: [], startedAtMs: null, completedAtMs: null, error: null };
-    return [
-      {
-        id: turn.turnId,
-        rootTurnId: turn.turnId,
-        items,
-        itemsView: 'full',
-        status: turn.status === 'completed' ? (error === null ? 'completed' : 'failed') : turn.status === 'incomplete' && turn.turnId === runningTurnId ? 'inProgress' : 'interrupted',
-        error: turn.status === 'completed' ? error : null,
-        startedAt: startedAtMs === null ? null : Math.floor(startedAtMs / 1000),
-        completedAt: completedAtMs === null ? null : Math.floor(completedAtMs / 1000),
-        durationMs: startedAtMs === null || completedAtMs === null ? null : completedAtMs - startedAtMs,
-      },
-    ];
+    const { items, itemPositions, startedAtMs, completedAtMs, startedPosition, completedPosition, error } = traces.get(turn.turnId) ?? emptyTrace();
+    const wire: WireObject = {
+      id: turn.turnId,
+      rootTurnId: turn.turnId,
+      items,
+      itemsView: 'full',
+      status: turn.status === 'completed' ? (error === null ? 'completed' : 'failed') : turn.status === 'incomplete' && turn.turnId === runningTurnId ? 'inProgress' : 'interrupted',
+      error: turn.status === 'completed' ? error : null,
+      startedAt: startedAtMs === null ? null : Math.floor(startedAtMs / 1000),
+      completedAt: completedAtMs === null ? null : Math.floor(completedAtMs / 1000),
+      durationMs: startedAtMs === null || completedAtMs === null ? null : completedAtMs - startedAtMs,
+    };
+    return [{ turn: wire, startedPosition, itemPositions, completedPosition }];
   });
 }
 

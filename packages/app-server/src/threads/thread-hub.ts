@@ -12,7 +12,7 @@ import type { ThreadExtensions } from '../extensions/host-extensions.js';
 import type { ClientConnection } from '../method.js';
 import { chosenServiceTier } from './service-tier.js';
 import { LiveThread, type ThreadHost } from './live-thread.js';
-import { previewOf, recordedTurns } from './recorded-turns.js';
+import { previewOf, recordedTurns, recordedTurnsWithPositions, type RecordedTurn } from './recorded-turns.js';
 import type { WireObject } from './thread-items.js';
 import { EnvironmentManager } from '../environments/environment-manager.js';
 import { announceWhenConnected, relayConnectionNotices } from '../environments/environment-notices.js';
@@ -278,11 +278,16 @@ export class ThreadHub {
    * refusals, as Codex words them) an ephemeral thread, or a loaded one before its first turn, is -32600.
    */
   async recordedTurns(threadId: string, method?: string): Promise<WireObject[]> {
+    return (await this.recordedTurnsWithPositions(threadId, method)).map((recorded) => recorded.turn);
+  }
+
+  /** {@link recordedTurns} with where each turn's start, items and end are in its rollout (`thread/timeline/list`). */
+  async recordedTurnsWithPositions(threadId: string, method?: string): Promise<RecordedTurn[]> {
     const live = this.#threads.get(threadId);
     if (live?.facts.ephemeral === true) return method === undefined ? [] : refuse(`ephemeral threads do not support ${method}`);
     // A turn that just completed may still be writing its last lines; its end is on file once it settled.
     await live?.settled();
-    const turns = await recordedTurns(await this.#read(threadId), this.options.contextFragments, live?.activeTurnId);
+    const turns = await recordedTurnsWithPositions(await this.#read(threadId), this.options.contextFragments, live?.activeTurnId);
     if (method !== undefined && live !== undefined && turns.length === 0 && live.activeTurnId === undefined) {
       refuse(`thread ${threadId} is not materialized yet; ${method} is unavailable before first user message`);
     }

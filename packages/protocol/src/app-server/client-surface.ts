@@ -1,5 +1,6 @@
 // Params of the methods Codex's TUI and IDE clients call beside the thread basics: `hooks/list`,
-// `collaborationMode/list`, `thread/readState/update`, `thread/turns/list`, background terminals,
+// `collaborationMode/list`, `thread/readState/update`, `thread/turns/list`, `thread/items/read`,
+// `thread/timeline/list`, `server/diagnostics`, `turn/settings/update`, `feedback/save`, background terminals,
 // `plugin/installed` and the Bedrock GovCloud check.
 import * as z from 'zod';
 import { lazySchema } from '../lazy-schema.js';
@@ -71,3 +72,48 @@ export type PluginInstalledParams = z.infer<typeof PluginInstalledParams>;
 /** `account/bedrock/checkGovCloudRequirements` takes nothing, but Codex wants the params member. */
 export const BedrockCheckGovCloudRequirementsParams = lazySchema(() => z.object({}));
 export type BedrockCheckGovCloudRequirementsParams = z.infer<typeof BedrockCheckGovCloudRequirementsParams>;
+
+/** `thread/items/read`: some of one turn's recorded items, by id. */
+export const ThreadItemsReadParams = lazySchema(() => z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  itemIds: z.array(z.string()),
+}));
+export type ThreadItemsReadParams = z.infer<typeof ThreadItemsReadParams>;
+
+/** `thread/timeline/list`: a thread's turn starts, items and turn ends in the order they were recorded, paged. */
+export const ThreadTimelineListParams = lazySchema(() => z.object({
+  threadId: z.string(),
+  cursor: z.string().nullish(),
+  limit: z.number().int().nonnegative().nullish(),
+}));
+export type ThreadTimelineListParams = z.infer<typeof ThreadTimelineListParams>;
+
+/** `server/diagnostics` takes nothing. */
+export const ServerDiagnosticsParams = lazySchema(() => z.object({}).nullish());
+export type ServerDiagnosticsParams = z.infer<typeof ServerDiagnosticsParams>;
+
+/** `turn/settings/update`: changes the running turn's model settings from its next step on. */
+export const TurnSettingsUpdateParams = lazySchema(() => z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  model: z.string().nullish(),
+  effort: z.string().nullish(),
+  summary: z.string().nullish(),
+  serviceTier: z.string().nullish(),
+  approvalsReviewer: z.string().nullish(),
+  environments: z.array(z.unknown()).nullish(),
+}));
+export type TurnSettingsUpdateParams = z.infer<typeof TurnSettingsUpdateParams>;
+
+/** `feedback/save`: writes a feedback report to `savePath` (Skein never uploads one). */
+export const FeedbackSaveParams = lazySchema(() => z.object({
+  classification: z.string(),
+  savePath: z.string(),
+  reason: z.string().nullish(),
+  threadId: z.string().nullish(),
+  includeLogs: z.boolean().optional(),
+  extraLogFiles: z.array(z.string()).nullish(),
+  tags: z.record(z.string(), z.string()).nullish(),
+}));
+export type FeedbackSaveParams = z.infer<typeof FeedbackSaveParams>;
