@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppServerErrorCode, FeedbackSaveParams, randomUuidV7 } from '@skein/protocol';
-import { zipSync, strToU8 } from 'fflate';
 import { AppServerRequestError, refuse } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
 
@@ -76,6 +75,8 @@ export const FEEDBACK_SAVE_METHODS: ReadonlyMap<string, AppServerMethod> = new M
         }
         for (const [index, source] of (params.extraLogFiles ?? []).entries()) logs.push({ name: `logs/${index + 1}-${path.basename(source)}`, source });
         const entries = await Promise.all(logs.map((log) => logEntry(log.name, log.source)));
+        // fflate loads worker_threads as it starts: only a save should pay for it, not every server start.
+        const { zipSync, strToU8 } = await import('fflate');
         const report = {
           classification: params.classification,
           reason: params.reason ?? null,
