@@ -92,7 +92,9 @@ describe.each<Transport>(['stdio', 'websocket'])('config/read, model/list, exper
       'gpt-5.6-luna',
       'gpt-5.5',
     ]);
-    expect(all.data.filter((model) => model.isDefault).map((model) => model.id)).toEqual(['gpt-5.5']);
+    // Codex's catalog default, not the configured gpt-5.5: Codex's TUI moved a user whose configured
+    // model was marked default to its upgrade and wrote it into config.toml (issue #35).
+    expect(all.data.filter((model) => model.isDefault).map((model) => model.id)).toEqual(['gpt-6.2-sol']);
     // What Codex's TUI shows on its migration screen: the newer model, with text of our own.
     const upgrades = (all.data as unknown as { id: string; upgrade: string | null; upgradeInfo: { model: string; migrationMarkdown: string } | null }[]).filter((model) => model.upgrade !== null);
     expect(upgrades.map((model) => [model.id, model.upgrade, model.upgradeInfo?.model])).toEqual([
@@ -101,8 +103,20 @@ describe.each<Transport>(['stdio', 'websocket'])('config/read, model/list, exper
       ['gpt-5.6-luna', 'gpt-6-luna', 'gpt-6-luna'],
       ['gpt-5.5', 'gpt-6-sol', 'gpt-6-sol'],
     ]);
-    expect(upgrades[0]!.upgradeInfo).toEqual({ model: 'gpt-6-sol', upgradeCopy: null, modelLink: null, migrationMarkdown: expect.stringContaining('GPT-6-Sol is available') as unknown });
+    expect(upgrades[0]!.upgradeInfo).toEqual({ model: 'gpt-6-sol', upgradeCopy: null, modelLink: null, migrationMarkdown: expect.stringContaining('GPT-6-Sol is available') as unknown, retirementAt: null });
     const hidden = (await client.request('model/list', { includeHidden: true })) as { data: { id: string; hidden: boolean }[] };
+    // The catalog facts Codex fills per model: its multi-agent tool generation, a specialty, an announcement.
+    const facts = (hidden.data as unknown as { id: string; multiAgentVersion: string | null; modelSpecialty: string | null; availabilityNux: unknown }[]).map((model) => [model.id, model.multiAgentVersion, model.modelSpecialty, model.availabilityNux !== null]);
+    expect(facts.filter(([, version]) => version !== 'v2')).toEqual([
+      ['gpt-5.6-luna', 'v1', null, false],
+      ['gpt-5.5', null, null, false],
+      ['codex-auto-review', 'v1', null, false],
+    ]);
+    expect(facts.filter(([, , specialty, announced]) => specialty !== null || announced === true).map(([id, , specialty]) => [id, specialty])).toEqual([
+      ['gpt-6.1-sol', null],
+      ['gpt-daybreak-blue-latest', 'cyber'],
+      ['gpt-daybreak-red-latest', 'cyber'],
+    ]);
     expect(hidden.data.filter((model) => model.hidden).map((model) => model.id)).toEqual(['gpt-daybreak-blue-latest', 'gpt-daybreak-red-latest', 'codex-auto-review']);
     expect(hidden.data.map((model) => model.id).slice(-3)).toEqual(['gpt-daybreak-red-latest', 'gpt-5.5', 'codex-auto-review']);
     // The Fast (`priority`) tier where Codex's catalog offers it: not on the daybreak models; the

@@ -54,7 +54,7 @@ describe('skein app-server', () => {
     const client = await AppServerTestClient.connectWebSocket(url, { token: TOKEN });
     await client.initialize();
     const models = (await client.request('model/list', {})) as { data: { id: string; isDefault: boolean }[] };
-    expect(models.data.filter((model) => model.isDefault).map((model) => model.id)).toEqual(['gpt-5.5']);
+    expect(models.data.filter((model) => model.isDefault).map((model) => model.id)).toEqual(['gpt-6.2-sol']);
     await client.close();
     const code = new Promise<number | null>((resolve) => server.once('exit', resolve));
     server.kill('SIGTERM');

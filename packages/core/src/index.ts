@@ -11,7 +11,7 @@ export type { ResponseEvent } from './model-client/response-event.js';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs } from './model-client/retry-policy.js';
 export type { RetryPolicy } from './model-client/retry-policy.js';
 export { autoCompactTokenLimit, effectiveContextWindow, findModelInfo, listModels } from './model/model-catalog.js';
-export type { FastTier, ModelInfo, ModelOverrides, ToolMode } from './model/model-catalog.js';
+export type { FastTier, ModelInfo, ModelOverrides, MultiAgentVersion, ToolMode } from './model/model-catalog.js';
 export { OUTPUT_SCHEMA_NAME, buildResponsesBody } from './model/responses-request.js';
 export type { ResponsesServiceTier, SamplingRequest } from './model/responses-request.js';
 export { ENVIRONMENT_CONTEXT_OPEN, localDate, renderEnvironmentContext } from './context/environment-context.js';

@@ -1,5 +1,4 @@
 // `model/list`: the models of core's catalog with the presentation Codex clients expect, paginated.
-import { DEFAULT_MODEL } from '@skein/config';
 import { findModelInfo, listModels, type FastTier, type ModelInfo } from '@skein/core';
 import { ModelListParams, type Model, type ModelListResponse } from '@skein/protocol';
 import { defineMethod, type AppServerMethod } from '../method.js';
@@ -30,6 +29,8 @@ function upgradeInfo(target: string): Model['upgradeInfo'] {
     upgradeCopy: null,
     modelLink: null,
     migrationMarkdown: `**${name} is available**\n\nA newer model for the same work. Switch to it now, or later with \`/model\` or \`model = "${target}"\` in config.toml.`,
+    // No bundled model is being retired, in Codex's catalog either.
+    retirementAt: null,
   };
 }
 
@@ -46,10 +47,10 @@ function toModel(info: ModelInfo): Model {
     model: info.slug,
     upgrade: info.upgrade,
     upgradeInfo: info.upgrade === null ? null : upgradeInfo(info.upgrade),
-    availabilityNux: null,
+    availabilityNux: info.announced ? { message: `${info.displayName} is here: try it on your hardest work.` } : null,
     displayName: info.displayName,
     description: DESCRIPTIONS[info.toolMode],
-    modelSpecialty: null,
+    modelSpecialty: info.specialty,
     hidden: info.hidden,
     supportedReasoningEfforts: info.supportedReasoningEfforts.map((effort) => ({
       reasoningEffort: effort,
@@ -58,13 +59,14 @@ function toModel(info: ModelInfo): Model {
     defaultReasoningEffort: info.defaultReasoningEffort ?? 'medium',
     inputModalities: ['text', 'image'],
     supportsPersonality: false,
-    multiAgentVersion: null,
+    multiAgentVersion: info.multiAgentVersion,
     additionalSpeedTiers: info.fastTier === null ? [] : ['fast'],
     serviceTiers: serviceTiers(info.fastTier),
     defaultServiceTier: info.fastTier?.isDefault === true ? 'priority' : null,
     availableAccessPrograms: null,
-    // As Codex marks it: the model used when config names none, whatever this config chose.
-    isDefault: info.slug === DEFAULT_MODEL,
+    // Codex's catalog default, never the configured model: Codex's TUI moves a user whose model is
+    // the default to its upgrade and writes that into config.toml (issue #35).
+    isDefault: info.isCatalogDefault,
   };
 }
 

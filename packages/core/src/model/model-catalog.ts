@@ -30,7 +30,18 @@ export interface ModelInfo {
   readonly upgrade: string | null;
   /** The faster `priority` service tier the model offers, if any. */
   readonly fastTier: FastTier | null;
+  /** Which multi-agent tool set the model is trained on (Codex's catalog `multi_agent_version`), if any. */
+  readonly multiAgentVersion: MultiAgentVersion | null;
+  /** The work the model is made for beyond general coding (Codex's `cyber` for the Daybreak models), if any. */
+  readonly specialty: string | null;
+  /** Whether Codex's catalog names it the default model (the one its clients pick when none is configured). */
+  readonly isCatalogDefault: boolean;
+  /** Whether a picker announces the model's availability to the user (Codex's `availabilityNux`). */
+  readonly announced: boolean;
 }
+
+/** Codex's multi-agent tool generations. */
+export type MultiAgentVersion = 'v1' | 'v2';
 
 /** What the `priority` ("Fast") service tier gives on one model. */
 export interface FastTier {
@@ -55,6 +66,10 @@ interface CatalogEntry {
   readonly hidden: boolean;
   readonly upgrade: string | null;
   readonly fastTier: FastTier | null;
+  readonly multiAgentVersion?: MultiAgentVersion | null;
+  readonly specialty?: string | null;
+  readonly isCatalogDefault?: boolean;
+  readonly announced?: boolean;
 }
 
 function entry(facts: CatalogEntry): ModelInfo {
@@ -75,6 +90,10 @@ function entry(facts: CatalogEntry): ModelInfo {
     hidden: facts.hidden,
     upgrade: facts.upgrade,
     fastTier: facts.fastTier,
+    multiAgentVersion: facts.multiAgentVersion ?? null,
+    specialty: facts.specialty ?? null,
+    isCatalogDefault: facts.isCatalogDefault ?? false,
+    announced: facts.announced ?? false,
   };
 }
 
@@ -82,7 +101,7 @@ const DOUBLE = { speedup: 2, increasedUsage: true, isDefault: false } as const;
 const HALF_AGAIN = { speedup: 1.5, increasedUsage: true, isDefault: false } as const;
 const HALF_AGAIN_SAME_USAGE = { speedup: 1.5, increasedUsage: false, isDefault: false } as const;
 
-const CODE_MODE = { toolMode: 'code_mode_only', defaultVerbosity: 'low', hidden: false, upgrade: null } as const;
+const CODE_MODE = { toolMode: 'code_mode_only', defaultVerbosity: 'low', hidden: false, upgrade: null, multiAgentVersion: 'v2' } as const;
 const MAX_ULTRA = ['max', 'ultra'] as const;
 
 /**
@@ -91,20 +110,20 @@ const MAX_ULTRA = ['max', 'ultra'] as const;
  * have yet, so a thread on one of them is offered the direct tools instead.
  */
 const CATALOG: readonly ModelInfo[] = [
-  entry({ ...CODE_MODE, slug: 'gpt-6.2-sol', fastTier: DOUBLE, displayName: 'GPT-6.2-Sol', contextWindow: 500_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
+  entry({ ...CODE_MODE, slug: 'gpt-6.2-sol', isCatalogDefault: true, fastTier: DOUBLE, displayName: 'GPT-6.2-Sol', contextWindow: 500_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
   entry({ ...CODE_MODE, slug: 'gpt-6.2-astra', fastTier: DOUBLE, displayName: 'GPT-6.2-Astra', contextWindow: 272_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
   entry({ ...CODE_MODE, slug: 'gpt-6.1-terra', fastTier: HALF_AGAIN_SAME_USAGE, displayName: 'GPT-6.1 Terra', contextWindow: 500_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
-  entry({ ...CODE_MODE, slug: 'gpt-6.1-sol', fastTier: DOUBLE, displayName: 'GPT-6.1-Sol', contextWindow: 500_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
+  entry({ ...CODE_MODE, slug: 'gpt-6.1-sol', announced: true, fastTier: DOUBLE, displayName: 'GPT-6.1-Sol', contextWindow: 500_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
   entry({ ...CODE_MODE, slug: 'gpt-6-astra', fastTier: DOUBLE, displayName: 'GPT-6-Astra', contextWindow: 272_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA }),
   entry({ ...CODE_MODE, slug: 'gpt-6-sol', fastTier: { ...HALF_AGAIN_SAME_USAGE, isDefault: true }, displayName: 'GPT-6-Sol', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: MAX_ULTRA }),
   entry({ ...CODE_MODE, slug: 'gpt-6-luna', fastTier: { ...HALF_AGAIN_SAME_USAGE, isDefault: true }, displayName: 'GPT-6-Luna', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: ['max'] }),
   entry({ ...CODE_MODE, slug: 'gpt-5.6-sol', fastTier: HALF_AGAIN, displayName: 'GPT-5.6-Sol', contextWindow: 272_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA, upgrade: 'gpt-6-sol' }),
   entry({ ...CODE_MODE, slug: 'gpt-5.6-terra', fastTier: HALF_AGAIN, displayName: 'GPT-5.6-Terra', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: MAX_ULTRA, upgrade: 'gpt-6-sol' }),
-  entry({ ...CODE_MODE, slug: 'gpt-5.6-luna', fastTier: HALF_AGAIN, displayName: 'GPT-5.6-Luna', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: ['max'], upgrade: 'gpt-6-luna' }),
-  entry({ ...CODE_MODE, slug: 'gpt-daybreak-blue-latest', fastTier: null, displayName: 'Daybreak Blue', contextWindow: 272_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA, hidden: true }),
-  entry({ ...CODE_MODE, slug: 'gpt-daybreak-red-latest', fastTier: null, displayName: 'Daybreak Red', contextWindow: 372_000, defaultReasoningEffort: 'medium', topEfforts: MAX_ULTRA, defaultVerbosity: 'high', hidden: true }),
+  entry({ ...CODE_MODE, slug: 'gpt-5.6-luna', multiAgentVersion: 'v1', fastTier: HALF_AGAIN, displayName: 'GPT-5.6-Luna', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: ['max'], upgrade: 'gpt-6-luna' }),
+  entry({ ...CODE_MODE, slug: 'gpt-daybreak-blue-latest', specialty: 'cyber', fastTier: null, displayName: 'Daybreak Blue', contextWindow: 272_000, defaultReasoningEffort: 'low', topEfforts: MAX_ULTRA, hidden: true }),
+  entry({ ...CODE_MODE, slug: 'gpt-daybreak-red-latest', specialty: 'cyber', fastTier: null, displayName: 'Daybreak Red', contextWindow: 372_000, defaultReasoningEffort: 'medium', topEfforts: MAX_ULTRA, defaultVerbosity: 'high', hidden: true }),
   entry({ slug: 'gpt-5.5', fastTier: HALF_AGAIN, displayName: 'GPT-5.5', contextWindow: 272_000, toolMode: 'direct', defaultReasoningEffort: 'medium', topEfforts: [], defaultVerbosity: 'low', hidden: false, upgrade: 'gpt-6-sol' }),
-  entry({ ...CODE_MODE, slug: 'codex-auto-review', fastTier: HALF_AGAIN, displayName: 'Codex Auto Review', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: ['max'], hidden: true }),
+  entry({ ...CODE_MODE, slug: 'codex-auto-review', multiAgentVersion: 'v1', fastTier: HALF_AGAIN, displayName: 'Codex Auto Review', contextWindow: 272_000, defaultReasoningEffort: 'medium', topEfforts: ['max'], hidden: true }),
 ];
 
 /** A conservative description for models the catalog does not know (custom providers, new releases). */
@@ -127,6 +146,10 @@ function unknownModel(slug: string): ModelInfo {
     hidden: false,
     upgrade: null,
     fastTier: null,
+    multiAgentVersion: null,
+    specialty: null,
+    isCatalogDefault: false,
+    announced: false,
   };
 }
 
