@@ -6,6 +6,8 @@ import {
   AppServerErrorCode,
   AppServerErrorMessage,
   CODEX_CLIENT_REQUEST_METHODS,
+  CODEX_LEGACY_REQUEST_METHODS,
+  unknownRequestMethodMessage,
   InitializeParams,
   experimentalApiRequiredMessage,
   type JsonRpcErrorObject,
@@ -51,7 +53,7 @@ interface PendingServerRequest {
   reject(error: ServerRequestError): void;
 }
 
-const CODEX_METHODS = new Set(CODEX_CLIENT_REQUEST_METHODS);
+const CODEX_METHODS = new Set([...CODEX_CLIENT_REQUEST_METHODS, ...CODEX_LEGACY_REQUEST_METHODS]);
 
 /** A response message as an answer: its result, or its error as a `ServerRequestError`. */
 function answerOf(message: Record<string, unknown>, method: string): ServerRequestAnswer {
@@ -276,9 +278,9 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
     if (request.method === 'initialize') return this.initialize(request.params);
     const method = this.setup.methods.get(request.method);
     if (method === undefined) {
-      // The issue asks for -32601 naming the method; Codex answers names it does not know with
-      // -32600 "unknown variant …" (we follow the issue, and keep Codex's wording for its own methods).
-      if (!CODEX_METHODS.has(request.method)) throw new AppServerRequestError(AppServerErrorCode.MethodNotFound, `method not found: \`${request.method}\``);
+      // A name Codex does not know is -32600 in its words (serde's "unknown variant …", issue #35);
+      // one of Codex's methods that Skein does not serve is -32601 naming it, so a client can tell.
+      if (!CODEX_METHODS.has(request.method)) throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, unknownRequestMethodMessage(request.method));
       if (this.#initializeParams === undefined) throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, AppServerErrorMessage.NotInitialized);
       throw new AppServerRequestError(AppServerErrorCode.MethodNotFound, `method not found: \`${request.method}\` is not implemented by this server`);
     }

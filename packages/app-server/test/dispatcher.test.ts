@@ -72,10 +72,16 @@ describe.each<Transport>(['stdio', 'websocket'])('dispatcher over %s', (transpor
     home.cleanup();
   });
 
-  it('answers an unknown method, and a Codex method Skein lacks, with -32601 naming it; a request without a method with -32600', async () => {
+  it('answers an unknown method with -32600 in Codex’s words, a Codex method Skein lacks with -32601 naming it, a request without a method with -32600', async () => {
     const client = await running.connect(transport);
     await client.initialize();
-    expect(await client.requestReply('no/such', {})).toEqual({ error: { code: -32601, message: 'method not found: `no/such`' } });
+    // Codex 0.171.0's answer word for word (issue #35): every method it parses, legacy v1 names included.
+    const unknown = (await client.requestReply('no/such', {})) as { error: { code: number; message: string } };
+    expect(unknown.error.code).toBe(-32600);
+    expect(unknown.error.message.startsWith('Invalid request: unknown variant `no/such`, expected one of `initialize`, `server/diagnostics`, `userVerification/status`,')).toBe(true);
+    expect(unknown.error.message.endsWith('`account/read`, `getConversationSummary`, `gitDiffToRemote`, `getAuthStatus`, `fuzzyFileSearch`, `fuzzyFileSearch/sessionStart`, `fuzzyFileSearch/sessionUpdate`, `fuzzyFileSearch/sessionStop`')).toBe(true);
+    expect(unknown.error.message.match(/`[^`]+`/g)).toHaveLength(193);
+    expect(await client.requestReply('getAuthStatus', {})).toEqual({ error: { code: -32601, message: 'method not found: `getAuthStatus` is not implemented by this server' } });
     expect(await client.sendRawRequest(JSON.stringify({ id: 77, params: {} }), { id: 77, method: '(none)' })).toEqual({
       error: { code: -32600, message: 'Invalid request: missing field `method`' },
     });

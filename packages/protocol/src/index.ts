@@ -165,7 +165,7 @@ export {
 
 export { AppServerErrorCode, AppServerErrorMessage, experimentalApiRequiredMessage } from './app-server/errors.js';
 export { AbsolutePath } from './app-server/absolute-path.js';
-export { CODEX_CLIENT_REQUEST_METHODS } from './app-server/client-request-methods.js';
+export { CODEX_CLIENT_REQUEST_METHODS, CODEX_LEGACY_REQUEST_METHODS, unknownRequestMethodMessage } from './app-server/client-request-methods.js';
 export { PageParams } from './app-server/pagination.js';
 export {
   FsCopyParams,

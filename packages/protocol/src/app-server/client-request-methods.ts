@@ -55,3 +55,19 @@ export const CODEX_CLIENT_REQUEST_METHODS: readonly string[] = Object.freeze([
   'configRequirements/read', 'account/read', 'fuzzyFileSearch', 'fuzzyFileSearch/sessionStart',
   'fuzzyFileSearch/sessionUpdate', 'fuzzyFileSearch/sessionStop',
 ]);
+
+/**
+ * Request methods Codex 0.171.0 still parses though its schema no longer lists them (v1 names).
+ * Its deserializer names them among the variants it expects, before the `fuzzyFileSearch` methods.
+ */
+export const CODEX_LEGACY_REQUEST_METHODS: readonly string[] = Object.freeze(['getConversationSummary', 'gitDiffToRemote', 'getAuthStatus']);
+
+/**
+ * What Codex answers (-32600) for a request method it does not know, word for word: serde's
+ * "unknown variant" message, naming every method it parses in declaration order.
+ */
+export function unknownRequestMethodMessage(method: string): string {
+  const known = [...CODEX_CLIENT_REQUEST_METHODS];
+  known.splice(known.indexOf('fuzzyFileSearch'), 0, ...CODEX_LEGACY_REQUEST_METHODS);
+  return `Invalid request: unknown variant \`${method}\`, expected one of ${known.map((name) => `\`${name}\``).join(', ')}`;
+}
