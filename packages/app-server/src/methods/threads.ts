@@ -202,7 +202,9 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         const hub = hubOf(context);
         const store = await hub.store();
         const summary = await store.unarchive(params.threadId).catch((error: unknown) => asRequestError(error));
-        afterResponse(() => context.server.broadcastToAll('thread/unarchived', { threadId: params.threadId }));
+        // Before the answer, as issue #35 asks (the TUI refreshes its list on it); codex app-server
+        // 0.171.0 sent it after the answer over stdio when probed.
+        context.server.broadcastToAll('thread/unarchived', { threadId: params.threadId });
         return { thread: withStoredMetadata(store, hub.summaryObject(summary)) };
       },
     }),
