@@ -37,6 +37,8 @@ interface ActiveTurn {
   /** Server requests withdrawn by an interrupt; resolved for clients when the turn ends (as Codex). */
   readonly openRequests: number[];
   lastAgentMessage: WireObject | undefined;
+  /** The turn's diff as last sent (`turn/diff/updated`), sent once more as the turn ends, as Codex does. */
+  lastDiff: string | undefined;
   /** A client's `turn/start`, as opposed to a turn core runs of its own (a manual compaction). */
   readonly userTurn: boolean;
 }
@@ -284,6 +286,12 @@ export class LiveThread {
       case 'tokenUsage':
         this.#responseUsage = true;
         return;
+      case 'turnDiffUpdated': {
+        const turn = this.#turn;
+        if (turn === undefined || turn.id !== event.turnId) return;
+        turn.lastDiff = event.diff;
+        return this.#emit('turn/diff/updated', { threadId: this.id, turnId: event.turnId, diff: event.diff });
+      }
       case 'toolProgress':
       case 'sessionConfigured':
       case 'threadNameUpdated':
@@ -292,7 +300,7 @@ export class LiveThread {
   };
 
   #beginTurn(turnId: string, userTurn: boolean): ActiveTurn {
-    const turn: ActiveTurn = { id: turnId, startedAtMs: this.host.now(), openRequests: [], lastAgentMessage: undefined, userTurn };
+    const turn: ActiveTurn = { id: turnId, startedAtMs: this.host.now(), openRequests: [], lastAgentMessage: undefined, lastDiff: undefined, userTurn };
     this.#turn = turn;
     this.#flags = [];
     return turn;
@@ -337,6 +345,7 @@ export class LiveThread {
 
   #endTurn(turn: ActiveTurn, status: 'completed' | 'interrupted' | 'failed', error: WireObject | null): void {
     // A turn that never became the running one (refused by the session) still ends for its client.
+    if (turn.lastDiff !== undefined) this.#emit('turn/diff/updated', { threadId: this.id, turnId: turn.id, diff: turn.lastDiff });
     if (this.#turn === turn) {
       this.#turn = undefined;
       this.#flags = [];

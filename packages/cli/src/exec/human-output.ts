@@ -85,6 +85,10 @@ export class HumanOutput {
         this.#write(`${heading}\n${lines.join('\n')}\n`);
         return;
       }
+      case 'turnDiffUpdated':
+        // The turn's changes so far, after each applied patch, as Codex's exec prints them.
+        if (event.diff !== '') this.#write(`${event.diff}\n`);
+        return;
       case 'itemCompleted': {
         const { item } = event;
         if (!isKnownResponseItem(item)) return;

@@ -15,6 +15,7 @@ import { writeStdinTool } from '../tools/unified-exec/write-stdin-tool.js';
 import { viewImageTool } from '../tools/view-image/view-image-tool.js';
 import { waitForEnvironmentTool } from '../tools/wait-for-environment/wait-for-environment-tool.js';
 import type { CoreEvent } from '../turn/core-event.js';
+import { TurnDiffTracker } from '../turn/turn-diff.js';
 import type { ClientRequests } from './client-requests.js';
 import type { EnvironmentWait } from './thread-environment.js';
 
@@ -93,6 +94,7 @@ function builtInTools(options: ThreadToolsOptions): BuiltInToolFactory {
   };
   const viewImage = new Map<'original' | 'high', ReturnType<typeof viewImageTool>>();
   const applyPatch = new Map<boolean, ReturnType<typeof applyPatchTool>>();
+  const turnDiff = new TurnDiffTracker();
   return {
     execCommand: once(() => execCommandTool({ sessionsFor: (environment) => options.sessionsFor(environment) })),
     writeStdin: once(() => writeStdinTool({ sessionsFor: (environment) => options.sessionsFor(environment) })),
@@ -106,6 +108,7 @@ function builtInTools(options: ThreadToolsOptions): BuiltInToolFactory {
           now: options.monotonicMs,
           environmentChoice,
           onChanges: (changes, context, success, output) => emit({ type: 'patchApplied', turnId: context.turnId, callId: context.callId, changes, success, output }),
+          onApplied: (files, context, cwd) => emit({ type: 'turnDiffUpdated', turnId: context.turnId, diff: turnDiff.record(context.turnId, cwd, files) }),
         });
         applyPatch.set(environmentChoice, tool);
       }

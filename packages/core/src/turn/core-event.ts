@@ -80,6 +80,8 @@ export type CoreEvent =
       readonly output: string;
       readonly changes: readonly { readonly path: string; readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined; readonly diff?: string }[];
     }
+  /** The turn's patches so far, as one unified diff from the turn's start (see turn-diff.ts). */
+  | { readonly type: 'turnDiffUpdated'; readonly turnId: string; readonly diff: string }
   /** The thread was given a name (or its name removed). */
   | { readonly type: 'threadNameUpdated'; readonly threadId: string; readonly name: string | null }
   /** The model looked at an image file (view_image), by absolute path. */

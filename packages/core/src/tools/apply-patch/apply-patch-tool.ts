@@ -83,6 +83,14 @@ export interface PatchFileSummary {
   readonly diff: string;
 }
 
+/** One file a patch wrote: where, and its bytes before and after (null: absent). */
+export interface PatchedFile {
+  /** The file's absolute native path. */
+  readonly path: string;
+  readonly before: Uint8Array | null;
+  readonly after: Uint8Array | null;
+}
+
 /** Options of {@link applyPatchTool}. */
 export interface ApplyPatchToolOptions {
   /** Milliseconds, for the reported wall time. */
@@ -92,6 +100,8 @@ export interface ApplyPatchToolOptions {
    * for a patch that parsed but could not be applied; nothing was written).
    */
   onChanges?(summary: readonly PatchFileSummary[], context: ToolContext, success: boolean, output: string): void;
+  /** After a patch was written: each file it wrote, before and after, in patch order, and the cwd it ran in. */
+  onApplied?(files: readonly PatchedFile[], context: ToolContext, cwd: string): void;
   /** Offer the `*** Environment ID:` line (two or more environments attached). */
   readonly environmentChoice?: boolean | undefined;
 }
@@ -134,6 +144,7 @@ export function applyPatchTool(options: ApplyPatchToolOptions): CustomToolHandle
       }
       const output = successText(changes);
       options.onChanges?.(changes.map(summarize), context, true, output);
+      options.onApplied?.(patchedFiles(changes), context, cwd.toNativePath(cwd.convention));
       return answer(0, started, output);
     },
   };
@@ -143,6 +154,26 @@ export function applyPatchTool(options: ApplyPatchToolOptions): CustomToolHandle
     const seconds = Math.round(Math.max(0, options.now() - started) / 100) / 10;
     return { output: `Exit code: ${exitCode}\nWall time: ${seconds} seconds\nOutput:\n${output}`, success: exitCode === 0 };
   }
+}
+
+/** What each change wrote, before and after (a move: its source removed, its target written). */
+function patchedFiles(changes: readonly FileChange[]): PatchedFile[] {
+  const native = (where: PathUri) => where.toNativePath(where.convention);
+  const encoder = new TextEncoder();
+  return changes.flatMap((change): PatchedFile[] => {
+    switch (change.kind) {
+      case 'add':
+        return [{ path: native(change.path), before: change.previous, after: encoder.encode(change.contents) }];
+      case 'delete':
+        return [{ path: native(change.path), before: change.previous, after: null }];
+      case 'update':
+        if (change.move === undefined) return [{ path: native(change.path), before: change.previous, after: encoder.encode(change.contents) }];
+        return [
+          { path: native(change.path), before: change.previous, after: null },
+          { path: native(change.move.path), before: change.move.previous, after: encoder.encode(change.contents) },
+        ];
+    }
+  });
 }
 
 /** Codex's success text: added, then modified, then deleted files, one per line. */

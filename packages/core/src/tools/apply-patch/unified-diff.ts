@@ -2,9 +2,9 @@
 // as Codex records updates), computed with jsdiff.
 import { structuredPatch } from 'diff';
 
-/** The hunks turning `before` into `after`, without file headers. */
-export function unifiedDiff(before: string, after: string): string {
-  const { hunks } = structuredPatch('', '', before, after, '', '', { context: 1 });
+/** The hunks turning `before` into `after` with `context` lines around each change, without file headers. */
+export function unifiedDiff(before: string, after: string, context = 1): string {
+  const { hunks } = structuredPatch('', '', before, after, '', '', { context });
   return hunks
     .map((hunk) => `@@ -${range(hunk.oldStart, hunk.oldLines)} +${range(hunk.newStart, hunk.newLines)} @@\n${hunk.lines.map((line) => `${line}\n`).join('')}`)
     .join('');
