@@ -84,7 +84,8 @@ describe.skipIf(noSandbox !== '')(`skein exec output for people, with tools${noS
         '',
         'agent',
         'All done.',
-        'tokens used 330',
+        'tokens used',
+        '330',
         '',
       ].join('\n'),
     );
@@ -163,6 +164,30 @@ describe('skein exec flags', () => {
     expect(stderr).toContain(`rollout: ${files[0]}`);
     const lines = readFileSync(files[0]!, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as { type: string; payload: Record<string, unknown> });
     expect(lines.find((line) => line.type === 'turn_context')?.payload).toMatchObject({ approval_policy: 'never' });
+  });
+
+  // Issue #35: as Codex's exec refuses it at start-up (probed); a later -c may set another policy.
+  it('refuses approval_policy = "untrusted" from config.toml or -c before sending anything, unless a -c overrides it', async () => {
+    writeConfig('approval_policy = "untrusted"\n');
+    for (const args of [['exec', 'hi'], ['-c', 'approval_policy="on-request"', '-c', 'approval_policy="untrusted"', 'exec', 'hi']]) {
+      const { code, stderr } = await skein(args);
+      expect({ args, code, stderr }).toEqual({ args, code: 1, stderr: 'error: approval_policy = "untrusted" is no longer supported; remove this setting\n' });
+    }
+    expect(server.requests).toHaveLength(0);
+    server.expect([sse(assistantMessage('Fine.'), completed())]);
+    expect((await skein(['-c', 'approval_policy="on-request"', 'exec', 'hi'])).code).toBe(0);
+  });
+
+  // Issue #35: wrappers read these lines as Codex prints them.
+  it('prints `session id:` on a resume too, and the tokens used on the line after, with separators, after a failed turn too', async () => {
+    server.expect([sse(assistantMessage('Big.'), completed({ usage: { inputTokens: 1_234_000, outputTokens: 567 } })), httpError(400)]);
+    const first = await skein(['exec', 'hi']);
+    expect(first.stderr).toMatch(/\ntokens used\n1,234,567\n$/);
+    const threadId = /^session id: (\S+)$/m.exec(first.stderr)?.[1];
+    const resumed = await skein(['exec', 'resume', threadId ?? '', 'again']);
+    expect(resumed.code).toBe(1);
+    expect(resumed.stderr).toContain(`\nsession id: ${threadId}\n`);
+    expect(resumed.stderr).toMatch(/\ntokens used\n0\n$/);
   });
 
   it('refuses to run outside a git repository with exit 1 and no request or rollout, and runs there with --skip-git-repo-check', async () => {

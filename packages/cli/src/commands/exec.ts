@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { hostSkills } from '@skein/app-server/host-skills';
-import { ConfigError, type Config } from '@skein/config';
+import { ConfigError, parseConfigOverride, type Config } from '@skein/config';
 import { extensionFlagSources, loadExtensions, localHostFacts, localThreadEnvironment, MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
 import type { ExtensionRegistry } from '@skein/extension-api';
 import { CODEX_VERSION, type UserInput } from '@skein/protocol';
@@ -132,6 +132,7 @@ async function runExec(
     ({ config, warnings } = await loadConfigFor({ ...globals, config: [...overrides, `sandbox_workspace_write.writable_roots=${JSON.stringify(roots)}`] }, { ...io, cwd }));
   }
   for (const warning of warnings) io.stderr(`warning: ${warning.message}\n`);
+  refuseUntrustedApprovals(config, globals.config);
   const gitInfo = gitInfoFor(config.cwd, target.resume === undefined && options.ephemeral !== true);
   // CODEX_EXEC_SERVER_URL: commands and patches run on that exec-server; a bad URL stops here.
   const execServerUrl = execServerUrlFrom(io.env);
@@ -175,7 +176,7 @@ async function runExec(
         : await threads.resume(target.resume === 'last' ? await lastThreadId(threads, cwd) : target.resume, { onEvent: print });
     if (json) io.stdout(`${JSON.stringify(mapper.threadStarted(handle.threadId)[0])}\n`);
     else {
-      human.banner({ version: SKEIN_VERSION, config, threadId: handle.threadId, rolloutPath: handle.path, resumed: target.resume !== undefined });
+      human.banner({ version: SKEIN_VERSION, config, threadId: handle.threadId, rolloutPath: handle.path });
       human.prompt(prompt);
     }
     // Killed or interrupted: stop the turn, kill its commands and close the rollout before exiting.
@@ -278,3 +279,14 @@ async function readJson(file: string): Promise<unknown> {
 
 
 /** The IANA zone the model is told about; `UTC` is reported as `Etc/UTC`, as Codex does. */
+
+/**
+ * Codex 0.171.0's exec refuses `approval_policy = "untrusted"` before it starts (probed), whether
+ * config.toml or a `-c` sets it, rather than run without the approvals the user asked for: exec
+ * itself answers every approval with "never". The user's own `-c` wins over the files, as in config.
+ */
+function refuseUntrustedApprovals(config: Config, cliOverrides: readonly string[]): void {
+  const fromFlags = cliOverrides.map(parseConfigOverride).findLast((override) => override.path.length === 1 && override.path[0] === 'approval_policy')?.value;
+  const fromFiles = config.layers.findLast((layer) => layer.name.type !== 'sessionFlags' && Object.hasOwn(layer.table, 'approval_policy'))?.table['approval_policy'];
+  if ((fromFlags ?? fromFiles) === 'untrusted') throw new ExecError('UnsupportedApprovalPolicy', 'approval_policy = "untrusted" is no longer supported; remove this setting');
+}

@@ -26,7 +26,6 @@ export interface BannerInfo {
   readonly threadId: string;
   /** The rollout file; undefined when the thread is ephemeral. */
   readonly rolloutPath: string | undefined;
-  readonly resumed: boolean;
 }
 
 type Style = Parameters<typeof styleText>[0];
@@ -52,7 +51,8 @@ export class HumanOutput {
       ['approval', typeof config.approvalPolicy === 'string' ? config.approvalPolicy : 'granular'],
       ['sandbox', describeSandbox(config)],
       ['reasoning effort', config.modelReasoningEffort ?? 'model default'],
-      [info.resumed ? 'resumed session' : 'session id', info.threadId],
+      // `session id` on a resume too: wrappers read the id from this line, as from Codex's.
+      ['session id', info.threadId],
       ['rollout', info.rolloutPath ?? 'none (ephemeral: nothing is written)'],
     ];
     const rule = `${'-'.repeat(8)}\n`;
@@ -100,10 +100,11 @@ export class HumanOutput {
         this.#tokens += event.usage.total_tokens;
         return;
       case 'turnCompleted':
-        this.#write(`${this.#style('dim', 'tokens used')} ${this.#tokens}\n`);
+        this.#writeTokens();
         return;
       case 'turnFailed':
         this.#write(`${this.#style('red', 'error:')} ${event.error.message}\n`);
+        this.#writeTokens();
         return;
       case 'turnAborted':
         this.#write(`${this.#style('red', 'error:')} ${event.error?.message ?? 'the turn was interrupted'}\n`);
@@ -146,6 +147,11 @@ export class HumanOutput {
     this.#write(`${status}\n`);
     if (shown.length > 0) this.#write(`${this.#style('dim', shown.join('\n'))}\n`);
     if (hidden > 0) this.#write(`${this.#style('dim', `... ${hidden} more line${hidden === 1 ? '' : 's'}`)}\n`);
+  }
+
+  /** `tokens used` and the count on the next line, with thousands separators, as Codex prints them (wrappers parse both lines). */
+  #writeTokens(): void {
+    this.#write(`${this.#style('dim', 'tokens used')}\n${this.#tokens.toLocaleString('en-US')}\n`);
   }
 
   #block(style: Style, heading: string, text: string): void {
