@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Codex } from '@openai/codex-sdk';
-import { assistantMessage, completed, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
+import { assistantMessage, completed, held, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const BIN = path.join(import.meta.dirname, '..', 'dist', 'bin.cjs');
@@ -54,6 +54,21 @@ describe('@openai/codex-sdk against skein', () => {
     expect(server.requests[1]!.messageTexts('user').slice(-2)).toEqual(['Say hi.', 'Are you there?']);
     expect(server.requests[0]!.messageTexts('developer').some((text) => text.includes('workspace-write'))).toBe(true);
     server.verify();
+  });
+
+  // Issue #35: the SDK kills exec with SIGTERM; a `turn.failed` line before the exit made it report
+  // a failed turn instead of raising AbortError.
+  it('raises AbortError when the signal aborts a running turn', async () => {
+    let release!: () => void;
+    server.expect([held(sse(assistantMessage('Too late.'), completed()), { before: 'start', until: new Promise<void>((resolve) => (release = resolve)) })]);
+    const codex = new Codex({ codexPathOverride: launcher, env: { PATH: process.env.PATH ?? '', CODEX_HOME: home, TZ: 'UTC' } });
+    const thread = codex.startThread({ workingDirectory: repo, skipGitRepoCheck: true });
+    const controller = new AbortController();
+    const running = thread.run('Take your time.', { signal: controller.signal });
+    for (let waited = 0; server.requests.length === 0 && waited < 20_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+    release();
   });
 
   it('streams events as the SDK types them', async () => {

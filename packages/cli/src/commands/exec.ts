@@ -163,7 +163,11 @@ async function runExec(
     const json = options.json === true || options.experimentalJson === true;
     const mapper = new ExecEventMapper();
     const human = new HumanOutput({ write: io.stderr, color: useColor(options.color, io.stderrIsTerminal === true, io.env) });
+    // Once a signal ends the run, nothing more is printed: Codex's exec exits 128+signal without a
+    // closing event, and @openai/codex-sdk raises AbortError only when no `turn.failed` came first.
+    let terminating = false;
     const print = (event: CoreEvent) => {
+      if (terminating) return;
       if (!json) human.event(event);
       else {
         if (event.type === 'warning') io.stderr(`warning: ${event.message}\n`);
@@ -181,6 +185,7 @@ async function runExec(
     }
     // Killed or interrupted: stop the turn, kill its commands and close the rollout before exiting.
     const unregister = io.onTermination?.(async () => {
+      terminating = true;
       if (handle.activeTurnId !== undefined) handle.interrupt();
       await handle.close();
     });
