@@ -178,6 +178,28 @@ describe('skein exec flags', () => {
     expect((await skein(['-c', 'approval_policy="on-request"', 'exec', 'hi'])).code).toBe(0);
   });
 
+  // Issue #35: as Codex 0.171.0 sends local images (probed): each between numbered <image> texts that
+  // name the path as typed, at original detail for gpt-5.5.
+  it('-i sends each image framed as Codex frames it, with the path as typed', async () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==', 'base64');
+    mkdirSync(path.join(repo, 'sub'));
+    writeFileSync(path.join(repo, 'sub', 'dot.png'), png);
+    writeFileSync(path.join(scratch, 'dot.png'), png);
+    server.expect([sse(assistantMessage('Seen.'), completed())]);
+    expect((await skein(['exec', 'Two images.', '-i', 'sub/dot.png', '-i', path.join(scratch, 'dot.png')])).code).toBe(0);
+    const data = `data:image/png;base64,${png.toString('base64')}`;
+    const message = server.requests[0]!.body!.input.at(-1) as unknown as { content: unknown[] };
+    expect(message.content).toEqual([
+      { type: 'input_text', text: '<image name=[Image #1] path="sub/dot.png">' },
+      { type: 'input_image', image_url: data, detail: 'original' },
+      { type: 'input_text', text: '</image>' },
+      { type: 'input_text', text: `<image name=[Image #2] path="${path.join(scratch, 'dot.png')}">` },
+      { type: 'input_image', image_url: data, detail: 'original' },
+      { type: 'input_text', text: '</image>' },
+      { type: 'input_text', text: 'Two images.' },
+    ]);
+  });
+
   // Issue #35: wrappers read these lines as Codex prints them.
   it('prints `session id:` on a resume too, and the tokens used on the line after, with separators, after a failed turn too', async () => {
     server.expect([sse(assistantMessage('Big.'), completed({ usage: { inputTokens: 1_234_000, outputTokens: 567 } })), httpError(400)]);

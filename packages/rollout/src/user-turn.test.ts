@@ -53,5 +53,10 @@ describe('isUserTurnBoundary', () => {
   it('joins a message text', () => {
     expect(userMessageText({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'a' }, { type: 'input_image', image_url: 'u' }, { type: 'input_text', text: 'b' }] })).toBe('a\nb');
     expect(userMessageText({ type: 'function_call', name: 'x', arguments: '{}', call_id: 'c' })).toBeUndefined();
+    // The texts that frame a local image are the harness's, not the user's; a message of images alone opens a turn.
+    const framed = { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<image name=[Image #1] path="a.png">' }, { type: 'input_image', image_url: 'u' }, { type: 'input_text', text: '</image>' }] } as const;
+    expect(userMessageText({ ...framed, content: [...framed.content, { type: 'input_text', text: 'what is it' }] })).toBe('what is it');
+    expect(userMessageText(framed)).toBeUndefined();
+    expect(isUserTurnBoundary(framed)).toBe(true);
   });
 });

@@ -26,13 +26,16 @@ export function userMessageText(item: ResponseItem): string | undefined {
   return texts.length === 0 ? undefined : texts.join('\n');
 }
 
+/** The texts that frame a local image in a user message (`<image name=[Image #1] path="…">`, `</image>`): the harness's, not the user's. */
+const IMAGE_FRAME = /^(<image name=\[Image #\d+\][^\n]*>|<\/image>)$/;
+
 function textParts(item: ResponseItem): string[] {
   const content = (item as { content?: unknown }).content;
   if (!Array.isArray(content)) return [];
   const texts: string[] = [];
   for (const part of content) {
     const text = (part as { text?: unknown } | null)?.text;
-    if (typeof text === 'string') texts.push(text);
+    if (typeof text === 'string' && !IMAGE_FRAME.test(text)) texts.push(text);
   }
   return texts;
 }

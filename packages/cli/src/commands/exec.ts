@@ -149,7 +149,8 @@ async function runExec(
   const extensions = await loadExtensions([...config.extensions, ...extensionFlagSources(options.extension, io.cwd)], { strict: globals.strictConfig, builtIn: [skills.service.extension], importModule: io.importModule });
   for (const problem of extensions.problems) io.stderr(`warning: ${problem.message}\n`);
   const input: UserInput[] = [
-    ...options.image.map((image): UserInput => ({ type: 'localImage', path: path.resolve(cwd, image) })),
+    // As typed: the model is told the path the user gave (resolved against the thread's cwd when read).
+    ...options.image.map((image): UserInput => ({ type: 'localImage', path: image })),
     { type: 'text', text: prompt, text_elements: [] },
   ];
 

@@ -339,7 +339,7 @@ export class ThreadSession {
   async steer(input: readonly UserInput[]): Promise<void> {
     const active = this.#active;
     if (active === undefined) throw new ThreadSessionError('NoActiveTurn', 'no turn is running to steer');
-    const items = await userInputToItems(input, this.#options.reader, this.#config.cwd);
+    const items = await userInputToItems(input, this.#options.reader, this.#config.cwd, { localImageDetail: this.#model.supportsImageDetailOriginal ? 'original' : undefined });
     // The turn may have ended while the input was read; accepting it then would lose it.
     if (this.#active !== active || !active.steered.push(...items)) throw new ThreadSessionError('NoActiveTurn', 'the turn ended before the input could be added');
   }

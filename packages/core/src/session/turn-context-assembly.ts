@@ -1,6 +1,7 @@
 // What a turn tells the model before the user's input: the full initial context on a thread's first
 // turn (or after a resume without a baseline), else only what changed since the last turn; then
 // extension fragments and world-state changes. Records the turn's settings once the model saw them.
+import { findModelInfo } from '../model/model-catalog.js';
 import type { Config } from '@skein/config';
 import { CoreSandboxPolicy, type ResponseItem, type UserInput } from '@skein/protocol';
 import { defaultWorkspaceRoots, sandboxPolicyFromConfig } from '@skein/sandboxing';
@@ -89,7 +90,7 @@ export class TurnContextAssembly {
     const world = await extensions.worldState(threadId, config.cwd, turnId);
     context.push(...world.changes.map((change): ResponseItem => ({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: change.text }] })));
     const turnInput = [
-      ...(await userInputToItems(input, this.#options.reader, config.cwd)),
+      ...(await userInputToItems(input, this.#options.reader, config.cwd, { localImageDetail: findModelInfo(config.model).supportsImageDetailOriginal ? 'original' : undefined })),
       ...(await extensions.turnInput(threadId, config.cwd, turnId, input)),
     ];
     return {

@@ -26,9 +26,20 @@ export class UserInputError extends Error {
   }
 }
 
-/** One user message holding every text and image part, in the order given. */
-export async function userInputToItems(input: readonly UserInput[], reader: WorkspaceReader, cwd: string): Promise<ResponseItem[]> {
+/** How local images are sent. */
+export interface UserInputOptions {
+  /** The detail a local image is sent at unless the input names one (`original` where the model takes it, as Codex sends it). */
+  readonly localImageDetail?: 'high' | 'original' | undefined;
+}
+
+/**
+ * One user message holding every text and image part, in the order given. A local image goes
+ * between `<image name=[Image #N] path="…">` and `</image>` texts, numbered in the message, with the
+ * path as the client gave it, as Codex 0.171.0 sends it (probed), so the model can name it.
+ */
+export async function userInputToItems(input: readonly UserInput[], reader: WorkspaceReader, cwd: string, options: UserInputOptions = {}): Promise<ResponseItem[]> {
   const content: ({ type: 'input_text'; text: string } | { type: 'input_image'; image_url: string; detail?: 'auto' | 'low' | 'high' | 'original' })[] = [];
+  let localImages = 0;
   for (const part of input) {
     switch (part.type) {
       case 'text':
@@ -46,7 +57,11 @@ export async function userInputToItems(input: readonly UserInput[], reader: Work
         if (bytes.byteLength > MAX_LOCAL_IMAGE_BYTES) {
           throw new UserInputError('ImageTooLarge', `${file} is ${bytes.byteLength} bytes; images up to ${MAX_LOCAL_IMAGE_BYTES} bytes can be sent`);
         }
-        content.push({ type: 'input_image', image_url: `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`, ...(part.detail == null ? {} : { detail: part.detail }) });
+        const detail = part.detail ?? options.localImageDetail;
+        localImages += 1;
+        content.push({ type: 'input_text', text: `<image name=[Image #${localImages}] path="${part.path}">` });
+        content.push({ type: 'input_image', image_url: `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`, ...(detail == null ? {} : { detail }) });
+        content.push({ type: 'input_text', text: '</image>' });
         break;
       }
       case 'skill':
