@@ -200,6 +200,16 @@ describe('skein exec flags', () => {
     ]);
   });
 
+  // Issue #35: a wrapper names itself to the provider and in the rollout, as Codex lets it.
+  it('sends CODEX_INTERNAL_ORIGINATOR_OVERRIDE as the originator and records it', async () => {
+    server.expect([sse(assistantMessage('Named.'), completed()), sse(assistantMessage('Default.'), completed())]);
+    expect((await fixture.skein(['exec', 'hi'], { env: { CODEX_INTERNAL_ORIGINATOR_OVERRIDE: 'my_wrapper' } })).code).toBe(0);
+    expect((await skein(['exec', 'hi'])).code).toBe(0);
+    expect(server.requests.map((request) => request.header('originator'))).toEqual(['my_wrapper', 'skein_exec']);
+    const metas = rolloutFiles().map((file) => (JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!) as { payload: { originator: string } }).payload.originator);
+    expect(metas.sort()).toEqual(['my_wrapper', 'skein_exec']);
+  });
+
   // Issue #35: wrappers read these lines as Codex prints them.
   it('prints `session id:` on a resume too, and the tokens used on the line after, with separators, after a failed turn too', async () => {
     server.expect([sse(assistantMessage('Big.'), completed({ usage: { inputTokens: 1_234_000, outputTokens: 567 } })), httpError(400)]);

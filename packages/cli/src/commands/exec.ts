@@ -244,7 +244,8 @@ function managerFor(config: Config, extensions: ExtensionRegistry, store: Thread
     extensions,
     env: io.env,
     host: localHostFacts(io.env),
-    originator: 'skein_exec',
+    // A wrapper names itself as Codex lets it (CODEX_INTERNAL_ORIGINATOR_OVERRIDE): request header and session_meta.
+    originator: io.env['CODEX_INTERNAL_ORIGINATOR_OVERRIDE']?.trim() || 'skein_exec',
     source: 'exec',
     // Codex clients read the rollout's `cli_version` to know what the file holds: the formats are Codex's.
     cliVersion: CODEX_VERSION,
