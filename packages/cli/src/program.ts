@@ -1,4 +1,5 @@
 // The skein command tree. Subcommands that serve a process delegate to their package's entry point.
+import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { VERSION_LINE } from './version.js';
 import { addGlobalOptions, type GlobalOptions, type ProcessContext } from './global-options.js';
@@ -22,7 +23,10 @@ export interface ProgramIo extends ProcessContext {
 }
 
 /** Runs `skein` with `argv` (without the node and script paths); resolves to the exit code. */
-export async function runSkein(argv: readonly string[], io: ProgramIo): Promise<number> {
+export async function runSkein(argv: readonly string[], given: ProgramIo): Promise<number> {
+  // `skein -C DIR <command>` runs the command as if started in DIR, as `codex -C DIR` does.
+  const cd = globalCd(argv);
+  const io = cd === undefined ? given : { ...given, cwd: path.resolve(given.cwd, cd) };
   let exitCode = 0;
   const program = await buildProgram(argv, io, (code) => {
     exitCode = code;
@@ -75,6 +79,24 @@ function firstOperand(argv: readonly string[]): string | undefined {
     // A global option without its value: the real parse reports it.
     return undefined;
   }
+}
+
+/** Global options that take a value (the next argument, unless given as `--name=value`). */
+const VALUED_GLOBALS = new Set(['-c', '--config', '--enable', '--disable', '-p', '--profile', '-C', '--cd']);
+
+/** The `-C/--cd` given before the subcommand, if any (a subcommand's own `-C` is its own). */
+function globalCd(argv: readonly string[]): string | undefined {
+  let cd: string | undefined;
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index]!;
+    if (!arg.startsWith('-')) break;
+    if (arg.startsWith('--cd=')) cd = arg.slice('--cd='.length);
+    else if (VALUED_GLOBALS.has(arg)) {
+      if (arg === '-C' || arg === '--cd') cd = argv[index + 1];
+      index += 1;
+    }
+  }
+  return cd;
 }
 
 async function buildProgram(argv: readonly string[], io: ProgramIo, setExitCode: (code: number) => void): Promise<Command> {

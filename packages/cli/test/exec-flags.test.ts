@@ -200,6 +200,15 @@ describe('skein exec flags', () => {
     ]);
   });
 
+  // Issue #35: as `codex -C DIR exec …`.
+  it('takes -C before the subcommand: the thread works in that directory', async () => {
+    server.expect([sse(assistantMessage('There.'), completed())]);
+    const { code, stderr } = await fixture.skein(['-C', path.relative(scratch, repo), 'exec', 'hi'], { cwd: scratch });
+    expect(code).toBe(0);
+    expect(stderr).toContain(`workdir: ${repo}\n`);
+    expect(JSON.stringify(server.requests[0]!.body!.input)).toContain(`<cwd>${repo}</cwd>`);
+  });
+
   // Issue #35: a wrapper names itself to the provider and in the rollout, as Codex lets it.
   it('sends CODEX_INTERNAL_ORIGINATOR_OVERRIDE as the originator and records it', async () => {
     server.expect([sse(assistantMessage('Named.'), completed()), sse(assistantMessage('Default.'), completed())]);
