@@ -57,6 +57,7 @@ const SUBCOMMANDS: readonly { readonly names: readonly string[]; readonly load: 
   { names: ['sandbox'], load: async () => (await import('./commands/sandbox.js')).addSandboxCommand },
   { names: ['exec-server'], load: async () => (await import('./commands/exec-server.js')).addExecServerCommand },
   { names: ['app-server'], load: async () => (await import('./commands/app-server.js')).addAppServerCommand },
+  { names: ['login', 'logout'], load: async () => (await import('./commands/login.js')).addLoginCommand },
 ];
 
 /**

@@ -10,7 +10,8 @@ export type ConfigErrorCode =
   | 'UnknownProvider'
   | 'UnknownKey'
   | 'InvalidHomeDir'
-  | 'InvalidEnvironments';
+  | 'InvalidEnvironments'
+  | 'InvalidAuthFile';
 
 /**
  * A configuration problem. The message reads `<origin>: <key>: <what was expected>` so a user can

@@ -47,3 +47,4 @@ export {
   parseEnvironmentsToml,
 } from './environments-toml.js';
 export type { ConfiguredEnvironment, EnvironmentTransport, EnvironmentsConfig } from './environments-toml.js';
+export { AUTH_FILE, maskApiKey, readSavedApiKey, removeSavedAuth, saveApiKey } from './auth-file.js';

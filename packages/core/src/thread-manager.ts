@@ -35,6 +35,8 @@ export interface ThreadManagerOptions {
   readonly extensions: ExtensionRegistry;
   /** The environment for provider credentials. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The API key saved in auth.json, for OpenAI's provider when `env` names none (the host reads the file). */
+  readonly savedApiKey?: string | undefined;
   readonly host: { readonly shell: string; readonly timezone: string };
   /** Names the client in rollouts and request headers (`codex_exec`, …) unless a thread names its own. */
   readonly originator: string;
@@ -221,7 +223,7 @@ export class ThreadManager {
     const key = JSON.stringify(config.modelProvider);
     let client = this.#clients.get(key);
     if (client === undefined) {
-      client = new ResponsesClient({ provider: config.modelProvider, env: this.#options.env, ...(this.#options.post === undefined ? {} : { post: this.#options.post }) });
+      client = new ResponsesClient({ provider: config.modelProvider, env: this.#options.env, savedApiKey: this.#options.savedApiKey, ...(this.#options.post === undefined ? {} : { post: this.#options.post }) });
       this.#clients.set(key, client);
     }
     return client;

@@ -44,6 +44,8 @@ export interface ThreadHubOptions {
   readonly contextFragments: readonly ContextFragmentDefinition[];
   /** The environment for provider credentials. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The API key saved in auth.json, for OpenAI's provider when `env` names none. */
+  readonly savedApiKey?: string | undefined;
   readonly host: { readonly shell: string; readonly timezone: string };
   readonly cliVersion: string;
   /** Releases what these options hold (the environment's processes) once every thread is unloaded. */
@@ -368,6 +370,7 @@ export class ThreadHub {
           // Each thread brings the extensions its config names; this is only the fallback.
           extensions: new ExtensionRegistryBuilder().build(),
           env: this.options.env,
+          savedApiKey: this.options.savedApiKey,
           host: this.options.host,
           // Each thread names the client that opened it; this is only the fallback.
           originator: 'skein_app_server',

@@ -5,7 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { hostSkills } from '@skein/app-server/host-skills';
-import { ConfigError, parseConfigOverride, type Config } from '@skein/config';
+import { ConfigError, parseConfigOverride, readSavedApiKey, type Config } from '@skein/config';
 import { extensionFlagSources, loadExtensions, localHostFacts, localThreadEnvironment, MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
 import type { ExtensionRegistry } from '@skein/extension-api';
 import { CODEX_VERSION, type UserInput } from '@skein/protocol';
@@ -160,7 +160,7 @@ async function runExec(
   try {
     // Connected before the thread starts, so an unreachable exec-server fails before any model request.
     remote = execServerUrl === undefined ? undefined : await connectRemoteEnvironment(execServerUrl);
-    const threads = managerFor(config, extensions.registry, store, io, options.threadSource, remote?.environment);
+    const threads = managerFor(config, extensions.registry, store, io, options.threadSource, remote?.environment, await savedApiKeyOf(config, io));
     const json = options.json === true || options.experimentalJson === true;
     const mapper = new ExecEventMapper();
     const human = new HumanOutput({ write: io.stderr, color: useColor(options.color, io.stderrIsTerminal === true, io.env) });
@@ -234,8 +234,19 @@ async function promptFrom(argument: string | undefined, io: ExecIo): Promise<str
   return piped.trim() === '' ? argument : `${argument}\n\n<stdin>\n${piped}\n</stdin>`;
 }
 
-function managerFor(config: Config, extensions: ExtensionRegistry, store: ThreadStore, io: ExecIo, threadSource: string | undefined, remote: ThreadEnvironment | undefined): ThreadManager {
+/** The key `skein login --with-api-key` (or Codex's) saved; a damaged auth.json is a warning, not a stop. */
+async function savedApiKeyOf(config: Config, io: ExecIo): Promise<string | undefined> {
+  try {
+    return await readSavedApiKey(config.homeDir);
+  } catch (error) {
+    io.stderr(`warning: ${(error as Error).message}\n`);
+    return undefined;
+  }
+}
+
+function managerFor(config: Config, extensions: ExtensionRegistry, store: ThreadStore, io: ExecIo, threadSource: string | undefined, remote: ThreadEnvironment | undefined, savedApiKey: string | undefined): ThreadManager {
   return new ThreadManager({
+    savedApiKey,
     // Commands and patches act on this machine (or the CODEX_EXEC_SERVER_URL exec-server), confined by the thread's sandbox settings.
     environment: remote ?? localThreadEnvironment({ cwd: config.cwd, env: io.env }),
     ...(threadSource === undefined ? {} : { threadSource }),

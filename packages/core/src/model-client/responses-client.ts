@@ -14,6 +14,8 @@ export interface ResponsesClientOptions {
   readonly provider: ModelProviderInfo;
   /** The environment to read `env_key` and `env_http_headers` from. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The API key the user signed in with (auth.json): for an OpenAI-auth provider when the environment names none. */
+  readonly savedApiKey?: string | undefined;
   /** Sends the request (default: node:http(s)); the global `fetch` fits too. */
   readonly post?: ModelHttpPost;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -39,6 +41,7 @@ type RequestBody = Readonly<Record<string, unknown>>;
 export class ResponsesClient {
   readonly #provider: ModelProviderInfo;
   readonly #env: Readonly<Record<string, string | undefined>>;
+  readonly #savedApiKey: string | undefined;
   readonly #send: ModelHttpPost;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #now: () => number;
@@ -47,6 +50,7 @@ export class ResponsesClient {
   constructor(options: ResponsesClientOptions) {
     this.#provider = options.provider;
     this.#env = options.env;
+    this.#savedApiKey = options.savedApiKey;
     this.#send = options.post ?? httpPost;
     this.#sleep = options.sleep ?? abortableSleep;
     // eslint-disable-next-line no-restricted-properties -- the default clock; tests inject their own
@@ -115,7 +119,8 @@ export class ResponsesClient {
     if (override !== undefined && override !== '') {
       headers.authorization = `Bearer ${override}`;
     } else if (envKey !== undefined) {
-      const key = this.#env[envKey];
+      // A key saved by `codex login --with-api-key` (or skein's) serves OpenAI's provider, as in Codex.
+      const key = this.#env[envKey] || (this.#provider.requiresOpenaiAuth ? this.#savedApiKey : undefined);
       if (key === undefined || key === '') {
         const hint = this.#provider.envKeyInstructions ?? `set ${envKey} to the provider's API key`;
         throw new ModelError('MissingApiKey', `missing environment variable ${envKey} for provider '${this.#provider.id}': ${hint}`);
