@@ -10,16 +10,13 @@ export interface GlobalOptions {
   readonly disable: string[];
   readonly profile: string | undefined;
   readonly strictConfig: boolean;
-  /** `-C/--cd` before the subcommand: the directory the whole command works in (see program.ts). */
-  readonly cd?: string | undefined;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-/** Adds `-c/--config`, `--enable`, `--disable`, `-p/--profile`, `--strict-config` and `-C/--cd` to `command`. */
+/** Adds `-c/--config`, `--enable`, `--disable`, `-p/--profile` and `--strict-config` to `command`. */
 export function addGlobalOptions(command: Command): Command {
   return command
-    .option('-C, --cd <dir>', 'work in this directory, as if skein were started there')
     .option('-c, --config <key=value>', 'override a config.toml value (dotted key; the value is TOML, else a string)', collect, [])
     .option('--enable <feature>', 'turn a feature on (same as -c features.<feature>=true)', collect, [])
     .option('--disable <feature>', 'turn a feature off (same as -c features.<feature>=false)', collect, [])

@@ -23,10 +23,12 @@ export interface ProgramIo extends ProcessContext {
 }
 
 /** Runs `skein` with `argv` (without the node and script paths); resolves to the exit code. */
-export async function runSkein(argv: readonly string[], given: ProgramIo): Promise<number> {
-  // `skein -C DIR <command>` runs the command as if started in DIR, as `codex -C DIR` does.
-  const cd = globalCd(argv);
-  const io = cd === undefined ? given : { ...given, cwd: path.resolve(given.cwd, cd) };
+export async function runSkein(given: readonly string[], givenIo: ProgramIo): Promise<number> {
+  // `skein -C DIR <command>` runs the command as if started in DIR, as `codex -C DIR` does. Taken out
+  // of argv before commander parses it: commander reads a program option after the subcommand too,
+  // where `exec -C` and `sandbox -C` are the subcommands' own.
+  const { cd, argv } = takeGlobalCd(given);
+  const io = cd === undefined ? givenIo : { ...givenIo, cwd: path.resolve(givenIo.cwd, cd) };
   let exitCode = 0;
   const program = await buildProgram(argv, io, (code) => {
     exitCode = code;
@@ -83,21 +85,24 @@ function firstOperand(argv: readonly string[]): string | undefined {
 }
 
 /** Global options that take a value (the next argument, unless given as `--name=value`). */
-const VALUED_GLOBALS = new Set(['-c', '--config', '--enable', '--disable', '-p', '--profile', '-C', '--cd']);
+const VALUED_GLOBALS = new Set(['-c', '--config', '--enable', '--disable', '-p', '--profile']);
 
-/** The `-C/--cd` given before the subcommand, if any (a subcommand's own `-C` is its own). */
-function globalCd(argv: readonly string[]): string | undefined {
+/** The `-C DIR` / `--cd DIR` / `--cd=DIR` before the subcommand (the last one wins), and argv without it. */
+function takeGlobalCd(argv: readonly string[]): { readonly cd: string | undefined; readonly argv: readonly string[] } {
   let cd: string | undefined;
-  for (let index = 0; index < argv.length; index += 1) {
+  const kept: string[] = [];
+  let index = 0;
+  for (; index < argv.length; index += 1) {
     const arg = argv[index]!;
-    if (!arg.startsWith('-')) break;
+    if (!arg.startsWith('-') || arg === '--') break;
     if (arg.startsWith('--cd=')) cd = arg.slice('--cd='.length);
-    else if (VALUED_GLOBALS.has(arg)) {
-      if (arg === '-C' || arg === '--cd') cd = argv[index + 1];
-      index += 1;
+    else if ((arg === '-C' || arg === '--cd') && index + 1 < argv.length) cd = argv[++index];
+    else {
+      kept.push(arg);
+      if (VALUED_GLOBALS.has(arg) && index + 1 < argv.length) kept.push(argv[++index]!);
     }
   }
-  return cd;
+  return { cd, argv: [...kept, ...argv.slice(index)] };
 }
 
 async function buildProgram(argv: readonly string[], io: ProgramIo, setExitCode: (code: number) => void): Promise<Command> {
