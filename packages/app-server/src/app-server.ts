@@ -26,6 +26,7 @@ import { ThreadServerRequests } from './threads/thread-server-requests.js';
 import { ThreadSubscriptions } from './thread-subscriptions.js';
 import { localUserAgentHost, platformInfo, userAgent, type UserAgentHost } from './user-agent.js';
 import { loadThreadConfig, resolveThreadCwd } from './threads/thread-cwd.js';
+import { SavedApiKey } from './saved-api-key.js';
 
 /** How an AppServer runs. Only `config` is required; limits default to `limits.ts`. */
 export interface AppServerOptions {
@@ -61,6 +62,8 @@ export interface AppServerOptions {
   readonly threads?: ThreadHubOptions | undefined;
   /** The skills the `skills/*` methods report (the skills extension's); without it they list none. Closed with the server. */
   readonly skills?: HostSkills | undefined;
+  /** The home's saved API key (auth.json); default: none loaded. */
+  readonly savedApiKey?: SavedApiKey | undefined;
 }
 
 function positive(name: string, value: number): number {
@@ -77,6 +80,8 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   #config: LoadedConfig;
   /** Where config, sessions and state live (`initialize`'s `codexHome`). */
   readonly codexHome: string;
+  /** The API key this home has saved; `account/login/*` change it, model requests read it. */
+  readonly savedApiKey: SavedApiKey;
   /** The filesystem `fs/*` works on. */
   readonly fileSystem: ExecutorFileSystem;
   /** The skills extension's service, when the host installed it. */
@@ -105,6 +110,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
     this.#options = options;
     this.#config = options.config;
     this.codexHome = options.config.config.homeDir;
+    this.savedApiKey = options.savedApiKey ?? SavedApiKey.none(this.codexHome);
     this.fileSystem = options.fileSystem ?? new LocalFileSystem();
     this.skills = options.skills?.service;
     // A skill folder changed (or the extra roots did): clients list skills again.
@@ -121,7 +127,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
     this.#now = options.now ?? Date.now;
     this.#userAgentHost = options.userAgentHost ?? localUserAgentHost(process.env);
     this.#log = options.log ?? (() => undefined);
-    this.#threads = options.threads === undefined ? undefined : new ThreadHub(options.threads, this.#threadHost());
+    this.#threads = options.threads === undefined ? undefined : new ThreadHub({ ...options.threads, savedApiKey: () => this.savedApiKey.get() }, this.#threadHost());
   }
 
   /** The config of the server's working directory: the startup load, reloaded after each config change. */

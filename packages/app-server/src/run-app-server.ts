@@ -1,7 +1,8 @@
 // The app-server program: its flags, config from the usual layers and the server built from it;
 // @skein/json-rpc's program skeleton does the listening. Used by this package's bin and by `skein app-server`.
 import { parseArgs } from 'node:util';
-import { CONFIG_FLAG_OPTIONS, ConfigError, loadConfig, loadEnvironmentsToml, readSavedApiKey, type LoadConfigOptions } from '@skein/config';
+import { CONFIG_FLAG_OPTIONS, ConfigError, loadConfig, loadEnvironmentsToml, type LoadConfigOptions } from '@skein/config';
+import { SavedApiKey } from './saved-api-key.js';
 import { ExtensionLoadError, extensionFlagSources, localHostFacts, localThreadEnvironment, type ModuleImporter } from '@skein/core';
 import { CODEX_VERSION } from '@skein/protocol';
 import { ThreadStore } from '@skein/rollout';
@@ -86,16 +87,6 @@ export function parseAppServerArgs(argv: readonly string[]): AppServerSettings &
   };
 }
 
-/** The key `codex login --with-api-key` (or skein's) saved; a damaged auth.json is a warning, not a stop. */
-async function savedApiKeyOf(home: string, io: Pick<AppServerIo, 'stderr'>): Promise<string | undefined> {
-  try {
-    return await readSavedApiKey(home);
-  } catch (error) {
-    io.stderr.write(`warning: ${(error as Error).message}\n`);
-    return undefined;
-  }
-}
-
 /** Loads config and builds the server the program runs. */
 export async function createAppServer(settings: AppServerSettings, io: Pick<AppServerIo, 'cwd' | 'env' | 'stderr' | 'importModule'>): Promise<AppServer> {
   const configLoad: Omit<LoadConfigOptions, 'cwd'> = {
@@ -131,12 +122,13 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
       extensions: (threadConfig) => extensions.forConfig(threadConfig),
       contextFragments: registry.contextFragments,
       env: io.env,
-      savedApiKey: await savedApiKeyOf(config.config.homeDir, io),
       host: localHostFacts(io.env),
       cliVersion: settings.version ?? CODEX_VERSION,
       release: () => environment.close(),
     },
     installationId: await readInstallationId(config.config.homeDir),
+    // A key saved by `codex login --with-api-key` (or skein's); a damaged auth.json is a warning.
+    savedApiKey: await SavedApiKey.load(config.config.homeDir, (message) => io.stderr.write(`warning: ${message}\n`)),
     maxQueuedRequests: settings.maxQueuedRequests,
     skills,
     log: (line) => io.stderr.write(`skein app-server: ${line}\n`),

@@ -35,8 +35,8 @@ export interface ThreadManagerOptions {
   readonly extensions: ExtensionRegistry;
   /** The environment for provider credentials. */
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** The API key saved in auth.json, for OpenAI's provider when `env` names none (the host reads the file). */
-  readonly savedApiKey?: string | undefined;
+  /** The API key saved in auth.json (asked at each request, so a sign-in applies at once), for OpenAI's provider when `env` names none. */
+  readonly savedApiKey?: (() => string | undefined) | undefined;
   readonly host: { readonly shell: string; readonly timezone: string };
   /** Names the client in rollouts and request headers (`codex_exec`, …) unless a thread names its own. */
   readonly originator: string;

@@ -233,7 +233,7 @@ export {
   OverriddenMetadata,
   WriteStatus,
 } from './app-server/config-write.js';
-export { Account, GetAccountParams, GetAccountRateLimitsParams, GetAccountResponse } from './app-server/account.js';
+export { Account, CancelLoginAccountParams, GetAccountParams, GetAccountRateLimitsParams, GetAccountResponse, LoginAccountParams, LogoutAccountParams } from './app-server/account.js';
 export { PermissionProfileListParams, PermissionProfileListResponse, PermissionProfileSummary } from './app-server/permission-profile-list.js';
 export {
   CollaborationMode,

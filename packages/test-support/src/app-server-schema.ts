@@ -28,10 +28,12 @@ interface ClientRequestVariant {
  * Codex 0.171.0's app-server schema, compiled on demand. Use the shared {@link appServerSchema}
  * rather than building another: compiling the large unions takes seconds.
  */
-/** Methods whose result breaks the `…Params` → `…Response` naming: both config writes answer one shape. */
+/** Methods whose result breaks the `…Params` → `…Response` naming: both config writes answer one shape, and `account/logout`. */
 const SHARED_RESPONSES: ReadonlyMap<string, string> = new Map([
   ['config/value/write', 'v2/ConfigWriteResponse'],
   ['config/batchWrite', 'v2/ConfigWriteResponse'],
+  // Takes no params, and its response is named for the action, not the method.
+  ['account/logout', 'v2/LogoutAccountResponse'],
 ]);
 
 export class AppServerSchema {

@@ -1,5 +1,5 @@
-// `account/read`: Skein keeps no ChatGPT or API-key login of its own (a provider's key comes from its
-// `env_key`), so it answers as Codex does on a machine where nobody signed in.
+// `account/read`: who the server is signed in as. Skein signs in with API keys only: a saved key
+// (auth.json) is an `apiKey` account for a provider that takes OpenAI's sign-in.
 import { GetAccountParams, type GetAccountResponse } from '@skein/protocol';
 import { defineMethod, type AppServerMethod } from '../method.js';
 
@@ -12,7 +12,9 @@ export const ACCOUNT_READ_METHODS: ReadonlyMap<string, AppServerMethod> = new Ma
       handle(_params, { server }): GetAccountResponse {
         // Codex's TUI reads `requiresOpenaiAuth` to decide whether to ask for a sign-in; it follows
         // the active provider, as Codex's does.
-        return { account: null, userId: null, requiresOpenaiAuth: server.config.config.modelProvider.requiresOpenaiAuth, workspaceRouting: null };
+        const requiresOpenaiAuth = server.config.config.modelProvider.requiresOpenaiAuth;
+        const account = requiresOpenaiAuth && server.savedApiKey.get() !== undefined ? { type: 'apiKey' as const } : null;
+        return { account, userId: null, requiresOpenaiAuth, workspaceRouting: null };
       },
     }),
   ],

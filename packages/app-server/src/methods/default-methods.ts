@@ -1,6 +1,7 @@
 // The method table a server starts with: every group in `methods/`. A new group is one more entry.
 import type { AppServerMethod, MethodTable } from '../method.js';
 import { ABSENT_FEATURE_METHODS } from './absent-features.js';
+import { ACCOUNT_LOGIN_METHODS } from './account-login.js';
 import { ACCOUNT_READ_METHODS } from './account-read.js';
 import { ACCOUNT_RATE_LIMITS_READ_METHODS } from './account-rate-limits-read.js';
 import { COLLABORATION_MODE_LIST_METHODS } from './collaboration-mode-list.js';
@@ -43,6 +44,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   CONFIG_READ_METHODS,
   CONFIG_REQUIREMENTS_READ_METHODS,
   ACCOUNT_READ_METHODS,
+  ACCOUNT_LOGIN_METHODS,
   MODEL_LIST_METHODS,
   MODEL_PROVIDER_LIST_METHODS,
   EXPERIMENTAL_FEATURE_LIST_METHODS,

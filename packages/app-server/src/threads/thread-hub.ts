@@ -44,8 +44,8 @@ export interface ThreadHubOptions {
   readonly contextFragments: readonly ContextFragmentDefinition[];
   /** The environment for provider credentials. */
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** The API key saved in auth.json, for OpenAI's provider when `env` names none. */
-  readonly savedApiKey?: string | undefined;
+  /** The API key saved in auth.json, asked at each request, for OpenAI's provider when `env` names none. */
+  readonly savedApiKey?: (() => string | undefined) | undefined;
   readonly host: { readonly shell: string; readonly timezone: string };
   readonly cliVersion: string;
   /** Releases what these options hold (the environment's processes) once every thread is unloaded. */

@@ -246,7 +246,7 @@ async function savedApiKeyOf(config: Config, io: ExecIo): Promise<string | undef
 
 function managerFor(config: Config, extensions: ExtensionRegistry, store: ThreadStore, io: ExecIo, threadSource: string | undefined, remote: ThreadEnvironment | undefined, savedApiKey: string | undefined): ThreadManager {
   return new ThreadManager({
-    savedApiKey,
+    savedApiKey: () => savedApiKey,
     // Commands and patches act on this machine (or the CODEX_EXEC_SERVER_URL exec-server), confined by the thread's sandbox settings.
     environment: remote ?? localThreadEnvironment({ cwd: config.cwd, env: io.env }),
     ...(threadSource === undefined ? {} : { threadSource }),

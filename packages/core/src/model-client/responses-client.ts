@@ -14,8 +14,8 @@ export interface ResponsesClientOptions {
   readonly provider: ModelProviderInfo;
   /** The environment to read `env_key` and `env_http_headers` from. */
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** The API key the user signed in with (auth.json): for an OpenAI-auth provider when the environment names none. */
-  readonly savedApiKey?: string | undefined;
+  /** The API key the user signed in with (auth.json), read at each request: for an OpenAI-auth provider when the environment names none. */
+  readonly savedApiKey?: (() => string | undefined) | undefined;
   /** Sends the request (default: node:http(s)); the global `fetch` fits too. */
   readonly post?: ModelHttpPost;
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -41,7 +41,7 @@ type RequestBody = Readonly<Record<string, unknown>>;
 export class ResponsesClient {
   readonly #provider: ModelProviderInfo;
   readonly #env: Readonly<Record<string, string | undefined>>;
-  readonly #savedApiKey: string | undefined;
+  readonly #savedApiKey: (() => string | undefined) | undefined;
   readonly #send: ModelHttpPost;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #now: () => number;
@@ -120,7 +120,7 @@ export class ResponsesClient {
       headers.authorization = `Bearer ${override}`;
     } else if (envKey !== undefined) {
       // A key saved by `codex login --with-api-key` (or skein's) serves OpenAI's provider, as in Codex.
-      const key = this.#env[envKey] || (this.#provider.requiresOpenaiAuth ? this.#savedApiKey : undefined);
+      const key = this.#env[envKey] || (this.#provider.requiresOpenaiAuth ? this.#savedApiKey?.() : undefined);
       if (key === undefined || key === '') {
         const hint = this.#provider.envKeyInstructions ?? `set ${envKey} to the provider's API key`;
         throw new ModelError('MissingApiKey', `missing environment variable ${envKey} for provider '${this.#provider.id}': ${hint}`);

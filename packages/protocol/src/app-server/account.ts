@@ -36,3 +36,25 @@ export const GetAccountResponse = lazySchema(() => z.object({
   workspaceRouting: z.unknown().nullable(),
 }));
 export type GetAccountResponse = z.infer<typeof GetAccountResponse>;
+
+/**
+ * `account/login/start`: an API key, or one of Codex's other sign-ins (ChatGPT, Bedrock), which a
+ * server may not offer; their own fields are kept as sent.
+ */
+export const LoginAccountParams = lazySchema(() => z.discriminatedUnion('type', [
+  z.object({ type: z.literal('apiKey'), apiKey: z.string() }),
+  z.looseObject({ type: z.literal('chatgpt') }),
+  z.looseObject({ type: z.literal('chatgptDeviceCode') }),
+  z.looseObject({ type: z.literal('chatgptAuthTokens') }),
+  z.looseObject({ type: z.literal('amazonBedrock') }),
+  z.looseObject({ type: z.literal('amazonBedrockAccessKeys') }),
+]));
+export type LoginAccountParams = z.infer<typeof LoginAccountParams>;
+
+/** `account/login/cancel`: stops a sign-in in progress. */
+export const CancelLoginAccountParams = lazySchema(() => z.object({ loginId: z.string() }));
+export type CancelLoginAccountParams = z.infer<typeof CancelLoginAccountParams>;
+
+/** `account/logout` takes nothing. */
+export const LogoutAccountParams = lazySchema(() => z.object({}).nullish());
+export type LogoutAccountParams = z.infer<typeof LogoutAccountParams>;
