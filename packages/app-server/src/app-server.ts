@@ -66,6 +66,13 @@ export interface AppServerOptions {
   readonly savedApiKey?: SavedApiKey | undefined;
 }
 
+/** `env` without `CODEX_API_KEY`, the key only `exec` takes. */
+function withoutExecApiKey(env: Readonly<Record<string, string | undefined>>): Readonly<Record<string, string | undefined>> {
+  if (env.CODEX_API_KEY === undefined) return env;
+  const { CODEX_API_KEY: _execOnly, ...rest } = env;
+  return rest;
+}
+
 function positive(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
   return value;
@@ -127,7 +134,11 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
     this.#now = options.now ?? Date.now;
     this.#userAgentHost = options.userAgentHost ?? localUserAgentHost(process.env);
     this.#log = options.log ?? (() => undefined);
-    this.#threads = options.threads === undefined ? undefined : new ThreadHub({ ...options.threads, savedApiKey: () => this.savedApiKey.get() }, this.#threadHost());
+    // Codex's app-server signs in from auth.json only: CODEX_API_KEY is `codex exec`'s (probed), so model requests do not see it.
+    this.#threads =
+      options.threads === undefined
+        ? undefined
+        : new ThreadHub({ ...options.threads, env: withoutExecApiKey(options.threads.env), savedApiKey: () => this.savedApiKey.get() }, this.#threadHost());
   }
 
   /** The config of the server's working directory: the startup load, reloaded after each config change. */

@@ -42,7 +42,8 @@ export class SavedApiKey {
 
   /** Forgets the key, file and all; false when there was none. */
   async remove(): Promise<boolean> {
+    const removed = await removeSavedAuth(this.home);
     this.#key = undefined;
-    return removeSavedAuth(this.home);
+    return removed;
   }
 }

@@ -25,6 +25,13 @@ describe('toJsonRpcError', () => {
     });
   });
 
+  it('names the first problem only, as serde stops at its first, and words a top-level tag as its schema does', () => {
+    const both = z.object({ first: z.string(), second: z.string() });
+    expect(toJsonRpcError(zodError(both, {}))).toEqual({ code: -32600, message: 'Invalid request: missing field `first`' });
+    const tagged = z.discriminatedUnion('type', [z.object({ type: z.literal('a') })], { error: () => 'unknown variant `b`, expected `a`' });
+    expect(toJsonRpcError(zodError(tagged, { type: 'b' }))).toEqual({ code: -32600, message: 'Invalid request: unknown variant `b`, expected `a`' });
+  });
+
   it('maps OS failures to -32603 with the OS message, request problems to -32600', () => {
     expect(toJsonRpcError(new FileSystemError('NotFound', 'No such file or directory (os error 2)', 'ENOENT'))).toEqual({
       code: -32603,

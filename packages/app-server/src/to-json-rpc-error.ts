@@ -17,12 +17,15 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     const missing = `missing field \`${String(last)}\``;
     return issue.path.length === 1 ? missing : `${missing} at ${location}`;
   }
+  // A top-level tag no variant has: the schema words it as serde does (`unknown variant \`x\`, expected one of …`), without a location.
+  if (issue.code === 'invalid_union' && issue.discriminator !== undefined && issue.inclusive !== false && issue.path.length === 1) return issue.message;
   return location === '' ? issue.message : `${location}: ${issue.message}`;
 }
 
-/** `Invalid request: …` for params that failed their schema, one clause per zod issue. */
+/** `Invalid request: …` for params that failed their schema: the first problem, as serde stops at its first. */
 export function invalidParamsMessage(error: z.ZodError): string {
-  return `${AppServerErrorMessage.InvalidRequestPrefix}${error.issues.map(describeIssue).join('; ')}`;
+  const first = error.issues[0];
+  return `${AppServerErrorMessage.InvalidRequestPrefix}${first === undefined ? 'invalid params' : describeIssue(first)}`;
 }
 
 const mapper = new JsonRpcErrorMapper({

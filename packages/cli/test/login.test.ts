@@ -1,9 +1,8 @@
 // `skein login --with-api-key`, `login status` and `logout` (issue #35): the key kept in
-// $CODEX_HOME/auth.json as Codex 0.171.0 keeps it and reports it (probed), and `skein exec` using it
-// for an OpenAI-auth provider when the environment has no key.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+// $CODEX_HOME/auth.json as Codex 0.171.0 keeps it and reports it (probed). `skein exec` using it:
+// exec-saved-key.test.ts.
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { assistantMessage, completed, sse } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execScratch, type ExecScratch } from './support/exec-run.js';
 
@@ -26,16 +25,5 @@ describe('skein login', () => {
     expect(await fixture.skein(['logout'])).toMatchObject({ code: 0, stderr: 'Successfully logged out\n' });
     expect(await fixture.skein(['logout'])).toMatchObject({ code: 0, stderr: 'Not logged in\n' });
     expect(await fixture.skein(['login', 'status'])).toMatchObject({ code: 1 });
-  });
-
-  it('exec sends the saved key to an OpenAI-auth provider when the environment has none; an environment key wins', async () => {
-    // The mock stands in for OpenAI's provider: it takes OpenAI's sign-in.
-    const config = readFileSync(path.join(fixture.home, 'config.toml'), 'utf8').replace('env_key = "MOCK_API_KEY"', 'env_key = "OPENAI_API_KEY"\nrequires_openai_auth = true');
-    writeFileSync(path.join(fixture.home, 'config.toml'), config);
-    expect((await fixture.skein(['login', '--with-api-key'], { stdin: KEY })).code).toBe(0);
-    fixture.server.expect([sse(assistantMessage('Saved key.'), completed()), sse(assistantMessage('Env key.'), completed())]);
-    expect((await fixture.skein(['exec', 'hi'])).code).toBe(0);
-    expect((await fixture.skein(['exec', 'hi'], { env: { OPENAI_API_KEY: 'sk-from-env' } })).code).toBe(0);
-    expect(fixture.server.requests.map((request) => request.header('authorization'))).toEqual([`Bearer ${KEY}`, 'Bearer sk-from-env']);
   });
 });

@@ -30,7 +30,7 @@ export {
   SandboxWorkspaceWriteToml,
   ShellEnvironmentPolicyToml,
 } from './config-toml.js';
-export { BUILT_IN_PROVIDER_IDS, PROVIDER_DEFAULTS } from './model-providers.js';
+export { BUILT_IN_PROVIDER_IDS, OPENAI_PROVIDER_ID, PROVIDER_DEFAULTS } from './model-providers.js';
 export type { ModelProviderInfo } from './model-providers.js';
 export { CLIENT_SIDE_CONFIG_KEYS, CODEX_CONFIG_KEYS } from './codex-config-keys.js';
 export { configJsonSchema } from './config-schema.js';
@@ -47,4 +47,4 @@ export {
   parseEnvironmentsToml,
 } from './environments-toml.js';
 export type { ConfiguredEnvironment, EnvironmentTransport, EnvironmentsConfig } from './environments-toml.js';
-export { AUTH_FILE, maskApiKey, readSavedApiKey, removeSavedAuth, saveApiKey } from './auth-file.js';
+export { AUTH_FILE, AuthFile, apiKeyOf, authFilePath, maskApiKey, readAuthFile, readSavedApiKey, removeSavedAuth, saveApiKey } from './auth-file.js';

@@ -29,10 +29,17 @@ export const PROVIDER_DEFAULTS = {
 
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
+/**
+ * The id of the built-in OpenAI provider. It takes OpenAI's sign-in (auth.json, `CODEX_API_KEY`) as
+ * Codex's does; its `env_key` (`OPENAI_API_KEY`, which Codex 0.171.0 does not read) is Skein's
+ * fallback when there is no sign-in.
+ */
+export const OPENAI_PROVIDER_ID = 'openai';
+
 /** The providers that exist without configuration (same ids as Codex's built-ins). */
 export function builtInProviders(openaiBaseUrl: string | undefined): Record<string, ModelProviderToml> {
   return {
-    openai: {
+    [OPENAI_PROVIDER_ID]: {
       name: 'OpenAI',
       base_url: openaiBaseUrl ?? OPENAI_BASE_URL,
       env_key: 'OPENAI_API_KEY',

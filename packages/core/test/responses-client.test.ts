@@ -258,3 +258,55 @@ describe('idle timeout', () => {
     stalling.closeAllConnections();
   });
 });
+
+// Which key a provider is sent, as Codex 0.171.0 picks it (probed with `codex exec` against the mock):
+// an `env_key` provider takes its variable only; a provider with OpenAI's sign-in and no `env_key`
+// takes CODEX_API_KEY, then the key saved in auth.json, and never reads OPENAI_API_KEY.
+describe('the API key', () => {
+  /** The authorization header of one request sent with `env` and a `saved` key (`none` without one), or the error. */
+  async function sent(overrides: Partial<ModelProviderInfo>, env: Record<string, string>, saved: string | undefined): Promise<string> {
+    const model = await startMockResponsesServer({ responses: [sse(assistantMessage('ok'), completed())] });
+    const instance = new ResponsesClient({ provider: provider(model.url, overrides), env, savedApiKey: () => saved });
+    try {
+      await collect(instance.stream(BODY));
+      return model.requests[0]!.header('authorization') ?? 'none';
+    } catch (error) {
+      if (!(error instanceof ModelError)) throw error;
+      model.tolerate('unconsumed-response', 'a request refused for its missing key is never sent');
+      expect(model.requests).toHaveLength(0);
+      return `${error.code}: ${error.message}`;
+    } finally {
+      await model.close();
+    }
+  }
+
+  const openaiAuth = { envKey: undefined, requiresOpenaiAuth: true };
+  const builtInOpenai = { id: 'openai', envKey: 'OPENAI_API_KEY', requiresOpenaiAuth: true };
+
+  it('sends a provider with OpenAI sign-in the saved key, CODEX_API_KEY before it, and ignores OPENAI_API_KEY', async () => {
+    expect(await sent(openaiAuth, {}, 'sk-saved')).toBe('Bearer sk-saved');
+    expect(await sent(openaiAuth, { OPENAI_API_KEY: 'sk-env' }, 'sk-saved')).toBe('Bearer sk-saved');
+    expect(await sent(openaiAuth, { CODEX_API_KEY: 'sk-codex' }, 'sk-saved')).toBe('Bearer sk-codex');
+    expect(await sent(openaiAuth, { CODEX_API_KEY: '' }, 'sk-saved')).toBe('Bearer sk-saved');
+    // Signed out and no CODEX_API_KEY: Codex sends the request with no key at all.
+    expect(await sent(openaiAuth, { OPENAI_API_KEY: 'sk-env' }, undefined)).toBe('none');
+  });
+
+  it('sends the built-in openai provider the sign-in first, then OPENAI_API_KEY, and says how to sign in when there is neither', async () => {
+    expect(await sent(builtInOpenai, { OPENAI_API_KEY: 'sk-env' }, 'sk-saved')).toBe('Bearer sk-saved');
+    expect(await sent(builtInOpenai, { OPENAI_API_KEY: 'sk-env', CODEX_API_KEY: 'sk-codex' }, 'sk-saved')).toBe('Bearer sk-codex');
+    expect(await sent(builtInOpenai, { OPENAI_API_KEY: 'sk-env' }, undefined)).toBe('Bearer sk-env');
+    expect(await sent(builtInOpenai, {}, undefined)).toMatch(/^MissingApiKey: .*OPENAI_API_KEY.*skein login --with-api-key/);
+  });
+
+  it('sends an env_key provider its variable only, even when it takes OpenAI sign-in', async () => {
+    const ownKey = { envKey: 'MOCK_API_KEY', requiresOpenaiAuth: true };
+    expect(await sent(ownKey, { MOCK_API_KEY: 'sk-mock', CODEX_API_KEY: 'sk-codex' }, 'sk-saved')).toBe('Bearer sk-mock');
+    expect(await sent(ownKey, { CODEX_API_KEY: 'sk-codex' }, 'sk-saved')).toMatch(/^MissingApiKey: missing environment variable MOCK_API_KEY/);
+    expect(await sent({ envKey: 'MOCK_API_KEY' }, {}, 'sk-saved')).toMatch(/^MissingApiKey: /);
+  });
+
+  it('sends a provider with neither env_key nor OpenAI sign-in no key', async () => {
+    expect(await sent({ envKey: undefined }, { CODEX_API_KEY: 'sk-codex', OPENAI_API_KEY: 'sk-env' }, 'sk-saved')).toBe('none');
+  });
+});

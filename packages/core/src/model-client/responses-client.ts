@@ -1,7 +1,7 @@
 // Streams one sampling request to a Responses API endpoint: auth and provider headers, SSE parsing,
 // retries with backoff for failed requests and for streams cut before `response.completed`, and an
 // idle timeout. Failures surface as typed ModelErrors.
-import type { ModelProviderInfo } from '@skein/config';
+import { OPENAI_PROVIDER_ID, type ModelProviderInfo } from '@skein/config';
 import type { ReadableStreamDefaultReader, ReadableStreamReadResult } from 'node:stream/web';
 import type { EventSourceMessage } from 'eventsource-parser/stream';
 import { httpPost, type ModelHttpPost, type ModelHttpResponse } from './http-post.js';
@@ -113,21 +113,33 @@ export class ResponsesClient {
       const value = this.#env[variable];
       if (value !== undefined && value !== '') headers[name] = value;
     }
-    const envKey = this.#provider.envKey;
-    // CODEX_API_KEY is how `codex exec` (and @openai/codex-sdk's `apiKey`) pass a key for OpenAI.
-    const override = this.#provider.requiresOpenaiAuth ? this.#env.CODEX_API_KEY : undefined;
-    if (override !== undefined && override !== '') {
-      headers.authorization = `Bearer ${override}`;
-    } else if (envKey !== undefined) {
-      // A key saved by `codex login --with-api-key` (or skein's) serves OpenAI's provider, as in Codex.
-      const key = this.#env[envKey] || (this.#provider.requiresOpenaiAuth ? this.#savedApiKey?.() : undefined);
-      if (key === undefined || key === '') {
-        const hint = this.#provider.envKeyInstructions ?? `set ${envKey} to the provider's API key`;
-        throw new ModelError('MissingApiKey', `missing environment variable ${envKey} for provider '${this.#provider.id}': ${hint}`);
-      }
-      headers.authorization = `Bearer ${key}`;
-    }
+    const key = this.#apiKey();
+    if (key !== undefined) headers.authorization = `Bearer ${key}`;
     return { ...headers, ...extra };
+  }
+
+  /**
+   * The bearer key, as Codex 0.171.0 picks it (probed): a provider with its own `env_key` takes that
+   * variable only (missing is an error; no sign-in applies). A provider with OpenAI's sign-in and no
+   * `env_key` (and the built-in `openai`) takes `CODEX_API_KEY`, then the key saved in auth.json;
+   * without either Codex sends no key, and Skein's built-in `openai` falls back to `OPENAI_API_KEY`.
+   * Any other provider gets no key.
+   */
+  #apiKey(): string | undefined {
+    const { envKey, requiresOpenaiAuth, id } = this.#provider;
+    if (requiresOpenaiAuth && (envKey === undefined || id === OPENAI_PROVIDER_ID)) {
+      // CODEX_API_KEY is how `codex exec` (and @openai/codex-sdk's `apiKey`) pass a key; the app-server leaves it out of `env`.
+      const key = nonEmpty(this.#env.CODEX_API_KEY) ?? nonEmpty(this.#savedApiKey?.()) ?? (envKey === undefined ? undefined : nonEmpty(this.#env[envKey]));
+      if (key !== undefined || envKey === undefined) return key;
+      throw new ModelError('MissingApiKey', `missing environment variable ${envKey} for provider '${id}': ${this.#provider.envKeyInstructions ?? `set ${envKey}, or save a key with \`skein login --with-api-key\` (or \`codex login --with-api-key\`)`}`);
+    }
+    if (envKey === undefined) return undefined;
+    const key = nonEmpty(this.#env[envKey]);
+    if (key === undefined) {
+      const hint = this.#provider.envKeyInstructions ?? `set ${envKey} to the provider's API key`;
+      throw new ModelError('MissingApiKey', `missing environment variable ${envKey} for provider '${id}': ${hint}`);
+    }
+    return key;
   }
 
   /** Where requests go, for messages: without the query, which may carry credentials. */
@@ -261,4 +273,8 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
 }

@@ -38,18 +38,34 @@ export const GetAccountResponse = lazySchema(() => z.object({
 export type GetAccountResponse = z.infer<typeof GetAccountResponse>;
 
 /**
- * `account/login/start`: an API key, or one of Codex's other sign-ins (ChatGPT, Bedrock), which a
- * server may not offer; their own fields are kept as sent.
+ * `account/login/start`: an API key, or one of Codex's other sign-ins (ChatGPT in a browser or with a
+ * device code, ChatGPT tokens a host holds, Amazon Bedrock), which a server may not offer. Each has
+ * the fields Codex requires, so a missing one is answered as Codex answers it.
  */
 export const LoginAccountParams = lazySchema(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('apiKey'), apiKey: z.string() }),
   z.looseObject({ type: z.literal('chatgpt') }),
   z.looseObject({ type: z.literal('chatgptDeviceCode') }),
-  z.looseObject({ type: z.literal('chatgptAuthTokens') }),
-  z.looseObject({ type: z.literal('amazonBedrock') }),
-  z.looseObject({ type: z.literal('amazonBedrockAccessKeys') }),
-]));
+  z.looseObject({ type: z.literal('chatgptAuthTokens'), accessToken: z.string(), chatgptAccountId: z.string(), chatgptPlanType: z.string().nullish() }),
+  z.looseObject({ type: z.literal('amazonBedrock'), apiKey: z.string(), region: z.string() }),
+  z.looseObject({
+    type: z.literal('amazonBedrockAccessKeys'),
+    accessKeyId: z.string(),
+    secretAccessKey: z.string(),
+    sessionToken: z.string().nullish(),
+    region: z.string(),
+  }),
+], { error: (issue) => (issue.code === 'invalid_union' ? unknownLoginType(issue.input) : undefined) }));
 export type LoginAccountParams = z.infer<typeof LoginAccountParams>;
+
+const LOGIN_TYPES = ['apiKey', 'chatgpt', 'chatgptDeviceCode', 'chatgptAuthTokens', 'amazonBedrock', 'amazonBedrockAccessKeys'] as const;
+
+/** A sign-in type Codex does not know, in serde's words as Codex answers it. */
+function unknownLoginType(params: unknown): string {
+  const type = typeof params === 'object' && params !== null ? (params as Record<string, unknown>).type : undefined;
+  if (type === undefined) return 'missing field `type`';
+  return `unknown variant \`${typeof type === 'string' ? type : JSON.stringify(type)}\`, expected one of ${LOGIN_TYPES.map((name) => `\`${name}\``).join(', ')}`;
+}
 
 /** `account/login/cancel`: stops a sign-in in progress. */
 export const CancelLoginAccountParams = lazySchema(() => z.object({ loginId: z.string() }));
