@@ -294,7 +294,7 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
         }
       }
     }
-    return method.handle(canonicalThreadId(params, method.threadIdNoun ?? 'thread'), this.setup.context(this, request.method, request.id));
+    return method.handle(method.ownThreadIdCheck === true ? params : canonicalThreadId(params, method.threadIdNoun ?? 'thread'), this.setup.context(this, request.method, request.id));
   }
 
   private parseParams(schema: z.ZodType, raw: unknown): unknown {

@@ -52,6 +52,11 @@ export interface AppServerMethod<P extends z.ZodType = z.ZodType> {
    * unless set; Codex says `session` for the methods that open a stored thread.
    */
   readonly threadIdNoun?: 'thread' | 'session';
+  /**
+   * The handler checks `threadId` itself (default false): Codex checks some methods' other params
+   * first and answers a malformed id there with another code.
+   */
+  readonly ownThreadIdCheck?: boolean;
   /** Answers the request; the resolved value is the result. Throw `AppServerRequestError` for a specific error. */
   handle(params: z.output<P>, context: MethodContext): unknown;
 }

@@ -419,7 +419,7 @@ describe('thread operations', () => {
     expect(firstPage.data.map((thread) => thread.id)).toEqual([older]);
     expect(await ids({ sortKey: 'recency_at', limit: 1, cursor: firstPage.nextCursor })).toEqual([newer]);
 
-    // Skein keeps no sections: every thread is in none (sectionId null), and a named section is empty.
+    // Neither thread is filed in a section: `sectionId: null` (threads in none) lists both, and a section holds neither.
     expect(await ids({ sectionId: null })).toEqual([newer, older]);
     expect(await ids({ sectionId: 'pinned' })).toEqual([]);
     expect(await client.request('thread/list', { sortKey: 'section_position', sectionId: 'pinned' })).toEqual({ data: [], nextCursor: null, backwardsCursor: null, readStates: {} });

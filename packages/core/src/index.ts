@@ -122,6 +122,7 @@ export { isDangerousCommand, scriptHasDangerousCommand } from './tools/approvals
 export { commandsOf, plainCommandsOfScript } from './tools/approvals/shell-words.js';
 export { DEFAULT_USER_SHELL_TIMEOUT_MS, USER_SHELL_UNAVAILABLE } from './session/user-shell-command.js';
 export type { UserShellResult } from './session/user-shell-command.js';
+export { DEFAULT_CAPTURE_MAX_BYTES, DEFAULT_CAPTURE_TIMEOUT_MS, type CaptureCommandOptions, type CommandCapture } from './session/command-capture.js';
 export type { BackgroundTerminal, BackgroundTerminals } from './session/background-terminals.js';
 export type { CommandSource } from './turn/core-event.js';
 export { VIEW_IMAGE_SPEC, ViewImageArgs, ViewImageError, loadImage, viewImageTool } from './tools/view-image/view-image-tool.js';

@@ -10,6 +10,7 @@ import type { TokenUsageReport } from './session/token-accounting.js';
 import type { UserMessageRecord } from './session/thread-recorder.js';
 import type { ResponsesServiceTier } from './model/responses-request.js';
 import type { UserShellResult } from './session/user-shell-command.js';
+import type { CaptureCommandOptions, CommandCapture } from './session/command-capture.js';
 import type { TurnOutcome } from './turn/run-turn.js';
 
 /** Options of {@link ThreadHandle.runTurn}. */
@@ -72,6 +73,12 @@ export interface ThreadHandle {
   reconfigure(config: Config): void;
   rename(name: string | null): void;
   runUserShellCommand(command: string, options?: { readonly timeoutMs?: number | undefined }): Promise<UserShellResult>;
+  /**
+   * Runs `argv` once on the primary environment (its own process runner, the thread's cwd and
+   * sandbox) and returns its bounded output — for the host's own use, never a turn item or model
+   * input. Rejects with `ShellUnavailable` when the thread has no environment ready.
+   */
+  captureCommand(argv: readonly string[], options?: CaptureCommandOptions): Promise<CommandCapture>;
   /** Moves later turns to another environment (or to none). */
   useEnvironment(environment: SelectedEnvironment | readonly SelectedEnvironment[] | undefined): void;
   /** Later turns work over `roots` on the primary environment (the environments stay as they are). */
@@ -121,6 +128,7 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
     reconfigure: (config) => session.reconfigure(config),
     rename: (name) => session.rename(name),
     runUserShellCommand: (command, options) => session.runUserShellCommand(command, options),
+    captureCommand: (argv, options) => session.captureCommand(argv, options),
     useEnvironment: (environment) => session.environments.use(environment),
     useWorkspaceRoots: (roots) => session.environments.useWorkspaceRoots(roots),
     close,

@@ -115,6 +115,8 @@ export { InitializeCapabilities, InitializeParams, InitializeResponse } from './
 export {
   AgentMessageThreadItem,
   ContextCompactionThreadItem,
+  EnteredReviewModeThreadItem,
+  ExitedReviewModeThreadItem,
   OtherThreadItem,
   PlanThreadItem,
   ReasoningThreadItem,
@@ -299,3 +301,13 @@ export {
   ThreadQueueStartParams,
   ThreadQueueUpdateParams,
 } from './app-server/thread-queue.js';
+export {
+  ThreadSectionAppearance,
+  ThreadSectionCreateParams,
+  ThreadSectionDeleteParams,
+  ThreadSectionListParams,
+  ThreadSectionMoveParams,
+  ThreadSectionUpdateParams,
+} from './app-server/thread-sections.js';
+export { ThreadAttachmentAddParams, ThreadAttachmentListParams, ThreadAttachmentOwnerListParams, ThreadAttachmentRemoveParams } from './app-server/thread-attachments.js';
+export { ReviewDelivery, ReviewStartParams, ReviewStartResponse, ReviewTarget } from './app-server/review.js';

@@ -152,5 +152,9 @@ export { INITIAL_READ_REVISION, ReadReceipts } from './thread-index/read-receipt
 export { MAX_QUEUED_SUBMISSIONS, QueuedSubmissionError, QueuedSubmissions } from './thread-index/queued-submissions.js';
 export type { QueuedSubmission } from './thread-index/queued-submissions.js';
 export { ThreadMetadata } from './thread-index/thread-metadata.js';
+export { PINNED_SECTION_ID, PINNED_SECTION_NAME, SECTION_POSITION_STEP, ThreadSectionError, ThreadSections } from './thread-index/thread-sections.js';
+export type { ThreadSection, ThreadSectionAppearance, ThreadSectionMembership, ThreadSectionMove } from './thread-index/thread-sections.js';
+export { ThreadAttachments } from './thread-index/thread-attachments.js';
+export type { ThreadAttachment, ThreadAttachmentAdd, ThreadAttachmentKey } from './thread-index/thread-attachments.js';
 export type { StoredThreadMetadata, ThreadGitFacts, ThreadMetadataPatch } from './thread-index/thread-metadata.js';
 export type { ReadState, ReadStateUpdate, UnreadPosition } from './thread-index/read-receipts.js';

@@ -18,7 +18,9 @@ import { RolloutError } from './rollout-error.js';
 import { ARCHIVED_SESSIONS_DIR, archivedRolloutPath, liveRolloutDir, requireRolloutFileName } from './rollout-path.js';
 import type { QueuedSubmissions } from './thread-index/queued-submissions.js';
 import type { ReadReceipts } from './thread-index/read-receipts.js';
+import type { ThreadAttachments } from './thread-index/thread-attachments.js';
 import type { ThreadMetadata } from './thread-index/thread-metadata.js';
+import type { ThreadSections } from './thread-index/thread-sections.js';
 import { ThreadIndex, type ThreadListQuery, type ThreadPage } from './thread-index/thread-index.js';
 import { findThreadFile, listThreadFiles, type ThreadFile } from './thread-index/thread-files.js';
 import { summarizeRolloutFile, summaryFromMeta, type ThreadSummary } from './thread-index/thread-summary.js';
@@ -84,6 +86,16 @@ export class ThreadStore {
   /** What clients set on each thread beyond its file (Git facts, Daybreak; durable, in the index database). */
   get threadMetadata(): ThreadMetadata {
     return this.index.threadMetadata;
+  }
+
+  /** The sections clients file threads in (durable, in the index database). */
+  get threadSections(): ThreadSections {
+    return this.index.threadSections;
+  }
+
+  /** What clients attached to each thread (durable, in the index database). */
+  get threadAttachments(): ThreadAttachments {
+    return this.index.threadAttachments;
   }
 
   /** Opens the store: opens (or creates) the index and, unless told not to, brings it up to date with the files. */
@@ -201,7 +213,7 @@ export class ThreadStore {
     return this.indexFile(target, false, summary.title);
   }
 
-  /** Deletes a thread's file, its row, its read state, its metadata and its queue (`WriterBusy` while it is being written). */
+  /** Deletes a thread's file, its row, its read state, its metadata, its queue, its section place and its attachments (`WriterBusy` while it is being written). */
   async delete(threadId: string): Promise<void> {
     const summary = await this.require(threadId);
     await this.assertIdle(summary.id);
@@ -212,6 +224,8 @@ export class ThreadStore {
     this.index.readReceipts.remove(summary.id);
     this.index.threadMetadata.remove(summary.id);
     this.index.queuedSubmissions.removeAll(summary.id);
+    this.index.threadSections.removeThread(summary.id);
+    this.index.threadAttachments.removeAll(summary.id);
   }
 
   /**

@@ -25,6 +25,8 @@ import { THREAD_READ_STATE_METHODS } from './thread-read-state.js';
 import { THREAD_BACKGROUND_TERMINALS_METHODS } from './thread-background-terminals.js';
 import { THREAD_COMPACT_METHODS } from './thread-compact.js';
 import { THREAD_METADATA_METHODS } from './thread-metadata.js';
+import { THREAD_SECTION_METHODS } from './thread-sections.js';
+import { THREAD_ATTACHMENT_METHODS } from './thread-attachments.js';
 import { THREAD_SETTINGS_METHODS } from './thread-settings.js';
 import { THREAD_INJECT_ITEMS_METHODS } from './thread-inject-items.js';
 import { THREAD_ITEMS_LIST_METHODS } from './thread-items-list.js';
@@ -37,6 +39,7 @@ import { SERVER_DIAGNOSTICS_METHODS } from './server-diagnostics.js';
 import { THREAD_ITEMS_READ_METHODS } from './thread-items-read.js';
 import { THREAD_TIMELINE_LIST_METHODS } from './thread-timeline-list.js';
 import { TURN_SETTINGS_UPDATE_METHODS } from './turn-settings-update.js';
+import { REVIEW_START_METHODS } from './review-start.js';
 
 const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   FS_METHODS,
@@ -55,6 +58,8 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   THREAD_READ_STATE_METHODS,
   THREAD_SETTINGS_METHODS,
   THREAD_METADATA_METHODS,
+  THREAD_SECTION_METHODS,
+  THREAD_ATTACHMENT_METHODS,
   THREAD_TURNS_LIST_METHODS,
   THREAD_ITEMS_LIST_METHODS,
   THREAD_INJECT_ITEMS_METHODS,
@@ -76,6 +81,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   THREAD_ITEMS_READ_METHODS,
   THREAD_TIMELINE_LIST_METHODS,
   TURN_SETTINGS_UPDATE_METHODS,
+  REVIEW_START_METHODS,
 ];
 
 /** Every method this server implements, by name (a new map each call). */

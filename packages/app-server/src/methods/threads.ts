@@ -13,6 +13,7 @@ import {
   ThreadShellCommandParams,
   ThreadStartParams,
 } from '@skein/protocol';
+import type { ThreadListQuery } from '@skein/rollout';
 import { AppServerRequestError } from '../app-server-error.js';
 import { checkWorkspaceRoots, selectEnvironment } from '../environments/environment-selection.js';
 import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
@@ -21,6 +22,7 @@ import { resumeExtras } from './resume-extras.js';
 import { turnsPage } from './thread-turns-list.js';
 import type { WireObject } from '../threads/thread-items.js';
 import { withStoredMetadata } from '../threads/thread-metadata.js';
+import { sectionThreadPage, unfiledThreadPage } from '../threads/thread-sections.js';
 
 /** Runs `notify` after the current response has gone out (Codex answers before it notifies). */
 export function afterResponse(notify: () => void): void {
@@ -118,11 +120,8 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         if (params.sortKey === 'section_position' && sectionId === null) {
           throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, 'section-position sorting requires a section filter');
         }
-        // Skein keeps no sections (a desktop client's grouping): every thread is in none, so a
-        // section's list is empty, as Codex answers for a section that holds no thread.
-        if (sectionId !== null) return { data: [], nextCursor: null, backwardsCursor: null, readStates: {} };
         const cwd = typeof params.cwd === 'string' ? params.cwd : undefined;
-        const page = await (await hub.store()).list({
+        const query: ThreadListQuery = {
           ...(params.cursor === undefined || params.cursor === null ? {} : { cursor: params.cursor }),
           ...(params.limit === undefined || params.limit === null ? {} : { limit: params.limit }),
           ...(cwd === undefined ? {} : { cwd }),
@@ -130,8 +129,11 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
           archived: params.archived === true,
           // A thread's recencyAt is its updatedAt in Skein, so both keys order by the last update.
           ...(params.sortKey === 'updated_at' || params.sortKey === 'recency_at' ? { sortKey: 'updated' as const } : {}),
-        });
+        };
         const store = await hub.store();
+        // A section's threads come from its members (an unknown section holds none); `sectionId: null`
+        // asks for the threads filed in none, absent for all.
+        const page = sectionId !== null ? await sectionThreadPage(store, sectionId, params) : params.sectionId === null ? await unfiledThreadPage(store, query) : await store.list(query);
         // Every listed thread is a stored one, so each has a read state (Codex keys them by id).
         const readStates = Object.fromEntries(page.data.map((summary) => [summary.id, store.readReceipts.get(summary.id)]));
         return { data: page.data.map((summary) => withStoredMetadata(store, hub.summaryObject(summary))), nextCursor: page.nextCursor, backwardsCursor: null, readStates };

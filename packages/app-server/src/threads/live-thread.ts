@@ -41,6 +41,22 @@ interface ActiveTurn {
   lastDiff: string | undefined;
   /** A client's `turn/start`, as opposed to a turn core runs of its own (a manual compaction). */
   readonly userTurn: boolean;
+  /** How the turn is shown when not as it runs (a review), and the answer it held back. */
+  readonly presentation?: TurnPresentation | undefined;
+  heldAnswer?: string | undefined;
+}
+
+/**
+ * A turn clients see reshaped (a review, `review/start`): items announced before it starts, the
+ * user message it shows in place of the model's input, and its agent messages held back — once it
+ * ends, the last one's text (undefined when it did not complete) becomes the closing items.
+ * Items are given without their times; each goes out started, then completed.
+ */
+export interface TurnPresentation {
+  readonly openingItems: readonly WireObject[];
+  readonly shownInput: readonly UserInput[];
+  /** The items the turn ends with; an `agentMessage` among them is the turn's summary. */
+  closingItems(answer: string | undefined, newItemId: () => string): readonly WireObject[];
 }
 
 /** Identity and bookkeeping of a thread beyond its session. */
@@ -179,16 +195,21 @@ export class LiveThread {
    * Starts a turn in the background and returns its wire object (`inProgress`). The caller answers
    * the client first; the turn's notifications follow.
    */
-  startTurn(input: readonly UserInput[], options: { readonly turnId: string; readonly outputSchema?: unknown; readonly clientUserMessageId?: string | null | undefined; readonly serviceTier?: ResponsesServiceTier | undefined }): WireObject {
-    const turn = this.#beginTurn(options.turnId, true);
-    if (this.facts.preview === '') this.facts.preview = textOf(input);
+  startTurn(
+    input: readonly UserInput[],
+    options: { readonly turnId: string; readonly outputSchema?: unknown; readonly clientUserMessageId?: string | null | undefined; readonly serviceTier?: ResponsesServiceTier | undefined; readonly presentation?: TurnPresentation | undefined },
+  ): WireObject {
+    const turn = this.#beginTurn(options.turnId, true, options.presentation);
+    const shown = options.presentation?.shownInput ?? input;
+    if (this.facts.preview === '') this.facts.preview = textOf(shown);
     // Let the response go out before the turn's first notification.
     this.#running = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      for (const item of options.presentation?.openingItems ?? []) this.#announceItem(turn, item);
       this.#notifyStatus();
       this.#emit('turn/started', { threadId: this.id, turn: this.#turnObject(turn, 'inProgress', null, null) });
       // The message is recorded under the id clients see now, so a resumed thread shows the same item.
       const userMessage = { id: this.host.newItemId(), clientId: options.clientUserMessageId ?? null };
-      this.#userMessage(turn, input, userMessage);
+      this.#userMessage(turn, shown, userMessage);
       try {
         await this.handle.runTurn(input, {
           turnId: turn.id,
@@ -244,6 +265,7 @@ export class LiveThread {
         if (this.#turn !== undefined && this.#turn.id !== event.turnId) return;
         return this.#emit('item/commandExecution/outputDelta', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, delta: event.delta });
       case 'agentMessageDelta':
+        if (this.#turn?.presentation !== undefined && this.#turn.id === event.turnId) return;
         return this.#emit('item/agentMessage/delta', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, delta: event.delta });
       case 'reasoningSummaryDelta':
         return this.#emit('item/reasoning/summaryTextDelta', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, delta: event.delta, summaryIndex: 0 });
@@ -299,8 +321,8 @@ export class LiveThread {
     }
   };
 
-  #beginTurn(turnId: string, userTurn: boolean): ActiveTurn {
-    const turn: ActiveTurn = { id: turnId, startedAtMs: this.host.now(), openRequests: [], lastAgentMessage: undefined, lastDiff: undefined, userTurn };
+  #beginTurn(turnId: string, userTurn: boolean, presentation?: TurnPresentation): ActiveTurn {
+    const turn: ActiveTurn = { id: turnId, startedAtMs: this.host.now(), openRequests: [], lastAgentMessage: undefined, lastDiff: undefined, userTurn, presentation };
     this.#turn = turn;
     this.#flags = [];
     return turn;
@@ -325,6 +347,10 @@ export class LiveThread {
       }
       return;
     }
+    if (turn.presentation !== undefined && item.kind === 'agentMessage') {
+      if (phase === 'completed') turn.heldAnswer = item.text;
+      return;
+    }
     const wire = threadItem(item);
     if (phase === 'started') {
       // The question's status goes out before the item it is about, as Codex sends them.
@@ -344,6 +370,10 @@ export class LiveThread {
   }
 
   #endTurn(turn: ActiveTurn, status: 'completed' | 'interrupted' | 'failed', error: WireObject | null): void {
+    for (const item of turn.presentation?.closingItems(status === 'completed' ? turn.heldAnswer : undefined, () => this.host.newItemId()) ?? []) {
+      const completed = this.#announceItem(turn, item);
+      if (item['type'] === 'agentMessage') turn.lastAgentMessage = completed;
+    }
     // A turn that never became the running one (refused by the session) still ends for its client.
     if (turn.lastDiff !== undefined) this.#emit('turn/diff/updated', { threadId: this.id, turnId: turn.id, diff: turn.lastDiff });
     if (this.#turn === turn) {
@@ -386,6 +416,16 @@ export class LiveThread {
       completedAt: completedAtMs === null ? null : Math.floor(completedAtMs / 1000),
       durationMs: completedAtMs === null ? null : Math.round(completedAtMs - turn.startedAtMs),
     };
+  }
+
+  /** Sends an item the server made (not core's) as started, then completed, under `turn`; returns it completed. */
+  #announceItem(turn: ActiveTurn, item: WireObject): WireObject {
+    const startedAtMs = this.host.now();
+    this.#emit('item/started', { threadId: this.id, turnId: turn.id, item: { ...item, startedAtMs, completedAtMs: null }, startedAtMs });
+    const completedAtMs = this.host.now();
+    const completed = { ...item, startedAtMs, completedAtMs };
+    this.#emit('item/completed', { threadId: this.id, turnId: turn.id, item: completed, completedAtMs, contentTokenCount: null });
+    return completed;
   }
 
   #setFlag(flag: ActiveFlag, on: boolean): void {

@@ -2,6 +2,7 @@
 // Thread objects the server answers with; it lives in the index database, not the rollout file.
 import type { GitInfo, StoredThreadMetadata, ThreadGitFacts, ThreadStore } from '@skein/rollout';
 import type { WireObject } from './thread-items.js';
+import { withSection } from './thread-sections.js';
 
 /** The wire `gitInfo`: null when every fact is unknown, as for a thread outside a repository. */
 export function gitInfoObject(facts: ThreadGitFacts): WireObject | null {
@@ -14,10 +15,10 @@ export function recordedGitFacts(git: GitInfo | null | undefined): ThreadGitFact
   return { sha: git.commit_hash ?? null, branch: git.branch ?? null, originUrl: git.repository_url ?? null };
 }
 
-/** `thread` with what clients stored for it (an ephemeral thread has nothing stored). */
+/** `thread` with what clients stored for it, its section included (an ephemeral thread has nothing stored). */
 export function withStoredMetadata(store: ThreadStore, thread: WireObject): WireObject {
   if (thread['ephemeral'] === true || typeof thread['id'] !== 'string') return thread;
-  return withMetadata(thread, store.threadMetadata.get(thread['id']));
+  return withSection(store, withMetadata(thread, store.threadMetadata.get(thread['id'])));
 }
 
 function withMetadata(thread: WireObject, stored: StoredThreadMetadata): WireObject {

@@ -1,7 +1,7 @@
 // The environment a thread acts on and what it keeps there: command sessions per environment (so
 // switching environments does not kill running commands) and the per-call view tools get.
 import type { Config } from '@skein/config';
-import type { ExecutorFileSystem, ExecutorProcesses } from '@skein/exec-server';
+import type { ExecEnvPolicy, ExecutorFileSystem, ExecutorProcesses } from '@skein/exec-server';
 import type { EnvironmentOs, ToolEnvironment } from '@skein/extension-api';
 import { PathUri, type PathConvention } from '@skein/protocol';
 import { defaultWorkspaceRoots, sandboxPolicyFromConfig } from '@skein/sandboxing';
@@ -326,18 +326,7 @@ export class EnvironmentState {
     const policy = config.shellEnvironmentPolicy;
     sessions = new UnifiedExecSessions({
       processes: environment.processes,
-      ...(environment.envOnExecutor === true
-        ? {
-            env: {},
-            envPolicy: {
-              inherit: policy.inherit ?? 'all',
-              ignoreDefaultExcludes: policy.ignore_default_excludes === true,
-              exclude: [...(policy.exclude ?? [])],
-              set: { ...policy.set },
-              includeOnly: [...(policy.include_only ?? [])],
-            },
-          }
-        : { env: shellEnvironment(policy, environment.env) }),
+      ...commandEnvironment(environment, policy),
       defaultShell: environment.shell,
       shellSnapshots: config.features.isEnabled('shell_snapshot'),
       monotonicMs: this.#options.monotonicMs,
@@ -358,6 +347,24 @@ export class EnvironmentState {
   async closeAll(): Promise<void> {
     await Promise.all([...this.#sessions.values()].map((sessions) => sessions.closeAll()));
   }
+}
+
+/**
+ * The variables commands on `environment` start with under `[shell_environment_policy]`: built
+ * here from the host's, or on the executor from its own (`envOnExecutor`).
+ */
+export function commandEnvironment(environment: ThreadEnvironment, policy: Config['shellEnvironmentPolicy']): { readonly env: Record<string, string>; readonly envPolicy?: ExecEnvPolicy } {
+  if (environment.envOnExecutor !== true) return { env: shellEnvironment(policy, environment.env) };
+  return {
+    env: {},
+    envPolicy: {
+      inherit: policy.inherit ?? 'all',
+      ignoreDefaultExcludes: policy.ignore_default_excludes === true,
+      exclude: [...(policy.exclude ?? [])],
+      set: { ...policy.set },
+      includeOnly: [...(policy.include_only ?? [])],
+    },
+  };
 }
 
 /** The first entry of a selection, where the thread's cwd is. */

@@ -19,7 +19,8 @@ import { combineTurnHooks } from '../turn/turn-hooks.js';
 import { withApprovalItems } from './approval-items.js';
 import { commandEvent } from './command-events.js';
 import { threadApprovals } from './thread-approvals.js';
-import { EnvironmentState } from './thread-environment.js';
+import { commandEnvironment, EnvironmentState } from './thread-environment.js';
+import { captureCommand, type CaptureCommandOptions, type CommandCapture } from './command-capture.js';
 import { TurnEnvironments } from './turn-environments.js';
 import { ENVIRONMENTS_INSTRUCTIONS } from '../context/environments-instructions.js';
 import { NO_TOKENS, type TokenUsageBreakdown } from './thread-token-usage.js';
@@ -31,7 +32,7 @@ import { ThreadSessionError, type ActiveTurn, type TurnSlot } from './active-tur
 import { InjectedItems } from './injected-items.js';
 import { requestMetadata, sharedRequestFields, type RequestPlace } from './turn-requests.js';
 import { TurnContextAssembly, type RecordedTurnSettings } from './turn-context-assembly.js';
-import type { UserShellResult } from './user-shell-command.js';
+import { USER_SHELL_UNAVAILABLE, type UserShellResult } from './user-shell-command.js';
 import type { RunTurnOptions } from '../thread-handle.js';
 import { userInputToItems } from './user-input-items.js';
 
@@ -350,6 +351,19 @@ export class ThreadSession {
    */
   runUserShellCommand(command: string, options: { readonly timeoutMs?: number | undefined } = {}): Promise<UserShellResult> {
     return this.#userShell.run(command, options);
+  }
+
+  /**
+   * Runs `argv` once on the thread's primary environment — through that environment's own process
+   * runner, in the thread's cwd, under its sandbox — for the host's own use (a review's diff): no
+   * turn item, nothing the model sees. Refuses when the thread has no environment ready.
+   */
+  captureCommand(argv: readonly string[], options: CaptureCommandOptions = {}): Promise<CommandCapture> {
+    const environment = this.environments.current;
+    const tool = this.environments.toolEnvironment(this.#config);
+    if (environment === undefined || tool === undefined) return Promise.reject(new ThreadSessionError('ShellUnavailable', USER_SHELL_UNAVAILABLE));
+    const target = { processes: tool.processes, cwd: tool.cwd, sandbox: tool.sandbox, now: this.#options.clock.monotonicMs, ...commandEnvironment(environment, this.#config.shellEnvironmentPolicy) };
+    return captureCommand(target, argv, options);
   }
 
   /** Interrupts a running turn and waits for it to end, then ends the thread's commands (every live exec session is killed). */

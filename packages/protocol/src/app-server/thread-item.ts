@@ -39,12 +39,22 @@ export type PlanThreadItem = z.infer<typeof PlanThreadItem>;
 export const ContextCompactionThreadItem = lazySchema(() => z.object({ type: z.literal('contextCompaction'), id: z.string(), ...timing }));
 export type ContextCompactionThreadItem = z.infer<typeof ContextCompactionThreadItem>;
 
+/** A review began (`review/start`): `review` is what it looks at, as the client was told (`current changes`, …). */
+export const EnteredReviewModeThreadItem = lazySchema(() => z.object({ type: z.literal('enteredReviewMode'), id: z.string(), review: z.string(), ...timing }));
+export type EnteredReviewModeThreadItem = z.infer<typeof EnteredReviewModeThreadItem>;
+
+/** A review ended: `review` is its findings as text (the model's answer, rendered). */
+export const ExitedReviewModeThreadItem = lazySchema(() => z.object({ type: z.literal('exitedReviewMode'), id: z.string(), review: z.string(), ...timing }));
+export type ExitedReviewModeThreadItem = z.infer<typeof ExitedReviewModeThreadItem>;
+
 const modelled = lazySchema(() => z.discriminatedUnion('type', [
   UserMessageThreadItem,
   AgentMessageThreadItem,
   ReasoningThreadItem,
   PlanThreadItem,
   ContextCompactionThreadItem,
+  EnteredReviewModeThreadItem,
+  ExitedReviewModeThreadItem,
 ]));
 // Read off the union when first needed, so the item schemas stay unbuilt until a thread item is parsed.
 let modelledTypes: ReadonlySet<string> | undefined;

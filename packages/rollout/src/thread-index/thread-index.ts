@@ -7,7 +7,9 @@ import path from 'node:path';
 import { RolloutError } from '../rollout-error.js';
 import { QueuedSubmissions } from './queued-submissions.js';
 import { ReadReceipts } from './read-receipts.js';
+import { ThreadAttachments } from './thread-attachments.js';
 import { ThreadMetadata } from './thread-metadata.js';
+import { ThreadSections } from './thread-sections.js';
 import { decodeThreadCursor, encodeThreadCursor, type ThreadSortKey } from './thread-cursor.js';
 import type { ThreadSummary } from './thread-summary.js';
 
@@ -104,6 +106,8 @@ export class ThreadIndex {
   #readReceipts: ReadReceipts | undefined;
   #queuedSubmissions: QueuedSubmissions | undefined;
   #metadata: ThreadMetadata | undefined;
+  #sections: ThreadSections | undefined;
+  #attachments: ThreadAttachments | undefined;
 
   private constructor(
     private readonly db: Database.Database,
@@ -260,6 +264,18 @@ export class ThreadIndex {
   get threadMetadata(): ThreadMetadata {
     this.#metadata ??= new ThreadMetadata(this.db);
     return this.#metadata;
+  }
+
+  /** The sections clients file threads in, and each thread's place there; durable like the read receipts. */
+  get threadSections(): ThreadSections {
+    this.#sections ??= new ThreadSections(this.db);
+    return this.#sections;
+  }
+
+  /** What clients attached to threads, durable like the read receipts. */
+  get threadAttachments(): ThreadAttachments {
+    this.#attachments ??= new ThreadAttachments(this.db);
+    return this.#attachments;
   }
 
   /** Whether the database is open. */
