@@ -311,3 +311,4 @@ export {
 } from './app-server/thread-sections.js';
 export { ThreadAttachmentAddParams, ThreadAttachmentListParams, ThreadAttachmentOwnerListParams, ThreadAttachmentRemoveParams } from './app-server/thread-attachments.js';
 export { ReviewDelivery, ReviewStartParams, ReviewStartResponse, ReviewTarget } from './app-server/review.js';
+export { ThreadSearchCancelParams, ThreadSearchOccurrencesParams, ThreadSearchParams } from './app-server/thread-search.js';

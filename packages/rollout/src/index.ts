@@ -140,14 +140,14 @@ export {
   THREAD_INDEX_SCHEMA_VERSION,
   ThreadIndex,
 } from './thread-index/thread-index.js';
-export type { IndexedFileState, ThreadListQuery, ThreadPage } from './thread-index/thread-index.js';
+export type { IndexedFileState, ThreadListQuery, ThreadPage, ThreadSearchHit, ThreadSearchPage, ThreadSearchQuery } from './thread-index/thread-index.js';
 export { FILE_SCAN_CONCURRENCY, findThreadFile, listThreadFiles } from './thread-index/thread-files.js';
 export type { ThreadFile } from './thread-index/thread-files.js';
 
-export { SUMMARY_CONCURRENCY, ThreadStore } from './thread-store.js';
+export { MESSAGE_READ_BATCH, SUMMARY_CONCURRENCY, ThreadStore } from './thread-store.js';
 export { GIT_COMMAND_TIMEOUT_MS, collectGitInfo } from './git-info.js';
 export type { CollectGitInfoOptions } from './git-info.js';
-export type { IndexRepair, ThreadStoreOptions } from './thread-store.js';
+export type { IndexRepair, ThreadSearchOptions, ThreadStoreOptions } from './thread-store.js';
 export { INITIAL_READ_REVISION, ReadReceipts } from './thread-index/read-receipts.js';
 export { MAX_QUEUED_SUBMISSIONS, QueuedSubmissionError, QueuedSubmissions } from './thread-index/queued-submissions.js';
 export type { QueuedSubmission } from './thread-index/queued-submissions.js';

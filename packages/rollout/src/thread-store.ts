@@ -21,7 +21,9 @@ import type { ReadReceipts } from './thread-index/read-receipts.js';
 import type { ThreadAttachments } from './thread-index/thread-attachments.js';
 import type { ThreadMetadata } from './thread-index/thread-metadata.js';
 import type { ThreadSections } from './thread-index/thread-sections.js';
-import { ThreadIndex, type ThreadListQuery, type ThreadPage } from './thread-index/thread-index.js';
+import { ThreadIndex, type ThreadListQuery, type ThreadPage, type ThreadSearchPage, type ThreadSearchQuery } from './thread-index/thread-index.js';
+import { readMessageTexts } from './thread-index/thread-message-reader.js';
+import type { ThreadMessagesRead } from './thread-index/thread-messages.js';
 import { findThreadFile, listThreadFiles, type ThreadFile } from './thread-index/thread-files.js';
 import { summarizeRolloutFile, summaryFromMeta, type ThreadSummary } from './thread-index/thread-summary.js';
 import { RolloutWriter, type Durability, type NewSessionMeta } from './write/rollout-writer.js';
@@ -30,6 +32,17 @@ import { currentProcessLockOwner, isWriterLockHeld, type LockOwner } from './wri
 
 /** How many thread files a reconcile reads at once. */
 export const SUMMARY_CONCURRENCY = 8;
+
+/** How many threads' new messages are read, then recorded, at a time while a search catches up. */
+export const MESSAGE_READ_BATCH = 256;
+
+/** Options of {@link ThreadStore.search}. */
+export interface ThreadSearchOptions {
+  /** Stops reading new messages (between batches); the search then covers what was read. */
+  readonly signal?: AbortSignal;
+  /** Told after each batch of threads whose new messages were read: which threads, and how far along. */
+  readonly onRead?: (progress: { readonly threadIds: readonly string[]; readonly done: number; readonly total: number }) => void;
+}
 
 /** Options of `ThreadStore.open`. */
 export interface ThreadStoreOptions extends ContextFragmentOptions {
@@ -176,6 +189,38 @@ export class ThreadStore {
     if (page.data.every((thread) => existsSync(thread.path))) return page;
     await this.reconcile();
     return this.index.list(query);
+  }
+
+  /**
+   * Searches the threads' user and agent messages (see `ThreadIndex.search`). Messages written
+   * since the last search are read first, in batches of `MESSAGE_READ_BATCH` threads, each
+   * recorded as it is read: a search stopped by `signal` keeps what it read and searches that.
+   */
+  async search(query: ThreadSearchQuery, options: ThreadSearchOptions = {}): Promise<ThreadSearchPage> {
+    await this.readNewMessages(options);
+    return this.index.search(query);
+  }
+
+  /** Reads the messages written since they were last read, for search (see `search`). */
+  async readNewMessages(options: ThreadSearchOptions = {}): Promise<void> {
+    const unread = this.index.messages.unread();
+    for (let start = 0; start < unread.length && options.signal?.aborted !== true; start += MESSAGE_READ_BATCH) {
+      const batch = unread.slice(start, start + MESSAGE_READ_BATCH);
+      const reads = await mapConcurrently(batch, SUMMARY_CONCURRENCY, async (file): Promise<ThreadMessagesRead | undefined> => {
+        try {
+          const { texts, end } = await readMessageTexts(file.path, file.from, this.readOptions());
+          return { ...file, texts, end };
+        } catch (error) {
+          // A file moved or deleted since it was indexed is read where the index next finds it.
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+          this.options.onIndexError?.(error);
+          return undefined;
+        }
+      });
+      this.index.messages.record(reads.filter((read) => read !== undefined));
+      options.onRead?.({ threadIds: batch.map((file) => file.threadId), done: start + batch.length, total: unread.length });
+    }
+    this.index.messages.forgetRemoved();
   }
 
   /** A thread by id, or undefined. An id the index does not know is looked for among the files. */

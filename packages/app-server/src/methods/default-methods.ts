@@ -40,6 +40,7 @@ import { THREAD_ITEMS_READ_METHODS } from './thread-items-read.js';
 import { THREAD_TIMELINE_LIST_METHODS } from './thread-timeline-list.js';
 import { TURN_SETTINGS_UPDATE_METHODS } from './turn-settings-update.js';
 import { REVIEW_START_METHODS } from './review-start.js';
+import { THREAD_SEARCH_METHODS } from './thread-search.js';
 
 const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   FS_METHODS,
@@ -82,6 +83,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   THREAD_TIMELINE_LIST_METHODS,
   TURN_SETTINGS_UPDATE_METHODS,
   REVIEW_START_METHODS,
+  THREAD_SEARCH_METHODS,
 ];
 
 /** Every method this server implements, by name (a new map each call). */

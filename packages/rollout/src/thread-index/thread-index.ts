@@ -8,6 +8,7 @@ import { RolloutError } from '../rollout-error.js';
 import { QueuedSubmissions } from './queued-submissions.js';
 import { ReadReceipts } from './read-receipts.js';
 import { ThreadAttachments } from './thread-attachments.js';
+import { ThreadMessages } from './thread-messages.js';
 import { ThreadMetadata } from './thread-metadata.js';
 import { ThreadSections } from './thread-sections.js';
 import { decodeThreadCursor, encodeThreadCursor, type ThreadSortKey } from './thread-cursor.js';
@@ -46,6 +47,30 @@ export interface ThreadListQuery {
   /** Newest first by creation (default) or by last update. */
   readonly sortKey?: ThreadSortKey;
 }
+
+/** A search: the threads whose messages hold `term` (anywhere, any case), paged like a list. */
+export interface ThreadSearchQuery extends Omit<ThreadListQuery, 'cwd'> {
+  readonly term: string;
+  /** Oldest first instead of newest first. */
+  readonly ascending?: boolean;
+  /** Only these threads (a search over the threads just read). */
+  readonly threadIds?: readonly string[];
+}
+
+/** One thread a search found, with its first message that holds the term. */
+export interface ThreadSearchHit {
+  readonly summary: ThreadSummary;
+  readonly message: string;
+}
+
+/** One page of a search. */
+export interface ThreadSearchPage {
+  readonly data: readonly ThreadSearchHit[];
+  readonly nextCursor: string | null;
+}
+
+/** Terms shorter than this many characters are below the trigram index: they are matched by a scan. */
+const TRIGRAM_CHARS = 3;
 
 /** One page: the threads, and the cursor of the next page (null on the last). */
 export interface ThreadPage {
@@ -108,6 +133,7 @@ export class ThreadIndex {
   #metadata: ThreadMetadata | undefined;
   #sections: ThreadSections | undefined;
   #attachments: ThreadAttachments | undefined;
+  #messages: ThreadMessages | undefined;
 
   private constructor(
     private readonly db: Database.Database,
@@ -214,38 +240,53 @@ export class ThreadIndex {
 
   /** One page of threads, newest first, after `cursor`. Throws `InvalidCursor` / `InvalidArgument`. */
   list(query: ThreadListQuery = {}): ThreadPage {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-      throw new RolloutError('InvalidArgument', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}, got ${limit}`);
-    }
-    const sortKey = query.sortKey ?? 'created';
-    const column = sortKey === 'created' ? 'created_ms' : 'updated_ms';
-    const where = ['archived = @archived'];
-    const params: Record<string, unknown> = { archived: query.archived === true ? 1 : 0, limit: limit + 1 };
+    const { where, params, order, limit, next } = pageQuery(query, 'threads', false);
     if (query.cwd !== undefined) {
       where.push('cwd = @cwd');
       params['cwd'] = query.cwd;
     }
-    if (query.source !== undefined) {
-      const sources = typeof query.source === 'string' ? [query.source] : [...query.source];
-      where.push(`source IN (${sources.map((_, index) => `@source${index}`).join(', ') || 'NULL'})`);
-      sources.forEach((source, index) => (params[`source${index}`] = source));
-    }
-    if (query.cursor !== undefined && query.cursor !== null) {
-      const cursor = decodeThreadCursor(query.cursor);
-      if (cursor.sortKey !== sortKey) throw new RolloutError('InvalidCursor', `the cursor is for a list sorted by ${cursor.sortKey}, not ${sortKey}`);
-      where.push(`(${column} < @time OR (${column} = @time AND id < @id))`);
-      params['time'] = cursor.time;
-      params['id'] = cursor.id;
-    }
-    const rows = this.db
-      .prepare(`SELECT * FROM threads WHERE ${where.join(' AND ')} ORDER BY ${column} DESC, id DESC LIMIT @limit`)
-      .all(params) as Row[];
+    const rows = this.db.prepare(`SELECT * FROM threads WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`).all(params) as Row[];
     const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    const nextCursor =
-      rows.length > limit && last !== undefined ? encodeThreadCursor({ sortKey, time: last[column], id: last.id }) : null;
-    return { data: page.map(fromRow), nextCursor };
+    return { data: page.map(fromRow), nextCursor: next(rows) };
+  }
+
+  /**
+   * One page of the threads whose searchable messages (see `messages`) hold `term`, ordered as a
+   * list is, each with the first such message. Only messages already read are searched: the store
+   * reads what is new before it searches. Throws `InvalidCursor` / `InvalidArgument`.
+   */
+  search(query: ThreadSearchQuery): ThreadSearchPage {
+    this.#messages ??= new ThreadMessages(this.db); // creates the tables searched
+    const { where, params, order, limit, next } = pageQuery(query, 't', query.ascending === true);
+    // The trigram index finds a term of three characters or more anywhere in a message; a shorter
+    // one is matched by scanning (LIKE, case-insensitive for ASCII as the index is).
+    const short = [...query.term].length < TRIGRAM_CHARS;
+    const matching = short
+      ? `SELECT rowid FROM thread_messages WHERE body LIKE @term ESCAPE '\\'`
+      : 'SELECT rowid FROM thread_messages_fts WHERE thread_messages_fts MATCH @term';
+    if (query.threadIds !== undefined) {
+      where.push(`t.id IN (SELECT value FROM json_each(@threadIds))`);
+      params['threadIds'] = JSON.stringify(query.threadIds.map((id) => id.toLowerCase()));
+    }
+    params['term'] = short ? `%${query.term.replace(/[\\%_]/g, (char) => `\\${char}`)}%` : `"${query.term.replaceAll('"', '""')}"`;
+    const rows = this.db
+      .prepare(
+        `WITH hits AS (
+           SELECT m.thread_id, min(m.rowid) AS first FROM thread_messages m WHERE m.rowid IN (${matching}) GROUP BY m.thread_id
+         )
+         SELECT t.*, (SELECT body FROM thread_messages WHERE rowid = hits.first) AS message
+         FROM hits JOIN threads t ON t.id = hits.thread_id
+         WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`,
+      )
+      .all(params) as (Row & { message: string })[];
+    const page = rows.slice(0, limit);
+    return { data: page.map((row) => ({ summary: fromRow(row), message: row.message })), nextCursor: next(rows) };
+  }
+
+  /** The messages thread search covers, and how far each thread's file was read for them. */
+  get messages(): ThreadMessages {
+    this.#messages ??= new ThreadMessages(this.db);
+    return this.#messages;
   }
 
   /** The read receipts kept beside the rows (a table that survives index rebuilds). */
@@ -287,6 +328,37 @@ export class ThreadIndex {
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+/** The filters, order, bound and cursor of a page of `table` (an alias of the threads table). */
+function pageQuery(query: Omit<ThreadListQuery, 'cwd'>, table: string, ascending: boolean) {
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw new RolloutError('InvalidArgument', `limit must be an integer from 1 to ${MAX_PAGE_SIZE}, got ${limit}`);
+  }
+  const sortKey = query.sortKey ?? 'created';
+  const column = sortKey === 'created' ? 'created_ms' : 'updated_ms';
+  const where = [`${table}.archived = @archived`];
+  const params: Record<string, unknown> = { archived: query.archived === true ? 1 : 0, limit: limit + 1 };
+  if (query.source !== undefined) {
+    const sources = typeof query.source === 'string' ? [query.source] : [...query.source];
+    where.push(`${table}.source IN (${sources.map((_, index) => `@source${index}`).join(', ') || 'NULL'})`);
+    sources.forEach((source, index) => (params[`source${index}`] = source));
+  }
+  const after = ascending ? '>' : '<';
+  if (query.cursor !== undefined && query.cursor !== null) {
+    const cursor = decodeThreadCursor(query.cursor);
+    if (cursor.sortKey !== sortKey) throw new RolloutError('InvalidCursor', `the cursor is for a list sorted by ${cursor.sortKey}, not ${sortKey}`);
+    where.push(`(${table}.${column} ${after} @time OR (${table}.${column} = @time AND ${table}.id ${after} @id))`);
+    params['time'] = cursor.time;
+    params['id'] = cursor.id;
+  }
+  const direction = ascending ? 'ASC' : 'DESC';
+  const next = (rows: readonly Row[]): string | null => {
+    const last = rows.at(limit - 1);
+    return rows.length > limit && last !== undefined ? encodeThreadCursor({ sortKey, time: last[column], id: last.id }) : null;
+  };
+  return { where, params, order: `${table}.${column} ${direction}, ${table}.id ${direction}`, limit, next };
 }
 
 function toRow(summary: ThreadSummary, file: { readonly size: number; readonly mtimeMs: number }): Row {
