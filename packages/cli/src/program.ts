@@ -125,6 +125,18 @@ async function buildProgram(argv: readonly string[], io: ProgramIo, setExitCode:
       await printFeatureList(command.optsWithGlobals<GlobalOptions>(), io);
     });
 
+  program
+    .command('debug')
+    .description('tools for looking inside Skein')
+    .command('models')
+    .description('print the model catalog as JSON, in the shape `codex debug models` prints')
+    // Skein's catalog is built in, never refreshed: `--bundled` (Codex's "skip the refresh") changes nothing.
+    .option('--bundled', 'print the catalog built into this binary (the only one Skein has)')
+    .action(async () => {
+      const { formatModelCatalog } = await import('./commands/debug-models.js');
+      io.stdout(`${formatModelCatalog()}\n`);
+    });
+
   const adders = await Promise.all(subcommandsFor(argv).map(({ load }) => load()));
   for (const add of adders) add(program, io, setExitCode);
 
