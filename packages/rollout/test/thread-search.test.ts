@@ -1,9 +1,10 @@
 // Thread search end to end on a real home: rollouts written by the store, the FTS5 index beside the
 // thread index, and the reading that keeps it in step with files that grow, move and go away.
-import { appendFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MESSAGE_READ_BATCH, ThreadStore, type ThreadSearchQuery } from '../src/index.js';
-import { assistantMessage, item, steppingClock, temporaryHome, userTurn } from './support/builders.js';
+import { MESSAGE_READ_BATCH, ThreadStore, liveRolloutPath, serializeRolloutLine, type ThreadSearchQuery } from '../src/index.js';
+import { assistantMessage, item, sessionMeta, steppingClock, temporaryHome, userTurn } from './support/builders.js';
 
 let home: Awaited<ReturnType<typeof temporaryHome>>;
 let store: ThreadStore;
@@ -111,9 +112,18 @@ describe('thread search', () => {
   });
 
   it('reads in batches, tells its progress, and a stopped search keeps and searches what it read', async () => {
-    const ids: string[] = [];
-    for (let n = 0; n < MESSAGE_READ_BATCH + 3; n += 1) ids.push(await thread([`batch needle ${n}`, 'ok']));
-    // Nothing was searched yet, so the first search reads every file.
+    // Files written directly (a writer per thread is slow under a loaded CI), then indexed: nothing
+    // was searched yet, so the first search reads every file.
+    const at = new Date('2026-11-30T10:00:00.000Z');
+    for (let n = 0; n < MESSAGE_READ_BATCH + 3; n += 1) {
+      const id = `01900000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
+      const file = liveRolloutPath(home.home, id, at);
+      await mkdir(path.dirname(file), { recursive: true });
+      const header = serializeRolloutLine({ timestamp: at.toISOString(), ordinal: 0 }, { type: 'session_meta', payload: sessionMeta(id) });
+      const message = serializeRolloutLine({ timestamp: at.toISOString(), ordinal: 1 }, item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: `batch needle ${n}` }] }));
+      await writeFile(file, `${header}\n${message}\n`);
+    }
+    await store.reconcile();
     const stop = new AbortController();
     const progress: number[] = [];
     const page = await store.search(
