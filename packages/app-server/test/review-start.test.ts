@@ -4,9 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { MAX_REVIEW_DIFF_BYTES } from '@skein/core';
 import { assistantMessage, completed, mockProviderConfigToml, sse, startMockResponsesServer, type AppServerTestClient, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_REVIEW_DIFF_BYTES } from '../src/review/review-diff.js';
 import { makeHome, startInProcess, threadsOn, type InProcessServer, type TestHome } from './support/app-server-harness.js';
 
 let model: MockResponsesServer;

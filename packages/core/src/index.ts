@@ -139,3 +139,9 @@ export { localHostFacts, localThreadEnvironment, userShell } from './session/loc
 export type { LocalThreadEnvironment } from './session/local-environment.js';
 export { environmentOs, remoteThreadEnvironment } from './session/remote-environment.js';
 export { displayCommand, quoteShellWord, shellArgv } from './tools/unified-exec/shell-command.js';
+export { MAX_REVIEW_DIFF_BYTES, gatherReviewChanges } from './review/review-diff.js';
+export type { CaptureOnEnvironment, ReviewChanges } from './review/review-diff.js';
+export { ReviewError } from './review/review-error.js';
+export type { ReviewErrorCode } from './review/review-error.js';
+export { EMPTY_REVIEW_TEXT, REVIEW_OUTPUT_SCHEMA, ReviewFinding, ReviewOutput, parseReviewOutput, renderReviewOutput } from './review/review-output.js';
+export { reviewHint, reviewPrompt, reviewRequest } from './review/review-prompt.js';

@@ -2,12 +2,10 @@
 // instructions) as a turn of the thread itself (`inline`, the only delivery Codex accepts). The
 // changes are gathered with git on the thread's primary environment before the turn starts and put
 // in the prompt; clients see Codex's review items around the turn (see reviewPresentation).
+import { gatherReviewChanges, parseReviewOutput, renderReviewOutput, REVIEW_OUTPUT_SCHEMA, ReviewError, reviewHint, reviewPrompt, reviewRequest, type ReviewChanges } from '@skein/core';
 import { newTurnId, randomUuidV7, ReviewStartParams, type ReviewTarget } from '@skein/protocol';
 import { refuse } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod } from '../method.js';
-import { gatherReviewChanges } from '../review/review-diff.js';
-import { parseReviewOutput, renderReviewOutput, REVIEW_OUTPUT_SCHEMA } from '../review/review-output.js';
-import { reviewHint, reviewPrompt, reviewRequest } from '../review/review-prompt.js';
 import type { LiveThread, TurnPresentation } from '../threads/live-thread.js';
 import { requestServiceTier } from '../threads/service-tier.js';
 import { agentMessageItem } from '../threads/thread-items.js';
@@ -24,7 +22,7 @@ export const REVIEW_START_METHODS: ReadonlyMap<string, AppServerMethod> = new Ma
         const blank = blankField(target);
         if (blank !== undefined) refuse(`${blank} must not be empty`);
         assertIdle(thread);
-        const changes = await gatherReviewChanges((argv, options) => thread.handle.captureCommand(argv, options), target, thread.handle.config.cwd);
+        const changes = await changesFor(thread, target);
         // A turn may have started while git ran; nothing has changed yet.
         assertIdle(thread);
         const hint = reviewHint(target);
@@ -54,6 +52,16 @@ function blankField(target: ReviewTarget): string | undefined {
       return target.instructions.trim() === '' ? 'instructions' : undefined;
     case 'uncommittedChanges':
       return undefined;
+  }
+}
+
+/** What the review looks at; a target git cannot show (or that shows nothing) is refused (-32600). */
+async function changesFor(thread: LiveThread, target: ReviewTarget): Promise<ReviewChanges | undefined> {
+  try {
+    return await gatherReviewChanges((argv, options) => thread.handle.captureCommand(argv, options), target, thread.handle.config.cwd);
+  } catch (error) {
+    if (error instanceof ReviewError) refuse(error.message);
+    throw error;
   }
 }
 

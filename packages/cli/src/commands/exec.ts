@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { hostSkills } from '@skein/app-server/host-skills';
 import { ConfigError, parseConfigOverride, readSavedApiKey, type Config } from '@skein/config';
-import { extensionFlagSources, loadExtensions, localHostFacts, localThreadEnvironment, MAX_LOCAL_IMAGE_BYTES, ThreadManager, type CoreEvent, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
+import { extensionFlagSources, loadExtensions, localHostFacts, localThreadEnvironment, MAX_LOCAL_IMAGE_BYTES, REVIEW_OUTPUT_SCHEMA, reviewHint, ThreadManager, type CoreEvent, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
 import type { ExtensionRegistry } from '@skein/extension-api';
 import { CODEX_VERSION, type UserInput } from '@skein/protocol';
 import { collectGitInfo, ThreadStore, type GitInfo } from '@skein/rollout';
@@ -14,6 +14,7 @@ import { Option, type Command } from 'commander';
 import { ExecError } from '../exec/exec-error.js';
 import { ExecEventMapper } from '../exec/exec-event-mapper.js';
 import { connectRemoteEnvironment, execServerUrlFrom, type RemoteExecEnvironment } from '../exec/exec-server-environment.js';
+import { ReviewAnswer, reviewInput, reviewTargetFrom, ReviewTargetError, type ReviewTargetFlags } from '../exec/exec-review.js';
 import { requireGitRepository } from '../exec/git-repo-check.js';
 import { HumanOutput, useColor, type ColorMode } from '../exec/human-output.js';
 import { writeLastMessageFile } from '../exec/last-message-file.js';
@@ -97,17 +98,46 @@ export function addExecCommand(program: Command, io: ExecIo, setExitCode: (code:
     .option('-i, --image <file>', 'attach an image (repeatable)', collect, [])
     .option('-o, --output-last-message <file>', 'also write the final agent message to this file')
     .action((id: string | undefined, prompt: string | undefined, options: ExecOptions, self: Command) => {
-      const parent = self.parent?.opts<ExecOptions>() ?? { image: [], addDir: [], extension: [], color: 'auto' };
-      const merged: ExecOptions = { ...parent, ...options, image: [...parent.image, ...options.image], extension: [...parent.extension, ...options.extension] };
       // With --last the only positional is the prompt.
       const target = options.last === true ? { prompt: id, resume: 'last' as const } : { prompt, resume: id };
       if (target.resume === undefined) self.error('error: give a thread id or --last', { exitCode: 2 });
-      return runExec(target, merged, self.optsWithGlobals<GlobalOptions>(), io, setExitCode);
+      return runExec(target, withParentOptions(self, options), self.optsWithGlobals<GlobalOptions>(), io, setExitCode);
+    });
+  exec
+    .command('review')
+    .description('review the changes in the current repository (as `codex exec review`)')
+    .argument('[prompt]', 'custom review instructions; read from stdin when `-`')
+    .option('--uncommitted', 'review staged, unstaged and untracked changes')
+    .option('--base <branch>', 'review the changes against a base branch')
+    .option('--commit <sha>', 'review the changes a commit introduced')
+    .option('--title <title>', "the commit's title, shown in the review's summary (with --commit)")
+    .option('-m, --model <model>', 'model to use')
+    .option('--skip-git-repo-check', 'allow running outside a git repository')
+    .option('--extension <spec>', 'load an extension: a package name or a path (repeatable)', collect, [])
+    .option('--json', 'print the event stream as JSON lines')
+    .addOption(new Option('--experimental-json', 'same as --json').hideHelp())
+    .option('-o, --output-last-message <file>', 'also write the review to this file')
+    .option('--ephemeral', 'write no rollout file: the thread cannot be resumed')
+    .action((prompt: string | undefined, options: Omit<ExecOptions, 'image'> & ReviewTargetFlags, self: Command) => {
+      try {
+        // The target is checked before stdin is read: a usage mistake never waits for input.
+        reviewTargetFrom(options, prompt === undefined ? undefined : 'instructions');
+      } catch (error) {
+        if (error instanceof ReviewTargetError && error.code === 'ConflictingReviewFlags') self.error(`error: ${error.message}`, { exitCode: 2 });
+        throw error;
+      }
+      return runExec({ prompt, resume: undefined, review: options }, withParentOptions(self, { ...options, image: [] }), self.optsWithGlobals<GlobalOptions>(), io, setExitCode);
     });
 }
 
+/** A subcommand's options over the ones given to `exec` before it (`exec --json review`). */
+function withParentOptions(self: Command, options: ExecOptions): ExecOptions {
+  const parent = self.parent?.opts<ExecOptions>() ?? { image: [], addDir: [], extension: [], color: 'auto' };
+  return { ...parent, ...options, image: [...parent.image, ...options.image], extension: [...parent.extension, ...options.extension] };
+}
+
 async function runExec(
-  target: { readonly prompt: string | undefined; readonly resume: string | undefined },
+  target: { readonly prompt: string | undefined; readonly resume: string | undefined; readonly review?: ReviewTargetFlags },
   options: ExecOptions,
   globals: GlobalOptions,
   io: ExecIo,
@@ -141,14 +171,16 @@ async function runExec(
     throw new ExecError('EphemeralResume', '--ephemeral starts a thread that is never written; it cannot be combined with resume');
   }
   const outputSchema = options.outputSchema === undefined ? undefined : await readJson(path.resolve(io.cwd, options.outputSchema));
-  const prompt = await promptFrom(target.prompt, io);
+  // A review's prompt is its instructions (if any); what the model receives is built once the thread runs.
+  const review = target.review === undefined ? undefined : reviewTargetFrom(target.review, target.prompt === undefined ? undefined : await promptFrom(target.prompt, io));
+  const prompt = review === undefined ? await promptFrom(target.prompt, io) : reviewHint(review);
   for (const image of options.image) await checkImage(path.resolve(cwd, image));
   // A spec that fails to load is a warning and the turn runs without it; --strict-config makes it an error.
   // Skills are installed by default; one turn needs no file watcher.
   const skills = hostSkills(config, () => Promise.resolve(config), { watch: false });
   const extensions = await loadExtensions([...config.extensions, ...extensionFlagSources(options.extension, io.cwd)], { strict: globals.strictConfig, builtIn: [skills.service.extension], importModule: io.importModule });
   for (const problem of extensions.problems) io.stderr(`warning: ${problem.message}\n`);
-  const input: UserInput[] = [
+  let input: UserInput[] = [
     // As typed: the model is told the path the user gave (resolved against the thread's cwd when read).
     ...options.image.map((image): UserInput => ({ type: 'localImage', path: image })),
     { type: 'text', text: prompt, text_elements: [] },
@@ -175,10 +207,21 @@ async function runExec(
         for (const line of mapper.map(event)) io.stdout(`${JSON.stringify(line)}\n`);
       }
     };
+    const reviewAnswer = review === undefined ? undefined : new ReviewAnswer(print);
+    const onEvent = reviewAnswer?.onEvent ?? print;
     const handle: ThreadHandle =
       target.resume === undefined
-        ? await threads.start({ onEvent: print, ephemeral: options.ephemeral === true })
-        : await threads.resume(target.resume === 'last' ? await lastThreadId(threads, cwd) : target.resume, { onEvent: print });
+        ? await threads.start({ onEvent, ephemeral: options.ephemeral === true })
+        : await threads.resume(target.resume === 'last' ? await lastThreadId(threads, cwd) : target.resume, { onEvent });
+    if (review !== undefined) {
+      // The changes are read on the thread's environment before anything is printed: a target git
+      // cannot show ends the run here, with only the error and no thread left behind.
+      input = await reviewInput(handle, review).catch(async (error: unknown) => {
+        await handle.close();
+        if (handle.path !== undefined) await store.delete(handle.threadId);
+        throw error;
+      });
+    }
     if (json) io.stdout(`${JSON.stringify(mapper.threadStarted(handle.threadId)[0])}\n`);
     else {
       human.banner({ version: SKEIN_VERSION, config, threadId: handle.threadId, rolloutPath: handle.path });
@@ -191,9 +234,10 @@ async function runExec(
       await handle.close();
     });
     try {
-      const outcome = await handle.runTurn(input, outputSchema === undefined ? {} : { outputSchema });
+      const schema = review === undefined ? outputSchema : REVIEW_OUTPUT_SCHEMA;
+      const outcome = await handle.runTurn(input, schema === undefined ? {} : { outputSchema: schema });
       const completed = outcome.status === 'completed';
-      const lastMessage = completed ? outcome.lastAgentMessage : undefined;
+      const lastMessage = completed ? (reviewAnswer?.text ?? outcome.lastAgentMessage) : undefined;
       if (!json && lastMessage !== undefined) io.stdout(`${lastMessage}\n`);
       if (options.outputLastMessage !== undefined) {
         const file = path.resolve(io.cwd, options.outputLastMessage);

@@ -1,9 +1,9 @@
 // The changes a review looks at, gathered with git on the thread's primary environment (through its
 // own process runner, so a remote executor's repository is read there, under the thread's sandbox).
 // The patch is bounded: past MAX_REVIEW_DIFF_BYTES it is cut at a line and the prompt says so.
-import type { CaptureCommandOptions, CommandCapture } from '@skein/core';
 import type { ReviewTarget } from '@skein/protocol';
-import { refuse } from '../app-server-error.js';
+import type { CaptureCommandOptions, CommandCapture } from '../session/command-capture.js';
+import { ReviewError, type ReviewErrorCode } from './review-error.js';
 
 /** Bytes of patch a review prompt carries; the rest is left for the model to read with git itself. */
 export const MAX_REVIEW_DIFF_BYTES = 256 * 1024;
@@ -41,7 +41,7 @@ export interface ReviewChanges {
 }
 
 /**
- * Gathers what `target` reviews in `cwd` (a native path on the environment). Refuses (-32600) when
+ * Gathers what `target` reviews in `cwd` (a native path on the environment). Throws a ReviewError when
  * git cannot run there, the cwd is not in a repository, the branch or commit is unknown, or there is
  * nothing to review. A custom target has no diff: undefined.
  */
@@ -50,7 +50,7 @@ export async function gatherReviewChanges(capture: CaptureOnEnvironment, target:
   const git = new GitReader(capture, cwd);
   const toplevel = await git.run(['rev-parse', '--show-toplevel']);
   const root = toplevel.stdout.trim();
-  if (toplevel.exitCode !== 0 || root === '') refuse(`cannot review: ${cwd} is not inside a git work tree`);
+  if (toplevel.exitCode !== 0 || root === '') fail('NotARepository', `cannot review: ${cwd} is not inside a git work tree`);
   switch (target.type) {
     case 'uncommittedChanges':
       return { root, ...(await uncommittedChanges(git)) };
@@ -72,7 +72,7 @@ async function uncommittedChanges(git: GitReader): Promise<Omit<ReviewChanges, '
   const patch = new PatchBuffer();
   patch.add(await git.diff(['diff', ...DIFF_OPTIONS, base, '--'], patch.room));
   const listed = await git.run(['ls-files', '--others', '--exclude-standard', '-z']);
-  if (listed.exitCode !== 0) refuse(`cannot review: ${gitReason(listed)}`);
+  if (listed.exitCode !== 0) fail('GitFailed', `cannot review: ${gitReason(listed)}`);
   const untracked = listed.stdout.split('\0').filter((path) => path !== '');
   const leftOut: string[] = [];
   for (const path of untracked) {
@@ -85,7 +85,7 @@ async function uncommittedChanges(git: GitReader): Promise<Omit<ReviewChanges, '
     const shown = await git.diff(['diff', ...DIFF_OPTIONS, '--no-index', '--', '/dev/null', path], patch.room, [0, 1], false);
     patch.add(shown ?? { text: `Untracked ${path}: git could not show it.\n`, truncated: false });
   }
-  if (patch.text.trim() === '' && leftOut.length === 0) refuse('nothing to review: the working tree has no changes against HEAD');
+  if (patch.text.trim() === '' && leftOut.length === 0) fail('NothingToReview', 'nothing to review: the working tree has no changes against HEAD');
   return { patch: patch.text, truncated: patch.full, base: head.exitCode === 0 ? 'HEAD' : 'the empty tree (no commits yet)', untrackedLeftOut: leftOut };
 }
 
@@ -93,23 +93,23 @@ async function uncommittedChanges(git: GitReader): Promise<Omit<ReviewChanges, '
 async function branchChanges(git: GitReader, branch: string): Promise<Omit<ReviewChanges, 'root'>> {
   const mergeBase = await git.run(['merge-base', '--end-of-options', 'HEAD', branch]);
   if (mergeBase.exitCode !== 0) {
-    refuse(mergeBase.stderr.trim() === '' ? `cannot review against '${branch}': it has no common ancestor with HEAD` : `cannot review against '${branch}': ${gitReason(mergeBase)}`);
+    fail('UnknownTarget', mergeBase.stderr.trim() === '' ? `cannot review against '${branch}': it has no common ancestor with HEAD` : `cannot review against '${branch}': ${gitReason(mergeBase)}`);
   }
   const base = mergeBase.stdout.trim();
   const patch = new PatchBuffer();
   patch.add(await git.diff(['diff', ...DIFF_OPTIONS, base, '--'], patch.room));
-  if (patch.text.trim() === '') refuse(`nothing to review: no changes against '${branch}' (merge base ${base.slice(0, 7)})`);
+  if (patch.text.trim() === '') fail('NothingToReview', `nothing to review: no changes against '${branch}' (merge base ${base.slice(0, 7)})`);
   return { patch: patch.text, truncated: patch.full, base, untrackedLeftOut: [] };
 }
 
 /** The patch one commit introduced. */
 async function commitChanges(git: GitReader, sha: string): Promise<Omit<ReviewChanges, 'root'>> {
   const header = await git.run(['show', '-s', '--format=%H%x00%s', '--end-of-options', sha, '--']);
-  if (header.exitCode !== 0) refuse(`cannot review commit ${sha}: ${gitReason(header)}`);
+  if (header.exitCode !== 0) fail('UnknownTarget', `cannot review commit ${sha}: ${gitReason(header)}`);
   const [full = sha, subject = ''] = header.stdout.trim().split('\0');
   const patch = new PatchBuffer();
   patch.add(await git.diff(['show', ...DIFF_OPTIONS, '--format=', '--end-of-options', full, '--'], patch.room));
-  if (patch.text.trim() === '') refuse(`nothing to review: commit ${full.slice(0, 7)} changes no files`);
+  if (patch.text.trim() === '') fail('NothingToReview', `nothing to review: commit ${full.slice(0, 7)} changes no files`);
   return { patch: patch.text, truncated: patch.full, base: `${full.slice(0, 7)}'s parent`, commit: { sha: full, subject }, untrackedLeftOut: [] };
 }
 
@@ -154,7 +154,11 @@ class PatchBuffer {
   }
 }
 
-/** Git commands in one directory of the environment; failing to run git at all refuses the review. */
+function fail(code: ReviewErrorCode, message: string): never {
+  throw new ReviewError(code, message);
+}
+
+/** Git commands in one directory of the environment; failing to run git at all stops the review. */
 class GitReader {
   constructor(
     private readonly capture: CaptureOnEnvironment,
@@ -166,16 +170,16 @@ class GitReader {
     try {
       result = await this.capture([...GIT, ...args], { env: GIT_ENV, maxOutputBytes, timeoutMs: GIT_TIMEOUT_MS });
     } catch (error) {
-      refuse(`cannot review: ${error instanceof Error ? error.message : String(error)}`);
+      fail('GitFailed', `cannot review: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (result.failure !== null) refuse(`cannot review: git could not run in ${this.cwd}: ${result.failure}`);
-    if (result.timedOut) refuse(`cannot review: git ${args[0] ?? ''} took longer than ${GIT_TIMEOUT_MS / 1000}s in ${this.cwd}`);
+    if (result.failure !== null) fail('GitFailed', `cannot review: git could not run in ${this.cwd}: ${result.failure}`);
+    if (result.timedOut) fail('GitFailed', `cannot review: git ${args[0] ?? ''} took longer than ${GIT_TIMEOUT_MS / 1000}s in ${this.cwd}`);
     return result;
   }
 
   /**
    * A patch-printing command, its output bounded by `room` (a cut patch is no failure). When it
-   * fails: refuses, or answers undefined when `required` is false.
+   * fails: throws a ReviewError, or answers undefined when `required` is false.
    */
   async diff(args: readonly string[], room: number, okExits?: readonly number[]): Promise<{ readonly text: string; readonly truncated: boolean }>;
   async diff(args: readonly string[], room: number, okExits: readonly number[], required: false): Promise<{ readonly text: string; readonly truncated: boolean } | undefined>;
@@ -183,7 +187,7 @@ class GitReader {
     // The bound counts stdout and stderr together: room for git's messages on top of the patch.
     const result = await this.run(args, room + 1 + GIT_MESSAGE_BYTES);
     const failed = !result.truncated && (result.exitCode === null || !okExits.includes(result.exitCode));
-    if (failed && required) refuse(`cannot review: ${gitReason(result)}`);
+    if (failed && required) fail('GitFailed', `cannot review: ${gitReason(result)}`);
     return failed ? undefined : { text: result.stdout, truncated: result.truncated };
   }
 }
