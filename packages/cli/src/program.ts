@@ -24,10 +24,11 @@ export interface ProgramIo extends ProcessContext {
 
 /** Runs `skein` with `argv` (without the node and script paths); resolves to the exit code. */
 export async function runSkein(given: readonly string[], givenIo: ProgramIo): Promise<number> {
-  // `skein -C DIR <command>` runs the command as if started in DIR, as `codex -C DIR` does. Taken out
-  // of argv before commander parses it: commander reads a program option after the subcommand too,
-  // where `exec -C` and `sandbox -C` are the subcommands' own.
-  const { cd, argv } = takeGlobalCd(given);
+  // `skein -C DIR <command>` runs the command as if started in DIR, as `codex -C DIR` does, and
+  // `skein --search <command>` offers live web search. Taken out of argv before commander parses it:
+  // commander reads a program option after the subcommand too, where `exec -C` and `sandbox -C` are
+  // the subcommands' own (and `exec --search` is no option, as in Codex).
+  const { cd, argv } = takeTopLevelFlags(given);
   const io = cd === undefined ? givenIo : { ...givenIo, cwd: path.resolve(givenIo.cwd, cd) };
   let exitCode = 0;
   const program = await buildProgram(argv, io, (code) => {
@@ -87,8 +88,11 @@ function firstOperand(argv: readonly string[]): string | undefined {
 /** Global options that take a value (the next argument, unless given as `--name=value`). */
 const VALUED_GLOBALS = new Set(['-c', '--config', '--enable', '--disable', '-p', '--profile']);
 
-/** The `-C DIR` / `--cd DIR` / `--cd=DIR` before the subcommand (the last one wins), and argv without it. */
-function takeGlobalCd(argv: readonly string[]): { readonly cd: string | undefined; readonly argv: readonly string[] } {
+/**
+ * The `-C DIR` / `--cd DIR` / `--cd=DIR` before the subcommand (the last one wins), and argv without
+ * it; a `--search` there becomes `-c web_search="live"`.
+ */
+function takeTopLevelFlags(argv: readonly string[]): { readonly cd: string | undefined; readonly argv: readonly string[] } {
   let cd: string | undefined;
   const kept: string[] = [];
   let index = 0;
@@ -97,6 +101,7 @@ function takeGlobalCd(argv: readonly string[]): { readonly cd: string | undefine
     if (!arg.startsWith('-') || arg === '--') break;
     if (arg.startsWith('--cd=')) cd = arg.slice('--cd='.length);
     else if ((arg === '-C' || arg === '--cd') && index + 1 < argv.length) cd = argv[++index];
+    else if (arg === '--search') kept.push('-c', 'web_search="live"');
     else {
       kept.push(arg);
       if (VALUED_GLOBALS.has(arg) && index + 1 < argv.length) kept.push(argv[++index]!);
@@ -113,7 +118,8 @@ async function buildProgram(argv: readonly string[], io: ProgramIo, setExitCode:
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     // A subcommand's help lists the global -c, --enable, -p… it accepts too.
     .configureHelp({ showGlobalOptions: true })
-    .showHelpAfterError();
+    .showHelpAfterError()
+    .addHelpText('after', '\nBefore the command:\n  -C, --cd <dir>  run the command as if started in <dir>\n  --search        offer the model live web search (same as -c web_search="live")');
 
   const features = program.command('features').description('inspect feature flags');
   features

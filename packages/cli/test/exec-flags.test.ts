@@ -5,9 +5,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { ExecEvent } from '@skein/protocol';
 import { probeSandbox } from '@skein/sandboxing';
-import { assistantMessage, completed, customToolCall, functionCall, httpError, probeSandboxForTests, sse, type MockResponsesServer } from '@skein/test-support';
+import { assistantMessage, completed, customToolCall, functionCall, httpError, probeSandboxForTests, sse, webSearchCall, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { execScratch, type ExecScratch } from './support/exec-run.js';
+import { execScratch, jsonLines, type ExecScratch } from './support/exec-run.js';
 import { SKEIN_VERSION } from '../src/version.js';
 
 let fixture: ExecScratch;
@@ -207,6 +207,30 @@ describe('skein exec flags', () => {
     expect(code).toBe(0);
     expect(stderr).toContain(`workdir: ${repo}\n`);
     expect(JSON.stringify(server.requests[0]!.body!.input)).toContain(`<cwd>${repo}</cwd>`);
+  });
+
+  // Issue #35: `codex --search` offers live web search. (Codex 0.171.0's own exec drops the flag and
+  // searches the cache; Skein does what the flag says.) A streamed search shows as Codex's exec shows it.
+  it('--search before the subcommand offers live web search; a streamed search is a web_search item in --json and two lines for people', async () => {
+    server.expect([sse(webSearchCall('skein runtime', { id: 'ws_1' }), assistantMessage('Found it.'), completed()), sse(webSearchCall('second', { id: 'ws_2' }), assistantMessage('Again.'), completed())]);
+    const json = await fixture.skein(['--search', 'exec', '--json', 'find it']);
+    expect(json.code).toBe(0);
+    expect(server.requests[0]!.body!.tools?.at(-1)).toEqual({ type: 'web_search', external_web_access: true, search_content_types: ['text', 'image'] });
+    const lines = jsonLines(json.stdout);
+    // The search's lines carry the model's item id; the counter still advances past it (the answer is item_1).
+    expect(lines.slice(2)).toEqual([
+      { type: 'item.started', item: { id: 'ws_1', type: 'web_search', query: '', action: { type: 'other' } } },
+      { type: 'item.completed', item: { id: 'ws_1', type: 'web_search', query: 'skein runtime', action: { type: 'search', query: 'skein runtime', queries: ['skein runtime'] } } },
+      { type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text: 'Found it.' } },
+      expect.objectContaining({ type: 'turn.completed' }),
+    ]);
+    const human = await fixture.skein(['exec', 'again']);
+    expect(human.code).toBe(0);
+    expect(human.stderr).toContain('user\nagain\nweb search: \nweb search: second\n');
+    // Without --search, the cache.
+    expect(server.requests[1]!.body!.tools?.at(-1)).toMatchObject({ type: 'web_search', external_web_access: false });
+    // As in Codex, it is no option of exec's.
+    expect((await fixture.skein(['exec', '--search', 'hi'])).stderr).toContain("unknown option '--search'");
   });
 
   // Issue #35: a wrapper names itself to the provider and in the rollout, as Codex lets it.

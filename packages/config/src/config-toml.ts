@@ -1,6 +1,7 @@
 // The schema of config.toml for the keys Skein acts on. Every key is optional (a layer sets some of
 // them); nested tables ignore fields they do not model, as Codex's reader does.
 import * as z from 'zod';
+import { ToolsToml, WebSearchModeToml } from './web-search-settings.js';
 
 const absolutePath = z.string().refine((value) => value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(value), {
   message: 'expected an absolute path',
@@ -141,6 +142,10 @@ const settings = {
   /** `[[skills.config]]`: skills switched on or off, by SKILL.md path or by name (as `skills/config/write` records them). */
   skills: z.looseObject({ config: z.array(SkillToggleToml).optional() }).optional(),
   mcp_servers: z.record(z.string(), McpServerToml).optional(),
+  /** Hosted web search: `cached` (the default), `live`, `indexed` or `disabled`. */
+  web_search: WebSearchModeToml.optional(),
+  /** `[tools]`: settings of the built-in tools (`[tools.web_search]`). */
+  tools: ToolsToml.optional(),
   /** Raw `[features]` table; @skein/features validates it. */
   features: z.record(z.string(), z.unknown()).optional(),
   /** `[skein]`: settings of Skein's own, which Codex ignores. */

@@ -2,6 +2,7 @@
 import type { Features } from '@skein/features';
 import type { ApprovalPolicyToml, McpServerToml, SandboxModeToml, ShellEnvironmentPolicyToml, SkillToggleToml } from './config-toml.js';
 import type { ModelProviderInfo } from './model-providers.js';
+import type { WebSearchSettings } from './web-search-settings.js';
 
 /** Skein's default model (a direct-tools model; see the core engine issue). */
 export const DEFAULT_MODEL = 'gpt-5.5';
@@ -71,6 +72,8 @@ export interface Config {
   /** Names of the enabled `[mcp_servers.*]` marked `skein_skill_source = true`, sorted. */
   readonly mcpSkillSources: readonly string[];
   readonly features: Features;
+  /** How the hosted `web_search` tool is offered (`web_search`, `[tools.web_search]`). */
+  readonly webSearch: WebSearchSettings;
   /** `[skein] extensions` of every layer, lowest precedence first; untrusted projects contribute none. */
   readonly extensions: readonly ExtensionSpec[];
   /** The layers that produced this config, lowest precedence first. */

@@ -48,3 +48,5 @@ export {
 } from './environments-toml.js';
 export type { ConfiguredEnvironment, EnvironmentTransport, EnvironmentsConfig } from './environments-toml.js';
 export { AUTH_FILE, AuthFile, apiKeyOf, authFilePath, maskApiKey, readAuthFile, readSavedApiKey, removeSavedAuth, saveApiKey } from './auth-file.js';
+export { WebSearchModeToml, WebSearchToolToml } from './web-search-settings.js';
+export type { WebSearchMode, WebSearchSettings } from './web-search-settings.js';

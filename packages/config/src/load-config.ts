@@ -14,6 +14,7 @@ import { builtInProviders, resolveProvider, type ModelProviderInfo } from './mod
 import { DEFAULT_PROJECT_ROOT_MARKERS, findProjectRoot, isProjectTrusted, projectConfigFiles } from './project-layers.js';
 import { isTable, mergeTables, readTomlFile, type TomlTable } from './toml-table.js';
 import { validateLayer } from './validate-layer.js';
+import { webSearchSettings } from './web-search-settings.js';
 
 /** What the caller (cli, app-server) knows: where it runs and what the user passed. */
 export interface LoadConfigOptions {
@@ -114,6 +115,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     mcpServers: merged.mcp_servers ?? {},
     mcpSkillSources: skillSources(merged.mcp_servers ?? {}),
     features,
+    webSearch: webSearchSettings(merged.web_search, merged.tools, features),
     skillToggles: layers.flatMap((layer) => ConfigToml.shape.skills.parse(layer.table.skills)?.config ?? []),
     extensions: extensionSpecs(layers, options.cwd),
     layers,

@@ -395,3 +395,22 @@ supports_websockets = false
     expect(warnings).toEqual([]);
   });
 });
+
+describe('web search', () => {
+  it('is cached by default; web_search, the deprecated web_search_request switch and [tools.web_search] set it as Codex reads them', async () => {
+    expect((await load()).config.webSearch).toEqual({ mode: 'cached', allowedDomains: undefined, contextSize: undefined, location: undefined });
+    expect((await load({ overrides: ['features.web_search_request=true'] })).config.webSearch.mode).toBe('live');
+    // The mode wins over the old switch.
+    expect((await load({ overrides: ['web_search="disabled"', 'features.web_search_request=true'] })).config.webSearch.mode).toBe('disabled');
+    userConfig('web_search = "indexed"\n[tools.web_search]\nallowed_domains = ["a.com"]\ncontext_size = "high"\nlocation = { country = "US", city = "SF", street = "dropped" }\n');
+    expect((await load()).config.webSearch).toEqual({ mode: 'indexed', allowedDomains: ['a.com'], contextSize: 'high', location: { country: 'US', city: 'SF' } });
+    // The older boolean spelling is accepted and, as in Codex, changes nothing.
+    userConfig('[tools]\nweb_search = false\n');
+    expect((await load()).config.webSearch.mode).toBe('cached');
+  });
+
+  it('refuses an unknown mode or context size, naming the key', async () => {
+    expect((await loadError({ overrides: ['web_search="bogus"'] })).message).toMatch(/web_search/);
+    expect((await loadError({ overrides: ['tools.web_search.context_size="huge"'] })).message).toMatch(/tools\.web_search/);
+  });
+});

@@ -11,7 +11,7 @@ export type { ResponseEvent } from './model-client/response-event.js';
 export { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs } from './model-client/retry-policy.js';
 export type { RetryPolicy } from './model-client/retry-policy.js';
 export { autoCompactTokenLimit, effectiveContextWindow, findModelInfo, listModels } from './model/model-catalog.js';
-export type { FastTier, ModelInfo, ModelOverrides, MultiAgentVersion, ToolMode } from './model/model-catalog.js';
+export type { FastTier, ModelInfo, ModelOverrides, MultiAgentVersion, ToolMode, WebSearchContentType } from './model/model-catalog.js';
 export { OUTPUT_SCHEMA_NAME, buildResponsesBody } from './model/responses-request.js';
 export type { ResponsesServiceTier, SamplingRequest } from './model/responses-request.js';
 export { ENVIRONMENT_CONTEXT_OPEN, localDate, renderEnvironmentContext } from './context/environment-context.js';
@@ -36,7 +36,7 @@ export { NO_TURN_HOOKS, combineTurnHooks } from './turn/turn-hooks.js';
 export type { AfterResponseHook, AfterResponseVerdict, BeforeSamplingHook, ResponseGate, SampledResponse, TurnHooks, TurnStep } from './turn/turn-hooks.js';
 export { SteeredInput } from './turn/steered-input.js';
 export type { CoreEvent } from './turn/core-event.js';
-export { TurnItems } from './turn/turn-items.js';
+export { TurnItems, webSearchOf } from './turn/turn-items.js';
 export type {
   AgentMessageTurnItem,
   CommandTurnItem,
@@ -47,6 +47,7 @@ export type {
   TurnFileChange,
   TurnItem,
   TurnItemStatus,
+  WebSearchTurnItem,
 } from './turn/turn-item.js';
 export { DEFAULT_BASE_INSTRUCTIONS } from './context/base-instructions.js';
 export { PERMISSIONS_OPEN, renderPermissionsInstructions } from './context/permissions-instructions.js';

@@ -2,13 +2,13 @@
 // and request_user_input round trips through a thread, asserting on what the next request carries.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { assistantMessage, completed, functionCall, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
+import { assistantMessage, completed, functionCall, sse, startMockResponsesServer, webSearchCall, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedClient, say, toolThreadFixture, type ToolThreadFixture } from './support/tool-thread.js';
 
 const CODEX_TOOLS = path.resolve(import.meta.dirname, '../node_modules/@skein/protocol/test/fixtures/codex-request-tools.gpt-5.5.json');
-// Tools whose issues have not landed yet (goals, tool_search, web_search).
-const NOT_YET_BUILT = new Set(['get_goal', 'create_goal', 'update_goal', 'tool_search', 'web_search']);
+// Tools whose issues have not landed yet (goals, tool_search).
+const NOT_YET_BUILT = new Set(['get_goal', 'create_goal', 'update_goal', 'tool_search']);
 // A 1×1 transparent PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
@@ -47,7 +47,34 @@ describe('built-in tools', () => {
     model();
     const { thread } = await fixture.openThread('"never"', undefined, { overrides: ['features.view_image=false', 'features.shell_tool=false'] });
     await thread.runTurn(say('hello'));
-    expect(server.requests[0]!.toolNames()).toEqual(['request_user_input', 'apply_patch']);
+    expect(server.requests[0]!.toolNames()).toEqual(['request_user_input', 'apply_patch', 'web_search']);
+  });
+
+  it('offers the hosted web_search as config sets it; a streamed search is an item, kept in history and marked as external context', async () => {
+    server.expect([sse(webSearchCall('skein runtime', { id: 'ws_1' }), assistantMessage('Found it.'), completed()), sse(assistantMessage('Again.'), completed())]);
+    const { thread, events } = await fixture.openThread('"never"', undefined, { overrides: ['web_search="live"', 'tools.web_search.allowed_domains=["example.com"]'] });
+    await thread.runTurn(say('search'));
+    await thread.runTurn(say('again'));
+    expect(server.requests[0]!.body!.tools?.at(-1)).toEqual({ type: 'web_search', external_web_access: true, filters: { allowed_domains: ['example.com'] }, search_content_types: ['text', 'image'] });
+    const searches = events.flatMap((event) => (event.type === 'turnItem' && event.item.kind === 'webSearch' ? [{ phase: event.phase, query: event.item.query, action: event.item.action }] : []));
+    expect(searches).toEqual([
+      { phase: 'started', query: '', action: { type: 'other' } },
+      { phase: 'completed', query: 'skein runtime', action: { type: 'search', query: 'skein runtime', queries: ['skein runtime'] } },
+    ]);
+    // The next request replays the search where it happened, between the prompt and the answer.
+    const input = server.requests[1]!.body!.input;
+    const at = input.findIndex((item) => item.type === 'web_search_call');
+    expect(input[at]).toMatchObject({ type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'skein runtime' } });
+    expect(input[at + 1]).toMatchObject({ type: 'message', role: 'assistant' });
+    const recorded = events.find((event) => event.type === 'itemCompleted' && event.item.type === 'web_search_call');
+    expect(recorded).toMatchObject({ item: { metadata: { external_context: true } } });
+  });
+
+  it('offers no web search with web_search = "disabled", whatever the deprecated switches say', async () => {
+    model();
+    const { thread } = await fixture.openThread('"never"', undefined, { overrides: ['web_search="disabled"', 'features.web_search_request=true'] });
+    await thread.runTurn(say('hello'));
+    expect(server.requests[0]!.toolNames()).not.toContain('web_search');
   });
 
   it('view_image sends the image as input_image content and tells the client', async () => {

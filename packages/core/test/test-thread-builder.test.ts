@@ -38,10 +38,10 @@ describe('startTestThread', () => {
     expect(readFileSync(path.join(workspace.workspace, 'remote.txt'), 'utf8')).toBe('written remotely\n');
   });
 
-  it('offers no built-in tool without an environment', async () => {
+  it('offers no built-in tool without an environment, only the hosted web search, which needs none', async () => {
     server.expect([sse(assistantMessage('Hi.'), completed())]);
     const { thread } = await startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env, environment: 'none' });
     await thread.runTurn(say('hello'));
-    expect(server.requests[0]!.toolNames()).toEqual([]);
+    expect(server.requests[0]!.toolNames()).toEqual(['web_search']);
   });
 });

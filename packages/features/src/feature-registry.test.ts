@@ -57,6 +57,7 @@ const ACTED_ON: Readonly<Record<string, Omit<CodexFeature, 'key'>>> = {
   shell_snapshot: { stage: 'stable', defaultEnabled: true },
   token_budget: { stage: 'underDevelopment', defaultEnabled: false },
   tool_search: { stage: 'removed', defaultEnabled: false },
+  web_search_request: { stage: 'deprecated', defaultEnabled: false },
 };
 
 describe('the feature registry', () => {

@@ -251,7 +251,7 @@ export const FEATURE_REGISTRY = Object.freeze([
   listed('view_image', 'stable', true, 'A tool that shows the model an image file.'),
   listed('wake_on_agent_messages', 'underDevelopment', false, 'An idle agent wakes when another agent messages it.'),
   listed('web_search_cached', 'deprecated', false, 'Old switch for web search from a cache.'),
-  listed('web_search_request', 'deprecated', false, 'Old switch for live web search.'),
+  acted('web_search_request', 'deprecated', false, 'Old switch for live web search; `web_search = "live"` replaces it, and wins when both are set.'),
   listed('windows_sandbox_service', 'underDevelopment', false, 'A service that runs the Windows sandbox.'),
   listed('workspace_dependencies', 'stable', true, 'Dependencies declared by the workspace.'),
   listed('workspace_owner_usage_nudge', 'removed', false, 'Reminded workspace owners about usage.'),

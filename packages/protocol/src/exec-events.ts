@@ -30,7 +30,8 @@ export const ExecMcpToolCallItem = lazySchema(() => z.object({
   error: z.object({ message: z.string() }).nullish(),
   status: z.enum(['in_progress', 'completed', 'failed']),
 }));
-export const ExecWebSearchItem = lazySchema(() => z.object({ id: z.string(), type: z.literal('web_search'), query: z.string() }));
+/** A hosted web search: its id is the model's item id; the action is `{type: "other"}` until the search is done. */
+export const ExecWebSearchItem = lazySchema(() => z.object({ id: z.string(), type: z.literal('web_search'), query: z.string(), action: z.looseObject({ type: z.string() }) }));
 export const ExecTodoListItem = lazySchema(() => z.object({
   id: z.string(),
   type: z.literal('todo_list'),

@@ -26,8 +26,8 @@ export {
 } from './sse-events.js';
 export type { MockItem, ResponseIdOptions, CompletedOptions } from './sse-events.js';
 
-export { assistantMessage, reasoningItem, functionCall, customToolCall } from './sse-items.js';
-export type { MessagePhase, AssistantMessageOptions, ReasoningItemOptions, ToolCallOptions } from './sse-items.js';
+export { assistantMessage, reasoningItem, functionCall, customToolCall, webSearchCall } from './sse-items.js';
+export type { MessagePhase, AssistantMessageOptions, ReasoningItemOptions, ToolCallOptions, WebSearchCallOptions } from './sse-items.js';
 
 export { streamCut, StreamCut } from './mock-event.js';
 export type { MockEvent } from './mock-event.js';

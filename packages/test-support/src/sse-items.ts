@@ -99,6 +99,30 @@ export function customToolCall(name: string, input: string, options: ToolCallOpt
   ];
 }
 
+/** Options of `webSearchCall`. */
+export interface WebSearchCallOptions {
+  /** Item id; by default the server's next `ws_mock_NNNN`. */
+  readonly id?: string;
+  /** The finished item's action; by default `{type: "search", query, queries: [query]}`. */
+  readonly action?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A hosted `web_search_call` item, as the Responses API streams one: added without an action while
+ * the search runs, the progress events, then done with what was searched. The client runs nothing.
+ */
+export function webSearchCall(query: string, options: WebSearchCallOptions = {}): MockEvent[] {
+  const id = options.id ?? new DeferredId('ws');
+  const action = options.action ?? { type: 'search', query, queries: [query] };
+  return [
+    outputItemAdded({ type: 'web_search_call', id, status: 'in_progress' }),
+    { type: 'response.web_search_call.in_progress', item_id: id },
+    { type: 'response.web_search_call.searching', item_id: id },
+    { type: 'response.web_search_call.completed', item_id: id },
+    outputItemDone({ type: 'web_search_call', id, status: 'completed', action }),
+  ];
+}
+
 function pieces(text: string | readonly string[]): readonly string[] {
   if (typeof text !== 'string') return text;
   return text === '' ? [] : [text];

@@ -1,10 +1,10 @@
 // A recorded thread's turns as clients read them (`thread/read {includeTurns}`, fork and resume):
 // each surviving turn with the user's messages, the commands that ran and the agent's answers, in
 // the order the rollout holds them, with the turn's start and end times.
-import { displayCommand } from '@skein/core';
-import type { ContextFragmentDefinition, ResponseItem } from '@skein/protocol';
+import { displayCommand, webSearchOf } from '@skein/core';
+import { isKnownResponseItem, type ContextFragmentDefinition, type ResponseItem } from '@skein/protocol';
 import { forEachThreadLine, isUserTurnBoundary, userMessageText, type LoadedThread, type RolloutLine } from '@skein/rollout';
-import { agentMessageItem, commandExecutionItem, fileChangeItem, reasoningItem, type WireObject } from './thread-items.js';
+import { agentMessageItem, commandExecutionItem, fileChangeItem, reasoningItem, webSearchItem, type WireObject } from './thread-items.js';
 
 interface TurnTrace {
   readonly items: WireObject[];
@@ -126,6 +126,10 @@ function threadItemOf(line: RolloutLine, contextFragments: readonly ContextFragm
     const at = Date.parse(line.timestamp);
     const item = line.payload as ResponseItem;
     if (item.type === 'reasoning') return reasoningItem(item, at, at);
+    if (isKnownResponseItem(item) && item.type === 'web_search_call') {
+      const { query, action } = webSearchOf(item);
+      return webSearchItem(item.id ?? '', query, action, at, at);
+    }
     if (item.type !== 'message') return undefined;
     if (isUserTurnBoundary(item, contextFragments)) {
       return { type: 'userMessage', id: item.id ?? '', clientId: null, content: [{ type: 'text', text: userMessageText(item) ?? '', text_elements: [] }], startedAtMs: at, completedAtMs: at };

@@ -139,5 +139,12 @@ export function threadItem(item: TurnItem): WireObject {
       return imageViewItem(item.id, item.path);
     case 'contextCompaction':
       return { type: 'contextCompaction', id: item.id, startedAtMs: item.startedAtMs, completedAtMs: item.completedAtMs };
+    case 'webSearch':
+      return webSearchItem(item.id, item.query, item.action, item.startedAtMs, item.completedAtMs);
   }
+}
+
+/** A search the API ran for the model; Codex sends no results (`results: null`). */
+export function webSearchItem(id: string, query: string, action: Readonly<Record<string, unknown>>, startedAtMs: number | null, completedAtMs: number | null): WireObject {
+  return { type: 'webSearch', id, query, action, results: null, startedAtMs, completedAtMs };
 }

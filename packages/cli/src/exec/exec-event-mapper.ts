@@ -72,6 +72,10 @@ export class ExecEventMapper {
         return [{ type: 'item.started', item: { id: this.#openId(item.id), type: 'command_execution', command: item.command, aggregated_output: '', exit_code: null, status: 'in_progress' } }];
       case 'fileChange':
         return [{ type: 'item.started', item: { id: this.#openId(item.id), type: 'file_change', changes: fileChanges(item), status: 'in_progress' } }];
+      // Codex's line carries the model's item id, though the line counter still advances for it.
+      case 'webSearch':
+        this.#openId(item.id);
+        return [{ type: 'item.started', item: { id: item.id, type: 'web_search', query: item.query, action: item.action } }];
       // Messages and reasoning are printed once complete; Codex prints no image views.
       case 'agentMessage':
       case 'reasoning':
@@ -103,6 +107,9 @@ export class ExecEventMapper {
         ];
       case 'fileChange':
         return [{ type: 'item.completed', item: { id: this.#closeId(item.id), type: 'file_change', changes: fileChanges(item), status: item.status === 'completed' ? 'completed' : 'failed' } }];
+      case 'webSearch':
+        this.#closeId(item.id);
+        return [{ type: 'item.completed', item: { id: item.id, type: 'web_search', query: item.query, action: item.action } }];
       case 'imageView':
       case 'contextCompaction':
         return [];

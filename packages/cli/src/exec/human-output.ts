@@ -121,6 +121,10 @@ export class HumanOutput {
       case 'imageViewed':
         this.#write(`${this.#style('dim', 'viewed image')} ${event.path}\n`);
         return;
+      case 'turnItem':
+        // A search shows when it starts (no query yet) and when it is done, as Codex's exec shows it.
+        if (event.item.kind === 'webSearch') this.#write(`${this.#style('magenta', 'web search:')} ${event.item.query}\n`);
+        return;
       case 'sessionConfigured':
       case 'threadNameUpdated':
       case 'threadTokenUsage':
@@ -128,7 +132,6 @@ export class HumanOutput {
       case 'agentMessageDelta':
       case 'reasoningSummaryDelta':
       case 'commandOutputDelta':
-      case 'turnItem': // The readable output follows the facts; the turn items restate them.
       case 'turnItemOutputDelta':
       case 'compactionStarted': // Codex's exec shows nothing of a compaction.
       case 'compactionEnded':

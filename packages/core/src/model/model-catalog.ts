@@ -38,7 +38,16 @@ export interface ModelInfo {
   readonly isCatalogDefault: boolean;
   /** Whether a picker announces the model's availability to the user (Codex's `availabilityNux`). */
   readonly announced: boolean;
+  /**
+   * What the hosted web search may return to the model (Codex's catalog `web_search_tool_type`:
+   * `text_and_image` is `["text", "image"]`); null when the catalog does not say, and the tool then
+   * names none.
+   */
+  readonly webSearchContentTypes: readonly WebSearchContentType[] | null;
 }
+
+/** A kind of content web search results may hold. */
+export type WebSearchContentType = 'text' | 'image';
 
 /** Codex's multi-agent tool generations. */
 export type MultiAgentVersion = 'v1' | 'v2';
@@ -94,6 +103,8 @@ function entry(facts: CatalogEntry): ModelInfo {
     specialty: facts.specialty ?? null,
     isCatalogDefault: facts.isCatalogDefault ?? false,
     announced: facts.announced ?? false,
+    // Every model Codex 0.171.0 bundles has `web_search_tool_type: "text_and_image"`.
+    webSearchContentTypes: ['text', 'image'],
   };
 }
 
@@ -150,6 +161,7 @@ function unknownModel(slug: string): ModelInfo {
     specialty: null,
     isCatalogDefault: false,
     announced: false,
+    webSearchContentTypes: null,
   };
 }
 

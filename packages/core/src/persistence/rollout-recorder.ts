@@ -197,6 +197,8 @@ function rolloutItem(item: TurnItem): Record<string, unknown> | undefined {
     }
     case 'contextCompaction':
       return item.status === 'completed' ? { type: 'ContextCompaction', id: item.id } : undefined;
+    case 'webSearch':
+      return { type: 'WebSearch', id: item.id, query: item.query, action: item.action };
     case 'agentMessage':
     case 'reasoning':
     case 'imageView':

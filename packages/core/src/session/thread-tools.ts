@@ -36,6 +36,7 @@ export interface ThreadToolsOptions {
 
 interface PlanKey {
   readonly features: Config['features'];
+  readonly webSearch: Config['webSearch'];
   readonly model: ModelInfo;
   readonly hasEnvironment: boolean;
   readonly environmentChoice: boolean;
@@ -56,7 +57,7 @@ export class ThreadTools {
   /** The router for a turn under `config` with `model`; planned again only when an input changed. */
   /** The tools for this config and model; `environmentChoice` when two or more environments are attached. */
   router(config: Config, model: ModelInfo, hasEnvironment: boolean, environmentChoice = false): Promise<ToolRouter> {
-    const key: PlanKey = { features: config.features, model, hasEnvironment, environmentChoice, cwd: config.cwd };
+    const key: PlanKey = { features: config.features, webSearch: config.webSearch, model, hasEnvironment, environmentChoice, cwd: config.cwd };
     const planned = this.#planned;
     if (planned !== undefined && sameKey(planned.key, key)) return planned.router;
     const router = this.#plan(key);
@@ -72,9 +73,9 @@ export class ThreadTools {
   async #plan(key: PlanKey): Promise<ToolRouter> {
     const { extensions, threadId, emit } = this.#options;
     const { contributions, complete }: { contributions: ToolContribution[]; complete: boolean } = await extensions.toolContributions(threadId, key.cwd);
-    const plan = planTools({ features: key.features, model: key.model, hasEnvironment: key.hasEnvironment, environmentChoice: key.environmentChoice, builtIns: this.#builtIns, contributions });
+    const plan = planTools({ features: key.features, webSearch: key.webSearch, model: key.model, hasEnvironment: key.hasEnvironment, environmentChoice: key.environmentChoice, builtIns: this.#builtIns, contributions });
     for (const message of plan.warnings) emit({ type: 'warning', message });
-    const router = new ToolRouter(plan.tools);
+    const router = new ToolRouter(plan.tools, plan.hosted);
     // A contributor that failed is asked again next turn: one bad moment must not cost the thread its tools.
     if (!complete) this.#planned = undefined;
     return router;
@@ -82,7 +83,7 @@ export class ThreadTools {
 }
 
 function sameKey(a: PlanKey, b: PlanKey): boolean {
-  return a.features === b.features && a.model === b.model && a.hasEnvironment === b.hasEnvironment && a.environmentChoice === b.environmentChoice && a.cwd === b.cwd;
+  return a.features === b.features && a.webSearch === b.webSearch && a.model === b.model && a.hasEnvironment === b.hasEnvironment && a.environmentChoice === b.environmentChoice && a.cwd === b.cwd;
 }
 
 /** The built-in tools, each made once and reused by every plan that offers it. */

@@ -1,3 +1,4 @@
+import type { Config } from '@skein/config';
 import { defineCustomTool, defineFunctionTool, type ToolHandler } from '@skein/extension-api';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -21,7 +22,7 @@ const builtIns: BuiltInToolFactory = {
 };
 const inputs = (overrides: Partial<ToolPlanInputs> = {}): ToolPlanInputs => ({
   features: { isEnabled: () => true },
-  model: { supportsImageInput: true, supportsImageDetailOriginal: true },
+  model: { supportsImageInput: true, supportsImageDetailOriginal: true, webSearchContentTypes: ['text', 'image'] },
   hasEnvironment: true,
   builtIns,
   contributions: [],
@@ -38,11 +39,35 @@ describe('planTools', () => {
 
   it('offers no built-in tool without an environment, and picks view_image’s detail from the model', () => {
     expect(names(planTools(inputs({ hasEnvironment: false, contributions: [{ extensionId: 'a', tools: [tool('alpha')] }] })))).toEqual(['alpha']);
-    expect(names(planTools(inputs({ model: { supportsImageInput: true, supportsImageDetailOriginal: false } })))).toContain('view_image_high');
-    expect(names(planTools(inputs({ model: { supportsImageInput: false, supportsImageDetailOriginal: false } })))).not.toContain('view_image_high');
+    expect(names(planTools(inputs({ model: { supportsImageInput: true, supportsImageDetailOriginal: false, webSearchContentTypes: null } })))).toContain('view_image_high');
+    expect(names(planTools(inputs({ model: { supportsImageInput: false, supportsImageDetailOriginal: false, webSearchContentTypes: null } })))).not.toContain('view_image_high');
     expect(names(planTools(inputs({ features: { isEnabled: (key) => key !== 'unified_exec' && key !== 'deferred_executor' } })))).toEqual(['request_user_input', 'get_context_remaining', 'apply_patch', 'view_image_original']);
     expect(names(planTools(inputs({ features: { isEnabled: (key) => key !== 'token_budget' } })))).not.toContain('get_context_remaining');
     expect(names(planTools(inputs({ features: { isEnabled: (key) => key !== 'deferred_executor' } })))).not.toContain('wait_for_environment');
+  });
+
+  it('offers the hosted web_search last, as each web_search mode and [tools.web_search] set it (Codex 0.171.0, probed)', () => {
+    const search = (webSearch: Partial<Config['webSearch']>, contentTypes: readonly ('text' | 'image')[] | null = ['text', 'image']) =>
+      planTools(
+        inputs({
+          webSearch: { mode: 'cached', allowedDomains: undefined, contextSize: undefined, location: undefined, ...webSearch },
+          model: { supportsImageInput: true, supportsImageDetailOriginal: true, webSearchContentTypes: contentTypes },
+          contributions: [{ extensionId: 'a', tools: [tool('alpha')] }],
+        }),
+      ).hosted;
+    expect(search({})).toEqual([{ type: 'web_search', external_web_access: false, search_content_types: ['text', 'image'] }]);
+    expect(search({ mode: 'live' })).toEqual([{ type: 'web_search', external_web_access: true, search_content_types: ['text', 'image'] }]);
+    expect(search({ mode: 'indexed' })).toEqual([{ type: 'web_search', external_web_access: true, indexed_web_access: true, search_content_types: ['text', 'image'] }]);
+    expect(search({ mode: 'disabled' })).toEqual([]);
+    // A model the catalog does not know names no content types.
+    expect(search({}, null)).toEqual([{ type: 'web_search', external_web_access: false }]);
+    // Codex's key order: filters, user_location, search_context_size, search_content_types.
+    const full = search({ allowedDomains: ['a.com'], contextSize: 'low', location: { country: 'US', city: 'SF' } })[0];
+    expect(JSON.stringify(full)).toBe(
+      '{"type":"web_search","external_web_access":false,"filters":{"allowed_domains":["a.com"]},"user_location":{"type":"approximate","country":"US","city":"SF"},"search_context_size":"low","search_content_types":["text","image"]}',
+    );
+    // Without settings (a host that plans without config) nothing is hosted.
+    expect(planTools(inputs()).hosted).toEqual([]);
   });
 
   it('leaves out a tool whose name is taken, by a built-in or an earlier extension, with a warning naming both', () => {

@@ -2,11 +2,12 @@
 // environment and what extensions contribute. Pure, so the session computes it once and again only
 // when an input changes. A bad extension tool is left out with a warning; the turn still runs.
 import type { LeafToolHandler, ToolHandler } from '@skein/extension-api';
-import { CustomToolSpec, FunctionToolSpec } from '@skein/protocol';
+import { CustomToolSpec, FunctionToolSpec, type HostedToolSpec } from '@skein/protocol';
 import type { Config } from '@skein/config';
 import type { ModelInfo } from '../model/model-catalog.js';
 import { withEnvironmentParameter } from './environment-choice.js';
 import { toolName } from './tool-router.js';
+import { webSearchSpec } from './web-search/web-search-spec.js';
 
 /** Makes the built-in tools; each is built only when the plan offers it. */
 export interface BuiltInToolFactory {
@@ -31,7 +32,9 @@ export interface ToolContribution {
 /** What the plan is computed from. */
 export interface ToolPlanInputs {
   readonly features: Pick<Config['features'], 'isEnabled'>;
-  readonly model: Pick<ModelInfo, 'supportsImageInput' | 'supportsImageDetailOriginal'>;
+  readonly model: Pick<ModelInfo, 'supportsImageInput' | 'supportsImageDetailOriginal' | 'webSearchContentTypes'>;
+  /** How the hosted web search is offered (undefined: not at all). */
+  readonly webSearch?: Config['webSearch'] | undefined;
   /** Whether the thread has an environment to act on; without one no built-in tool is offered. */
   readonly hasEnvironment: boolean;
   /** Two or more environments are attached: calls may name the one they run in. */
@@ -43,6 +46,8 @@ export interface ToolPlanInputs {
 /** The ordered tools, and why any contributed tool was left out. */
 export interface ToolPlan {
   readonly tools: readonly ToolHandler[];
+  /** Tools the API runs itself (web search), offered after all the others as Codex orders them. */
+  readonly hosted: readonly HostedToolSpec[];
   readonly warnings: readonly string[];
 }
 
@@ -70,7 +75,8 @@ export function planTools(inputs: ToolPlanInputs): ToolPlan {
       tools.push(tool);
     }
   }
-  return { tools, warnings };
+  const search = inputs.webSearch === undefined ? undefined : webSearchSpec(inputs.webSearch, inputs.model.webSearchContentTypes);
+  return { tools, hosted: search === undefined ? [] : [search], warnings };
 }
 
 function builtInTools(inputs: ToolPlanInputs): ToolHandler[] {

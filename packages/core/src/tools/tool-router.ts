@@ -24,8 +24,11 @@ export function toolName(handler: ToolHandler): string {
  */
 export class ToolRouter {
   readonly #handlers = new Map<string, ToolHandler>();
+  readonly #hosted: readonly ToolSpec[];
 
-  constructor(handlers: readonly ToolHandler[]) {
+  /** `hosted`: tools the API runs itself, offered after the handlers' and never dispatched here. */
+  constructor(handlers: readonly ToolHandler[], hosted: readonly ToolSpec[] = []) {
+    this.#hosted = hosted;
     for (const handler of handlers) {
       const name = toolName(handler);
       if (this.#handlers.has(name)) throw new Error(`two tools are named '${name}'`);
@@ -38,14 +41,15 @@ export class ToolRouter {
     }
   }
 
-  /** The definitions offered to the model: the `direct` tools, in registration order (inside namespaces too). */
+  /** The definitions offered to the model: the `direct` tools, in registration order (inside namespaces too), then the hosted ones. */
   specs(): ToolSpec[] {
-    return [...this.#handlers.values()].flatMap((handler): ToolSpec[] => {
+    const handled = [...this.#handlers.values()].flatMap((handler): ToolSpec[] => {
       if (!isDirect(handler)) return [];
       if (handler.kind !== 'namespace') return [handler.spec];
       const tools = handler.tools.filter(isDirect).map((tool) => tool.spec);
       return tools.length === 0 ? [] : [{ type: 'namespace', name: handler.name, description: handler.description, tools }];
     });
+    return [...handled, ...this.#hosted];
   }
 
   /** The kind of input the tool `name` (in `namespace`) takes, or undefined when there is no such tool. */

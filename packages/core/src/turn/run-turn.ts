@@ -6,7 +6,7 @@
 // completes each (tool calls once the response is whole); what is recorded is in the thread's file
 // before the next request goes out.
 import { FatalToolError } from '@skein/extension-api';
-import { TURN_ABORTED_FRAGMENT, isKnownResponseItem, messageText, toolCallId, toolOutputFor, type ResponseItem } from '@skein/protocol';
+import { TURN_ABORTED_FRAGMENT, isKnownResponseItem, messageText, toolCallId, toolOutputFor, withResponseItemMetadata, type ResponseItem } from '@skein/protocol';
 import { BudgetExhaustedError } from '../budgets/budget-exhausted-error.js';
 import { ModelError } from '../model-client/model-error.js';
 import type { ResponsesClient } from '../model-client/responses-client.js';
@@ -210,14 +210,17 @@ async function sample(deps: TurnDependencies, params: TurnParameters): Promise<{
       case 'reasoningSummaryDelta':
         deps.emit({ type: 'reasoningSummaryDelta', turnId, itemId: event.itemId, delta: event.delta });
         break;
-      case 'outputItemDone':
-        if (!isToolCall(event.item) && event.item.type !== 'reasoning' && !heldBack.some(isToolCall)) {
-          produced.push(...recordAndAnnounce(deps, [...heldBack, event.item], turnId));
+      case 'outputItemDone': {
+        // What a hosted search brought back came from outside the thread's machine and environments.
+        const item = event.item.type === 'web_search_call' ? withResponseItemMetadata(event.item, { external_context: true }) : event.item;
+        if (!isToolCall(item) && item.type !== 'reasoning' && !heldBack.some(isToolCall)) {
+          produced.push(...recordAndAnnounce(deps, [...heldBack, item], turnId));
           heldBack = [];
         } else {
-          heldBack.push(event.item);
+          heldBack.push(item);
         }
         break;
+      }
       case 'completed':
         produced.push(...recordAndAnnounce(deps, heldBack, turnId));
         return { produced, usage: event.usage };

@@ -79,5 +79,15 @@ export interface ContextCompactionTurnItem extends Timed {
   readonly status: TurnItemStatus;
 }
 
+/**
+ * A search the API ran for the model (a hosted `web_search_call`). While it runs the query is empty
+ * and the action `{type: "other"}`; once done they are what was searched, as the model's item says.
+ */
+export interface WebSearchTurnItem extends Timed {
+  readonly kind: 'webSearch';
+  readonly query: string;
+  readonly action: Readonly<Record<string, unknown>> & { readonly type: string };
+}
+
 /** Any item of a turn. */
-export type TurnItem = AgentMessageTurnItem | ReasoningTurnItem | CommandTurnItem | FileChangeTurnItem | ImageViewTurnItem | ContextCompactionTurnItem;
+export type TurnItem = AgentMessageTurnItem | ReasoningTurnItem | CommandTurnItem | FileChangeTurnItem | ImageViewTurnItem | ContextCompactionTurnItem | WebSearchTurnItem;

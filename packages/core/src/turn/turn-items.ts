@@ -5,7 +5,7 @@
 import { isKnownResponseItem, messageText, type ResponseItem } from '@skein/protocol';
 import type { CommandApprovalRequest, FileChangeApprovalRequest } from '../session/client-requests.js';
 import type { CoreEvent } from './core-event.js';
-import type { CommandTurnItem, FileChangeTurnItem, TurnItem } from './turn-item.js';
+import type { CommandTurnItem, FileChangeTurnItem, TurnItem, WebSearchTurnItem } from './turn-item.js';
 
 /** The open items of the running turn, and the events their changes produce. */
 export class TurnItems {
@@ -169,6 +169,10 @@ export class TurnItems {
       this.#messages.set(item.id, now);
       return [started(turnId, { kind: 'reasoning', id: item.id, ...reasoningParts(item), startedAtMs: now, completedAtMs: null })];
     }
+    if (item.type === 'web_search_call') {
+      this.#messages.set(item.id, now);
+      return [started(turnId, { kind: 'webSearch', id: item.id, query: '', action: { type: 'other' }, startedAtMs: now, completedAtMs: null })];
+    }
     return [];
   }
 
@@ -184,8 +188,22 @@ export class TurnItems {
       this.#messages.delete(item.id);
       return [completed(turnId, { kind: 'reasoning', id: item.id, ...reasoningParts(item), startedAtMs: now, completedAtMs: now })];
     }
+    if (item.type === 'web_search_call') {
+      const announced = this.#messages.delete(item.id);
+      const search = webSearchOf(item);
+      // A search that was never announced as started (a stream without `output_item.added`) starts now.
+      return [...(!announced ? [started(turnId, { kind: 'webSearch', id: item.id, query: '', action: { type: 'other' }, startedAtMs, completedAtMs: null })] : []), completed(turnId, { kind: 'webSearch', id: item.id, ...search, startedAtMs, completedAtMs: now })];
+    }
     return [];
   }
+}
+
+/** What a finished search item says was searched: the action's query (else its first query) and the action itself. */
+export function webSearchOf(item: Extract<ResponseItem, { type: 'web_search_call' }>): { query: string; action: WebSearchTurnItem['action'] } {
+  const action = item.action ?? { type: 'other' };
+  const queries = Array.isArray(action['queries']) ? action['queries'] : [];
+  const query = typeof action['query'] === 'string' ? action['query'] : typeof queries[0] === 'string' ? queries[0] : '';
+  return { query, action };
 }
 
 function started(turnId: string, item: TurnItem): CoreEvent {
