@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { ExecEvent } from '@skein/protocol';
 import { probeSandbox } from '@skein/sandboxing';
-import { assistantMessage, completed, customToolCall, functionCall, httpError, probeSandboxForTests, sse, webSearchCall, type MockResponsesServer } from '@skein/test-support';
+import { assistantMessage, completed, customToolCall, functionCall, httpError, probeSandboxForTests, routed, sse, webSearchCall, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execScratch, jsonLines, type ExecScratch } from './support/exec-run.js';
 import { SKEIN_VERSION } from '../src/version.js';
@@ -231,6 +231,30 @@ describe('skein exec flags', () => {
     expect(server.requests[1]!.body!.tools?.at(-1)).toMatchObject({ type: 'web_search', external_web_access: false });
     // As in Codex, it is no option of exec's.
     expect((await fixture.skein(['exec', '--search', 'hi'])).stderr).toContain("unknown option '--search'");
+  });
+
+  // Issue #36: Codex's v1 multi-agent transcript, client side: only wait_agent shows, as collab_tool_call.
+  it('runs a sub-agent with multi_agent_v2 on: wait_agent is a collab_tool_call item, the answer follows, the child writes its own rollout', async () => {
+    const isChild = (request: CapturedRequest) => request.header('x-openai-subagent') === 'collab_spawn';
+    server.expect([
+      sse(functionCall('spawn_agent', { task_name: 'worker', message: 'Reply with: hello from worker', fork_turns: 'none' }, { namespace: 'collaboration' }), completed()),
+      routed(isChild, sse(assistantMessage('hello from worker'), completed())),
+      sse(functionCall('wait_agent', { timeout_ms: 30000 }, { namespace: 'collaboration' }), completed()),
+      sse(assistantMessage('The worker said: hello from worker.'), completed()),
+    ]);
+    const { code, stdout } = await fixture.skein(['exec', '--json', '--enable', 'multi_agent_v2', 'Spawn a worker and report.']);
+    expect(code).toBe(0);
+    const lines = jsonLines(stdout);
+    const threadId = (lines[0] as { thread_id: string }).thread_id;
+    const wait = { type: 'collab_tool_call', tool: 'wait', sender_thread_id: threadId, receiver_thread_ids: [], prompt: null, agents_states: {} };
+    expect(lines.slice(1)).toEqual([
+      { type: 'turn.started' },
+      { type: 'item.started', item: { id: 'item_0', ...wait, status: 'in_progress' } },
+      { type: 'item.completed', item: { id: 'item_0', ...wait, status: 'completed' } },
+      { type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text: 'The worker said: hello from worker.' } },
+      expect.objectContaining({ type: 'turn.completed' }),
+    ]);
+    expect(rolloutFiles()).toHaveLength(2);
   });
 
   // Issue #35: a wrapper names itself to the provider and in the rollout, as Codex lets it.

@@ -142,6 +142,13 @@ const settings = {
   /** `[[skills.config]]`: skills switched on or off, by SKILL.md path or by name (as `skills/config/write` records them). */
   skills: z.looseObject({ config: z.array(SkillToggleToml).optional() }).optional(),
   mcp_servers: z.record(z.string(), McpServerToml).optional(),
+  /** `[agents]`: how sub-agents (multi-agent v2) are spawned. Role tables (`[agents.<role>]`) pass through. */
+  agents: z
+    .looseObject({
+      max_depth: z.int().min(1).optional(),
+      default_subagent_model: z.string().min(1).optional(),
+    })
+    .optional(),
   /** Hosted web search: `cached` (the default), `live`, `indexed` or `disabled`. */
   web_search: WebSearchModeToml.optional(),
   /** `[tools]`: settings of the built-in tools (`[tools.web_search]`). */

@@ -72,6 +72,8 @@ export interface Config {
   /** Names of the enabled `[mcp_servers.*]` marked `skein_skill_source = true`, sorted. */
   readonly mcpSkillSources: readonly string[];
   readonly features: Features;
+  /** `[agents]`: how deep sub-agents nest (default 1: the root's children only) and the model they use unless told. */
+  readonly agents: { readonly maxDepth: number; readonly defaultSubagentModel: string | undefined };
   /** How the hosted `web_search` tool is offered (`web_search`, `[tools.web_search]`). */
   readonly webSearch: WebSearchSettings;
   /** `[skein] extensions` of every layer, lowest precedence first; untrusted projects contribute none. */

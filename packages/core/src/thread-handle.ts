@@ -23,6 +23,8 @@ export interface RunTurnOptions {
   readonly userMessage?: UserMessageRecord;
   /** The service tier this turn's requests ask for (`service_tier`); unset asks for none. */
   readonly serviceTier?: ResponsesServiceTier;
+  /** Items recorded as the turn's input after the user's (a sub-agent's task envelope, which has no user message). */
+  readonly inputItems?: readonly ResponseItem[];
 }
 
 /** A loaded thread. Close it to end its commands and release its rollout file. */

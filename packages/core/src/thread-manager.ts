@@ -19,7 +19,9 @@ import { baseInstructionsFor, ThreadSession, type SelectedEnvironment, type Thre
 import { firstSelected, withPrimaryWorkspaceRoots } from './session/thread-environment.js';
 import { defaultWorkspaceRoots } from '@skein/sandboxing';
 import { handleFor, type ThreadHandle } from './thread-handle.js';
-import type { TurnHooks } from './turn/turn-hooks.js';
+import { combineTurnHooks, type TurnHooks } from './turn/turn-hooks.js';
+import { AgentRegistry } from './agents/agent-registry.js';
+import type { ChildThreadRequest } from './agents/agent-tree.js';
 import { localWorkspaceReader, type WorkspaceReader } from './session/workspace-reader.js';
 import { NO_TOKENS, breakdownFromRollout } from './session/thread-token-usage.js';
 import type { CoreEvent } from './turn/core-event.js';
@@ -53,6 +55,8 @@ export interface ThreadManagerOptions {
   readonly environment?: ThreadEnvironment;
   /** Hooks for every thread's turns, made per thread (hooks may keep per-thread state). */
   readonly turnHooks?: (thread: { readonly threadId: string }) => Partial<TurnHooks>;
+  /** Receives the events of sub-agent threads (multi-agent v2), which no client opened; without it they go nowhere. */
+  readonly onSubagentEvent?: (threadId: string, event: CoreEvent) => void;
 }
 
 /** Per-thread options. */
@@ -123,10 +127,14 @@ export class ThreadManager {
   readonly #listeners = new Set<(event: ThreadRegistryEvent) => void>();
   /** The rollout budget's ledgers, one per session, for as long as this registry lives (not persisted). */
   readonly #rolloutLedgers = new RolloutBudgetLedgers();
+  /** The sessions' agent trees (multi-agent v2). */
+  readonly #agents: AgentRegistry;
 
   constructor(options: ThreadManagerOptions) {
     this.#options = options;
     this.#uuid = options.uuid ?? randomUuidV7;
+    const clock = options.clock ?? systemClock;
+    this.#agents = new AgentRegistry({ openChild: (child, sessionId) => this.#startChild(child, sessionId), now: () => clock.now().getTime(), uuid: this.#uuid });
   }
 
   /** The live threads, oldest first. */
@@ -151,10 +159,25 @@ export class ThreadManager {
   }
 
   /** Starts a new thread with a fresh rollout file (none when `ephemeral`). */
-  async start(options: StartThreadOptions): Promise<ThreadHandle> {
-    const config = this.#configFor(options);
+  start(options: StartThreadOptions): Promise<ThreadHandle> {
+    return this.#start(options, undefined);
+  }
+
+  /** Opens a sub-agent's thread: the parent's settings (its model and effort unless the spawn names others), the root's session. */
+  async #startChild(child: ChildThreadRequest, sessionId: string): Promise<ThreadHandle> {
+    const parent = this.#live.get(child.parent.threadId);
+    if (parent === undefined) throw new Error(`the parent thread ${child.parent.threadId} is not loaded`);
+    if (child.request.forkTurns === 'all') throw new Error('fork_turns "all" is not supported yet; use "none" and put what the agent needs in message');
+    const model = child.request.model ?? parent.config.agents.defaultSubagentModel ?? parent.config.model;
+    const config: Config = { ...parent.config, model, modelReasoningEffort: child.request.reasoningEffort ?? parent.config.modelReasoningEffort };
+    // Named before it opens, so the host can tell whose the events of its opening are.
     const threadId = newThreadId(this.#uuid);
-    if (options.ephemeral === true) return this.#open(threadId, undefined, undefined, options, 'created');
+    return this.#start({ config, sessionId, onEvent: (event) => this.#options.onSubagentEvent?.(threadId, event), ephemeral: parent.path === undefined }, child, threadId);
+  }
+
+  async #start(options: StartThreadOptions, child: ChildThreadRequest | undefined, threadId: ThreadId = newThreadId(this.#uuid)): Promise<ThreadHandle> {
+    const config = this.#configFor(options);
+    if (options.ephemeral === true) return this.#open(threadId, undefined, undefined, options, 'created', child);
     const roots = options.init?.selectedCapabilityRoots ?? [];
     // Before the file exists: a root whose path has no file: URI refuses the start, leaving nothing behind.
     const recordedRoots = roots.map(capabilityRootRecord);
@@ -165,8 +188,8 @@ export class ThreadManager {
         runtime_workspace_roots: [...(options.workspaceRoots ?? firstSelected(options.environment ?? this.#options.environment)?.workspaceRoots ?? defaultWorkspaceRoots(config, config.cwd))],
         originator: options.originator ?? this.#options.originator,
         cli_version: this.#options.cliVersion,
-        source: this.#options.source,
-        thread_source: this.#options.threadSource ?? 'user',
+        source: child === undefined ? this.#options.source : subagentSource(child),
+        thread_source: child === undefined ? (this.#options.threadSource ?? 'user') : 'subagent',
         ...(options.sessionId === undefined ? {} : { session_id: options.sessionId }),
         model_provider: config.modelProviderId,
         history_mode: 'paginated',
@@ -177,7 +200,7 @@ export class ThreadManager {
       },
     });
     try {
-      return await this.#open(ThreadId.parse(writer.threadId), writer, undefined, options, 'created');
+      return await this.#open(ThreadId.parse(writer.threadId), writer, undefined, options, 'created', child);
     } catch (error) {
       await writer.close();
       throw error;
@@ -246,6 +269,7 @@ export class ThreadManager {
     loaded: LoadedThread | undefined,
     options: OpenThreadOptions & { readonly init?: ThreadInit; readonly sessionId?: string },
     announce: ThreadRegistryEvent['type'],
+    child?: ChildThreadRequest,
   ): Promise<ThreadHandle> {
     const config = this.#configFor(options);
     const originator = options.originator ?? this.#options.originator;
@@ -260,6 +284,7 @@ export class ThreadManager {
     const threadState = new ThreadExtensionState((change) => recorder.recordExtensionState(change));
     const init = loaded === undefined ? { selectedCapabilityRoots: options.init?.selectedCapabilityRoots ?? [] } : recordedInit(loaded, warn);
     const extensions = new ExtensionHost(options.extensions ?? this.#options.extensions, warn, undefined, { state: threadState, init });
+    const agent = this.#agents.join({ threadId, sessionId, config, child });
     const session = new ThreadSession({
       threadId,
       config,
@@ -277,9 +302,12 @@ export class ThreadManager {
       ...(loaded?.meta.base_instructions?.text === undefined ? {} : { baseInstructions: loaded.meta.base_instructions.text }),
       originator,
       userAgent: `${originator}/${this.#options.cliVersion}`,
-      threadSource: loaded?.meta.thread_source ?? this.#options.threadSource ?? 'user',
+      threadSource: loaded?.meta.thread_source ?? (child === undefined ? (this.#options.threadSource ?? 'user') : 'subagent'),
       ...(environment === undefined ? {} : { environment }),
-      hooks: this.#options.turnHooks?.({ threadId }),
+      hooks: combineTurnHooks(this.#options.turnHooks?.({ threadId }) ?? {}, agent?.hooks ?? {}),
+      agent: agent?.place,
+      agentInstructions: agent?.instructions,
+      collaboration: agent?.collaboration,
     });
     if (loaded !== undefined && writer !== undefined) {
       extensions.restoreWorldState(loaded.worldState);
@@ -314,6 +342,7 @@ export class ThreadManager {
     const handle = handleFor(session, writer?.path, () =>
       (closing ??= (async () => {
         try {
+          await this.#agents.closed(threadId);
           await session.close();
           await extensions.lifecycle('onThreadStop', threadId, config.cwd);
           await rollout?.close();
@@ -331,6 +360,11 @@ export class ThreadManager {
   #announce(event: ThreadRegistryEvent): void {
     for (const listener of this.#listeners) listener(event);
   }
+}
+
+/** A sub-agent's `session_meta.source`, as Codex records it. */
+function subagentSource(child: ChildThreadRequest): SessionSource {
+  return { subagent: { thread_spawn: { parent_thread_id: child.parent.threadId, depth: child.depth, agent_path: child.path, agent_nickname: null, agent_role: null } } };
 }
 
 /** The initialization data a thread's header recorded; a header whose roots cannot be read gives none, with a warning. */

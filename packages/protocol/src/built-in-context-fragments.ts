@@ -68,6 +68,23 @@ export const SUBAGENT_NOTIFICATION_FRAGMENT = defineContextFragment({
   close: '</subagent_notification>',
 });
 
+/** `<multi_agent_mode>`: when the agent should delegate to sub-agents (multi-agent v2). */
+export const MULTI_AGENT_MODE_FRAGMENT = defineContextFragment({
+  kind: 'multi_agent.mode',
+  role: 'developer',
+  open: '<multi_agent_mode>',
+  close: '</multi_agent_mode>',
+  separator: '',
+});
+
+/** `<multi_agent_role>`: the agent's path and role in its tree (the wrapper Codex's v2-trained models get). */
+export const MULTI_AGENT_ROLE_FRAGMENT = defineContextFragment({
+  kind: 'multi_agent.role',
+  role: 'developer',
+  open: '<multi_agent_role>',
+  close: '</multi_agent_role>',
+});
+
 /** `<current_time_reminder>`: the current UTC time, told before a request when it is due (no newlines, as Codex). */
 export const CURRENT_TIME_REMINDER_FRAGMENT = defineContextFragment({
   kind: 'time.current_time_reminder',
@@ -117,6 +134,8 @@ export const BUILT_IN_CONTEXT_FRAGMENTS: readonly ContextFragmentDefinition[] = 
   SKILL_FRAGMENT,
   USER_INSTRUCTIONS_FRAGMENT,
   SUBAGENT_NOTIFICATION_FRAGMENT,
+  MULTI_AGENT_MODE_FRAGMENT,
+  MULTI_AGENT_ROLE_FRAGMENT,
   CURRENT_TIME_REMINDER_FRAGMENT,
   CONTEXT_WINDOW_FRAGMENT,
   ROLLOUT_BUDGET_FRAGMENT,

@@ -38,6 +38,17 @@ export const ExecTodoListItem = lazySchema(() => z.object({
   items: z.array(z.object({ text: z.string(), completed: z.boolean() })),
 }));
 export const ExecErrorItem = lazySchema(() => z.object({ id: z.string(), type: z.literal('error'), message: z.string() }));
+/** A collaboration call as Codex's exec prints it (multi-agent v2 shows `wait_agent` this way). */
+export const ExecCollabToolCallItem = lazySchema(() => z.object({
+  id: z.string(),
+  type: z.literal('collab_tool_call'),
+  tool: z.string(),
+  sender_thread_id: z.string(),
+  receiver_thread_ids: z.array(z.string()),
+  prompt: z.string().nullable(),
+  agents_states: z.record(z.string(), z.unknown()),
+  status: z.enum(['in_progress', 'completed', 'failed']),
+}));
 
 /** An item of an `exec --json` stream; ids are `item_N`, counting up per process. */
 export const ExecThreadItem = lazySchema(() => z.discriminatedUnion('type', [
@@ -49,6 +60,7 @@ export const ExecThreadItem = lazySchema(() => z.discriminatedUnion('type', [
   ExecWebSearchItem,
   ExecTodoListItem,
   ExecErrorItem,
+  ExecCollabToolCallItem,
 ]));
 export type ExecThreadItem = z.infer<typeof ExecThreadItem>;
 

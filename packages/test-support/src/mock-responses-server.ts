@@ -107,6 +107,8 @@ class MockResponsesServerImpl implements MockResponsesServer {
   /** Every response ever scripted; `#consumed` of them have been served. */
   readonly #script: ScriptedResponse[] = [];
   #consumed = 0;
+  /** Routed responses served ahead of their place in the script (see `routed`). */
+  readonly #servedAhead = new Set<number>();
   readonly #requests: CapturedRequest[] = [];
   readonly #problems: MockProblem[] = [];
   /** Per conversation, the call ids the last completed response emitted and the next request must answer. */
@@ -131,7 +133,7 @@ class MockResponsesServerImpl implements MockResponsesServer {
   }
 
   get pendingResponses(): number {
-    return this.#script.length - this.#consumed;
+    return this.#script.length - this.#consumed - [...this.#servedAhead].filter((index) => index >= this.#consumed).length;
   }
 
   expect(responses: readonly ScriptedResponse[]): void {
@@ -147,12 +149,28 @@ class MockResponsesServerImpl implements MockResponsesServer {
   verify(): void {
     const problems: MockProblem[] = [...this.#problems];
     for (let scriptIndex = this.#consumed; scriptIndex < this.#script.length; scriptIndex += 1) {
+      if (this.#servedAhead.has(scriptIndex)) continue;
       const scripted = this.#script[scriptIndex];
       const what = scripted === undefined ? 'a response' : describeScripted(scripted);
       problems.push({ kind: 'unconsumed-response', scriptIndex, message: `responses[${scriptIndex}] (${what}) was never requested` });
     }
     const reported = problems.filter((problem) => !this.#tolerated.has(problem.kind));
     this.#throwIfAny(reported);
+  }
+
+  /**
+   * The response for `request`: the first unserved routed response whose matcher it satisfies
+   * (concurrent conversations, such as sub-agents, ask in no fixed order), else the next in order.
+   */
+  #nextFor(request: CapturedRequest): number {
+    for (let index = this.#consumed; index < this.#script.length; index += 1) {
+      const scripted = this.#script[index];
+      if (this.#servedAhead.has(index) || scripted?.routed !== true || scripted.match === undefined) continue;
+      if (describeRequestMismatch(scripted.match, request) === undefined) return index;
+    }
+    let next = this.#consumed;
+    while (this.#servedAhead.has(next) || this.#script[next]?.routed === true) next += 1;
+    return next;
   }
 
   #throwIfAny(problems: readonly MockProblem[]): void {
@@ -227,7 +245,7 @@ class MockResponsesServerImpl implements MockResponsesServer {
     const conversation = conversationKey(request, parsed);
     this.#checkInvariants(request, parsed, conversation, where);
 
-    const scriptIndex = this.#consumed;
+    const scriptIndex = this.#nextFor(request);
     const scripted = this.#script[scriptIndex];
     if (scripted === undefined) {
       const message = `${where}: unexpected request, no scripted response left (${this.#script.length} scripted, all served)`;
@@ -235,7 +253,9 @@ class MockResponsesServerImpl implements MockResponsesServer {
       sendError(response, 500, 'mock_unexpected_request', message);
       return;
     }
-    this.#consumed += 1;
+    if (scriptIndex === this.#consumed) this.#consumed += 1;
+    else this.#servedAhead.add(scriptIndex);
+    while (this.#servedAhead.delete(this.#consumed)) this.#consumed += 1;
     const mismatch = scripted.match === undefined ? undefined : describeRequestMismatch(scripted.match, request);
     if (mismatch !== undefined) {
       const message = `${where} does not match responses[${scriptIndex}]: ${mismatch}`;

@@ -19,6 +19,8 @@ export interface SseResponse {
   readonly steps: readonly ScriptStep[];
   readonly headers?: ScriptHeaders;
   readonly match?: RequestMatcher;
+  /** Served to the first request `match` accepts, wherever it is in the script; see `routed`. */
+  readonly routed?: true;
   /** Where the server stops and waits before going on (a model that takes its time); see `held`. */
   readonly hold?: SseHold;
 }
@@ -41,6 +43,7 @@ export interface HttpErrorResponse {
   readonly body: unknown;
   readonly headers?: ScriptHeaders;
   readonly match?: RequestMatcher;
+  readonly routed?: true;
 }
 
 /** The answer to one Responses request. */
@@ -91,6 +94,16 @@ export function httpError(status: number, options: HttpErrorOptions = {}): HttpE
  */
 export function matching<R extends ScriptedResponse>(match: RequestMatcher, response: R): R {
   return { ...response, match };
+}
+
+/**
+ * The same response, served to the first request that satisfies `match` whatever its place in the
+ * script: for conversations that ask concurrently (a parent and its sub-agents), whose order is not
+ * fixed. Unrouted responses are served in order to the requests no routed response takes.
+ * @example routed((request) => request.threadId() === childId, sse(assistantMessage('done'), completed()))
+ */
+export function routed<R extends ScriptedResponse>(match: RequestMatcher, response: R): R {
+  return { ...response, match, routed: true };
 }
 
 /**

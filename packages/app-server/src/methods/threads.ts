@@ -125,7 +125,8 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
           ...(params.cursor === undefined || params.cursor === null ? {} : { cursor: params.cursor }),
           ...(params.limit === undefined || params.limit === null ? {} : { limit: params.limit }),
           ...(cwd === undefined ? {} : { cwd }),
-          ...(params.sourceKinds === undefined || params.sourceKinds === null ? {} : { source: params.sourceKinds }),
+          // Without source kinds, root threads only: sub-agents are reached through their root, as in Codex.
+          ...(params.sourceKinds === undefined || params.sourceKinds === null ? { excludeSource: 'subagent' } : { source: params.sourceKinds }),
           archived: params.archived === true,
           // A thread's recencyAt is its updatedAt in Skein, so both keys order by the last update.
           ...(params.sortKey === 'updated_at' || params.sortKey === 'recency_at' ? { sortKey: 'updated' as const } : {}),

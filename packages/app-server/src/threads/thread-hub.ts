@@ -25,6 +25,7 @@ import { recordPermissions, selectThreadPermissions, type PermissionSelection } 
 import { nextTurnConfig } from './thread-settings.js';
 import { deliverQueuedAfter } from './queued-turns.js';
 import { threadUnloadDelayMs } from './thread-unload-delay.js';
+import { subagentEventRelay } from './subagent-threads.js';
 import { resolveThreadCwd } from './thread-cwd.js';
 
 /** What the hub needs besides the server. */
@@ -76,6 +77,8 @@ export class ThreadHub {
   /** The store once open (threads exist only after it opened). */
   #openStore: ThreadStore | undefined;
   #registry: Promise<ThreadManager> | undefined;
+  /** The registry once made (sub-agents' events arrive synchronously). */
+  #openRegistry: ThreadManager | undefined;
 
   /** The environments threads may be started on: this machine and the exec-servers clients added. */
   readonly environments: EnvironmentManager;
@@ -334,11 +337,6 @@ export class ThreadHub {
     serviceTier: string | null | undefined,
   ): LiveThread {
     // The id is known only once core opened the thread; LiveThread takes it from the handle.
-    const host: ThreadHost = {
-      ...this.server,
-      publishTurn: (id, turnId) => this.#openStore?.readReceipts.publishTurn(id, turnId),
-      turnEnded: (id, status) => this.#deliverQueued(id, status),
-    };
     const live = new LiveThread(threadId ?? '', config, {
       createdAtMs: facts.createdAtMs ?? this.server.now(),
       ephemeral: facts.ephemeral,
@@ -348,7 +346,7 @@ export class ThreadHub {
       threadSource: facts.threadSource,
       name: facts.name,
       preview: facts.preview,
-    }, host);
+    }, this.#threadHost());
     live.serviceTier = serviceTier === null ? null : chosenServiceTier(serviceTier, null);
     return live;
   }
@@ -361,11 +359,20 @@ export class ThreadHub {
     return { thread: live, response: await this.response(live, turns) };
   }
 
+  /** What LiveThreads report to: the server, read receipts, and the queue delivered after a turn. */
+  #threadHost(): ThreadHost {
+    return {
+      ...this.server,
+      publishTurn: (id, turnId) => this.#openStore?.readReceipts.publishTurn(id, turnId),
+      turnEnded: (id, status) => this.#deliverQueued(id, status),
+    };
+  }
+
   /** The process's one thread registry, made with the store on first use. */
   #manager(): Promise<ThreadManager> {
     this.#registry ??= this.store().then(
       (store) =>
-        new ThreadManager({
+        (this.#openRegistry = new ThreadManager({
           store,
           // Each thread brings the extensions its config names; this is only the fallback.
           extensions: new ExtensionRegistryBuilder().build(),
@@ -377,7 +384,15 @@ export class ThreadHub {
           source: 'vscode',
           cliVersion: this.options.cliVersion,
           environment: this.options.environment,
-        }),
+          onSubagentEvent: subagentEventRelay({
+            threads: this.#threads,
+            handle: (threadId) => this.#openRegistry?.get(threadId),
+            threadHost: this.#threadHost(),
+            subscribers: (threadId) => this.server.subscribers(threadId),
+            subscribe: (threadId, connection) => this.server.subscribe(threadId, connection),
+            now: () => this.server.now(),
+          }),
+        })),
       (error: unknown) => {
         this.#registry = undefined;
         throw error;

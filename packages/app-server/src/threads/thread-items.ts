@@ -141,6 +141,21 @@ export function threadItem(item: TurnItem): WireObject {
       return { type: 'contextCompaction', id: item.id, startedAtMs: item.startedAtMs, completedAtMs: item.completedAtMs };
     case 'webSearch':
       return webSearchItem(item.id, item.query, item.action, item.startedAtMs, item.completedAtMs);
+    case 'subAgentActivity':
+      return { type: 'subAgentActivity', id: item.id, kind: item.activity, agentThreadId: item.agentThreadId, agentPath: item.agentPath, model: item.model, reasoningEffort: item.reasoningEffort };
+    case 'collabAgentToolCall':
+      return {
+        type: 'collabAgentToolCall',
+        id: item.id,
+        tool: item.tool,
+        status: item.status === 'declined' ? 'failed' : item.status,
+        senderThreadId: item.senderThreadId,
+        receiverThreadIds: item.receiverThreadIds,
+        prompt: null,
+        model: null,
+        reasoningEffort: null,
+        agentsStates: item.agentsStates,
+      };
   }
 }
 

@@ -76,7 +76,10 @@ export class ExecEventMapper {
       case 'webSearch':
         this.#openId(item.id);
         return [{ type: 'item.started', item: { id: item.id, type: 'web_search', query: item.query, action: item.action } }];
-      // Messages and reasoning are printed once complete; Codex prints no image views.
+      case 'collabAgentToolCall':
+        return [{ type: 'item.started', item: { id: this.#openId(item.id), ...collabToolCall(item) } }];
+      // Messages and reasoning are printed once complete; Codex prints no image views, nor spawns.
+      case 'subAgentActivity':
       case 'agentMessage':
       case 'reasoning':
       case 'imageView':
@@ -110,8 +113,11 @@ export class ExecEventMapper {
       case 'webSearch':
         this.#closeId(item.id);
         return [{ type: 'item.completed', item: { id: item.id, type: 'web_search', query: item.query, action: item.action } }];
+      case 'collabAgentToolCall':
+        return [{ type: 'item.completed', item: { id: this.#closeId(item.id), ...collabToolCall(item) } }];
       case 'imageView':
       case 'contextCompaction':
+      case 'subAgentActivity':
         return [];
     }
   }
@@ -131,6 +137,19 @@ export class ExecEventMapper {
   #id(): string {
     return `item_${this.#nextItem++}`;
   }
+}
+
+/** A collaboration call's line, in Codex's snake_case. */
+function collabToolCall(item: Extract<TurnItem, { kind: 'collabAgentToolCall' }>) {
+  return {
+    type: 'collab_tool_call' as const,
+    tool: item.tool,
+    sender_thread_id: item.senderThreadId,
+    receiver_thread_ids: [...item.receiverThreadIds],
+    prompt: null,
+    agents_states: { ...item.agentsStates },
+    status: item.status === 'inProgress' ? ('in_progress' as const) : item.status === 'completed' ? ('completed' as const) : ('failed' as const),
+  };
 }
 
 /** A patch's files as Codex prints them: a moved file under its new path. */

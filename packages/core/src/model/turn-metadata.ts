@@ -27,6 +27,10 @@ export interface TurnIdentity {
   readonly extraClientMetadata?: Readonly<Record<string, string>>;
   /** The experimental (beta) features that are on, for `x-codex-beta-features`. */
   readonly betaFeatures?: readonly string[];
+  /** The thread's agent path (`/root` for a thread that is no one's sub-agent). */
+  readonly agentName?: string;
+  /** For a sub-agent: the thread and turn that spawned it. */
+  readonly spawnedBy?: { readonly threadId: string; readonly turnId: string };
 }
 
 /** Why and where a compaction runs, as Codex reports it in the turn metadata's `compaction` object. */
@@ -48,12 +52,15 @@ export function turnRequestMetadata(identity: TurnIdentity): TurnRequestMetadata
   const turnMetadata = JSON.stringify({
     session_id: identity.sessionId,
     thread_id: identity.threadId,
+    agent_name: identity.agentName ?? '/root',
     turn_id: identity.turnId,
     window_id: windowId,
     window_number: identity.windowNumber,
     ...(identity.contextWindowId === undefined ? {} : { context_window_id: identity.contextWindowId }),
     request_kind: identity.compaction === undefined ? 'turn' : 'compaction',
+    ...(identity.spawnedBy === undefined ? {} : { parent_thread_id: identity.spawnedBy.threadId, parent_turn_id: identity.spawnedBy.turnId }),
     root_turn_id: identity.rootTurnId,
+    ...(identity.spawnedBy === undefined ? {} : { subagent_kind: 'thread_spawn' }),
     thread_source: identity.threadSource,
     sandbox_mode: identity.sandboxMode,
     turn_started_at_unix_ms: identity.turnStartedAtMs,
@@ -80,6 +87,8 @@ export function turnRequestMetadata(identity: TurnIdentity): TurnRequestMetadata
       'x-codex-window-id': windowId,
       ...betaFeaturesHeader(identity.betaFeatures ?? []),
       'x-codex-turn-metadata': turnMetadata,
+      // A sub-agent's requests name the thread that spawned it, as Codex's do.
+      ...(identity.spawnedBy === undefined ? {} : { 'x-codex-parent-thread-id': identity.spawnedBy.threadId, 'x-openai-subagent': 'collab_spawn' }),
     },
     clientMetadata: {
       ...identity.extraClientMetadata,

@@ -202,7 +202,9 @@ function rolloutItem(item: TurnItem): Record<string, unknown> | undefined {
     case 'agentMessage':
     case 'reasoning':
     case 'imageView':
-      // Messages and reasoning are in the history; image views are not recorded.
+    case 'collabAgentToolCall':
+    case 'subAgentActivity':
+      // Messages and reasoning are in the history (a wait's call and output too); image views are not recorded.
       return undefined;
   }
 }

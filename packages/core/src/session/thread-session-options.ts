@@ -1,7 +1,7 @@
 // What a thread session is built from (every capability injected), and the base instructions it runs with.
 import type { RolloutBudgetLedger } from '../budgets/rollout-budget-ledger.js';
 import type { Config } from '@skein/config';
-import type { UuidV7Source } from '@skein/protocol';
+import type { ResponseItem, UuidV7Source } from '@skein/protocol';
 import { DEFAULT_BASE_INSTRUCTIONS } from '../context/base-instructions.js';
 import type { ExtensionHost } from '../extensions/extension-host.js';
 import type { ResponsesClient } from '../model-client/responses-client.js';
@@ -10,6 +10,8 @@ import type { TurnHooks } from '../turn/turn-hooks.js';
 import type { ClientRequests } from './client-requests.js';
 import type { SelectedEnvironment } from './thread-environment.js';
 import type { ThreadRecorder } from './thread-recorder.js';
+import type { AgentPlace } from './turn-requests.js';
+import type { NamespaceToolHandler } from '@skein/extension-api';
 import type { HostFacts } from './turn-context-assembly.js';
 import type { WorkspaceReader } from './workspace-reader.js';
 
@@ -51,4 +53,10 @@ export interface ThreadSessionOptions {
   readonly clientRequests?: ClientRequests | undefined;
   /** Hooks every turn of this thread runs: before-sampling ones before steered input, after-response ones after token accounting. */
   readonly hooks?: Partial<TurnHooks> | undefined;
+  /** The thread's place in its agent tree (its path, who spawned it), for request metadata. */
+  readonly agent?: AgentPlace | undefined;
+  /** What the agent is told of its role and mode (developer messages of its initial context). */
+  readonly agentInstructions?: ((config: Config) => readonly ResponseItem[]) | undefined;
+  /** The `collaboration` tools this thread offers (multi-agent v2), bound to its emitter. */
+  readonly collaboration?: ((binding: { readonly emit: (event: CoreEvent) => void; readonly now: () => number }) => NamespaceToolHandler) | undefined;
 }

@@ -99,6 +99,7 @@ export class ThreadSession {
       environmentsInstructions: (config) => (config.features.isEnabled('deferred_executor') ? ENVIRONMENTS_INSTRUCTIONS : undefined),
       agentsMdPlaces: (config) => this.environments.toolEnvironments(config, this.#active?.environments).map((environment) => ({ environmentId: environment.id, fileSystem: environment.fileSystem, cwd: environment.cwd })),
       workspaceRoots: () => (this.#active?.environments ?? this.environments.selection).namedPrimaryRoots,
+      agentInstructions: options.agentInstructions,
     });
     this.#tools = new ThreadTools({
       threadId: options.threadId,
@@ -109,6 +110,7 @@ export class ThreadSession {
       contextRemaining: () => this.#budgets.contextRemaining(),
       sessionsFor: (environment: ToolEnvironment) => this.environments.attachedSessions(environment.id, this.#config),
       waitForEnvironment: (environmentId, signal) => (this.#active?.environments ?? this.environments.selection).waitFor(environmentId, signal),
+      collaboration: options.collaboration?.({ emit, now: () => options.clock.now().getTime() }),
     });
     this.#tokens = new TokenAccounting(emit, () => effectiveContextWindow(this.#model));
     this.history = new ThreadHistory({ toolOutputTokenLimit: options.config.toolOutputTokenLimit ?? DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, uuid: this.#uuid, onRecorded: (items) => options.recorder.recordItems(items) });
@@ -252,8 +254,9 @@ export class ThreadSession {
             if (this.#compaction.isDue(config, model)) await this.#compaction.compact(compaction('pre_turn', this.#lastTurnModel ?? model));
             this.#lastTurnModel = model;
             const assembled = await this.#context.assemble(config, model, turnId, input);
+            const withItems = options.inputItems === undefined ? assembled : { ...assembled, input: [...assembled.input, ...options.inputItems] };
             const { userMessage } = options;
-            return userMessage === undefined ? assembled : { ...assembled, onInputRecorded: () => this.#options.recorder.recordUserMessage(turnId, userMessage, input) };
+            return userMessage === undefined ? withItems : { ...withItems, onInputRecorded: () => this.#options.recorder.recordUserMessage(turnId, userMessage, input) };
           },
           signal,
           requestMetadata: () => metadata(),
@@ -289,8 +292,8 @@ export class ThreadSession {
 
   /** The headers and client metadata of one request, in the thread's current window. */
   #requestMetadata(place: Omit<RequestPlace, 'window'>): TurnRequestMetadata {
-    const { threadSource, originator, userAgent } = this.#options;
-    return requestMetadata({ sessionId: this.sessionId, threadId: this.threadId, threadSource, originator, userAgent }, { ...place, window: this.#compaction.window });
+    const { threadSource, originator, userAgent, agent } = this.#options;
+    return requestMetadata({ sessionId: this.sessionId, threadId: this.threadId, threadSource, originator, userAgent, agent }, { ...place, window: this.#compaction.window });
   }
 
   /** Ends a model turn: input steered in that no request carried is kept for the next turn, then the thread is free. */

@@ -1,7 +1,7 @@
 // A thread's tools: the built-in tools, bound to the thread's services, and extension tools, planned
 // once and again only when an input of the plan changes (features, model, environment, cwd).
 import type { Config } from '@skein/config';
-import type { ToolEnvironment } from '@skein/extension-api';
+import type { NamespaceToolHandler, ToolEnvironment } from '@skein/extension-api';
 import type { ExtensionHost } from '../extensions/extension-host.js';
 import type { ModelInfo } from '../model/model-catalog.js';
 import { getContextRemainingTool } from '../tools/context-remaining/get-context-remaining-tool.js';
@@ -32,6 +32,8 @@ export interface ThreadToolsOptions {
   sessionsFor(environment: ToolEnvironment): UnifiedExecSessions;
   /** wait_for_environment's wait on a selected environment. */
   waitForEnvironment(environmentId: string, signal: AbortSignal): Promise<EnvironmentWait>;
+  /** The `collaboration` namespace, when the thread is part of an agent tree that offers it. */
+  readonly collaboration?: NamespaceToolHandler | undefined;
 }
 
 interface PlanKey {
@@ -73,7 +75,16 @@ export class ThreadTools {
   async #plan(key: PlanKey): Promise<ToolRouter> {
     const { extensions, threadId, emit } = this.#options;
     const { contributions, complete }: { contributions: ToolContribution[]; complete: boolean } = await extensions.toolContributions(threadId, key.cwd);
-    const plan = planTools({ features: key.features, webSearch: key.webSearch, model: key.model, hasEnvironment: key.hasEnvironment, environmentChoice: key.environmentChoice, builtIns: this.#builtIns, contributions });
+    const plan = planTools({
+      features: key.features,
+      webSearch: key.webSearch,
+      model: key.model,
+      hasEnvironment: key.hasEnvironment,
+      environmentChoice: key.environmentChoice,
+      builtIns: this.#builtIns,
+      collaboration: this.#options.collaboration,
+      contributions,
+    });
     for (const message of plan.warnings) emit({ type: 'warning', message });
     const router = new ToolRouter(plan.tools, plan.hosted);
     // A contributor that failed is asked again next turn: one bad moment must not cost the thread its tools.

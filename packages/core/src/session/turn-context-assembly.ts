@@ -69,6 +69,8 @@ export interface TurnContextAssemblyOptions {
   readonly agentsMdPlaces: (config: Config) => readonly AgentsMdPlace[];
   /** The workspace roots the client named for the thread's cwd; the defaults (cwd, `writable_roots`) when undefined. */
   readonly workspaceRoots?: (() => readonly string[] | undefined) | undefined;
+  /** The developer messages that tell an agent of a tree its role and delegation mode (after the policy message). */
+  readonly agentInstructions?: ((config: Config) => readonly ResponseItem[]) | undefined;
 }
 
 /** Assembles each turn's context for one thread, remembering what the model was last told. */
@@ -248,9 +250,10 @@ export class TurnContextAssembly {
       environmentsInstructions: this.#options.environmentsInstructions?.(config),
       environment: settings.environment,
     });
-    // Codex puts the lineage between the developer message and the user's context.
+    // Codex's order: the policy message, an agent's role and mode, then the lineage, then the user's context.
+    const agent = this.#options.agentInstructions?.(config) ?? [];
     const lineage = this.#options.lineage?.(config, window);
-    if (lineage !== undefined) items.splice(1, 0, lineage);
+    items.splice(1, 0, ...agent, ...(lineage === undefined ? [] : [lineage]));
     const userFragments = fragments.filter((fragment) => fragment.role === 'user');
     if (userFragments.length > 0) {
       items.push({ type: 'message', role: 'user', content: userFragments.map((fragment) => ({ type: 'input_text', text: fragment.text })) });

@@ -1,6 +1,7 @@
 // What every request a thread sends carries besides its input and tools: the sampling fields its
 // config chooses, and the headers and client metadata naming the thread, turn and context window.
 import type { Config } from '@skein/config';
+import type { AgentParent } from '../agents/agent-tree.js';
 import type { ContextWindow } from '../compaction/context-window.js';
 import type { ModelInfo } from '../model/model-catalog.js';
 import type { SamplingRequest } from '../model/responses-request.js';
@@ -13,6 +14,14 @@ export interface RequestSender {
   readonly threadSource: string | undefined;
   readonly originator: string | undefined;
   readonly userAgent: string | undefined;
+  /** The thread's agent path and, for a sub-agent, who spawned it (see agent-tree.ts). */
+  readonly agent?: AgentPlace | undefined;
+}
+
+/** A thread's place in its agent tree. */
+export interface AgentPlace {
+  readonly path: string;
+  readonly parent?: AgentParent | undefined;
 }
 
 /** One request's place: its turn, settings and window, and what kind of request it is. */
@@ -45,7 +54,8 @@ export function requestMetadata(sender: RequestSender, place: RequestPlace): Tur
     sessionId: sender.sessionId,
     threadId: sender.threadId,
     turnId: place.turnId,
-    rootTurnId: place.turnId,
+    // A sub-agent's turns belong to the root turn that spawned its tree.
+    rootTurnId: sender.agent?.parent?.rootTurnId ?? place.turnId,
     windowNumber: place.window.windowNumber,
     contextWindowId: place.window.windowId,
     ...(place.compaction === undefined ? {} : { compaction: place.compaction }),
@@ -57,6 +67,8 @@ export function requestMetadata(sender: RequestSender, place: RequestPlace): Tur
     originator: sender.originator ?? 'skein',
     userAgent: sender.userAgent ?? 'skein',
     ...(place.extraClientMetadata === undefined ? {} : { extraClientMetadata: place.extraClientMetadata }),
+    ...(sender.agent === undefined ? {} : { agentName: sender.agent.path }),
+    ...(sender.agent?.parent === undefined ? {} : { spawnedBy: { threadId: sender.agent.parent.threadId, turnId: sender.agent.parent.turnId } }),
     betaFeatures: config.features
       .list()
       .filter((status) => status.enabled && status.spec.stage === 'beta')

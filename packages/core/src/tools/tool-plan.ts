@@ -1,7 +1,7 @@
 // The tool plan: which tools a thread offers, in which order, from its settings, its model, its
 // environment and what extensions contribute. Pure, so the session computes it once and again only
 // when an input changes. A bad extension tool is left out with a warning; the turn still runs.
-import type { LeafToolHandler, ToolHandler } from '@skein/extension-api';
+import type { LeafToolHandler, NamespaceToolHandler, ToolHandler } from '@skein/extension-api';
 import { CustomToolSpec, FunctionToolSpec, type HostedToolSpec } from '@skein/protocol';
 import type { Config } from '@skein/config';
 import type { ModelInfo } from '../model/model-catalog.js';
@@ -40,6 +40,8 @@ export interface ToolPlanInputs {
   /** Two or more environments are attached: calls may name the one they run in. */
   readonly environmentChoice?: boolean | undefined;
   readonly builtIns: BuiltInToolFactory;
+  /** The `collaboration` namespace (multi-agent v2), offered after the built-in tools when the thread has one. */
+  readonly collaboration?: NamespaceToolHandler | undefined;
   readonly contributions: readonly ToolContribution[];
 }
 
@@ -57,6 +59,7 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /** Built-in tools first (Codex's order), then each extension's, in installation order. */
 export function planTools(inputs: ToolPlanInputs): ToolPlan {
   const tools = builtInTools(inputs);
+  if (inputs.collaboration !== undefined) tools.push(inputs.collaboration);
   const taken = new Set(tools.map(toolName));
   const warnings: string[] = [];
   for (const { extensionId, tools: offered } of inputs.contributions) {

@@ -89,5 +89,28 @@ export interface WebSearchTurnItem extends Timed {
   readonly action: Readonly<Record<string, unknown>> & { readonly type: string };
 }
 
+/** A collaboration call clients see as an item of its own (Codex shows `wait_agent` this way). */
+export interface CollabAgentToolCallTurnItem extends Timed {
+  readonly kind: 'collabAgentToolCall';
+  readonly tool: 'wait';
+  readonly status: TurnItemStatus;
+  readonly senderThreadId: string;
+  readonly receiverThreadIds: readonly string[];
+  readonly agentsStates: Readonly<Record<string, unknown>>;
+}
+
+/** Something a sub-agent did, shown on its parent's thread (Codex's `subAgentActivity`). */
+export interface SubAgentActivityTurnItem {
+  readonly kind: 'subAgentActivity';
+  readonly id: string;
+  readonly activity: 'started' | 'interacted' | 'interrupted' | 'completed';
+  readonly agentThreadId: string;
+  readonly agentPath: string;
+  readonly model: string | null;
+  readonly reasoningEffort: string | null;
+  readonly startedAtMs: number;
+  readonly completedAtMs: number | null;
+}
+
 /** Any item of a turn. */
-export type TurnItem = AgentMessageTurnItem | ReasoningTurnItem | CommandTurnItem | FileChangeTurnItem | ImageViewTurnItem | ContextCompactionTurnItem | WebSearchTurnItem;
+export type TurnItem = AgentMessageTurnItem | ReasoningTurnItem | CommandTurnItem | FileChangeTurnItem | ImageViewTurnItem | ContextCompactionTurnItem | WebSearchTurnItem | CollabAgentToolCallTurnItem | SubAgentActivityTurnItem;

@@ -42,6 +42,8 @@ export interface ThreadListQuery {
   readonly cwd?: string;
   /** Only threads of these source kinds. */
   readonly source?: string | readonly string[];
+  /** Leave out threads of this source kind (`subagent`: list root threads only). */
+  readonly excludeSource?: string;
   /** Archived threads instead of live ones (default false). */
   readonly archived?: boolean;
   /** Newest first by creation (default) or by last update. */
@@ -344,6 +346,10 @@ function pageQuery(query: Omit<ThreadListQuery, 'cwd'>, table: string, ascending
     const sources = typeof query.source === 'string' ? [query.source] : [...query.source];
     where.push(`${table}.source IN (${sources.map((_, index) => `@source${index}`).join(', ') || 'NULL'})`);
     sources.forEach((source, index) => (params[`source${index}`] = source));
+  }
+  if (query.excludeSource !== undefined) {
+    where.push(`${table}.source IS NOT @excludeSource`);
+    params['excludeSource'] = query.excludeSource;
   }
   const after = ascending ? '>' : '<';
   if (query.cursor !== undefined && query.cursor !== null) {

@@ -1,0 +1,80 @@
+// Multi-agent v2 over the app-server (Codex 0.171.0's v2 transcript, client side): on the parent,
+// `subAgentActivity` items for the spawn and the sub-agent's end and a `collabAgentToolCall` for the
+// wait; the sub-agent's own turn, item and status notifications under its thread id, with no
+// `thread/started`; `thread/loaded/list` lists both, `thread/list` the root only. Every message is
+// checked against Codex's schema by the test client.
+import { assistantMessage, completed, functionCall, mockProviderConfigToml, routed, sse, startMockResponsesServer, type AppServerTestClient, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeHome, startInProcess, threadsOn, type InProcessServer, type TestHome } from './support/app-server-harness.js';
+
+let model: MockResponsesServer;
+let home: TestHome;
+let server: InProcessServer | undefined;
+let client: AppServerTestClient | undefined;
+
+beforeEach(async () => {
+  model = await startMockResponsesServer();
+  home = makeHome(`${mockProviderConfigToml(model.url)}\n[features]\nmulti_agent_v2 = true\n`);
+});
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = undefined;
+  server = undefined;
+  try {
+    await model.close();
+  } finally {
+    home.cleanup();
+  }
+});
+
+const isChild = (request: CapturedRequest) => request.header('x-openai-subagent') === 'collab_spawn';
+const collab = (name: string, args: Record<string, unknown>, callId: string) => functionCall(name, args, { namespace: 'collaboration', callId });
+
+interface Notification {
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+}
+
+describe('multi-agent v2 over the app-server', () => {
+  it('shows the spawn, the wait and the end on the parent, and the sub-agent as a thread of its own', async () => {
+    model.expect([
+      sse(collab('spawn_agent', { task_name: 'worker', message: 'Reply with: hello from worker' }, 'call_spawn'), completed()),
+      routed(isChild, sse(assistantMessage('hello from worker'), completed())),
+      sse(collab('wait_agent', {}, 'call_wait'), completed()),
+      sse(assistantMessage('The worker said hello.'), completed()),
+    ]);
+    server = await startInProcess(home, { threads: threadsOn(home) });
+    client = await server.connect('stdio');
+    await client.initialize();
+    const started = (await client.request('thread/start', { cwd: home.workspace, approvalPolicy: 'never' })) as { thread: { id: string } };
+    const rootId = started.thread.id;
+    const turn = (await client.request('turn/start', { threadId: rootId, input: [{ type: 'text', text: 'Delegate a hello.', text_elements: [] }] })) as { turn: { id: string } };
+    await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.turn.id);
+
+    const notifications = client.notifications as readonly Notification[];
+    const items = (threadId: string, method: string) => notifications.filter((n) => n.method === method && n.params['threadId'] === threadId).map((n) => n.params['item'] as Record<string, unknown>);
+    const spawned = items(rootId, 'item/completed').find((item) => item['type'] === 'subAgentActivity' && item['kind'] === 'started');
+    expect(spawned).toMatchObject({ id: 'call_spawn', agentPath: '/root/worker', model: 'gpt-5.5' });
+    const childId = spawned?.['agentThreadId'] as string;
+    expect(childId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(items(rootId, 'item/completed').find((item) => item['type'] === 'collabAgentToolCall')).toMatchObject({ id: 'call_wait', tool: 'wait', status: 'completed', senderThreadId: rootId, receiverThreadIds: [], agentsStates: {} });
+
+    // The sub-agent's turn, as any thread's, under its own id; its end shows on the parent.
+    const childTurn = notifications.find((n) => n.method === 'turn/started' && n.params['threadId'] === childId)?.params['turn'] as { id: string } | undefined;
+    expect(childTurn).toBeDefined();
+    await client.waitFor('turn/completed', (params) => (params as { threadId: string }).threadId === childId);
+    expect(items(childId, 'item/completed').map((item) => item['type'])).toEqual(['agentMessage']);
+    expect(notifications.some((n) => n.method === 'thread/started' && (n.params['thread'] as { id: string }).id === childId)).toBe(false);
+    expect(items(rootId, 'item/completed').find((item) => item['type'] === 'subAgentActivity' && item['kind'] === 'completed')).toMatchObject({
+      id: `subagent-completed-${childTurn!.id}`,
+      agentThreadId: childId,
+      agentPath: '/root/worker',
+    });
+
+    const loaded = (await client.request('thread/loaded/list', {})) as { data: string[] };
+    expect([...loaded.data].sort()).toEqual([rootId, childId].sort());
+    const listed = (await client.request('thread/list', {})) as { data: { id: string }[] };
+    expect(listed.data.map((thread) => thread.id)).toEqual([rootId]);
+  });
+});

@@ -1,0 +1,88 @@
+// The agent trees of one thread registry, one per session: which threads take part, and what each
+// gets from its tree when it opens — its inbox (a before-sampling hook), the `collaboration` tools,
+// and its place for request metadata. A root joins a tree when multi-agent v2 is on for it (the
+// `multi_agent_v2` feature, or a model the catalog trains on v2); its sub-agents always belong to it.
+import type { Config } from '@skein/config';
+import type { NamespaceToolHandler } from '@skein/extension-api';
+import type { ResponseItem, UuidV7Source } from '@skein/protocol';
+import { agentInstructions } from './agent-instructions.js';
+import { findModelInfo } from '../model/model-catalog.js';
+import type { AgentPlace } from '../session/turn-requests.js';
+import type { ThreadHandle } from '../thread-handle.js';
+import { collaborationTools } from '../tools/collaboration/collaboration-tools.js';
+import type { CoreEvent } from '../turn/core-event.js';
+import type { TurnHooks } from '../turn/turn-hooks.js';
+import { AgentTree, ROOT_AGENT_PATH, type ChildThreadRequest } from './agent-tree.js';
+
+/** Sub-agents working at once in one session (Codex's default concurrency). */
+export const DEFAULT_MAX_CONCURRENT_AGENTS = 4;
+
+/** What a thread gets from its tree. */
+export interface ThreadAgentWiring {
+  readonly hooks: Partial<TurnHooks>;
+  readonly place: AgentPlace;
+  readonly instructions: (config: Config) => readonly ResponseItem[];
+  readonly collaboration: ((binding: { readonly emit: (event: CoreEvent) => void; readonly now: () => number }) => NamespaceToolHandler) | undefined;
+}
+
+/** Opens a sub-agent's thread in the registry, in session `sessionId`. */
+export type OpenChildInSession = (child: ChildThreadRequest, sessionId: string) => Promise<ThreadHandle>;
+
+export class AgentRegistry {
+  readonly #trees = new Map<string, AgentTree>();
+  readonly #openChild: OpenChildInSession;
+  readonly #uuid: UuidV7Source | undefined;
+  readonly #now: () => number;
+
+  constructor(options: { readonly openChild: OpenChildInSession; readonly now: () => number; readonly uuid?: UuidV7Source }) {
+    this.#openChild = options.openChild;
+    this.#now = options.now;
+    this.#uuid = options.uuid;
+  }
+
+  /** The tree of session `sessionId`, if it has one. */
+  tree(sessionId: string): AgentTree | undefined {
+    return this.#trees.get(sessionId);
+  }
+
+  /** Wires a thread that is opening into its session's tree; undefined when it takes no part. */
+  join(thread: { readonly threadId: string; readonly sessionId: string; readonly config: Config; readonly child: ChildThreadRequest | undefined }): ThreadAgentWiring | undefined {
+    const { threadId, sessionId, config, child } = thread;
+    const trainedOnV2 = findModelInfo(config.model).multiAgentVersion === 'v2';
+    // A sub-agent of a model not trained on the tools (gpt-5.5 with the feature on) gets none, as in Codex.
+    const offersTools = child === undefined ? trainedOnV2 || config.features.isEnabled('multi_agent_v2') : trainedOnV2;
+    if (child === undefined && (!offersTools || sessionId !== threadId)) return undefined;
+    const tree = this.#treeFor(sessionId, config);
+    const inbox = child?.inbox ?? tree.addRoot(threadId).inbox;
+    const place: AgentPlace = child === undefined ? { path: ROOT_AGENT_PATH } : { path: child.path, parent: child.parent };
+    return {
+      hooks: { beforeSampling: [inbox] },
+      place,
+      instructions: (current) =>
+        agentInstructions({ place, maxConcurrent: DEFAULT_MAX_CONCURRENT_AGENTS, canDelegate: offersTools, tagged: findModelInfo(current.model).multiAgentVersion === 'v2' }),
+      collaboration: offersTools ? ({ emit, now }) => collaborationTools({ tree, caller: () => tree.nodeOfThread(threadId), emit, now }) : undefined,
+    };
+  }
+
+  /** A closed root takes its sub-agents with it: their turns stop and their files close. */
+  async closed(threadId: string): Promise<void> {
+    const tree = this.#trees.get(threadId);
+    if (tree === undefined) return;
+    this.#trees.delete(threadId);
+    await Promise.all(tree.nodes.flatMap((node) => (node.depth > 0 && node.handle !== undefined ? [node.handle.close()] : [])));
+  }
+
+  #treeFor(sessionId: string, config: Config): AgentTree {
+    let tree = this.#trees.get(sessionId);
+    if (tree === undefined) {
+      tree = new AgentTree({
+        limits: { maxDepth: config.agents.maxDepth, maxConcurrent: DEFAULT_MAX_CONCURRENT_AGENTS },
+        openChild: (child) => this.#openChild(child, sessionId),
+        now: this.#now,
+        ...(this.#uuid === undefined ? {} : { uuid: this.#uuid }),
+      });
+      this.#trees.set(sessionId, tree);
+    }
+    return tree;
+  }
+}

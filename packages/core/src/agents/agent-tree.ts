@@ -1,0 +1,290 @@
+// One session's agents: the root thread at `/root` and the sub-agents it (and they) spawn at
+// `/root/<task_name>`, each a real thread of the same registry. The tree runs what the collaboration
+// tools ask — spawn, message, follow up, wait, list, interrupt — and carries each sub-agent's end
+// back to its parent: a FINAL_ANSWER envelope, or a notification when it failed or was stopped.
+// A request the tree cannot honour is a ToolError the calling model reads; its turn goes on.
+import { ToolError } from '@skein/extension-api';
+import { newTurnId, randomUuidV7, SUBAGENT_NOTIFICATION_FRAGMENT, type ResponseItem, type UuidV7Source } from '@skein/protocol';
+import type { ThreadHandle } from '../thread-handle.js';
+import type { TurnOutcome } from '../turn/run-turn.js';
+import type { CoreEvent } from '../turn/core-event.js';
+import type { SubAgentActivityTurnItem } from '../turn/turn-item.js';
+import { envelopeItem, type Envelope } from './agent-envelope.js';
+import { AgentInbox } from './agent-inbox.js';
+import { isActive, statusWire, type AgentStatus, type AgentStatusWire } from './agent-status.js';
+
+/** The root agent's path. */
+export const ROOT_AGENT_PATH = '/root';
+/** `task_name`: lower-case letters, digits and underscores, as Codex accepts them. */
+const TASK_NAME = /^[a-z0-9_]+$/;
+
+/** How far a tree may grow. */
+export interface AgentLimits {
+  /** Levels of sub-agents below the root (`[agents] max_depth`). */
+  readonly maxDepth: number;
+  /** Sub-agents working at once in the session. */
+  readonly maxConcurrent: number;
+}
+
+/** A spawned agent's parent: its thread and path, and the turn that spawned it. */
+export interface AgentParent {
+  readonly path: string;
+  readonly threadId: string;
+  readonly turnId: string;
+  /** The turn the parent's turn chain started from (the root's user turn). */
+  readonly rootTurnId: string;
+}
+
+/** One agent of the tree. */
+export interface AgentNode {
+  readonly path: string;
+  readonly threadId: string;
+  /** 0 for the root. */
+  readonly depth: number;
+  readonly inbox: AgentInbox;
+  readonly parent: AgentParent | undefined;
+  status: AgentStatus;
+  /** The loaded thread (undefined while a sub-agent's thread is being opened). */
+  handle: ThreadHandle | undefined;
+  /** Tells the parent's clients what this sub-agent did (its end); undefined for the root. */
+  readonly tellParent?: ((event: CoreEvent) => void) | undefined;
+}
+
+/** What `spawn_agent` asks for. */
+export interface SpawnRequest {
+  readonly taskName: string;
+  readonly message: string;
+  readonly forkTurns: 'all' | 'none';
+  readonly model: string | undefined;
+  readonly reasoningEffort: string | undefined;
+}
+
+/** What the registry needs to open a sub-agent's thread. */
+export interface ChildThreadRequest {
+  readonly path: string;
+  readonly taskName: string;
+  readonly depth: number;
+  readonly parent: AgentParent;
+  readonly inbox: AgentInbox;
+  readonly request: SpawnRequest;
+}
+
+/** Opens a sub-agent's thread in the registry (its own id and rollout, the root's session). */
+export type OpenChildThread = (child: ChildThreadRequest) => Promise<ThreadHandle>;
+
+/** One row of `list_agents`. */
+export interface AgentListing {
+  readonly agent_name: string;
+  readonly agent_status: AgentStatusWire;
+}
+
+export class AgentTree {
+  readonly #nodes = new Map<string, AgentNode>();
+  readonly #limits: AgentLimits;
+  readonly #openChild: OpenChildThread;
+  readonly #uuid: UuidV7Source;
+  readonly #now: () => number;
+
+  constructor(options: { readonly limits: AgentLimits; readonly openChild: OpenChildThread; readonly now: () => number; readonly uuid?: UuidV7Source }) {
+    this.#limits = options.limits;
+    this.#openChild = options.openChild;
+    this.#now = options.now;
+    this.#uuid = options.uuid ?? randomUuidV7;
+  }
+
+  /** The root agent, added once its thread is known. */
+  addRoot(threadId: string): AgentNode {
+    const existing = this.#nodes.get(ROOT_AGENT_PATH);
+    if (existing !== undefined) return existing;
+    const root: AgentNode = { path: ROOT_AGENT_PATH, threadId, depth: 0, inbox: new AgentInbox(), parent: undefined, status: { kind: 'running' }, handle: undefined };
+    this.#nodes.set(ROOT_AGENT_PATH, root);
+    return root;
+  }
+
+  /** The agent whose thread is `threadId`, if it is in this tree. */
+  nodeOfThread(threadId: string): AgentNode | undefined {
+    return [...this.#nodes.values()].find((node) => node.threadId === threadId);
+  }
+
+  /** Every agent, the root first, then in spawn order. */
+  get nodes(): readonly AgentNode[] {
+    return [...this.#nodes.values()];
+  }
+
+  /**
+   * Spawns `request.taskName` under `caller`: its thread opens, its first turn starts with the task
+   * as a NEW_TASK envelope, and the call returns the new agent's path without waiting for it.
+   */
+  async spawn(
+    caller: AgentNode,
+    request: SpawnRequest,
+    turn: { readonly turnId: string; readonly rootTurnId: string; readonly tellParent?: (event: CoreEvent) => void },
+  ): Promise<AgentNode> {
+    if (!TASK_NAME.test(request.taskName)) throw new ToolError(`task_name must be lower-case letters, digits and underscores (got ${JSON.stringify(request.taskName)})`);
+    if (request.message.trim() === '') throw new ToolError('message must not be empty: it is the task the agent works on');
+    const path = `${caller.path}/${request.taskName}`;
+    if (this.#nodes.has(path)) throw new ToolError(`an agent named ${path} already exists; give the new one another task_name, or use followup_task to give ${path} more work`);
+    const depth = caller.depth + 1;
+    if (depth > this.#limits.maxDepth) throw new ToolError(`cannot spawn ${path}: agents may be nested ${this.#limits.maxDepth} level(s) deep ([agents] max_depth)`);
+    const active = this.nodes.filter((node) => node.depth > 0 && isActive(node.status)).length;
+    if (active >= this.#limits.maxConcurrent) {
+      throw new ToolError(`cannot spawn ${path}: ${active} agents are already working, the most this session runs at once; wait for one to finish (wait_agent) or interrupt one`);
+    }
+    const parent: AgentParent = { path: caller.path, threadId: caller.threadId, turnId: turn.turnId, rootTurnId: turn.rootTurnId };
+    const inbox = new AgentInbox();
+    // Reserved before the thread opens, so a second spawn of the same name in the same response is refused.
+    const node: AgentNode = { path, threadId: '', depth, inbox, parent, status: { kind: 'pendingInit' }, handle: undefined, tellParent: turn.tellParent };
+    this.#nodes.set(path, node);
+    let handle: ThreadHandle;
+    try {
+      handle = await this.#openChild({ path, taskName: request.taskName, depth, parent, inbox, request });
+    } catch (error) {
+      this.#nodes.delete(path);
+      throw new ToolError(`cannot spawn ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const opened: AgentNode = { ...node, threadId: handle.threadId, handle };
+    this.#nodes.set(path, opened);
+    this.#startTurn(opened, { type: 'NEW_TASK', author: caller.path, recipient: path, payload: request.message });
+    return opened;
+  }
+
+  /**
+   * Sends `message` to `target`: `followup` gives it a new task (starting a turn when it is idle),
+   * otherwise the message waits for the agent's next request. A finished agent takes follow-ups only.
+   */
+  send(caller: AgentNode, targetName: string, message: string, followup: boolean): void {
+    if (message.trim() === '') throw new ToolError('message must not be empty');
+    const target = this.#resolve(caller, targetName);
+    if (target.path === caller.path) throw new ToolError('an agent cannot send a message to itself');
+    if (target.status.kind === 'shutdown') throw new ToolError(`${target.path} has been shut down and takes no more messages`);
+    const envelope: Envelope = { type: followup ? 'NEW_TASK' : 'MESSAGE', author: caller.path, recipient: target.path, payload: message };
+    if (followup && target.depth > 0 && !isActive(target.status)) {
+      this.#startTurn(target, envelope);
+      return;
+    }
+    if (!followup && target.depth > 0 && !isActive(target.status)) {
+      throw new ToolError(`${target.path} is not working (${describe(target.status)}); give it new work with followup_task`);
+    }
+    target.inbox.deliver(this.#item(envelope));
+  }
+
+  /**
+   * Waits until something is delivered to `caller` (a sub-agent's answer or notification, a
+   * message), `timeoutMs` passes, or the turn is interrupted. Answers at once when nothing is owed.
+   */
+  async wait(caller: AgentNode, timeoutMs: number, signal: AbortSignal): Promise<{ readonly timedOut: boolean }> {
+    if (caller.inbox.pending > 0) return { timedOut: false };
+    const owed = this.nodes.some((node) => node.parent?.path === caller.path && isActive(node.status));
+    if (!owed) return { timedOut: false };
+    return new Promise((resolve, reject) => {
+      const finish = (result: { readonly timedOut: boolean } | Error) => {
+        clearTimeout(timer);
+        stop();
+        signal.removeEventListener('abort', onAbort);
+        if (result instanceof Error) reject(result);
+        else resolve(result);
+      };
+      const onAbort = () => finish(signal.reason instanceof Error ? signal.reason : new Error('the turn was interrupted'));
+      const timer = setTimeout(() => finish({ timedOut: true }), timeoutMs);
+      const stop = caller.inbox.onDelivery(() => finish({ timedOut: false }));
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** The agents under `pathPrefix` (every one without it), with their status. */
+  list(pathPrefix: string | undefined): AgentListing[] {
+    const prefix = pathPrefix?.replace(/\/+$/, '');
+    return this.nodes
+      .filter((node) => prefix === undefined || prefix === '' || node.path === prefix || node.path.startsWith(`${prefix}/`))
+      .map((node) => ({ agent_name: node.path, agent_status: statusWire(node.status) }));
+  }
+
+  /** Interrupts `target`'s running turn; answers the status it had. */
+  interrupt(caller: AgentNode, targetName: string): AgentStatusWire {
+    const target = this.#resolve(caller, targetName);
+    if (target.depth === 0) throw new ToolError('the root agent cannot be interrupted by a tool call');
+    const previous = statusWire(target.status);
+    if (target.handle?.activeTurnId !== undefined) target.handle.interrupt();
+    return previous;
+  }
+
+  /** Runs one turn of `node` with `envelope` as its input, then tells its parent how it ended. */
+  #startTurn(node: AgentNode, envelope: Envelope): void {
+    const handle = node.handle;
+    if (handle === undefined) return;
+    node.status = { kind: 'running' };
+    const turnId = newTurnId(this.#uuid);
+    void handle.runTurn([], { turnId, inputItems: [this.#item(envelope)] }).then(
+      (outcome) => {
+        this.#ended(node, endingOf(outcome));
+        this.#reportEnd(node, turnId);
+      },
+      // The thread refused the turn (it was closed meanwhile): the agent is done for.
+      (error: unknown) => this.#ended(node, { kind: 'errored', reason: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+
+  /** Records how `node`'s turn ended and tells its parent: its answer, or why it did not finish. */
+  #ended(node: AgentNode, status: AgentStatus): void {
+    node.status = status.kind === 'errored' ? { kind: 'errored', reason: boundedReason(status.reason) } : status;
+    const parent = node.parent === undefined ? undefined : this.#nodes.get(node.parent.path);
+    if (parent === undefined) return;
+    if (status.kind === 'completed') parent.inbox.deliver(this.#item({ type: 'FINAL_ANSWER', author: node.path, recipient: parent.path, payload: status.answer ?? '' }));
+    else parent.inbox.deliver(notification(node));
+  }
+
+  /** The parent's clients see the sub-agent's turn end as a `subAgentActivity` item (Codex's id scheme). */
+  #reportEnd(node: AgentNode, childTurnId: string): void {
+    const tell = node.tellParent;
+    if (tell === undefined || node.parent === undefined) return;
+    const now = this.#now();
+    const activity = node.status.kind === 'interrupted' ? 'interrupted' : 'completed';
+    const item: SubAgentActivityTurnItem = { kind: 'subAgentActivity', id: `subagent-completed-${childTurnId}`, activity, agentThreadId: node.threadId, agentPath: node.path, model: null, reasoningEffort: null, startedAtMs: now, completedAtMs: now };
+    tell({ type: 'turnItem', phase: 'started', turnId: node.parent.turnId, item: { ...item, completedAtMs: null } });
+    tell({ type: 'turnItem', phase: 'completed', turnId: node.parent.turnId, item });
+  }
+
+  #item(envelope: Envelope): ResponseItem {
+    return envelopeItem(envelope, `amsg_${this.#uuid()}`);
+  }
+
+  /** `target` as the caller names it: a canonical path, else a child's or a sibling's short name. */
+  #resolve(caller: AgentNode, target: string): AgentNode {
+    const name = target.trim();
+    const candidates = name.startsWith('/') ? [name.replace(/\/+$/, '')] : [`${caller.path}/${name}`, ...(caller.parent === undefined ? [] : [`${caller.parent.path}/${name}`])];
+    for (const path of candidates) {
+      const node = this.#nodes.get(path);
+      if (node !== undefined && node.threadId !== '') return node;
+    }
+    throw new ToolError(`no agent named ${JSON.stringify(target)}; list_agents shows the agents of this session`);
+  }
+}
+
+/** A turn's outcome as the agent's status: a failure (the model's, the executor's, a spent budget) is `errored`, never `completed`. */
+function endingOf(outcome: TurnOutcome): AgentStatus {
+  if (outcome.status === 'completed') return { kind: 'completed', answer: outcome.lastAgentMessage ?? null };
+  if (outcome.status === 'interrupted' && outcome.error === undefined) return { kind: 'interrupted' };
+  return { kind: 'errored', reason: outcome.error?.message ?? 'the turn stopped' };
+}
+
+/** A reason short enough for the parent's context (about 1,000 tokens). */
+const MAX_REASON_CHARS = 4_000;
+
+function boundedReason(reason: string): string {
+  return reason.length <= MAX_REASON_CHARS ? reason : `${reason.slice(0, MAX_REASON_CHARS)}… (cut)`;
+}
+
+function describe(status: AgentStatus): string {
+  const wire = statusWire(status);
+  return typeof wire === 'string' ? wire : Object.keys(wire)[0] ?? 'unknown';
+}
+
+/** What a parent reads when a sub-agent did not finish: its status and what to do about it. */
+function notification(node: AgentNode): ResponseItem {
+  const nextAction =
+    node.status.kind === 'errored'
+      ? 'Read the reason; give the agent a corrected task with followup_task, or do the work yourself.'
+      : 'The agent stopped before it finished; give it more work with followup_task if the task still matters.';
+  const body = JSON.stringify({ agent_path: node.path, status: statusWire(node.status), next_action: nextAction });
+  return { type: 'message', role: 'user', content: [{ type: 'input_text', text: SUBAGENT_NOTIFICATION_FRAGMENT.render(body).text }] };
+}

@@ -1,0 +1,164 @@
+// Multi-agent v2 against the mock model, as Codex 0.171.0's v1 transcript shows it for gpt-5.5 with
+// `multi_agent_v2` on: the collaboration namespace, a sub-agent that is a real thread of the same
+// registry (its own id and rollout, the root's session, its task as a NEW_TASK envelope), its final
+// answer delivered to the parent after wait_agent, list_agents, and the refusals the model reads.
+import { readFileSync } from 'node:fs';
+import { assistantMessage, completed, functionCall, httpError, routed, sse, startMockResponsesServer, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestWorkspace, startTestThread, type TestWorkspace } from '../src/testing/index.js';
+
+let server: MockResponsesServer;
+let workspace: TestWorkspace;
+
+beforeEach(async () => {
+  server = await startMockResponsesServer();
+  workspace = createTestWorkspace();
+});
+afterEach(async () => {
+  await workspace.close();
+  await server.close();
+});
+
+const say = (text: string) => [{ type: 'text' as const, text, text_elements: [] }];
+const collab = (name: string, args: Record<string, unknown>, callId: string) => functionCall(name, args, { namespace: 'collaboration', callId });
+const isChild = (request: CapturedRequest) => request.header('x-openai-subagent') === 'collab_spawn';
+const turnMetadata = (request: CapturedRequest) => JSON.parse(request.header('x-codex-turn-metadata') ?? '{}') as Record<string, unknown>;
+const outputOf = (request: CapturedRequest, callId: string) => request.body!.input.find((item) => item.type === 'function_call_output' && item.call_id === callId)?.output;
+
+async function rootThread(overrides: readonly string[] = []) {
+  return startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env, overrides: ['approval_policy="never"', 'features.multi_agent_v2=true', ...overrides] });
+}
+
+describe('multi-agent v2', () => {
+  it('spawns a sub-agent thread with its task as a NEW_TASK envelope, waits for it, and reads its FINAL_ANSWER and status', async () => {
+    server.expect([
+      sse(collab('spawn_agent', { task_name: 'worker', message: 'Reply with: hello from worker', fork_turns: 'none' }, 'call_spawn'), completed()),
+      routed(isChild, sse(assistantMessage('hello from worker'), completed())),
+      sse(collab('wait_agent', { timeout_ms: 30000 }, 'call_wait'), completed()),
+      sse(collab('list_agents', {}, 'call_list'), completed()),
+      sse(assistantMessage('The worker said: hello from worker.'), completed()),
+    ]);
+    const { thread, events, manager } = await rootThread();
+    const outcome = await thread.runTurn(say('Spawn a sub-agent named worker that says hello, wait for it, list the agents, then report.'));
+    expect(outcome).toMatchObject({ status: 'completed', lastAgentMessage: 'The worker said: hello from worker.' });
+
+    const rootRequests = server.requests.filter((request) => !isChild(request));
+    const [child] = server.requests.filter(isChild);
+    // The namespace, after the built-in tools, with Codex's tool names in its order.
+    const namespace = rootRequests[0]!.body!.tools?.find((tool) => tool.type === 'namespace') as { name: string; tools: { name: string }[] } | undefined;
+    expect(namespace?.name).toBe('collaboration');
+    expect(namespace?.tools.map((tool) => tool.name)).toEqual(['followup_task', 'interrupt_agent', 'list_agents', 'send_message', 'spawn_agent', 'wait_agent']);
+    expect(outputOf(rootRequests[1]!, 'call_spawn')).toBe('{"task_name":"/root/worker"}');
+    // Codex's context order: the base instructions, the policy message, the role (bare for gpt-5.5), the mode, then the user's context.
+    const developer = (request: CapturedRequest) => request.body!.input.filter((item) => item.type === 'message' && item.role === 'developer').map((item) => JSON.stringify(item.content));
+    const [, , rootRole, rootMode] = developer(rootRequests[0]!);
+    expect(rootRole).toContain('root agent of this session, at path /root');
+    expect(rootRole).not.toContain('<multi_agent_role>');
+    expect(rootMode).toMatch(/^\[\{"type":"input_text","text":"<multi_agent_mode>.*<\/multi_agent_mode>"\}\]$/);
+
+    // The child: its own thread in the root's session, no user message, its task as the last item, no collaboration tools.
+    expect(child).toBeDefined();
+    expect(child!.header('session-id')).toBe(thread.threadId);
+    expect(child!.header('thread-id')).not.toBe(thread.threadId);
+    expect(child!.header('x-codex-parent-thread-id')).toBe(thread.threadId);
+    const rootTurnId = turnMetadata(rootRequests[0]!)['turn_id'];
+    expect(turnMetadata(rootRequests[0]!)).toMatchObject({ agent_name: '/root', thread_source: 'user' });
+    expect(turnMetadata(child!)).toMatchObject({ agent_name: '/root/worker', parent_thread_id: thread.threadId, parent_turn_id: rootTurnId, root_turn_id: rootTurnId, subagent_kind: 'thread_spawn', thread_source: 'subagent' });
+    const childInput = child!.body!.input;
+    const envelope = childInput.at(-1);
+    expect(envelope?.id).toMatch(/^amsg_/);
+    expect({ ...envelope, id: 'amsg' }).toEqual({
+      type: 'agent_message',
+      id: 'amsg',
+      author: '/root',
+      recipient: '/root/worker',
+      content: [
+        { type: 'input_text', text: 'Message Type: NEW_TASK\nTask name: /root/worker\nSender: /root\nPayload:\n' },
+        { type: 'encrypted_content', encrypted_content: 'Reply with: hello from worker' },
+      ],
+    });
+    expect(childInput.some((item) => item.type === 'message' && item.role === 'user' && JSON.stringify(item).includes('Spawn a sub-agent'))).toBe(false);
+    expect(child!.toolNames()).not.toContain('collaboration');
+    const [, , childRole, childMode] = developer(child!);
+    expect(childRole).toContain('sub-agent at path /root/worker, started by /root');
+    expect(childMode).toContain('<multi_agent_mode>');
+
+    // The parent: the wait's output, then the child's answer as a FINAL_ANSWER envelope.
+    const afterWait = rootRequests[2]!.body!.input;
+    const waited = afterWait.findIndex((item) => item.type === 'function_call_output' && item.call_id === 'call_wait');
+    expect(afterWait[waited]?.output).toBe('{"message":"Wait completed.","timed_out":false}');
+    expect(afterWait[waited + 1]).toMatchObject({
+      type: 'agent_message',
+      author: '/root/worker',
+      recipient: '/root',
+      content: [{ type: 'input_text', text: 'Message Type: FINAL_ANSWER\nTask name: /root\nSender: /root/worker\nPayload:\nhello from worker' }],
+    });
+    expect(outputOf(rootRequests[3]!, 'call_list')).toBe('{"agents":[{"agent_name":"/root","agent_status":"running"},{"agent_name":"/root/worker","agent_status":{"completed":"hello from worker"}}]}');
+
+    // wait_agent shows as an item of its own.
+    const waits = events.flatMap((event) => (event.type === 'turnItem' && event.item.kind === 'collabAgentToolCall' ? [`${event.phase}:${event.item.status}`] : []));
+    expect(waits).toEqual(['started:inProgress', 'completed:completed']);
+
+    // The child wrote its own rollout: the root's session, a sub-agent source.
+    const childThread = manager.loaded().find((handle) => handle.threadId !== thread.threadId);
+    expect(childThread?.sessionId).toBe(thread.threadId);
+    const meta = JSON.parse(readFileSync(childThread!.path!, 'utf8').split('\n')[0]!) as { payload: Record<string, unknown> };
+    expect(meta.payload).toMatchObject({ session_id: thread.threadId, thread_source: 'subagent', source: { subagent: { thread_spawn: { parent_thread_id: thread.threadId, depth: 1, agent_path: '/root/worker' } } } });
+  });
+
+  it('reports a sub-agent whose model fails as errored, with a notification the parent reads, and the parent turn completes', async () => {
+    server.expect([
+      sse(collab('spawn_agent', { task_name: 'flaky', message: 'Do the thing.' }, 'call_spawn'), completed()),
+      routed(isChild, httpError(500)),
+      sse(collab('wait_agent', {}, 'call_wait'), completed()),
+      sse(collab('list_agents', { path_prefix: '/root/flaky' }, 'call_list'), completed()),
+      sse(assistantMessage('The sub-agent failed.'), completed()),
+    ]);
+    const { thread } = await rootThread();
+    expect(await thread.runTurn(say('Delegate.'))).toMatchObject({ status: 'completed' });
+    const rootRequests = server.requests.filter((request) => !isChild(request));
+    const notification = JSON.stringify(rootRequests[2]!.body!.input.at(-1));
+    expect(notification).toContain('<subagent_notification>');
+    expect(notification).toContain('/root/flaky');
+    expect(notification).toContain('errored');
+    const listed = JSON.parse(String(outputOf(rootRequests[3]!, 'call_list'))) as { agents: { agent_name: string; agent_status: unknown }[] };
+    expect(listed.agents).toHaveLength(1);
+    expect(listed.agents[0]?.agent_name).toBe('/root/flaky');
+    expect(typeof (listed.agents[0]?.agent_status as { errored?: unknown }).errored).toBe('string');
+  });
+
+  it('refuses bad requests with errors the model reads: a bad task_name, a duplicate, an unknown target, a wait out of bounds, a message to a finished agent', async () => {
+    server.expect([
+      sse(
+        collab('spawn_agent', { task_name: 'Bad Name', message: 'x' }, 'call_bad'),
+        collab('send_message', { target: 'nobody', message: 'hi' }, 'call_unknown'),
+        collab('wait_agent', { timeout_ms: 5 }, 'call_short'),
+        collab('spawn_agent', { task_name: 'helper', message: 'Say done.' }, 'call_ok'),
+        collab('spawn_agent', { task_name: 'helper', message: 'Again.' }, 'call_dup'),
+        completed(),
+      ),
+      routed(isChild, sse(assistantMessage('done'), completed())),
+      sse(collab('wait_agent', {}, 'call_wait'), completed()),
+      sse(collab('send_message', { target: 'helper', message: 'more?' }, 'call_finished'), completed()),
+      sse(assistantMessage('Handled.'), completed()),
+    ]);
+    const { thread } = await rootThread();
+    expect(await thread.runTurn(say('Try things.'))).toMatchObject({ status: 'completed' });
+    const rootRequests = server.requests.filter((request) => !isChild(request));
+    const second = rootRequests[1]!;
+    expect(String(outputOf(second, 'call_bad'))).toMatch(/task_name must be lower-case letters, digits and underscores/);
+    expect(String(outputOf(second, 'call_unknown'))).toMatch(/no agent named "nobody"/);
+    expect(String(outputOf(second, 'call_short'))).toMatch(/timeout_ms must be at least 10000/);
+    expect(outputOf(second, 'call_ok')).toBe('{"task_name":"/root/helper"}');
+    expect(String(outputOf(second, 'call_dup'))).toMatch(/\/root\/helper already exists/);
+    expect(String(outputOf(rootRequests[3]!, 'call_finished'))).toMatch(/is not working .*followup_task/);
+  });
+
+  it('offers no collaboration tools without the feature on gpt-5.5', async () => {
+    server.expect([sse(assistantMessage('Hi.'), completed())]);
+    const { thread } = await startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env });
+    await thread.runTurn(say('hello'));
+    expect(server.requests[0]!.toolNames()).not.toContain('collaboration');
+    expect(turnMetadata(server.requests[0]!)['agent_name']).toBe('/root');
+  });
+});
