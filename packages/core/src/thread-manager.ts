@@ -307,6 +307,7 @@ export class ThreadManager {
       hooks: combineTurnHooks(this.#options.turnHooks?.({ threadId }) ?? {}, agent?.hooks ?? {}),
       agent: agent?.place,
       agentInstructions: agent?.instructions,
+      onInterrupt: agent?.onInterrupt,
       collaboration: agent?.collaboration,
     });
     if (loaded !== undefined && writer !== undefined) {

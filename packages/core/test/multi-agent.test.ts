@@ -3,7 +3,7 @@
 // registry (its own id and rollout, the root's session, its task as a NEW_TASK envelope), its final
 // answer delivered to the parent after wait_agent, list_agents, and the refusals the model reads.
 import { readFileSync } from 'node:fs';
-import { assistantMessage, completed, functionCall, httpError, routed, sse, startMockResponsesServer, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
+import { assistantMessage, completed, functionCall, held, httpError, routed, sse, startMockResponsesServer, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestWorkspace, startTestThread, type TestWorkspace } from '../src/testing/index.js';
 
@@ -152,6 +152,36 @@ describe('multi-agent v2', () => {
     expect(outputOf(second, 'call_ok')).toBe('{"task_name":"/root/helper"}');
     expect(String(outputOf(second, 'call_dup'))).toMatch(/\/root\/helper already exists/);
     expect(String(outputOf(rootRequests[3]!, 'call_finished'))).toMatch(/is not working .*followup_task/);
+  });
+
+  it('interrupting the parent interrupts its working sub-agent; the parent hears of it at its next turn', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    server.expect([
+      sse(collab('spawn_agent', { task_name: 'slow', message: 'Take your time.' }, 'call_spawn'), completed()),
+      routed(isChild, held(sse(assistantMessage('too late'), completed()), { before: 'start', until: released })),
+      sse(collab('wait_agent', { timeout_ms: 60000 }, 'call_wait'), completed()),
+      sse(collab('list_agents', {}, 'call_list'), completed()),
+      sse(assistantMessage('It was stopped.'), completed()),
+    ]);
+    const { thread, events } = await rootThread();
+    const turn = thread.runTurn(say('Delegate slowly.'));
+    // Interrupt once the parent waits on its sub-agent and the sub-agent waits on the model.
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    await until(() => server.requests.some(isChild) && events.some((event) => event.type === 'turnItem' && event.item.kind === 'collabAgentToolCall'));
+    thread.interrupt();
+    expect(await turn).toMatchObject({ status: 'interrupted' });
+    // The sub-agent's turn ends on its own schedule (the parent's clients are told); its notification waits for the parent's next request.
+    await until(() => events.some((event) => event.type === 'turnItem' && event.item.kind === 'subAgentActivity' && event.item.activity === 'interrupted'));
+    release();
+    expect(await thread.runTurn(say('What happened?'))).toMatchObject({ status: 'completed' });
+    const rootRequests = server.requests.filter((request) => !isChild(request));
+    const heard = JSON.stringify(rootRequests[2]!.body!.input);
+    expect(heard).toContain('<subagent_notification>');
+    expect(heard).toContain('\\"status\\":\\"interrupted\\"');
+    expect(outputOf(rootRequests[3]!, 'call_list')).toBe('{"agents":[{"agent_name":"/root","agent_status":"running"},{"agent_name":"/root/slow","agent_status":"interrupted"}]}');
   });
 
   it('offers no collaboration tools without the feature on gpt-5.5', async () => {

@@ -100,7 +100,7 @@ export function matching<R extends ScriptedResponse>(match: RequestMatcher, resp
  * The same response, served to the first request that satisfies `match` whatever its place in the
  * script: for conversations that ask concurrently (a parent and its sub-agents), whose order is not
  * fixed. Unrouted responses are served in order to the requests no routed response takes.
- * @example routed((request) => request.threadId() === childId, sse(assistantMessage('done'), completed()))
+ * @example routed((request) => request.header('thread-id') === childId, sse(assistantMessage('done'), completed()))
  */
 export function routed<R extends ScriptedResponse>(match: RequestMatcher, response: R): R {
   return { ...response, match, routed: true };

@@ -22,6 +22,8 @@ export interface ThreadAgentWiring {
   readonly hooks: Partial<TurnHooks>;
   readonly place: AgentPlace;
   readonly instructions: (config: Config) => readonly ResponseItem[];
+  /** The thread's turn was interrupted: so are the turns of the sub-agents it spawned. */
+  readonly onInterrupt: () => void;
   readonly collaboration: ((binding: { readonly emit: (event: CoreEvent) => void; readonly now: () => number }) => NamespaceToolHandler) | undefined;
 }
 
@@ -58,6 +60,7 @@ export class AgentRegistry {
     return {
       hooks: { beforeSampling: [inbox] },
       place,
+      onInterrupt: () => tree.interruptChildren(threadId),
       instructions: (current) =>
         agentInstructions({ place, maxConcurrent: DEFAULT_MAX_CONCURRENT_AGENTS, canDelegate: offersTools, tagged: findModelInfo(current.model).multiAgentVersion === 'v2' }),
       collaboration: offersTools ? ({ emit, now }) => collaborationTools({ tree, caller: () => tree.nodeOfThread(threadId), emit, now }) : undefined,

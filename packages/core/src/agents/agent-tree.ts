@@ -208,6 +208,15 @@ export class AgentTree {
     return previous;
   }
 
+  /** Interrupts the running turns of every agent below the one on thread `threadId` (an interrupt travels down the tree). */
+  interruptChildren(threadId: string): void {
+    const node = this.nodeOfThread(threadId);
+    if (node === undefined) return;
+    for (const below of this.nodes) {
+      if (below.path.startsWith(`${node.path}/`) && below.handle?.activeTurnId !== undefined) below.handle.interruptIfRunning();
+    }
+  }
+
   /** Runs one turn of `node` with `envelope` as its input, then tells its parent how it ended. */
   #startTurn(node: AgentNode, envelope: Envelope): void {
     const handle = node.handle;

@@ -57,6 +57,8 @@ export interface ThreadSessionOptions {
   readonly agent?: AgentPlace | undefined;
   /** What the agent is told of its role and mode (developer messages of its initial context). */
   readonly agentInstructions?: ((config: Config) => readonly ResponseItem[]) | undefined;
+  /** Called when the running turn is interrupted (an agent's interrupt reaches the sub-agents it runs). */
+  readonly onInterrupt?: (() => void) | undefined;
   /** The `collaboration` tools this thread offers (multi-agent v2), bound to its emitter. */
   readonly collaboration?: ((binding: { readonly emit: (event: CoreEvent) => void; readonly now: () => number }) => NamespaceToolHandler) | undefined;
 }

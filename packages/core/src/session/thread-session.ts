@@ -332,11 +332,14 @@ export class ThreadSession {
   interrupt(): void {
     if (this.#active === undefined) throw new ThreadSessionError('NoActiveTurn', 'no turn is running');
     this.#active.controller.abort();
+    this.#options.onInterrupt?.();
   }
 
   /** Interrupts the running turn, if there is one. */
   interruptIfRunning(): void {
-    this.#active?.controller.abort();
+    if (this.#active === undefined) return;
+    this.#active.controller.abort();
+    this.#options.onInterrupt?.();
   }
 
   /** Adds input to the running turn; the model sees it with its next request. */
