@@ -78,7 +78,7 @@ describe('multi-agent v2', () => {
       ],
     });
     expect(childInput.some((item) => item.type === 'message' && item.role === 'user' && JSON.stringify(item).includes('Spawn a sub-agent'))).toBe(false);
-    expect(child!.toolNames()).not.toContain('collaboration');
+    expect(child!.toolNames({ qualified: true })).not.toContain('collaboration.spawn_agent');
     const [, , childRole, childMode] = developer(child!);
     expect(childRole).toContain('sub-agent at path /root/worker, started by /root');
     expect(childMode).toContain('<multi_agent_mode>');
@@ -184,11 +184,47 @@ describe('multi-agent v2', () => {
     expect(outputOf(rootRequests[3]!, 'call_list')).toBe('{"agents":[{"agent_name":"/root","agent_status":"running"},{"agent_name":"/root/slow","agent_status":"interrupted"}]}');
   });
 
+  it('refuses a spawn past the agents working at once, and a sub-agent spawning past [agents] max_depth', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const spawn = (name: string) => collab('spawn_agent', { task_name: name, message: `Task ${name}.` }, `call_${name}`);
+    // gpt-6.2-sol is trained on v2: its sub-agents keep the collaboration tools (and try to nest).
+    const child = (name: string) =>
+      routed(
+        (request: CapturedRequest) => isChild(request) && JSON.stringify(request.body!.input).includes(`Task ${name}.`) && !JSON.stringify(request.body!.input).includes('call_nested'),
+        held(sse(collab('spawn_agent', { task_name: 'nested', message: 'Deeper.' }, 'call_nested'), completed()), { before: 'start', until: released }),
+      );
+    const after = (name: string) => routed((request: CapturedRequest) => isChild(request) && JSON.stringify(request.body!.input).includes(`Task ${name}.`) && JSON.stringify(request.body!.input).includes('call_nested'), sse(assistantMessage(`${name} done`), completed()));
+    server.expect([
+      sse(spawn('a'), spawn('b'), spawn('c'), spawn('d'), spawn('e'), completed()),
+      ...['a', 'b', 'c', 'd'].flatMap((name) => [child(name), after(name)]),
+      sse(assistantMessage('Four at once.'), completed()),
+    ]);
+    const { thread, manager } = await rootThread(['model="gpt-6.2-sol"']);
+    const outcome = thread.runTurn(say('Spawn five.'));
+    const rootRequest = async () => {
+      while (server.requests.filter((request) => !isChild(request)).length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      return server.requests.filter((request) => !isChild(request))[1]!;
+    };
+    const second = await rootRequest();
+    for (const name of ['a', 'b', 'c', 'd']) expect(outputOf(second, `call_${name}`)).toBe(`{"task_name":"/root/${name}"}`);
+    expect(String(outputOf(second, 'call_e'))).toMatch(/cannot spawn \/root\/e: 4 agents are already working/);
+    expect(await outcome).toMatchObject({ status: 'completed' });
+    release();
+    // Each sub-agent tries to nest one level deeper and reads why it may not.
+    while (server.requests.filter((request) => isChild(request) && JSON.stringify(request.body!.input).includes('call_nested')).length < 4) await new Promise((resolve) => setTimeout(resolve, 10));
+    const nested = server.requests.find((request) => isChild(request) && JSON.stringify(request.body!.input).includes('call_nested'))!;
+    expect(String(outputOf(nested, 'call_nested'))).toMatch(/agents may be nested 1 level\(s\) deep \(\[agents\] max_depth\)/);
+    expect(nested.toolNames({ qualified: true })).toContain('collaboration.spawn_agent');
+    // Let the sub-agents finish before the registry closes.
+    while (manager.loaded().some((handle) => handle.activeTurnId !== undefined)) await new Promise((resolve) => setTimeout(resolve, 10));
+  });
+
   it('offers no collaboration tools without the feature on gpt-5.5', async () => {
     server.expect([sse(assistantMessage('Hi.'), completed())]);
     const { thread } = await startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env });
     await thread.runTurn(say('hello'));
-    expect(server.requests[0]!.toolNames()).not.toContain('collaboration');
+    expect(server.requests[0]!.toolNames({ qualified: true })).not.toContain('collaboration.spawn_agent');
     expect(turnMetadata(server.requests[0]!)['agent_name']).toBe('/root');
   });
 });
