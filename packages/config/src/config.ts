@@ -72,8 +72,12 @@ export interface Config {
   /** Names of the enabled `[mcp_servers.*]` marked `skein_skill_source = true`, sorted. */
   readonly mcpSkillSources: readonly string[];
   readonly features: Features;
-  /** `[agents]`: how deep sub-agents nest (default 1: the root's children only) and the model they use unless told. */
-  readonly agents: { readonly maxDepth: number; readonly defaultSubagentModel: string | undefined };
+  /**
+   * Sub-agents (multi-agent v2): how deep they nest (`[agents] max_depth`, default 1: the root's
+   * children only), the model they use unless told (`[agents] default_subagent_model`), and how many
+   * work at once in a session (`[features.multi_agent_v2] max_concurrent_threads_per_session`, default 4).
+   */
+  readonly agents: { readonly maxDepth: number; readonly defaultSubagentModel: string | undefined; readonly maxConcurrentThreads: number };
   /** How the hosted `web_search` tool is offered (`web_search`, `[tools.web_search]`). */
   readonly webSearch: WebSearchSettings;
   /** `[skein] extensions` of every layer, lowest precedence first; untrusted projects contribute none. */

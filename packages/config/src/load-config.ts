@@ -2,6 +2,7 @@
 // `-c` overrides, `--enable`/`--disable` — validates each one, and resolves the immutable Config.
 // Nothing is applied unless everything loads: any error leaves the caller with no Config at all.
 import { readFile } from 'node:fs/promises';
+import * as z from 'zod';
 import path from 'node:path';
 import { FeatureConfigError, isFeatureKey, resolveFeatures, type FeatureSource } from '@skein/features';
 import { overridesToTable, parseConfigOverride } from './cli-override.js';
@@ -116,7 +117,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     mcpSkillSources: skillSources(merged.mcp_servers ?? {}),
     features,
     webSearch: webSearchSettings(merged.web_search, merged.tools, features),
-    agents: { maxDepth: merged.agents?.max_depth ?? 1, defaultSubagentModel: merged.agents?.default_subagent_model },
+    agents: { maxDepth: merged.agents?.max_depth ?? 1, defaultSubagentModel: merged.agents?.default_subagent_model, maxConcurrentThreads: maxConcurrentAgents(merged.features, layers) },
     skillToggles: layers.flatMap((layer) => ConfigToml.shape.skills.parse(layer.table.skills)?.config ?? []),
     extensions: extensionSpecs(layers, options.cwd),
     layers,
@@ -200,6 +201,21 @@ function profileLayer(profile: string, userFile: string, userTable: TomlTable, p
       known.length > 0 ? `no such profile; defined: ${known.sort().join(', ')}` : 'no such profile; this config defines none');
   }
   return { name: { type: 'profile', profile, file }, origin: `profile "${profile}" (${file})`, table };
+}
+
+/** Sub-agents working at once in a session unless `[features.multi_agent_v2]` says otherwise (Codex's default). */
+const DEFAULT_MAX_CONCURRENT_AGENTS = 4;
+const MaxConcurrentAgents = z.int('expected a whole number').min(1, 'at least 1').max(64, 'at most 64');
+
+/** `[features.multi_agent_v2] max_concurrent_threads_per_session`; the features package checks the rest of the table. */
+function maxConcurrentAgents(features: Record<string, unknown> | undefined, layers: readonly ConfigLayer[]): number {
+  const table = features?.['multi_agent_v2'];
+  const value = isTable(table) ? table['max_concurrent_threads_per_session'] : undefined;
+  if (value === undefined) return DEFAULT_MAX_CONCURRENT_AGENTS;
+  const parsed = MaxConcurrentAgents.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const key = 'features.multi_agent_v2.max_concurrent_threads_per_session';
+  throw new ConfigError('InvalidValue', originOf(layers, 'features'), key, `${key}: ${parsed.error.issues[0]?.message ?? 'invalid'} (got ${JSON.stringify(value)})`);
 }
 
 /** Features from each layer's `[features]`, then `--enable` / `--disable`. */

@@ -14,9 +14,6 @@ import type { CoreEvent } from '../turn/core-event.js';
 import type { TurnHooks } from '../turn/turn-hooks.js';
 import { AgentTree, ROOT_AGENT_PATH, type ChildThreadRequest } from './agent-tree.js';
 
-/** Sub-agents working at once in one session (Codex's default concurrency). */
-export const DEFAULT_MAX_CONCURRENT_AGENTS = 4;
-
 /** What a thread gets from its tree. */
 export interface ThreadAgentWiring {
   readonly hooks: Partial<TurnHooks>;
@@ -62,7 +59,7 @@ export class AgentRegistry {
       place,
       onInterrupt: () => tree.interruptChildren(threadId),
       instructions: (current) =>
-        agentInstructions({ place, maxConcurrent: DEFAULT_MAX_CONCURRENT_AGENTS, canDelegate: offersTools, tagged: findModelInfo(current.model).multiAgentVersion === 'v2' }),
+        agentInstructions({ place, maxConcurrent: current.agents.maxConcurrentThreads, canDelegate: offersTools, tagged: findModelInfo(current.model).multiAgentVersion === 'v2' }),
       collaboration: offersTools ? ({ emit, now }) => collaborationTools({ tree, caller: () => tree.nodeOfThread(threadId), emit, now }) : undefined,
     };
   }
@@ -79,7 +76,7 @@ export class AgentRegistry {
     let tree = this.#trees.get(sessionId);
     if (tree === undefined) {
       tree = new AgentTree({
-        limits: { maxDepth: config.agents.maxDepth, maxConcurrent: DEFAULT_MAX_CONCURRENT_AGENTS },
+        limits: { maxDepth: config.agents.maxDepth, maxConcurrent: config.agents.maxConcurrentThreads },
         openChild: (child) => this.#openChild(child, sessionId),
         now: this.#now,
         ...(this.#uuid === undefined ? {} : { uuid: this.#uuid }),

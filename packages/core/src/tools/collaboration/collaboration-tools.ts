@@ -69,6 +69,8 @@ export function collaborationTools(binding: CollaborationBinding): NamespaceTool
         },
       }),
       defineFunctionTool({
+        // Spawns of one response open their threads together (names are reserved before any opens).
+        parallel: true,
         spec: spec(
           'spawn_agent',
           'Start a sub-agent on a task. It works in its own thread, with the same workspace and permissions, and its final answer comes back to you; wait_agent waits for it.',
