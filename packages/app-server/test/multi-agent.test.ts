@@ -3,9 +3,14 @@
 // wait; the sub-agent's own turn, item and status notifications under its thread id, with no
 // `thread/started`; `thread/loaded/list` lists both, `thread/list` the root only. Every message is
 // checked against Codex's schema by the test client.
-import { assistantMessage, completed, functionCall, mockProviderConfigToml, routed, sse, startMockResponsesServer, type AppServerTestClient, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { probeSandbox } from '@skein/sandboxing';
+import { assistantMessage, completed, functionCall, mockProviderConfigToml, probeSandboxForTests, routed, sse, startMockResponsesServer, type AppServerTestClient, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeHome, startInProcess, threadsOn, type InProcessServer, type TestHome } from './support/app-server-harness.js';
+
+const { skip: NO_SANDBOX } = await probeSandboxForTests(() => probeSandbox({ env: process.env }));
 
 let model: MockResponsesServer;
 let home: TestHome;
@@ -76,5 +81,30 @@ describe('multi-agent v2 over the app-server', () => {
     expect([...loaded.data].sort()).toEqual([rootId, childId].sort());
     const listed = (await client.request('thread/list', {})) as { data: { id: string }[] };
     expect(listed.data.map((thread) => thread.id)).toEqual([rootId]);
+  });
+
+  it.skipIf(NO_SANDBOX !== '')(`asks the client a sub-agent's approval under the sub-agent's thread id; it works in its parent's environment${NO_SANDBOX}`, async () => {
+    model.expect([
+      sse(collab('spawn_agent', { task_name: 'maker', message: 'Make a file.' }, 'call_spawn'), completed()),
+      routed((request: CapturedRequest) => isChild(request) && !JSON.stringify(request.body!.input).includes('call_touch'), sse(functionCall('exec_command', { cmd: 'touch made-by-child.txt' }, { callId: 'call_touch' }), completed())),
+      routed((request: CapturedRequest) => isChild(request) && JSON.stringify(request.body!.input).includes('call_touch'), sse(assistantMessage('made'), completed())),
+      sse(collab('wait_agent', {}, 'call_wait'), completed()),
+      sse(assistantMessage('The file is made.'), completed()),
+    ]);
+    server = await startInProcess(home, { threads: threadsOn(home) });
+    client = await server.connect('stdio');
+    await client.initialize();
+    const asked: { method: string; params: Record<string, unknown> }[] = [];
+    client.onServerRequest((request) => {
+      asked.push({ method: request.method, params: request.params as Record<string, unknown> });
+      return { decision: 'accept' };
+    });
+    const started = (await client.request('thread/start', { cwd: home.workspace, approvalPolicy: 'untrusted' })) as { thread: { id: string } };
+    const turn = (await client.request('turn/start', { threadId: started.thread.id, input: [{ type: 'text', text: 'Delegate.', text_elements: [] }] })) as { turn: { id: string } };
+    await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.turn.id);
+    const spawned = client.notificationsOf('item/completed').map((params) => (params as { item: Record<string, unknown> }).item).find((item) => item['type'] === 'subAgentActivity');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ method: 'item/commandExecution/requestApproval', params: { threadId: spawned?.['agentThreadId'], itemId: 'call_touch', cwd: home.workspace } });
+    expect(existsSync(path.join(home.workspace, 'made-by-child.txt'))).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import { restoredContextWindow } from './compaction/context-window.js';
 import type { Config } from '@skein/config';
 import type { ExtensionRegistry, ThreadInit } from '@skein/extension-api';
 import { newThreadId, randomUuidV7, ThreadId, type UuidV7Source } from '@skein/protocol';
-import { capabilityRootRecord, capabilityRootsFromRecord, type ForkPoint, type LoadedThread, type RolloutWriter, type SessionSource, type ThreadListQuery, type ThreadPage, type ThreadStore } from '@skein/rollout';
+import { capabilityRootRecord, type ForkPoint, type LoadedThread, type RolloutWriter, type SessionSource, type ThreadListQuery, type ThreadPage, type ThreadStore } from '@skein/rollout';
 import { RolloutBudgetLedgers } from './budgets/rollout-budget-ledger.js';
 import { ExtensionHost } from './extensions/extension-host.js';
 import { ThreadExtensionState } from './extensions/thread-extension-state.js';
@@ -14,12 +14,12 @@ import type { ModelHttpPost } from './model-client/http-post.js';
 import { ResponsesClient } from './model-client/responses-client.js';
 import { RolloutThreadRecorder } from './persistence/rollout-recorder.js';
 import type { ClientRequests } from './session/client-requests.js';
-import type { ThreadRecorder } from './session/thread-recorder.js';
 import { baseInstructionsFor, ThreadSession, type SelectedEnvironment, type ThreadEnvironment } from './session/thread-session.js';
 import { firstSelected, withPrimaryWorkspaceRoots } from './session/thread-environment.js';
 import { defaultWorkspaceRoots } from '@skein/sandboxing';
 import { handleFor, type ThreadHandle } from './thread-handle.js';
 import { combineTurnHooks, type TurnHooks } from './turn/turn-hooks.js';
+import { discardingRecorder, namedRootsOf, recordedInit, subagentSource } from './thread-open.js';
 import { AgentRegistry } from './agents/agent-registry.js';
 import type { ChildThreadRequest } from './agents/agent-tree.js';
 import { localWorkspaceReader, type WorkspaceReader } from './session/workspace-reader.js';
@@ -57,6 +57,11 @@ export interface ThreadManagerOptions {
   readonly turnHooks?: (thread: { readonly threadId: string }) => Partial<TurnHooks>;
   /** Receives the events of sub-agent threads (multi-agent v2), which no client opened; without it they go nowhere. */
   readonly onSubagentEvent?: (threadId: string, event: CoreEvent) => void;
+  /**
+   * Where a sub-agent's approval questions go (called before it opens, with its id and its parent's):
+   * the host asks its clients under the sub-agent's thread id. Without it they are declined.
+   */
+  readonly subagentClientRequests?: (threadId: string, parentThreadId: string) => ClientRequests | undefined;
 }
 
 /** Per-thread options. */
@@ -129,6 +134,8 @@ export class ThreadManager {
   readonly #rolloutLedgers = new RolloutBudgetLedgers();
   /** The sessions' agent trees (multi-agent v2). */
   readonly #agents: AgentRegistry;
+  /** The environments each live thread was opened on: its sub-agents work on the same ones. */
+  readonly #environments = new Map<string, SelectedEnvironment | readonly SelectedEnvironment[] | undefined>();
 
   constructor(options: ThreadManagerOptions) {
     this.#options = options;
@@ -172,7 +179,19 @@ export class ThreadManager {
     const config: Config = { ...parent.config, model, modelReasoningEffort: child.request.reasoningEffort ?? parent.config.modelReasoningEffort };
     // Named before it opens, so the host can tell whose the events of its opening are.
     const threadId = newThreadId(this.#uuid);
-    return this.#start({ config, sessionId, onEvent: (event) => this.#options.onSubagentEvent?.(threadId, event), ephemeral: parent.path === undefined }, child, threadId);
+    return this.#start(
+      {
+        config,
+        sessionId,
+        onEvent: (event) => this.#options.onSubagentEvent?.(threadId, event),
+        clientRequests: this.#options.subagentClientRequests?.(threadId, child.parent.threadId),
+        // The parent's attached environments (null: it had none), so the sub-agent works where its parent does.
+        environment: this.#environments.get(child.parent.threadId) ?? null,
+        ephemeral: parent.path === undefined,
+      },
+      child,
+      threadId,
+    );
   }
 
   async #start(options: StartThreadOptions, child: ChildThreadRequest | undefined, threadId: ThreadId = newThreadId(this.#uuid)): Promise<ThreadHandle> {
@@ -276,6 +295,7 @@ export class ThreadManager {
     const chosen = options.environment === null ? undefined : (options.environment ?? this.#options.environment);
     const roots = options.workspaceRoots ?? (loaded === undefined ? undefined : namedRootsOf(loaded, config));
     const environment = chosen === undefined ? undefined : withPrimaryWorkspaceRoots(chosen, roots);
+    this.#environments.set(threadId, environment);
     const rollout = writer === undefined ? undefined : new RolloutThreadRecorder(writer);
     const sessionId = loaded?.meta.session_id ?? options.sessionId ?? threadId;
     const recorder = rollout ?? discardingRecorder;
@@ -349,6 +369,7 @@ export class ThreadManager {
           await rollout?.close();
         } finally {
           this.#live.delete(threadId);
+          this.#environments.delete(threadId);
           this.#announce({ type: 'closed', threadId });
         }
       })()),
@@ -361,47 +382,4 @@ export class ThreadManager {
   #announce(event: ThreadRegistryEvent): void {
     for (const listener of this.#listeners) listener(event);
   }
-}
-
-/** A sub-agent's `session_meta.source`, as Codex records it. */
-function subagentSource(child: ChildThreadRequest): SessionSource {
-  return { subagent: { thread_spawn: { parent_thread_id: child.parent.threadId, depth: child.depth, agent_path: child.path, agent_nickname: null, agent_role: null } } };
-}
-
-/** The initialization data a thread's header recorded; a header whose roots cannot be read gives none, with a warning. */
-function recordedInit(loaded: LoadedThread, warn: (message: string) => void): ThreadInit {
-  const roots = capabilityRootsFromRecord(loaded.meta.selected_capability_roots);
-  if (roots.ok) return { selectedCapabilityRoots: roots.roots };
-  warn(`the thread's recorded capability roots could not be read (${roots.message}); its extensions see none`);
-  return { selectedCapabilityRoots: [] };
-}
-
-/**
- * Where an ephemeral thread records: nowhere. Nothing reads a thread's records back while it runs, so
- * keeping them in memory would only grow with the thread.
- */
-const discardingRecorder: ThreadRecorder = {
-  recordItems: () => undefined,
-  recordTurnContext: () => undefined,
-  recordUserMessage: () => undefined,
-  recordWorldState: () => undefined,
-  recordCompaction: () => undefined,
-  recordExtensionState: () => undefined,
-  recordEvent: () => undefined,
-  flush: () => Promise.resolve(),
-  written: () => Promise.resolve(),
-};
-
-/**
- * The workspace roots a resumed thread's client had named, while it works in the cwd it recorded:
- * its last turn's (none recorded there: the defaults), else, before any turn, its header's unless
- * they are the defaults for that cwd. Defaults are worked out again from today's config.
- */
-function namedRootsOf(loaded: LoadedThread, config: Config): readonly string[] | undefined {
-  const last = loaded.lastTurnContext;
-  if (last !== undefined) return last.cwd === config.cwd ? (last.runtime_workspace_roots ?? undefined) : undefined;
-  const header = loaded.meta.runtime_workspace_roots ?? undefined;
-  if (header === undefined || loaded.meta.cwd !== config.cwd) return undefined;
-  const defaults = defaultWorkspaceRoots(config, loaded.meta.cwd);
-  return header.length === defaults.length && header.every((root, index) => root === defaults[index]) ? undefined : header;
 }

@@ -117,6 +117,11 @@ export class LiveThread {
     this.#handle = handle;
   }
 
+  /** Whether core's thread is bound yet. */
+  get attached(): boolean {
+    return this.#handle !== undefined;
+  }
+
   get handle(): ThreadHandle {
     if (this.#handle === undefined) throw new Error(`thread ${this.id} is not open yet`);
     return this.#handle;

@@ -1,7 +1,8 @@
-// Sub-agent threads (multi-agent v2) in the app-server: no client opened them, so their LiveThread is
-// made when their first turn starts, and the clients following their root follow them too. They get
-// the status, turn and item notifications of any thread, but no `thread/started` (as in Codex).
-import type { CoreEvent, ThreadHandle } from '@skein/core';
+// Sub-agent threads (multi-agent v2) in the app-server: no client opened them, so the hub makes
+// their LiveThread when core is about to open one — its approval questions go to the clients under
+// the sub-agent's own thread id — and the clients following the parent follow it too. They get the
+// status, turn and item notifications of any thread, but no `thread/started` (as in Codex).
+import type { ClientRequests, CoreEvent, ThreadHandle } from '@skein/core';
 import type { ClientConnection } from '../method.js';
 import { LiveThread, type ThreadHost } from './live-thread.js';
 
@@ -17,29 +18,43 @@ export interface SubagentThreadsHost {
   now(): number;
 }
 
-/** Routes a sub-agent's core events to its LiveThread, making it on first sight. */
-export function subagentEventRelay(host: SubagentThreadsHost): (threadId: string, event: CoreEvent) => void {
-  return (threadId, event) => {
-    let live = host.threads.get(threadId);
-    if (live === undefined) {
-      // Its opening (sessionConfigured) comes before the registry holds it; nothing in it is for clients.
-      const handle = host.handle(threadId);
-      if (handle === undefined) return;
-      const root = host.threads.get(handle.sessionId);
-      live = new LiveThread(threadId, handle.config, {
+/** The hub's side of sub-agents: their LiveThreads, made before core opens them, and their events. */
+export interface SubagentThreads {
+  /** Makes the sub-agent's LiveThread and answers where its questions go. */
+  clientRequests(threadId: string, parentThreadId: string): ClientRequests | undefined;
+  /** Routes a sub-agent's core event to its LiveThread. */
+  onEvent(threadId: string, event: CoreEvent): void;
+}
+
+export function subagentThreads(host: SubagentThreadsHost): SubagentThreads {
+  return {
+    clientRequests(threadId, parentThreadId) {
+      const parent = host.threads.get(parentThreadId);
+      if (parent === undefined) return undefined;
+      const live = new LiveThread(threadId, parent.config, {
         createdAtMs: host.now(),
-        ephemeral: handle.path === undefined,
+        ephemeral: parent.facts.ephemeral,
         forkedFromId: null,
-        originator: root?.facts.originator ?? 'skein_app_server',
-        source: { subAgent: { thread_spawn: { parent_thread_id: handle.sessionId } } },
+        originator: parent.facts.originator,
+        source: { subAgent: { thread_spawn: { parent_thread_id: parentThreadId } } },
         threadSource: 'subagent',
         name: null,
         preview: '',
       }, host.threadHost);
-      live.attach(handle);
       host.threads.set(threadId, live);
-      for (const connection of host.subscribers(handle.sessionId)) host.subscribe(threadId, connection);
-    }
-    live.onEvent(event);
+      for (const connection of host.subscribers(parentThreadId)) host.subscribe(threadId, connection);
+      return live.questions;
+    },
+    onEvent(threadId, event) {
+      const live = host.threads.get(threadId);
+      if (live === undefined) return;
+      // Its opening (sessionConfigured) comes before the registry holds it; nothing in it is for clients.
+      if (!live.attached) {
+        const handle = host.handle(threadId);
+        if (handle === undefined) return;
+        live.attach(handle);
+      }
+      live.onEvent(event);
+    },
   };
 }

@@ -3,7 +3,7 @@
 // and answers thread questions from the rollout store for the rest.
 import path from 'node:path';
 import type { Config, EnvironmentsConfig, LoadedConfig } from '@skein/config';
-import { ThreadManager, withPrimaryWorkspaceRoots, type SelectedEnvironment, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
+import { ThreadManager, withPrimaryWorkspaceRoots, type SelectedEnvironment, type ThreadEnvironment, type ThreadHandle, type ThreadManagerOptions } from '@skein/core';
 import { ExtensionRegistryBuilder, type ContextFragmentDefinition, type ExtensionRegistry } from '@skein/extension-api';
 import type { ThreadStartParams, ThreadForkParams, ThreadResumeParams } from '@skein/protocol';
 import type { LoadedThread, ThreadStore, ThreadSummary } from '@skein/rollout';
@@ -25,7 +25,7 @@ import { recordPermissions, selectThreadPermissions, type PermissionSelection } 
 import { nextTurnConfig } from './thread-settings.js';
 import { deliverQueuedAfter } from './queued-turns.js';
 import { threadUnloadDelayMs } from './thread-unload-delay.js';
-import { subagentEventRelay } from './subagent-threads.js';
+import { subagentThreads } from './subagent-threads.js';
 import { resolveThreadCwd } from './thread-cwd.js';
 
 /** What the hub needs besides the server. */
@@ -359,6 +359,19 @@ export class ThreadHub {
     return { thread: live, response: await this.response(live, turns) };
   }
 
+  /** Sub-agents' LiveThreads and events (see subagent-threads.ts). */
+  #subagents(): Pick<ThreadManagerOptions, 'onSubagentEvent' | 'subagentClientRequests'> {
+    const subagents = subagentThreads({
+      threads: this.#threads,
+      handle: (threadId) => this.#openRegistry?.get(threadId),
+      threadHost: this.#threadHost(),
+      subscribers: (threadId) => this.server.subscribers(threadId),
+      subscribe: (threadId, connection) => this.server.subscribe(threadId, connection),
+      now: () => this.server.now(),
+    });
+    return { onSubagentEvent: (threadId, event) => subagents.onEvent(threadId, event), subagentClientRequests: (threadId, parentId) => subagents.clientRequests(threadId, parentId) };
+  }
+
   /** What LiveThreads report to: the server, read receipts, and the queue delivered after a turn. */
   #threadHost(): ThreadHost {
     return {
@@ -384,14 +397,7 @@ export class ThreadHub {
           source: 'vscode',
           cliVersion: this.options.cliVersion,
           environment: this.options.environment,
-          onSubagentEvent: subagentEventRelay({
-            threads: this.#threads,
-            handle: (threadId) => this.#openRegistry?.get(threadId),
-            threadHost: this.#threadHost(),
-            subscribers: (threadId) => this.server.subscribers(threadId),
-            subscribe: (threadId, connection) => this.server.subscribe(threadId, connection),
-            now: () => this.server.now(),
-          }),
+          ...this.#subagents(),
         })),
       (error: unknown) => {
         this.#registry = undefined;

@@ -1,0 +1,51 @@
+// What the registry works out when it opens a thread: a sub-agent's recorded source, the init data
+// and workspace roots a resumed thread recorded, and where an ephemeral thread records (nowhere).
+import type { Config } from '@skein/config';
+import type { ThreadInit } from '@skein/extension-api';
+import { capabilityRootsFromRecord, type LoadedThread, type SessionSource } from '@skein/rollout';
+import { defaultWorkspaceRoots } from '@skein/sandboxing';
+import type { ChildThreadRequest } from './agents/agent-tree.js';
+import type { ThreadRecorder } from './session/thread-recorder.js';
+
+/** A sub-agent's `session_meta.source`, as Codex records it. */
+export function subagentSource(child: ChildThreadRequest): SessionSource {
+  return { subagent: { thread_spawn: { parent_thread_id: child.parent.threadId, depth: child.depth, agent_path: child.path, agent_nickname: null, agent_role: null } } };
+}
+
+/** The initialization data a thread's header recorded; a header whose roots cannot be read gives none, with a warning. */
+export function recordedInit(loaded: LoadedThread, warn: (message: string) => void): ThreadInit {
+  const roots = capabilityRootsFromRecord(loaded.meta.selected_capability_roots);
+  if (roots.ok) return { selectedCapabilityRoots: roots.roots };
+  warn(`the thread's recorded capability roots could not be read (${roots.message}); its extensions see none`);
+  return { selectedCapabilityRoots: [] };
+}
+
+/**
+ * Where an ephemeral thread records: nowhere. Nothing reads a thread's records back while it runs, so
+ * keeping them in memory would only grow with the thread.
+ */
+export const discardingRecorder: ThreadRecorder = {
+  recordItems: () => undefined,
+  recordTurnContext: () => undefined,
+  recordUserMessage: () => undefined,
+  recordWorldState: () => undefined,
+  recordCompaction: () => undefined,
+  recordExtensionState: () => undefined,
+  recordEvent: () => undefined,
+  flush: () => Promise.resolve(),
+  written: () => Promise.resolve(),
+};
+
+/**
+ * The workspace roots a resumed thread's client had named, while it works in the cwd it recorded:
+ * its last turn's (none recorded there: the defaults), else, before any turn, its header's unless
+ * they are the defaults for that cwd. Defaults are worked out again from today's config.
+ */
+export function namedRootsOf(loaded: LoadedThread, config: Config): readonly string[] | undefined {
+  const last = loaded.lastTurnContext;
+  if (last !== undefined) return last.cwd === config.cwd ? (last.runtime_workspace_roots ?? undefined) : undefined;
+  const header = loaded.meta.runtime_workspace_roots ?? undefined;
+  if (header === undefined || loaded.meta.cwd !== config.cwd) return undefined;
+  const defaults = defaultWorkspaceRoots(config, loaded.meta.cwd);
+  return header.length === defaults.length && header.every((root, index) => root === defaults[index]) ? undefined : header;
+}
