@@ -21,6 +21,7 @@ import { handleFor, type ThreadHandle } from './thread-handle.js';
 import { combineTurnHooks, type TurnHooks } from './turn/turn-hooks.js';
 import { discardingRecorder, namedRootsOf, recordedInit, subagentSource } from './thread-open.js';
 import { AgentRegistry } from './agents/agent-registry.js';
+import { subagentsInOrder } from './agents/agent-resume.js';
 import type { ChildThreadRequest } from './agents/agent-tree.js';
 import { localWorkspaceReader, type WorkspaceReader } from './session/workspace-reader.js';
 import { NO_TOKENS, breakdownFromRollout } from './session/thread-token-usage.js';
@@ -117,6 +118,9 @@ export class ThreadManagerError extends Error {
     super(message);
   }
 }
+
+/** The most sub-agents a resumed root brings back (one page of the index). */
+const MAX_SUBAGENTS_RESUMED = 500;
 
 /** The real clock, for hosts that do not inject one. */
 // eslint-disable-next-line no-restricted-syntax, no-restricted-properties -- the one place core reads the system clock
@@ -236,11 +240,36 @@ export class ThreadManager {
     if (live !== undefined) throw new ThreadManagerError('AlreadyLoaded', `thread ${threadId} is already loaded in this process`);
     // One read of the file, under its writer lock: no other writer can append between reading and continuing it.
     const { writer, loaded } = await this.#options.store.openForResume(threadId);
+    let handle: ThreadHandle;
+    // A sub-agent resumed alone keeps its session and path (its header records them).
+    const child = this.#agents.rejoin(loaded, this.#configFor(options));
     try {
-      return await this.#open(ThreadId.parse(writer.threadId), writer, loaded, options, announce);
+      handle = await this.#open(ThreadId.parse(writer.threadId), writer, loaded, options, announce, child);
     } catch (error) {
       await writer.close();
       throw error;
+    }
+    if (child !== undefined) this.#agents.tree(handle.sessionId)?.attach(handle.threadId, handle);
+    else if (handle.sessionId === handle.threadId && this.#agents.tree(handle.sessionId) !== undefined) await this.#resumeSubagents(handle, options);
+    return handle;
+  }
+
+  /** A resumed root brings back the sub-agents of its session (the index's edges), parents first. */
+  async #resumeSubagents(root: ThreadHandle, options: OpenThreadOptions): Promise<void> {
+    const page = await this.#options.store.list({ sessionId: root.sessionId, source: 'subagent', limit: MAX_SUBAGENTS_RESUMED });
+    for (const summary of subagentsInOrder(page.data)) {
+      if (this.#live.has(summary.id)) continue;
+      const parentId = summary.parentThreadId ?? root.threadId;
+      try {
+        await this.#resume(summary.id, {
+          config: root.config,
+          onEvent: (event) => this.#options.onSubagentEvent?.(summary.id, event),
+          clientRequests: this.#options.subagentClientRequests?.(summary.id, parentId),
+          environment: this.#environments.get(parentId) ?? null,
+        }, 'loaded');
+      } catch (error) {
+        options.onEvent({ type: 'warning', message: `the sub-agent thread ${summary.id} could not be resumed: ${error instanceof Error ? error.message : String(error)}` });
+      }
     }
   }
 

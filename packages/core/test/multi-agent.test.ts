@@ -220,6 +220,47 @@ describe('multi-agent v2', () => {
     while (manager.loaded().some((handle) => handle.activeTurnId !== undefined)) await new Promise((resolve) => setTimeout(resolve, 10));
   });
 
+  it('brings a tree back with its root in a new registry: the sub-agent keeps its session, path, status and history, and takes a follow-up', async () => {
+    server.expect([
+      sse(collab('spawn_agent', { task_name: 'worker', message: 'Say one.' }, 'call_spawn'), completed()),
+      routed(isChild, sse(assistantMessage('one'), completed())),
+      sse(collab('wait_agent', {}, 'call_wait'), completed()),
+      sse(assistantMessage('It said one.'), completed()),
+    ]);
+    const first = await rootThread();
+    await first.thread.runTurn(say('Delegate.'));
+    const rootId = first.thread.threadId;
+    const childId = first.manager.loaded().find((handle) => handle.threadId !== rootId)!.threadId;
+    await first.manager.closeAll();
+
+    server.expect([
+      sse(collab('list_agents', {}, 'call_list'), collab('followup_task', { target: 'worker', message: 'Now say two.' }, 'call_follow'), completed()),
+      routed(isChild, sse(assistantMessage('two'), completed())),
+      sse(collab('wait_agent', {}, 'call_wait2'), completed()),
+      sse(assistantMessage('It said two.'), completed()),
+    ]);
+    const manager = await first.newManager();
+    const events: unknown[] = [];
+    const root = await manager.resume(rootId, { onEvent: (event) => events.push(event) });
+    expect(manager.loaded().map((handle) => handle.threadId).sort()).toEqual([rootId, childId].sort());
+    expect(manager.get(childId)?.sessionId).toBe(rootId);
+    expect(await root.runTurn(say('Again.'))).toMatchObject({ status: 'completed' });
+
+    const later = server.requests.slice(4);
+    const rootRequests = later.filter((request) => !isChild(request));
+    expect(outputOf(rootRequests[1]!, 'call_list')).toBe('{"agents":[{"agent_name":"/root","agent_status":"running"},{"agent_name":"/root/worker","agent_status":{"completed":"one"}}]}');
+    expect(outputOf(rootRequests[1]!, 'call_follow')).toBe('');
+    const [child] = later.filter(isChild);
+    expect(child!.header('session-id')).toBe(rootId);
+    expect(child!.header('thread-id')).toBe(childId);
+    expect(turnMetadata(child!)).toMatchObject({ agent_name: '/root/worker', parent_thread_id: rootId, thread_source: 'subagent' });
+    // Its history: the first task and answer, then the follow-up as a new task.
+    const texts = JSON.stringify(child!.body!.input);
+    expect(texts.indexOf('Say one.')).toBeLessThan(texts.indexOf('Now say two.'));
+    expect(child!.body!.input.at(-1)).toMatchObject({ type: 'agent_message', author: '/root', recipient: '/root/worker' });
+    expect(JSON.stringify(rootRequests[2]!.body!.input.at(-1))).toContain('Message Type: FINAL_ANSWER\\nTask name: /root\\nSender: /root/worker\\nPayload:\\ntwo');
+  });
+
   it('offers no collaboration tools without the feature on gpt-5.5', async () => {
     server.expect([sse(assistantMessage('Hi.'), completed())]);
     const { thread } = await startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env });

@@ -12,6 +12,8 @@ import type { ThreadHandle } from '../thread-handle.js';
 import { collaborationTools } from '../tools/collaboration/collaboration-tools.js';
 import type { CoreEvent } from '../turn/core-event.js';
 import type { TurnHooks } from '../turn/turn-hooks.js';
+import type { LoadedThread } from '@skein/rollout';
+import { recordedSpawn, recordedStatus, resumedChild } from './agent-resume.js';
 import { AgentTree, ROOT_AGENT_PATH, type ChildThreadRequest } from './agent-tree.js';
 
 /** What a thread gets from its tree. */
@@ -62,6 +64,21 @@ export class AgentRegistry {
         agentInstructions({ place, maxConcurrent: current.agents.maxConcurrentThreads, canDelegate: offersTools, tagged: findModelInfo(current.model).multiAgentVersion === 'v2' }),
       collaboration: offersTools ? ({ emit, now }) => collaborationTools({ tree, caller: () => tree.nodeOfThread(threadId), emit, now }) : undefined,
     };
+  }
+
+  /**
+   * A thread being resumed that its header names a sub-agent: put back in its session's tree (its
+   * status from its last turn), and the request that reopens it as one. Undefined for other threads.
+   */
+  rejoin(loaded: LoadedThread, config: Config): ChildThreadRequest | undefined {
+    const spawn = recordedSpawn(loaded.meta);
+    if (spawn === undefined) return undefined;
+    const sessionId = loaded.meta.session_id ?? loaded.meta.id;
+    const tree = this.#treeFor(sessionId, config);
+    const parentPath = tree.nodeOfThread(spawn.parentThreadId)?.path ?? spawn.path.slice(0, spawn.path.lastIndexOf('/'));
+    const child = resumedChild(spawn, parentPath);
+    tree.adopt(child, loaded.meta.id, recordedStatus(loaded));
+    return child;
   }
 
   /** A closed root takes its sub-agents with it: their turns stop and their files close. */

@@ -26,13 +26,13 @@ export interface AgentLimits {
   readonly maxConcurrent: number;
 }
 
-/** A spawned agent's parent: its thread and path, and the turn that spawned it. */
+/** A spawned agent's parent: its thread and path, and the turn that spawned it (unknown for a tree resumed from its files). */
 export interface AgentParent {
   readonly path: string;
   readonly threadId: string;
-  readonly turnId: string;
+  readonly turnId: string | undefined;
   /** The turn the parent's turn chain started from (the root's user turn). */
-  readonly rootTurnId: string;
+  readonly rootTurnId: string | undefined;
 }
 
 /** One agent of the tree. */
@@ -46,7 +46,7 @@ export interface AgentNode {
   status: AgentStatus;
   /** The loaded thread (undefined while a sub-agent's thread is being opened). */
   handle: ThreadHandle | undefined;
-  /** Tells the parent's clients what this sub-agent did (its end); undefined for the root. */
+  /** Tells the parent's clients what this sub-agent did (its end); undefined for the root and a resumed sub-agent. */
   readonly tellParent?: ((event: CoreEvent) => void) | undefined;
 }
 
@@ -99,6 +99,18 @@ export class AgentTree {
     const root: AgentNode = { path: ROOT_AGENT_PATH, threadId, depth: 0, inbox: new AgentInbox(), parent: undefined, status: { kind: 'running' }, handle: undefined };
     this.#nodes.set(ROOT_AGENT_PATH, root);
     return root;
+  }
+
+  /** Puts back a sub-agent recorded in the session's files (its thread opens after; see `attach`). */
+  adopt(child: ChildThreadRequest, threadId: string, status: AgentStatus): void {
+    if (this.#nodes.has(child.path)) return;
+    this.#nodes.set(child.path, { path: child.path, threadId, depth: child.depth, inbox: child.inbox, parent: child.parent, status, handle: undefined });
+  }
+
+  /** Binds a put-back sub-agent's opened thread. */
+  attach(threadId: string, handle: ThreadHandle): void {
+    const node = this.nodeOfThread(threadId);
+    if (node !== undefined) node.handle = handle;
   }
 
   /** The agent whose thread is `threadId`, if it is in this tree. */
@@ -249,8 +261,9 @@ export class AgentTree {
     const now = this.#now();
     const activity = node.status.kind === 'interrupted' ? 'interrupted' : 'completed';
     const item: SubAgentActivityTurnItem = { kind: 'subAgentActivity', id: `subagent-completed-${childTurnId}`, activity, agentThreadId: node.threadId, agentPath: node.path, model: null, reasoningEffort: null, startedAtMs: now, completedAtMs: now };
-    tell({ type: 'turnItem', phase: 'started', turnId: node.parent.turnId, item: { ...item, completedAtMs: null } });
-    tell({ type: 'turnItem', phase: 'completed', turnId: node.parent.turnId, item });
+    const turnId = node.parent.turnId ?? '';
+    tell({ type: 'turnItem', phase: 'started', turnId, item: { ...item, completedAtMs: null } });
+    tell({ type: 'turnItem', phase: 'completed', turnId, item });
   }
 
   #item(envelope: Envelope): ResponseItem {

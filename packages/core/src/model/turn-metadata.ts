@@ -30,7 +30,7 @@ export interface TurnIdentity {
   /** The thread's agent path (`/root` for a thread that is no one's sub-agent). */
   readonly agentName?: string;
   /** For a sub-agent: the thread and turn that spawned it. */
-  readonly spawnedBy?: { readonly threadId: string; readonly turnId: string };
+  readonly spawnedBy?: { readonly threadId: string; readonly turnId: string | undefined };
 }
 
 /** Why and where a compaction runs, as Codex reports it in the turn metadata's `compaction` object. */
@@ -58,7 +58,7 @@ export function turnRequestMetadata(identity: TurnIdentity): TurnRequestMetadata
     window_number: identity.windowNumber,
     ...(identity.contextWindowId === undefined ? {} : { context_window_id: identity.contextWindowId }),
     request_kind: identity.compaction === undefined ? 'turn' : 'compaction',
-    ...(identity.spawnedBy === undefined ? {} : { parent_thread_id: identity.spawnedBy.threadId, parent_turn_id: identity.spawnedBy.turnId }),
+    ...(identity.spawnedBy === undefined ? {} : { parent_thread_id: identity.spawnedBy.threadId, ...(identity.spawnedBy.turnId === undefined ? {} : { parent_turn_id: identity.spawnedBy.turnId }) }),
     root_turn_id: identity.rootTurnId,
     ...(identity.spawnedBy === undefined ? {} : { subagent_kind: 'thread_spawn' }),
     thread_source: identity.threadSource,

@@ -44,6 +44,8 @@ export interface ThreadListQuery {
   readonly source?: string | readonly string[];
   /** Leave out threads of this source kind (`subagent`: list root threads only). */
   readonly excludeSource?: string;
+  /** Only the threads of this session (a root and the sub-agents under it). */
+  readonly sessionId?: string;
   /** Archived threads instead of live ones (default false). */
   readonly archived?: boolean;
   /** Newest first by creation (default) or by last update. */
@@ -346,6 +348,10 @@ function pageQuery(query: Omit<ThreadListQuery, 'cwd'>, table: string, ascending
     const sources = typeof query.source === 'string' ? [query.source] : [...query.source];
     where.push(`${table}.source IN (${sources.map((_, index) => `@source${index}`).join(', ') || 'NULL'})`);
     sources.forEach((source, index) => (params[`source${index}`] = source));
+  }
+  if (query.sessionId !== undefined) {
+    where.push(`${table}.session_id = @sessionId`);
+    params['sessionId'] = query.sessionId;
   }
   if (query.excludeSource !== undefined) {
     where.push(`${table}.source IS NOT @excludeSource`);
