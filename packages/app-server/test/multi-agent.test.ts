@@ -107,4 +107,27 @@ describe('multi-agent v2 over the app-server', () => {
     expect(asked[0]).toMatchObject({ method: 'item/commandExecution/requestApproval', params: { threadId: spawned?.['agentThreadId'], itemId: 'call_touch', cwd: home.workspace } });
     expect(existsSync(path.join(home.workspace, 'made-by-child.txt'))).toBe(true);
   });
+
+  it("keeps the client's multiAgentMode from thread/start, turn/start and thread/settings/update, and tells the model when it changes", async () => {
+    model.expect([sse(assistantMessage('a'), completed()), sse(assistantMessage('b'), completed())]);
+    server = await startInProcess(home, { threads: threadsOn(home) });
+    client = await server.connect('stdio');
+    await client.initialize();
+    const started = (await client.request('thread/start', { cwd: home.workspace, approvalPolicy: 'never', multiAgentMode: 'proactive' })) as { thread: { id: string }; multiAgentMode: unknown };
+    expect(started.multiAgentMode).toBe('proactive');
+    const threadId = started.thread.id;
+    const run = async (params: Record<string, unknown>) => {
+      const turn = (await client!.request('turn/start', { threadId, input: [{ type: 'text', text: 'go', text_elements: [] }], ...params })) as { turn: { id: string } };
+      await client!.waitFor('turn/completed', (done) => (done as { turn: { id: string } }).turn.id === turn.turn.id);
+    };
+    await run({});
+    await run({ multiAgentMode: { custom: 'Only for the tests.' } });
+    const told = (index: number) => JSON.stringify(model.requests[index]!.body!.input).match(/<multi_agent_mode>/g)?.length ?? 0;
+    expect(told(0)).toBe(1);
+    expect(told(1)).toBe(2);
+    expect(JSON.stringify(model.requests[1]!.body!.input)).toContain('Only for the tests.');
+    const announced = client.waitFor('thread/settings/updated', (params) => JSON.stringify(params).includes('"multiAgentMode":"explicitRequestOnly"'));
+    await client.request('thread/settings/update', { threadId, multiAgentMode: 'explicitRequestOnly' });
+    await announced;
+  });
 });

@@ -12,6 +12,7 @@ import type { ResponsesServiceTier } from './model/responses-request.js';
 import type { UserShellResult } from './session/user-shell-command.js';
 import type { CaptureCommandOptions, CommandCapture } from './session/command-capture.js';
 import type { TurnOutcome } from './turn/run-turn.js';
+import type { MultiAgentMode } from './agents/agent-instructions.js';
 
 /** Options of {@link ThreadHandle.runTurn}. */
 export interface RunTurnOptions {
@@ -73,6 +74,10 @@ export interface ThreadHandle {
   interruptIfRunning(): void;
   /** Settings for later turns. */
   reconfigure(config: Config): void;
+  /** The delegation mode the client chose (multi-agent v2; told to the model of a thread in an agent tree). */
+  readonly multiAgentMode: MultiAgentMode;
+  /** Chooses the delegation mode for later turns (sticky, and restored on resume). */
+  setMultiAgentMode(mode: MultiAgentMode): void;
   rename(name: string | null): void;
   runUserShellCommand(command: string, options?: { readonly timeoutMs?: number | undefined }): Promise<UserShellResult>;
   /**
@@ -128,6 +133,10 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
     interrupt: () => session.interrupt(),
     interruptIfRunning: () => session.interruptIfRunning(),
     reconfigure: (config) => session.reconfigure(config),
+    get multiAgentMode() {
+      return session.multiAgentMode;
+    },
+    setMultiAgentMode: (mode) => session.setMultiAgentMode(mode),
     rename: (name) => session.rename(name),
     runUserShellCommand: (command, options) => session.runUserShellCommand(command, options),
     captureCommand: (argv, options) => session.captureCommand(argv, options),

@@ -19,7 +19,7 @@ import { firstSelected, withPrimaryWorkspaceRoots } from './session/thread-envir
 import { defaultWorkspaceRoots } from '@skein/sandboxing';
 import { handleFor, type ThreadHandle } from './thread-handle.js';
 import { combineTurnHooks, type TurnHooks } from './turn/turn-hooks.js';
-import { discardingRecorder, namedRootsOf, recordedInit, subagentSource } from './thread-open.js';
+import { discardingRecorder, namedRootsOf, recordedInit, recordedMultiAgentMode, subagentSource } from './thread-open.js';
 import { AgentRegistry } from './agents/agent-registry.js';
 import { subagentsInOrder } from './agents/agent-resume.js';
 import type { ChildThreadRequest } from './agents/agent-tree.js';
@@ -355,7 +355,7 @@ export class ThreadManager {
       ...(environment === undefined ? {} : { environment }),
       hooks: combineTurnHooks(this.#options.turnHooks?.({ threadId }) ?? {}, agent?.hooks ?? {}),
       agent: agent?.place,
-      agentInstructions: agent?.instructions,
+      agentRole: agent?.role,
       onInterrupt: agent?.onInterrupt,
       collaboration: agent?.collaboration,
     });
@@ -374,6 +374,7 @@ export class ThreadManager {
               currentDate: baseline.current_date ?? undefined,
               timezone: baseline.timezone ?? undefined,
               workspaceRoots: baseline.runtime_workspace_roots ?? undefined,
+              multiAgentMode: recordedMultiAgentMode(baseline),
             },
         loaded.tokenCount === undefined ? NO_TOKENS : breakdownFromRollout(loaded.tokenCount.total_token_usage),
         {

@@ -4,6 +4,7 @@ import type { Config } from '@skein/config';
 import type { ThreadInit } from '@skein/extension-api';
 import { capabilityRootsFromRecord, type LoadedThread, type SessionSource } from '@skein/rollout';
 import { defaultWorkspaceRoots } from '@skein/sandboxing';
+import type { MultiAgentMode } from './agents/agent-instructions.js';
 import type { ChildThreadRequest } from './agents/agent-tree.js';
 import type { ThreadRecorder } from './session/thread-recorder.js';
 
@@ -48,4 +49,12 @@ export function namedRootsOf(loaded: LoadedThread, config: Config): readonly str
   if (header === undefined || loaded.meta.cwd !== config.cwd) return undefined;
   const defaults = defaultWorkspaceRoots(config, loaded.meta.cwd);
   return header.length === defaults.length && header.every((root, index) => root === defaults[index]) ? undefined : header;
+}
+
+/** The delegation mode a turn_context recorded (Skein records the selection as `multi_agent_mode`). */
+export function recordedMultiAgentMode(turnContext: object): MultiAgentMode | undefined {
+  const mode = (turnContext as { multi_agent_mode?: unknown }).multi_agent_mode;
+  if (mode === 'explicitRequestOnly' || mode === 'proactive') return mode;
+  if (typeof mode === 'object' && mode !== null && typeof (mode as { custom?: unknown }).custom === 'string') return { custom: (mode as { custom: string }).custom };
+  return undefined;
 }

@@ -261,6 +261,28 @@ describe('multi-agent v2', () => {
     expect(JSON.stringify(rootRequests[2]!.body!.input.at(-1))).toContain('Message Type: FINAL_ANSWER\\nTask name: /root\\nSender: /root/worker\\nPayload:\\ntwo');
   });
 
+  it('tells the delegation mode in the initial context, again only when it changes, and keeps it across a resume', async () => {
+    server.expect([sse(assistantMessage('a'), completed()), sse(assistantMessage('b'), completed()), sse(assistantMessage('c'), completed()), sse(assistantMessage('d'), completed())]);
+    const started = await rootThread();
+    const { thread, manager } = started;
+    const modes = (request: CapturedRequest) => request.body!.input.flatMap((item) => (item.type === 'message' && item.role === 'developer' ? [JSON.stringify(item.content)] : [])).filter((text) => text.includes('<multi_agent_mode>'));
+    thread.setMultiAgentMode('proactive');
+    await thread.runTurn(say('one'));
+    await thread.runTurn(say('two'));
+    thread.setMultiAgentMode({ custom: 'Delegate only test runs.' });
+    await thread.runTurn(say('three'));
+    expect(modes(server.requests[0]!)).toHaveLength(1);
+    expect(modes(server.requests[0]!)[0]).toContain('Delegation mode: proactive');
+    expect(modes(server.requests[1]!)).toHaveLength(1);
+    expect(modes(server.requests[2]!)).toHaveLength(2);
+    expect(modes(server.requests[2]!)[1]).toContain('Delegate only test runs.');
+    await manager.closeAll();
+    const resumed = await (await started.newManager()).resume(thread.threadId, { onEvent: () => undefined });
+    expect(resumed.multiAgentMode).toEqual({ custom: 'Delegate only test runs.' });
+    await resumed.runTurn(say('four'));
+    expect(modes(server.requests[3]!)).toHaveLength(2);
+  });
+
   it('offers no collaboration tools without the feature on gpt-5.5', async () => {
     server.expect([sse(assistantMessage('Hi.'), completed())]);
     const { thread } = await startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env });

@@ -58,6 +58,7 @@ export const THREAD_SETTINGS_METHODS: ReadonlyMap<string, AppServerMethod> = new
         recordPermissions(thread, permissions);
         thread.serviceTier = chosenServiceTier(params.serviceTier, thread.serviceTier);
         if (params.personality !== undefined && params.personality !== null) thread.personality = params.personality;
+        if (params.multiAgentMode !== undefined && params.multiAgentMode !== null) thread.handle.setMultiAgentMode(params.multiAgentMode);
         if (params.disabledPluginIds !== undefined && params.disabledPluginIds !== null) thread.disabledPluginIds = [...params.disabledPluginIds];
         const threadSettings = threadSettingsObject(thread, config, environmentEntries(thread, settled?.environments));
         afterResponse(() => {

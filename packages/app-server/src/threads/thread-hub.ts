@@ -149,6 +149,8 @@ export class ThreadHub {
       init: { selectedCapabilityRoots: params.selectedCapabilityRoots ?? [] },
     });
     announceWhenConnected(this.server, handle.threadId, settled.environments);
+    // The client's delegation mode (Codex 0.171.0 ignores it and answers explicitRequestOnly; Skein keeps it).
+    if (params.multiAgentMode !== undefined && params.multiAgentMode !== null) handle.setMultiAgentMode(params.multiAgentMode);
     return { ...(await this.#register(live, handle, connection)), skipped };
   }
 
@@ -326,7 +328,7 @@ export class ThreadHub {
   async response(thread: LiveThread, turns: readonly WireObject[]): Promise<WireObject> {
     // The AGENTS.md files the thread's context holds, as Codex lists them (read from each environment).
     const instructionSources = await thread.handle.instructionSources().catch(() => []);
-    return threadSettingsObject(thread.config, this.threadOf(thread, turns), { serviceTier: thread.serviceTier, instructionSources, permissionProfile: thread.permissionProfile });
+    return threadSettingsObject(thread.config, this.threadOf(thread, turns), { serviceTier: thread.serviceTier, instructionSources, permissionProfile: thread.permissionProfile, multiAgentMode: thread.handle.multiAgentMode });
   }
 
   #live(

@@ -1,6 +1,7 @@
 // The `Thread` object clients get from thread/start, resume, fork, list and read, with every field
 // Codex 0.171.0 sends (unset ones null), and its sandbox policy in the v2 wire form.
 import type { Config } from '@skein/config';
+import type { MultiAgentMode } from '@skein/core';
 import { defaultWorkspaceRoots, legacyWorkspacePolicy, sandboxPolicyFromConfig } from '@skein/sandboxing';
 import type { WireObject } from './thread-items.js';
 
@@ -125,7 +126,11 @@ export function approvalPolicyObject(config: Config): unknown {
 }
 
 /** The settings part of the thread/start, resume and fork responses. */
-export function threadSettingsObject(config: Config, thread: WireObject, facts: { readonly serviceTier: string | null; readonly instructionSources: readonly string[]; readonly permissionProfile: string | null }): WireObject {
+export function threadSettingsObject(
+  config: Config,
+  thread: WireObject,
+  facts: { readonly serviceTier: string | null; readonly instructionSources: readonly string[]; readonly permissionProfile: string | null; readonly multiAgentMode: MultiAgentMode },
+): WireObject {
   const roots = primaryWorkspaceRoots(config, Array.isArray(thread['environments']) ? (thread['environments'] as WireObject[]) : []);
   return {
     thread,
@@ -141,6 +146,6 @@ export function threadSettingsObject(config: Config, thread: WireObject, facts: 
     sandbox: sandboxPolicyObject(config, roots),
     activePermissionProfile: activePermissionProfile(config, facts.permissionProfile),
     reasoningEffort: config.modelReasoningEffort ?? null,
-    multiAgentMode: 'explicitRequestOnly',
+    multiAgentMode: facts.multiAgentMode,
   };
 }

@@ -84,7 +84,7 @@ export function threadSettingsObject(thread: LiveThread, config: Config, environ
     effort,
     summary: config.modelReasoningSummary ?? null,
     collaborationMode: { mode: 'default', settings: { model: config.model, reasoning_effort: effort, developer_instructions: null } },
-    multiAgentMode: 'explicitRequestOnly',
+    multiAgentMode: thread.handle.multiAgentMode,
     personality: thread.personality,
     disabledPluginIds: [...thread.disabledPluginIds],
   };

@@ -4,8 +4,16 @@
 import { MULTI_AGENT_MODE_FRAGMENT, MULTI_AGENT_ROLE_FRAGMENT, type ResponseItem } from '@skein/protocol';
 import type { AgentPlace } from '../session/turn-requests.js';
 
-/** When the agent may spawn sub-agents: only when asked (Codex 0.171.0 runs every thread in this mode). */
-export type MultiAgentMode = 'explicitRequestOnly';
+/**
+ * When the agent should delegate: only when asked (the default, and the only mode Codex 0.171.0
+ * runs), on its own judgement, or as the client's own words say.
+ */
+export type MultiAgentMode = 'explicitRequestOnly' | 'proactive' | { readonly custom: string };
+
+/** Whether two modes are the same (a custom mode by its words). */
+export function sameMultiAgentMode(a: MultiAgentMode | undefined, b: MultiAgentMode | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
 
 /** What the role text is made from. */
 export interface AgentRoleFacts {
@@ -37,17 +45,22 @@ function roleText(facts: AgentRoleFacts): string {
 }
 
 function modeText(mode: MultiAgentMode): string {
-  switch (mode) {
-    case 'explicitRequestOnly':
-      return 'Delegation mode: explicit requests only. Start sub-agents only when the user asks for them (or for parallel or delegated work); otherwise do the work yourself.';
+  if (mode === 'explicitRequestOnly') {
+    return 'Delegation mode: explicit requests only. Start sub-agents only when the user asks for them (or for parallel or delegated work); otherwise do the work yourself.';
   }
+  if (mode === 'proactive') {
+    return 'Delegation mode: proactive. Start sub-agents on your own judgement when parts of the work are independent and a sub-agent would finish them sooner or keep your context clear; do small or tightly coupled work yourself.';
+  }
+  return `Delegation mode: as the user set it. ${mode.custom}`;
 }
 
-/** The role and mode messages, in Codex's order. */
-export function agentInstructions(facts: AgentRoleFacts, mode: MultiAgentMode = 'explicitRequestOnly'): ResponseItem[] {
+/** The message that tells the agent its role (bare, or in `<multi_agent_role>` for models trained on v2). */
+export function agentRoleMessage(facts: AgentRoleFacts): ResponseItem {
   const role = roleText(facts);
-  return [
-    { type: 'message', role: 'developer', content: [{ type: 'input_text', text: facts.tagged ? MULTI_AGENT_ROLE_FRAGMENT.render(role).text : role }] },
-    { type: 'message', role: 'developer', content: [{ type: 'input_text', text: MULTI_AGENT_MODE_FRAGMENT.render(modeText(mode)).text }] },
-  ];
+  return { type: 'message', role: 'developer', content: [{ type: 'input_text', text: facts.tagged ? MULTI_AGENT_ROLE_FRAGMENT.render(role).text : role }] };
+}
+
+/** The `<multi_agent_mode>` message, sent with the initial context and again when the mode changes. */
+export function agentModeMessage(mode: MultiAgentMode): ResponseItem {
+  return { type: 'message', role: 'developer', content: [{ type: 'input_text', text: MULTI_AGENT_MODE_FRAGMENT.render(modeText(mode)).text }] };
 }

@@ -5,7 +5,7 @@
 import type { Config } from '@skein/config';
 import type { NamespaceToolHandler } from '@skein/extension-api';
 import type { ResponseItem, UuidV7Source } from '@skein/protocol';
-import { agentInstructions } from './agent-instructions.js';
+import { agentRoleMessage } from './agent-instructions.js';
 import { findModelInfo } from '../model/model-catalog.js';
 import type { AgentPlace } from '../session/turn-requests.js';
 import type { ThreadHandle } from '../thread-handle.js';
@@ -20,7 +20,8 @@ import { AgentTree, ROOT_AGENT_PATH, type ChildThreadRequest } from './agent-tre
 export interface ThreadAgentWiring {
   readonly hooks: Partial<TurnHooks>;
   readonly place: AgentPlace;
-  readonly instructions: (config: Config) => readonly ResponseItem[];
+  /** The message that tells the agent its role (its initial context; the mode message follows it). */
+  readonly role: (config: Config) => ResponseItem;
   /** The thread's turn was interrupted: so are the turns of the sub-agents it spawned. */
   readonly onInterrupt: () => void;
   readonly collaboration: ((binding: { readonly emit: (event: CoreEvent) => void; readonly now: () => number }) => NamespaceToolHandler) | undefined;
@@ -60,8 +61,7 @@ export class AgentRegistry {
       hooks: { beforeSampling: [inbox] },
       place,
       onInterrupt: () => tree.interruptChildren(threadId),
-      instructions: (current) =>
-        agentInstructions({ place, maxConcurrent: current.agents.maxConcurrentThreads, canDelegate: offersTools, tagged: findModelInfo(current.model).multiAgentVersion === 'v2' }),
+      role: (current) => agentRoleMessage({ place, maxConcurrent: current.agents.maxConcurrentThreads, canDelegate: offersTools, tagged: findModelInfo(current.model).multiAgentVersion === 'v2' }),
       collaboration: offersTools ? ({ emit, now }) => collaborationTools({ tree, caller: () => tree.nodeOfThread(threadId), emit, now }) : undefined,
     };
   }

@@ -46,6 +46,7 @@ export class RolloutThreadRecorder implements ThreadRecorder {
           effort: context.reasoningEffort ?? null,
           summary: context.reasoningSummary ?? 'none',
           ...(context.workspaceRoots === undefined ? {} : { runtime_workspace_roots: context.workspaceRoots }),
+          ...(context.multiAgentMode === undefined ? {} : { multi_agent_mode: context.multiAgentMode }),
         },
       },
     ]);

@@ -1,5 +1,6 @@
 // Where a session persists what happens: the rollout writer in production (an adapter over
 // @skein/rollout), an in-memory list in tests. Core only calls this interface.
+import type { MultiAgentMode } from '../agents/agent-instructions.js';
 import type { CoreSandboxPolicy, ResponseItem, UserInput } from '@skein/protocol';
 import type { ContextWindow } from '../compaction/context-window.js';
 import type { ExtensionStateRecord } from '../extensions/thread-extension-state.js';
@@ -18,6 +19,8 @@ export interface TurnContextRecord {
   readonly timezone: string;
   /** The turn's workspace roots, when they are not the defaults for its cwd (a Skein addition to Codex's record). */
   readonly workspaceRoots?: readonly string[] | undefined;
+  /** The thread's delegation mode, for a thread of an agent tree (restored on resume). */
+  readonly multiAgentMode?: MultiAgentMode | undefined;
 }
 
 /** A world-state snapshot for one section, recorded so later turns (and resumes) diff against it. */

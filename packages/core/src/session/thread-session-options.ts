@@ -55,8 +55,8 @@ export interface ThreadSessionOptions {
   readonly hooks?: Partial<TurnHooks> | undefined;
   /** The thread's place in its agent tree (its path, who spawned it), for request metadata. */
   readonly agent?: AgentPlace | undefined;
-  /** What the agent is told of its role and mode (developer messages of its initial context). */
-  readonly agentInstructions?: ((config: Config) => readonly ResponseItem[]) | undefined;
+  /** For a thread of an agent tree: the message that tells it its role (its delegation mode follows it). */
+  readonly agentRole?: ((config: Config) => ResponseItem) | undefined;
   /** Called when the running turn is interrupted (an agent's interrupt reaches the sub-agents it runs). */
   readonly onInterrupt?: (() => void) | undefined;
   /** The `collaboration` tools this thread offers (multi-agent v2), bound to its emitter. */

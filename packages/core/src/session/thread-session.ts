@@ -32,6 +32,7 @@ import { ThreadSessionError, type ActiveTurn, type TurnSlot } from './active-tur
 import { InjectedItems } from './injected-items.js';
 import { requestMetadata, sharedRequestFields, type RequestPlace } from './turn-requests.js';
 import { TurnContextAssembly, type RecordedTurnSettings } from './turn-context-assembly.js';
+import type { MultiAgentMode } from '../agents/agent-instructions.js';
 import { USER_SHELL_UNAVAILABLE, type UserShellResult } from './user-shell-command.js';
 import type { RunTurnOptions } from '../thread-handle.js';
 import { userInputToItems } from './user-input-items.js';
@@ -74,6 +75,8 @@ export class ThreadSession {
   readonly #injected: InjectedItems;
   /** The model the last turn ran with (unknown after a resume until a turn runs). */
   #lastTurnModel: ModelInfo | undefined;
+  /** The delegation mode the client chose (a thread of an agent tree tells its model; sticky across turns and resume). */
+  #multiAgentMode: MultiAgentMode = 'explicitRequestOnly';
 
   constructor(options: ThreadSessionOptions) {
     this.threadId = options.threadId;
@@ -99,7 +102,7 @@ export class ThreadSession {
       environmentsInstructions: (config) => (config.features.isEnabled('deferred_executor') ? ENVIRONMENTS_INSTRUCTIONS : undefined),
       agentsMdPlaces: (config) => this.environments.toolEnvironments(config, this.#active?.environments).map((environment) => ({ environmentId: environment.id, fileSystem: environment.fileSystem, cwd: environment.cwd })),
       workspaceRoots: () => (this.#active?.environments ?? this.environments.selection).namedPrimaryRoots,
-      agentInstructions: options.agentInstructions,
+      agent: options.agentRole === undefined ? undefined : { role: options.agentRole, mode: () => this.#multiAgentMode },
     });
     this.#tools = new ThreadTools({
       threadId: options.threadId,
@@ -192,6 +195,16 @@ export class ThreadSession {
   reconfigure(config: Config): void {
     this.#config = config;
     this.#model = findModelInfo(config.model, { contextWindow: config.modelContextWindow });
+  }
+
+  /** The delegation mode later turns run with. */
+  get multiAgentMode(): MultiAgentMode {
+    return this.#multiAgentMode;
+  }
+
+  /** Chooses the delegation mode; the model is told at the next turn when it changed. */
+  setMultiAgentMode(mode: MultiAgentMode): void {
+    this.#multiAgentMode = mode;
   }
 
   /** Names the thread (recorded, so lists and resumes show it). */
@@ -317,6 +330,7 @@ export class ThreadSession {
     recorded: { readonly window?: ContextWindow; readonly lastTokenUsage?: TokenUsageBreakdown } = {},
   ): void {
     this.history.replace(items);
+    if (baseline?.multiAgentMode !== undefined) this.#multiAgentMode = baseline.multiAgentMode;
     this.#tokens.restore(tokenUsage, recorded.lastTokenUsage);
     this.#compaction.restore(recorded.window);
     this.#budgets.restore();

@@ -9,6 +9,7 @@ import type { ContextWindow } from '../compaction/context-window.js';
 import { agentsMdInstructions, type AgentsMdInstructions } from '../context/agents-md.js';
 import { discoverAgentsMd, type AgentsMdPlace } from '../context/agents-md-discovery.js';
 import { localDate, renderEnvironmentsUpdate, type AttachedEnvironmentContext, type EnvironmentContext } from '../context/environment-context.js';
+import { agentModeMessage, sameMultiAgentMode, type MultiAgentMode } from '../agents/agent-instructions.js';
 import { buildInitialContext, contextUpdates } from '../context/initial-context.js';
 import type { PermissionsFacts } from '../context/permissions-instructions.js';
 import type { ExtensionHost } from '../extensions/extension-host.js';
@@ -33,11 +34,15 @@ export interface RecordedTurnSettings {
   readonly timezone?: string | undefined;
   /** Its workspace roots, when they were not the defaults for its cwd. */
   readonly workspaceRoots?: readonly string[] | undefined;
+  /** Its delegation mode, for a thread of an agent tree. */
+  readonly multiAgentMode?: MultiAgentMode | undefined;
 }
 
 interface TurnSettings {
   readonly environment: EnvironmentContext;
   readonly permissions: PermissionsFacts;
+  /** The delegation mode the model is told (a thread of an agent tree only). */
+  readonly multiAgentMode: MultiAgentMode | undefined;
 }
 
 /** A turn's opening: context items, the user's input as items, and the hook that records settings. */
@@ -69,8 +74,8 @@ export interface TurnContextAssemblyOptions {
   readonly agentsMdPlaces: (config: Config) => readonly AgentsMdPlace[];
   /** The workspace roots the client named for the thread's cwd; the defaults (cwd, `writable_roots`) when undefined. */
   readonly workspaceRoots?: (() => readonly string[] | undefined) | undefined;
-  /** The developer messages that tell an agent of a tree its role and delegation mode (after the policy message). */
-  readonly agentInstructions?: ((config: Config) => readonly ResponseItem[]) | undefined;
+  /** For a thread of an agent tree: the message that tells it its role, and its delegation mode now. */
+  readonly agent?: { readonly role: (config: Config) => ResponseItem; readonly mode: () => MultiAgentMode } | undefined;
 }
 
 /** Assembles each turn's context for one thread, remembering what the model was last told. */
@@ -86,7 +91,10 @@ export class TurnContextAssembly {
   async assemble(config: Config, model: ModelInfo, turnId: string, input: readonly UserInput[]): Promise<AssembledTurn> {
     const { extensions, threadId, recorder } = this.#options;
     const settings = this.#settings(config);
-    const context: ResponseItem[] = this.#lastSettings === undefined ? await this.#initialContext(config, settings) : contextUpdates(this.#lastSettings, settings);
+    const last = this.#lastSettings;
+    const context: ResponseItem[] = last === undefined ? await this.#initialContext(config, settings) : contextUpdates(last, settings);
+    // A changed delegation mode is told again, as Codex tells it: a new `<multi_agent_mode>` message.
+    if (last !== undefined && settings.multiAgentMode !== undefined && !sameMultiAgentMode(last.multiAgentMode, settings.multiAgentMode)) context.push(agentModeMessage(settings.multiAgentMode));
     const fragments = await extensions.turnFragments(threadId, config.cwd, turnId);
     context.push(...fragments.map((fragment): ResponseItem => ({ type: 'message', role: fragment.role, content: [{ type: 'input_text', text: fragment.text }] })));
     const world = await extensions.worldState(threadId, config.cwd, turnId);
@@ -183,6 +191,7 @@ export class TurnContextAssembly {
       currentDate: settings.environment.currentDate,
       timezone: settings.environment.timezone,
       ...(named ? { workspaceRoots: roots } : {}),
+      ...(settings.multiAgentMode === undefined ? {} : { multiAgentMode: settings.multiAgentMode }),
     });
   }
 
@@ -203,6 +212,8 @@ export class TurnContextAssembly {
     const permissions = policy.success ? permissionsForPolicy(policy.data, baseline.approvalPolicy ?? current.permissions.approvalPolicy, roots) : undefined;
     return {
       permissions: permissions?.facts ?? current.permissions,
+      // A file that recorded no mode (older, or a thread outside any tree) is taken as told the current one.
+      multiAgentMode: baseline.multiAgentMode ?? current.multiAgentMode,
       environment: {
         ...current.environment,
         cwd: baseline.cwd,
@@ -222,6 +233,7 @@ export class TurnContextAssembly {
     const primary = environments.find((environment) => environment.status === 'ready');
     return {
       permissions: permissions.facts,
+      multiAgentMode: this.#options.agent?.mode(),
       environment: {
         cwd: config.cwd,
         shell: primary?.status === 'ready' ? primary.shell : host.shell,
@@ -251,7 +263,8 @@ export class TurnContextAssembly {
       environment: settings.environment,
     });
     // Codex's order: the policy message, an agent's role and mode, then the lineage, then the user's context.
-    const agent = this.#options.agentInstructions?.(config) ?? [];
+    const role = this.#options.agent?.role(config);
+    const agent = role === undefined || settings.multiAgentMode === undefined ? [] : [role, agentModeMessage(settings.multiAgentMode)];
     const lineage = this.#options.lineage?.(config, window);
     items.splice(1, 0, ...agent, ...(lineage === undefined ? [] : [lineage]));
     const userFragments = fragments.filter((fragment) => fragment.role === 'user');
