@@ -6,32 +6,19 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { probeSandbox } from '@skein/sandboxing';
-import { assistantMessage, completed, functionCall, mockProviderConfigToml, probeSandboxForTests, routed, sse, startMockResponsesServer, type AppServerTestClient, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeHome, startInProcess, threadsOn, type InProcessServer, type TestHome } from './support/app-server-harness.js';
+import { assistantMessage, completed, functionCall, probeSandboxForTests, routed, sse, type AppServerTestClient, type CapturedRequest } from '@skein/test-support';
+import { describe, expect, it } from 'vitest';
+import { useModelScenario } from './support/model-scenario.js';
 
 const { skip: NO_SANDBOX } = await probeSandboxForTests(() => probeSandbox({ env: process.env }));
 
-let model: MockResponsesServer;
-let home: TestHome;
-let server: InProcessServer | undefined;
-let client: AppServerTestClient | undefined;
+const scenario = useModelScenario();
 
-beforeEach(async () => {
-  model = await startMockResponsesServer();
-  home = makeHome(`${mockProviderConfigToml(model.url)}\n[features]\nmulti_agent_v2 = true\n`);
-});
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-  try {
-    await model.close();
-  } finally {
-    home.cleanup();
-  }
-});
+/** A connected client over a home with multi-agent v2 on. */
+async function connect(): Promise<AppServerTestClient> {
+  scenario().configure({ after: '\n[features]\nmulti_agent_v2 = true\n' });
+  return scenario().connect();
+}
 
 const isChild = (request: CapturedRequest) => request.header('x-openai-subagent') === 'collab_spawn';
 const collab = (name: string, args: Record<string, unknown>, callId: string) => functionCall(name, args, { namespace: 'collaboration', callId });
@@ -43,15 +30,14 @@ interface Notification {
 
 describe('multi-agent v2 over the app-server', () => {
   it('shows the spawn, the wait and the end on the parent, and the sub-agent as a thread of its own', async () => {
+    const { model, home } = scenario();
     model.expect([
       sse(collab('spawn_agent', { task_name: 'worker', message: 'Reply with: hello from worker' }, 'call_spawn'), completed()),
       routed(isChild, sse(assistantMessage('hello from worker'), completed())),
       sse(collab('wait_agent', {}, 'call_wait'), completed()),
       sse(assistantMessage('The worker said hello.'), completed()),
     ]);
-    server = await startInProcess(home, { threads: threadsOn(home) });
-    client = await server.connect('stdio');
-    await client.initialize();
+    const client = await connect();
     const started = (await client.request('thread/start', { cwd: home.workspace, approvalPolicy: 'never' })) as { thread: { id: string } };
     const rootId = started.thread.id;
     const turn = (await client.request('turn/start', { threadId: rootId, input: [{ type: 'text', text: 'Delegate a hello.', text_elements: [] }] })) as { turn: { id: string } };
@@ -84,6 +70,7 @@ describe('multi-agent v2 over the app-server', () => {
   });
 
   it.skipIf(NO_SANDBOX !== '')(`asks the client a sub-agent's approval under the sub-agent's thread id; it works in its parent's environment${NO_SANDBOX}`, async () => {
+    const { model, home } = scenario();
     model.expect([
       sse(collab('spawn_agent', { task_name: 'maker', message: 'Make a file.' }, 'call_spawn'), completed()),
       routed((request: CapturedRequest) => isChild(request) && !JSON.stringify(request.body!.input).includes('call_touch'), sse(functionCall('exec_command', { cmd: 'touch made-by-child.txt' }, { callId: 'call_touch' }), completed())),
@@ -91,9 +78,7 @@ describe('multi-agent v2 over the app-server', () => {
       sse(collab('wait_agent', {}, 'call_wait'), completed()),
       sse(assistantMessage('The file is made.'), completed()),
     ]);
-    server = await startInProcess(home, { threads: threadsOn(home) });
-    client = await server.connect('stdio');
-    await client.initialize();
+    const client = await connect();
     const asked: { method: string; params: Record<string, unknown> }[] = [];
     client.onServerRequest((request) => {
       asked.push({ method: request.method, params: request.params as Record<string, unknown> });
@@ -109,16 +94,15 @@ describe('multi-agent v2 over the app-server', () => {
   });
 
   it("keeps the client's multiAgentMode from thread/start, turn/start and thread/settings/update, and tells the model when it changes", async () => {
+    const { model, home } = scenario();
     model.expect([sse(assistantMessage('a'), completed()), sse(assistantMessage('b'), completed())]);
-    server = await startInProcess(home, { threads: threadsOn(home) });
-    client = await server.connect('stdio');
-    await client.initialize();
+    const client = await connect();
     const started = (await client.request('thread/start', { cwd: home.workspace, approvalPolicy: 'never', multiAgentMode: 'proactive' })) as { thread: { id: string }; multiAgentMode: unknown };
     expect(started.multiAgentMode).toBe('proactive');
     const threadId = started.thread.id;
     const run = async (params: Record<string, unknown>) => {
-      const turn = (await client!.request('turn/start', { threadId, input: [{ type: 'text', text: 'go', text_elements: [] }], ...params })) as { turn: { id: string } };
-      await client!.waitFor('turn/completed', (done) => (done as { turn: { id: string } }).turn.id === turn.turn.id);
+      const turn = (await client.request('turn/start', { threadId, input: [{ type: 'text', text: 'go', text_elements: [] }], ...params })) as { turn: { id: string } };
+      await client.waitFor('turn/completed', (done) => (done as { turn: { id: string } }).turn.id === turn.turn.id);
     };
     await run({});
     await run({ multiAgentMode: { custom: 'Only for the tests.' } });

@@ -3,36 +3,16 @@
 // item started with an empty query and `{type: "other"}`, completed with what was searched, left out
 // of the turn's summary, and rebuilt by `thread/read` from the rollout. Every message is checked
 // against Codex's schema by the test client.
-import { assistantMessage, completed, mockProviderConfigToml, sse, startMockResponsesServer, webSearchCall, type AppServerTestClient, type MockResponsesServer } from '@skein/test-support';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeHome, startInProcess, threadsOn, type InProcessServer, type TestHome } from './support/app-server-harness.js';
+import { assistantMessage, completed, sse, webSearchCall, type AppServerTestClient } from '@skein/test-support';
+import { describe, expect, it } from 'vitest';
+import { useModelScenario } from './support/model-scenario.js';
 
-let model: MockResponsesServer;
-let home: TestHome;
-let server: InProcessServer | undefined;
-let client: AppServerTestClient | undefined;
-
-beforeEach(async () => {
-  model = await startMockResponsesServer();
-});
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-  try {
-    await model.close();
-  } finally {
-    home.cleanup();
-  }
-});
+const scenario = useModelScenario();
 
 async function openThread(config: string): Promise<{ readonly client: AppServerTestClient; readonly threadId: string }> {
-  home = makeHome(`${config}${mockProviderConfigToml(model.url)}`);
-  server = await startInProcess(home, { threads: threadsOn(home) });
-  client = await server.connect('stdio');
-  await client.initialize();
-  const started = (await client.request('thread/start', { cwd: home.workspace, approvalPolicy: 'never' })) as { thread: { id: string } };
+  scenario().configure({ before: config });
+  const client = await scenario().connect();
+  const started = (await client.request('thread/start', { cwd: scenario().home.workspace, approvalPolicy: 'never' })) as { thread: { id: string } };
   return { client, threadId: started.thread.id };
 }
 
@@ -46,10 +26,10 @@ const ACTION = { type: 'search', query: 'skein runtime', queries: ['skein runtim
 describe('hosted web search', () => {
   it('shows a streamed search as a webSearch item, keeps it out of the turn summary, and reads it back from the rollout', async () => {
     const { client: connected, threadId } = await openThread('web_search = "live"\n');
-    model.expect([sse(webSearchCall('skein runtime', { id: 'ws_1' }), assistantMessage('Found it.'), completed())]);
+    scenario().model.expect([sse(webSearchCall('skein runtime', { id: 'ws_1' }), assistantMessage('Found it.'), completed())]);
     const done = await runTurn(connected, threadId, 'search');
 
-    expect(model.requests[0]!.body!.tools?.at(-1)).toEqual({ type: 'web_search', external_web_access: true, search_content_types: ['text', 'image'] });
+    expect(scenario().model.requests[0]!.body!.tools?.at(-1)).toEqual({ type: 'web_search', external_web_access: true, search_content_types: ['text', 'image'] });
     const started = connected.notificationsOf('item/started').map((params) => (params as { item: Record<string, unknown> }).item).filter((item) => item['type'] === 'webSearch');
     const finished = connected.notificationsOf('item/completed').map((params) => (params as { item: Record<string, unknown> }).item).filter((item) => item['type'] === 'webSearch');
     const startedAtMs = started[0]?.['startedAtMs'];
@@ -68,8 +48,8 @@ describe('hosted web search', () => {
 
   it('offers no web_search tool with web_search = "disabled"', async () => {
     const { client: connected, threadId } = await openThread('web_search = "disabled"\n');
-    model.expect([sse(assistantMessage('No search.'), completed())]);
+    scenario().model.expect([sse(assistantMessage('No search.'), completed())]);
     await runTurn(connected, threadId, 'hello');
-    expect(model.requests[0]!.toolNames()).not.toContain('web_search');
+    expect(scenario().model.requests[0]!.toolNames()).not.toContain('web_search');
   });
 });

@@ -2,41 +2,21 @@
 // changes" in a real git repository. The TUI calls `review/start`; the model receives the working
 // tree's diff and answers with findings; the screen shows the review between Codex's start and
 // finish banners, as it does against `codex app-server`.
-import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { assistantMessage, completed, mockProviderConfigToml, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CODEX_SKIP, codex, KEYS, startSkeinServer, TUI_HOMES, TuiSession } from './support/codex-tui.js';
+import { assistantMessage, completed, sse } from '@skein/test-support';
+import { describe, expect, it } from 'vitest';
+import { CODEX_SKIP, codex, KEYS, useTuiScenario } from './support/codex-tui.js';
 
-let root: string;
-let model: MockResponsesServer;
-let server: ChildProcess | undefined;
-const sessions: TuiSession[] = [];
-
-beforeEach(async () => {
-  root = path.join(TUI_HOMES, randomUUID());
-  model = await startMockResponsesServer();
-});
-afterEach(async () => {
-  for (const session of sessions.splice(0)) session.close();
-  server?.kill();
-  server = undefined;
-  try {
-    await model.close();
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
-});
+const scenario = useTuiScenario();
 
 /** A repository with one commit and an uncommitted change to its one file. */
-function repositoryWithChange(workspace: string): void {
+function repositoryWithChange(workspace: string, home: string): void {
   const git = (...args: string[]) =>
     execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], {
       cwd: workspace,
-      env: { PATH: process.env.PATH, HOME: root, GIT_CONFIG_NOSYSTEM: '1' },
+      env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' },
     });
   mkdirSync(workspace, { recursive: true });
   git('init', '-q');
@@ -49,14 +29,8 @@ function repositoryWithChange(workspace: string): void {
 
 describe('Codex 0.171.0 terminal UI against skein app-server', () => {
   it.skipIf(codex.missing !== undefined)(`reviews the uncommitted changes with /review${CODEX_SKIP}`, { timeout: 90_000 }, async () => {
-    const skeinHome = path.join(root, 'skein-home');
-    const codexHome = path.join(root, 'codex-home');
-    const workspace = path.join(root, 'workspace');
-    for (const dir of [skeinHome, codexHome]) mkdirSync(dir, { recursive: true });
-    repositoryWithChange(workspace);
-    const trusted = `\n[projects.${JSON.stringify(workspace)}]\ntrust_level = "trusted"\n`;
-    writeFileSync(path.join(skeinHome, 'config.toml'), `${mockProviderConfigToml(model.url, { envKey: 'MOCK_API_KEY' })}${trusted}`);
-    writeFileSync(path.join(codexHome, 'config.toml'), trusted);
+    const { model, root, workspace } = scenario();
+    repositoryWithChange(workspace, root);
     const review = JSON.stringify({
       findings: [{ title: '[P1] Off by one', body: 'The loop stops one short.', confidence_score: 0.8, priority: 1, code_location: { absolute_file_path: '/repo/count.js', line_range: { start: 1, end: 1 } } }],
       overall_correctness: 'patch is incorrect',
@@ -65,15 +39,7 @@ describe('Codex 0.171.0 terminal UI against skein app-server', () => {
     });
     // The review turn and the TUI's title thread ask at the same time, in either order: both get the review.
     model.expect([sse(assistantMessage(review), completed()), sse(assistantMessage(review), completed())]);
-    const started = await startSkeinServer(workspace, { PATH: process.env.PATH, HOME: root, CODEX_HOME: skeinHome, MOCK_API_KEY: 'sk-mock', TZ: 'UTC' });
-    server = started.child;
-    const tui = new TuiSession(['--remote', started.url], workspace, { PATH: process.env.PATH, HOME: root, CODEX_HOME: codexHome, TERM: 'xterm-256color', TZ: 'UTC' });
-    sessions.push(tui);
-
-    await tui.waitFor('Use existing model');
-    await tui.pressUntil(KEYS.down, '› 2. Use existing model');
-    tui.type(KEYS.enter);
-    await tui.waitFor('Ask Codex to do anything');
+    const tui = await scenario().start();
     tui.type('/review');
     await tui.waitFor('› /review');
     tui.type(KEYS.enter);

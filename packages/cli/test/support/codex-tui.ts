@@ -2,10 +2,13 @@
 // pseudo-terminal, its screen read through a headless terminal emulator, and `skein app-server`
 // listening on a WebSocket for it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pty from '@lydell/node-pty';
-import { resolveCodexBinary } from '@skein/test-support';
+import { mockProviderConfigToml, resolveCodexBinary, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { Terminal } from '@xterm/headless';
+import { afterEach, beforeEach } from 'vitest';
 import { BIN } from './exec-run.js';
 
 /** The Codex binary, or why it is missing (the tests skip with that reason). */
@@ -96,4 +99,80 @@ export async function startSkeinServer(workspace: string, env: Record<string, st
     child.once('exit', (code) => reject(new Error(`skein app-server exited with ${code}:\n${stderr}`)));
   });
   return { child, url };
+}
+
+/** One test's homes (Skein's and Codex's), its workspace (trusted by both) and its mock model. */
+export interface TuiScenario {
+  readonly root: string;
+  readonly model: MockResponsesServer;
+  readonly skeinHome: string;
+  readonly codexHome: string;
+  readonly workspace: string;
+  /** Starts `skein app-server` and Codex's TUI against it, past the start-up screens to the prompt. */
+  start(): Promise<TuiSession>;
+  /** Another TUI session against the started server (`codex --remote <url> …args`). */
+  open(args: readonly string[]): TuiSession;
+}
+
+/**
+ * Registers the hooks that give each test a fresh scenario (a workspace with an empty `.git` unless
+ * the test makes its own repository first) and stop its server, TUI sessions and model afterwards.
+ */
+export function useTuiScenario(): () => TuiScenario {
+  let scenario: TuiScenario | undefined;
+  let server: ChildProcess | undefined;
+  const sessions: TuiSession[] = [];
+  beforeEach(async () => {
+    const root = path.join(TUI_HOMES, randomUUID());
+    const model = await startMockResponsesServer();
+    const [skeinHome, codexHome, workspace] = ['skein-home', 'codex-home', 'workspace'].map((name) => path.join(root, name)) as [string, string, string];
+    for (const dir of [skeinHome, codexHome, workspace]) mkdirSync(dir, { recursive: true });
+    const trusted = `\n[projects.${JSON.stringify(workspace)}]\ntrust_level = "trusted"\n`;
+    writeFileSync(path.join(skeinHome, 'config.toml'), `${mockProviderConfigToml(model.url, { envKey: 'MOCK_API_KEY' })}${trusted}`);
+    writeFileSync(path.join(codexHome, 'config.toml'), trusted);
+    let url: string | undefined;
+    const open = (args: readonly string[]): TuiSession => {
+      if (url === undefined) throw new Error('start the server before opening a session');
+      const session = new TuiSession(['--remote', url, ...args], workspace, { PATH: process.env.PATH, HOME: root, CODEX_HOME: codexHome, TERM: 'xterm-256color', TZ: 'UTC' });
+      sessions.push(session);
+      return session;
+    };
+    scenario = {
+      root,
+      model,
+      skeinHome,
+      codexHome,
+      workspace,
+      open,
+      async start() {
+        const started = await startSkeinServer(workspace, { PATH: process.env.PATH, HOME: root, CODEX_HOME: skeinHome, MOCK_API_KEY: 'sk-mock', TZ: 'UTC' });
+        server = started.child;
+        url = started.url;
+        const tui = open([]);
+        // Codex's own server offers the newer model for gpt-5.5; so does Skein's model list.
+        await tui.waitFor('Use existing model');
+        await tui.pressUntil(KEYS.down, '› 2. Use existing model');
+        tui.type(KEYS.enter);
+        await tui.waitFor('Ask Codex to do anything');
+        return tui;
+      },
+    };
+  });
+  afterEach(async () => {
+    for (const session of sessions.splice(0)) session.close();
+    server?.kill();
+    server = undefined;
+    const ended = scenario;
+    scenario = undefined;
+    if (ended === undefined) return;
+    try {
+      await ended.model.close();
+    } finally {
+      rmSync(ended.root, { recursive: true, force: true });
+    }
+  });
+  return () => {
+    if (scenario === undefined) throw new Error('the TUI scenario exists only inside a test');
+    return scenario;
+  };
 }
