@@ -37,19 +37,22 @@ export function collaborationTools(binding: CollaborationBinding): NamespaceTool
     return caller;
   };
   const rootTurnOf = (caller: AgentNode, context: ToolContext) => caller.parent?.rootTurnId ?? context.turnId;
+  // send_message and followup_task differ only in whether the message is a new task.
+  const messageTool = (name: string, description: string, followup: boolean) =>
+    defineFunctionTool({
+      spec: spec(name, description, { message, target }, ['target', 'message']),
+      arguments: TargetAndMessage,
+      handle: (args) => {
+        binding.tree.send(callerOf(), args.target, args.message, followup);
+        return Promise.resolve({ output: '', success: true });
+      },
+    });
   return {
     kind: 'namespace',
     name: 'collaboration',
     description: 'Work with sub-agents: threads of their own that take a task, work on it alone, and report back.',
     tools: [
-      defineFunctionTool({
-        spec: spec('followup_task', 'Give an agent more work. An idle or finished agent starts working on it at once; a working one reads it at its next step.', { message, target }, ['target', 'message']),
-        arguments: TargetAndMessage,
-        handle: (args) => {
-          binding.tree.send(callerOf(), args.target, args.message, true);
-          return Promise.resolve({ output: '', success: true });
-        },
-      }),
+      messageTool('followup_task', 'Give an agent more work. An idle or finished agent starts working on it at once; a working one reads it at its next step.', true),
       defineFunctionTool({
         spec: spec('interrupt_agent', "Stop an agent's current work. It keeps its history and can be given more work with followup_task.", { target }, ['target']),
         arguments: z.object({ target: z.string().min(1, 'target must name an agent') }),
@@ -60,14 +63,7 @@ export function collaborationTools(binding: CollaborationBinding): NamespaceTool
         arguments: z.object({ path_prefix: z.string().optional() }),
         handle: (args) => Promise.resolve({ output: JSON.stringify({ agents: binding.tree.list(args.path_prefix) }), success: true }),
       }),
-      defineFunctionTool({
-        spec: spec('send_message', 'Send a message to a working agent; it reads it at its next step. It does not wake an idle agent (use followup_task).', { message, target }, ['target', 'message']),
-        arguments: TargetAndMessage,
-        handle: (args) => {
-          binding.tree.send(callerOf(), args.target, args.message, false);
-          return Promise.resolve({ output: '', success: true });
-        },
-      }),
+      messageTool('send_message', 'Send a message to a working agent; it reads it at its next step. It does not wake an idle agent (use followup_task).', false),
       defineFunctionTool({
         // Spawns of one response open their threads together (names are reserved before any opens).
         parallel: true,
