@@ -21,7 +21,7 @@ import { handleFor, type ThreadHandle } from './thread-handle.js';
 import { combineTurnHooks, type TurnHooks } from './turn/turn-hooks.js';
 import { discardingRecorder, namedRootsOf, recordedInit, recordedMultiAgentMode, subagentSource } from './thread-open.js';
 import { AgentRegistry } from './agents/agent-registry.js';
-import { subagentsInOrder } from './agents/agent-resume.js';
+import { recordedSpawn, subagentsInOrder } from './agents/agent-resume.js';
 import type { ChildThreadRequest } from './agents/agent-tree.js';
 import { localWorkspaceReader, type WorkspaceReader } from './session/workspace-reader.js';
 import { NO_TOKENS, breakdownFromRollout } from './session/thread-token-usage.js';
@@ -62,7 +62,7 @@ export interface ThreadManagerOptions {
    * Where a sub-agent's approval questions go (called before it opens, with its id and its parent's):
    * the host asks its clients under the sub-agent's thread id. Without it they are declined.
    */
-  readonly subagentClientRequests?: (threadId: string, parentThreadId: string) => ClientRequests | undefined;
+  readonly subagentClientRequests?: (threadId: string, parentThreadId: string, place: { readonly path: string; readonly depth: number }) => ClientRequests | undefined;
 }
 
 /** Per-thread options. */
@@ -188,7 +188,7 @@ export class ThreadManager {
         config,
         sessionId,
         onEvent: (event) => this.#options.onSubagentEvent?.(threadId, event),
-        clientRequests: this.#options.subagentClientRequests?.(threadId, child.parent.threadId),
+        clientRequests: this.#options.subagentClientRequests?.(threadId, child.parent.threadId, { path: child.path, depth: child.depth }),
         // The parent's attached environments (null: it had none), so the sub-agent works where its parent does.
         environment: this.#environments.get(child.parent.threadId) ?? null,
         ephemeral: parent.path === undefined,
@@ -235,11 +235,13 @@ export class ThreadManager {
     return this.#resume(threadId, options, 'loaded');
   }
 
-  async #resume(threadId: string, options: OpenThreadOptions, announce: ThreadRegistryEvent['type']): Promise<ThreadHandle> {
+  /** `optionsFor` may depend on what the file holds (a sub-agent's place, for its host). */
+  async #resume(threadId: string, optionsFor: OpenThreadOptions | ((loaded: LoadedThread) => OpenThreadOptions), announce: ThreadRegistryEvent['type']): Promise<ThreadHandle> {
     const live = this.#live.get(threadId);
     if (live !== undefined) throw new ThreadManagerError('AlreadyLoaded', `thread ${threadId} is already loaded in this process`);
     // One read of the file, under its writer lock: no other writer can append between reading and continuing it.
     const { writer, loaded } = await this.#options.store.openForResume(threadId);
+    const options = typeof optionsFor === 'function' ? optionsFor(loaded) : optionsFor;
     let handle: ThreadHandle;
     // A sub-agent resumed alone keeps its session and path (its header records them).
     const child = this.#agents.rejoin(loaded, this.#configFor(options));
@@ -261,12 +263,19 @@ export class ThreadManager {
       if (this.#live.has(summary.id)) continue;
       const parentId = summary.parentThreadId ?? root.threadId;
       try {
-        await this.#resume(summary.id, {
-          config: root.config,
-          onEvent: (event) => this.#options.onSubagentEvent?.(summary.id, event),
-          clientRequests: this.#options.subagentClientRequests?.(summary.id, parentId),
-          environment: this.#environments.get(parentId) ?? null,
-        }, 'loaded');
+        await this.#resume(
+          summary.id,
+          (loaded) => {
+            const spawn = recordedSpawn(loaded.meta);
+            return {
+              config: root.config,
+              onEvent: (event) => this.#options.onSubagentEvent?.(summary.id, event),
+              clientRequests: spawn === undefined ? undefined : this.#options.subagentClientRequests?.(summary.id, parentId, spawn),
+              environment: this.#environments.get(parentId) ?? null,
+            };
+          },
+          'loaded',
+        );
       } catch (error) {
         options.onEvent({ type: 'warning', message: `the sub-agent thread ${summary.id} could not be resumed: ${error instanceof Error ? error.message : String(error)}` });
       }

@@ -126,7 +126,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
           ...(params.limit === undefined || params.limit === null ? {} : { limit: params.limit }),
           ...(cwd === undefined ? {} : { cwd }),
           // Without source kinds, root threads only: sub-agents are reached through their root, as in Codex.
-          ...(params.sourceKinds === undefined || params.sourceKinds === null ? { excludeSource: 'subagent' } : { source: params.sourceKinds }),
+          ...(params.sourceKinds === undefined || params.sourceKinds === null ? { excludeSource: 'subagent' } : { source: indexSourceKinds(params.sourceKinds) }),
           archived: params.archived === true,
           // A thread's recencyAt is its updatedAt in Skein, so both keys order by the last update.
           ...(params.sortKey === 'updated_at' || params.sortKey === 'recency_at' ? { sortKey: 'updated' as const } : {}),
@@ -258,3 +258,8 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
     }),
   ],
 ]);
+
+/** Wire source kinds as the index records them: every sub-agent kind (`subAgent`, `subAgentThreadSpawn`, …) is `subagent`. */
+function indexSourceKinds(kinds: readonly string[]): string[] {
+  return [...new Set(kinds.map((kind) => (kind.startsWith('subAgent') ? 'subagent' : kind)))];
+}

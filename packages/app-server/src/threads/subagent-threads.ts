@@ -21,22 +21,32 @@ export interface SubagentThreadsHost {
 /** The hub's side of sub-agents: their LiveThreads, made before core opens them, and their events. */
 export interface SubagentThreads {
   /** Makes the sub-agent's LiveThread and answers where its questions go. */
-  clientRequests(threadId: string, parentThreadId: string): ClientRequests | undefined;
+  clientRequests(threadId: string, parentThreadId: string, place: { readonly path: string; readonly depth: number }): ClientRequests | undefined;
   /** Routes a sub-agent's core event to its LiveThread. */
   onEvent(threadId: string, event: CoreEvent): void;
+  /** Binds a sub-agent's LiveThread to its thread once the registry holds it (created or resumed). */
+  attach(threadId: string): void;
 }
 
 export function subagentThreads(host: SubagentThreadsHost): SubagentThreads {
+  const bind = (live: LiveThread): boolean => {
+    if (live.attached) return true;
+    const handle = host.handle(live.id);
+    if (handle !== undefined) live.attach(handle);
+    return handle !== undefined;
+  };
   return {
-    clientRequests(threadId, parentThreadId) {
+    clientRequests(threadId, parentThreadId, place) {
+      // While a root resumes, its sub-agents reopen before the hub holds the root's LiveThread: the registry has its handle.
       const parent = host.threads.get(parentThreadId);
-      if (parent === undefined) return undefined;
-      const live = new LiveThread(threadId, parent.config, {
+      const config = parent?.config ?? host.handle(parentThreadId)?.config;
+      if (config === undefined) return undefined;
+      const live = new LiveThread(threadId, config, {
         createdAtMs: host.now(),
-        ephemeral: parent.facts.ephemeral,
+        ephemeral: parent?.facts.ephemeral ?? false,
         forkedFromId: null,
-        originator: parent.facts.originator,
-        source: { subAgent: { thread_spawn: { parent_thread_id: parentThreadId } } },
+        originator: parent?.facts.originator ?? 'skein_app_server',
+        source: { subAgent: { thread_spawn: { parent_thread_id: parentThreadId, depth: place.depth, agent_path: place.path, agent_nickname: null, agent_role: null } } },
         threadSource: 'subagent',
         name: null,
         preview: '',
@@ -47,14 +57,13 @@ export function subagentThreads(host: SubagentThreadsHost): SubagentThreads {
     },
     onEvent(threadId, event) {
       const live = host.threads.get(threadId);
-      if (live === undefined) return;
       // Its opening (sessionConfigured) comes before the registry holds it; nothing in it is for clients.
-      if (!live.attached) {
-        const handle = host.handle(threadId);
-        if (handle === undefined) return;
-        live.attach(handle);
-      }
+      if (live === undefined || !bind(live)) return;
       live.onEvent(event);
+    },
+    attach(threadId) {
+      const live = host.threads.get(threadId);
+      if (live !== undefined) bind(live);
     },
   };
 }

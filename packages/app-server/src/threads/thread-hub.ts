@@ -25,7 +25,7 @@ import { recordPermissions, selectThreadPermissions, type PermissionSelection } 
 import { nextTurnConfig } from './thread-settings.js';
 import { deliverQueuedAfter } from './queued-turns.js';
 import { threadUnloadDelayMs } from './thread-unload-delay.js';
-import { subagentThreads } from './subagent-threads.js';
+import { subagentThreads, type SubagentThreads } from './subagent-threads.js';
 import { resolveThreadCwd } from './thread-cwd.js';
 
 /** What the hub needs besides the server. */
@@ -181,7 +181,10 @@ export class ThreadHub {
     // The turns are read before the thread opens: nothing appends to the file until its next turn,
     // and a failed read then leaves nothing loaded behind.
     const turns = params.excludeTurns === true ? [] : await recordedTurns(loaded, extensions.contextFragments);
-    const handle = await (await this.#manager()).resume(params.threadId, { extensions, onEvent: live.onEvent, clientRequests: live.questions, config, originator: connection.initializeParams.clientInfo.name, workspaceRoots: params.runtimeWorkspaceRoots ?? undefined });
+    const manager = await this.#manager();
+    const handle = await manager.resume(params.threadId, { extensions, onEvent: live.onEvent, clientRequests: live.questions, config, originator: connection.initializeParams.clientInfo.name, workspaceRoots: params.runtimeWorkspaceRoots ?? undefined });
+    // A resumed root brought its sub-agents back: the client follows them as it follows the root.
+    for (const sub of manager.loaded()) if (sub.sessionId === handle.threadId && sub.threadId !== handle.threadId) this.server.subscribe(sub.threadId, connection);
     return { ...(await this.#register(live, handle, connection, turns)), loaded };
   }
 
@@ -361,17 +364,19 @@ export class ThreadHub {
     return { thread: live, response: await this.response(live, turns) };
   }
 
-  /** Sub-agents' LiveThreads and events (see subagent-threads.ts). */
+  /** Sub-agents' LiveThreads and events (see subagent-threads.ts); made with the registry. */
+  #subagentThreads: SubagentThreads | undefined;
+
   #subagents(): Pick<ThreadManagerOptions, 'onSubagentEvent' | 'subagentClientRequests'> {
-    const subagents = subagentThreads({
+    const subagents = (this.#subagentThreads ??= subagentThreads({
       threads: this.#threads,
       handle: (threadId) => this.#openRegistry?.get(threadId),
       threadHost: this.#threadHost(),
       subscribers: (threadId) => this.server.subscribers(threadId),
       subscribe: (threadId, connection) => this.server.subscribe(threadId, connection),
       now: () => this.server.now(),
-    });
-    return { onSubagentEvent: (threadId, event) => subagents.onEvent(threadId, event), subagentClientRequests: (threadId, parentId) => subagents.clientRequests(threadId, parentId) };
+    }));
+    return { onSubagentEvent: (threadId, event) => subagents.onEvent(threadId, event), subagentClientRequests: (threadId, parentId, place) => subagents.clientRequests(threadId, parentId, place) };
   }
 
   /** What LiveThreads report to: the server, read receipts, and the queue delivered after a turn. */
@@ -386,8 +391,8 @@ export class ThreadHub {
   /** The process's one thread registry, made with the store on first use. */
   #manager(): Promise<ThreadManager> {
     this.#registry ??= this.store().then(
-      (store) =>
-        (this.#openRegistry = new ThreadManager({
+      (store) => {
+        const manager = new ThreadManager({
           store,
           // Each thread brings the extensions its config names; this is only the fallback.
           extensions: new ExtensionRegistryBuilder().build(),
@@ -400,7 +405,14 @@ export class ThreadHub {
           cliVersion: this.options.cliVersion,
           environment: this.options.environment,
           ...this.#subagents(),
-        })),
+        });
+        // A sub-agent's LiveThread is bound as soon as the registry holds its thread (a resumed one has no event yet).
+        manager.onThreadEvent((event) => {
+          if (event.type !== 'closed') this.#subagentThreads?.attach(event.threadId);
+        });
+        this.#openRegistry = manager;
+        return manager;
+      },
       (error: unknown) => {
         this.#registry = undefined;
         throw error;

@@ -26,7 +26,7 @@ export function listedThreadObject(summary: ThreadSummary, cliVersion: string): 
       cwd: summary.cwd,
       cliVersion: cliVersion,
       originator: null,
-      source: summary.source ?? 'unknown',
+      source: listedSource(summary.source),
       threadSource: null,
       name: null,
       environments: null,
@@ -82,10 +82,31 @@ export function storedThreadObject(loaded: LoadedThread, turns: readonly WireObj
       cwd: meta.cwd,
       cliVersion: meta.cli_version ?? cliVersion,
       originator: meta.originator ?? null,
-      source: meta.source ?? 'unknown',
+      source: wireSource(meta.source),
       threadSource: meta.thread_source ?? null,
       name: loaded.threadName ?? null,
       environments: null,
       turns,
     });
+}
+
+const WIRE_SOURCES: ReadonlySet<string> = new Set(['cli', 'vscode', 'exec', 'appServer', 'unknown']);
+
+/**
+ * A recorded `session_meta.source` on the v2 wire: Codex's names as they are; a sub-agent's
+ * (`{subagent: …}` in the file) as `{subAgent: …}`; anything else `unknown`.
+ */
+export function wireSource(source: unknown): unknown {
+  if (typeof source === 'string') return WIRE_SOURCES.has(source) ? source : 'unknown';
+  if (typeof source !== 'object' || source === null) return 'unknown';
+  const { subagent, subAgent, custom } = source as { subagent?: unknown; subAgent?: unknown; custom?: unknown };
+  if (typeof custom === 'string') return { custom };
+  const spawned = subagent ?? subAgent;
+  return spawned === undefined ? 'unknown' : { subAgent: spawned };
+}
+
+/** A listed thread's source from the index, which keeps its kind only: a sub-agent's spawn details are read with the thread. */
+function listedSource(kind: string | null): unknown {
+  if (kind === 'subagent') return { subAgent: { other: 'thread_spawn' } };
+  return wireSource(kind);
 }

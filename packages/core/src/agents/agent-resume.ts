@@ -48,7 +48,7 @@ export function recordedStatus(loaded: LoadedThread): AgentStatus {
   return { kind: 'completed', answer: answer !== undefined && isKnownResponseItem(answer) && answer.type === 'message' ? messageText(answer) : null };
 }
 
-/** The sub-agents of a session, parents before children. */
+/** The sub-agents of a session in spawn order, so parents before children (thread ids are UUIDv7: they sort by creation). */
 export function subagentsInOrder(threads: readonly ThreadSummary[]): ThreadSummary[] {
-  return threads.filter((thread) => thread.source === 'subagent').sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  return threads.filter((thread) => thread.source === 'subagent').sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
