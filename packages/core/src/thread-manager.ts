@@ -22,6 +22,7 @@ import { combineTurnHooks, type TurnHooks } from './turn/turn-hooks.js';
 import { discardingRecorder, namedRootsOf, recordedInit, recordedMultiAgentMode, subagentSource } from './thread-open.js';
 import { AgentRegistry } from './agents/agent-registry.js';
 import { recordedSpawn, subagentsInOrder } from './agents/agent-resume.js';
+import { forkedTurns } from './agents/forked-turns.js';
 import type { ChildThreadRequest } from './agents/agent-tree.js';
 import { localWorkspaceReader, type WorkspaceReader } from './session/workspace-reader.js';
 import { NO_TOKENS, breakdownFromRollout } from './session/thread-token-usage.js';
@@ -178,12 +179,11 @@ export class ThreadManager {
   async #startChild(child: ChildThreadRequest, sessionId: string): Promise<ThreadHandle> {
     const parent = this.#live.get(child.parent.threadId);
     if (parent === undefined) throw new Error(`the parent thread ${child.parent.threadId} is not loaded`);
-    if (child.request.forkTurns === 'all') throw new Error('fork_turns "all" is not supported yet; use "none" and put what the agent needs in message');
     const model = child.request.model ?? parent.config.agents.defaultSubagentModel ?? parent.config.model;
     const config: Config = { ...parent.config, model, modelReasoningEffort: child.request.reasoningEffort ?? parent.config.modelReasoningEffort };
     // Named before it opens, so the host can tell whose the events of its opening are.
     const threadId = newThreadId(this.#uuid);
-    return this.#start(
+    const handle = await this.#start(
       {
         config,
         sessionId,
@@ -196,6 +196,9 @@ export class ThreadManager {
       child,
       threadId,
     );
+    // fork_turns "all": the parent's finished turns, recorded in the sub-agent's own history before its task.
+    if (child.request.forkTurns === 'all') await handle.injectItems(forkedTurns(parent.history(), child.parent.turnId));
+    return handle;
   }
 
   async #start(options: StartThreadOptions, child: ChildThreadRequest | undefined, threadId: ThreadId = newThreadId(this.#uuid)): Promise<ThreadHandle> {

@@ -283,6 +283,30 @@ describe('multi-agent v2', () => {
     expect(modes(server.requests[3]!)).toHaveLength(2);
   });
 
+  it('starts a sub-agent with fork_turns "all" on a copy of the finished turns, without the parent\'s context or the spawning turn', async () => {
+    server.expect([
+      sse(assistantMessage('Noted.'), completed()),
+      sse(collab('spawn_agent', { task_name: 'recall', message: 'What is the code word?', fork_turns: 'all' }, 'call_spawn'), completed()),
+      routed(isChild, sse(assistantMessage('banana'), completed())),
+      sse(collab('wait_agent', {}, 'call_wait'), completed()),
+      sse(assistantMessage('It remembered.'), completed()),
+    ]);
+    const { thread } = await rootThread();
+    await thread.runTurn(say('Remember the code word: banana.'));
+    await thread.runTurn(say('Ask a forked sub-agent for the code word.'));
+    const [child] = server.requests.filter(isChild);
+    const input = JSON.stringify(child!.body!.input);
+    expect(input).toContain('Remember the code word: banana.');
+    expect(input).toContain('Noted.');
+    expect(input).not.toContain('Ask a forked sub-agent');
+    expect(input).not.toContain('call_spawn');
+    expect(input).not.toContain('root agent of this session');
+    expect(input).toContain('sub-agent at path /root/recall');
+    expect(input.indexOf('Remember the code word')).toBeLessThan(input.indexOf('Message Type: NEW_TASK'));
+    // The parent's environment context is not copied: the sub-agent has its own, once.
+    expect(input.match(/<environment_context>/g)).toHaveLength(1);
+  });
+
   it('offers no collaboration tools without the feature on gpt-5.5', async () => {
     server.expect([sse(assistantMessage('Hi.'), completed())]);
     const { thread } = await startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env });
