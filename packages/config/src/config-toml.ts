@@ -147,6 +147,7 @@ const settings = {
     .looseObject({
       max_depth: z.int().min(1).optional(),
       default_subagent_model: z.string().min(1).optional(),
+      job_max_runtime_seconds: z.int().min(1).optional(),
     })
     .optional(),
   /** Hosted web search: `cached` (the default), `live`, `indexed` or `disabled`. */

@@ -77,7 +77,13 @@ export interface Config {
    * children only), the model they use unless told (`[agents] default_subagent_model`), and how many
    * work at once in a session (`[features.multi_agent_v2] max_concurrent_threads_per_session`, default 4).
    */
-  readonly agents: { readonly maxDepth: number; readonly defaultSubagentModel: string | undefined; readonly maxConcurrentThreads: number };
+  readonly agents: {
+    readonly maxDepth: number;
+    readonly defaultSubagentModel: string | undefined;
+    readonly maxConcurrentThreads: number;
+    /** `[agents] job_max_runtime_seconds`: a sub-agent's turn running longer is stopped and the agent errored; unset, no limit. */
+    readonly jobMaxRuntimeSeconds: number | undefined;
+  };
   /** How the hosted `web_search` tool is offered (`web_search`, `[tools.web_search]`). */
   readonly webSearch: WebSearchSettings;
   /** `[skein] extensions` of every layer, lowest precedence first; untrusted projects contribute none. */

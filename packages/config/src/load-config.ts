@@ -117,7 +117,12 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     mcpSkillSources: skillSources(merged.mcp_servers ?? {}),
     features,
     webSearch: webSearchSettings(merged.web_search, merged.tools, features),
-    agents: { maxDepth: merged.agents?.max_depth ?? 1, defaultSubagentModel: merged.agents?.default_subagent_model, maxConcurrentThreads: maxConcurrentAgents(merged.features, layers) },
+    agents: {
+      maxDepth: merged.agents?.max_depth ?? 1,
+      defaultSubagentModel: merged.agents?.default_subagent_model,
+      maxConcurrentThreads: maxConcurrentAgents(merged.features, layers),
+      jobMaxRuntimeSeconds: merged.agents?.job_max_runtime_seconds,
+    },
     skillToggles: layers.flatMap((layer) => ConfigToml.shape.skills.parse(layer.table.skills)?.config ?? []),
     extensions: extensionSpecs(layers, options.cwd),
     layers,

@@ -417,10 +417,10 @@ describe('web search', () => {
 
 describe('sub-agents', () => {
   it('reads [agents] max_depth and default_subagent_model, and the concurrency from [features.multi_agent_v2]', async () => {
-    expect((await load()).config.agents).toEqual({ maxDepth: 1, defaultSubagentModel: undefined, maxConcurrentThreads: 4 });
-    userConfig('[agents]\nmax_depth = 2\ndefault_subagent_model = "gpt-5.5"\n[features.multi_agent_v2]\nenabled = true\nmax_concurrent_threads_per_session = 8\n');
+    expect((await load()).config.agents).toEqual({ maxDepth: 1, defaultSubagentModel: undefined, maxConcurrentThreads: 4, jobMaxRuntimeSeconds: undefined });
+    userConfig('[agents]\nmax_depth = 2\ndefault_subagent_model = "gpt-5.5"\njob_max_runtime_seconds = 600\n[features.multi_agent_v2]\nenabled = true\nmax_concurrent_threads_per_session = 8\n');
     const { config } = await load();
-    expect(config.agents).toEqual({ maxDepth: 2, defaultSubagentModel: 'gpt-5.5', maxConcurrentThreads: 8 });
+    expect(config.agents).toEqual({ maxDepth: 2, defaultSubagentModel: 'gpt-5.5', maxConcurrentThreads: 8, jobMaxRuntimeSeconds: 600 });
     expect(config.features.isEnabled('multi_agent_v2')).toBe(true);
     expect((await loadError({ overrides: ['features.multi_agent_v2.max_concurrent_threads_per_session=0'] })).message).toMatch(/max_concurrent_threads_per_session: at least 1/);
     expect((await loadError({ overrides: ['agents.max_depth=0'] })).message).toMatch(/agents\.max_depth/);

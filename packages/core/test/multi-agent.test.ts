@@ -307,6 +307,24 @@ describe('multi-agent v2', () => {
     expect(input.match(/<environment_context>/g)).toHaveLength(1);
   });
 
+  it('stops a sub-agent turn that runs past [agents] job_max_runtime_seconds and reports it errored', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    server.expect([
+      sse(collab('spawn_agent', { task_name: 'slow', message: 'Never finish.' }, 'call_spawn'), completed()),
+      routed(isChild, held(sse(assistantMessage('too late'), completed()), { before: 'start', until: released })),
+      sse(collab('wait_agent', { timeout_ms: 60000 }, 'call_wait'), completed()),
+      sse(assistantMessage('It ran out of time.'), completed()),
+    ]);
+    const { thread } = await rootThread(['agents.job_max_runtime_seconds=1']);
+    expect(await thread.runTurn(say('Delegate.'))).toMatchObject({ status: 'completed' });
+    release();
+    const rootRequests = server.requests.filter((request) => !isChild(request));
+    const heard = JSON.stringify(rootRequests[2]!.body!.input.at(-1));
+    expect(heard).toContain('<subagent_notification>');
+    expect(heard).toContain('ran longer than 1 s ([agents] job_max_runtime_seconds)');
+  });
+
   it('offers no collaboration tools without the feature on gpt-5.5', async () => {
     server.expect([sse(assistantMessage('Hi.'), completed())]);
     const { thread } = await startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env });

@@ -93,7 +93,11 @@ export class AgentRegistry {
     let tree = this.#trees.get(sessionId);
     if (tree === undefined) {
       tree = new AgentTree({
-        limits: { maxDepth: config.agents.maxDepth, maxConcurrent: config.agents.maxConcurrentThreads },
+        limits: {
+          maxDepth: config.agents.maxDepth,
+          maxConcurrent: config.agents.maxConcurrentThreads,
+          ...(config.agents.jobMaxRuntimeSeconds === undefined ? {} : { maxRuntimeMs: config.agents.jobMaxRuntimeSeconds * 1000 }),
+        },
         openChild: (child) => this.#openChild(child, sessionId),
         now: this.#now,
         ...(this.#uuid === undefined ? {} : { uuid: this.#uuid }),

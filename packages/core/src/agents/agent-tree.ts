@@ -24,6 +24,8 @@ export interface AgentLimits {
   readonly maxDepth: number;
   /** Sub-agents working at once in the session. */
   readonly maxConcurrent: number;
+  /** How long one sub-agent turn may run before it is stopped and the agent errored (`[agents] job_max_runtime_seconds`). */
+  readonly maxRuntimeMs?: number | undefined;
 }
 
 /** A spawned agent's parent: its thread and path, and the turn that spawned it (unknown for a tree resumed from its files). */
@@ -235,13 +237,27 @@ export class AgentTree {
     if (handle === undefined) return;
     node.status = { kind: 'running' };
     const turnId = newTurnId(this.#uuid);
+    const limit = this.#limits.maxRuntimeMs;
+    let overran = false;
+    const timer =
+      limit === undefined
+        ? undefined
+        : setTimeout(() => {
+            overran = true;
+            handle.interruptIfRunning();
+          }, limit);
     void handle.runTurn([], { turnId, inputItems: [this.#item(envelope)] }).then(
       (outcome) => {
-        this.#ended(node, endingOf(outcome));
+        clearTimeout(timer);
+        // A turn stopped for running too long failed its task: errored, not merely interrupted.
+        this.#ended(node, overran && outcome.status !== 'completed' ? { kind: 'errored', reason: `the task ran longer than ${(limit ?? 0) / 1000} s ([agents] job_max_runtime_seconds) and was stopped` } : endingOf(outcome));
         this.#reportEnd(node, turnId);
       },
       // The thread refused the turn (it was closed meanwhile): the agent is done for.
-      (error: unknown) => this.#ended(node, { kind: 'errored', reason: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => {
+        clearTimeout(timer);
+        this.#ended(node, { kind: 'errored', reason: error instanceof Error ? error.message : String(error) });
+      },
     );
   }
 
