@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { assistantMessage, completed, functionCall, held, httpError, routed, sse, startMockResponsesServer, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { rolloutBudgetText } from '../src/budgets/rollout-budget.js';
 import { createTestWorkspace, startTestThread, type TestWorkspace } from '../src/testing/index.js';
 
 let server: MockResponsesServer;
@@ -323,6 +324,21 @@ describe('multi-agent v2', () => {
     const heard = JSON.stringify(rootRequests[2]!.body!.input.at(-1));
     expect(heard).toContain('<subagent_notification>');
     expect(heard).toContain('ran longer than 1 s ([agents] job_max_runtime_seconds)');
+  });
+
+  it('charges a sub-agent\'s tokens to the one rollout budget of its session', async () => {
+    const usage = (outputTokens: number) => ({ usage: { inputTokens: 0, outputTokens } });
+    server.expect([
+      sse(collab('spawn_agent', { task_name: 'spender', message: 'Spend.' }, 'call_spawn'), completed(usage(10))),
+      routed(isChild, sse(assistantMessage('spent'), completed(usage(1_000)))),
+      sse(collab('wait_agent', {}, 'call_wait'), completed(usage(10))),
+      sse(assistantMessage('Done.'), completed(usage(10))),
+    ]);
+    const { thread } = await rootThread(['features.rollout_budget.enabled=true', 'features.rollout_budget.limit_tokens=10000', 'features.rollout_budget.reminder_interval_tokens=100', 'features.rollout_budget.prefill_token_weight=0']);
+    await thread.runTurn(say('Delegate.'));
+    const rootRequests = server.requests.filter((request) => !isChild(request));
+    // After the wait the root is told what the session has left: its own 20 tokens and the sub-agent's 1,000 spent.
+    expect(JSON.stringify(rootRequests[2]!.body!.input)).toContain(JSON.stringify(rolloutBudgetText(8_980)).slice(1, -1));
   });
 
   it('offers no collaboration tools without the feature on gpt-5.5', async () => {
