@@ -19,7 +19,7 @@ import { firstSelected, withPrimaryWorkspaceRoots } from './session/thread-envir
 import { defaultWorkspaceRoots } from '@skein/sandboxing';
 import { handleFor, type ThreadHandle } from './thread-handle.js';
 import { combineTurnHooks, type TurnHooks } from './turn/turn-hooks.js';
-import { discardingRecorder, namedRootsOf, recordedInit, recordedMultiAgentMode, subagentSource } from './thread-open.js';
+import { discardingRecorder, namedRootsOf, recordedInit, recordedMultiAgentMode, subagentHeader } from './thread-open.js';
 import { AgentRegistry } from './agents/agent-registry.js';
 import { recordedSpawn, subagentsInOrder } from './agents/agent-resume.js';
 import { forkedTurns } from './agents/forked-turns.js';
@@ -214,7 +214,7 @@ export class ThreadManager {
         runtime_workspace_roots: [...(options.workspaceRoots ?? firstSelected(options.environment ?? this.#options.environment)?.workspaceRoots ?? defaultWorkspaceRoots(config, config.cwd))],
         originator: options.originator ?? this.#options.originator,
         cli_version: this.#options.cliVersion,
-        source: child === undefined ? this.#options.source : subagentSource(child),
+        source: this.#options.source,
         thread_source: child === undefined ? (this.#options.threadSource ?? 'user') : 'subagent',
         ...(options.sessionId === undefined ? {} : { session_id: options.sessionId }),
         model_provider: config.modelProviderId,
@@ -223,6 +223,8 @@ export class ThreadManager {
         base_instructions: { text: baseInstructionsFor(config, undefined) },
         // Codex's header field, in Codex's form, so either runtime resumes the thread with its roots.
         ...(recordedRoots.length === 0 ? {} : { selected_capability_roots: recordedRoots }),
+        // A sub-agent's place in its tree (its source replaces the host's).
+        ...(child === undefined ? {} : subagentHeader(child, threadId)),
       },
     });
     try {

@@ -8,9 +8,19 @@ import type { MultiAgentMode } from './agents/agent-instructions.js';
 import type { ChildThreadRequest } from './agents/agent-tree.js';
 import type { ThreadRecorder } from './session/thread-recorder.js';
 
-/** A sub-agent's `session_meta.source`, as Codex records it. */
-export function subagentSource(child: ChildThreadRequest): SessionSource {
-  return { subagent: { thread_spawn: { parent_thread_id: child.parent.threadId, depth: child.depth, agent_path: child.path, agent_nickname: null, agent_role: null } } };
+/** Names a sub-agent goes by besides its path (Codex gives each a person's name, picked at random; here the thread id's random bits pick it). */
+const NICKNAMES = ['Ada', 'Alan', 'Barbara', 'Claude', 'Dennis', 'Donald', 'Edsger', 'Frances', 'Grace', 'James', 'John', 'Ken', 'Leslie', 'Linus', 'Margaret', 'Niklaus', 'Radia', 'Tony'] as const;
+
+/**
+ * What a sub-agent's `session_meta` says of it, as Codex records it: the `subagent.thread_spawn`
+ * source, and the parent, nickname and path again at the top level.
+ */
+export function subagentHeader(child: ChildThreadRequest, threadId: string): Record<string, unknown> {
+  const nickname = NICKNAMES[Number.parseInt(threadId.slice(-4), 16) % NICKNAMES.length] ?? NICKNAMES[0];
+  const source: SessionSource = {
+    subagent: { thread_spawn: { parent_thread_id: child.parent.threadId, depth: child.depth, agent_path: child.path, agent_nickname: nickname, agent_role: null } },
+  };
+  return { source, parent_thread_id: child.parent.threadId, agent_nickname: nickname, agent_path: child.path, multi_agent_version: 'v2' };
 }
 
 /** The initialization data a thread's header recorded; a header whose roots cannot be read gives none, with a warning. */

@@ -104,7 +104,25 @@ describe('multi-agent v2', () => {
     const childThread = manager.loaded().find((handle) => handle.threadId !== thread.threadId);
     expect(childThread?.sessionId).toBe(thread.threadId);
     const meta = JSON.parse(readFileSync(childThread!.path!, 'utf8').split('\n')[0]!) as { payload: Record<string, unknown> };
-    expect(meta.payload).toMatchObject({ session_id: thread.threadId, thread_source: 'subagent', source: { subagent: { thread_spawn: { parent_thread_id: thread.threadId, depth: 1, agent_path: '/root/worker' } } } });
+    expect(meta.payload).toMatchObject({
+      session_id: thread.threadId,
+      parent_thread_id: thread.threadId,
+      thread_source: 'subagent',
+      agent_path: '/root/worker',
+      multi_agent_version: 'v2',
+      source: { subagent: { thread_spawn: { parent_thread_id: thread.threadId, depth: 1, agent_path: '/root/worker', agent_role: null } } },
+    });
+    const nickname = (meta.payload as { agent_nickname?: unknown }).agent_nickname;
+    expect(nickname).toMatch(/^[A-Z][a-z]+$/);
+    expect((meta.payload as { source: { subagent: { thread_spawn: { agent_nickname: unknown } } } }).source.subagent.thread_spawn.agent_nickname).toBe(nickname);
+    // Each agent message follows Codex's marker: the task started the sub-agent's turn; the answer did not start the parent's.
+    const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; payload: { type?: string; trigger_turn?: boolean } });
+    const childLines = lines(childThread!.path!);
+    const task = childLines.findIndex((line) => line.type === 'response_item' && line.payload.type === 'agent_message');
+    expect(childLines[task - 1]).toMatchObject({ type: 'inter_agent_communication_metadata', payload: { trigger_turn: true } });
+    const rootLines = lines(thread.path!);
+    const answer = rootLines.findIndex((line) => line.type === 'response_item' && line.payload.type === 'agent_message');
+    expect(rootLines[answer - 1]).toMatchObject({ type: 'inter_agent_communication_metadata', payload: { trigger_turn: false } });
   });
 
   it('reports a sub-agent whose model fails as errored, with a notification the parent reads, and the parent turn completes', async () => {

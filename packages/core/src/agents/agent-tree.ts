@@ -171,11 +171,12 @@ export class AgentTree {
     const target = this.#resolve(caller, targetName);
     if (target.path === caller.path) throw new ToolError('an agent cannot send a message to itself');
     if (target.status.kind === 'shutdown') throw new ToolError(`${target.path} has been shut down and takes no more messages`);
-    const envelope: Envelope = { type: followup ? 'NEW_TASK' : 'MESSAGE', author: caller.path, recipient: target.path, payload: message };
+    // A NEW_TASK starts the agent's turn; anything a working agent reads at its next step is a MESSAGE.
     if (followup && target.depth > 0 && !isActive(target.status)) {
-      this.#startTurn(target, envelope);
+      this.#startTurn(target, { type: 'NEW_TASK', author: caller.path, recipient: target.path, payload: message });
       return;
     }
+    const envelope: Envelope = { type: 'MESSAGE', author: caller.path, recipient: target.path, payload: message };
     if (!followup && target.depth > 0 && !isActive(target.status)) {
       throw new ToolError(`${target.path} is not working (${describe(target.status)}); give it new work with followup_task`);
     }

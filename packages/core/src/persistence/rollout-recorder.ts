@@ -22,7 +22,13 @@ export class RolloutThreadRecorder implements ThreadRecorder {
   }
 
   recordItems(items: readonly ResponseItem[]): void {
-    this.#append(items.map((item): RolloutItem => ({ type: 'response_item', payload: item })));
+    // As Codex records it, a message between agents follows a marker saying whether it started the turn.
+    this.#append(
+      items.flatMap((item): RolloutItem[] => [
+        ...(item.type === 'agent_message' ? [{ type: 'inter_agent_communication_metadata' as const, payload: { trigger_turn: startsTurn(item) } }] : []),
+        { type: 'response_item', payload: item },
+      ]),
+    );
   }
 
   /** Codex's `item_completed` line for the user's message of `turnId`, under the id its host showed. */
@@ -161,6 +167,13 @@ export class RolloutThreadRecorder implements ThreadRecorder {
       }
     });
   }
+}
+
+/** Whether an agent message started its recipient's turn: a NEW_TASK does (a message to a working agent is a MESSAGE). */
+function startsTurn(item: ResponseItem): boolean {
+  const content = (item as { content?: readonly { text?: unknown }[] }).content;
+  const header = content?.[0]?.text;
+  return typeof header === 'string' && header.startsWith('Message Type: NEW_TASK\n');
 }
 
 /** A finished item in Codex's rollout form; undefined for items Codex does not record this way. */
