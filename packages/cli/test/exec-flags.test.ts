@@ -278,7 +278,7 @@ describe('skein exec flags', () => {
     const itemShape = (item: Record<string, unknown>): string => {
       const content = (item['content'] ?? []) as { type: string; text?: string }[];
       if (item['type'] === 'message') return `${String(item['role'])}:${content.filter((part) => part.text !== undefined).map((part) => tag(part.text!.trim())).join('+')}`;
-      if (item['type'] === 'function_call') return `function_call:${String(item['namespace'] ?? '')}.${String(item['name'])}`;
+      if (item['type'] === 'function_call') return `function_call:${typeof item['namespace'] === 'string' ? item['namespace'] : ''}.${String(item['name'])}`;
       if (item['type'] === 'agent_message') return `agent_message:${content[0]?.text?.split('\n')[0] ?? ''}`;
       return String(item['type']);
     };
