@@ -359,6 +359,22 @@ describe('multi-agent v2', () => {
     expect(JSON.stringify(rootRequests[2]!.body!.input)).toContain(JSON.stringify(rolloutBudgetText(8_980)).slice(1, -1));
   });
 
+  it('gives each agent of a tree its own token-budget lineage: a sub-agent\'s context windows are its own', async () => {
+    server.expect([
+      sse(collab('spawn_agent', { task_name: 'worker', message: 'Work.' }, 'call_spawn'), completed()),
+      routed(isChild, sse(assistantMessage('done'), completed())),
+      sse(collab('wait_agent', {}, 'call_wait'), completed()),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    const { thread, manager } = await rootThread(['features.token_budget.enabled=true']);
+    await thread.runTurn(say('Delegate.'));
+    const childId = manager.loaded().find((handle) => handle.threadId !== thread.threadId)!.threadId;
+    const lineage = (request: CapturedRequest) => request.body!.input.flatMap((item) => (item.type === 'message' && item.role === 'developer' ? [JSON.stringify(item.content)] : [])).find((text) => text.includes('Thread id: '));
+    const [child] = server.requests.filter(isChild);
+    expect(lineage(server.requests[0]!)).toContain(`Thread id: ${thread.threadId}\\nFirst context window id: ${thread.threadId}`);
+    expect(lineage(child!)).toContain(`Thread id: ${childId}\\nFirst context window id: ${childId}`);
+  });
+
   it('offers no collaboration tools without the feature on gpt-5.5', async () => {
     server.expect([sse(assistantMessage('Hi.'), completed())]);
     const { thread } = await startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env });
