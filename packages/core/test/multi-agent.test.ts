@@ -120,6 +120,8 @@ describe('multi-agent v2', () => {
     const childLines = lines(childThread!.path!);
     const task = childLines.findIndex((line) => line.type === 'response_item' && line.payload.type === 'agent_message');
     expect(childLines[task - 1]).toMatchObject({ type: 'inter_agent_communication_metadata', payload: { trigger_turn: true } });
+    // The task names the call that sent it.
+    expect(childLines[task]).toMatchObject({ payload: { metadata: { source_call_id: 'call_spawn' } } });
     const rootLines = lines(thread.path!);
     const answer = rootLines.findIndex((line) => line.type === 'response_item' && line.payload.type === 'agent_message');
     expect(rootLines[answer - 1]).toMatchObject({ type: 'inter_agent_communication_metadata', payload: { trigger_turn: false } });

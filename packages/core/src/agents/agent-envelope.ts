@@ -2,7 +2,7 @@
 // (`amsg_` id, author and recipient paths) whose first text part is the envelope header. A task or a
 // message travels as `encrypted_content` after an empty payload (the model provider decrypts it); a
 // final answer travels in the clear, after the header.
-import type { ResponseItem } from '@skein/protocol';
+import { withResponseItemMetadata, type ResponseItem } from '@skein/protocol';
 
 /** The kinds of envelope: a task for an agent, a message while it works, its final answer. */
 export type EnvelopeType = 'NEW_TASK' | 'MESSAGE' | 'FINAL_ANSWER';
@@ -15,6 +15,8 @@ export interface Envelope {
   /** The recipient's path; the header's `Task name`. */
   readonly recipient: string;
   readonly payload: string;
+  /** The tool call that sent it (`spawn_agent`, `send_message`, `followup_task`), kept as the item's `source_call_id`. */
+  readonly sourceCallId?: string | undefined;
 }
 
 /** The `agent_message` item the recipient's model receives for `envelope`. */
@@ -27,5 +29,6 @@ export function envelopeItem(envelope: Envelope, id: string): ResponseItem {
           { type: 'input_text', text: header },
           { type: 'encrypted_content', encrypted_content: envelope.payload },
         ];
-  return { type: 'agent_message', id, author: envelope.author, recipient: envelope.recipient, content };
+  const item: ResponseItem = { type: 'agent_message', id, author: envelope.author, recipient: envelope.recipient, content };
+  return envelope.sourceCallId === undefined ? item : withResponseItemMetadata(item, { source_call_id: envelope.sourceCallId });
 }

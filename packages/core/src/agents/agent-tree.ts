@@ -132,7 +132,7 @@ export class AgentTree {
   async spawn(
     caller: AgentNode,
     request: SpawnRequest,
-    turn: { readonly turnId: string; readonly rootTurnId: string; readonly tellParent?: (event: CoreEvent) => void },
+    turn: { readonly turnId: string; readonly rootTurnId: string; readonly callId?: string; readonly tellParent?: (event: CoreEvent) => void },
   ): Promise<AgentNode> {
     if (!TASK_NAME.test(request.taskName)) throw new ToolError(`task_name must be lower-case letters, digits and underscores (got ${JSON.stringify(request.taskName)})`);
     if (request.message.trim() === '') throw new ToolError('message must not be empty: it is the task the agent works on');
@@ -158,7 +158,7 @@ export class AgentTree {
     }
     const opened: AgentNode = { ...node, threadId: handle.threadId, handle };
     this.#nodes.set(path, opened);
-    this.#startTurn(opened, { type: 'NEW_TASK', author: caller.path, recipient: path, payload: request.message });
+    this.#startTurn(opened, { type: 'NEW_TASK', author: caller.path, recipient: path, payload: request.message, sourceCallId: turn.callId });
     return opened;
   }
 
@@ -166,17 +166,17 @@ export class AgentTree {
    * Sends `message` to `target`: `followup` gives it a new task (starting a turn when it is idle),
    * otherwise the message waits for the agent's next request. A finished agent takes follow-ups only.
    */
-  send(caller: AgentNode, targetName: string, message: string, followup: boolean): void {
+  send(caller: AgentNode, targetName: string, message: string, followup: boolean, sourceCallId?: string): void {
     if (message.trim() === '') throw new ToolError('message must not be empty');
     const target = this.#resolve(caller, targetName);
     if (target.path === caller.path) throw new ToolError('an agent cannot send a message to itself');
     if (target.status.kind === 'shutdown') throw new ToolError(`${target.path} has been shut down and takes no more messages`);
     // A NEW_TASK starts the agent's turn; anything a working agent reads at its next step is a MESSAGE.
     if (followup && target.depth > 0 && !isActive(target.status)) {
-      this.#startTurn(target, { type: 'NEW_TASK', author: caller.path, recipient: target.path, payload: message });
+      this.#startTurn(target, { type: 'NEW_TASK', author: caller.path, recipient: target.path, payload: message, sourceCallId });
       return;
     }
-    const envelope: Envelope = { type: 'MESSAGE', author: caller.path, recipient: target.path, payload: message };
+    const envelope: Envelope = { type: 'MESSAGE', author: caller.path, recipient: target.path, payload: message, sourceCallId };
     if (!followup && target.depth > 0 && !isActive(target.status)) {
       throw new ToolError(`${target.path} is not working (${describe(target.status)}); give it new work with followup_task`);
     }

@@ -42,8 +42,8 @@ export function collaborationTools(binding: CollaborationBinding): NamespaceTool
     defineFunctionTool({
       spec: spec(name, description, { message, target }, ['target', 'message']),
       arguments: TargetAndMessage,
-      handle: (args) => {
-        binding.tree.send(callerOf(), args.target, args.message, followup);
+      handle: (args, context) => {
+        binding.tree.send(callerOf(), args.target, args.message, followup, context.callId);
         return Promise.resolve({ output: '', success: true });
       },
     });
@@ -91,7 +91,7 @@ export function collaborationTools(binding: CollaborationBinding): NamespaceTool
           const child = await binding.tree.spawn(
             caller,
             { taskName: args.task_name, message: args.message, forkTurns: args.fork_turns ?? 'none', model: args.model, reasoningEffort: args.reasoning_effort },
-            { turnId: context.turnId, rootTurnId: rootTurnOf(caller, context), tellParent: binding.emit },
+            { turnId: context.turnId, rootTurnId: rootTurnOf(caller, context), callId: context.callId, tellParent: binding.emit },
           );
           // The parent's clients see the spawn as a `subAgentActivity` item under the call's id.
           const now = binding.now();
