@@ -6,7 +6,7 @@ import { restoredContextWindow } from './compaction/context-window.js';
 import type { Config } from '@skein/config';
 import type { ExtensionRegistry, ThreadInit } from '@skein/extension-api';
 import { newThreadId, randomUuidV7, ThreadId, type UuidV7Source } from '@skein/protocol';
-import { capabilityRootRecord, type ForkPoint, type LoadedThread, type RolloutWriter, type SessionSource, type ThreadListQuery, type ThreadPage, type ThreadStore } from '@skein/rollout';
+import { capabilityRootRecord, type ForkPoint, type GitInfo, type LoadedThread, type RolloutWriter, type SessionSource, type ThreadListQuery, type ThreadPage, type ThreadStore } from '@skein/rollout';
 import { RolloutBudgetLedgers } from './budgets/rollout-budget-ledger.js';
 import { ExtensionHost } from './extensions/extension-host.js';
 import { ThreadExtensionState } from './extensions/thread-extension-state.js';
@@ -139,6 +139,8 @@ export class ThreadManager {
   readonly #rolloutLedgers = new RolloutBudgetLedgers();
   /** The sessions' agent trees (multi-agent v2). */
   readonly #agents: AgentRegistry;
+  /** The git facts of each live thread's header (null: not a repository), which its sub-agents in the same cwd reuse. */
+  readonly #gitFacts = new Map<string, GitInfo | null>();
   /** The environments each live thread was opened on: its sub-agents work on the same ones. */
   readonly #environments = new Map<string, SelectedEnvironment | readonly SelectedEnvironment[] | undefined>();
 
@@ -207,9 +209,13 @@ export class ThreadManager {
     const roots = options.init?.selectedCapabilityRoots ?? [];
     // Before the file exists: a root whose path has no file: URI refuses the start, leaving nothing behind.
     const recordedRoots = roots.map(capabilityRootRecord);
+    // A sub-agent in its parent's cwd takes the parent's git facts: spawning git again would cost most of a spawn.
+    const parentGit = child !== undefined && this.#live.get(child.parent.threadId)?.config.cwd === config.cwd ? this.#gitFacts.get(child.parent.threadId) : undefined;
     const writer = await this.#options.store.createThread({
       threadId,
+      ...(parentGit === undefined ? {} : { gitKnown: true }),
       meta: {
+        ...(parentGit === undefined || parentGit === null ? {} : { git: parentGit }),
         cwd: config.cwd,
         runtime_workspace_roots: [...(options.workspaceRoots ?? firstSelected(options.environment ?? this.#options.environment)?.workspaceRoots ?? defaultWorkspaceRoots(config, config.cwd))],
         originator: options.originator ?? this.#options.originator,
@@ -339,6 +345,7 @@ export class ThreadManager {
     const roots = options.workspaceRoots ?? (loaded === undefined ? undefined : namedRootsOf(loaded, config));
     const environment = chosen === undefined ? undefined : withPrimaryWorkspaceRoots(chosen, roots);
     this.#environments.set(threadId, environment);
+    if (writer !== undefined) this.#gitFacts.set(threadId, writer.meta.git ?? null);
     const rollout = writer === undefined ? undefined : new RolloutThreadRecorder(writer);
     const sessionId = loaded?.meta.session_id ?? options.sessionId ?? threadId;
     const recorder = rollout ?? discardingRecorder;
@@ -414,6 +421,7 @@ export class ThreadManager {
         } finally {
           this.#live.delete(threadId);
           this.#environments.delete(threadId);
+          this.#gitFacts.delete(threadId);
           this.#announce({ type: 'closed', threadId });
         }
       })()),

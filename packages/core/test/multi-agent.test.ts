@@ -2,6 +2,7 @@
 // `multi_agent_v2` on: the collaboration namespace, a sub-agent that is a real thread of the same
 // registry (its own id and rollout, the root's session, its task as a NEW_TASK envelope), its final
 // answer delivered to the parent after wait_agent, list_agents, and the refusals the model reads.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { assistantMessage, completed, functionCall, held, httpError, routed, sse, startMockResponsesServer, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -375,6 +376,24 @@ describe('multi-agent v2', () => {
     const [child] = server.requests.filter(isChild);
     expect(lineage(server.requests[0]!)).toContain(`Thread id: ${thread.threadId}\\nFirst context window id: ${thread.threadId}`);
     expect(lineage(child!)).toContain(`Thread id: ${childId}\\nFirst context window id: ${childId}`);
+  });
+
+  it("records a sub-agent's git facts as its parent's header has them (taken from the parent: the bench shows the saving)", async () => {
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: workspace.workspace, env: { PATH: process.env.PATH, HOME: workspace.home } });
+    git('init', '-q', '-b', 'main');
+    git('commit', '-q', '--allow-empty', '-m', 'start');
+    server.expect([
+      sse(collab('spawn_agent', { task_name: 'worker', message: 'Work.' }, 'call_spawn'), completed()),
+      routed(isChild, sse(assistantMessage('done'), completed())),
+      sse(collab('wait_agent', {}, 'call_wait'), completed()),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    const { thread, manager } = await rootThread();
+    await thread.runTurn(say('Delegate.'));
+    const child = manager.loaded().find((handle) => handle.threadId !== thread.threadId)!;
+    const header = (file: string) => (JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!) as { payload: { git?: { branch?: string; commit_hash?: string } } }).payload.git;
+    expect(header(thread.path!)).toMatchObject({ branch: 'main' });
+    expect(header(child.path!)).toEqual(header(thread.path!));
   });
 
   it('offers no collaboration tools without the feature on gpt-5.5', async () => {

@@ -129,9 +129,10 @@ export class ThreadStore {
    * Starts a new thread; the returned writer keeps the index current at each turn boundary. When
    * the header has no `git` and the cwd is a repository, its commit, branch and origin are added.
    */
-  async createThread(options: { readonly meta: NewSessionMeta; readonly threadId?: ThreadId; readonly uuid?: UuidV7Source }): Promise<RolloutWriter> {
+  async createThread(options: { readonly meta: NewSessionMeta; readonly threadId?: ThreadId; readonly uuid?: UuidV7Source; readonly gitKnown?: boolean }): Promise<RolloutWriter> {
     let meta = options.meta;
-    if (meta.git === undefined) {
+    // `gitKnown`: the caller already knows the cwd's git facts (a sub-agent in its parent's cwd), even that there are none.
+    if (meta.git === undefined && options.gitKnown !== true) {
       const git = await (this.options.gitInfo ?? collectGitInfo)(meta.cwd);
       if (git !== undefined) meta = { ...meta, git };
     }
