@@ -3,47 +3,15 @@
 // client after a move, `thread/list {sectionId, sortKey}` and the Thread objects' `section` /
 // `sectionEnteredAt`; all of it kept across a restart. In process on a real rollout store; every
 // message is schema-checked by the test client.
-import { mockProviderConfigToml, startMockResponsesServer, type AppServerTestClient, type MockResponsesServer } from '@skein/test-support';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeHome, startInProcess, threadsOn, type InProcessServer, type TestHome } from './support/app-server-harness.js';
+import type { AppServerTestClient } from '@skein/test-support';
+import { describe, expect, it } from 'vitest';
+import type { InProcessServer } from './support/app-server-harness.js';
+import { useModelScenario } from './support/model-scenario.js';
 
-let model: MockResponsesServer;
-let home: TestHome;
-const servers: InProcessServer[] = [];
-const clients: AppServerTestClient[] = [];
-
-beforeEach(async () => {
-  model = await startMockResponsesServer();
-  home = makeHome(mockProviderConfigToml(model.url));
-});
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close();
-  for (const server of servers.splice(0)) await server.close();
-  try {
-    await model.close();
-  } finally {
-    home.cleanup();
-  }
-});
-
-async function startServer(): Promise<InProcessServer> {
-  const server = await startInProcess(home, { threads: threadsOn(home) });
-  servers.push(server);
-  return server;
-}
-
-async function connect(server: InProcessServer): Promise<AppServerTestClient> {
-  const client = await server.connect('stdio');
-  clients.push(client);
-  await client.initialize();
-  return client;
-}
-
-async function startThread(client: AppServerTestClient, params: Record<string, unknown> = {}): Promise<string> {
-  const { thread } = (await client.request('thread/start', { cwd: home.workspace, approvalPolicy: 'never', sandbox: 'read-only', ...params })) as { thread: { id: string } };
-  await client.waitFor('thread/started', (params) => (params as { thread: { id: string } }).thread.id === thread.id);
-  return thread.id;
-}
+const scenario = useModelScenario();
+const startServer = (): Promise<InProcessServer> => scenario().startServer();
+const connect = (server: InProcessServer): Promise<AppServerTestClient> => scenario().connectTo(server);
+const startThread = (client: AppServerTestClient, params: Record<string, unknown> = {}): Promise<string> => scenario().startThread(client, params);
 
 type Section = { id: string; name: string; appearance: { icon: string | null; color: string | null } | null };
 type Thread = { id: string; section: Section | null; sectionEnteredAt: number | null };

@@ -15,33 +15,50 @@ export interface ModelScenario {
   configure(parts: { readonly before?: string; readonly after?: string }): void;
   /** Starts an in-process server over the home and connects an initialized stdio client. */
   connect(): Promise<AppServerTestClient>;
+  /** Starts another in-process server over the home (a restart), closed after the test. */
+  startServer(): Promise<InProcessServer>;
+  /** Connects an initialized stdio client to `server`, closed after the test. */
+  connectTo(server: InProcessServer): Promise<AppServerTestClient>;
+  /** Starts a read-only thread in the workspace that never asks for approval, and waits for `thread/started`. */
+  startThread(client: AppServerTestClient, params?: Record<string, unknown>): Promise<string>;
 }
 
 /** Registers the hooks; call the returned function inside a test for its scenario. */
 export function useModelScenario(): () => ModelScenario {
   let scenario: ModelScenario | undefined;
-  let server: InProcessServer | undefined;
-  let client: AppServerTestClient | undefined;
+  const servers: InProcessServer[] = [];
+  const clients: AppServerTestClient[] = [];
   beforeEach(async () => {
     const model = await startMockResponsesServer();
     const home = makeHome(mockProviderConfigToml(model.url));
+    const startServer = async () => {
+      const server = await startInProcess(home, { threads: threadsOn(home) });
+      servers.push(server);
+      return server;
+    };
+    const connectTo = async (server: InProcessServer) => {
+      const client = await server.connect('stdio');
+      clients.push(client);
+      await client.initialize();
+      return client;
+    };
     scenario = {
       model,
       home,
       configure: ({ before = '', after = '' }) => writeFileSync(path.join(home.home, 'config.toml'), `${before}${mockProviderConfigToml(model.url)}${after}`),
-      async connect() {
-        server = await startInProcess(home, { threads: threadsOn(home) });
-        client = await server.connect('stdio');
-        await client.initialize();
-        return client;
+      startServer,
+      connectTo,
+      connect: async () => connectTo(await startServer()),
+      async startThread(client, params = {}) {
+        const { thread } = (await client.request('thread/start', { cwd: home.workspace, approvalPolicy: 'never', sandbox: 'read-only', ...params })) as { thread: { id: string } };
+        await client.waitFor('thread/started', (started) => (started as { thread: { id: string } }).thread.id === thread.id);
+        return thread.id;
       },
     };
   });
   afterEach(async () => {
-    await client?.close();
-    await server?.close();
-    client = undefined;
-    server = undefined;
+    for (const client of clients.splice(0)) await client.close();
+    for (const server of servers.splice(0)) await server.close();
     const ended = scenario;
     scenario = undefined;
     if (ended === undefined) return;
