@@ -2,123 +2,31 @@
 // top of @skein/rollout, knows every live thread, shares the model client, and hands out narrow
 // thread handles. Each loaded thread is a ThreadSession recording into its rollout file; resume
 // continues the same file with the history it reconstructs.
+export { ThreadManagerError } from './thread-manager-options.js';
+export type { OpenThreadOptions, StartThreadOptions, ThreadManagerOptions, ThreadRegistryEvent } from './thread-manager-options.js';
 import { restoredContextWindow } from './compaction/context-window.js';
+import { ThreadManagerError, type OpenThreadOptions, type StartThreadOptions, type ThreadManagerOptions, type ThreadRegistryEvent } from './thread-manager-options.js';
 import type { Config } from '@skein/config';
-import type { ExtensionRegistry, ThreadInit } from '@skein/extension-api';
+import type { ThreadInit } from '@skein/extension-api';
 import { newThreadId, randomUuidV7, ThreadId, type UuidV7Source } from '@skein/protocol';
-import { capabilityRootRecord, type ForkPoint, type GitInfo, type LoadedThread, type RolloutWriter, type SessionSource, type ThreadListQuery, type ThreadPage, type ThreadStore } from '@skein/rollout';
+import { capabilityRootRecord, type ForkPoint, type GitInfo, type LoadedThread, type RolloutWriter, type ThreadListQuery, type ThreadPage } from '@skein/rollout';
 import { RolloutBudgetLedgers } from './budgets/rollout-budget-ledger.js';
 import { ExtensionHost } from './extensions/extension-host.js';
 import { ThreadExtensionState } from './extensions/thread-extension-state.js';
-import type { ModelHttpPost } from './model-client/http-post.js';
 import { ResponsesClient } from './model-client/responses-client.js';
 import { RolloutThreadRecorder } from './persistence/rollout-recorder.js';
-import type { ClientRequests } from './session/client-requests.js';
-import { baseInstructionsFor, ThreadSession, type SelectedEnvironment, type ThreadEnvironment } from './session/thread-session.js';
+import { baseInstructionsFor, ThreadSession, type SelectedEnvironment } from './session/thread-session.js';
 import { firstSelected, withPrimaryWorkspaceRoots } from './session/thread-environment.js';
 import { defaultWorkspaceRoots } from '@skein/sandboxing';
 import { handleFor, type ThreadHandle } from './thread-handle.js';
-import { combineTurnHooks, type TurnHooks } from './turn/turn-hooks.js';
+import { combineTurnHooks } from './turn/turn-hooks.js';
 import { discardingRecorder, namedRootsOf, recordedInit, recordedMultiAgentMode, subagentHeader } from './thread-open.js';
 import { AgentRegistry } from './agents/agent-registry.js';
 import { recordedSpawn, subagentsInOrder } from './agents/agent-resume.js';
 import { forkedTurns } from './agents/forked-turns.js';
 import type { ChildThreadRequest } from './agents/agent-tree.js';
-import { localWorkspaceReader, type WorkspaceReader } from './session/workspace-reader.js';
+import { localWorkspaceReader } from './session/workspace-reader.js';
 import { NO_TOKENS, breakdownFromRollout } from './session/thread-token-usage.js';
-import type { CoreEvent } from './turn/core-event.js';
-
-/** What the host (cli, app-server) provides once, for the life of the process. */
-export interface ThreadManagerOptions {
-  readonly store: ThreadStore;
-  /**
-   * The settings threads run with unless they bring their own; a host whose threads always bring
-   * theirs (the app-server) may leave it out.
-   */
-  readonly config?: Config | undefined;
-  readonly extensions: ExtensionRegistry;
-  /** The environment for provider credentials. */
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** The API key saved in auth.json (asked at each request, so a sign-in applies at once), for OpenAI's provider when `env` names none. */
-  readonly savedApiKey?: (() => string | undefined) | undefined;
-  readonly host: { readonly shell: string; readonly timezone: string };
-  /** Names the client in rollouts and request headers (`codex_exec`, …) unless a thread names its own. */
-  readonly originator: string;
-  readonly source: SessionSource;
-  readonly cliVersion: string;
-  /** Who started new threads (`thread_source`); `user` unless the client says otherwise. */
-  readonly threadSource?: string;
-  readonly reader?: WorkspaceReader;
-  readonly clock?: { readonly now: () => Date; readonly monotonicMs: () => number };
-  readonly uuid?: UuidV7Source;
-  /** Sends model requests (default: node:http(s)); the global `fetch` fits too. */
-  readonly post?: ModelHttpPost;
-  /** Where threads' tools act unless a thread names its own; without one the model is offered no built-in tools. */
-  readonly environment?: ThreadEnvironment;
-  /** Hooks for every thread's turns, made per thread (hooks may keep per-thread state). */
-  readonly turnHooks?: (thread: { readonly threadId: string }) => Partial<TurnHooks>;
-  /** Receives the events of sub-agent threads (multi-agent v2), which no client opened; without it they go nowhere. */
-  readonly onSubagentEvent?: (threadId: string, event: CoreEvent) => void;
-  /**
-   * Where a sub-agent's approval questions go (called before it opens, with its id and its parent's):
-   * the host asks its clients under the sub-agent's thread id. Without it they are declined.
-   */
-  readonly subagentClientRequests?: (threadId: string, parentThreadId: string, place: { readonly path: string; readonly depth: number }) => ClientRequests | undefined;
-}
-
-/** Per-thread options. */
-export interface OpenThreadOptions {
-  readonly onEvent: (event: CoreEvent) => void;
-  /** This thread's settings, when the client chose some (cwd, model, sandbox, approvals); else the manager's. */
-  readonly config?: Config | undefined;
-  /** Where the thread's approval questions and user-input requests go; without it they are declined. */
-  readonly clientRequests?: ClientRequests | undefined;
-  /** Names the client that opened the thread (an app-server client's name); else the manager's. */
-  readonly originator?: string | undefined;
-  /** Where this thread's tools act (a list: every attached one, the primary first); `null` for none; else the manager's. */
-  readonly environment?: SelectedEnvironment | readonly SelectedEnvironment[] | null | undefined;
-  /** This thread's extensions (a host whose threads' configs name different ones); else the manager's. */
-  readonly extensions?: ExtensionRegistry | undefined;
-  /**
-   * The workspace roots the client names for the primary environment (a resume's or fork's
-   * `runtimeWorkspaceRoots`); else a resumed thread's own, else the defaults.
-   */
-  readonly workspaceRoots?: readonly string[] | undefined;
-}
-
-/** A change in the set of live threads. */
-export interface ThreadRegistryEvent {
-  /** `created` by start and fork, `loaded` by resume, `closed` when its handle closed. */
-  readonly type: 'created' | 'loaded' | 'closed';
-  readonly threadId: string;
-}
-
-/** Options of `ThreadManager.start`. */
-export interface StartThreadOptions extends OpenThreadOptions {
-  /** Persist nothing: no rollout file, no index entry, so the thread cannot be resumed (`exec --ephemeral`). */
-  readonly ephemeral?: boolean;
-  /**
-   * The host's initialization data (`thread/start`'s `selectedCapabilityRoots`): recorded in the
-   * thread's header, handed to its extensions now and again after every resume or fork.
-   */
-  readonly init?: ThreadInit;
-  /**
-   * The session the thread joins (the root thread's id), recorded as its `session_id`: its threads
-   * share one rollout budget. Default: a session of its own.
-   */
-  readonly sessionId?: string;
-}
-
-/** Why the registry refused a request. */
-export class ThreadManagerError extends Error {
-  override readonly name = 'ThreadManagerError';
-  constructor(
-    readonly code: 'AlreadyLoaded' | 'NoConfig',
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** The most sub-agents a resumed root brings back (one page of the index). */
 const MAX_SUBAGENTS_RESUMED = 500;
