@@ -2,7 +2,7 @@
 // their LiveThread when core is about to open one — its approval questions go to the clients under
 // the sub-agent's own thread id — and the clients following the parent follow it too. They get the
 // status, turn and item notifications of any thread, but no `thread/started` (as in Codex).
-import type { ClientRequests, CoreEvent, ThreadHandle } from '@skein/core';
+import type { ClientRequests, CoreEvent, ThreadHandle, ThreadManager, ThreadManagerOptions } from '@skein/core';
 import type { ClientConnection } from '../method.js';
 import { LiveThread, type ThreadHost } from './live-thread.js';
 
@@ -66,4 +66,19 @@ export function subagentThreads(host: SubagentThreadsHost): SubagentThreads {
       if (live !== undefined) bind(live);
     },
   };
+}
+
+/** The registry options that route sub-agents' events and questions through `subagents`. */
+export function subagentRegistryOptions(subagents: SubagentThreads): Pick<ThreadManagerOptions, 'onSubagentEvent' | 'subagentClientRequests'> {
+  return {
+    onSubagentEvent: (threadId, event) => subagents.onEvent(threadId, event),
+    subagentClientRequests: (threadId, parentId, place) => subagents.clientRequests(threadId, parentId, place),
+  };
+}
+
+/** Binds a sub-agent's LiveThread as soon as the registry holds its thread (a resumed one has no event yet). */
+export function bindSubagentThreads(manager: ThreadManager, subagents: SubagentThreads): void {
+  manager.onThreadEvent((event) => {
+    if (event.type !== 'closed') subagents.attach(event.threadId);
+  });
 }

@@ -2,13 +2,12 @@
 // registry) with the settings a client asked for, keeps each loaded thread's client-facing state,
 // and answers thread questions from the rollout store for the rest.
 import path from 'node:path';
-import type { Config, EnvironmentsConfig, LoadedConfig } from '@skein/config';
-import { ThreadManager, withPrimaryWorkspaceRoots, type SelectedEnvironment, type ThreadEnvironment, type ThreadHandle, type ThreadManagerOptions } from '@skein/core';
-import { ExtensionRegistryBuilder, type ContextFragmentDefinition, type ExtensionRegistry } from '@skein/extension-api';
+import type { Config } from '@skein/config';
+import { ThreadManager, withPrimaryWorkspaceRoots, type SelectedEnvironment, type ThreadHandle } from '@skein/core';
+import { ExtensionRegistryBuilder, type ExtensionRegistry } from '@skein/extension-api';
 import type { ThreadStartParams, ThreadForkParams, ThreadResumeParams } from '@skein/protocol';
 import type { LoadedThread, ThreadStore, ThreadSummary } from '@skein/rollout';
 import { AppServerRequestError, refuse } from '../app-server-error.js';
-import type { ThreadExtensions } from '../extensions/host-extensions.js';
 import type { ClientConnection } from '../method.js';
 import { chosenServiceTier } from './service-tier.js';
 import { LiveThread, type ThreadHost } from './live-thread.js';
@@ -25,45 +24,10 @@ import { recordPermissions, selectThreadPermissions, type PermissionSelection } 
 import { nextTurnConfig } from './thread-settings.js';
 import { deliverQueuedAfter } from './queued-turns.js';
 import { threadUnloadDelayMs } from './thread-unload-delay.js';
-import { subagentThreads, type SubagentThreads } from './subagent-threads.js';
+import { bindSubagentThreads, subagentRegistryOptions, subagentThreads, type SubagentThreads } from './subagent-threads.js';
+import type { ThreadHubOptions, ThreadHubServer } from './thread-hub-options.js';
+export type { ThreadHubOptions, ThreadHubServer } from './thread-hub-options.js';
 import { resolveThreadCwd } from './thread-cwd.js';
-
-/** What the hub needs besides the server. */
-export interface ThreadHubOptions {
-  /**
-   * Opens the rollout store. Called on the first thread request, not at start-up: opening reconciles
-   * the index with every rollout file, which a client that only reads config should not wait for.
-   */
-  openStore(): Promise<ThreadStore>;
-  /** Where threads' commands and edits run (this machine, sandboxed). */
-  readonly environment: ThreadEnvironment;
-  /** `$CODEX_HOME/environments.toml`, when there is one: the executors registered at start. */
-  readonly environmentsConfig?: EnvironmentsConfig | undefined;
-  /** The extensions of a thread with this config; problems not reported yet go to the client as `configWarning`. */
-  extensions(config: Config): Promise<ThreadExtensions>;
-  /** The fragments stored threads are read with, to tell context from user turns (the startup extensions' and the built-ins). */
-  readonly contextFragments: readonly ContextFragmentDefinition[];
-  /** The environment for provider credentials. */
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** The API key saved in auth.json, asked at each request, for OpenAI's provider when `env` names none. */
-  readonly savedApiKey?: (() => string | undefined) | undefined;
-  readonly host: { readonly shell: string; readonly timezone: string };
-  readonly cliVersion: string;
-  /** Releases what these options hold (the environment's processes) once every thread is unloaded. */
-  readonly release?: (() => Promise<void> | void) | undefined;
-}
-
-/** What the hub needs from the server. */
-export interface ThreadHubServer extends ThreadHost {
-  /** Config for a thread in `cwd` with extra `-c` style overrides on top of the server's own. */
-  loadConfig(cwd: string, overrides: readonly string[]): Promise<LoadedConfig>;
-  /** The server's working directory: where threads start when the client names no cwd, and what a relative one is relative to. */
-  readonly defaultCwd: string;
-  subscribe(threadId: string, connection: ClientConnection): boolean;
-  unsubscribe(threadId: string, connection: ClientConnection): boolean;
-  /** Sends a notification to every connected client. */
-  broadcastToAll(method: string, params: unknown): void;
-}
 
 /** Settings a client may pass when it opens a thread. */
 type OpenParams = Pick<ThreadStartParams, 'cwd' | 'model' | 'modelProvider' | 'approvalPolicy' | 'sandbox' | 'config' | 'baseInstructions' | 'developerInstructions'>;
@@ -79,6 +43,8 @@ export class ThreadHub {
   #registry: Promise<ThreadManager> | undefined;
   /** The registry once made (sub-agents' events arrive synchronously). */
   #openRegistry: ThreadManager | undefined;
+  /** Sub-agents' LiveThreads and events (see subagent-threads.ts). */
+  readonly #subagentThreads: SubagentThreads;
 
   /** The environments threads may be started on: this machine and the exec-servers clients added. */
   readonly environments: EnvironmentManager;
@@ -90,6 +56,14 @@ export class ThreadHub {
     this.environments = new EnvironmentManager({ environment: options.environment, cwd: server.defaultCwd });
     if (options.environmentsConfig !== undefined) this.environments.configure(options.environmentsConfig, options.env);
     relayConnectionNotices(this.environments, () => this.#threads.values(), server);
+    this.#subagentThreads = subagentThreads({
+      threads: this.#threads,
+      handle: (threadId) => this.#openRegistry?.get(threadId),
+      threadHost: this.#threadHost(),
+      subscribers: (threadId) => server.subscribers(threadId),
+      subscribe: (threadId, connection) => server.subscribe(threadId, connection),
+      now: () => server.now(),
+    });
   }
 
   /** The rollout store threads are recorded in, opened on first use. */
@@ -364,21 +338,6 @@ export class ThreadHub {
     return { thread: live, response: await this.response(live, turns) };
   }
 
-  /** Sub-agents' LiveThreads and events (see subagent-threads.ts); made with the registry. */
-  #subagentThreads: SubagentThreads | undefined;
-
-  #subagents(): Pick<ThreadManagerOptions, 'onSubagentEvent' | 'subagentClientRequests'> {
-    const subagents = (this.#subagentThreads ??= subagentThreads({
-      threads: this.#threads,
-      handle: (threadId) => this.#openRegistry?.get(threadId),
-      threadHost: this.#threadHost(),
-      subscribers: (threadId) => this.server.subscribers(threadId),
-      subscribe: (threadId, connection) => this.server.subscribe(threadId, connection),
-      now: () => this.server.now(),
-    }));
-    return { onSubagentEvent: (threadId, event) => subagents.onEvent(threadId, event), subagentClientRequests: (threadId, parentId, place) => subagents.clientRequests(threadId, parentId, place) };
-  }
-
   /** What LiveThreads report to: the server, read receipts, and the queue delivered after a turn. */
   #threadHost(): ThreadHost {
     return {
@@ -404,12 +363,9 @@ export class ThreadHub {
           source: 'vscode',
           cliVersion: this.options.cliVersion,
           environment: this.options.environment,
-          ...this.#subagents(),
+          ...subagentRegistryOptions(this.#subagentThreads),
         });
-        // A sub-agent's LiveThread is bound as soon as the registry holds its thread (a resumed one has no event yet).
-        manager.onThreadEvent((event) => {
-          if (event.type !== 'closed') this.#subagentThreads?.attach(event.threadId);
-        });
+        bindSubagentThreads(manager, this.#subagentThreads);
         this.#openRegistry = manager;
         return manager;
       },
