@@ -1,4 +1,4 @@
-// @skein/mcp-client — list and read the resources of MCP servers configured by [mcp_servers.*]. Re-exports only.
+// @skein/mcp-client — the tools and resources of MCP servers configured by [mcp_servers.*]. Re-exports only.
 
 export { McpClientError } from './mcp-client-error.js';
 export type { McpClientErrorCode } from './mcp-client-error.js';
@@ -8,9 +8,20 @@ export {
   DEFAULT_MAX_PAGES,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_STARTUP_TIMEOUT_MS,
-  McpResourceClient,
-} from './mcp-resource-client.js';
-export type { McpCallOptions, McpClientOptions, McpPagingOptions } from './mcp-resource-client.js';
+  McpClient,
+} from './mcp-client.js';
+export type { McpCallOptions, McpClientOptions, McpPagingOptions, McpToolCallOptions } from './mcp-client.js';
+export type {
+  McpContentBlock,
+  McpJsonObject,
+  McpProgress,
+  McpResourceTemplate,
+  McpResourceTemplatePage,
+  McpServerDescription,
+  McpTool,
+  McpToolPage,
+  McpToolResult,
+} from './mcp-tool.js';
 export { McpServers } from './mcp-servers.js';
 export type { McpServersOptions } from './mcp-servers.js';
 export { isTextContents } from './mcp-resource.js';

@@ -5,6 +5,7 @@ import type * as ClientModule from '@modelcontextprotocol/sdk/client/index.js';
 import type * as StdioModule from '@modelcontextprotocol/sdk/client/stdio.js';
 import type * as HttpModule from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type * as TypesModule from '@modelcontextprotocol/sdk/types.js';
+import type * as AjvModule from '@modelcontextprotocol/sdk/validation/ajv';
 
 /** The parts of the SDK the client uses. */
 export interface McpSdk {
@@ -14,6 +15,7 @@ export interface McpSdk {
   readonly StreamableHTTPError: typeof HttpModule.StreamableHTTPError;
   readonly McpError: typeof TypesModule.McpError;
   readonly ErrorCode: typeof TypesModule.ErrorCode;
+  readonly AjvJsonSchemaValidator: typeof AjvModule.AjvJsonSchemaValidator;
 }
 
 let loading: Promise<McpSdk> | undefined;
@@ -25,13 +27,15 @@ export function loadMcpSdk(): Promise<McpSdk> {
     import('@modelcontextprotocol/sdk/client/stdio.js'),
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
-  ]).then(([client, stdio, http, types]) => ({
+    import('@modelcontextprotocol/sdk/validation/ajv'),
+  ]).then(([client, stdio, http, types, ajv]) => ({
     Client: client.Client,
     StdioClientTransport: stdio.StdioClientTransport,
     StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
     StreamableHTTPError: http.StreamableHTTPError,
     McpError: types.McpError,
     ErrorCode: types.ErrorCode,
+    AjvJsonSchemaValidator: ajv.AjvJsonSchemaValidator,
   }));
   return loading;
 }

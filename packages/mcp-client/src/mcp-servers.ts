@@ -1,8 +1,8 @@
 // The configured MCP servers of one host: each one connected on first use, one connection per server
 // shared by every caller, and all of them closed together by their owner.
 import { McpClientError } from './mcp-client-error.js';
-import { McpResourceClient } from './mcp-resource-client.js';
-import type { McpCallOptions, McpClientOptions } from './mcp-resource-client.js';
+import { McpClient } from './mcp-client.js';
+import type { McpCallOptions, McpClientOptions } from './mcp-client.js';
 import type { McpServerConfig } from './mcp-server-config.js';
 
 /** How the manager connects its clients; a per-call `signal` is given to `client()` instead. */
@@ -15,9 +15,9 @@ export type McpServersOptions = Omit<McpClientOptions, 'signal'>;
  * failure cache it themselves.
  */
 export class McpServers {
-  readonly #connections = new Map<string, Promise<McpResourceClient>>();
+  readonly #connections = new Map<string, Promise<McpClient>>();
   // The started clients, to see synchronously that one was closed by a caller and must be replaced.
-  readonly #started = new Map<string, McpResourceClient>();
+  readonly #started = new Map<string, McpClient>();
   readonly #closing = new AbortController();
 
   constructor(
@@ -38,9 +38,9 @@ export class McpServers {
   /**
    * The connected client of `name`, starting it on first use. `signal` stops this caller's wait only;
    * a start other callers share goes on. Throws `McpClientError` (`UnknownServer`, `Closed`, and
-   * everything `McpResourceClient.connect` throws).
+   * everything `McpClient.connect` throws).
    */
-  async client(name: string, options: Pick<McpCallOptions, 'signal'> = {}): Promise<McpResourceClient> {
+  async client(name: string, options: Pick<McpCallOptions, 'signal'> = {}): Promise<McpClient> {
     if (this.#closing.signal.aborted) throw new McpClientError('Closed', name, 'the MCP servers were closed');
     const server = this.servers[name];
     if (server === undefined) {
@@ -69,10 +69,10 @@ export class McpServers {
     }));
   }
 
-  async #connect(name: string, server: McpServerConfig): Promise<McpResourceClient> {
-    let client: McpResourceClient;
+  async #connect(name: string, server: McpServerConfig): Promise<McpClient> {
+    let client: McpClient;
     try {
-      client = await McpResourceClient.connect(name, server, { ...this.options, signal: this.#closing.signal });
+      client = await McpClient.connect(name, server, { ...this.options, signal: this.#closing.signal });
     } catch (error) {
       this.#forget(name);
       if (error instanceof McpClientError && error.code === 'Aborted' && this.#closing.signal.aborted) {

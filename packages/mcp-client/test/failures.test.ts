@@ -1,7 +1,7 @@
 // How a connection fails, each as one typed McpClientError naming the server: bad tables, servers
 // that never answer, servers that exit, repeated cursors, aborts and closes.
 import { describe, expect, it } from 'vitest';
-import { McpResourceClient } from '../src/index.js';
+import { McpClient } from '../src/index.js';
 import type { McpResourcePage } from '../src/index.js';
 import { closedAfterEach, failure } from './harness.js';
 import { startHttpFixture } from './http-fixture.js';
@@ -22,7 +22,7 @@ describe('a bad table', () => {
     ['a url that is not http(s)', { url: 'ftp://example.com' }, 'url: expected an http(s) URL'],
     ['a negative timeout', { command: 'node', startup_timeout_sec: -1 }, 'startup_timeout_sec:'],
   ])('is InvalidConfig: %s', async (_case, server, problem) => {
-    const error = await failure(McpResourceClient.connect('broken', server, QUICK));
+    const error = await failure(McpClient.connect('broken', server, QUICK));
     expect(error.code).toBe('InvalidConfig');
     expect(error.server).toBe('broken');
     expect(error.message).toContain("MCP server 'broken': invalid [mcp_servers.broken] table: ");
@@ -30,17 +30,17 @@ describe('a bad table', () => {
   });
 
   it('is InvalidConfig when bearer_token_env_var names an unset variable', async () => {
-    const error = await failure(McpResourceClient.connect('remote', { url: 'http://127.0.0.1:1/mcp', bearer_token_env_var: 'NO_SUCH_TOKEN' }, QUICK));
+    const error = await failure(McpClient.connect('remote', { url: 'http://127.0.0.1:1/mcp', bearer_token_env_var: 'NO_SUCH_TOKEN' }, QUICK));
     expect(error).toMatchObject({ code: 'InvalidConfig', message: "MCP server 'remote': bearer_token_env_var names NO_SUCH_TOKEN, which is not set; export it or remove the key" });
   });
 
   it('is Disabled when enabled = false, and nothing starts', async () => {
-    const error = await failure(McpResourceClient.connect('off', stdioServer('catalog', { enabled: false }), QUICK));
+    const error = await failure(McpClient.connect('off', stdioServer('catalog', { enabled: false }), QUICK));
     expect(error).toMatchObject({ code: 'Disabled', message: "MCP server 'off': disabled in config (enabled = false)" });
   });
 
   it('is ConnectFailed when the command does not exist', async () => {
-    const error = await failure(McpResourceClient.connect('missing', { command: '/no/such/mcp-server' }, QUICK));
+    const error = await failure(McpClient.connect('missing', { command: '/no/such/mcp-server' }, QUICK));
     expect(error.code).toBe('ConnectFailed');
     expect(error.message).toMatch(/^MCP server 'missing': cannot start `\/no\/such\/mcp-server`: .*ENOENT/);
   });
@@ -48,14 +48,14 @@ describe('a bad table', () => {
 
 describe('a server that never answers', () => {
   it('over stdio fails the start once with StartupTimeout', async () => {
-    const error = await failure(McpResourceClient.connect('mute', stdioServer('silent'), QUICK_START));
+    const error = await failure(McpClient.connect('mute', stdioServer('silent'), QUICK_START));
     expect(error.code).toBe('StartupTimeout');
     expect(error.message).toBe("MCP server 'mute': `" + process.execPath + '` did not finish the MCP handshake within 500 ms; raise startup_timeout_sec if it is slow to start');
   });
 
   it('over HTTP fails the start once with StartupTimeout', async () => {
     const fixture = await http('silent');
-    const error = await failure(McpResourceClient.connect('mute', { url: fixture.url, startup_timeout_sec: 0.5 }, { env: hostEnv() }));
+    const error = await failure(McpClient.connect('mute', { url: fixture.url, startup_timeout_sec: 0.5 }, { env: hostEnv() }));
     expect(error.code).toBe('StartupTimeout');
     expect(error.message).toContain(`${fixture.url} did not finish the MCP handshake within 500 ms`);
   });
@@ -90,7 +90,7 @@ describe('a server that never answers', () => {
 
   it('is Aborted when the caller aborts the start', async () => {
     const controller = new AbortController();
-    const pending = failure(McpResourceClient.connect('mute', stdioServer('silent'), { env: hostEnv(), signal: controller.signal }));
+    const pending = failure(McpClient.connect('mute', stdioServer('silent'), { env: hostEnv(), signal: controller.signal }));
     controller.abort();
     expect((await pending).code).toBe('Aborted');
   });
@@ -122,7 +122,7 @@ describe('a server that goes away', () => {
   it('is ConnectFailed when nothing listens at the URL', async () => {
     const fixture = await startHttpFixture();
     await fixture.close();
-    const error = await failure(McpResourceClient.connect('remote', { url: fixture.url }, QUICK));
+    const error = await failure(McpClient.connect('remote', { url: fixture.url }, QUICK));
     expect(error.code).toBe('ConnectFailed');
     expect(error.message).toContain(`MCP server 'remote': cannot reach ${fixture.url}: `);
   });

@@ -1,13 +1,13 @@
 // What the scenario tests share: clients and HTTP fixtures closed after each test, and the typed
 // error a promise rejected with.
 import { afterEach } from 'vitest';
-import { McpClientError, McpResourceClient } from '../src/index.js';
+import { McpClientError, McpClient } from '../src/index.js';
 import { startHttpFixture } from './http-fixture.js';
 import type { HttpFixture } from './http-fixture.js';
 
 /** Call at a test file's top level: what `connect` and `http` open is closed after each test. */
 export function closedAfterEach(): {
-  connect: (...args: Parameters<typeof McpResourceClient.connect>) => Promise<McpResourceClient>;
+  connect: (...args: Parameters<typeof McpClient.connect>) => Promise<McpClient>;
   http: (behaviour?: Parameters<typeof startHttpFixture>[0]) => Promise<HttpFixture>;
 } {
   const open: { close(): Promise<void> }[] = [];
@@ -19,7 +19,7 @@ export function closedAfterEach(): {
     return thing;
   };
   return {
-    connect: async (...args) => track(await McpResourceClient.connect(...args)),
+    connect: async (...args) => track(await McpClient.connect(...args)),
     http: async (behaviour) => track(await startHttpFixture(behaviour)),
   };
 }

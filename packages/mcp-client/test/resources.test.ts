@@ -1,6 +1,6 @@
 // Listing and reading resources of a real SDK server, over stdio and over streamable HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpClientError, McpResourceClient, isSkillResource, isTextContents, skillResourceMeta } from '../src/index.js';
+import { McpClientError, McpClient, isSkillResource, isTextContents, skillResourceMeta } from '../src/index.js';
 import type { McpResource, McpResourcePage, McpServerConfig } from '../src/index.js';
 import { BLOB_BYTES, SECOND_PAGE_CURSOR } from './fixtures/resource-server.mjs';
 import { startHttpFixture } from './http-fixture.js';
@@ -45,9 +45,9 @@ const transports: [string, () => McpServerConfig][] = [
 ];
 
 describe.each(transports)('over %s', (_transport, server) => {
-  let client: McpResourceClient;
+  let client: McpClient;
   beforeAll(async () => {
-    client = await McpResourceClient.connect('fixture', server(), { env: hostEnv() });
+    client = await McpClient.connect('fixture', server(), { env: hostEnv() });
   });
   afterAll(async () => {
     await client.close();

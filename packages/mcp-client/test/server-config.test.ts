@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@skein/config';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { McpResourceClient } from '../src/index.js';
+import type { McpClient } from '../src/index.js';
 import { closedAfterEach } from './harness.js';
 import { STDIO_SERVER, hostEnv, stdioServer } from './servers.js';
 
 const { connect, http } = closedAfterEach();
 
-async function readText(client: McpResourceClient, uri: string): Promise<string> {
+async function readText(client: McpClient, uri: string): Promise<string> {
   const [contents] = await client.readResource(uri);
   if (contents === undefined || !('text' in contents)) throw new Error(`no text for ${uri}`);
   return contents.text;

@@ -26,8 +26,11 @@ export {
 } from './sse-events.js';
 export type { MockItem, ResponseIdOptions, CompletedOptions } from './sse-events.js';
 
-export { assistantMessage, reasoningItem, functionCall, customToolCall, webSearchCall } from './sse-items.js';
-export type { MessagePhase, AssistantMessageOptions, ReasoningItemOptions, ToolCallOptions, WebSearchCallOptions } from './sse-items.js';
+export { assistantMessage, reasoningItem, functionCall, customToolCall, webSearchCall, toolSearchCall } from './sse-items.js';
+export type { MessagePhase, AssistantMessageOptions, ReasoningItemOptions, ToolCallOptions, ToolSearchCallOptions, WebSearchCallOptions } from './sse-items.js';
+
+export { MCP_FIXTURE_SERVER, mcpFixtureServerToml, startMcpHttpFixture } from './mcp-fixture.js';
+export type { McpHttpFixture } from './mcp-fixture.js';
 
 export { streamCut, StreamCut } from './mock-event.js';
 export type { MockEvent } from './mock-event.js';

@@ -123,6 +123,24 @@ export function webSearchCall(query: string, options: WebSearchCallOptions = {})
   ];
 }
 
+/** Ids of a `tool_search_call`. */
+export interface ToolSearchCallOptions {
+  /** `call_id`, which the client's `tool_search_output` must echo; by default the server's next `call_mock_NNNN`. */
+  readonly callId?: string;
+  /** Item id; by default the server's next `tsc_mock_NNNN`. */
+  readonly id?: string;
+}
+
+/** A client-executed `tool_search_call`: the model asks the client to search its deferred tools. */
+export function toolSearchCall(args: Readonly<Record<string, unknown>>, options: ToolSearchCallOptions = {}): MockEvent[] {
+  const id = options.id ?? new DeferredId('tsc');
+  const callId = options.callId ?? new DeferredId('call');
+  return [
+    outputItemAdded({ type: 'tool_search_call', id, call_id: callId, status: 'in_progress', execution: 'client', arguments: {} }),
+    outputItemDone({ type: 'tool_search_call', id, call_id: callId, status: 'completed', execution: 'client', arguments: args }),
+  ];
+}
+
 function pieces(text: string | readonly string[]): readonly string[] {
   if (typeof text !== 'string') return text;
   return text === '' ? [] : [text];

@@ -3,10 +3,10 @@
 import { isPlainObject } from './internal/plain-object.js';
 
 /** Item types that are a tool call the client must answer. */
-export const TOOL_CALL_TYPES: readonly string[] = ['function_call', 'custom_tool_call', 'local_shell_call'];
+export const TOOL_CALL_TYPES: readonly string[] = ['function_call', 'custom_tool_call', 'local_shell_call', 'tool_search_call'];
 
 /** Item types that answer a tool call. */
-export const TOOL_OUTPUT_TYPES: readonly string[] = ['function_call_output', 'custom_tool_call_output'];
+export const TOOL_OUTPUT_TYPES: readonly string[] = ['function_call_output', 'custom_tool_call_output', 'tool_search_output'];
 
 /**
  * - `EmptyCallId`: a call or output item without a non-empty string `call_id`.

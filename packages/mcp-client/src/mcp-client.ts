@@ -1,5 +1,6 @@
-// A connection to one MCP server for its resources: start or reach it as its `[mcp_servers.<name>]`
-// table says, then list and read resources, every call bounded by a timeout and an AbortSignal.
+// A connection to one MCP server: start or reach it as its `[mcp_servers.<name>]` table says, then
+// list and call its tools and list and read its resources, every call bounded by a timeout and an
+// AbortSignal.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -10,6 +11,7 @@ import { $ZodError } from 'zod/v4/core';
 import { CallDeadline, NO_SDK_TIMEOUT } from './call-deadline.js';
 import { McpClientError } from './mcp-client-error.js';
 import type { McpResource, McpResourceContents, McpResourcePage } from './mcp-resource.js';
+import type { McpContentBlock, McpJsonObject, McpProgress, McpResourceTemplatePage, McpServerDescription, McpTool, McpToolPage, McpToolResult } from './mcp-tool.js';
 import { parseServerConfig, resolveServerLaunch } from './mcp-server-config.js';
 import type { McpHostEnv, McpServerConfig, ServerLaunch } from './mcp-server-config.js';
 import { StderrTail } from './stderr-tail.js';
@@ -51,11 +53,18 @@ export interface McpPagingOptions extends McpCallOptions {
 
 type ClientState = 'open' | 'disconnected' | 'closed';
 
+/** Limits of one tool call, and where its progress goes. */
+export interface McpToolCallOptions extends McpCallOptions {
+  readonly onProgress?: (progress: McpProgress) => void;
+}
+
 /** A live connection to one MCP server. Close it when done; `McpServers` does that for its clients. */
-export class McpResourceClient {
+export class McpClient {
   #state: ClientState = 'open';
   readonly #owner = new AbortController();
   readonly #disconnectListeners = new Set<() => void>();
+  readonly #validators = new Map<string, (args: unknown) => string | undefined>();
+  readonly #ajv: InstanceType<McpSdk['AjvJsonSchemaValidator']>;
 
   private constructor(
     /** The `[mcp_servers.<name>]` key, used in every error message. */
@@ -65,13 +74,15 @@ export class McpResourceClient {
     private readonly mcp: McpSdk,
     private readonly stderr: StderrTail,
     private readonly requestTimeoutMs: number,
-  ) {}
+  ) {
+    this.#ajv = new mcp.AjvJsonSchemaValidator();
+  }
 
   /**
    * Starts (stdio) or reaches (streamable HTTP) the server and completes the MCP handshake.
    * Throws `McpClientError`: `InvalidConfig`, `Disabled`, `StartupTimeout`, `ConnectFailed`, `Aborted`.
    */
-  static async connect(name: string, server: McpServerConfig, options: McpClientOptions = {}): Promise<McpResourceClient> {
+  static async connect(name: string, server: McpServerConfig, options: McpClientOptions = {}): Promise<McpClient> {
     const config = parseServerConfig(name, server);
     if (config.enabled === false) throw new McpClientError('Disabled', name, 'disabled in config (enabled = false)');
     const launch = resolveServerLaunch(name, config, options.env ?? process.env);
@@ -79,7 +90,7 @@ export class McpResourceClient {
     const mcp = await loadMcpSdk();
     const transport = openTransport(mcp, launch, stderr);
     const sdk = new mcp.Client(options.clientInfo ?? { name: 'skein', version: '0.0.0' }, { capabilities: {} });
-    const client = new McpResourceClient(name, sdk, mcp, stderr, options.requestTimeoutMs ?? secondsToMs(config.tool_timeout_sec) ?? DEFAULT_REQUEST_TIMEOUT_MS);
+    const client = new McpClient(name, sdk, mcp, stderr, options.requestTimeoutMs ?? secondsToMs(config.tool_timeout_sec) ?? DEFAULT_REQUEST_TIMEOUT_MS);
     sdk.onclose = () => client.#onTransportClosed();
     const startupMs = options.startupTimeoutMs ?? secondsToMs(config.startup_timeout_sec) ?? DEFAULT_STARTUP_TIMEOUT_MS;
     const deadline = new CallDeadline(startupMs, options.signal, client.#owner.signal);
@@ -118,20 +129,86 @@ export class McpResourceClient {
    * Every page of `resources/list` in order, at most `maxPages` of them. Each page has its own timeout.
    * A cursor the server already gave ends the paging with `RepeatedCursor`.
    */
-  async *resourcePages(options: McpPagingOptions = {}): AsyncGenerator<McpResourcePage, void, undefined> {
-    const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
-    const seen = new Set<string>();
-    let cursor = options.cursor;
-    for (let page = 0; page < maxPages; page += 1) {
-      const result = await this.listResources({ ...callOptions(options), ...(cursor === undefined ? {} : { cursor }) });
-      yield result;
-      if (result.nextCursor === undefined) return;
-      if (seen.has(result.nextCursor) || result.nextCursor === options.cursor) {
-        throw new McpClientError('RepeatedCursor', this.serverName, `resources/list repeated the cursor '${result.nextCursor}', so paging cannot advance`);
+  resourcePages(options: McpPagingOptions = {}): AsyncGenerator<McpResourcePage, void, undefined> {
+    return this.#pages('resources/list', options, (page) => this.listResources(page));
+  }
+
+  /** One page of `tools/list`, from the start or after `cursor`. */
+  async listTools(options: McpCallOptions & { readonly cursor?: string } = {}): Promise<McpToolPage> {
+    const params = options.cursor === undefined ? undefined : { cursor: options.cursor };
+    const result = await this.#call('tools/list', options, (signal) => this.sdk.listTools(params, { signal, timeout: NO_SDK_TIMEOUT }));
+    const tools: McpTool[] = result.tools.map((tool) => ({ ...tool, inputSchema: tool.inputSchema }));
+    return result.nextCursor === undefined ? { tools } : { tools, nextCursor: result.nextCursor };
+  }
+
+  /** Every tool the server lists, over all pages (at most `maxPages`; a repeated cursor is `RepeatedCursor`). */
+  async tools(options: McpPagingOptions = {}): Promise<McpTool[]> {
+    const tools: McpTool[] = [];
+    for await (const page of this.#pages('tools/list', options, (page) => this.listTools(page))) tools.push(...page.tools);
+    return tools;
+  }
+
+  /**
+   * Calls a tool (`tools/call`). A failure the tool reports itself comes back as `isError: true`;
+   * a JSON-RPC error, a timeout or a lost server is an `McpClientError`. Progress notifications of
+   * the call go to `onProgress` and do not extend its timeout.
+   */
+  async callTool(name: string, args: McpJsonObject, options: McpToolCallOptions = {}): Promise<McpToolResult> {
+    const { onProgress } = options;
+    const result = await this.#call(`tools/call ${name}`, options, (signal) =>
+      this.sdk.callTool({ name, arguments: { ...args } }, undefined, { signal, timeout: NO_SDK_TIMEOUT, ...(onProgress === undefined ? {} : { onprogress: (progress) => onProgress({ ...progress }) }) }),
+    );
+    // The SDK's default schema also accepts the legacy `toolResult` form; only `content` is current.
+    if (!Array.isArray(result.content)) throw new McpClientError('InvalidResponse', this.serverName, `tools/call ${name} answered without a content list`);
+    return {
+      content: result.content.map((block) => ({ ...block }) as McpContentBlock),
+      ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent as McpJsonObject }),
+      ...(result.isError === undefined ? {} : { isError: result.isError as boolean }),
+      ...(result._meta === undefined ? {} : { _meta: result._meta }),
+    };
+  }
+
+  /** One page of `resources/templates/list`, from the start or after `cursor`. */
+  async listResourceTemplates(options: McpCallOptions & { readonly cursor?: string } = {}): Promise<McpResourceTemplatePage> {
+    const params = options.cursor === undefined ? undefined : { cursor: options.cursor };
+    const result = await this.#call('resources/templates/list', options, (signal) => this.sdk.listResourceTemplates(params, { signal, timeout: NO_SDK_TIMEOUT }));
+    const resourceTemplates = result.resourceTemplates.map((template) => ({ ...template }));
+    return result.nextCursor === undefined ? { resourceTemplates } : { resourceTemplates, nextCursor: result.nextCursor };
+  }
+
+  /** What the server said about itself in the handshake. */
+  describe(): McpServerDescription {
+    return {
+      serverInfo: this.sdk.getServerVersion(),
+      capabilities: this.sdk.getServerCapabilities(),
+      instructions: this.sdk.getInstructions(),
+    };
+  }
+
+  /**
+   * Why `args` do not fit the tool's input schema, or undefined when they do. A schema the validator
+   * cannot compile is left to the server to judge.
+   */
+  argumentProblem(tool: McpTool, args: unknown): string | undefined {
+    let validate = this.#validators.get(tool.name);
+    if (validate === undefined) {
+      try {
+        const check = this.#ajv.getValidator(tool.inputSchema);
+        validate = (input) => {
+          const result = check(input);
+          return result.valid ? undefined : result.errorMessage;
+        };
+      } catch {
+        validate = () => undefined;
       }
-      seen.add(result.nextCursor);
-      cursor = result.nextCursor;
+      this.#validators.set(tool.name, validate);
     }
+    return validate(args);
+  }
+
+  /** The last bytes the (stdio) server wrote to stderr, trimmed; empty when none. */
+  stderrTail(): string {
+    return this.stderr.text();
   }
 
   /** The contents of one resource (`resources/read`): text, or base64 blobs. */
@@ -147,6 +224,22 @@ export class McpResourceClient {
     this.#owner.abort();
     this.#disconnectListeners.clear();
     await this.sdk.close();
+  }
+
+  async *#pages<P extends { readonly nextCursor?: string | undefined }>(what: string, options: McpPagingOptions, page: (options: McpCallOptions & { readonly cursor?: string }) => Promise<P>): AsyncGenerator<P, void, undefined> {
+    const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+    const seen = new Set<string>();
+    let cursor = options.cursor;
+    for (let index = 0; index < maxPages; index += 1) {
+      const result = await page({ ...callOptions(options), ...(cursor === undefined ? {} : { cursor }) });
+      yield result;
+      if (result.nextCursor === undefined) return;
+      if (seen.has(result.nextCursor) || result.nextCursor === options.cursor) {
+        throw new McpClientError('RepeatedCursor', this.serverName, `${what} repeated the cursor '${result.nextCursor}', so paging cannot advance`);
+      }
+      seen.add(result.nextCursor);
+      cursor = result.nextCursor;
+    }
   }
 
   async #call<T>(what: string, options: McpCallOptions, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
