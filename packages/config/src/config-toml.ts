@@ -77,6 +77,10 @@ export const ShellEnvironmentPolicyToml = z.object({
 });
 export type ShellEnvironmentPolicyToml = z.infer<typeof ShellEnvironmentPolicyToml>;
 
+/** `auto` decides by the tool's hints and the thread's approval policy; `prompt` always asks; `approve` never asks. */
+export const McpToolApprovalMode = z.enum(['auto', 'prompt', 'approve']);
+export type McpToolApprovalMode = z.infer<typeof McpToolApprovalMode>;
+
 const mcpCommon = {
   enabled: z.boolean().optional(),
   required: z.boolean().optional(),
@@ -84,6 +88,14 @@ const mcpCommon = {
   tool_timeout_sec: z.number().positive().optional(),
   enabled_tools: z.array(z.string()).optional(),
   disabled_tools: z.array(z.string()).optional(),
+  /** How calls of this server's tools are approved unless `[mcp_servers.<name>.tools.<tool>]` says otherwise. */
+  default_tools_approval_mode: McpToolApprovalMode.optional(),
+  /** Per-tool settings: `[mcp_servers.<name>.tools.<tool>] approval_mode = …`. */
+  tools: z.record(z.string(), z.object({ approval_mode: McpToolApprovalMode.optional() })).optional(),
+  /** Calls of this server's tools may run alongside other parallel-safe calls of one response. */
+  supports_parallel_tool_calls: z.boolean().optional(),
+  /** The environment the server runs in (`local` unless set). */
+  environment_id: z.string().min(1).optional(),
   /** Skein's own (Codex ignores it): the server serves skills as `mcp/skill` resources to list in the catalog. */
   skein_skill_source: z.boolean().optional(),
 };
@@ -107,6 +119,9 @@ export const McpServerToml = z.union([
   }),
 ]);
 export type McpServerToml = z.infer<typeof McpServerToml>;
+
+/** Every key a `[mcp_servers.<name>]` table may hold (either kind). */
+export const MCP_SERVER_KEYS: ReadonlySet<string> = new Set(McpServerToml.options.flatMap((option) => Object.keys(option.shape)));
 
 const toggle = z.object({ enabled: z.boolean().optional() });
 

@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import { CLIENT_SIDE_CONFIG_KEYS, CODEX_CONFIG_KEYS } from './codex-config-keys.js';
 import { ConfigError } from './config-error.js';
-import { ConfigToml, SKEIN_CONFIG_KEYS } from './config-toml.js';
+import { ConfigToml, MCP_SERVER_KEYS, SKEIN_CONFIG_KEYS } from './config-toml.js';
 import type { ConfigWarning } from './config-warning.js';
 import type { TomlTable } from './toml-table.js';
 
@@ -28,6 +28,24 @@ export function validateLayer(table: TomlTable, origin: string, strict: boolean)
     }
     if (!known) warnings.push({ code: 'UnknownKey', origin, key, message: `${origin}: ${key}: not a known setting; check the spelling` });
     else if (!CLIENT_SIDE_CONFIG_KEYS.has(key)) warnings.push({ code: 'NotYetSupported', origin, key, message: `${origin}: ${key}: a Codex setting Skein does not act on yet; it is ignored` });
+  }
+  warnings.push(...mcpServerKeyWarnings(table, origin, strict));
+  return warnings;
+}
+
+/** A key of an `[mcp_servers.<name>]` table that no server reads: a typo, or a setting of another version. */
+function mcpServerKeyWarnings(table: TomlTable, origin: string, strict: boolean): ConfigWarning[] {
+  const servers = table.mcp_servers;
+  if (typeof servers !== 'object' || servers === null) return [];
+  const warnings: ConfigWarning[] = [];
+  for (const [name, server] of Object.entries(servers as Record<string, unknown>)) {
+    if (typeof server !== 'object' || server === null) continue;
+    for (const key of Object.keys(server)) {
+      if (MCP_SERVER_KEYS.has(key)) continue;
+      const dotted = `mcp_servers.${name}.${key}`;
+      if (strict) throw new ConfigError('UnknownKey', origin, dotted, 'not a setting of an MCP server (--strict-config)');
+      warnings.push({ code: 'UnknownKey', origin, key: dotted, message: `${origin}: ${dotted}: not a setting of an MCP server; it is ignored` });
+    }
   }
   return warnings;
 }

@@ -426,3 +426,13 @@ describe('sub-agents', () => {
     expect((await loadError({ overrides: ['agents.max_depth=0'] })).message).toMatch(/agents\.max_depth/);
   });
 });
+
+describe('[mcp_servers.*] keys', () => {
+  it('warns about a key no MCP server reads, and refuses it under --strict-config', async () => {
+    userConfig('[mcp_servers.docs]\ncommand = "docs-mcp"\ndefault_tools_approval_mode = "prompt"\ntool_timeout = 5\n');
+    const { config, warnings } = await load();
+    expect(config.mcpServers['docs']).toMatchObject({ command: 'docs-mcp', default_tools_approval_mode: 'prompt' });
+    expect(warnings).toEqual([{ code: 'UnknownKey', origin: path.join(home, 'config.toml'), key: 'mcp_servers.docs.tool_timeout', message: `${path.join(home, 'config.toml')}: mcp_servers.docs.tool_timeout: not a setting of an MCP server; it is ignored` }]);
+    expect(await loadError({ strict: true })).toMatchObject({ code: 'UnknownKey', key: 'mcp_servers.docs.tool_timeout' });
+  });
+});

@@ -36,6 +36,8 @@ export { NO_TURN_HOOKS, combineTurnHooks } from './turn/turn-hooks.js';
 export type { AfterResponseHook, AfterResponseVerdict, BeforeSamplingHook, ResponseGate, SampledResponse, TurnHooks, TurnStep } from './turn/turn-hooks.js';
 export { SteeredInput } from './turn/steered-input.js';
 export type { CoreEvent } from './turn/core-event.js';
+export { McpConnections } from './mcp/mcp-connections.js';
+export type { McpServerStartup, McpStartupState, ReadyMcpServer } from './mcp/mcp-connections.js';
 export { TurnItems, webSearchOf } from './turn/turn-items.js';
 export type {
   AgentMessageTurnItem,
@@ -48,6 +50,7 @@ export type {
   TurnItem,
   TurnItemStatus,
   WebSearchTurnItem,
+  McpToolCallTurnItem,
 } from './turn/turn-item.js';
 export { DEFAULT_BASE_INSTRUCTIONS } from './context/base-instructions.js';
 export { PERMISSIONS_OPEN, renderPermissionsInstructions } from './context/permissions-instructions.js';

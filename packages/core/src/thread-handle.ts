@@ -1,5 +1,6 @@
 // What a host holds of a loaded thread: the operations clients ask for, without the session behind
 // them. Hosts (app-server, exec) and tests use only this.
+import type { McpConnections } from './mcp/mcp-connections.js';
 import type { ContextWindow } from './compaction/context-window.js';
 import type { Config } from '@skein/config';
 import type { ResponseItem, UserInput } from '@skein/protocol';
@@ -90,6 +91,10 @@ export interface ThreadHandle {
   useEnvironment(environment: SelectedEnvironment | readonly SelectedEnvironment[] | undefined): void;
   /** Later turns work over `roots` on the primary environment (the environments stay as they are). */
   useWorkspaceRoots(roots: readonly string[]): void;
+  /** The thread's MCP servers: their statuses, and direct calls and reads for the host. */
+  readonly mcp: McpConnections;
+  /** Restarts the MCP servers from `config`'s `[mcp_servers]` tables, once a running turn has ended. */
+  reloadMcp(config: Config): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -125,6 +130,10 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
       return session.contextWindow;
     },
     history: () => session.history.items,
+    get mcp() {
+      return session.mcp.connections;
+    },
+    reloadMcp: (config) => session.reloadMcp(config),
     instructionSources: () => session.instructionSources(),
     compact: () => session.compact(),
     runTurn: (input, options) => session.runTurn(input, options),

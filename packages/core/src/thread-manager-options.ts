@@ -20,7 +20,7 @@ export interface ThreadManagerOptions {
    */
   readonly config?: Config | undefined;
   readonly extensions: ExtensionRegistry;
-  /** The environment for provider credentials. */
+  /** The environment for provider credentials, and where MCP servers read `env_vars` and tokens. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The API key saved in auth.json (asked at each request, so a sign-in applies at once), for OpenAI's provider when `env` names none. */
   readonly savedApiKey?: (() => string | undefined) | undefined;

@@ -287,6 +287,7 @@ export class ThreadManager {
       agentRole: agent?.role,
       onInterrupt: agent?.onInterrupt,
       collaboration: agent?.collaboration,
+      mcpEnv: this.#options.env,
     });
     if (loaded !== undefined && writer !== undefined) {
       extensions.restoreWorldState(loaded.worldState);

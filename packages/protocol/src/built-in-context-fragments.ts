@@ -85,6 +85,14 @@ export const MULTI_AGENT_ROLE_FRAGMENT = defineContextFragment({
   close: '</multi_agent_role>',
 });
 
+/** `<tools>`: the deferred tool namespaces the model can find with tool_search. */
+export const DEFERRED_TOOLS_FRAGMENT = defineContextFragment({
+  kind: 'tools.deferred',
+  role: 'developer',
+  open: '<tools>',
+  close: '</tools>',
+});
+
 /** `<current_time_reminder>`: the current UTC time, told before a request when it is due (no newlines, as Codex). */
 export const CURRENT_TIME_REMINDER_FRAGMENT = defineContextFragment({
   kind: 'time.current_time_reminder',
@@ -136,6 +144,7 @@ export const BUILT_IN_CONTEXT_FRAGMENTS: readonly ContextFragmentDefinition[] = 
   SUBAGENT_NOTIFICATION_FRAGMENT,
   MULTI_AGENT_MODE_FRAGMENT,
   MULTI_AGENT_ROLE_FRAGMENT,
+  DEFERRED_TOOLS_FRAGMENT,
   CURRENT_TIME_REMINDER_FRAGMENT,
   CONTEXT_WINDOW_FRAGMENT,
   ROLLOUT_BUDGET_FRAGMENT,

@@ -95,6 +95,32 @@ export const CustomToolCallOutputItem = lazySchema(() => z.looseObject({
 }));
 export type CustomToolCallOutputItem = z.infer<typeof CustomToolCallOutputItem>;
 
+/**
+ * The model asks to search its deferred tools (`tool_search`). With `execution: "client"` the client
+ * runs the search and answers with a `tool_search_output` of the same `call_id`.
+ */
+export const ToolSearchCallItem = lazySchema(() => z.looseObject({
+  ...common,
+  type: z.literal('tool_search_call'),
+  call_id: z.string().nullish(),
+  execution: z.string().nullish(),
+  status: z.string().nullish(),
+  /** `{query, limit?}` as the model wrote them (an object, not JSON text). */
+  arguments: z.unknown(),
+}));
+export type ToolSearchCallItem = z.infer<typeof ToolSearchCallItem>;
+
+/** What a tool search found: namespaces and tools, each marked `defer_loading`, now callable. */
+export const ToolSearchOutputItem = lazySchema(() => z.looseObject({
+  ...common,
+  type: z.literal('tool_search_output'),
+  call_id: z.string().nullish(),
+  status: z.string().nullish(),
+  execution: z.string().nullish(),
+  tools: z.array(z.unknown()),
+}));
+export type ToolSearchOutputItem = z.infer<typeof ToolSearchOutputItem>;
+
 export const LocalShellCallItem = lazySchema(() => z.looseObject({
   ...common,
   type: z.literal('local_shell_call'),
@@ -153,6 +179,8 @@ export const KnownResponseItem = lazySchema(() => z.discriminatedUnion('type', [
   CustomToolCallItem,
   CustomToolCallOutputItem,
   LocalShellCallItem,
+  ToolSearchCallItem,
+  ToolSearchOutputItem,
   WebSearchCallItem,
   CompactionItem,
   ContextCompactionItem,
@@ -227,6 +255,8 @@ export function toolCallId(item: ResponseItem): string | undefined {
       return item.call_id;
     case 'local_shell_call':
       return item.call_id ?? undefined;
+    case 'tool_search_call':
+      return item.execution === 'client' ? (item.call_id ?? undefined) : undefined;
     default:
       return undefined;
   }
@@ -235,6 +265,7 @@ export function toolCallId(item: ResponseItem): string | undefined {
 /** The call id a tool output answers, for function and custom tool outputs. */
 export function toolOutputCallId(item: ResponseItem): string | undefined {
   if (!isKnownResponseItem(item)) return undefined;
+  if (item.type === 'tool_search_output') return item.call_id ?? undefined;
   return item.type === 'function_call_output' || item.type === 'custom_tool_call_output' ? item.call_id : undefined;
 }
 
@@ -243,9 +274,19 @@ export function messageText(item: MessageItem): string {
   return item.content.map((part) => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('');
 }
 
-/** The output item answering `call`: a `function_call_output` or a `custom_tool_call_output`. */
-export function toolOutputFor(call: { readonly type: string; readonly call_id: string }, output: ToolOutputBody): FunctionCallOutputItem | CustomToolCallOutputItem {
+/**
+ * The output item answering `call`: a `function_call_output` or a `custom_tool_call_output`. A tool
+ * search that did not run (aborted, missing) is answered with an empty `tool_search_output`: its
+ * output has no place for text.
+ */
+export function toolOutputFor(call: { readonly type: string; readonly call_id: string }, output: ToolOutputBody): FunctionCallOutputItem | CustomToolCallOutputItem | ToolSearchOutputItem {
+  if (call.type === 'tool_search_call') return toolSearchOutput(call.call_id, []);
   return call.type === 'custom_tool_call'
     ? { type: 'custom_tool_call_output', call_id: call.call_id, output }
     : { type: 'function_call_output', call_id: call.call_id, output };
+}
+
+/** A client's answer to a `tool_search_call`: the tools it found. */
+export function toolSearchOutput(callId: string, tools: readonly unknown[]): ToolSearchOutputItem {
+  return { type: 'tool_search_output', call_id: callId, status: 'completed', execution: 'client', tools: [...tools] };
 }

@@ -288,6 +288,10 @@ export class LiveThread {
         return this.#emit('error', { threadId: this.id, turnId: event.turnId, willRetry: true, error: { message: `${event.reason}; retrying (attempt ${event.attempt})`, codexErrorInfo: null, additionalDetails: null } });
       case 'warning':
         return this.#emit('warning', { threadId: this.id, message: event.message });
+      case 'mcpToolCallProgress':
+        return this.#emit('item/mcpToolCall/progress', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, message: event.message });
+      case 'mcpServerStatus':
+        return this.#emit('mcpServer/startupStatus/updated', { threadId: this.id, name: event.name, environmentId: null, status: event.status, error: event.error, failureReason: null });
       case 'turnCompleted':
         return this.#finish(event.turnId, 'completed', null);
       case 'turnAborted':
@@ -300,7 +304,7 @@ export class LiveThread {
       }
       // thread/name/set announces a name itself; usage goes out as threadTokenUsage; items come
       // from core's item reducer (turnItem), not from the facts it reduces. A tool's progress has
-      // no v2 notification outside MCP tool calls, whose items are not ours yet.
+      // no v2 notification outside MCP tool calls (mcpToolCallProgress).
       case 'itemStarted':
       case 'itemCompleted':
       case 'commandStarted':

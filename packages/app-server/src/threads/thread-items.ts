@@ -1,6 +1,6 @@
 // The items of a turn as app-server clients see them (`ThreadItem`), projected from core's turn
 // items and from recorded history: user and agent messages, reasoning, commands and file changes.
-import type { TurnItem } from '@skein/core';
+import type { McpToolCallTurnItem, TurnItem } from '@skein/core';
 import type { ResponseItem, UserInput } from '@skein/protocol';
 
 /** A JSON object sent to clients. */
@@ -141,6 +141,8 @@ export function threadItem(item: TurnItem): WireObject {
       return { type: 'contextCompaction', id: item.id, startedAtMs: item.startedAtMs, completedAtMs: item.completedAtMs };
     case 'webSearch':
       return webSearchItem(item.id, item.query, item.action, item.startedAtMs, item.completedAtMs);
+    case 'mcpToolCall':
+      return mcpToolCallItem(item);
     case 'subAgentActivity':
       return { type: 'subAgentActivity', id: item.id, kind: item.activity, agentThreadId: item.agentThreadId, agentPath: item.agentPath, model: item.model, reasoningEffort: item.reasoningEffort };
     case 'collabAgentToolCall':
@@ -157,6 +159,26 @@ export function threadItem(item: TurnItem): WireObject {
         agentsStates: item.agentsStates,
       };
   }
+}
+
+/** An MCP tool call as Codex's v2 `mcpToolCall` item. */
+export function mcpToolCallItem(item: McpToolCallTurnItem): WireObject {
+  return {
+    type: 'mcpToolCall',
+    id: item.id,
+    server: item.server,
+    tool: item.tool,
+    status: item.status === 'declined' ? 'failed' : item.status,
+    arguments: item.arguments ?? null,
+    mcpAppResourceUri: null,
+    appContext: null,
+    pluginId: null,
+    environmentId: null,
+    readOnlyHint: item.readOnlyHint,
+    result: item.result === null ? null : { content: item.result.content, structuredContent: item.result.structuredContent ?? null, ...(item.result._meta === undefined ? {} : { _meta: item.result._meta }) },
+    error: item.error,
+    durationMs: item.durationMs,
+  };
 }
 
 /** A search the API ran for the model; Codex sends no results (`results: null`). */

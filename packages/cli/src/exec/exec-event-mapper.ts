@@ -62,6 +62,8 @@ export class ExecEventMapper {
       case 'streamRetrying':
       case 'warning':
       case 'toolProgress': // Codex's JSON stream has no progress event for a running tool.
+      case 'mcpToolCallProgress': // Nor for an MCP call's progress.
+      case 'mcpServerStatus': // An MCP server's start shows on stderr, not in the stream.
         return [];
     }
   }
@@ -78,6 +80,8 @@ export class ExecEventMapper {
         return [{ type: 'item.started', item: { id: item.id, type: 'web_search', query: item.query, action: item.action } }];
       case 'collabAgentToolCall':
         return [{ type: 'item.started', item: { id: this.#openId(item.id), ...collabToolCall(item) } }];
+      case 'mcpToolCall':
+        return [{ type: 'item.started', item: { id: this.#openId(item.id), ...mcpToolCall(item) } }];
       // Messages and reasoning are printed once complete; Codex prints no image views, nor spawns.
       case 'subAgentActivity':
       case 'agentMessage':
@@ -115,6 +119,8 @@ export class ExecEventMapper {
         return [{ type: 'item.completed', item: { id: item.id, type: 'web_search', query: item.query, action: item.action } }];
       case 'collabAgentToolCall':
         return [{ type: 'item.completed', item: { id: this.#closeId(item.id), ...collabToolCall(item) } }];
+      case 'mcpToolCall':
+        return [{ type: 'item.completed', item: { id: this.#closeId(item.id), ...mcpToolCall(item) } }];
       case 'imageView':
       case 'contextCompaction':
       case 'subAgentActivity':
@@ -148,6 +154,19 @@ function collabToolCall(item: Extract<TurnItem, { kind: 'collabAgentToolCall' }>
     receiver_thread_ids: [...item.receiverThreadIds],
     prompt: null,
     agents_states: { ...item.agentsStates },
+    status: item.status === 'inProgress' ? ('in_progress' as const) : item.status === 'completed' ? ('completed' as const) : ('failed' as const),
+  };
+}
+
+/** An MCP tool call as Codex's exec prints it: the result's content, its structured content (null when none). */
+function mcpToolCall(item: Extract<TurnItem, { kind: 'mcpToolCall' }>) {
+  return {
+    type: 'mcp_tool_call' as const,
+    server: item.server,
+    tool: item.tool,
+    arguments: item.arguments,
+    result: item.result === null ? null : { content: [...item.result.content], structured_content: item.result.structuredContent ?? null },
+    error: item.error,
     status: item.status === 'inProgress' ? ('in_progress' as const) : item.status === 'completed' ? ('completed' as const) : ('failed' as const),
   };
 }

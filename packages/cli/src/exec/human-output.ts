@@ -3,7 +3,7 @@
 // agent messages, errors and the tokens used — all on stderr; stdout is kept for the final message.
 import { styleText } from 'node:util';
 import type { Config } from '@skein/config';
-import type { CoreEvent } from '@skein/core';
+import type { CoreEvent, McpToolCallTurnItem } from '@skein/core';
 import { isKnownResponseItem, messageText } from '@skein/protocol';
 
 /** A command's output lines shown in full; the rest are counted, not printed (the model saw them). */
@@ -124,6 +124,13 @@ export class HumanOutput {
       case 'turnItem':
         // A search shows when it starts (no query yet) and when it is done, as Codex's exec shows it.
         if (event.item.kind === 'webSearch') this.#write(`${this.#style('magenta', 'web search:')} ${event.item.query}\n`);
+        if (event.item.kind === 'mcpToolCall') this.#mcpToolCall(event.phase, event.item);
+        return;
+      case 'mcpServerStatus':
+        if (event.status === 'ready') this.#write(`${this.#style('dim', `mcp: ${event.name} ready`)}\n`);
+        if (event.status === 'failed') this.#write(`${this.#style('yellow', `mcp: ${event.name} failed:`)} ${event.error ?? 'unknown error'}\n`);
+        return;
+      case 'mcpToolCallProgress': // toolProgress carries the same words.
         return;
       case 'sessionConfigured':
       case 'threadNameUpdated':
@@ -139,15 +146,36 @@ export class HumanOutput {
     }
   }
 
+  #mcpToolCall(phase: 'started' | 'completed', item: McpToolCallTurnItem): void {
+    const call = `${item.server}.${item.tool}(${JSON.stringify(item.arguments ?? {})})`;
+    if (phase === 'started') {
+      this.#write(`${this.#style('magenta', 'tool')} ${call}\n`);
+      return;
+    }
+    const took = `in ${Math.round(item.durationMs ?? 0)} ms`;
+    if (item.status !== 'completed') {
+      this.#write(`${this.#style('red', `${call} failed ${took}:`)} ${item.error?.message ?? textOf(item.result?.content ?? [])}\n`);
+      return;
+    }
+    this.#write(`${this.#style('green', `${call} succeeded ${took}:`)}\n`);
+    const text = textOf(item.result?.content ?? []);
+    if (text !== '') this.#commandOutput(text);
+  }
+
   #commandCompleted(exitCode: number | null, durationMs: number, output: string): void {
-    const lines = output.endsWith('\n') ? output.slice(0, -1).split('\n') : output.split('\n');
-    const shown = output === '' ? [] : lines.slice(0, MAX_SHOWN_OUTPUT_LINES);
-    const hidden = output === '' ? 0 : lines.length - shown.length;
     const status =
       exitCode === 0
         ? this.#style('green', `succeeded in ${Math.round(durationMs)} ms`)
         : this.#style('red', `${exitCode === null ? 'ended without an exit code' : `exited ${exitCode}`} in ${Math.round(durationMs)} ms`);
     this.#write(`${status}\n`);
+    this.#commandOutput(output);
+  }
+
+  /** Output, its first lines only. */
+  #commandOutput(output: string): void {
+    const lines = output.endsWith('\n') ? output.slice(0, -1).split('\n') : output.split('\n');
+    const shown = output === '' ? [] : lines.slice(0, MAX_SHOWN_OUTPUT_LINES);
+    const hidden = output === '' ? 0 : lines.length - shown.length;
     if (shown.length > 0) this.#write(`${this.#style('dim', shown.join('\n'))}\n`);
     if (hidden > 0) this.#write(`${this.#style('dim', `... ${hidden} more line${hidden === 1 ? '' : 's'}`)}\n`);
   }
@@ -165,6 +193,16 @@ export class HumanOutput {
     // The decision is made once, by useColor, for stderr; styleText would check stdout instead.
     return this.#color ? styleText(style, text, { validateStream: false }) : text;
   }
+}
+
+/** The text blocks of an MCP result, one per line; other blocks by their type. */
+function textOf(content: readonly unknown[]): string {
+  return content
+    .map((block) => {
+      const { type, text } = block as { type?: unknown; text?: unknown };
+      return typeof text === 'string' ? text : `[${String(type)}]`;
+    })
+    .join('\n');
 }
 
 /** `workspace-write (writes: workdir, /tmp, $TMPDIR, …)`: the mode and, when writable, where. */

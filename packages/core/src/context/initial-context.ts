@@ -16,6 +16,8 @@ export interface InitialContextSources {
   readonly environment: EnvironmentContext;
   /** The `<environments_instructions>` part (after the permissions), when environments may still be connecting. */
   readonly environmentsInstructions?: string | undefined;
+  /** The `<tools>` part listing deferred tools (last in the developer message), when any are deferred. */
+  readonly toolsNote?: string | undefined;
 }
 
 const text = (value: string) => ({ type: 'input_text' as const, text: value });
@@ -29,6 +31,7 @@ export function buildInitialContext(sources: InitialContextSources): ResponseIte
     renderPermissionsInstructions(sources.permissions),
     ...(sources.environmentsInstructions === undefined ? [] : [sources.environmentsInstructions]),
     ...rest,
+    ...(sources.toolsNote === undefined ? [] : [sources.toolsNote]),
   ];
   const { agentsMd } = sources;
   return [

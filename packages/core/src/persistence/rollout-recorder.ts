@@ -213,6 +213,21 @@ function rolloutItem(item: TurnItem): Record<string, unknown> | undefined {
       return item.status === 'completed' ? { type: 'ContextCompaction', id: item.id } : undefined;
     case 'webSearch':
       return { type: 'WebSearch', id: item.id, query: item.query, action: item.action };
+    case 'mcpToolCall': {
+      const durationMs = item.durationMs ?? 0;
+      return {
+        type: 'McpToolCall',
+        id: item.id,
+        server: item.server,
+        tool: item.tool,
+        arguments: item.arguments,
+        ...(item.readOnlyHint === null ? {} : { readOnlyHint: item.readOnlyHint }),
+        status: item.status === 'completed' ? 'completed' : 'failed',
+        ...(item.result === null ? {} : { result: { content: item.result.content, ...(item.result.structuredContent === null ? {} : { structuredContent: item.result.structuredContent }), isError: item.status !== 'completed' } }),
+        ...(item.error === null ? {} : { error: item.error }),
+        duration: { secs: Math.floor(durationMs / 1000), nanos: Math.round((durationMs % 1000) * 1e6) },
+      };
+    }
     case 'agentMessage':
     case 'reasoning':
     case 'imageView':

@@ -60,5 +60,7 @@ export interface ThreadSessionOptions {
   /** Called when the running turn is interrupted (an agent's interrupt reaches the sub-agents it runs). */
   readonly onInterrupt?: (() => void) | undefined;
   /** The `collaboration` tools this thread offers (multi-agent v2), bound to its emitter. */
+  /** Where MCP servers read `env_vars` and tokens from (none when not given). */
+  readonly mcpEnv?: Readonly<Record<string, string | undefined>> | undefined;
   readonly collaboration?: ((binding: { readonly emit: (event: CoreEvent) => void; readonly now: () => number }) => NamespaceToolHandler) | undefined;
 }

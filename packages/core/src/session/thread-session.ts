@@ -25,6 +25,7 @@ import { TurnEnvironments } from './turn-environments.js';
 import { ENVIRONMENTS_INSTRUCTIONS } from '../context/environments-instructions.js';
 import { NO_TOKENS, type TokenUsageBreakdown } from './thread-token-usage.js';
 import { ThreadTools } from './thread-tools.js';
+import type { ThreadMcp } from '../mcp/thread-mcp.js';
 import { ThreadCompaction, type CompactionRun } from './thread-compaction.js';
 import { TokenAccounting, type TokenUsageReport } from './token-accounting.js';
 import { ThreadUserShell } from './thread-user-shell.js';
@@ -103,6 +104,7 @@ export class ThreadSession {
       agentsMdPlaces: (config) => this.environments.toolEnvironments(config, this.#active?.environments).map((environment) => ({ environmentId: environment.id, fileSystem: environment.fileSystem, cwd: environment.cwd })),
       workspaceRoots: () => (this.#active?.environments ?? this.environments.selection).namedPrimaryRoots,
       agent: options.agentRole === undefined ? undefined : { role: options.agentRole, mode: () => this.#multiAgentMode },
+      deferredTools: () => this.#tools.deferredEntries(),
     });
     this.#tools = new ThreadTools({
       threadId: options.threadId,
@@ -114,7 +116,11 @@ export class ThreadSession {
       sessionsFor: (environment: ToolEnvironment) => this.environments.attachedSessions(environment.id, this.#config),
       waitForEnvironment: (environmentId, signal) => (this.#active?.environments ?? this.environments.selection).waitFor(environmentId, signal),
       collaboration: options.collaboration?.({ emit, now: () => options.clock.now().getTime() }),
+      mcpEnv: options.mcpEnv,
+      now: () => options.clock.now().getTime(),
     });
+    // The servers start now, in the background: the first turn does not wait for them.
+    this.#tools.mcp.use(options.config);
     this.#tokens = new TokenAccounting(emit, () => effectiveContextWindow(this.#model));
     this.history = new ThreadHistory({ toolOutputTokenLimit: options.config.toolOutputTokenLimit ?? DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, uuid: this.#uuid, onRecorded: (items) => options.recorder.recordItems(items) });
     this.history.setInstructions(baseInstructionsFor(options.config, options.baseInstructions));
@@ -393,7 +399,18 @@ export class ThreadSession {
       active.controller.abort();
       await active.ended;
     }
-    await this.environments.closeAll();
+    await Promise.all([this.environments.closeAll(), this.#tools.mcp.close()]);
+  }
+
+  /** The thread's MCP servers (statuses, direct calls, reads). */
+  get mcp(): ThreadMcp {
+    return this.#tools.mcp;
+  }
+
+  /** Restarts the MCP servers from `config`'s tables; a running turn keeps the set it has until it ends. */
+  async reloadMcp(config: Config): Promise<void> {
+    await this.#active?.ended;
+    this.#tools.mcp.use(config, true);
   }
 
   /** Claims the thread for a turn; refuses while another runs. */

@@ -3,6 +3,10 @@
 import type { Config } from '@skein/config';
 import type { NamespaceToolHandler, ToolEnvironment } from '@skein/extension-api';
 import type { ExtensionHost } from '../extensions/extension-host.js';
+import type { McpHostEnv } from '@skein/mcp-client';
+import { ThreadMcp } from '../mcp/thread-mcp.js';
+import { ToolSearchIndex } from '../tools/tool-search/tool-search-index.js';
+import type { DeferredToolEntry } from '../tools/tool-search/tools-fragment.js';
 import type { ModelInfo } from '../model/model-catalog.js';
 import { getContextRemainingTool } from '../tools/context-remaining/get-context-remaining-tool.js';
 import { applyPatchTool } from '../tools/apply-patch/apply-patch-tool.js';
@@ -34,6 +38,10 @@ export interface ThreadToolsOptions {
   waitForEnvironment(environmentId: string, signal: AbortSignal): Promise<EnvironmentWait>;
   /** The `collaboration` namespace, when the thread is part of an agent tree that offers it. */
   readonly collaboration?: NamespaceToolHandler | undefined;
+  /** Where MCP servers read `env_vars` and tokens from (none when not given). */
+  readonly mcpEnv?: McpHostEnv | undefined;
+  /** Milliseconds since the epoch, for item times. */
+  readonly now: () => number;
 }
 
 interface PlanKey {
@@ -43,6 +51,7 @@ interface PlanKey {
   readonly hasEnvironment: boolean;
   readonly environmentChoice: boolean;
   readonly cwd: string;
+  readonly mcp: boolean;
 }
 
 /** The tool plan of one thread, and the router over it. */
@@ -50,16 +59,29 @@ export class ThreadTools {
   readonly #options: ThreadToolsOptions;
   readonly #builtIns: BuiltInToolFactory;
   #planned: { readonly key: PlanKey; readonly router: Promise<ToolRouter> } | undefined;
+  /** The thread's MCP servers and the tools made of them. */
+  readonly mcp: ThreadMcp;
+  /** tool_search's index, kept across turns while the deferred tools stay the same. */
+  readonly searchIndex = new ToolSearchIndex();
+  /** The deferred tools of the last plan (outside MCP), for the `<tools>` part. */
+  #deferred: readonly DeferredToolEntry[] = [];
 
   constructor(options: ThreadToolsOptions) {
     this.#options = options;
     this.#builtIns = builtInTools(options);
+    this.mcp = new ThreadMcp({ env: options.mcpEnv ?? {}, emit: options.emit, now: options.now });
+  }
+
+  /** What tool_search can find, as the `<tools>` part lists it: MCP namespaces, then the plan's other deferred tools. */
+  deferredEntries(): DeferredToolEntry[] {
+    return [...this.mcp.namespaceNames().map((name) => ({ name })), ...this.#deferred];
   }
 
   /** The router for a turn under `config` with `model`; planned again only when an input changed. */
   /** The tools for this config and model; `environmentChoice` when two or more environments are attached. */
   router(config: Config, model: ModelInfo, hasEnvironment: boolean, environmentChoice = false): Promise<ToolRouter> {
-    const key: PlanKey = { features: config.features, webSearch: config.webSearch, model, hasEnvironment, environmentChoice, cwd: config.cwd };
+    this.mcp.use(config);
+    const key: PlanKey = { features: config.features, webSearch: config.webSearch, model, hasEnvironment, environmentChoice, cwd: config.cwd, mcp: this.mcp.hasServers };
     const planned = this.#planned;
     if (planned !== undefined && sameKey(planned.key, key)) return planned.router;
     const router = this.#plan(key);
@@ -83,10 +105,13 @@ export class ThreadTools {
       environmentChoice: key.environmentChoice,
       builtIns: this.#builtIns,
       collaboration: this.#options.collaboration,
+      mcpResources: key.mcp ? this.mcp.resourceTools() : [],
+      deferredSource: key.mcp,
       contributions,
     });
     for (const message of plan.warnings) emit({ type: 'warning', message });
-    const router = new ToolRouter(plan.tools, plan.hosted);
+    this.#deferred = plan.tools.flatMap((tool) => (tool.exposure !== 'deferred' ? [] : [{ name: tool.kind === 'namespace' ? tool.name : tool.spec.name, description: tool.kind === 'namespace' ? tool.description : tool.spec.description }]));
+    const router = new ToolRouter(plan.tools, { hosted: plan.hosted, deferredSource: this.mcp.source, searchIndex: this.searchIndex });
     // A contributor that failed is asked again next turn: one bad moment must not cost the thread its tools.
     if (!complete) this.#planned = undefined;
     return router;
@@ -94,7 +119,7 @@ export class ThreadTools {
 }
 
 function sameKey(a: PlanKey, b: PlanKey): boolean {
-  return a.features === b.features && a.webSearch === b.webSearch && a.model === b.model && a.hasEnvironment === b.hasEnvironment && a.environmentChoice === b.environmentChoice && a.cwd === b.cwd;
+  return a.features === b.features && a.webSearch === b.webSearch && a.model === b.model && a.hasEnvironment === b.hasEnvironment && a.environmentChoice === b.environmentChoice && a.cwd === b.cwd && a.mcp === b.mcp;
 }
 
 /** The built-in tools, each made once and reused by every plan that offers it. */

@@ -14,6 +14,7 @@ import { buildInitialContext, contextUpdates } from '../context/initial-context.
 import type { PermissionsFacts } from '../context/permissions-instructions.js';
 import type { ExtensionHost } from '../extensions/extension-host.js';
 import type { ModelInfo } from '../model/model-catalog.js';
+import { renderToolsFragment, type DeferredToolEntry } from '../tools/tool-search/tools-fragment.js';
 import { permissionsForPolicy, threadPermissions } from './permissions.js';
 import type { ThreadRecorder } from './thread-recorder.js';
 import { userInputToItems } from './user-input-items.js';
@@ -76,6 +77,8 @@ export interface TurnContextAssemblyOptions {
   readonly workspaceRoots?: (() => readonly string[] | undefined) | undefined;
   /** For a thread of an agent tree: the message that tells it its role, and its delegation mode now. */
   readonly agent?: { readonly role: (config: Config) => ResponseItem; readonly mode: () => MultiAgentMode } | undefined;
+  /** What tool_search can find, listed in the `<tools>` part of the first developer message. */
+  readonly deferredTools?: (() => readonly DeferredToolEntry[]) | undefined;
 }
 
 /** Assembles each turn's context for one thread, remembering what the model was last told. */
@@ -260,6 +263,7 @@ export class TurnContextAssembly {
       developerParts: fragments.filter((fragment) => fragment.role === 'developer').map((fragment) => fragment.text),
       agentsMd: (await this.instructions(config)).text,
       environmentsInstructions: this.#options.environmentsInstructions?.(config),
+      toolsNote: renderToolsFragment(this.#options.deferredTools?.() ?? []),
       environment: settings.environment,
     });
     // Codex's order: the policy message, an agent's role and mode, then the lineage, then the user's context.

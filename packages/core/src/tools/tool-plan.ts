@@ -7,6 +7,7 @@ import type { Config } from '@skein/config';
 import type { ModelInfo } from '../model/model-catalog.js';
 import { withEnvironmentParameter } from './environment-choice.js';
 import { toolName } from './tool-router.js';
+import { TOOL_SEARCH_SPEC } from './tool-search/tool-search.js';
 import { webSearchSpec } from './web-search/web-search-spec.js';
 
 /** Makes the built-in tools; each is built only when the plan offers it. */
@@ -42,6 +43,10 @@ export interface ToolPlanInputs {
   readonly builtIns: BuiltInToolFactory;
   /** The `collaboration` namespace (multi-agent v2), offered after the built-in tools when the thread has one. */
   readonly collaboration?: NamespaceToolHandler | undefined;
+  /** list_mcp_resources and its siblings, offered after write_stdin when the thread has MCP servers. */
+  readonly mcpResources?: readonly ToolHandler[] | undefined;
+  /** Deferred tools come from outside the plan too (MCP servers): tool_search is offered even with none deferred here. */
+  readonly deferredSource?: boolean | undefined;
   readonly contributions: readonly ToolContribution[];
 }
 
@@ -79,7 +84,9 @@ export function planTools(inputs: ToolPlanInputs): ToolPlan {
     }
   }
   const search = inputs.webSearch === undefined ? undefined : webSearchSpec(inputs.webSearch, inputs.model.webSearchContentTypes);
-  return { tools, hosted: search === undefined ? [] : [search], warnings };
+  // Codex's order: tool_search after every other tool, then the hosted web search.
+  const deferred = inputs.deferredSource === true || tools.some((tool) => tool.exposure === 'deferred');
+  return { tools, hosted: [...(deferred ? [TOOL_SEARCH_SPEC] : []), ...(search === undefined ? [] : [search])], warnings };
 }
 
 function builtInTools(inputs: ToolPlanInputs): ToolHandler[] {
@@ -89,11 +96,12 @@ function builtInTools(inputs: ToolPlanInputs): ToolHandler[] {
   const offered = (tool: ToolHandler): ToolHandler => (choice && tool.kind === 'function' ? withEnvironmentParameter(tool) : tool);
   // Commands need the shell tool and unified exec (Codex's `shell_tool` / `unified_exec` features).
   const commandTools = features.isEnabled('shell_tool') && features.isEnabled('unified_exec');
-  // Codex's order: exec_command, write_stdin, (deferred_executor:) wait_for_environment, request_user_input,
+  // Codex's order: exec_command, write_stdin, (MCP servers:) the resource tools, (deferred_executor:) wait_for_environment, request_user_input,
   // (token budget:) get_context_remaining, apply_patch, view_image.
   return [
     // write_stdin needs no choice: a session id belongs to the environment it was started in.
     ...(commandTools ? [offered(builtIns.execCommand()), builtIns.writeStdin()] : []),
+    ...(inputs.mcpResources ?? []),
     ...(features.isEnabled('deferred_executor') ? [builtIns.waitForEnvironment()] : []),
     builtIns.requestUserInput(),
     ...(features.isEnabled('token_budget') ? [builtIns.getContextRemaining()] : []),

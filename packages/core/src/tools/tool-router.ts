@@ -2,8 +2,10 @@
 // not parse, a handler that throws — becomes a tool output the model can read, never a failed turn;
 // only a FatalToolError (or an interrupt) propagates.
 import { FatalToolError, ToolError, type LeafToolHandler, type NamespaceToolHandler, type ToolContext, type ToolHandler, type ToolResult } from '@skein/extension-api';
-import { isKnownResponseItem, toolOutputFor, withResponseItemMetadata, type ResponseItem, type ToolSpec } from '@skein/protocol';
+import { isKnownResponseItem, toolOutputFor, withResponseItemMetadata, type ResponseItem, type ToolSearchCallItem, type ToolSpec } from '@skein/protocol';
 import * as z from 'zod';
+import { ToolSearchIndex } from './tool-search/tool-search-index.js';
+import { runToolSearch } from './tool-search/tool-search.js';
 
 /** A call the router can run: a function call or a custom tool call from the model. */
 export type ToolCall = Extract<ResponseItem, { type: 'function_call' | 'custom_tool_call' }>;
@@ -11,6 +13,39 @@ export type ToolCall = Extract<ResponseItem, { type: 'function_call' | 'custom_t
 /** Whether `item` is a call the router handles. */
 export function isToolCall(item: ResponseItem): item is ToolCall {
   return isKnownResponseItem(item) && (item.type === 'function_call' || item.type === 'custom_tool_call');
+}
+
+/** A tool search the client runs (`tool_search_call` with `execution: "client"`). */
+export type ToolSearchCall = ToolSearchCallItem & { readonly call_id: string };
+
+/** Whether `item` is a tool search the client must answer. */
+export function isToolSearchCall(item: ResponseItem): item is ToolSearchCall {
+  return isKnownResponseItem(item) && item.type === 'tool_search_call' && item.execution === 'client' && typeof item.call_id === 'string';
+}
+
+/** Whether `item` asks the client for something: a tool call or a tool search. */
+export function isModelCall(item: ResponseItem): item is ToolCall | ToolSearchCall {
+  return isToolCall(item) || isToolSearchCall(item);
+}
+
+/**
+ * Deferred tools that come and go while the thread runs (the namespaces of MCP servers as they
+ * become ready): searched and called like the router's own deferred tools, never offered directly.
+ */
+export interface DeferredToolSource {
+  /** The tools there are now. */
+  current(): readonly ToolHandler[];
+  /** The tools once every source still starting has settled. */
+  settled(signal: AbortSignal): Promise<readonly ToolHandler[]>;
+}
+
+/** What a router searches and calls besides its own tools. */
+export interface ToolRouterOptions {
+  /** Tools the API runs itself (and tool_search), offered after the handlers' and never dispatched as calls. */
+  readonly hosted?: readonly ToolSpec[];
+  readonly deferredSource?: DeferredToolSource | undefined;
+  /** The thread's tool_search index (kept across turns). */
+  readonly searchIndex?: ToolSearchIndex | undefined;
 }
 
 /** The name a tool is registered under: its own, or its namespace's. */
@@ -25,10 +60,14 @@ export function toolName(handler: ToolHandler): string {
 export class ToolRouter {
   readonly #handlers = new Map<string, ToolHandler>();
   readonly #hosted: readonly ToolSpec[];
+  readonly #options: ToolRouterOptions;
+  /** The search index of a router made without the thread's. */
+  #localIndex: ToolSearchIndex | undefined;
 
   /** `hosted`: tools the API runs itself, offered after the handlers' and never dispatched here. */
-  constructor(handlers: readonly ToolHandler[], hosted: readonly ToolSpec[] = []) {
-    this.#hosted = hosted;
+  constructor(handlers: readonly ToolHandler[], options: ToolRouterOptions | readonly ToolSpec[] = {}) {
+    this.#options = isSpecList(options) ? { hosted: options } : options;
+    this.#hosted = this.#options.hosted ?? [];
     for (const handler of handlers) {
       const name = toolName(handler);
       if (this.#handlers.has(name)) throw new Error(`two tools are named '${name}'`);
@@ -76,6 +115,14 @@ export class ToolRouter {
     return { item: result.externalContext === true ? withResponseItemMetadata(item, { external_context: true }) : item, success: result.success };
   }
 
+  /** Answers a tool search over every deferred tool: the router's own and the source's (waiting for those still starting). */
+  async search(call: ToolSearchCall, signal: AbortSignal): Promise<ResponseItem> {
+    const own = [...this.#handlers.values()].filter((handler) => handler.exposure === 'deferred');
+    const dynamic = (await this.#options.deferredSource?.settled(signal)) ?? [];
+    const index = this.#options.searchIndex ?? (this.#localIndex ??= new ToolSearchIndex());
+    return runToolSearch(call, [...own, ...dynamic], index);
+  }
+
   /** Runs one call and returns the tool's own result (for nested calls, whose output is not an item). */
   async run(call: ToolCall, context: ToolContext): Promise<ToolResult> {
     return this.#run(call, context);
@@ -84,19 +131,24 @@ export class ToolRouter {
   /** The tool `name` names: a top-level tool, or one inside `namespace` (metadata from the namespace); else why not. */
   #find(name: string, namespace: string | null | undefined): LeafToolHandler | string {
     if (namespace === undefined || namespace === null || namespace === '') {
-      const handler = this.#handlers.get(name);
+      const handler = this.#handlers.get(name) ?? this.#options.deferredSource?.current().find((candidate) => candidate.kind !== 'namespace' && candidate.spec.name === name);
       if (handler === undefined) return `unsupported call: ${name}`;
       if (handler.kind === 'namespace') return `${name} is a namespace; call one of its tools: ${handler.tools.map(toolName).join(', ')}`;
       return handler;
     }
-    const group = this.#handlers.get(namespace);
+    const group = this.#handlers.get(namespace) ?? this.#options.deferredSource?.current().find((candidate) => candidate.kind === 'namespace' && candidate.name === namespace);
     if (group?.kind !== 'namespace') return `unsupported call: ${namespace}.${name}`;
     const tool = group.tools.find((candidate) => candidate.spec.name === name);
     return tool === undefined ? `unsupported call: ${namespace}.${name}` : withGroupMetadata(tool, group);
   }
 
   async #run(call: ToolCall, context: ToolContext): Promise<ToolResult> {
-    const handler = this.#find(call.name, call.namespace);
+    let handler = this.#find(call.name, call.namespace);
+    // A tool of a source still starting (an MCP server coming up) is waited for, not refused.
+    if (typeof handler === 'string' && this.#options.deferredSource !== undefined) {
+      await this.#options.deferredSource.settled(context.signal);
+      handler = this.#find(call.name, call.namespace);
+    }
     if (typeof handler === 'string') return failure(handler);
     try {
       if (handler.kind === 'custom') {
@@ -119,6 +171,10 @@ export class ToolRouter {
       return failure(`${call.name} failed: ${(error as Error).message}`);
     }
   }
+}
+
+function isSpecList(options: ToolRouterOptions | readonly ToolSpec[]): options is readonly ToolSpec[] {
+  return Array.isArray(options);
 }
 
 function isDirect(handler: ToolHandler): boolean {

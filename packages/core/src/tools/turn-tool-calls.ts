@@ -6,7 +6,7 @@ import { toolOutputFor, type ResponseItem } from '@skein/protocol';
 import type { CoreEvent } from '../turn/core-event.js';
 import { requestedEnvironmentId } from './environment-choice.js';
 import { NO_USABLE_ENVIRONMENT } from './require-environment.js';
-import type { ToolCall, ToolRouter } from './tool-router.js';
+import { isToolSearchCall, type ToolCall, type ToolRouter, type ToolSearchCall } from './tool-router.js';
 
 /** How deep tools may call tools through `dispatch` before the call is refused. */
 export const MAX_NESTED_DISPATCH_DEPTH = 8;
@@ -61,14 +61,18 @@ export class TurnToolCalls {
    * Runs a response's calls and returns their outputs in call order. After an interrupt no further
    * call starts; a call that did not finish has no output (the turn records the aborted one).
    */
-  async runAll(calls: readonly ToolCall[], turn: TurnScope): Promise<(ResponseItem | undefined)[]> {
+  async runAll(calls: readonly (ToolCall | ToolSearchCall)[], turn: TurnScope): Promise<(ResponseItem | undefined)[]> {
     const { router } = this.#options;
     const { signal } = turn;
     const outputs: (ResponseItem | undefined)[] = calls.map(() => undefined);
-    const run = async (call: ToolCall, index: number) => {
+    const run = async (call: ToolCall | ToolSearchCall, index: number) => {
       if (signal.aborted) return;
       this.#options.emit({ type: 'itemStarted', turnId: turn.turnId, item: call });
       try {
+        if (isToolSearchCall(call)) {
+          outputs[index] = await router.search(call, signal);
+          return;
+        }
         const context = this.#context(turn, call.call_id, 0, requestedEnvironmentId(call));
         outputs[index] = typeof context === 'string' ? toolOutputFor(call, context) : (await router.dispatch(call, context)).item;
       } catch (error) {
@@ -78,7 +82,8 @@ export class TurnToolCalls {
     };
     let together: Promise<void>[] = [];
     for (const [index, call] of calls.entries()) {
-      if (router.isParallel(call)) {
+      // A search only reads the thread's tools, so it runs alongside anything.
+      if (isToolSearchCall(call) || router.isParallel(call)) {
         together.push(run(call, index));
         continue;
       }

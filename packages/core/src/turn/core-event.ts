@@ -1,5 +1,6 @@
 // The engine's own event stream, one per thread. The app-server and `exec` map these to their wire
 // formats; nothing here is a wire shape.
+import type { McpStartupState } from '../mcp/mcp-connections.js';
 import type { ResponseItem } from '@skein/protocol';
 import type { TokenUsage } from '../model-client/response-event.js';
 import type { TokenUsageBreakdown } from '../session/thread-token-usage.js';
@@ -95,5 +96,9 @@ export type CoreEvent =
   | { readonly type: 'turnItemOutputDelta'; readonly turnId: string; readonly itemId: string; readonly delta: string }
   /** A running tool's word on how it is getting on. */
   | { readonly type: 'toolProgress'; readonly turnId: string; readonly callId: string; readonly message: string }
+  /** A running MCP tool call's progress notification (app-server `item/mcpToolCall/progress`). */
+  | { readonly type: 'mcpToolCallProgress'; readonly turnId: string; readonly itemId: string; readonly message: string }
+  /** One of the thread's MCP servers is starting, ready, failed or cancelled. */
+  | { readonly type: 'mcpServerStatus'; readonly name: string; readonly status: McpStartupState; readonly error: string | null }
   /** Something the user should know that did not stop the thread (a failing extension, …). */
   | { readonly type: 'warning'; readonly message: string };

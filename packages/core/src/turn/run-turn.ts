@@ -13,7 +13,7 @@ import type { ResponsesClient } from '../model-client/responses-client.js';
 import type { ThreadHistory } from '../history/thread-history.js';
 import type { ModelInfo } from '../model/model-catalog.js';
 import { buildResponsesBody, type SamplingRequest } from '../model/responses-request.js';
-import { isToolCall, type ToolRouter } from '../tools/tool-router.js';
+import { isModelCall, type ToolRouter } from '../tools/tool-router.js';
 import type { TurnToolCalls } from '../tools/turn-tool-calls.js';
 import type { CoreEvent } from './core-event.js';
 import type { ThreadSessionError } from '../session/active-turn.js';
@@ -112,7 +112,7 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
       const step: TurnStep = { turnId, samplingIndex, signal, history: () => deps.history.forPrompt() };
       for (const hook of hooks.beforeSampling) recordAndAnnounce(deps, await hook.beforeSampling(step), turnId);
       const { produced, usage } = await sample(deps, params);
-      const calls = produced.filter(isToolCall);
+      const calls = produced.filter(isModelCall);
       const response: SampledResponse = { produced, usage, toolCalls: calls.length };
       const stop = gateResponse(hooks, step, response);
       let verdict: AfterResponseVerdict;
@@ -202,7 +202,7 @@ async function sample(deps: TurnDependencies, params: TurnParameters): Promise<{
         await deps.written?.();
         break;
       case 'outputItemAdded':
-        if (!isToolCall(event.item)) deps.emit({ type: 'itemStarted', turnId, item: event.item });
+        if (!isModelCall(event.item)) deps.emit({ type: 'itemStarted', turnId, item: event.item });
         break;
       case 'outputTextDelta':
         deps.emit({ type: 'agentMessageDelta', turnId, itemId: event.itemId, delta: event.delta });
@@ -213,7 +213,7 @@ async function sample(deps: TurnDependencies, params: TurnParameters): Promise<{
       case 'outputItemDone': {
         // What a hosted search brought back came from outside the thread's machine and environments.
         const item = event.item.type === 'web_search_call' ? withResponseItemMetadata(event.item, { external_context: true }) : event.item;
-        if (!isToolCall(item) && item.type !== 'reasoning' && !heldBack.some(isToolCall)) {
+        if (!isModelCall(item) && item.type !== 'reasoning' && !heldBack.some(isModelCall)) {
           produced.push(...recordAndAnnounce(deps, [...heldBack, item], turnId));
           heldBack = [];
         } else {

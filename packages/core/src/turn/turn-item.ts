@@ -89,6 +89,21 @@ export interface WebSearchTurnItem extends Timed {
   readonly action: Readonly<Record<string, unknown>> & { readonly type: string };
 }
 
+/** A call of an MCP server's tool: running, or done with the server's result or an error. */
+export interface McpToolCallTurnItem extends Timed {
+  readonly kind: 'mcpToolCall';
+  readonly server: string;
+  readonly tool: string;
+  readonly arguments: unknown;
+  readonly status: TurnItemStatus;
+  /** What the server answered (`structuredContent` kept for clients). */
+  readonly result: { readonly content: readonly unknown[]; readonly structuredContent: unknown; readonly _meta?: unknown } | null;
+  readonly error: { readonly message: string } | null;
+  readonly durationMs: number | null;
+  /** The tool's `readOnlyHint`, when it gave one. */
+  readonly readOnlyHint: boolean | null;
+}
+
 /** A collaboration call clients see as an item of its own (Codex shows `wait_agent` this way). */
 export interface CollabAgentToolCallTurnItem extends Timed {
   readonly kind: 'collabAgentToolCall';
@@ -113,4 +128,14 @@ export interface SubAgentActivityTurnItem {
 }
 
 /** Any item of a turn. */
-export type TurnItem = AgentMessageTurnItem | ReasoningTurnItem | CommandTurnItem | FileChangeTurnItem | ImageViewTurnItem | ContextCompactionTurnItem | WebSearchTurnItem | CollabAgentToolCallTurnItem | SubAgentActivityTurnItem;
+export type TurnItem =
+  | AgentMessageTurnItem
+  | ReasoningTurnItem
+  | CommandTurnItem
+  | FileChangeTurnItem
+  | ImageViewTurnItem
+  | ContextCompactionTurnItem
+  | WebSearchTurnItem
+  | McpToolCallTurnItem
+  | CollabAgentToolCallTurnItem
+  | SubAgentActivityTurnItem;

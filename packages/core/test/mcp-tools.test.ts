@@ -1,0 +1,139 @@
+// MCP tools and tool_search against the mock model and a real MCP server (test-support's fixture,
+// over stdio): what the model is offered (the resource tools, tool_search, the `<tools>` part), what
+// a search answers, how an MCP call's output and items look, and the faults a call can meet.
+import { readFileSync } from 'node:fs';
+import { assistantMessage, completed, functionCall, MCP_FIXTURE_SERVER, sse, startMockResponsesServer, toolSearchCall, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CoreEvent } from '../src/index.js';
+import { createTestWorkspace, startTestThread, type TestWorkspace } from '../src/testing/index.js';
+
+let server: MockResponsesServer;
+let workspace: TestWorkspace;
+
+beforeEach(async () => {
+  server = await startMockResponsesServer();
+  workspace = createTestWorkspace();
+});
+afterEach(async () => {
+  await workspace.close();
+  await server.close();
+});
+
+const say = (text: string) => [{ type: 'text' as const, text, text_elements: [] }];
+// One `-c` override per server: each override is checked as a layer of its own.
+const fixture = (name: string, behaviour = 'tools', extra: readonly string[] = []) => [
+  `mcp_servers.${name}={command=${JSON.stringify(process.execPath)}, args=[${JSON.stringify(MCP_FIXTURE_SERVER)}, ${JSON.stringify(behaviour)}]${extra.map((entry) => `, ${entry}`).join('')}}`,
+];
+const mcpThread = (overrides: readonly string[]) => startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env, overrides: ['approval_policy="never"', 'model="gpt-5.5"', ...overrides] });
+// Each test names the shape it reads.
+const inputOf = <T = Record<string, unknown>>(request: CapturedRequest, type: string, callId: string): T => request.body!.input.find((item) => item.type === type && item.call_id === callId) as unknown as T;
+const toolNames = (request: CapturedRequest) => request.body!.tools!.map((tool) => (tool as { name?: string; type: string }).name ?? tool.type);
+const mcpItems = (events: readonly CoreEvent[]) => events.flatMap((event) => (event.type === 'turnItem' && event.item.kind === 'mcpToolCall' ? [{ phase: event.phase, item: event.item }] : []));
+
+describe('MCP tools behind tool_search', () => {
+  it('offers the resource tools and tool_search, lists the server in <tools>, finds its tool and calls it', async () => {
+    server.expect([
+      sse(toolSearchCall({ query: 'weather for a city', limit: 2 }, { callId: 'call_search' }), completed()),
+      sse(functionCall('get_weather', { city: 'Paris' }, { namespace: 'mcp__fixture', callId: 'call_weather' }), completed()),
+      sse(assistantMessage('It is sunny in Paris, 21 C.'), completed()),
+    ]);
+    const { thread, events } = await mcpThread(fixture('fixture'));
+    const outcome = await thread.runTurn(say('What is the weather in Paris? Use the weather tool.'));
+    expect(outcome).toMatchObject({ status: 'completed' });
+    const [first, second, third] = server.requests;
+
+    // Codex's tool order: the resource tools right after write_stdin; tool_search after the others.
+    expect(toolNames(first!)).toEqual(['exec_command', 'write_stdin', 'list_mcp_resources', 'list_mcp_resource_templates', 'read_mcp_resource', 'request_user_input', 'apply_patch', 'view_image', 'tool_search', 'web_search']);
+    expect(first!.body!.tools!.at(-2)).toMatchObject({ type: 'tool_search', execution: 'client', parameters: { type: 'object', properties: { limit: { type: 'number' }, query: { type: 'string' } }, required: ['query'], additionalProperties: false } });
+    // The `<tools>` part closes the first developer message and names the server's namespace.
+    // (The first developer message holds the base instructions; the second the policy parts.)
+    const developer = first!.body!.input.filter((item) => item.type === 'message' && item.role === 'developer')[1] as unknown as { content: { text: string }[] };
+    const toolsPart = developer.content.at(-1)!.text;
+    expect(toolsPart).toMatch(/^<tools>\n.*\n- mcp__fixture\n<\/tools>$/s);
+
+    // The search answers with the matching tool only, in its namespace, marked defer_loading; `tools` stays the same.
+    expect(inputOf(second!, 'tool_search_output', 'call_search')).toMatchObject({
+      type: 'tool_search_output',
+      id: expect.stringMatching(/^tso_/) as string,
+      status: 'completed',
+      execution: 'client',
+      tools: [
+        {
+          type: 'namespace',
+          name: 'mcp__fixture',
+          tools: [{ type: 'function', name: 'get_weather', description: 'Current weather for a city.', strict: false, defer_loading: true, parameters: { type: 'object', properties: { city: { type: 'string', description: 'The city name.' } }, required: ['city'] } }],
+        },
+      ],
+    });
+    const namespace = inputOf<{ tools: { tools: { name: string }[] }[] }>(second!, 'tool_search_output', 'call_search').tools[0]!.tools;
+    expect(namespace.map((tool) => tool.name)).toEqual(['get_weather']);
+    expect(second!.body!.tools).toEqual(first!.body!.tools);
+
+    // The call's output: a wall-time header, then one part per content block.
+    const output = inputOf<{ output: unknown }>(third!, 'function_call_output', 'call_weather');
+    expect(output.output).toEqual([
+      { type: 'input_text', text: expect.stringMatching(/^Wall time: \d+\.\d{4} seconds\nOutput:$/) as string },
+      { type: 'input_text', text: 'Weather in Paris: sunny, 21 C' },
+    ]);
+    expect(mcpItems(events)).toEqual([
+      { phase: 'started', item: expect.objectContaining({ id: 'call_weather', server: 'fixture', tool: 'get_weather', arguments: { city: 'Paris' }, status: 'inProgress', result: null, error: null, readOnlyHint: true }) as unknown },
+      { phase: 'completed', item: expect.objectContaining({ id: 'call_weather', status: 'completed', result: { content: [{ type: 'text', text: 'Weather in Paris: sunny, 21 C' }], structuredContent: null }, error: null, durationMs: expect.any(Number) as number }) as unknown },
+    ]);
+    // The server reported its start.
+    expect(events.filter((event) => event.type === 'mcpServerStatus')).toEqual([
+      { type: 'mcpServerStatus', name: 'fixture', status: 'starting', error: null },
+      { type: 'mcpServerStatus', name: 'fixture', status: 'ready', error: null },
+    ]);
+    // The rollout keeps the search and its output, so a resumed thread replays them.
+    const rollout = readFileSync(thread.path!, 'utf8');
+    expect(rollout).toContain('"type":"tool_search_call"');
+    expect(rollout).toContain('"type":"tool_search_output"');
+  });
+
+  it('honours the limit, caps a huge one, and finds nothing for an empty query', async () => {
+    server.expect([
+      sse(toolSearchCall({ query: 'weather', limit: 1 }, { callId: 'call_a' }), toolSearchCall({ query: 'long text', limit: 100000 }, { callId: 'call_b' }), completed()),
+      sse(toolSearchCall({ query: '' }, { callId: 'call_c' }), completed()),
+      sse(assistantMessage('done'), completed()),
+    ]);
+    const { thread } = await mcpThread(fixture('fixture'));
+    await thread.runTurn(say('search'));
+    const [, second, third] = server.requests;
+    const found = (request: CapturedRequest, callId: string) => inputOf<{ tools: { tools: { name: string }[] }[] }>(request, 'tool_search_output', callId).tools.flatMap((group) => group.tools.map((tool) => tool.name));
+    expect(found(second!, 'call_a')).toEqual(['get_weather']);
+    expect(found(second!, 'call_b')).toContain('big');
+    expect(found(second!, 'call_b').length).toBeLessThanOrEqual(8);
+    expect(found(third!, 'call_c')).toEqual([]);
+  });
+
+  it('turns a failing tool, bad arguments and a server that dies mid-call into outputs the model reads; the server is started again', async () => {
+    const startLog = `${workspace.home}/starts.log`;
+    server.expect([
+      sse(functionCall('fail', {}, { namespace: 'mcp__fixture', callId: 'call_fail' }), functionCall('get_weather', { city: 7 }, { namespace: 'mcp__fixture', callId: 'call_bad' }), completed()),
+      sse(functionCall('exit', {}, { namespace: 'mcp__fixture', callId: 'call_exit' }), completed()),
+      sse(functionCall('echo', { text: 'back again' }, { namespace: 'mcp__fixture', callId: 'call_echo' }), completed()),
+      sse(assistantMessage('done'), completed()),
+    ]);
+    const { thread, events } = await mcpThread(fixture('fixture', 'tools', [`env={FIXTURE_START_LOG=${JSON.stringify(startLog)}}`]));
+    expect(await thread.runTurn(say('go'))).toMatchObject({ status: 'completed' });
+    const [, second, third, fourth] = server.requests;
+    expect(inputOf(second!, 'function_call_output', 'call_fail')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: 'the fixture failed on purpose' }] });
+    expect(inputOf(second!, 'function_call_output', 'call_bad')).toMatchObject({ output: expect.stringMatching(/^MCP tool call failed: the arguments do not fit get_weather's input schema: .*city must be string/) as string });
+    expect(inputOf(third!, 'function_call_output', 'call_exit')).toMatchObject({ output: expect.stringContaining('fixture: exiting mid-call') as string });
+    expect(inputOf(fourth!, 'function_call_output', 'call_echo')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: '{"text":"back again"}' }] });
+    expect(readFileSync(startLog, 'utf8').trim().split('\n')).toHaveLength(2);
+    const completedItems = mcpItems(events).filter((entry) => entry.phase === 'completed').map((entry) => [entry.item.id, entry.item.status]);
+    expect(completedItems).toEqual([['call_fail', 'failed'], ['call_bad', 'failed'], ['call_exit', 'failed'], ['call_echo', 'completed']]);
+  });
+
+  it('does not wait for a slow server: the first request goes out while it starts; a failed server is reported and its tools are absent', async () => {
+    server.expect([sse(assistantMessage('hello'), completed())]);
+    const { thread, events } = await mcpThread([...fixture('slow', 'tools,start-delay=10000'), 'mcp_servers.broken={command="/nonexistent/mcp-server"}']);
+    expect(await thread.runTurn(say('hi'))).toMatchObject({ status: 'completed' });
+    const statuses = events.filter((event) => event.type === 'mcpServerStatus');
+    expect(statuses).toContainEqual({ type: 'mcpServerStatus', name: 'slow', status: 'starting', error: null });
+    expect(statuses.some((event) => event.type === 'mcpServerStatus' && event.name === 'slow' && event.status === 'ready')).toBe(false);
+    await expect.poll(() => events.find((event) => event.type === 'mcpServerStatus' && event.name === 'broken' && event.status === 'failed')).toMatchObject({ error: expect.stringContaining('/nonexistent/mcp-server') as string });
+    await thread.close();
+  });
+});
