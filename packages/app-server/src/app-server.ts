@@ -1,5 +1,6 @@
 // AppServer: the app-server service independent of transport. It owns the connections, the method
 // table, the thread subscription sets and what every handler shares (config, filesystem).
+import { HostMcp } from './mcp/host-mcp.js';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -97,6 +98,8 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   readonly subscriptions = new ThreadSubscriptions();
   /** `command/exec` and `process/spawn` processes, per connection; killed when their connection closes. */
   readonly standaloneProcesses = new StandaloneProcesses();
+  /** MCP connections for requests that name no thread. */
+  readonly mcp: HostMcp;
   readonly maxRequestBytes: number;
   /** The server's version, in the user agent. */
   readonly version: string;
@@ -134,6 +137,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
     this.#now = options.now ?? Date.now;
     this.#userAgentHost = options.userAgentHost ?? localUserAgentHost(process.env);
     this.#log = options.log ?? (() => undefined);
+    this.mcp = new HostMcp(() => this.#config.config, withoutExecApiKey(options.threads?.env ?? {}), (message) => this.#log(message));
     // Codex's app-server signs in from auth.json only: CODEX_API_KEY is `codex exec`'s (probed), so model requests do not see it.
     this.#threads =
       options.threads === undefined
@@ -244,7 +248,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   async close(): Promise<void> {
     await Promise.all([...this.#connections].map((connection) => this.disconnect(connection)));
     await this.standaloneProcesses.close();
-    await this.#threads?.closeAll();
+    await Promise.all([this.#threads?.closeAll(), this.mcp.close()]);
     await this.#options.skills?.close();
   }
 

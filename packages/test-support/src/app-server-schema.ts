@@ -34,6 +34,9 @@ const SHARED_RESPONSES: ReadonlyMap<string, string> = new Map([
   ['config/batchWrite', 'v2/ConfigWriteResponse'],
   // Takes no params, and its response is named for the action, not the method.
   ['account/logout', 'v2/LogoutAccountResponse'],
+  // Takes no params either; Codex names its response for the refresh it does.
+  ['config/mcpServer/reload', 'v2/McpServerRefreshResponse'],
+  ['mcpServerStatus/list', 'v2/ListMcpServerStatusResponse'],
 ]);
 
 export class AppServerSchema {

@@ -24,6 +24,7 @@ import { SKILLS_LIST_METHODS } from './skills-list.js';
 import { THREAD_READ_STATE_METHODS } from './thread-read-state.js';
 import { THREAD_BACKGROUND_TERMINALS_METHODS } from './thread-background-terminals.js';
 import { THREAD_COMPACT_METHODS } from './thread-compact.js';
+import { MCP_SERVER_METHODS } from './mcp-servers.js';
 import { THREAD_METADATA_METHODS } from './thread-metadata.js';
 import { THREAD_SECTION_METHODS } from './thread-sections.js';
 import { THREAD_ATTACHMENT_METHODS } from './thread-attachments.js';
@@ -67,6 +68,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   THREAD_QUEUE_METHODS,
   TURN_METHODS,
   THREAD_COMPACT_METHODS,
+  MCP_SERVER_METHODS,
   ENVIRONMENT_METHODS,
   PERMISSION_PROFILE_LIST_METHODS,
   ACCOUNT_RATE_LIMITS_READ_METHODS,

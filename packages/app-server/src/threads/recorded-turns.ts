@@ -4,7 +4,7 @@
 import { displayCommand, webSearchOf } from '@skein/core';
 import { isKnownResponseItem, type ContextFragmentDefinition, type ResponseItem } from '@skein/protocol';
 import { forEachThreadLine, isUserTurnBoundary, userMessageText, type LoadedThread, type RolloutLine } from '@skein/rollout';
-import { agentMessageItem, commandExecutionItem, fileChangeItem, reasoningItem, webSearchItem, type WireObject } from './thread-items.js';
+import { agentMessageItem, commandExecutionItem, fileChangeItem, mcpToolCallItem, reasoningItem, webSearchItem, type WireObject } from './thread-items.js';
 
 interface TurnTrace {
   readonly items: WireObject[];
@@ -146,7 +146,41 @@ function threadItemOf(line: RolloutLine, contextFragments: readonly ContextFragm
   // The schema's recorded compaction carries its id only.
   const recorded = payload.item as { type?: unknown; id?: unknown } | undefined;
   if (recorded?.type === 'ContextCompaction') return { type: 'contextCompaction', id: typeof recorded.id === 'string' ? recorded.id : '' };
+  if (recorded?.type === 'McpToolCall') return recordedMcpToolCall(recorded as RecordedMcpToolCall);
   return undefined;
+}
+
+interface RecordedMcpToolCall {
+  readonly type: 'McpToolCall';
+  readonly id?: unknown;
+  readonly server?: unknown;
+  readonly tool?: unknown;
+  readonly arguments?: unknown;
+  readonly readOnlyHint?: unknown;
+  readonly status?: unknown;
+  readonly result?: { readonly content?: unknown; readonly structuredContent?: unknown };
+  readonly error?: { readonly message?: unknown };
+  readonly duration?: unknown;
+}
+
+/** A recorded MCP call as an `mcpToolCall` item. */
+function recordedMcpToolCall(item: RecordedMcpToolCall): WireObject {
+  const duration = item.duration as { secs?: unknown; nanos?: unknown } | undefined;
+  const durationMs = typeof duration?.secs === 'number' && typeof duration.nanos === 'number' ? Math.round(duration.secs * 1000 + duration.nanos / 1e6) : null;
+  return mcpToolCallItem({
+    kind: 'mcpToolCall',
+    id: typeof item.id === 'string' ? item.id : '',
+    server: typeof item.server === 'string' ? item.server : '',
+    tool: typeof item.tool === 'string' ? item.tool : '',
+    arguments: item.arguments ?? null,
+    status: item.status === 'completed' ? 'completed' : 'failed',
+    result: item.result === undefined || !Array.isArray(item.result.content) ? null : { content: item.result.content as unknown[], structuredContent: item.result.structuredContent ?? null },
+    error: typeof item.error?.message === 'string' ? { message: item.error.message } : null,
+    durationMs,
+    readOnlyHint: typeof item.readOnlyHint === 'boolean' ? item.readOnlyHint : null,
+    startedAtMs: 0,
+    completedAtMs: 0,
+  });
 }
 
 interface RecordedUserMessage {

@@ -89,6 +89,11 @@ export class ThreadHub {
     return (await this.#registry).loaded().map((handle) => handle.threadId);
   }
 
+  /** Every loaded thread that has a session attached. */
+  attached(): LiveThread[] {
+    return [...this.#threads.values()].filter((thread) => thread.attached);
+  }
+
   isLoaded(threadId: string): boolean {
     return this.#threads.has(threadId);
   }
