@@ -53,7 +53,7 @@ describe('MCP servers over the app-server', () => {
   });
 
   it('runs a turn that searches for the tool and calls it: an mcpToolCall item with progress', async () => {
-    scenario().configure({ after: mcpFixtureServerToml('fixture') });
+    scenario().configure({ after: mcpFixtureServerToml('fixture', 'tools', ['default_tools_approval_mode = "approve"']) });
     const client = await scenario().connect();
     const threadId = await scenario().startThread(client, { model: 'gpt-5.5' });
     scenario().model.expect([
@@ -65,11 +65,12 @@ describe('MCP servers over the app-server', () => {
     await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === answer.turn.id);
 
     const mcpItems = (method: string) => client.notificationsOf(method).map((params) => (params as { item: Params }).item).filter((item) => item['type'] === 'mcpToolCall');
-    expect(mcpItems('item/started')).toEqual([
-      { type: 'mcpToolCall', id: 'call_slow', server: 'fixture', tool: 'slow', status: 'inProgress', arguments: { ms: 20 }, mcpAppResourceUri: null, appContext: null, pluginId: null, environmentId: null, readOnlyHint: null, result: null, error: null, durationMs: null },
-    ]);
+    // Codex's fields, in its order (probed).
+    const [started] = mcpItems('item/started');
+    expect(Object.keys(started!)).toEqual(['type', 'id', 'server', 'environmentId', 'tool', 'status', 'arguments', 'appContext', 'mcpAppUi', 'pluginId', 'readOnlyHint', 'result', 'error', 'durationMs', 'startedAtMs', 'completedAtMs']);
+    expect(started).toEqual({ type: 'mcpToolCall', id: 'call_slow', server: 'fixture', environmentId: null, tool: 'slow', status: 'inProgress', arguments: { ms: 20 }, appContext: null, mcpAppUi: null, pluginId: null, readOnlyHint: null, result: null, error: null, durationMs: null, startedAtMs: started!['startedAtMs'], completedAtMs: null });
     expect(mcpItems('item/completed')).toEqual([
-      expect.objectContaining({ id: 'call_slow', status: 'completed', result: { content: [{ type: 'text', text: 'waited 20 ms' }], structuredContent: null }, error: null, durationMs: expect.any(Number) as number }),
+      expect.objectContaining({ id: 'call_slow', status: 'completed', result: { content: [{ type: 'text', text: 'waited 20 ms' }], structuredContent: null, _meta: null }, error: null, durationMs: expect.any(Number) as number }),
     ]);
     expect(client.notificationsOf('item/mcpToolCall/progress')).toEqual([
       { threadId, turnId: answer.turn.id, itemId: 'call_slow', message: 'step 1' },
@@ -104,5 +105,54 @@ describe('MCP servers over the app-server', () => {
     const list = (await client.request('mcpServerStatus/list', { threadId })) as { data: Params[] };
     expect(list.data.map((server) => server['name'])).toEqual(['second']);
     expect(((await client.request('mcpServerStatus/list', {})) as { data: Params[] }).data.map((server) => server['name'])).toEqual(['second']);
+  });
+
+  it('asks for a call that needs approval as mcpServer/elicitation/request; a session approval holds, a decline fails the call', async () => {
+    scenario().configure({ after: mcpFixtureServerToml('fixture') });
+    const client = await scenario().connect();
+    const asked: Params[] = [];
+    const answers = [{ action: 'accept', content: {}, _meta: { persist: 'session' } }, { action: 'decline', content: null, _meta: null }];
+    client.onServerRequest((request) => {
+      asked.push({ method: request.method, ...(request.params as Params) });
+      // The first echo is allowed for the session; the other tool is declined.
+      return (request.params as { _meta: { tool_name: string } })._meta.tool_name === 'echo' ? answers[0] : answers[1];
+    });
+    const threadId = await scenario().startThread(client, { model: 'gpt-5.5', approvalPolicy: 'on-request' });
+    scenario().model.expect([
+      sse(functionCall('echo', { text: 'hi' }, { namespace: 'mcp__fixture', callId: 'call_1' }), completed()),
+      sse(functionCall('echo', { text: 'again' }, { namespace: 'mcp__fixture', callId: 'call_2' }), completed()),
+      sse(functionCall('big', { bytes: 3 }, { namespace: 'mcp__fixture', callId: 'call_3' }), completed()),
+      sse(functionCall('get_weather', { city: 'Oslo' }, { namespace: 'mcp__fixture', callId: 'call_4' }), completed()),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    const answer = (await client.request('turn/start', { threadId, input: [{ type: 'text', text: 'go', text_elements: [] }] })) as { turn: { id: string } };
+    await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === answer.turn.id);
+
+    // Asked twice: the first echo (not the second: allowed for the session) and big; the read-only get_weather not at all.
+    expect(asked).toEqual([
+      {
+        method: 'mcpServer/elicitation/request',
+        threadId,
+        turnId: answer.turn.id,
+        serverName: 'fixture',
+        environmentId: null,
+        mode: 'form',
+        _meta: { codex_approval_kind: 'mcp_tool_call', persist: ['session', 'always'], tool_name: 'echo', tool_description: 'Echoes its arguments back.', tool_params: { text: 'hi' }, tool_params_display: [{ name: 'text', value: 'hi', display_name: 'text' }] },
+        message: expect.stringContaining('echo') as string,
+        requestedSchema: { type: 'object', properties: {} },
+      },
+      expect.objectContaining({ _meta: expect.objectContaining({ tool_name: 'big', tool_params: { bytes: 3 } }) as unknown }),
+    ]);
+    const completedItems = client.notificationsOf('item/completed').map((params) => (params as { item: Params }).item).filter((item) => item['type'] === 'mcpToolCall');
+    expect(completedItems.map((item) => [item['id'], item['status'], item['error']])).toEqual([
+      ['call_1', 'completed', null],
+      ['call_2', 'completed', null],
+      ['call_3', 'failed', { message: 'user rejected MCP tool call' }],
+      ['call_4', 'completed', null],
+    ]);
+    const declined = scenario().model.requests[3]!.body!.input.find((item) => item.type === 'function_call_output' && item.call_id === 'call_3');
+    expect(declined?.['output']).toEqual([{ type: 'input_text', text: expect.stringMatching(/^Wall time: \d+\.\d{4} seconds\nOutput:$/) as string }, { type: 'input_text', text: 'user rejected MCP tool call' }]);
+    // While it waited, the thread said so.
+    expect(client.notificationsOf('thread/status/changed')).toContainEqual({ threadId, status: { type: 'active', activeFlags: ['waitingOnApproval'] } });
   });
 });

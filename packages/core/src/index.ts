@@ -116,6 +116,8 @@ export type {
   UserInputAnswers,
   UserInputQuestion,
   UserInputRequest,
+  McpElicitationAnswer,
+  McpElicitationRequest,
 } from './session/client-requests.js';
 export { COMMAND_REJECTED_OUTPUT, CommandApprovals } from './tools/approvals/command-approvals.js';
 export type { Authorization, CommandApprovalsOptions, CommandCall, PatchCall } from './tools/approvals/command-approvals.js';

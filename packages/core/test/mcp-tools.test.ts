@@ -114,12 +114,13 @@ describe('MCP tools behind tool_search', () => {
       sse(functionCall('echo', { text: 'back again' }, { namespace: 'mcp__fixture', callId: 'call_echo' }), completed()),
       sse(assistantMessage('done'), completed()),
     ]);
-    const { thread, events } = await mcpThread(fixture('fixture', 'tools', [`env={FIXTURE_START_LOG=${JSON.stringify(startLog)}}`]));
+    const { thread, events } = await mcpThread(fixture('fixture', 'tools', [`env={FIXTURE_START_LOG=${JSON.stringify(startLog)}}`, 'default_tools_approval_mode="approve"']));
     expect(await thread.runTurn(say('go'))).toMatchObject({ status: 'completed' });
     const [, second, third, fourth] = server.requests;
     expect(inputOf(second!, 'function_call_output', 'call_fail')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: 'the fixture failed on purpose' }] });
-    expect(inputOf(second!, 'function_call_output', 'call_bad')).toMatchObject({ output: expect.stringMatching(/^MCP tool call failed: the arguments do not fit get_weather's input schema: .*city must be string/) as string });
-    expect(inputOf(third!, 'function_call_output', 'call_exit')).toMatchObject({ output: expect.stringContaining('fixture: exiting mid-call') as string });
+    // A failure answers in the same form: the header, then why.
+    expect(inputOf(second!, 'function_call_output', 'call_bad')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: expect.stringMatching(/^the arguments do not fit get_weather's input schema: .*city must be string/) as string }] });
+    expect(inputOf(third!, 'function_call_output', 'call_exit')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: expect.stringContaining('fixture: exiting mid-call') as string }] });
     expect(inputOf(fourth!, 'function_call_output', 'call_echo')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: '{"text":"back again"}' }] });
     expect(readFileSync(startLog, 'utf8').trim().split('\n')).toHaveLength(2);
     const completedItems = mcpItems(events).filter((entry) => entry.phase === 'completed').map((entry) => [entry.item.id, entry.item.status]);
@@ -135,5 +136,29 @@ describe('MCP tools behind tool_search', () => {
     expect(statuses.some((event) => event.type === 'mcpServerStatus' && event.name === 'slow' && event.status === 'ready')).toBe(false);
     await expect.poll(() => events.find((event) => event.type === 'mcpServerStatus' && event.name === 'broken' && event.status === 'failed')).toMatchObject({ error: expect.stringContaining('/nonexistent/mcp-server') as string });
     await thread.close();
+  });
+});
+
+describe('MCP tool approvals', () => {
+  it('refuses a call that needs approval under approval_policy = "never" with a sandbox; a read-only tool runs; approve mode never asks', async () => {
+    server.expect([
+      sse(functionCall('echo', { text: 'hi' }, { namespace: 'mcp__fixture', callId: 'call_echo' }), functionCall('get_weather', { city: 'Rome' }, { namespace: 'mcp__fixture', callId: 'call_weather' }), functionCall('echo', { text: 'ok' }, { namespace: 'mcp__trusted', callId: 'call_trusted' }), completed()),
+      sse(assistantMessage('done'), completed()),
+    ]);
+    const { thread, events } = await mcpThread([...fixture('fixture'), ...fixture('trusted', 'tools', ['default_tools_approval_mode="approve"']), 'sandbox_mode="read-only"']);
+    expect(await thread.runTurn(say('go'))).toMatchObject({ status: 'completed' });
+    const second = server.requests[1]!;
+    expect(inputOf(second, 'function_call_output', 'call_echo')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: 'MCP tool call requires approval, but approval policy is never' }] });
+    expect(inputOf(second, 'function_call_output', 'call_weather')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: 'Weather in Rome: sunny, 21 C' }] });
+    expect(inputOf(second, 'function_call_output', 'call_trusted')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: '{"text":"ok"}' }] });
+    const refused = mcpItems(events).find((entry) => entry.phase === 'completed' && entry.item.id === 'call_echo');
+    expect(refused?.item).toMatchObject({ status: 'failed', error: { message: 'MCP tool call requires approval, but approval policy is never' }, result: null });
+  });
+
+  it('runs every call without asking under danger-full-access with approval_policy = "never"', async () => {
+    server.expect([sse(functionCall('echo', { text: 'free' }, { namespace: 'mcp__fixture', callId: 'call_echo' }), completed()), sse(assistantMessage('done'), completed())]);
+    const { thread } = await mcpThread([...fixture('fixture'), 'sandbox_mode="danger-full-access"']);
+    await thread.runTurn(say('go'));
+    expect(inputOf(server.requests[1]!, 'function_call_output', 'call_echo')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: '{"text":"free"}' }] });
   });
 });

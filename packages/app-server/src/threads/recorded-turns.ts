@@ -146,7 +146,7 @@ function threadItemOf(line: RolloutLine, contextFragments: readonly ContextFragm
   // The schema's recorded compaction carries its id only.
   const recorded = payload.item as { type?: unknown; id?: unknown } | undefined;
   if (recorded?.type === 'ContextCompaction') return { type: 'contextCompaction', id: typeof recorded.id === 'string' ? recorded.id : '' };
-  if (recorded?.type === 'McpToolCall') return recordedMcpToolCall(recorded as RecordedMcpToolCall);
+  if (recorded?.type === 'McpToolCall') return recordedMcpToolCall(recorded as RecordedMcpToolCall, Date.parse(line.timestamp));
   return undefined;
 }
 
@@ -164,7 +164,7 @@ interface RecordedMcpToolCall {
 }
 
 /** A recorded MCP call as an `mcpToolCall` item. */
-function recordedMcpToolCall(item: RecordedMcpToolCall): WireObject {
+function recordedMcpToolCall(item: RecordedMcpToolCall, completedAtMs: number): WireObject {
   const duration = item.duration as { secs?: unknown; nanos?: unknown } | undefined;
   const durationMs = typeof duration?.secs === 'number' && typeof duration.nanos === 'number' ? Math.round(duration.secs * 1000 + duration.nanos / 1e6) : null;
   return mcpToolCallItem({
@@ -178,8 +178,8 @@ function recordedMcpToolCall(item: RecordedMcpToolCall): WireObject {
     error: typeof item.error?.message === 'string' ? { message: item.error.message } : null,
     durationMs,
     readOnlyHint: typeof item.readOnlyHint === 'boolean' ? item.readOnlyHint : null,
-    startedAtMs: 0,
-    completedAtMs: 0,
+    startedAtMs: completedAtMs - (durationMs ?? 0),
+    completedAtMs,
   });
 }
 

@@ -161,23 +161,25 @@ export function threadItem(item: TurnItem): WireObject {
   }
 }
 
-/** An MCP tool call as Codex's v2 `mcpToolCall` item. */
+/** An MCP tool call as Codex's v2 `mcpToolCall` item (its fields in Codex's order, probed). */
 export function mcpToolCallItem(item: McpToolCallTurnItem): WireObject {
   return {
     type: 'mcpToolCall',
     id: item.id,
     server: item.server,
+    environmentId: null,
     tool: item.tool,
     status: item.status === 'declined' ? 'failed' : item.status,
     arguments: item.arguments ?? null,
-    mcpAppResourceUri: null,
     appContext: null,
+    mcpAppUi: null,
     pluginId: null,
-    environmentId: null,
     readOnlyHint: item.readOnlyHint,
-    result: item.result === null ? null : { content: item.result.content, structuredContent: item.result.structuredContent ?? null, ...(item.result._meta === undefined ? {} : { _meta: item.result._meta }) },
+    result: item.result === null ? null : { content: item.result.content, structuredContent: item.result.structuredContent ?? null, _meta: item.result._meta ?? null },
     error: item.error,
     durationMs: item.durationMs,
+    startedAtMs: item.startedAtMs,
+    completedAtMs: item.completedAtMs,
   };
 }
 

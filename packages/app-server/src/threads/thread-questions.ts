@@ -7,13 +7,18 @@ import type {
   CommandApprovalRequest,
   FileChangeApprovalDecision,
   FileChangeApprovalRequest,
+  McpElicitationAnswer,
+  McpElicitationRequest,
   UserInputAnswers,
   UserInputRequest,
 } from '@skein/core';
 import { CommandExecutionApprovalResponse, FileChangeApprovalResponse, ToolRequestUserInputResponse } from '@skein/protocol';
-import type { z } from 'zod';
+import * as z from 'zod';
 import { ServerRequestError } from '../app-server-error.js';
 import type { ThreadHost } from './live-thread.js';
+
+/** A client's answer to `mcpServer/elicitation/request`. */
+const ElicitationResponse = z.looseObject({ action: z.enum(['accept', 'decline', 'cancel']), content: z.unknown().optional(), _meta: z.unknown().optional() });
 
 /** What a thread shows while one of its questions waits for an answer. */
 export type ActiveFlag = 'waitingOnApproval' | 'waitingOnUserInput';
@@ -98,6 +103,23 @@ export class ThreadQuestions implements ClientRequests {
       return answer?.answers ?? {};
     } finally {
       this.#thread.setFlag('waitingOnUserInput', false);
+    }
+  }
+
+  /** An MCP server's question (a tool call's approval, or the server's own form or URL); no answer is a decline. */
+  async requestMcpElicitation(request: McpElicitationRequest, signal: AbortSignal): Promise<McpElicitationAnswer> {
+    this.#thread.setFlag('waitingOnApproval', true);
+    try {
+      const shape = request.mode === 'url' ? { url: request.url, elicitationId: request.elicitationId } : { requestedSchema: request.requestedSchema };
+      const answer = await this.#ask(
+        'mcpServer/elicitation/request',
+        { threadId: this.#thread.id(), turnId: request.turnId, serverName: request.serverName, environmentId: null, mode: request.mode, _meta: request.meta ?? null, message: request.message, ...shape },
+        ElicitationResponse,
+        signal,
+      );
+      return answer === undefined ? { action: 'decline' } : { action: answer.action, content: answer.content ?? undefined, meta: answer._meta ?? undefined };
+    } finally {
+      this.#thread.setFlag('waitingOnApproval', false);
     }
   }
 

@@ -7,6 +7,7 @@ import type { ToolOutputContentItem } from '@skein/protocol';
 import * as z from 'zod';
 import type { CoreEvent } from '../turn/core-event.js';
 import type { McpToolCallTurnItem } from '../turn/turn-item.js';
+import { approveMcpCall, type McpApprovalContext } from './mcp-approval.js';
 import type { McpConnections, ReadyMcpServer } from './mcp-connections.js';
 
 /** What the tools call through and report to. */
@@ -16,6 +17,8 @@ export interface McpToolBinding {
   readonly emit: (event: CoreEvent) => void;
   /** Milliseconds since the epoch, for item times. */
   readonly now: () => number;
+  /** Who approves calls that need it. */
+  readonly approvals: McpApprovalContext;
 }
 
 /** The prefix of every MCP namespace. */
@@ -82,11 +85,14 @@ async function callMcpTool(serverName: string, tool: McpTool, args: Record<strin
     const completedAtMs = binding.now();
     binding.emit({ type: 'turnItem', phase: 'completed', turnId, item: item({ ...patch, durationMs: completedAtMs - startedAtMs, completedAtMs }) });
   };
+  const header = () => ({ type: 'input_text' as const, text: `Wall time: ${((binding.now() - startedAtMs) / 1000).toFixed(4)} seconds\nOutput:` });
   let result: McpToolResult;
   try {
     const server = await binding.connections().server(serverName, context.signal);
     const problem = server.client.argumentProblem(tool, args);
     if (problem !== undefined) throw new ToolError(`the arguments do not fit ${tool.name}'s input schema: ${problem}`);
+    const approval = await approveMcpCall({ server: serverName, serverConfig: server.config, tool, args, turnId, signal: context.signal }, binding.approvals);
+    if (!approval.run) throw new ToolError(approval.reason);
     result = await server.client.callTool(tool.name, args, {
       signal: context.signal,
       onProgress: (progress) => {
@@ -99,14 +105,14 @@ async function callMcpTool(serverName: string, tool: McpTool, args: Record<strin
     const message = error instanceof Error ? error.message : String(error);
     finish({ status: 'failed', error: { message } });
     if (context.signal.aborted) throw error;
-    return { output: `MCP tool call failed: ${message}`, success: false, externalContext: true };
+    // Codex's form for a failure too: the header, then the reason as the output.
+    return { output: [header(), { type: 'input_text', text: message }], success: false, externalContext: true };
   }
-  const seconds = (binding.now() - startedAtMs) / 1000;
+  const output: ToolOutputContentItem[] = [header(), ...result.content.map(contentPart)];
   finish({
     status: result.isError === true ? 'failed' : 'completed',
     result: { content: result.content, structuredContent: result.structuredContent ?? null, ...(result._meta === undefined ? {} : { _meta: result._meta }) },
   });
-  const output: ToolOutputContentItem[] = [{ type: 'input_text', text: `Wall time: ${seconds.toFixed(4)} seconds\nOutput:` }, ...result.content.map(contentPart)];
   return { output, success: result.isError !== true, externalContext: true };
 }
 

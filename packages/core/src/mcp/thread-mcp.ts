@@ -5,6 +5,7 @@ import type { FunctionToolHandler, NamespaceToolHandler, ToolHandler } from '@sk
 import type { McpHostEnv } from '@skein/mcp-client';
 import type { DeferredToolSource } from '../tools/tool-router.js';
 import type { CoreEvent } from '../turn/core-event.js';
+import type { McpApprovalContext } from './mcp-approval.js';
 import { McpConnections, type ReadyMcpServer } from './mcp-connections.js';
 import { mcpResourceTools } from './mcp-resource-tools.js';
 import { mcpNamespace, mcpNamespaceName } from './mcp-tool-namespace.js';
@@ -15,6 +16,8 @@ export interface ThreadMcpOptions {
   readonly emit: (event: CoreEvent) => void;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
+  /** Who approves calls that need it. */
+  readonly approvals: McpApprovalContext;
 }
 
 /** The thread's servers and the tools made of them. */
@@ -91,7 +94,7 @@ export class ThreadMcp {
 
   #namespacesOf(servers: readonly ReadyMcpServer[]): ToolHandler[] {
     return servers.flatMap((server) => {
-      if (!this.#namespaces.has(server)) this.#namespaces.set(server, mcpNamespace(server, { connections: () => this.#connections, emit: this.#options.emit, now: this.#options.now }));
+      if (!this.#namespaces.has(server)) this.#namespaces.set(server, mcpNamespace(server, { connections: () => this.#connections, emit: this.#options.emit, now: this.#options.now, approvals: this.#options.approvals }));
       const namespace = this.#namespaces.get(server);
       return namespace === undefined ? [] : [namespace];
     });

@@ -20,5 +20,6 @@ export function withApprovalItems(client: ClientRequests, items: TurnItems, emit
       return decision;
     },
     requestUserInput: (request, signal) => client.requestUserInput(request, signal),
+    ...(client.requestMcpElicitation === undefined ? {} : { requestMcpElicitation: client.requestMcpElicitation.bind(client) }),
   };
 }

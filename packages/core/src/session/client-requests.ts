@@ -62,6 +62,32 @@ export interface UserInputRequest {
 export type UserInputAnswers = Readonly<Record<string, { readonly answers: readonly string[] }>>;
 
 /**
+ * A question for the user on an MCP server's behalf (`mcpServer/elicitation/request`): the approval
+ * of a tool call (a `form` with no fields, `_meta.codex_approval_kind: "mcp_tool_call"`), or a
+ * server's own `elicitation/create` — a form to fill, or a URL to visit.
+ */
+export interface McpElicitationRequest {
+  /** The turn it belongs to, if one is running. */
+  readonly turnId: string | null;
+  readonly serverName: string;
+  readonly mode: 'form' | 'url';
+  readonly message: string;
+  /** The form's JSON Schema (form mode). */
+  readonly requestedSchema?: unknown;
+  /** Where to send the user (url mode), and the server's id for it. */
+  readonly url?: string | undefined;
+  readonly elicitationId?: string | undefined;
+  readonly meta?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** The user's answer: what they did, what they filled in, and (for an approval) how long it holds. */
+export interface McpElicitationAnswer {
+  readonly action: 'accept' | 'decline' | 'cancel';
+  readonly content?: unknown;
+  readonly meta?: unknown;
+}
+
+/**
  * How a thread reaches its client. Every call may be aborted with the turn (`signal`); a host that
  * cannot ask anyone (a CI run) leaves it out, and core then acts as the approval policy says for
  * "no one to ask".
@@ -70,4 +96,6 @@ export interface ClientRequests {
   requestCommandApproval(request: CommandApprovalRequest, signal: AbortSignal): Promise<CommandApprovalDecision>;
   requestFileChangeApproval(request: FileChangeApprovalRequest, signal: AbortSignal): Promise<FileChangeApprovalDecision>;
   requestUserInput(request: UserInputRequest, signal: AbortSignal): Promise<UserInputAnswers>;
+  /** Asks on an MCP server's behalf; a host without it cannot approve MCP calls that need approval. */
+  requestMcpElicitation?(request: McpElicitationRequest, signal: AbortSignal): Promise<McpElicitationAnswer>;
 }

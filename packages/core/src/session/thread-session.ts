@@ -118,6 +118,7 @@ export class ThreadSession {
       collaboration: options.collaboration?.({ emit, now: () => options.clock.now().getTime() }),
       mcpEnv: options.mcpEnv,
       now: () => options.clock.now().getTime(),
+      config: () => this.#config,
     });
     // The servers start now, in the background: the first turn does not wait for them.
     this.#tools.mcp.use(options.config);

@@ -42,6 +42,8 @@ export interface ThreadToolsOptions {
   readonly mcpEnv?: McpHostEnv | undefined;
   /** Milliseconds since the epoch, for item times. */
   readonly now: () => number;
+  /** The thread's settings now (MCP approvals read its policy and sandbox). */
+  readonly config: () => Config;
 }
 
 interface PlanKey {
@@ -69,7 +71,7 @@ export class ThreadTools {
   constructor(options: ThreadToolsOptions) {
     this.#options = options;
     this.#builtIns = builtInTools(options);
-    this.mcp = new ThreadMcp({ env: options.mcpEnv ?? {}, emit: options.emit, now: options.now });
+    this.mcp = new ThreadMcp({ env: options.mcpEnv ?? {}, emit: options.emit, now: options.now, approvals: { config: options.config, client: options.clientRequests, allowedForSession: new Set() } });
   }
 
   /** What tool_search can find, as the `<tools>` part lists it: MCP namespaces, then the plan's other deferred tools. */
