@@ -42,7 +42,7 @@ describe('MCP servers over the app-server', () => {
       resourceTemplates: [{ uriTemplate: 'fixture://city/{name}', name: 'city' }],
       authStatus: 'unsupported',
     });
-    expect(Object.keys(fixture!['tools'] as Params)).toEqual(['get_weather', 'slow', 'fail', 'big', 'image', 'structured', 'exit', 'echo']);
+    expect(Object.keys(fixture!['tools'] as Params)).toEqual(['get_weather', 'slow', 'fail', 'big', 'image', 'structured', 'exit', 'echo', 'ask', 'ask_url']);
     // The thread's own connections answer too.
     expect(((await client.request('mcpServerStatus/list', { threadId, detail: 'toolsAndAuthOnly' })) as { data: Params[] }).data[0]).toMatchObject({ name: 'fixture', resources: [] });
 
@@ -154,5 +154,31 @@ describe('MCP servers over the app-server', () => {
     expect(declined?.['output']).toEqual([{ type: 'input_text', text: expect.stringMatching(/^Wall time: \d+\.\d{4} seconds\nOutput:$/) as string }, { type: 'input_text', text: 'user rejected MCP tool call' }]);
     // While it waited, the thread said so.
     expect(client.notificationsOf('thread/status/changed')).toContainEqual({ threadId, status: { type: 'active', activeFlags: ['waitingOnApproval'] } });
+  });
+
+  it("passes a server's own form and URL elicitations to the client and its answers back", async () => {
+    scenario().configure({ after: mcpFixtureServerToml('fixture') });
+    const client = await scenario().connect();
+    const asked: Params[] = [];
+    client.onServerRequest((request) => {
+      const params = request.params as Params;
+      asked.push(params);
+      return params['mode'] === 'form' ? { action: 'accept', content: { name: 'Ada' }, _meta: null } : { action: 'cancel', content: null, _meta: null };
+    });
+    const threadId = await scenario().startThread(client, { model: 'gpt-5.5', approvalPolicy: 'on-request' });
+    scenario().model.expect([
+      sse(functionCall('ask', {}, { namespace: 'mcp__fixture', callId: 'call_ask' }), completed()),
+      sse(functionCall('ask_url', {}, { namespace: 'mcp__fixture', callId: 'call_url' }), completed()),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    const answer = (await client.request('turn/start', { threadId, input: [{ type: 'text', text: 'go', text_elements: [] }] })) as { turn: { id: string } };
+    await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === answer.turn.id);
+    expect(asked).toEqual([
+      { threadId, turnId: answer.turn.id, serverName: 'fixture', environmentId: null, mode: 'form', _meta: null, message: 'Who is asking?', requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] } },
+      { threadId, turnId: answer.turn.id, serverName: 'fixture', environmentId: null, mode: 'url', _meta: null, message: 'Sign in to continue.', url: 'https://example.com/sign-in', elicitationId: 'sign-in-1' },
+    ]);
+    const outputOf = (request: number, callId: string) => scenario().model.requests[request]!.body!.input.find((item) => item.type === 'function_call_output' && item.call_id === callId)?.['output'] as { text: string }[];
+    expect(outputOf(1, 'call_ask')[1]!.text).toBe('{"action":"accept","content":{"name":"Ada"}}');
+    expect(outputOf(2, 'call_url')[1]!.text).toBe('{"action":"cancel"}');
   });
 });

@@ -13,6 +13,8 @@ export {
 export type { McpCallOptions, McpClientOptions, McpPagingOptions, McpToolCallOptions } from './mcp-client.js';
 export type {
   McpContentBlock,
+  McpElicitation,
+  McpElicitationResult,
   McpJsonObject,
   McpProgress,
   McpResourceTemplate,

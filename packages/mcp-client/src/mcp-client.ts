@@ -11,7 +11,7 @@ import { $ZodError } from 'zod/v4/core';
 import { CallDeadline, NO_SDK_TIMEOUT } from './call-deadline.js';
 import { McpClientError } from './mcp-client-error.js';
 import type { McpResource, McpResourceContents, McpResourcePage } from './mcp-resource.js';
-import type { McpContentBlock, McpJsonObject, McpProgress, McpResourceTemplatePage, McpServerDescription, McpTool, McpToolPage, McpToolResult } from './mcp-tool.js';
+import type { McpContentBlock, McpElicitation, McpElicitationResult, McpJsonObject, McpProgress, McpResourceTemplatePage, McpServerDescription, McpTool, McpToolPage, McpToolResult } from './mcp-tool.js';
 import { parseServerConfig, resolveServerLaunch } from './mcp-server-config.js';
 import type { McpHostEnv, McpServerConfig, ServerLaunch } from './mcp-server-config.js';
 import { StderrTail } from './stderr-tail.js';
@@ -34,6 +34,11 @@ export interface McpClientOptions {
   readonly signal?: AbortSignal;
   /** How the client introduces itself in `initialize`. */
   readonly clientInfo?: { readonly name: string; readonly version: string };
+  /**
+   * Answers the server's `elicitation/create` requests (form and URL modes). Without it the client
+   * declares no elicitation capability, so servers do not ask.
+   */
+  readonly onElicitation?: ((request: McpElicitation, signal: AbortSignal) => Promise<McpElicitationResult>) | undefined;
 }
 
 /** Limits of one request. */
@@ -89,7 +94,14 @@ export class McpClient {
     const stderr = new StderrTail();
     const mcp = await loadMcpSdk();
     const transport = openTransport(mcp, launch, stderr);
-    const sdk = new mcp.Client(options.clientInfo ?? { name: 'skein', version: '0.0.0' }, { capabilities: {} });
+    const { onElicitation } = options;
+    const sdk = new mcp.Client(options.clientInfo ?? { name: 'skein', version: '0.0.0' }, { capabilities: onElicitation === undefined ? {} : { elicitation: { form: {}, url: {} } } });
+    if (onElicitation !== undefined) {
+      sdk.setRequestHandler(mcp.ElicitRequestSchema, async (request, extra) => {
+        const result = await onElicitation(request.params as McpElicitation, extra.signal);
+        return result.content === undefined ? { action: result.action } : { action: result.action, content: { ...result.content } as Record<string, string | number | boolean | string[]> };
+      });
+    }
     const client = new McpClient(name, sdk, mcp, stderr, options.requestTimeoutMs ?? secondsToMs(config.tool_timeout_sec) ?? DEFAULT_REQUEST_TIMEOUT_MS);
     sdk.onclose = () => client.#onTransportClosed();
     const startupMs = options.startupTimeoutMs ?? secondsToMs(config.startup_timeout_sec) ?? DEFAULT_STARTUP_TIMEOUT_MS;

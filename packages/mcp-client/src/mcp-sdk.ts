@@ -15,6 +15,7 @@ export interface McpSdk {
   readonly StreamableHTTPError: typeof HttpModule.StreamableHTTPError;
   readonly McpError: typeof TypesModule.McpError;
   readonly ErrorCode: typeof TypesModule.ErrorCode;
+  readonly ElicitRequestSchema: typeof TypesModule.ElicitRequestSchema;
   readonly AjvJsonSchemaValidator: typeof AjvModule.AjvJsonSchemaValidator;
 }
 
@@ -35,6 +36,7 @@ export function loadMcpSdk(): Promise<McpSdk> {
     StreamableHTTPError: http.StreamableHTTPError,
     McpError: types.McpError,
     ErrorCode: types.ErrorCode,
+    ElicitRequestSchema: types.ElicitRequestSchema,
     AjvJsonSchemaValidator: ajv.AjvJsonSchemaValidator,
   }));
   return loading;

@@ -64,3 +64,15 @@ export interface McpServerDescription {
   readonly capabilities: McpJsonObject | undefined;
   readonly instructions: string | undefined;
 }
+
+/** A server's `elicitation/create`: a form for the user to fill, or a URL for them to visit. */
+export type McpElicitation =
+  | { readonly mode: 'form'; readonly message: string; readonly requestedSchema: McpJsonObject; readonly _meta?: McpJsonObject | undefined }
+  | { readonly mode: 'url'; readonly message: string; readonly url: string; readonly elicitationId: string; readonly _meta?: McpJsonObject | undefined };
+
+/** The user's answer to an elicitation. */
+export interface McpElicitationResult {
+  readonly action: 'accept' | 'decline' | 'cancel';
+  /** What the user filled in (form mode, accept only). */
+  readonly content?: Readonly<Record<string, string | number | boolean | readonly string[]>> | undefined;
+}

@@ -14,7 +14,7 @@ describe('MCP tools over stdio', () => {
   it('lists the tools and says who the server is', async () => {
     const client = await connect('fixture', fixture(), { env: hostEnv() });
     const tools = await client.tools();
-    expect(tools.map((tool) => tool.name)).toEqual(['get_weather', 'slow', 'fail', 'big', 'image', 'structured', 'exit', 'echo']);
+    expect(tools.map((tool) => tool.name)).toEqual(['get_weather', 'slow', 'fail', 'big', 'image', 'structured', 'exit', 'echo', 'ask', 'ask_url']);
     expect(tools[0]).toEqual({
       name: 'get_weather',
       description: 'Current weather for a city.',
@@ -80,11 +80,36 @@ describe('MCP tools over streamable HTTP', () => {
     const http = await startMcpHttpFixture();
     try {
       const client = await connect('remote', { url: http.url }, { env: hostEnv() });
-      expect((await client.tools()).length).toBe(8);
+      expect((await client.tools()).length).toBe(10);
       expect(await client.callTool('get_weather', { city: 'Lima' })).toEqual({ content: [{ type: 'text', text: 'Weather in Lima: sunny, 21 C' }] });
       await client.close();
     } finally {
       await http.close();
     }
+  });
+});
+
+describe('elicitations a server sends', () => {
+  it('passes form and URL elicitations to onElicitation and its answer back to the server', async () => {
+    const seen: unknown[] = [];
+    const client = await connect('fixture', fixture(), {
+      env: hostEnv(),
+      onElicitation: (request) => {
+        seen.push(request);
+        return Promise.resolve(request.mode === 'form' ? { action: 'accept', content: { name: 'Ada' } } : { action: 'decline' });
+      },
+    });
+    expect((await client.callTool('ask', {})).content).toEqual([{ type: 'text', text: '{"action":"accept","content":{"name":"Ada"}}' }]);
+    expect((await client.callTool('ask_url', {})).content).toEqual([{ type: 'text', text: '{"action":"decline"}' }]);
+    expect(seen).toEqual([
+      { mode: 'form', message: 'Who is asking?', requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] } },
+      { mode: 'url', message: 'Sign in to continue.', url: 'https://example.com/sign-in', elicitationId: 'sign-in-1' },
+    ]);
+  });
+
+  it('declares no elicitation support without a handler, so the server cannot ask', async () => {
+    const client = await connect('fixture', fixture(), { env: hostEnv() });
+    const failed = await failure(client.callTool('ask', {}));
+    expect(failed.code).toBe('ServerError');
   });
 });

@@ -3,7 +3,7 @@
 // reported as it changes. A server that went away is started again on its next use. A thread swaps
 // the whole set for a new one when its servers' config changes (`config/mcpServer/reload`).
 import type { McpServerToml } from '@skein/config';
-import { McpClient, McpClientError, type McpHostEnv, type McpServerDescription, type McpTool } from '@skein/mcp-client';
+import { McpClient, McpClientError, type McpElicitation, type McpElicitationResult, type McpHostEnv, type McpServerDescription, type McpTool } from '@skein/mcp-client';
 
 /** Where a server's start stands (Codex's `McpServerStartupState`). */
 export type McpStartupState = 'starting' | 'ready' | 'failed' | 'cancelled';
@@ -33,6 +33,8 @@ export interface McpConnectionsOptions {
   readonly env: McpHostEnv;
   readonly onStatus: (status: McpServerStartup) => void;
   readonly onWarning: (message: string) => void;
+  /** Answers a server's own elicitations; without it servers are told the client cannot ask. */
+  readonly onElicitation?: ((server: string, request: McpElicitation, signal: AbortSignal) => Promise<McpElicitationResult>) | undefined;
 }
 
 interface ServerSlot {
@@ -125,7 +127,13 @@ export class McpConnections {
     const { name, config } = slot;
     let client: McpClient;
     try {
-      client = await McpClient.connect(name, config, { env: this.#options.env, signal: this.#closing.signal, clientInfo: { name: 'skein', version: '0.0.0' } });
+      const { onElicitation } = this.#options;
+      client = await McpClient.connect(name, config, {
+        env: this.#options.env,
+        signal: this.#closing.signal,
+        clientInfo: { name: 'skein', version: '0.0.0' },
+        ...(onElicitation === undefined ? {} : { onElicitation: (request: McpElicitation, signal: AbortSignal) => onElicitation(name, request, signal) }),
+      });
     } catch (error) {
       const cancelled = this.#closing.signal.aborted;
       this.#report(slot, { name, status: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : messageOf(error) });

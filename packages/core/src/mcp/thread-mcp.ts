@@ -2,7 +2,8 @@
 // turns), the deferred namespaces of the servers that are ready, and the resource tools.
 import type { Config, McpServerToml } from '@skein/config';
 import type { FunctionToolHandler, NamespaceToolHandler, ToolHandler } from '@skein/extension-api';
-import type { McpHostEnv } from '@skein/mcp-client';
+import type { McpElicitation, McpElicitationResult, McpHostEnv } from '@skein/mcp-client';
+import * as z from 'zod';
 import type { DeferredToolSource } from '../tools/tool-router.js';
 import type { CoreEvent } from '../turn/core-event.js';
 import type { McpApprovalContext } from './mcp-approval.js';
@@ -10,14 +11,19 @@ import { McpConnections, type ReadyMcpServer } from './mcp-connections.js';
 import { mcpResourceTools } from './mcp-resource-tools.js';
 import { mcpNamespace, mcpNamespaceName } from './mcp-tool-namespace.js';
 
+/** What a user may answer a form with (MCP's primitive values). */
+const ElicitationContent = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]));
+
 /** What the thread's MCP side reports to and reads. */
 export interface ThreadMcpOptions {
   readonly env: McpHostEnv;
   readonly emit: (event: CoreEvent) => void;
   /** Milliseconds since the epoch. */
   readonly now: () => number;
-  /** Who approves calls that need it. */
+  /** Who approves calls that need it (its client also answers the servers' own elicitations). */
   readonly approvals: McpApprovalContext;
+  /** The running turn, which a server's elicitation belongs to. */
+  readonly activeTurnId: () => string | undefined;
 }
 
 /** The thread's servers and the tools made of them. */
@@ -89,7 +95,29 @@ export class ThreadMcp {
       env: this.#options.env,
       onStatus: (status) => emit({ type: 'mcpServerStatus', ...status }),
       onWarning: (message) => emit({ type: 'warning', message }),
+      onElicitation: (server, request, signal) => this.#elicit(server, request, signal),
     });
+  }
+
+  /** A server's own question, passed to the thread's client; with no client to ask, it is declined. */
+  async #elicit(server: string, request: McpElicitation, signal: AbortSignal): Promise<McpElicitationResult> {
+    const ask = this.#options.approvals.client?.requestMcpElicitation?.bind(this.#options.approvals.client);
+    if (ask === undefined) return { action: 'decline' };
+    const answer = await ask(
+      {
+        turnId: this.#options.activeTurnId() ?? null,
+        serverName: server,
+        mode: request.mode,
+        message: request.message,
+        ...(request.mode === 'form' ? { requestedSchema: request.requestedSchema } : { url: request.url, elicitationId: request.elicitationId }),
+        ...(request._meta === undefined ? {} : { meta: request._meta }),
+      },
+      signal,
+    );
+    if (answer.action !== 'accept') return { action: answer.action };
+    const content = ElicitationContent.safeParse(answer.content ?? {});
+    // Content that is not a flat object of answers cannot go back to the server: the question is cancelled.
+    return content.success ? { action: 'accept', content: content.data } : { action: 'cancel' };
   }
 
   #namespacesOf(servers: readonly ReadyMcpServer[]): ToolHandler[] {

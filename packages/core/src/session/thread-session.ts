@@ -119,6 +119,7 @@ export class ThreadSession {
       mcpEnv: options.mcpEnv,
       now: () => options.clock.now().getTime(),
       config: () => this.#config,
+      activeTurnId: () => this.#active?.turnId,
     });
     // The servers start now, in the background: the first turn does not wait for them.
     this.#tools.mcp.use(options.config);

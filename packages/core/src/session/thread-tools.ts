@@ -44,6 +44,8 @@ export interface ThreadToolsOptions {
   readonly now: () => number;
   /** The thread's settings now (MCP approvals read its policy and sandbox). */
   readonly config: () => Config;
+  /** The running turn, if any. */
+  readonly activeTurnId: () => string | undefined;
 }
 
 interface PlanKey {
@@ -71,7 +73,7 @@ export class ThreadTools {
   constructor(options: ThreadToolsOptions) {
     this.#options = options;
     this.#builtIns = builtInTools(options);
-    this.mcp = new ThreadMcp({ env: options.mcpEnv ?? {}, emit: options.emit, now: options.now, approvals: { config: options.config, client: options.clientRequests, allowedForSession: new Set() } });
+    this.mcp = new ThreadMcp({ env: options.mcpEnv ?? {}, emit: options.emit, now: options.now, approvals: { config: options.config, client: options.clientRequests, allowedForSession: new Set() }, activeTurnId: options.activeTurnId });
   }
 
   /** What tool_search can find, as the `<tools>` part lists it: MCP namespaces, then the plan's other deferred tools. */
