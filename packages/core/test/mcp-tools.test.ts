@@ -2,7 +2,9 @@
 // over stdio): what the model is offered (the resource tools, tool_search, the `<tools>` part), what
 // a search answers, how an MCP call's output and items look, and the faults a call can meet.
 import { readFileSync } from 'node:fs';
-import { assistantMessage, completed, functionCall, MCP_FIXTURE_SERVER, sse, startMockResponsesServer, toolSearchCall, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
+import { defineExtension, defineFunctionTool, ExtensionRegistryBuilder } from '@skein/extension-api';
+import { assistantMessage, completed, functionCall, MCP_FIXTURE_SERVER, sse, startMcpHttpFixture, startMockResponsesServer, toolSearchCall, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
+import * as z from 'zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../src/index.js';
 import { createTestWorkspace, startTestThread, type TestWorkspace } from '../src/testing/index.js';
@@ -24,7 +26,8 @@ const say = (text: string) => [{ type: 'text' as const, text, text_elements: [] 
 const fixture = (name: string, behaviour = 'tools', extra: readonly string[] = []) => [
   `mcp_servers.${name}={command=${JSON.stringify(process.execPath)}, args=[${JSON.stringify(MCP_FIXTURE_SERVER)}, ${JSON.stringify(behaviour)}]${extra.map((entry) => `, ${entry}`).join('')}}`,
 ];
-const mcpThread = (overrides: readonly string[]) => startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env, overrides: ['approval_policy="never"', 'model="gpt-5.5"', ...overrides] });
+const mcpThread = (overrides: readonly string[], extra: Partial<Parameters<typeof startTestThread>[1]> = {}) =>
+  startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env, overrides: ['approval_policy="never"', 'model="gpt-5.5"', ...overrides], ...extra });
 // Each test names the shape it reads.
 const inputOf = <T = Record<string, unknown>>(request: CapturedRequest, type: string, callId: string): T => request.body!.input.find((item) => item.type === type && item.call_id === callId) as unknown as T;
 const toolNames = (request: CapturedRequest) => request.body!.tools!.map((tool) => (tool as { name?: string; type: string }).name ?? tool.type);
@@ -162,3 +165,77 @@ describe('MCP tool approvals', () => {
     expect(inputOf(server.requests[1]!, 'function_call_output', 'call_echo')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: '{"text":"free"}' }] });
   });
 });
+
+describe('more MCP paths', () => {
+  it('calls a streamable-HTTP server the same way', async () => {
+    const http = await startMcpHttpFixture();
+    try {
+      server.expect([sse(functionCall('get_weather', { city: 'Quito' }, { namespace: 'mcp__remote', callId: 'call_remote' }), completed()), sse(assistantMessage('done'), completed())]);
+      const { thread } = await mcpThread([`mcp_servers.remote={url=${JSON.stringify(http.url)}}`]);
+      await thread.runTurn(say('go'));
+      expect(inputOf(server.requests[1]!, 'function_call_output', 'call_remote')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: 'Weather in Quito: sunny, 21 C' }] });
+      await thread.close();
+    } finally {
+      await http.close();
+    }
+  });
+
+  it("searches an extension's deferred tools too, and lists their namespace in <tools>", async () => {
+    const ticket = defineFunctionTool({
+      spec: { type: 'function', name: 'open_ticket', description: 'Open a support ticket.', strict: false, parameters: { type: 'object', properties: { title: { type: 'string', description: 'Ticket title' } } } },
+      arguments: z.object({ title: z.string() }),
+      handle: (args) => Promise.resolve({ output: `opened: ${args.title}`, success: true }),
+    });
+    const extensions = new ExtensionRegistryBuilder()
+      .add(defineExtension({ id: 'helpdesk', tools: { tools: () => Promise.resolve([{ kind: 'namespace' as const, name: 'helpdesk', description: 'The help desk.', exposure: 'deferred' as const, tools: [ticket] }]) } }))
+      .build();
+    server.expect([
+      sse(toolSearchCall({ query: 'support ticket' }, { callId: 'call_search' }), completed()),
+      sse(functionCall('open_ticket', { title: 'Broken' }, { namespace: 'helpdesk', callId: 'call_ticket' }), completed()),
+      sse(assistantMessage('done'), completed()),
+    ]);
+    const { thread } = await mcpThread([], { extensions });
+    await thread.runTurn(say('go'));
+    const [first, second, third] = server.requests;
+    expect(toolNames(first!)).toContain('tool_search');
+    expect(toolNames(first!)).not.toContain('helpdesk');
+    const developer = first!.body!.input.filter((item) => item.type === 'message' && item.role === 'developer')[1] as unknown as { content: { text: string }[] };
+    expect(developer.content.at(-1)!.text).toContain('\n- helpdesk: The help desk.\n');
+    expect(inputOf(second!, 'tool_search_output', 'call_search')).toMatchObject({ tools: [{ type: 'namespace', name: 'helpdesk', tools: [{ name: 'open_ticket', defer_loading: true }] }] });
+    expect(inputOf(third!, 'function_call_output', 'call_ticket')).toMatchObject({ output: 'opened: Broken' });
+  });
+
+  it('cuts a 10 MB result to the tool output limit in history, and ends a call that outlives tool_timeout_sec', async () => {
+    server.expect([
+      sse(functionCall('big', { bytes: 10_000_000 }, { namespace: 'mcp__fixture', callId: 'call_big' }), completed()),
+      sse(functionCall('slow', { ms: 5_000 }, { namespace: 'mcp__tight', callId: 'call_slow' }), completed()),
+      sse(assistantMessage('done'), completed()),
+    ]);
+    const { thread } = await mcpThread([...fixture('fixture', 'tools', ['default_tools_approval_mode="approve"']), ...fixture('tight', 'tools', ['default_tools_approval_mode="approve"', 'tool_timeout_sec=0.3'])]);
+    await thread.runTurn(say('go'));
+    const big = inputOf<{ output: { text: string }[] }>(server.requests[1]!, 'function_call_output', 'call_big').output[1]!.text;
+    expect(big.length).toBeLessThan(100_000);
+    expect(big).toMatch(/tokens truncated/);
+    expect(inputOf(server.requests[2]!, 'function_call_output', 'call_slow')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: expect.stringContaining('got no answer within 300 ms') as string }] });
+  });
+
+  it('keeps the search in history across a resume: the found tool is still called by name', async () => {
+    server.expect([
+      sse(toolSearchCall({ query: 'weather' }, { callId: 'call_search' }), completed()),
+      sse(assistantMessage('found it'), completed()),
+      sse(functionCall('get_weather', { city: 'Lagos' }, { namespace: 'mcp__fixture', callId: 'call_after' }), completed()),
+      sse(assistantMessage('done'), completed()),
+    ]);
+    const { thread, newManager } = await mcpThread(fixture('fixture'));
+    await thread.runTurn(say('find'));
+    await thread.close();
+    const manager = await newManager();
+    const resumed = await manager.resume(thread.threadId, { onEvent: () => undefined });
+    await resumed.runTurn(say('use it'));
+    const [, , third, fourth] = server.requests;
+    expect(third!.body!.input.map((item) => item.type)).toEqual(expect.arrayContaining(['tool_search_call', 'tool_search_output']));
+    expect(inputOf(fourth!, 'function_call_output', 'call_after')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: 'Weather in Lagos: sunny, 21 C' }] });
+    await resumed.close();
+  });
+});
+
