@@ -226,10 +226,11 @@ describe('more MCP paths', () => {
       sse(functionCall('get_weather', { city: 'Lagos' }, { namespace: 'mcp__fixture', callId: 'call_after' }), completed()),
       sse(assistantMessage('done'), completed()),
     ]);
-    const { thread, newManager } = await mcpThread(fixture('fixture'));
+    const opened = await mcpThread(fixture('fixture'));
+    const { thread } = opened;
     await thread.runTurn(say('find'));
     await thread.close();
-    const manager = await newManager();
+    const manager = await opened.newManager();
     const resumed = await manager.resume(thread.threadId, { onEvent: () => undefined });
     await resumed.runTurn(say('use it'));
     const [, , third, fourth] = server.requests;
