@@ -26,6 +26,8 @@ interface IndexedTool extends ToolSearchHit {
 /** A thread's tool search; `builds` counts index builds (for tests and benchmarks). */
 export class ToolSearchIndex {
   #key: string | undefined;
+  /** The handlers the index was built from: the same objects again need no look at their contents. */
+  #handlers: readonly ToolHandler[] = [];
   #tools: IndexedTool[] = [];
   #index: MiniSearch<IndexedTool> | undefined;
   #builds = 0;
@@ -46,6 +48,8 @@ export class ToolSearchIndex {
   }
 
   #indexFor(deferred: readonly ToolHandler[]): MiniSearch<IndexedTool> {
+    if (this.#index !== undefined && sameHandlers(deferred, this.#handlers)) return this.#index;
+    this.#handlers = [...deferred];
     const tools = flatten(deferred);
     const key = tools.map((tool) => `${tool.namespaceName}\u0000${tool.name}\u0000${tool.description}\u0000${tool.parameters}`).join('\u0001');
     if (this.#index !== undefined && key === this.#key) return this.#index;
@@ -57,6 +61,10 @@ export class ToolSearchIndex {
     this.#builds += 1;
     return index;
   }
+}
+
+function sameHandlers(a: readonly ToolHandler[], b: readonly ToolHandler[]): boolean {
+  return a.length === b.length && a.every((handler, index) => handler === b[index]);
 }
 
 // Words that say nothing about a tool; as in Codex's BM25 tokenizer, they match nothing.
