@@ -238,5 +238,25 @@ describe('more MCP paths', () => {
     expect(inputOf(fourth!, 'function_call_output', 'call_after')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: 'Weather in Lagos: sunny, 21 C' }] });
     await resumed.close();
   });
-});
 
+  it('lists and reads resources through the resource tools; a cursor without a server is refused', async () => {
+    server.expect([
+      sse(
+        functionCall('list_mcp_resources', {}, { callId: 'call_list' }),
+        functionCall('list_mcp_resource_templates', { server: 'fixture' }, { callId: 'call_templates' }),
+        functionCall('read_mcp_resource', { server: 'fixture', uri: 'fixture://notes' }, { callId: 'call_read' }),
+        functionCall('list_mcp_resources', { cursor: 'x' }, { callId: 'call_cursor' }),
+        completed(),
+      ),
+      sse(assistantMessage('done'), completed()),
+    ]);
+    const { thread } = await mcpThread(fixture('fixture'));
+    await thread.runTurn(say('resources'));
+    const second = server.requests[1]!;
+    const output = (callId: string) => inputOf<{ output: string }>(second, 'function_call_output', callId).output;
+    expect(JSON.parse(output('call_list'))).toEqual({ resources: [{ server: 'fixture', uri: 'fixture://notes', name: 'notes', mimeType: 'text/plain' }] });
+    expect(JSON.parse(output('call_templates'))).toEqual({ resourceTemplates: [{ server: 'fixture', uriTemplate: 'fixture://city/{name}', name: 'city' }] });
+    expect(JSON.parse(output('call_read'))).toEqual({ server: 'fixture', uri: 'fixture://notes', contents: [{ uri: 'fixture://notes', mimeType: 'text/plain', text: 'fixture notes\n' }] });
+    expect(output('call_cursor')).toContain('a cursor belongs to one server');
+  });
+});

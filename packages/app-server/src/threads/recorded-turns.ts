@@ -150,6 +150,12 @@ function threadItemOf(line: RolloutLine, contextFragments: readonly ContextFragm
   return undefined;
 }
 
+/** A rollout line's Rust `Duration` (`{secs, nanos}`) in milliseconds; null when it has none. */
+function recordedDurationMs(recorded: unknown): number | null {
+  const duration = recorded as { secs?: unknown; nanos?: unknown } | undefined;
+  return typeof duration?.secs === 'number' && typeof duration.nanos === 'number' ? Math.round(duration.secs * 1000 + duration.nanos / 1e6) : null;
+}
+
 interface RecordedMcpToolCall {
   readonly type: 'McpToolCall';
   readonly id?: unknown;
@@ -165,8 +171,7 @@ interface RecordedMcpToolCall {
 
 /** A recorded MCP call as an `mcpToolCall` item. */
 function recordedMcpToolCall(item: RecordedMcpToolCall, completedAtMs: number): WireObject {
-  const duration = item.duration as { secs?: unknown; nanos?: unknown } | undefined;
-  const durationMs = typeof duration?.secs === 'number' && typeof duration.nanos === 'number' ? Math.round(duration.secs * 1000 + duration.nanos / 1e6) : null;
+  const durationMs = recordedDurationMs(item.duration);
   return mcpToolCallItem({
     kind: 'mcpToolCall',
     id: typeof item.id === 'string' ? item.id : '',
@@ -248,8 +253,7 @@ interface RecordedCommand {
 function recordedCommand(item: RecordedCommand, completedAtMs: number): WireObject {
   const argv = Array.isArray(item.command) ? item.command.filter((word): word is string => typeof word === 'string') : [];
   const parsed = Array.isArray(item.parsed_cmd) ? (item.parsed_cmd[0] as { cmd?: unknown } | undefined) : undefined;
-  const duration = item.duration as { secs?: unknown; nanos?: unknown } | undefined;
-  const durationMs = typeof duration?.secs === 'number' && typeof duration.nanos === 'number' ? Math.round(duration.secs * 1000 + duration.nanos / 1e6) : null;
+  const durationMs = recordedDurationMs(item.duration);
   const status = item.status === 'completed' || item.status === 'failed' || item.status === 'declined' ? item.status : 'completed';
   return commandExecutionItem({
     id: typeof item.id === 'string' ? item.id : '',

@@ -23,37 +23,28 @@ export function mcpResourceTools(connections: () => McpConnections): FunctionToo
   const failed = (error: unknown): never => {
     throw new ToolError(error instanceof Error ? error.message : String(error));
   };
+  /** A listing over one server (with its cursor) or every server that has resources; each entry names its server. */
+  const listTool = (name: string, description: string, key: string, page: (ready: ReadyMcpServer, options: { signal: AbortSignal; cursor?: string }) => Promise<{ items: readonly object[]; nextCursor?: string | undefined }>) =>
+    defineFunctionTool({
+      spec: spec(name, description, { cursor, server }),
+      arguments: ListArguments,
+      handle: async (args, context) => {
+        const servers = await serversFor(args.server, context.signal).catch(failed);
+        const items: unknown[] = [];
+        let nextCursor: string | undefined;
+        for (const ready of servers) {
+          const listed = await page(ready, { signal: context.signal, ...(args.cursor === undefined ? {} : { cursor: args.cursor }) }).catch(failed);
+          items.push(...listed.items.map((item) => ({ server: ready.name, ...item })));
+          nextCursor = listed.nextCursor;
+        }
+        return { output: JSON.stringify({ [key]: items, ...(args.server !== undefined && nextCursor !== undefined ? { nextCursor } : {}) }), success: true, externalContext: true };
+      },
+    });
   return [
-    defineFunctionTool({
-      spec: spec('list_mcp_resources', 'List the resources MCP servers publish (files, records, documents) with their URIs.', { cursor, server }),
-      arguments: ListArguments,
-      handle: async (args, context) => {
-        const servers = await serversFor(args.server, context.signal).catch(failed);
-        const resources: unknown[] = [];
-        let nextCursor: string | undefined;
-        for (const ready of servers) {
-          const page = await ready.client.listResources({ signal: context.signal, ...(args.cursor === undefined ? {} : { cursor: args.cursor }) }).catch(failed);
-          resources.push(...page.resources.map((resource) => ({ server: ready.name, ...resource })));
-          nextCursor = page.nextCursor;
-        }
-        return { output: JSON.stringify({ resources, ...(args.server !== undefined && nextCursor !== undefined ? { nextCursor } : {}) }), success: true, externalContext: true };
-      },
-    }),
-    defineFunctionTool({
-      spec: spec('list_mcp_resource_templates', 'List the resource URI templates MCP servers publish.', { cursor, server }),
-      arguments: ListArguments,
-      handle: async (args, context) => {
-        const servers = await serversFor(args.server, context.signal).catch(failed);
-        const resourceTemplates: unknown[] = [];
-        let nextCursor: string | undefined;
-        for (const ready of servers) {
-          const page = await ready.client.listResourceTemplates({ signal: context.signal, ...(args.cursor === undefined ? {} : { cursor: args.cursor }) }).catch(failed);
-          resourceTemplates.push(...page.resourceTemplates.map((template) => ({ server: ready.name, ...template })));
-          nextCursor = page.nextCursor;
-        }
-        return { output: JSON.stringify({ resourceTemplates, ...(args.server !== undefined && nextCursor !== undefined ? { nextCursor } : {}) }), success: true, externalContext: true };
-      },
-    }),
+    listTool('list_mcp_resources', 'List the resources MCP servers publish (files, records, documents) with their URIs.', 'resources', (ready, options) => ready.client.listResources(options).then((page) => ({ items: page.resources, nextCursor: page.nextCursor }))),
+    listTool('list_mcp_resource_templates', 'List the resource URI templates MCP servers publish.', 'resourceTemplates', (ready, options) =>
+      ready.client.listResourceTemplates(options).then((page) => ({ items: page.resourceTemplates, nextCursor: page.nextCursor })),
+    ),
     defineFunctionTool({
       spec: spec('read_mcp_resource', 'Read one resource of an MCP server by its URI.', { server: { type: 'string', description: 'The MCP server (its [mcp_servers] name).' }, uri: { type: 'string', description: 'The resource URI.' } }, ['server', 'uri']),
       arguments: z.object({ server: z.string().min(1), uri: z.string().min(1) }),

@@ -194,7 +194,7 @@ function rolloutItem(item: TurnItem): Record<string, unknown> | undefined {
         status: item.exitCode === 0 ? 'completed' : 'failed',
         aggregated_output: item.aggregatedOutput ?? '',
         exit_code: item.exitCode,
-        duration: { secs: Math.floor(durationMs / 1000), nanos: Math.round((durationMs % 1000) * 1e6) },
+        duration: rolloutDuration(durationMs),
       };
     }
     case 'fileChange': {
@@ -225,7 +225,7 @@ function rolloutItem(item: TurnItem): Record<string, unknown> | undefined {
         status: item.status === 'completed' ? 'completed' : 'failed',
         ...(item.result === null ? {} : { result: { content: item.result.content, ...(item.result.structuredContent === null ? {} : { structuredContent: item.result.structuredContent }), isError: item.status !== 'completed' } }),
         ...(item.error === null ? {} : { error: item.error }),
-        duration: { secs: Math.floor(durationMs / 1000), nanos: Math.round((durationMs % 1000) * 1e6) },
+        duration: rolloutDuration(durationMs),
       };
     }
     case 'agentMessage':
@@ -236,6 +236,11 @@ function rolloutItem(item: TurnItem): Record<string, unknown> | undefined {
       // Messages and reasoning are in the history (a wait's call and output too); image views are not recorded.
       return undefined;
   }
+}
+
+/** A duration as Rust's `Duration` serializes in Codex's rollout lines. */
+function rolloutDuration(durationMs: number): { secs: number; nanos: number } {
+  return { secs: Math.floor(durationMs / 1000), nanos: Math.round((durationMs % 1000) * 1e6) };
 }
 
 /** One file of a patch in Codex's rollout form: contents for adds and deletes, hunks for updates. */
