@@ -259,4 +259,16 @@ describe('more MCP paths', () => {
     expect(JSON.parse(output('call_read'))).toEqual({ server: 'fixture', uri: 'fixture://notes', contents: [{ uri: 'fixture://notes', mimeType: 'text/plain', text: 'fixture notes\n' }] });
     expect(output('call_cursor')).toContain('a cursor belongs to one server');
   });
+
+  it('reports a server that misses its startup timeout as failed, and keeps the first of two tools with one name', async () => {
+    server.expect([sse(toolSearchCall({ query: 'weather city' }, { callId: 'call_search' }), completed()), sse(assistantMessage('done'), completed())]);
+    const { thread, events } = await mcpThread([...fixture('late', 'tools,start-delay=5000', ['startup_timeout_sec=0.3']), ...fixture('twice', 'tools,duplicate')]);
+    await thread.runTurn(say('go'));
+    const late = events.find((event) => event.type === 'mcpServerStatus' && event.name === 'late' && event.status === 'failed');
+    expect(late).toMatchObject({ error: expect.stringContaining('did not finish the MCP handshake within 300 ms') as string });
+    expect(events).toContainEqual({ type: 'warning', message: "MCP server 'twice' lists two tools named 'get_weather'; the first is offered" });
+    const found = inputOf<{ tools: { name: string; tools: { name: string }[] }[] }>(server.requests[1]!, 'tool_search_output', 'call_search').tools;
+    expect(found.map((group) => group.name)).toEqual(['mcp__twice']);
+    expect(found[0]!.tools.filter((tool) => tool.name === 'get_weather')).toHaveLength(1);
+  });
 });
