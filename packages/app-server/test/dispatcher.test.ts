@@ -85,8 +85,8 @@ describe.each<Transport>(['stdio', 'websocket'])('dispatcher over %s', (transpor
     expect(await client.sendRawRequest(JSON.stringify({ id: 77, params: {} }), { id: 77, method: '(none)' })).toEqual({
       error: { code: -32600, message: 'Invalid request: missing field `method`' },
     });
-    expect(await client.requestReply('thread/goal/set', {})).toEqual({
-      error: { code: -32601, message: 'method not found: `thread/goal/set` is not implemented by this server' },
+    expect(await client.requestReply('thread/sample', {})).toEqual({
+      error: { code: -32601, message: 'method not found: `thread/sample` is not implemented by this server' },
     });
     await client.close();
   });

@@ -1,5 +1,5 @@
 // `thread/backgroundTerminals/list|terminate|clean` and the requests about features Skein has none of
-// (`thread/goal/get`, `plugin/installed`, `account/bedrock/checkGovCloudRequirements`), answered as
+// (`plugin/installed`, `account/bedrock/checkGovCloudRequirements`), answered as
 // Codex 0.171.0 answers them (probed side by side). A real `sleep` left running by exec_command is the
 // background terminal; the mock model is the only fake, and every message is schema-checked.
 import { writeFileSync } from 'node:fs';
@@ -124,9 +124,6 @@ describe('thread/backgroundTerminals', () => {
 
 describe('features Skein has none of', () => {
   it('answers "nothing set up" as Codex does without a ChatGPT login', async () => {
-    const threadId = await startThread();
-    expect(await client.request('thread/goal/get', { threadId })).toEqual({ goal: null });
-    expect(await client.requestReply('thread/goal/get', { threadId: UNKNOWN_THREAD })).toEqual({ error: { code: -32600, message: `thread not found: ${UNKNOWN_THREAD}` } });
     expect(await client.request('plugin/installed', {})).toEqual({ marketplaces: [], marketplaceLoadErrors: [] });
     expect(await client.request('plugin/installed', { cwds: [home.workspace] })).toEqual({ marketplaces: [], marketplaceLoadErrors: [] });
     expect(await client.request('account/bedrock/checkGovCloudRequirements', {})).toEqual({ isGovCloud: false, shouldWarn: false });

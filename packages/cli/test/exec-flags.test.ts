@@ -282,9 +282,8 @@ describe('skein exec flags', () => {
       if (item['type'] === 'agent_message') return `agent_message:${content[0]?.text?.split('\n')[0] ?? ''}`;
       return String(item['type']);
     };
-    // Skills depend on what is installed, and goals are issue 39's: both are left out of the comparison.
+    // Skills depend on what is installed: they are left out of the comparison.
     const withoutSkills = (shape: string) => shape.replace('<skills_instructions>+', '');
-    const notYetBuilt = new Set(['get_goal', 'create_goal', 'update_goal']);
     const ours = server.requests.map((request) => {
       const metadata = JSON.parse(request.header('x-codex-turn-metadata') ?? '{}') as Record<string, string | undefined>;
       return {
@@ -295,7 +294,7 @@ describe('skein exec flags', () => {
         tools: request.toolNames({ qualified: true }),
       };
     });
-    const expected = recorded.requests.map((request) => ({ ...request, input: request.input.map(withoutSkills), tools: request.tools.filter((tool) => !notYetBuilt.has(tool)) }));
+    const expected = recorded.requests.map((request) => ({ ...request, input: request.input.map(withoutSkills) }));
     // Codex's child asked after the parent's second request; ours asks concurrently: compare each conversation in order.
     const byAgent = (requests: readonly { agent_name?: string | undefined }[], agent: string) => requests.filter((request) => request.agent_name === agent);
     expect(byAgent(ours, '/root')).toEqual(byAgent(expected, '/root'));

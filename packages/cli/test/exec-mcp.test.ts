@@ -7,6 +7,7 @@ import path from 'node:path';
 import { assistantMessage, completed, functionCall, mcpFixtureServerToml, sse, toolSearchCall, type CapturedRequest } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execScratch, jsonLines, type ExecScratch } from './support/exec-run.js';
+import { itemShape, toolName } from './support/request-shape.js';
 
 let fixture: ExecScratch;
 
@@ -22,23 +23,6 @@ interface RecordedShape {
   readonly requests: { readonly input: string[]; readonly tools: string[] }[];
 }
 
-const tag = (text: string) => (text.startsWith('<') ? `${text.split('>')[0]}>` : 'text');
-function itemShape(item: Record<string, unknown>): string {
-  switch (item['type']) {
-    case 'message':
-      return `${String(item['role'])}:${(item['content'] as { text?: string }[]).filter((part) => part.text !== undefined).map((part) => tag(part.text!.trim())).join('+')}`;
-    case 'function_call':
-      return `function_call:${typeof item['namespace'] === 'string' ? item['namespace'] : ''}.${String(item['name'])}`;
-    case 'function_call_output':
-      return `function_call_output:${Array.isArray(item['output']) ? (item['output'] as { type: string }[]).map((part) => part.type).join('+') : 'string'}`;
-    case 'tool_search_output':
-      return `tool_search_output:${(item['tools'] as { name: string; tools: { name: string; defer_loading?: boolean }[] }[]).map((group) => `${group.name}[${group.tools.map((tool) => `${tool.name}${tool.defer_loading === true ? '*' : ''}`).join(',')}]`).join(';')}`;
-    default:
-      return String(item['type']);
-  }
-}
-const toolName = (tool: { type: string; name?: string }) => (tool.type === 'namespace' ? `${tool.name!}.*` : (tool.name ?? tool.type));
-
 describe('skein exec with an MCP server', () => {
   it("matches Codex's x1 transcript: tool_search finds the deferred MCP tool, the call answers in Codex's form, exec --json shows mcp_tool_call", async () => {
     const recorded = JSON.parse(readFileSync(path.join(import.meta.dirname, 'fixtures', 'codex-mcp-tool-search.shape.json'), 'utf8')) as RecordedShape;
@@ -50,14 +34,13 @@ describe('skein exec with an MCP server', () => {
     const { code, stdout } = await fixture.skein(['exec', '--json', '--skip-git-repo-check', 'What is the weather in Paris? Use the weather tool.']);
     expect(code).toBe(0);
 
-    // Skills depend on what is installed; goals (issue 39) and multi-agent v1's deferred tools are not built.
+    // Skills depend on what is installed; multi-agent v1's deferred tools (listed in <tools>) are not built.
     const withoutSkills = (shape: string) => shape.replace('<skills_instructions>+', '');
-    const notYetBuilt = new Set(['get_goal', 'create_goal', 'update_goal']);
     const ours = fixture.server.requests.map((request: CapturedRequest) => ({
       input: (request.body!.input as unknown as Record<string, unknown>[]).map((item) => withoutSkills(itemShape(item))),
       tools: (request.body!.tools as { type: string; name?: string }[]).map(toolName),
     }));
-    const expected = recorded.requests.map((request) => ({ input: request.input.map(withoutSkills), tools: request.tools.filter((tool) => !notYetBuilt.has(tool)) }));
+    const expected = recorded.requests.map((request) => ({ input: request.input.map(withoutSkills), tools: request.tools }));
     expect(ours).toEqual(expected);
     const developer = fixture.server.requests[0]!.body!.input.filter((item) => item.type === 'message' && item.role === 'developer')[1] as unknown as { content: { text: string }[] };
     const toolsLines = developer.content.at(-1)!.text.split('\n').filter((line) => line.startsWith('- '));

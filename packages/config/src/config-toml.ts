@@ -165,6 +165,8 @@ const settings = {
       job_max_runtime_seconds: z.int().min(1).optional(),
     })
     .optional(),
+  /** `[goals]`: thread goals (`max_goal_token_budget`: the largest token budget a goal may have). */
+  goals: z.looseObject({ max_goal_token_budget: z.int().positive().optional() }).optional(),
   /** Hosted web search: `cached` (the default), `live`, `indexed` or `disabled`. */
   web_search: WebSearchModeToml.optional(),
   /** `[tools]`: settings of the built-in tools (`[tools.web_search]`). */

@@ -86,6 +86,8 @@ export interface Config {
   };
   /** How the hosted `web_search` tool is offered (`web_search`, `[tools.web_search]`). */
   readonly webSearch: WebSearchSettings;
+  /** Thread goals: the largest token budget a goal may have (`[goals] max_goal_token_budget`); unset, no limit. */
+  readonly goals: { readonly maxTokenBudget: number | undefined };
   /** `[skein] extensions` of every layer, lowest precedence first; untrusted projects contribute none. */
   readonly extensions: readonly ExtensionSpec[];
   /** The layers that produced this config, lowest precedence first. */

@@ -117,6 +117,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     mcpSkillSources: skillSources(merged.mcp_servers ?? {}),
     features,
     webSearch: webSearchSettings(merged.web_search, merged.tools, features),
+    goals: { maxTokenBudget: merged.goals?.max_goal_token_budget },
     agents: {
       maxDepth: merged.agents?.max_depth ?? 1,
       defaultSubagentModel: merged.agents?.default_subagent_model,

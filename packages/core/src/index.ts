@@ -37,6 +37,9 @@ export type { AfterResponseHook, AfterResponseVerdict, BeforeSamplingHook, Respo
 export { SteeredInput } from './turn/steered-input.js';
 export type { CoreEvent } from './turn/core-event.js';
 export { McpConnections } from './mcp/mcp-connections.js';
+export { GoalError, GoalStatus, ThreadGoal, goalToolOutput } from './goals/thread-goal.js';
+export { ThreadGoals } from './goals/thread-goals.js';
+export type { GoalChange } from './goals/thread-goals.js';
 export { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, ToolSearchIndex } from './tools/tool-search/tool-search-index.js';
 export type { ToolSearchHit } from './tools/tool-search/tool-search-index.js';
 export type { McpServerStartup, McpStartupState, ReadyMcpServer } from './mcp/mcp-connections.js';

@@ -1,5 +1,6 @@
 // What a host holds of a loaded thread: the operations clients ask for, without the session behind
 // them. Hosts (app-server, exec) and tests use only this.
+import type { ThreadGoals } from './goals/thread-goals.js';
 import type { McpConnections } from './mcp/mcp-connections.js';
 import type { ContextWindow } from './compaction/context-window.js';
 import type { Config } from '@skein/config';
@@ -91,6 +92,8 @@ export interface ThreadHandle {
   useEnvironment(environment: SelectedEnvironment | readonly SelectedEnvironment[] | undefined): void;
   /** Later turns work over `roots` on the primary environment (the environments stay as they are). */
   useWorkspaceRoots(roots: readonly string[]): void;
+  /** The thread's goal: read it, set or change it (thread/goal/set), clear it. */
+  readonly goals: ThreadGoals;
   /** The thread's MCP servers: their statuses, and direct calls and reads for the host. */
   readonly mcp: McpConnections;
   /** Restarts the MCP servers from `config`'s `[mcp_servers]` tables, once a running turn has ended. */
@@ -133,6 +136,7 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
     get mcp() {
       return session.mcp.connections;
     },
+    goals: session.goals,
     reloadMcp: (config) => session.reloadMcp(config),
     instructionSources: () => session.instructionSources(),
     compact: () => session.compact(),

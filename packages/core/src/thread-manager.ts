@@ -292,6 +292,7 @@ export class ThreadManager {
     if (loaded !== undefined && writer !== undefined) {
       extensions.restoreWorldState(loaded.worldState);
       threadState.restore(loaded.extensionState);
+      if (loaded.goal !== undefined && loaded.goal !== null) session.goals.restore(loaded.goal);
       const baseline = loaded.needsInitialContext ? undefined : loaded.referenceTurnContext;
       session.restore(
         loaded.history,

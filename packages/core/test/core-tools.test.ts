@@ -8,7 +8,8 @@ import { ScriptedClient, say, toolThreadFixture, type ToolThreadFixture } from '
 
 const CODEX_TOOLS = path.resolve(import.meta.dirname, '../node_modules/@skein/protocol/test/fixtures/codex-request-tools.gpt-5.5.json');
 // Tools whose issues have not landed yet (goals, tool_search).
-const NOT_YET_BUILT = new Set(['get_goal', 'create_goal', 'update_goal', 'tool_search']);
+// Codex's plain gpt-5.5 offers tool_search for multi-agent v1's deferred tools, which Skein does not build.
+const NOT_YET_BUILT = new Set(['tool_search']);
 // A 1×1 transparent PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
@@ -47,7 +48,7 @@ describe('built-in tools', () => {
     model();
     const { thread } = await fixture.openThread('"never"', undefined, { overrides: ['features.view_image=false', 'features.shell_tool=false'] });
     await thread.runTurn(say('hello'));
-    expect(server.requests[0]!.toolNames()).toEqual(['request_user_input', 'apply_patch', 'web_search']);
+    expect(server.requests[0]!.toolNames()).toEqual(['request_user_input', 'apply_patch', 'get_goal', 'create_goal', 'update_goal', 'web_search']);
   });
 
   it('offers the hosted web_search as config sets it; a streamed search is an item, kept in history and marked as external context', async () => {

@@ -46,7 +46,7 @@ describe('MCP tools behind tool_search', () => {
     const [first, second, third] = server.requests;
 
     // Codex's tool order: the resource tools right after write_stdin; tool_search after the others.
-    expect(toolNames(first!)).toEqual(['exec_command', 'write_stdin', 'list_mcp_resources', 'list_mcp_resource_templates', 'read_mcp_resource', 'request_user_input', 'apply_patch', 'view_image', 'tool_search', 'web_search']);
+    expect(toolNames(first!)).toEqual(['exec_command', 'write_stdin', 'list_mcp_resources', 'list_mcp_resource_templates', 'read_mcp_resource', 'request_user_input', 'apply_patch', 'view_image', 'get_goal', 'create_goal', 'update_goal', 'tool_search', 'web_search']);
     expect(first!.body!.tools!.at(-2)).toMatchObject({ type: 'tool_search', execution: 'client', parameters: { type: 'object', properties: { limit: { type: 'number' }, query: { type: 'string' } }, required: ['query'], additionalProperties: false } });
     // The `<tools>` part closes the first developer message and names the server's namespace.
     // (The first developer message holds the base instructions; the second the policy parts.)

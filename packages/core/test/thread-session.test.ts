@@ -164,7 +164,7 @@ describe('ThreadSession', () => {
     expect(texts(input[5]!)).toEqual(['<skill>\n<name>greeter</name>\n</skill>']);
     expect(input.every((item) => typeof item.id === 'string' && (item.id).startsWith('msg_'))).toBe(true);
     // The environment's built-in tools, then the extension's.
-    expect(server.requests[0]!.toolNames()).toEqual(['exec_command', 'write_stdin', 'request_user_input', 'apply_patch', 'view_image', 'note_add', 'web_search']);
+    expect(server.requests[0]!.toolNames()).toEqual(['exec_command', 'write_stdin', 'request_user_input', 'apply_patch', 'view_image', 'get_goal', 'create_goal', 'update_goal', 'note_add', 'web_search']);
     expect(server.requests[1]!.toolOutput('call_mock_0002')).toMatchObject({ output: 'noted' });
     expect(events.filter((event) => event.type === 'warning')).toEqual([{ type: 'warning', message: "extension 'broken' failed in context: catalog unavailable" }]);
 

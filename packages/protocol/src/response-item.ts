@@ -70,7 +70,10 @@ export type FunctionCallItem = z.infer<typeof FunctionCallItem>;
 export const FunctionCallOutputItem = lazySchema(() => z.looseObject({
   ...common,
   type: z.literal('function_call_output'),
-  call_id: z.string(),
+  /** The call it answers; absent on an output no call asked for (Codex's `goal_objective`, which names itself instead). */
+  call_id: z.string().optional(),
+  name: z.string().optional(),
+  namespace: z.string().optional(),
   output: ToolOutputBody,
 }));
 export type FunctionCallOutputItem = z.infer<typeof FunctionCallOutputItem>;
@@ -265,8 +268,8 @@ export function toolCallId(item: ResponseItem): string | undefined {
 /** The call id a tool output answers, for function and custom tool outputs. */
 export function toolOutputCallId(item: ResponseItem): string | undefined {
   if (!isKnownResponseItem(item)) return undefined;
-  if (item.type === 'tool_search_output') return item.call_id ?? undefined;
-  return item.type === 'function_call_output' || item.type === 'custom_tool_call_output' ? item.call_id : undefined;
+  if (item.type === 'tool_search_output' || item.type === 'function_call_output') return item.call_id ?? undefined;
+  return item.type === 'custom_tool_call_output' ? item.call_id : undefined;
 }
 
 /** The text of a message: its text parts joined, other parts (images, …) skipped. */

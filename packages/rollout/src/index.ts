@@ -34,6 +34,7 @@ export {
   TaskCompleteEvent,
   TaskStartedEvent,
   ThreadNameUpdatedEvent,
+  ThreadGoalUpdatedEvent,
   ThreadRolledBackEvent,
   TurnAbortedEvent,
   UserMessageEvent,

@@ -49,6 +49,8 @@ export function checkToolCallInvariants(
     if (!isPlainObject(item) || typeof item.type !== 'string') return;
     const isCall = TOOL_CALL_TYPES.includes(item.type);
     if (!isCall && !TOOL_OUTPUT_TYPES.includes(item.type)) return;
+    // An output no call asked for names itself instead (Codex's `goal_objective`).
+    if (!isCall && item.call_id === undefined && typeof item.name === 'string' && item.name !== '') return;
     const callId = item.call_id;
     if (typeof callId !== 'string' || callId === '') {
       violations.push({ code: 'EmptyCallId', itemIndex, message: `input[${itemIndex}] (${item.type}) has no call_id` });

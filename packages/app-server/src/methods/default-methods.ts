@@ -25,6 +25,7 @@ import { THREAD_READ_STATE_METHODS } from './thread-read-state.js';
 import { THREAD_BACKGROUND_TERMINALS_METHODS } from './thread-background-terminals.js';
 import { THREAD_COMPACT_METHODS } from './thread-compact.js';
 import { MCP_SERVER_METHODS } from './mcp-servers.js';
+import { THREAD_GOAL_METHODS } from './thread-goals.js';
 import { THREAD_METADATA_METHODS } from './thread-metadata.js';
 import { THREAD_SECTION_METHODS } from './thread-sections.js';
 import { THREAD_ATTACHMENT_METHODS } from './thread-attachments.js';
@@ -69,6 +70,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   TURN_METHODS,
   THREAD_COMPACT_METHODS,
   MCP_SERVER_METHODS,
+  THREAD_GOAL_METHODS,
   ENVIRONMENT_METHODS,
   PERMISSION_PROFILE_LIST_METHODS,
   ACCOUNT_RATE_LIMITS_READ_METHODS,

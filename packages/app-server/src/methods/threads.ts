@@ -89,8 +89,10 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
             const lastTurnId = turns.at(-1)?.['id'] ?? '';
             context.connection.notify('thread/tokenUsage/updated', { threadId: thread.id, turnId: lastTurnId, tokenUsage: usage });
           }
-          // Skein keeps no thread goals; Codex's clients clear the one they showed on this notice.
-          context.connection.notify('thread/goal/cleared', { threadId: thread.id });
+          // The thread's goal, or a notice that it has none (Codex's clients clear the one they showed on it).
+          const goal = thread.handle.goals.goal;
+          if (goal === undefined) context.connection.notify('thread/goal/cleared', { threadId: thread.id });
+          else context.connection.notify('thread/goal/updated', { threadId: thread.id, turnId: null, goal });
         });
         return response;
       },

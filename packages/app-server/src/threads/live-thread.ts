@@ -290,6 +290,16 @@ export class LiveThread {
         return this.#emit('warning', { threadId: this.id, message: event.message });
       case 'mcpToolCallProgress':
         return this.#emit('item/mcpToolCall/progress', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, message: event.message });
+      // A client's change (no turn) is announced after its answer, as Codex orders them.
+      case 'goalUpdated': {
+        const params = { threadId: this.id, turnId: event.turnId, goal: event.goal };
+        if (event.turnId === null) setImmediate(() => this.#emit('thread/goal/updated', params));
+        else this.#emit('thread/goal/updated', params);
+        return;
+      }
+      case 'goalCleared':
+        setImmediate(() => this.#emit('thread/goal/cleared', { threadId: this.id }));
+        return;
       case 'mcpServerStatus':
         return this.#emit('mcpServer/startupStatus/updated', { threadId: this.id, name: event.name, environmentId: null, status: event.status, error: event.error, failureReason: null });
       case 'turnCompleted':

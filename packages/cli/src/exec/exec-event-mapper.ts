@@ -64,6 +64,8 @@ export class ExecEventMapper {
       case 'toolProgress': // Codex's JSON stream has no progress event for a running tool.
       case 'mcpToolCallProgress': // Nor for an MCP call's progress.
       case 'mcpServerStatus': // An MCP server's start shows on stderr, not in the stream.
+      case 'goalUpdated': // Codex's JSON stream shows nothing of goals.
+      case 'goalCleared':
         return [];
     }
   }

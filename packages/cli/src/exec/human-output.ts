@@ -132,6 +132,11 @@ export class HumanOutput {
         return;
       case 'mcpToolCallProgress': // toolProgress carries the same words.
         return;
+      case 'goalUpdated':
+        this.#write(`${this.#style('dim', `goal (${event.goal.status}): ${event.goal.objective}`)}\n`);
+        return;
+      case 'goalCleared':
+        return;
       case 'sessionConfigured':
       case 'threadNameUpdated':
       case 'threadTokenUsage':

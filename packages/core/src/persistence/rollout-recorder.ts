@@ -111,6 +111,13 @@ export class RolloutThreadRecorder implements ThreadRecorder {
       case 'threadNameUpdated':
         this.#append([{ type: 'event_msg', payload: { type: 'thread_name_updated', thread_id: event.threadId, thread_name: event.name } }]);
         break;
+      // The goal's every change, so a resumed thread has its goal back (cleared: `goal: null`).
+      case 'goalUpdated':
+        this.#append([{ type: 'event_msg', payload: { type: 'thread_goal_updated', turn_id: event.turnId, goal: event.goal } }]);
+        break;
+      case 'goalCleared':
+        this.#append([{ type: 'event_msg', payload: { type: 'thread_goal_updated', turn_id: null, goal: null } }]);
+        break;
       case 'turnAborted':
         this.#append([{ type: 'event_msg', payload: { type: 'turn_aborted', turn_id: event.turnId, reason: event.reason } }]);
         break;

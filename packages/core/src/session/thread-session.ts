@@ -26,6 +26,9 @@ import { ENVIRONMENTS_INSTRUCTIONS } from '../context/environments-instructions.
 import { NO_TOKENS, type TokenUsageBreakdown } from './thread-token-usage.js';
 import { ThreadTools } from './thread-tools.js';
 import type { ThreadMcp } from '../mcp/thread-mcp.js';
+import { goalAccounting } from '../goals/goal-accounting.js';
+import { goalTools } from '../goals/goal-tools.js';
+import { ThreadGoals } from '../goals/thread-goals.js';
 import { ThreadCompaction, type CompactionRun } from './thread-compaction.js';
 import { TokenAccounting, type TokenUsageReport } from './token-accounting.js';
 import { ThreadUserShell } from './thread-user-shell.js';
@@ -74,6 +77,8 @@ export class ThreadSession {
   readonly #compaction: ThreadCompaction;
   readonly #budgets: ThreadBudgets;
   readonly #injected: InjectedItems;
+  /** The thread's goal (create_goal, thread/goal/set). */
+  readonly goals: ThreadGoals;
   /** The model the last turn ran with (unknown after a resume until a turn runs). */
   #lastTurnModel: ModelInfo | undefined;
   /** The delegation mode the client chose (a thread of an agent tree tells its model; sticky across turns and resume). */
@@ -86,6 +91,7 @@ export class ThreadSession {
     this.#uuid = options.uuid ?? randomUuidV7;
     this.#model = findModelInfo(options.config.model, { contextWindow: options.config.modelContextWindow });
     const emit = (event: CoreEvent) => this.#emit(event);
+    this.goals = new ThreadGoals({ threadId: options.threadId, nowMs: () => options.clock.now().getTime(), emit, maxTokenBudget: () => this.#config.goals.maxTokenBudget });
     this.#items = new TurnItems(() => options.clock.now().getTime());
     const clientRequests = options.clientRequests === undefined ? undefined : withApprovalItems(options.clientRequests, this.#items, (events) => events.forEach((event) => this.#announce(event)));
     this.environments = new EnvironmentState(options.environment, { monotonicMs: options.clock.monotonicMs, onCommandEvent: (event) => this.#onCommandEvent(event) });
@@ -120,6 +126,7 @@ export class ThreadSession {
       now: () => options.clock.now().getTime(),
       config: () => this.#config,
       activeTurnId: () => this.#active?.turnId,
+      goalTools: goalTools({ goals: this.goals, inject: (items) => void this.#injected.inject(items) }),
     });
     // The servers start now, in the background: the first turn does not wait for them.
     this.#tools.mcp.use(options.config);
@@ -262,7 +269,7 @@ export class ThreadSession {
             { afterResponse: [this.#tokens], beforeSampling: [this.#compaction.midTurnHook(compaction('mid_turn')), environments] },
             this.#budgets.hooks,
             this.#options.hooks ?? {},
-            { beforeSampling: [this.#injected, active.steered] },
+            { beforeSampling: [this.#injected, active.steered], responseGates: [goalAccounting(this.goals)] },
           ),
         },
         {

@@ -1,7 +1,7 @@
 // A thread's tools: the built-in tools, bound to the thread's services, and extension tools, planned
 // once and again only when an input of the plan changes (features, model, environment, cwd).
 import type { Config } from '@skein/config';
-import type { NamespaceToolHandler, ToolEnvironment } from '@skein/extension-api';
+import type { NamespaceToolHandler, ToolEnvironment, ToolHandler } from '@skein/extension-api';
 import type { ExtensionHost } from '../extensions/extension-host.js';
 import type { McpHostEnv } from '@skein/mcp-client';
 import { ThreadMcp } from '../mcp/thread-mcp.js';
@@ -46,6 +46,8 @@ export interface ThreadToolsOptions {
   readonly config: () => Config;
   /** The running turn, if any. */
   readonly activeTurnId: () => string | undefined;
+  /** get_goal, create_goal and update_goal, offered when the `goals` feature is on. */
+  readonly goalTools?: readonly ToolHandler[] | undefined;
 }
 
 interface PlanKey {
@@ -110,6 +112,7 @@ export class ThreadTools {
       builtIns: this.#builtIns,
       collaboration: this.#options.collaboration,
       mcpResources: key.mcp ? this.mcp.resourceTools() : [],
+      goals: this.#options.goalTools,
       deferredSource: key.mcp,
       contributions,
     });

@@ -43,6 +43,8 @@ export interface ToolPlanInputs {
   readonly builtIns: BuiltInToolFactory;
   /** The `collaboration` namespace (multi-agent v2), offered after the built-in tools when the thread has one. */
   readonly collaboration?: NamespaceToolHandler | undefined;
+  /** The goal tools, offered after the collaboration namespace when the `goals` feature is on. */
+  readonly goals?: readonly ToolHandler[] | undefined;
   /** list_mcp_resources and its siblings, offered after write_stdin when the thread has MCP servers. */
   readonly mcpResources?: readonly ToolHandler[] | undefined;
   /** Deferred tools come from outside the plan too (MCP servers): tool_search is offered even with none deferred here. */
@@ -65,6 +67,8 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 export function planTools(inputs: ToolPlanInputs): ToolPlan {
   const tools = builtInTools(inputs);
   if (inputs.collaboration !== undefined) tools.push(inputs.collaboration);
+  // Codex's order: the goal tools after the collaboration namespace, before any other tool.
+  if (inputs.features.isEnabled('goals')) tools.push(...(inputs.goals ?? []));
   const taken = new Set(tools.map(toolName));
   const warnings: string[] = [];
   for (const { extensionId, tools: offered } of inputs.contributions) {

@@ -1,5 +1,6 @@
 // The engine's own event stream, one per thread. The app-server and `exec` map these to their wire
 // formats; nothing here is a wire shape.
+import type { ThreadGoal } from '../goals/thread-goal.js';
 import type { McpStartupState } from '../mcp/mcp-connections.js';
 import type { ResponseItem } from '@skein/protocol';
 import type { TokenUsage } from '../model-client/response-event.js';
@@ -100,5 +101,9 @@ export type CoreEvent =
   | { readonly type: 'mcpToolCallProgress'; readonly turnId: string; readonly itemId: string; readonly message: string }
   /** One of the thread's MCP servers is starting, ready, failed or cancelled. */
   | { readonly type: 'mcpServerStatus'; readonly name: string; readonly status: McpStartupState; readonly error: string | null }
+  /** The thread's goal was created or changed (`turnId` null when no turn changed it). */
+  | { readonly type: 'goalUpdated'; readonly turnId: string | null; readonly goal: ThreadGoal }
+  /** The thread's goal was removed. */
+  | { readonly type: 'goalCleared' }
   /** Something the user should know that did not stop the thread (a failing extension, …). */
   | { readonly type: 'warning'; readonly message: string };

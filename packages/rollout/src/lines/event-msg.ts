@@ -63,6 +63,13 @@ export const ThreadNameUpdatedEvent = lazySchema(() => z.looseObject({
 }));
 export type ThreadNameUpdatedEvent = z.infer<typeof ThreadNameUpdatedEvent>;
 
+/** The thread's goal changed (Codex's `thread_goal_updated`); `goal: null` when it was cleared. */
+export const ThreadGoalUpdatedEvent = lazySchema(() => z.looseObject({
+  type: z.literal('thread_goal_updated'),
+  goal: z.looseObject({}).nullable(),
+}));
+export type ThreadGoalUpdatedEvent = z.infer<typeof ThreadGoalUpdatedEvent>;
+
 /** A command finished; the extended persistence mode keeps a bounded copy of its output. */
 export const ExecCommandEndEvent = lazySchema(() => z.looseObject({
   type: z.literal('exec_command_end'),
@@ -84,6 +91,7 @@ const KNOWN_EVENT_SCHEMAS = {
   agent_message: AgentMessageEvent,
   item_completed: ItemCompletedEvent,
   thread_name_updated: ThreadNameUpdatedEvent,
+  thread_goal_updated: ThreadGoalUpdatedEvent,
   exec_command_end: ExecCommandEndEvent,
 } as const;
 
@@ -97,6 +105,7 @@ export const KnownEventMsg = lazySchema(() => z.discriminatedUnion('type', [
   AgentMessageEvent,
   ItemCompletedEvent,
   ThreadNameUpdatedEvent,
+  ThreadGoalUpdatedEvent,
   ExecCommandEndEvent,
 ]));
 export type KnownEventMsg = z.infer<typeof KnownEventMsg>;

@@ -73,6 +73,8 @@ export interface ThreadReconstruction {
   readonly needsInitialContext: boolean;
   /** The newest name given to the thread. */
   readonly threadName: string | undefined;
+  /** The thread's goal as last recorded (a `thread_goal_updated` line), null when it was cleared; undefined when none was ever set. */
+  readonly goal: Readonly<Record<string, unknown>> | null | undefined;
   /**
    * The newest snapshot of every world-state section, in the order the sections first appeared;
    * a `full` line starts over. Rollbacks and compactions do not undo snapshots.
@@ -121,6 +123,7 @@ export class ThreadReconstructor {
   private compactions = 0;
   private needsInitialContext = false;
   private threadName: string | undefined;
+  private goal: Readonly<Record<string, unknown>> | null | undefined;
   private readonly worldState = new Map<string, unknown>();
   /** Extension-state changes with the number of turns opened when each was recorded (what a rollback cuts by). */
   private extensionChanges: { readonly change: ExtensionState; readonly turnsOpened: number }[] = [];
@@ -196,6 +199,7 @@ export class ThreadReconstructor {
       compactions: this.compactions,
       needsInitialContext: this.needsInitialContext,
       threadName: this.threadName,
+      goal: this.goal,
       worldState: [...this.worldState].map(([sectionId, snapshot]): WorldStateSection => ({ sectionId, snapshot })),
       extensionState: replayExtensionState(this.extensionChanges),
       tokenCount: this.tokenCount,
@@ -229,6 +233,9 @@ export class ThreadReconstructor {
         return;
       case 'thread_name_updated':
         this.threadName = event.thread_name ?? undefined;
+        return;
+      case 'thread_goal_updated':
+        this.goal = event.goal;
         return;
       case 'agent_message':
       case 'item_completed':
