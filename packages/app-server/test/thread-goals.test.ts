@@ -17,23 +17,40 @@ async function runTurn(client: AppServerTestClient, threadId: string, text: stri
 }
 
 describe('thread goals over the app-server', () => {
-  it('sets, reads and clears a goal; each change is announced after its answer', async () => {
+  it('sets a goal, which starts a turn of its own until the model completes it; then reads, pauses and clears it', async () => {
     const client = await scenario().connect();
     const threadId = await scenario().startThread(client, { model: 'gpt-5.5' });
     expect(await client.request('thread/goal/get', { threadId })).toEqual({ goal: null });
+    scenario().model.expect([
+      sse(functionCall('update_goal', { status: 'complete' }, { callId: 'call_done' }), completed()),
+      sse(assistantMessage('The release is shipped.'), completed()),
+    ]);
 
-    const set = (await client.request('thread/goal/set', { threadId, objective: 'Ship the release', origin: 'user' })) as { goal: Params };
-    expect(set.goal).toEqual({ threadId, objective: 'Ship the release', status: 'active', tokenBudget: null, tokensUsed: 0, timeUsedSeconds: 0, createdAt: expect.any(Number) as number, updatedAt: expect.any(Number) as number });
+    const set = (await client.request('thread/goal/set', { threadId, objective: 'Ship the release', tokenBudget: 1000, origin: 'user' })) as { goal: Params };
+    expect(set.goal).toEqual({ threadId, objective: 'Ship the release', status: 'active', tokenBudget: 1000, tokensUsed: 0, timeUsedSeconds: 0, createdAt: expect.any(Number) as number, updatedAt: expect.any(Number) as number });
     expect(await client.waitFor('thread/goal/updated')).toEqual({ threadId, turnId: null, goal: set.goal });
+    // The goal's turn: no user message, turn_trigger "goal", the objective then the internal note.
+    const done = (await client.waitFor('turn/completed')) as { turn: { id: string } };
+    const [request] = scenario().model.requests;
+    expect(JSON.parse(request!.header('x-codex-turn-metadata') ?? '{}')).toMatchObject({ turn_id: done.turn.id, turn_trigger: 'goal' });
+    const tail = request!.body!.input.slice(-2);
+    expect(tail[0]).toMatchObject({ type: 'function_call_output', name: 'goal_objective', namespace: 'agent', output: 'Ship the release' });
+    expect(tail[1]).toMatchObject({ type: 'message', role: 'user', content: [{ type: 'input_text', text: expect.stringMatching(/^<codex_internal_context source="goal">\n[\s\S]*Budget:\n- tokens used: 0\n- token budget: 1000\n- tokens remaining: 1000\n<\/codex_internal_context>$/) as string }] });
+    const items = client.notificationsOf('item/completed').map((params) => (params as { item: Params }).item['type']);
+    expect(items).toEqual(['agentMessage']);
+    const updates = client.notificationsOf('thread/goal/updated') as { turnId: string | null; goal: Params }[];
+    expect(updates.map((update) => [update.turnId, update.goal['status']])).toEqual([[null, 'active'], [done.turn.id, 'active'], [done.turn.id, 'complete']]);
 
-    const paused = (await client.request('thread/goal/set', { threadId, status: 'paused', tokenBudget: 9000 })) as { goal: Params };
-    expect(paused.goal).toMatchObject({ objective: 'Ship the release', status: 'paused', tokenBudget: 9000 });
+    // A paused goal starts nothing.
+    const paused = (await client.request('thread/goal/set', { threadId, objective: 'Write the notes', status: 'paused' })) as { goal: Params };
+    expect(paused.goal).toMatchObject({ objective: 'Write the notes', status: 'paused', tokenBudget: null, tokensUsed: 0 });
     expect(await client.request('thread/goal/get', { threadId })).toEqual({ goal: paused.goal });
 
     expect(await client.request('thread/goal/clear', { threadId })).toEqual({ cleared: true });
     expect(await client.waitFor('thread/goal/cleared')).toEqual({ threadId });
     expect(await client.request('thread/goal/clear', { threadId })).toEqual({ cleared: false });
     expect(await client.request('thread/goal/get', { threadId })).toEqual({ goal: null });
+    expect(scenario().model.requests).toHaveLength(2);
   });
 
   it('refuses a goal without an objective, a bad budget, an unknown status, and an unknown thread', async () => {
@@ -55,19 +72,25 @@ describe('thread goals over the app-server', () => {
     scenario().model.expect([
       sse(functionCall('create_goal', { objective: 'Say hello', token_budget: 5000 }, { callId: 'call_create' }), completed()),
       sse(assistantMessage('Working on it.'), completed()),
+      // The goal is still active when the turn ends: its own turn follows, and pauses it.
+      sse(functionCall('update_goal', { status: 'paused' }, { callId: 'call_pause' }), completed()),
+      sse(assistantMessage('Paused.'), completed()),
     ]);
     const turnId = await runTurn(client, threadId, 'Set a goal.');
+    const goalTurn = (await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id !== turnId)) as { turn: { id: string } };
     const updates = client.notificationsOf('thread/goal/updated') as { turnId: string | null; goal: Params }[];
     expect(updates.map((update) => [update.turnId, update.goal['status'], update.goal['tokensUsed']])).toEqual([
       [turnId, 'active', 0],
       [turnId, 'active', 110],
+      [goalTurn.turn.id, 'active', 220],
+      [goalTurn.turn.id, 'paused', 220],
     ]);
-    // Goal tools are not items: the turn shows the message only.
+    // Goal tools are not items: each turn shows its message only (the goal's turn has no user message).
     const items = client.notificationsOf('item/completed').map((params) => (params as { item: Params }).item['type']);
-    expect(items).toEqual(['userMessage', 'agentMessage']);
+    expect(items).toEqual(['userMessage', 'agentMessage', 'agentMessage']);
 
     const other = await scenario().connectTo(server);
     await other.request('thread/resume', { threadId });
-    expect(await other.waitFor('thread/goal/updated')).toMatchObject({ threadId, turnId: null, goal: { objective: 'Say hello', status: 'active', tokensUsed: 110, tokenBudget: 5000 } });
+    expect(await other.waitFor('thread/goal/updated')).toMatchObject({ threadId, turnId: null, goal: { objective: 'Say hello', status: 'paused', tokensUsed: 220, tokenBudget: 5000 } });
   });
 });

@@ -28,6 +28,8 @@ export interface RunTurnOptions {
   readonly serviceTier?: ResponsesServiceTier;
   /** Items recorded as the turn's input after the user's (a sub-agent's task envelope, which has no user message). */
   readonly inputItems?: readonly ResponseItem[];
+  /** Why the turn runs when no one asked for it (`turn_trigger` in its requests' metadata, e.g. `goal`). */
+  readonly turnTrigger?: string;
 }
 
 /** A loaded thread. Close it to end its commands and release its rollout file. */
@@ -94,6 +96,8 @@ export interface ThreadHandle {
   useWorkspaceRoots(roots: readonly string[]): void;
   /** The thread's goal: read it, set or change it (thread/goal/set), clear it. */
   readonly goals: ThreadGoals;
+  /** Continues an active goal with a turn of its own once the thread is idle (where the host lets goals continue). */
+  continueGoal(): void;
   /** The thread's MCP servers: their statuses, and direct calls and reads for the host. */
   readonly mcp: McpConnections;
   /** Restarts the MCP servers from `config`'s `[mcp_servers]` tables, once a running turn has ended. */
@@ -137,6 +141,7 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
       return session.mcp.connections;
     },
     goals: session.goals,
+    continueGoal: () => session.continueGoal(),
     reloadMcp: (config) => session.reloadMcp(config),
     instructionSources: () => session.instructionSources(),
     compact: () => session.compact(),

@@ -20,6 +20,8 @@ export interface ThreadManagerOptions {
    */
   readonly config?: Config | undefined;
   readonly extensions: ExtensionRegistry;
+  /** Whether a thread's active goal keeps it working with turns of its own (the app-server's threads; not `skein exec`'s one turn). */
+  readonly continueGoals?: boolean | undefined;
   /** The environment for provider credentials, and where MCP servers read `env_vars` and tokens. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The API key saved in auth.json (asked at each request, so a sign-in applies at once), for OpenAI's provider when `env` names none. */

@@ -288,6 +288,7 @@ export class ThreadManager {
       onInterrupt: agent?.onInterrupt,
       collaboration: agent?.collaboration,
       mcpEnv: this.#options.env,
+      continueGoals: this.#options.continueGoals,
     });
     if (loaded !== undefined && writer !== undefined) {
       extensions.restoreWorldState(loaded.worldState);

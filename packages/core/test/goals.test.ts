@@ -110,4 +110,42 @@ describe('thread goals', () => {
     expect(parsed(server.requests[3]!, 'call_after').goal).toMatchObject({ objective: 'Persist me', status: 'active', tokensUsed: 220 });
     await resumed.close();
   });
+
+  it('continues an active goal with turns of its own until its budget runs out, and gives way to a user turn', async () => {
+    server.expect([
+      sse(functionCall('create_goal', { objective: 'Keep counting', token_budget: 300 }, { callId: 'call_create' }), completed()),
+      sse(assistantMessage('Started.'), completed()),
+      // The first continuation: charged to 220, still active.
+      sse(assistantMessage('Counting on.'), completed()),
+      // The second: 330 ≥ 300, the budget is spent; no third.
+      sse(assistantMessage('Still counting.'), completed()),
+    ]);
+    const { thread, events } = await startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env, continueGoals: true, overrides: ['approval_policy="never"', 'model="gpt-5.5"'] });
+    await thread.runTurn(say('count'));
+    await expect.poll(() => thread.goals.goal?.status, { timeout: 10_000 }).toBe('budgetLimited');
+    await expect.poll(() => events.filter((event) => event.type === 'turnCompleted').length).toBe(3);
+    const continuation = server.requests[2]!;
+    expect(JSON.parse(continuation.header('x-codex-turn-metadata') ?? '{}')).toMatchObject({ turn_trigger: 'goal' });
+    expect(continuation.body!.input.at(-1)).toMatchObject({ role: 'user', content: [{ text: expect.stringContaining('- tokens used: 110\n- token budget: 300\n- tokens remaining: 190') as string }] });
+    expect(thread.goals.goal).toMatchObject({ status: 'budgetLimited', tokensUsed: 330 });
+  });
+
+  it("stops a goal's turn for a turn the user starts", async () => {
+    server.expect([
+      sse(functionCall('create_goal', { objective: 'Wait' }, { callId: 'call_create' }), completed()),
+      sse(assistantMessage('Started.'), completed()),
+      // The goal's turn hangs in a command until the user's turn stops it.
+      sse(functionCall('exec_command', { cmd: 'sleep 30' }, { callId: 'call_sleep' }), completed()),
+      sse(functionCall('update_goal', { status: 'paused' }, { callId: 'call_pause' }), completed()),
+      sse(assistantMessage('Paused for you.'), completed()),
+    ]);
+    const { thread, events } = await startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env, continueGoals: true, overrides: ['approval_policy="never"', 'model="gpt-5.5"', 'sandbox_mode="danger-full-access"'] });
+    await thread.runTurn(say('start'));
+    await expect.poll(() => events.some((event) => event.type === 'commandStarted')).toBe(true);
+    const outcome = await thread.runTurn(say('pause the goal'));
+    expect(outcome).toMatchObject({ status: 'completed', lastAgentMessage: 'Paused for you.' });
+    expect(events.filter((event) => event.type === 'turnAborted')).toHaveLength(1);
+    expect(thread.goals.goal?.status).toBe('paused');
+  });
 });
+

@@ -1,5 +1,6 @@
 // `thread/goal/get`, `thread/goal/set` and `thread/goal/clear`: a client reads, sets or changes, and
-// removes a loaded thread's goal. `thread/goal/updated` / `thread/goal/cleared` follow the answer.
+// removes a loaded thread's goal. `thread/goal/updated` / `thread/goal/cleared` follow the answer; an
+// active goal on an idle thread then starts a turn of its own (turn_trigger `goal`), as Codex does.
 import { GoalError, GoalStatus } from '@skein/core';
 import { ThreadIdParams } from '@skein/protocol';
 import * as z from 'zod';
@@ -33,8 +34,10 @@ export const THREAD_GOAL_METHODS: ReadonlyMap<string, AppServerMethod> = new Map
     defineMethod({
       params: SetParams,
       handle(params, { server }) {
-        const { goals } = server.threads.loaded(params.threadId).handle;
-        const goal = refused(() => goals.set({ objective: params.objective ?? undefined, status: params.status ?? undefined, ...(params.tokenBudget === undefined ? {} : { tokenBudget: params.tokenBudget }) }));
+        const { handle } = server.threads.loaded(params.threadId);
+        const goal = refused(() => handle.goals.set({ objective: params.objective ?? undefined, status: params.status ?? undefined, ...(params.tokenBudget === undefined ? {} : { tokenBudget: params.tokenBudget }) }));
+        // An active goal on an idle thread starts a turn of its own once the answer is out.
+        handle.continueGoal();
         return { goal };
       },
     }),

@@ -368,6 +368,8 @@ export class ThreadHub {
           source: 'vscode',
           cliVersion: this.options.cliVersion,
           environment: this.options.environment,
+          // An active goal keeps an app-server thread working with turns of its own.
+          continueGoals: true,
           ...subagentRegistryOptions(this.#subagentThreads),
         });
         bindSubagentThreads(manager, this.#subagentThreads);

@@ -16,6 +16,8 @@ export interface TurnIdentity {
   /** Set for the request that summarises the window (`request_kind: "compaction"`); absent for a turn's requests. */
   readonly compaction?: CompactionTrigger;
   readonly threadSource: string;
+  /** Why the turn runs when no one asked for it (Codex's `turn_trigger`, e.g. `goal`). */
+  readonly turnTrigger?: string | undefined;
   readonly sandboxMode: string;
   readonly model: string;
   readonly reasoningEffort: string | undefined;
@@ -62,6 +64,7 @@ export function turnRequestMetadata(identity: TurnIdentity): TurnRequestMetadata
     root_turn_id: identity.rootTurnId,
     ...(identity.spawnedBy === undefined ? {} : { subagent_kind: 'thread_spawn' }),
     thread_source: identity.threadSource,
+    ...(identity.turnTrigger === undefined ? {} : { turn_trigger: identity.turnTrigger }),
     sandbox_mode: identity.sandboxMode,
     turn_started_at_unix_ms: identity.turnStartedAtMs,
     // A compaction request names why it runs instead of the model settings (as Codex sends it).

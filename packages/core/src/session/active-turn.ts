@@ -25,6 +25,8 @@ export interface ActiveTurn {
   /** Settles when the turn has ended (however it ended). */
   readonly ended: Promise<void>;
   readonly end: () => void;
+  /** Set for a turn no one asked for (`goal`: a goal's continuation), which gives way to a user's turn. */
+  readonly trigger?: string | undefined;
 }
 
 /** How a part of the session claims the thread for a turn of its own and announces what happens. */

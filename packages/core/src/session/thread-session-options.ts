@@ -60,6 +60,8 @@ export interface ThreadSessionOptions {
   /** Called when the running turn is interrupted (an agent's interrupt reaches the sub-agents it runs). */
   readonly onInterrupt?: (() => void) | undefined;
   /** The `collaboration` tools this thread offers (multi-agent v2), bound to its emitter. */
+  /** Whether an active goal keeps the thread working with turns of its own (an app-server thread; not a one-shot exec). */
+  readonly continueGoals?: boolean | undefined;
   /** Where MCP servers read `env_vars` and tokens from (none when not given). */
   readonly mcpEnv?: Readonly<Record<string, string | undefined>> | undefined;
   readonly collaboration?: ((binding: { readonly emit: (event: CoreEvent) => void; readonly now: () => number }) => NamespaceToolHandler) | undefined;

@@ -29,6 +29,7 @@ import type { ThreadMcp } from '../mcp/thread-mcp.js';
 import { goalAccounting } from '../goals/goal-accounting.js';
 import { goalTools } from '../goals/goal-tools.js';
 import { ThreadGoals } from '../goals/thread-goals.js';
+import { GoalContinuation } from '../goals/goal-continuation.js';
 import { ThreadCompaction, type CompactionRun } from './thread-compaction.js';
 import { TokenAccounting, type TokenUsageReport } from './token-accounting.js';
 import { ThreadUserShell } from './thread-user-shell.js';
@@ -79,6 +80,8 @@ export class ThreadSession {
   readonly #injected: InjectedItems;
   /** The thread's goal (create_goal, thread/goal/set). */
   readonly goals: ThreadGoals;
+  readonly #goalContinuation: GoalContinuation;
+  #closed = false;
   /** The model the last turn ran with (unknown after a resume until a turn runs). */
   #lastTurnModel: ModelInfo | undefined;
   /** The delegation mode the client chose (a thread of an agent tree tells its model; sticky across turns and resume). */
@@ -92,6 +95,12 @@ export class ThreadSession {
     this.#model = findModelInfo(options.config.model, { contextWindow: options.config.modelContextWindow });
     const emit = (event: CoreEvent) => this.#emit(event);
     this.goals = new ThreadGoals({ threadId: options.threadId, nowMs: () => options.clock.now().getTime(), emit, maxTokenBudget: () => this.#config.goals.maxTokenBudget });
+    this.#goalContinuation = new GoalContinuation({
+      goals: this.goals,
+      enabled: options.continueGoals === true,
+      idle: () => this.#active === undefined && !this.#closed,
+      run: (items) => this.runTurn([], { inputItems: items, turnTrigger: 'goal' }),
+    });
     this.#items = new TurnItems(() => options.clock.now().getTime());
     const clientRequests = options.clientRequests === undefined ? undefined : withApprovalItems(options.clientRequests, this.#items, (events) => events.forEach((event) => this.#announce(event)));
     this.environments = new EnvironmentState(options.environment, { monotonicMs: options.clock.monotonicMs, onCommandEvent: (event) => this.#onCommandEvent(event) });
@@ -232,7 +241,13 @@ export class ThreadSession {
     input: readonly UserInput[],
     options: RunTurnOptions = {},
   ): Promise<TurnOutcome> {
-    const active = this.#begin(options.turnId);
+    // A user's turn comes before a goal's continuation: the continuation is stopped for it.
+    const running = this.#active;
+    if (running?.trigger === 'goal' && options.turnTrigger === undefined) {
+      running.controller.abort();
+      await running.ended;
+    }
+    const active = this.#begin(options.turnId, options.turnTrigger);
     const { turnId } = active;
     const config = this.#config;
     const model = this.#model;
@@ -243,7 +258,7 @@ export class ThreadSession {
       const router = await this.#tools.router(config, model, selection.usable, selection.ids.length > 1);
       const turnStartedAtMs = this.#options.clock.now().getTime();
       // Read before each request: a compaction moves the turn to the next window.
-      const metadata = (compaction?: CompactionTrigger) => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: options.clientMetadata });
+      const metadata = (compaction?: CompactionTrigger) => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: options.clientMetadata, turnTrigger: options.turnTrigger });
       const emit = (event: CoreEvent) => this.#emit(event);
       const signal = active.controller.signal;
       const compaction = (phase: 'pre_turn' | 'mid_turn', compactingModel: ModelInfo = model): CompactionRun => ({ turnId, signal, config, model: compactingModel, phase, metadata: () => metadata({ trigger: 'auto', phase }) });
@@ -292,6 +307,7 @@ export class ThreadSession {
       );
       this.#finishTurn(active);
       await this.#options.recorder.flush();
+      this.#goalContinuation.afterTurn(outcome);
       return outcome;
     } finally {
       this.#finishTurn(active);
@@ -403,6 +419,7 @@ export class ThreadSession {
 
   /** Interrupts a running turn and waits for it to end, then ends the thread's commands (every live exec session is killed). */
   async close(): Promise<void> {
+    this.#closed = true;
     const active = this.#active;
     if (active !== undefined) {
       active.controller.abort();
@@ -416,6 +433,11 @@ export class ThreadSession {
     return this.#tools.mcp;
   }
 
+  /** Continues an active goal once the thread is idle (after a client set it, say). */
+  continueGoal(): void {
+    this.#goalContinuation.schedule();
+  }
+
   /** Restarts the MCP servers from `config`'s tables; a running turn keeps the set it has until it ends. */
   async reloadMcp(config: Config): Promise<void> {
     await this.#active?.ended;
@@ -423,11 +445,11 @@ export class ThreadSession {
   }
 
   /** Claims the thread for a turn; refuses while another runs. */
-  #begin(turnId: string | undefined): ActiveTurn {
+  #begin(turnId: string | undefined, trigger?: string): ActiveTurn {
     if (this.#active !== undefined) throw new ThreadSessionError('TurnInProgress', `turn ${this.#active.turnId} is still running; interrupt or steer it`);
     let end!: () => void;
     const ended = new Promise<void>((resolve) => (end = resolve));
-    const active: ActiveTurn = { turnId: turnId ?? newTurnId(this.#uuid), controller: new AbortController(), steered: new SteeredInput(), environments: this.environments.selection, ended, end };
+    const active: ActiveTurn = { turnId: turnId ?? newTurnId(this.#uuid), controller: new AbortController(), steered: new SteeredInput(), environments: this.environments.selection, ended, end, ...(trigger === undefined ? {} : { trigger }) };
     this.#active = active;
     return active;
   }

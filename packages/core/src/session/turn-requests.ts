@@ -33,6 +33,8 @@ export interface RequestPlace {
   readonly compaction: CompactionTrigger | undefined;
   readonly turnStartedAtMs: number;
   readonly extraClientMetadata: Readonly<Record<string, string>> | undefined;
+  /** Why the turn runs when no one asked for it (`goal`: a goal's continuation). */
+  readonly turnTrigger?: string | undefined;
 }
 
 /** The request fields every request of a turn shares (compaction requests too). */
@@ -67,6 +69,7 @@ export function requestMetadata(sender: RequestSender, place: RequestPlace): Tur
     originator: sender.originator ?? 'skein',
     userAgent: sender.userAgent ?? 'skein',
     ...(place.extraClientMetadata === undefined ? {} : { extraClientMetadata: place.extraClientMetadata }),
+    ...(place.turnTrigger === undefined ? {} : { turnTrigger: place.turnTrigger }),
     ...(sender.agent === undefined ? {} : { agentName: sender.agent.path }),
     ...(sender.agent?.parent === undefined ? {} : { spawnedBy: { threadId: sender.agent.parent.threadId, turnId: sender.agent.parent.turnId } }),
     betaFeatures: config.features

@@ -51,6 +51,8 @@ export interface TestThreadOptions {
   readonly clientRequests?: ClientRequests | undefined;
   /** The clock threads read (a fake one, for time-dependent context); default the system's. */
   readonly clock?: ThreadManagerOptions['clock'];
+  /** Whether an active goal keeps the thread working with turns of its own (as in the app-server). */
+  readonly continueGoals?: boolean;
 }
 
 /** A started test thread: its registry, and the thread with every event it emitted. */
@@ -112,6 +114,7 @@ export async function startTestThread(workspace: TestWorkspace, options: TestThr
       ...(environment === undefined ? {} : { environment }),
       ...(options.turnHooks === undefined ? {} : { turnHooks: options.turnHooks }),
       ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(options.continueGoals === undefined ? {} : { continueGoals: options.continueGoals }),
     });
     workspace.defer(() => manager.closeAll());
     return manager;
