@@ -26,7 +26,7 @@ describe.each<Transport>(['stdio', 'websocket'])('handshake over %s', (transport
   it('refuses requests before initialize, answers initialize once, then serves', async () => {
     const client = await connect();
     expect(await client.requestReply('model/list', {})).toEqual({ error: { code: -32600, message: 'Not initialized' } });
-    expect(await client.requestReply('thread/goal/set', {})).toEqual({ error: { code: -32600, message: 'Not initialized' } });
+    expect(await client.requestReply('thread/sample', {})).toEqual({ error: { code: -32600, message: 'Not initialized' } });
 
     const result = (await client.initialize({ clientInfo: { name: 'handshake_test', title: 'Handshake', version: '9.9.9' } })) as Record<string, unknown>;
     expect(result).toEqual({

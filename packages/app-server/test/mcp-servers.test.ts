@@ -72,6 +72,7 @@ describe('MCP servers over the app-server', () => {
     expect(mcpItems('item/completed')).toEqual([
       expect.objectContaining({ id: 'call_slow', status: 'completed', result: { content: [{ type: 'text', text: 'waited 20 ms' }], structuredContent: null, _meta: null }, error: null, durationMs: expect.any(Number) as number }),
     ]);
+    await client.waitFor('item/mcpToolCall/progress', (params) => (params as { message: string }).message === 'step 2');
     expect(client.notificationsOf('item/mcpToolCall/progress')).toEqual([
       { threadId, turnId: answer.turn.id, itemId: 'call_slow', message: 'step 1' },
       { threadId, turnId: answer.turn.id, itemId: 'call_slow', message: 'step 2' },

@@ -43,20 +43,20 @@ const ISSUE_OVERRIDES: Readonly<Record<string, Omit<CodexFeature, 'key'>>> = {};
 // Keys Skein adds to Codex's list.
 const SKEIN_ONLY = ['auto_compaction'];
 
-// The flags the issue says matter first, with the state it gives them.
+// The flags Skein reads (see acted-features-read.test.ts), with their states.
 const ACTED_ON: Readonly<Record<string, Omit<CodexFeature, 'key'>>> = {
   auto_compaction: { stage: 'stable', defaultEnabled: true },
-  code_mode: { stage: 'underDevelopment', defaultEnabled: false },
   current_time_reminder: { stage: 'underDevelopment', defaultEnabled: false },
   deferred_executor: { stage: 'underDevelopment', defaultEnabled: false },
   goals: { stage: 'stable', defaultEnabled: true },
-  item_ids: { stage: 'removed', defaultEnabled: true },
-  multi_agent_mode: { stage: 'removed', defaultEnabled: false },
   multi_agent_v2: { stage: 'stable', defaultEnabled: false },
   rollout_budget: { stage: 'underDevelopment', defaultEnabled: false },
   shell_snapshot: { stage: 'stable', defaultEnabled: true },
+  shell_tool: { stage: 'stable', defaultEnabled: true },
+  step_model_switching: { stage: 'underDevelopment', defaultEnabled: false },
   token_budget: { stage: 'underDevelopment', defaultEnabled: false },
-  tool_search: { stage: 'removed', defaultEnabled: false },
+  unified_exec: { stage: 'stable', defaultEnabled: true },
+  view_image: { stage: 'stable', defaultEnabled: true },
   web_search_request: { stage: 'deprecated', defaultEnabled: false },
 };
 
@@ -79,7 +79,7 @@ describe('the feature registry', () => {
     expect(extra).toEqual(SKEIN_ONLY);
   });
 
-  it('marks exactly the flags the issue names as acted on, with the issue\'s states', () => {
+  it('marks exactly the flags Skein reads as acted on, with their states', () => {
     const actedOn = FEATURE_REGISTRY.filter((spec) => spec.actedOn);
     expect(Object.fromEntries(actedOn.map((spec) => [spec.key, { stage: spec.stage, defaultEnabled: spec.defaultEnabled }]))).toEqual(ACTED_ON);
   });
