@@ -93,7 +93,7 @@ describe('thread goals', () => {
     expect(goalEvents(events)).toEqual(['active', 'active', 'budgetLimited']);
   });
 
-  it('keeps the goal across a resume, and the resumed thread keeps charging it', async () => {
+  it('keeps the goal across a resume and a fork, and the resumed thread keeps charging it', async () => {
     server.expect([
       sse(functionCall('create_goal', { objective: 'Persist me' }, { callId: 'call_create' }), completed()),
       sse(assistantMessage('created'), completed()),
@@ -109,6 +109,10 @@ describe('thread goals', () => {
     await resumed.runTurn(say('check'));
     expect(parsed(server.requests[3]!, 'call_after').goal).toMatchObject({ objective: 'Persist me', status: 'active', tokensUsed: 220 });
     await resumed.close();
+    // A fork carries the goal with the history it copies, as its own.
+    const forked = await manager.fork(opened.thread.threadId, { onEvent: () => undefined });
+    expect(forked.goals.goal).toMatchObject({ threadId: forked.threadId, objective: 'Persist me', tokensUsed: 330 });
+    await forked.close();
   });
 
   it('continues an active goal with turns of its own until its budget runs out, and gives way to a user turn', async () => {
