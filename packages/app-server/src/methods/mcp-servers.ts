@@ -89,7 +89,7 @@ export const MCP_SERVER_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<
             const { config } = await server.loadConfig(thread.handle.config.cwd);
             const reloaded = thread.handle.reloadMcp(config);
             if (thread.handle.activeTurnId === undefined) await reloaded;
-            else reloaded.catch(() => undefined);
+            else void reloaded; // It waits for the turn's end and cannot fail.
           }),
         );
         return {};

@@ -1,6 +1,7 @@
 // One loaded thread as app-server clients see it: core's events — its turn items among them — become
 // v2 notifications for the thread's subscribers (in Codex's order), its status is tracked and
 // announced; its questions (ThreadQuestions) become server requests to its subscribers.
+import { eventNotification } from './event-notifications.js';
 import type { Config } from '@skein/config';
 import type { CoreEvent, SelectedEnvironment, ThreadHandle, TurnItem, ResponsesServiceTier, UserMessageRecord } from '@skein/core';
 import type { UserInput } from '@skein/protocol';
@@ -254,6 +255,13 @@ export class LiveThread {
   /** Core's event stream for this thread. */
   readonly onEvent = (event: CoreEvent): void => {
     this.#updatedAtMs = this.host.now();
+    const notification = eventNotification(this.id, event);
+    if (notification !== undefined) {
+      const { method, params } = notification;
+      if (notification.afterAnswer) setImmediate(() => this.#emit(method, params));
+      else this.#emit(method, params);
+      return;
+    }
     switch (event.type) {
       case 'turnStarted':
         // A user shell command runs as a turn of its own, which no client request opened.
@@ -272,8 +280,6 @@ export class LiveThread {
       case 'agentMessageDelta':
         if (this.#turn?.presentation !== undefined && this.#turn.id === event.turnId) return;
         return this.#emit('item/agentMessage/delta', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, delta: event.delta });
-      case 'reasoningSummaryDelta':
-        return this.#emit('item/reasoning/summaryTextDelta', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, delta: event.delta, summaryIndex: 0 });
       case 'threadTokenUsage':
         this.#emit('thread/tokenUsage/updated', {
           threadId: this.id,
@@ -284,24 +290,6 @@ export class LiveThread {
         if (this.#responseUsage) this.#emit('account/rateLimits/updated', { rateLimits: UNKNOWN_RATE_LIMITS });
         this.#responseUsage = false;
         return;
-      case 'streamRetrying':
-        return this.#emit('error', { threadId: this.id, turnId: event.turnId, willRetry: true, error: { message: `${event.reason}; retrying (attempt ${event.attempt})`, codexErrorInfo: null, additionalDetails: null } });
-      case 'warning':
-        return this.#emit('warning', { threadId: this.id, message: event.message });
-      case 'mcpToolCallProgress':
-        return this.#emit('item/mcpToolCall/progress', { threadId: this.id, turnId: event.turnId, itemId: event.itemId, message: event.message });
-      // A client's change (no turn) is announced after its answer, as Codex orders them.
-      case 'goalUpdated': {
-        const params = { threadId: this.id, turnId: event.turnId, goal: event.goal };
-        if (event.turnId === null) setImmediate(() => this.#emit('thread/goal/updated', params));
-        else this.#emit('thread/goal/updated', params);
-        return;
-      }
-      case 'goalCleared':
-        setImmediate(() => this.#emit('thread/goal/cleared', { threadId: this.id }));
-        return;
-      case 'mcpServerStatus':
-        return this.#emit('mcpServer/startupStatus/updated', { threadId: this.id, name: event.name, environmentId: null, status: event.status, error: event.error, failureReason: null });
       case 'turnCompleted':
         return this.#finish(event.turnId, 'completed', null);
       case 'turnAborted':
@@ -336,6 +324,13 @@ export class LiveThread {
       case 'toolProgress':
       case 'sessionConfigured':
       case 'threadNameUpdated':
+      case 'reasoningSummaryDelta': // This one and the next six went out above (eventNotification).
+      case 'streamRetrying':
+      case 'warning':
+      case 'mcpToolCallProgress':
+      case 'mcpServerStatus':
+      case 'goalUpdated':
+      case 'goalCleared':
         return;
     }
   };

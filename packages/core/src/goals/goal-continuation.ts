@@ -22,6 +22,8 @@ export interface GoalContinuationOptions {
   readonly idle: () => boolean;
   /** Runs a continuation turn with these input items. */
   readonly run: (items: readonly ResponseItem[]) => Promise<TurnOutcome>;
+  /** Told when a continuation could not start (the thread refused it). */
+  readonly warn: (message: string) => void;
 }
 
 /** Starts continuation turns while the thread's goal stays active. */
@@ -48,7 +50,8 @@ export class GoalContinuation {
       this.#scheduled = false;
       const goal = this.#options.goals.goal;
       if (goal?.status !== 'active' || !this.#options.idle()) return;
-      this.#options.run(continuationItems(goal)).catch(() => undefined);
+      // A turn reports its own failures; a refusal to start one (another turn got there first) is only worth a word.
+      this.#options.run(continuationItems(goal)).catch((error: unknown) => this.#options.warn(`the goal was not continued: ${error instanceof Error ? error.message : String(error)}`));
     });
   }
 }

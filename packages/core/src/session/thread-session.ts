@@ -13,7 +13,6 @@ import { TurnToolCalls, type BindApprovals } from '../tools/turn-tool-calls.js';
 import type { UnifiedExecEvent } from '../tools/unified-exec/unified-exec-sessions.js';
 import type { CoreEvent } from '../turn/core-event.js';
 import { runTurn, type TurnOutcome } from '../turn/run-turn.js';
-import { SteeredInput } from '../turn/steered-input.js';
 import { TurnItems } from '../turn/turn-items.js';
 import { combineTurnHooks } from '../turn/turn-hooks.js';
 import { withApprovalItems } from './approval-items.js';
@@ -25,11 +24,10 @@ import { TurnEnvironments } from './turn-environments.js';
 import { ENVIRONMENTS_INSTRUCTIONS } from '../context/environments-instructions.js';
 import { NO_TOKENS, type TokenUsageBreakdown } from './thread-token-usage.js';
 import { ThreadTools } from './thread-tools.js';
+import { TurnClaim } from './turn-claim.js';
 import type { ThreadMcp } from '../mcp/thread-mcp.js';
-import { goalAccounting } from '../goals/goal-accounting.js';
-import { goalTools } from '../goals/goal-tools.js';
-import { ThreadGoals } from '../goals/thread-goals.js';
-import { GoalContinuation } from '../goals/goal-continuation.js';
+import { GoalWork } from '../goals/goal-work.js';
+import type { ThreadGoals } from '../goals/thread-goals.js';
 import { ThreadCompaction, type CompactionRun } from './thread-compaction.js';
 import { TokenAccounting, type TokenUsageReport } from './token-accounting.js';
 import { ThreadUserShell } from './thread-user-shell.js';
@@ -68,19 +66,17 @@ export class ThreadSession {
   readonly #userShell: ThreadUserShell;
   /** How the parts that run turns of their own (a compaction, a user's command) claim the thread. */
   readonly #slot: TurnSlot = {
-    running: () => this.#active,
-    begin: () => this.#begin(undefined),
-    end: (turn) => this.#end(turn),
+    running: () => this.#turns.running,
+    begin: () => this.#turns.begin(undefined),
+    end: (turn) => this.#turns.end(turn),
     emit: (event) => this.#emit(event),
   };
   readonly #uuid: UuidV7Source;
-  #active: ActiveTurn | undefined;
+  readonly #turns: TurnClaim;
   readonly #compaction: ThreadCompaction;
   readonly #budgets: ThreadBudgets;
   readonly #injected: InjectedItems;
-  /** The thread's goal (create_goal, thread/goal/set). */
-  readonly goals: ThreadGoals;
-  readonly #goalContinuation: GoalContinuation;
+  readonly #goalWork: GoalWork;
   #closed = false;
   /** The model the last turn ran with (unknown after a resume until a turn runs). */
   #lastTurnModel: ModelInfo | undefined;
@@ -92,14 +88,18 @@ export class ThreadSession {
     this.#options = options;
     this.#config = options.config;
     this.#uuid = options.uuid ?? randomUuidV7;
+    this.#turns = new TurnClaim(() => newTurnId(this.#uuid), () => this.environments.selection);
     this.#model = findModelInfo(options.config.model, { contextWindow: options.config.modelContextWindow });
     const emit = (event: CoreEvent) => this.#emit(event);
-    this.goals = new ThreadGoals({ threadId: options.threadId, nowMs: () => options.clock.now().getTime(), emit, maxTokenBudget: () => this.#config.goals.maxTokenBudget });
-    this.#goalContinuation = new GoalContinuation({
-      goals: this.goals,
-      enabled: options.continueGoals === true,
-      idle: () => this.#active === undefined && !this.#closed,
+    this.#goalWork = new GoalWork({
+      threadId: options.threadId,
+      nowMs: () => options.clock.now().getTime(),
+      emit,
+      maxTokenBudget: () => this.#config.goals.maxTokenBudget,
+      continueGoals: options.continueGoals === true,
+      idle: () => this.#turns.running === undefined && !this.#closed,
       run: (items) => this.runTurn([], { inputItems: items, turnTrigger: 'goal' }),
+      inject: (items) => void this.#injected.inject(items),
     });
     this.#items = new TurnItems(() => options.clock.now().getTime());
     const clientRequests = options.clientRequests === undefined ? undefined : withApprovalItems(options.clientRequests, this.#items, (events) => events.forEach((event) => this.#announce(event)));
@@ -108,16 +108,16 @@ export class ThreadSession {
     this.#approvals = threadApprovals({
       client: clientRequests,
       config: () => this.#config,
-      writeScope: (environmentId) => this.environments.writeScope(environmentId, this.#config, this.#active?.environments),
-      cancelTurn: () => this.#active?.controller.abort(),
+      writeScope: (environmentId) => this.environments.writeScope(environmentId, this.#config, this.#turns.running?.environments),
+      cancelTurn: () => this.#turns.running?.controller.abort(),
       warn: (message) => emit({ type: 'warning', message }),
     });
     this.#context = new TurnContextAssembly({ threadId: options.threadId, extensions: options.extensions, reader: options.reader, recorder: options.recorder, host: options.host, now: options.clock.now, lineage: (config, window) => this.#budgets.lineage(config, window),
       // A running turn is told of the selection it runs with.
-      attachedEnvironments: (cwd, hostShell) => (this.#active?.environments ?? this.environments.selection).described(cwd, (environment) => environment.shellName ?? hostShell),
+      attachedEnvironments: (cwd, hostShell) => (this.#turns.running?.environments ?? this.environments.selection).described(cwd, (environment) => environment.shellName ?? hostShell),
       environmentsInstructions: (config) => (config.features.isEnabled('deferred_executor') ? ENVIRONMENTS_INSTRUCTIONS : undefined),
-      agentsMdPlaces: (config) => this.environments.toolEnvironments(config, this.#active?.environments).map((environment) => ({ environmentId: environment.id, fileSystem: environment.fileSystem, cwd: environment.cwd })),
-      workspaceRoots: () => (this.#active?.environments ?? this.environments.selection).namedPrimaryRoots,
+      agentsMdPlaces: (config) => this.environments.toolEnvironments(config, this.#turns.running?.environments).map((environment) => ({ environmentId: environment.id, fileSystem: environment.fileSystem, cwd: environment.cwd })),
+      workspaceRoots: () => (this.#turns.running?.environments ?? this.environments.selection).namedPrimaryRoots,
       agent: options.agentRole === undefined ? undefined : { role: options.agentRole, mode: () => this.#multiAgentMode },
       deferredTools: () => this.#tools.deferredEntries(),
     });
@@ -129,13 +129,13 @@ export class ThreadSession {
       emit,
       contextRemaining: () => this.#budgets.contextRemaining(),
       sessionsFor: (environment: ToolEnvironment) => this.environments.attachedSessions(environment.id, this.#config),
-      waitForEnvironment: (environmentId, signal) => (this.#active?.environments ?? this.environments.selection).waitFor(environmentId, signal),
+      waitForEnvironment: (environmentId, signal) => (this.#turns.running?.environments ?? this.environments.selection).waitFor(environmentId, signal),
       collaboration: options.collaboration?.({ emit, now: () => options.clock.now().getTime() }),
       mcpEnv: options.mcpEnv,
       now: () => options.clock.now().getTime(),
       config: () => this.#config,
-      activeTurnId: () => this.#active?.turnId,
-      goalTools: goalTools({ goals: this.goals, inject: (items) => void this.#injected.inject(items) }),
+      activeTurnId: () => this.#turns.running?.turnId,
+      goalTools: this.#goalWork.tools,
     });
     // The servers start now, in the background: the first turn does not wait for them.
     this.#tools.mcp.use(options.config);
@@ -163,7 +163,7 @@ export class ThreadSession {
       requestFields: (config, clientMetadata) => sharedRequestFields(config, this.threadId, clientMetadata),
       chargeUsage: (usage) => this.#budgets.chargeCompaction(usage),
     });
-    this.#injected = new InjectedItems({ history: this.history, context: this.#context, running: () => this.#active !== undefined, opening: () => this.#context.openingContext(this.#config, this.#model, newTurnId(this.#uuid)) });
+    this.#injected = new InjectedItems({ history: this.history, context: this.#context, running: () => this.#turns.running !== undefined, opening: () => this.#context.openingContext(this.#config, this.#model, newTurnId(this.#uuid)) });
     this.#budgets = new ThreadBudgets({
       threadId: options.threadId,
       config: () => this.#config,
@@ -189,7 +189,7 @@ export class ThreadSession {
 
   /** The id of the running turn, if any. */
   get activeTurnId(): string | undefined {
-    return this.#active?.turnId;
+    return this.#turns.running?.turnId;
   }
 
   /** The context window the thread is in (the next after each compaction; restored on resume). */
@@ -241,13 +241,8 @@ export class ThreadSession {
     input: readonly UserInput[],
     options: RunTurnOptions = {},
   ): Promise<TurnOutcome> {
-    // A user's turn comes before a goal's continuation: the continuation is stopped for it.
-    const running = this.#active;
-    if (running?.trigger === 'goal' && options.turnTrigger === undefined) {
-      running.controller.abort();
-      await running.ended;
-    }
-    const active = this.#begin(options.turnId, options.turnTrigger);
+    if (options.turnTrigger === undefined) await this.#turns.yieldGoalTurn();
+    const active = this.#turns.begin(options.turnId, options.turnTrigger);
     const { turnId } = active;
     const config = this.#config;
     const model = this.#model;
@@ -284,7 +279,7 @@ export class ThreadSession {
             { afterResponse: [this.#tokens], beforeSampling: [this.#compaction.midTurnHook(compaction('mid_turn')), environments] },
             this.#budgets.hooks,
             this.#options.hooks ?? {},
-            { beforeSampling: [this.#injected, active.steered], responseGates: [goalAccounting(this.goals)] },
+            { beforeSampling: [this.#injected, active.steered], responseGates: [this.#goalWork.accounting] },
           ),
         },
         {
@@ -307,7 +302,7 @@ export class ThreadSession {
       );
       this.#finishTurn(active);
       await this.#options.recorder.flush();
-      this.#goalContinuation.afterTurn(outcome);
+      this.#goalWork.afterTurn(outcome);
       return outcome;
     } finally {
       this.#finishTurn(active);
@@ -345,7 +340,7 @@ export class ThreadSession {
     const leftover = active.steered.close();
     if (leftover.length > 0) this.history.record(leftover, active.turnId);
     this.#injected.recordWaiting();
-    this.#end(active);
+    this.#turns.end(active);
   }
 
   /**
@@ -375,25 +370,22 @@ export class ThreadSession {
 
   /** Interrupts the running turn; it ends as `interrupted` once in-flight work stops. */
   interrupt(): void {
-    if (this.#active === undefined) throw new ThreadSessionError('NoActiveTurn', 'no turn is running');
-    this.#active.controller.abort();
+    if (!this.#turns.interrupt()) throw new ThreadSessionError('NoActiveTurn', 'no turn is running');
     this.#options.onInterrupt?.();
   }
 
   /** Interrupts the running turn, if there is one. */
   interruptIfRunning(): void {
-    if (this.#active === undefined) return;
-    this.#active.controller.abort();
-    this.#options.onInterrupt?.();
+    if (this.#turns.interrupt()) this.#options.onInterrupt?.();
   }
 
   /** Adds input to the running turn; the model sees it with its next request. */
   async steer(input: readonly UserInput[]): Promise<void> {
-    const active = this.#active;
+    const active = this.#turns.running;
     if (active === undefined) throw new ThreadSessionError('NoActiveTurn', 'no turn is running to steer');
     const items = await userInputToItems(input, this.#options.reader, this.#config.cwd, { localImageDetail: this.#model.supportsImageDetailOriginal ? 'original' : undefined });
     // The turn may have ended while the input was read; accepting it then would lose it.
-    if (this.#active !== active || !active.steered.push(...items)) throw new ThreadSessionError('NoActiveTurn', 'the turn ended before the input could be added');
+    if (this.#turns.running !== active || !active.steered.push(...items)) throw new ThreadSessionError('NoActiveTurn', 'the turn ended before the input could be added');
   }
 
   /**
@@ -420,11 +412,7 @@ export class ThreadSession {
   /** Interrupts a running turn and waits for it to end, then ends the thread's commands (every live exec session is killed). */
   async close(): Promise<void> {
     this.#closed = true;
-    const active = this.#active;
-    if (active !== undefined) {
-      active.controller.abort();
-      await active.ended;
-    }
+    await this.#turns.stop();
     await Promise.all([this.environments.closeAll(), this.#tools.mcp.close()]);
   }
 
@@ -433,30 +421,20 @@ export class ThreadSession {
     return this.#tools.mcp;
   }
 
+  /** The thread's goal (create_goal, thread/goal/set). */
+  get goals(): ThreadGoals {
+    return this.#goalWork.goals;
+  }
+
   /** Continues an active goal once the thread is idle (after a client set it, say). */
   continueGoal(): void {
-    this.#goalContinuation.schedule();
+    this.#goalWork.continue();
   }
 
   /** Restarts the MCP servers from `config`'s tables; a running turn keeps the set it has until it ends. */
   async reloadMcp(config: Config): Promise<void> {
-    await this.#active?.ended;
+    await this.#turns.running?.ended;
     this.#tools.mcp.use(config, true);
-  }
-
-  /** Claims the thread for a turn; refuses while another runs. */
-  #begin(turnId: string | undefined, trigger?: string): ActiveTurn {
-    if (this.#active !== undefined) throw new ThreadSessionError('TurnInProgress', `turn ${this.#active.turnId} is still running; interrupt or steer it`);
-    let end!: () => void;
-    const ended = new Promise<void>((resolve) => (end = resolve));
-    const active: ActiveTurn = { turnId: turnId ?? newTurnId(this.#uuid), controller: new AbortController(), steered: new SteeredInput(), environments: this.environments.selection, ended, end, ...(trigger === undefined ? {} : { trigger }) };
-    this.#active = active;
-    return active;
-  }
-
-  #end(active: ActiveTurn): void {
-    if (this.#active === active) this.#active = undefined;
-    active.end();
   }
 
   /** Records and announces `event`, then the item events it leads to. */
@@ -472,7 +450,7 @@ export class ThreadSession {
 
   #onCommandEvent(event: UnifiedExecEvent): void {
     const userShellTurn = this.#userShell.turnOf(event.callId);
-    const turnId = userShellTurn ?? this.#active?.turnId ?? '';
+    const turnId = userShellTurn ?? this.#turns.running?.turnId ?? '';
     this.#emit(commandEvent(event, turnId, userShellTurn === undefined ? 'agent' : 'userShell'));
   }
 }

@@ -64,9 +64,8 @@ export class ToolRouter {
   /** The search index of a router made without the thread's. */
   #localIndex: ToolSearchIndex | undefined;
 
-  /** `hosted`: tools the API runs itself, offered after the handlers' and never dispatched here. */
-  constructor(handlers: readonly ToolHandler[], options: ToolRouterOptions | readonly ToolSpec[] = {}) {
-    this.#options = isSpecList(options) ? { hosted: options } : options;
+  constructor(handlers: readonly ToolHandler[], options: ToolRouterOptions = {}) {
+    this.#options = options;
     this.#hosted = this.#options.hosted ?? [];
     for (const handler of handlers) {
       const name = toolName(handler);
@@ -171,10 +170,6 @@ export class ToolRouter {
       return failure(`${call.name} failed: ${(error as Error).message}`);
     }
   }
-}
-
-function isSpecList(options: ToolRouterOptions | readonly ToolSpec[]): options is readonly ToolSpec[] {
-  return Array.isArray(options);
 }
 
 function isDirect(handler: ToolHandler): boolean {
