@@ -25,7 +25,8 @@ import { StandaloneProcesses } from './processes/connection-processes.js';
 import { ThreadHub, type ThreadHubOptions, type ThreadHubServer } from './threads/thread-hub.js';
 import { ThreadServerRequests } from './threads/thread-server-requests.js';
 import { ThreadSubscriptions } from './thread-subscriptions.js';
-import { localUserAgentHost, platformInfo, userAgent, type UserAgentHost } from './user-agent.js';
+import { platformInfo } from './platform-info.js';
+import { localUserAgentHost, userAgent, type UserAgentHost } from '@skein/core';
 import { loadThreadConfig, resolveThreadCwd } from './threads/thread-cwd.js';
 import { SavedApiKey } from './saved-api-key.js';
 
@@ -264,6 +265,8 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
       subscribe: (threadId, connection) => this.subscriptions.subscribe(threadId, connection),
       unsubscribe: (threadId, connection) => this.subscriptions.unsubscribe(threadId, connection),
       broadcastToAll: (method, params) => this.broadcastToAll(method, params),
+      userAgentOf: (connection) => userAgent(connection.initializeParams.clientInfo, this.version, this.#userAgentHost),
+      installationId: this.#options.installationId,
       loadConfig: (cwd, overrides) => this.loadConfig(cwd, overrides),
       defaultCwd: this.config.config.cwd,
       now: () => this.#now(),

@@ -14,9 +14,10 @@ export type { Page } from './pagination.js';
 export { invalidParamsMessage, toJsonRpcError } from './to-json-rpc-error.js';
 export { configReadResult } from './config-read-result.js';
 export type { ReadLayerFile } from './config-read-result.js';
-export { localUserAgentHost, platformInfo, userAgent } from './user-agent.js';
-export type { UserAgentHost } from './user-agent.js';
-export { readInstallationId } from './installation-id.js';
+export { platformInfo } from './platform-info.js';
+export { localUserAgentHost, userAgent } from '@skein/core';
+export type { UserAgentHost } from '@skein/core';
+export { readInstallationId } from '@skein/core';
 export { hostSkills } from './skills/host-skills.js';
 export type { HostSkills } from './skills/host-skills.js';
 export {

@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { CONFIG_FLAG_OPTIONS, ConfigError, loadConfig, loadEnvironmentsToml, type LoadConfigOptions } from '@skein/config';
 import { SavedApiKey } from './saved-api-key.js';
-import { ExtensionLoadError, extensionFlagSources, localHostFacts, localThreadEnvironment, type ModuleImporter } from '@skein/core';
+import { ExtensionLoadError, extensionFlagSources, localHostFacts, localThreadEnvironment, readInstallationId, type ModuleImporter } from '@skein/core';
 import { CODEX_VERSION } from '@skein/protocol';
 import { ThreadStore } from '@skein/rollout';
 import {
@@ -17,7 +17,6 @@ import {
 import { AppServer } from './app-server.js';
 import { HostExtensions } from './extensions/host-extensions.js';
 import { hostSkills } from './skills/host-skills.js';
-import { readInstallationId } from './installation-id.js';
 import { loadThreadConfig } from './threads/thread-cwd.js';
 
 /** The app-server's settings, as its flags spell them. */

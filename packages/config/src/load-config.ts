@@ -74,7 +74,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
 
   const merged = ConfigToml.parse(layers.reduce<TomlTable>((below, layer) => mergeTables(below, layer.table), {}));
   const features = loadFeatures(layers, overrides, options, warnings);
-  const providers = resolveProviders(merged, userFile, warnings);
+  const providers = resolveProviders(merged, userFile, warnings, options.env['CODEX_OSS_BASE_URL']?.trim() || undefined);
   const modelProviderId = merged.model_provider ?? 'openai';
   const modelProvider = providers[modelProviderId];
   if (modelProvider === undefined) {
@@ -268,8 +268,8 @@ function loadFeatures(
 }
 
 /** Built-in providers plus `[model_providers.*]`; a built-in id cannot be redefined (as in Codex). */
-function resolveProviders(merged: ConfigToml, userFile: string, warnings: ConfigWarning[]): Record<string, ModelProviderInfo> {
-  const builtIns = builtInProviders(merged.openai_base_url);
+function resolveProviders(merged: ConfigToml, userFile: string, warnings: ConfigWarning[], ossBaseUrl: string | undefined): Record<string, ModelProviderInfo> {
+  const builtIns = builtInProviders(merged.openai_base_url, ossBaseUrl);
   const providers: Record<string, ModelProviderInfo> = {};
   for (const [id, toml] of Object.entries(builtIns)) providers[id] = resolveProvider(id, toml);
   for (const [id, toml] of Object.entries(merged.model_providers ?? {})) {

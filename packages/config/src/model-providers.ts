@@ -18,6 +18,12 @@ export interface ModelProviderInfo {
   readonly streamIdleTimeoutMs: number;
   readonly requiresOpenaiAuth: boolean;
   readonly supportsWebsockets: boolean;
+  /**
+   * Whether the endpoint can run the Responses API's hosted tools (`web_search`). Not the built-in
+   * local providers (Ollama, LM Studio serve a model, not OpenAI's search); a custom provider is
+   * taken to be OpenAI's API or a proxy to it. (Codex 0.171.0 offers `web_search` to every provider.)
+   */
+  readonly runsHostedTools: boolean;
 }
 
 /** Defaults Codex uses for a provider that does not set them. */
@@ -36,8 +42,11 @@ const OPENAI_BASE_URL = 'https://api.openai.com/v1';
  */
 export const OPENAI_PROVIDER_ID = 'openai';
 
-/** The providers that exist without configuration (same ids as Codex's built-ins). */
-export function builtInProviders(openaiBaseUrl: string | undefined): Record<string, ModelProviderToml> {
+/**
+ * The providers that exist without configuration (same ids as Codex's built-ins). `ossBaseUrl`
+ * (`CODEX_OSS_BASE_URL`, as Codex reads it) moves the local ones off their default ports.
+ */
+export function builtInProviders(openaiBaseUrl: string | undefined, ossBaseUrl?: string): Record<string, ModelProviderToml> {
   return {
     [OPENAI_PROVIDER_ID]: {
       name: 'OpenAI',
@@ -47,10 +56,13 @@ export function builtInProviders(openaiBaseUrl: string | undefined): Record<stri
       requires_openai_auth: true,
       supports_websockets: true,
     },
-    ollama: { name: 'Ollama', base_url: 'http://localhost:11434/v1', wire_api: 'responses' },
-    lmstudio: { name: 'LM Studio', base_url: 'http://localhost:1234/v1', wire_api: 'responses' },
+    ollama: { name: 'Ollama', base_url: ossBaseUrl ?? 'http://localhost:11434/v1', wire_api: 'responses' },
+    lmstudio: { name: 'LM Studio', base_url: ossBaseUrl ?? 'http://localhost:1234/v1', wire_api: 'responses' },
   };
 }
+
+/** The built-in providers that serve a local model. */
+const LOCAL_PROVIDER_IDS: ReadonlySet<string> = new Set(['ollama', 'lmstudio']);
 
 /** The ids of the providers that exist without configuration (a config.toml cannot redefine them). */
 export const BUILT_IN_PROVIDER_IDS: readonly string[] = Object.freeze(Object.keys(builtInProviders(undefined)));
@@ -72,5 +84,6 @@ export function resolveProvider(id: string, toml: ModelProviderToml): ModelProvi
     streamIdleTimeoutMs: toml.stream_idle_timeout_ms ?? PROVIDER_DEFAULTS.streamIdleTimeoutMs,
     requiresOpenaiAuth: toml.requires_openai_auth ?? false,
     supportsWebsockets: toml.supports_websockets ?? false,
+    runsHostedTools: !LOCAL_PROVIDER_IDS.has(id),
   });
 }

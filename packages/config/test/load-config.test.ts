@@ -273,6 +273,16 @@ describe('unknown and unsupported keys', () => {
     userConfig('openai_base_url = "http://127.0.0.1:2/v1"\n');
     expect((await load()).config.modelProvider.baseUrl).toBe('http://127.0.0.1:2/v1');
   });
+
+  it('moves the local providers to CODEX_OSS_BASE_URL, and marks them as unable to run hosted tools', async () => {
+    userConfig('model_provider = "ollama"\n[model_providers.proxy]\nname = "Proxy"\nbase_url = "http://127.0.0.1:3/v1"\n');
+    const { config } = await load({ env: { CODEX_OSS_BASE_URL: 'http://127.0.0.1:4/v1' } });
+    expect(config.modelProvider).toMatchObject({ id: 'ollama', baseUrl: 'http://127.0.0.1:4/v1', runsHostedTools: false });
+    expect(config.modelProviders.lmstudio).toMatchObject({ baseUrl: 'http://127.0.0.1:4/v1', runsHostedTools: false });
+    expect(config.modelProviders.openai?.runsHostedTools).toBe(true);
+    expect(config.modelProviders.proxy?.runsHostedTools).toBe(true);
+    expect((await load()).config.modelProvider.baseUrl).toBe('http://localhost:11434/v1');
+  });
 });
 
 describe('validation errors name the file, the key and what was expected', () => {

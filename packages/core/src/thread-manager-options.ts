@@ -31,8 +31,14 @@ export interface ThreadManagerOptions {
   readonly originator: string;
   readonly source: SessionSource;
   readonly cliVersion: string;
-  /** Who started new threads (`thread_source`); `user` unless the client says otherwise. */
-  readonly threadSource?: string;
+  /** Who starts new threads (`thread_source`: `user` for `skein exec`), unless a thread names its own; absent when neither says, as in Codex's app-server. */
+  readonly threadSource?: string | undefined;
+  /** The `turn_trigger` of turns a client starts (`exec` for `skein exec`); none for an app-server client's, as in Codex. */
+  readonly clientTurnTrigger?: string | undefined;
+  /** The machine's installation id (`<home>/installation_id`, see installation-id.ts), sent with every request. */
+  readonly installationId?: string | undefined;
+  /** The `user-agent` of model requests unless a thread names its own; else `<originator>/<cliVersion>`. */
+  readonly userAgent?: string | undefined;
   readonly reader?: WorkspaceReader;
   readonly clock?: { readonly now: () => Date; readonly monotonicMs: () => number };
   readonly uuid?: UuidV7Source;
@@ -60,6 +66,8 @@ export interface OpenThreadOptions {
   readonly clientRequests?: ClientRequests | undefined;
   /** Names the client that opened the thread (an app-server client's name); else the manager's. */
   readonly originator?: string | undefined;
+  /** The `user-agent` of this thread's model requests (the app-server client's); else the manager's. */
+  readonly userAgent?: string | undefined;
   /** Where this thread's tools act (a list: every attached one, the primary first); `null` for none; else the manager's. */
   readonly environment?: SelectedEnvironment | readonly SelectedEnvironment[] | null | undefined;
   /** This thread's extensions (a host whose threads' configs name different ones); else the manager's. */
@@ -92,6 +100,8 @@ export interface StartThreadOptions extends OpenThreadOptions {
    * share one rollout budget. Default: a session of its own.
    */
   readonly sessionId?: string;
+  /** Who started this thread (`thread/start`'s `threadSource`); else the manager's. */
+  readonly threadSource?: string | undefined;
 }
 
 /** Why the registry refused a request. */

@@ -7,7 +7,6 @@ export type { OpenThreadOptions, StartThreadOptions, ThreadManagerOptions, Threa
 import { restoredContextWindow } from './compaction/context-window.js';
 import { ThreadManagerError, type OpenThreadOptions, type StartThreadOptions, type ThreadManagerOptions, type ThreadRegistryEvent } from './thread-manager-options.js';
 import type { Config } from '@skein/config';
-import type { ThreadInit } from '@skein/extension-api';
 import { newThreadId, randomUuidV7, ThreadId, type UuidV7Source } from '@skein/protocol';
 import { capabilityRootRecord, type ForkPoint, type GitInfo, type LoadedThread, type RolloutWriter, type ThreadListQuery, type ThreadPage } from '@skein/rollout';
 import { RolloutBudgetLedgers } from './budgets/rollout-budget-ledger.js';
@@ -20,7 +19,8 @@ import { firstSelected, withPrimaryWorkspaceRoots } from './session/thread-envir
 import { defaultWorkspaceRoots } from '@skein/sandboxing';
 import { handleFor, type ThreadHandle } from './thread-handle.js';
 import { combineTurnHooks } from './turn/turn-hooks.js';
-import { discardingRecorder, namedRootsOf, recordedInit, recordedMultiAgentMode, subagentHeader } from './thread-open.js';
+import { discardingRecorder, namedRootsOf, recordedInit, recordedMultiAgentMode, subagentHeader, threadSourceField } from './thread-open.js';
+import type { HistoryInitialization } from './model/turn-metadata.js';
 import { AgentRegistry } from './agents/agent-registry.js';
 import { recordedSpawn, subagentsInOrder } from './agents/agent-resume.js';
 import { forkedTurns } from './agents/forked-turns.js';
@@ -113,7 +113,7 @@ export class ThreadManager {
 
   async #start(options: StartThreadOptions, child: ChildThreadRequest | undefined, threadId: ThreadId = newThreadId(this.#uuid)): Promise<ThreadHandle> {
     const config = this.#configFor(options);
-    if (options.ephemeral === true) return this.#open(threadId, undefined, undefined, options, 'created', child);
+    if (options.ephemeral === true) return this.#open(threadId, undefined, undefined, options, 'created', child, 'new');
     const roots = options.init?.selectedCapabilityRoots ?? [];
     // Before the file exists: a root whose path has no file: URI refuses the start, leaving nothing behind.
     const recordedRoots = roots.map(capabilityRootRecord);
@@ -129,7 +129,7 @@ export class ThreadManager {
         originator: options.originator ?? this.#options.originator,
         cli_version: this.#options.cliVersion,
         source: this.#options.source,
-        thread_source: child === undefined ? (this.#options.threadSource ?? 'user') : 'subagent',
+        ...threadSourceField(child === undefined ? (options.threadSource ?? this.#options.threadSource) : 'subagent'),
         ...(options.sessionId === undefined ? {} : { session_id: options.sessionId }),
         model_provider: config.modelProviderId,
         history_mode: 'paginated',
@@ -142,7 +142,7 @@ export class ThreadManager {
       },
     });
     try {
-      return await this.#open(ThreadId.parse(writer.threadId), writer, undefined, options, 'created', child);
+      return await this.#open(ThreadId.parse(writer.threadId), writer, undefined, options, 'created', child, 'new');
     } catch (error) {
       await writer.close();
       throw error;
@@ -151,11 +151,16 @@ export class ThreadManager {
 
   /** Loads a thread and continues its file; the next turn sends only what changed since its last turn. */
   async resume(threadId: string, options: OpenThreadOptions): Promise<ThreadHandle> {
-    return this.#resume(threadId, options, 'loaded');
+    return this.#resume(threadId, options, 'loaded', 'cold_resume');
   }
 
   /** `optionsFor` may depend on what the file holds (a sub-agent's place, for its host). */
-  async #resume(threadId: string, optionsFor: OpenThreadOptions | ((loaded: LoadedThread) => OpenThreadOptions), announce: ThreadRegistryEvent['type']): Promise<ThreadHandle> {
+  async #resume(
+    threadId: string,
+    optionsFor: OpenThreadOptions | ((loaded: LoadedThread) => OpenThreadOptions),
+    announce: ThreadRegistryEvent['type'],
+    history: HistoryInitialization,
+  ): Promise<ThreadHandle> {
     const live = this.#live.get(threadId);
     if (live !== undefined) throw new ThreadManagerError('AlreadyLoaded', `thread ${threadId} is already loaded in this process`);
     // One read of the file, under its writer lock: no other writer can append between reading and continuing it.
@@ -165,7 +170,7 @@ export class ThreadManager {
     // A sub-agent resumed alone keeps its session and path (its header records them).
     const child = this.#agents.rejoin(loaded, this.#configFor(options));
     try {
-      handle = await this.#open(ThreadId.parse(writer.threadId), writer, loaded, options, announce, child);
+      handle = await this.#open(ThreadId.parse(writer.threadId), writer, loaded, options, announce, child, history);
     } catch (error) {
       await writer.close();
       throw error;
@@ -194,6 +199,7 @@ export class ThreadManager {
             };
           },
           'loaded',
+          'cold_resume',
         );
       } catch (error) {
         options.onEvent({ type: 'warning', message: `the sub-agent thread ${summary.id} could not be resumed: ${error instanceof Error ? error.message : String(error)}` });
@@ -203,11 +209,13 @@ export class ThreadManager {
 
   /** Copies a thread (whole, or up to a turn) into a new one and loads the copy. */
   async fork(threadId: string, options: OpenThreadOptions & { readonly upTo?: ForkPoint }): Promise<ThreadHandle> {
+    // Codex's names: a fork of a thread this process has loaded is warm, of one only on disk cold.
+    const history = this.#live.has(threadId) ? 'warm_fork' : 'cold_fork';
     const fork = await this.#options.store.forkThread(threadId, {
       threadId: newThreadId(this.#uuid),
       ...(options.upTo === undefined ? {} : { upTo: options.upTo }),
     });
-    return this.#resume(fork.id, options, 'created');
+    return this.#resume(fork.id, options, 'created', history);
   }
 
   #configFor(options: OpenThreadOptions): Config {
@@ -243,9 +251,10 @@ export class ThreadManager {
     threadId: ThreadId,
     writer: RolloutWriter | undefined,
     loaded: LoadedThread | undefined,
-    options: OpenThreadOptions & { readonly init?: ThreadInit; readonly sessionId?: string },
+    options: OpenThreadOptions & Pick<StartThreadOptions, 'init' | 'sessionId' | 'threadSource'>,
     announce: ThreadRegistryEvent['type'],
-    child?: ChildThreadRequest,
+    child: ChildThreadRequest | undefined,
+    historyInitialization: HistoryInitialization,
   ): Promise<ThreadHandle> {
     const config = this.#configFor(options);
     const originator = options.originator ?? this.#options.originator;
@@ -279,8 +288,11 @@ export class ThreadManager {
       rolloutLedger: this.#rolloutLedgers.ledgerOf(sessionId),
       ...(loaded?.meta.base_instructions?.text === undefined ? {} : { baseInstructions: loaded.meta.base_instructions.text }),
       originator,
-      userAgent: `${originator}/${this.#options.cliVersion}`,
-      threadSource: loaded?.meta.thread_source ?? (child === undefined ? (this.#options.threadSource ?? 'user') : 'subagent'),
+      userAgent: options.userAgent ?? this.#options.userAgent ?? `${originator}/${this.#options.cliVersion}`,
+      threadSource: loaded === undefined ? (child === undefined ? (options.threadSource ?? this.#options.threadSource) : 'subagent') : (loaded.meta.thread_source ?? undefined),
+      installationId: this.#options.installationId,
+      historyInitialization,
+      clientTurnTrigger: this.#options.clientTurnTrigger,
       ...(environment === undefined ? {} : { environment }),
       hooks: combineTurnHooks(this.#options.turnHooks?.({ threadId }) ?? {}, agent?.hooks ?? {}),
       agent: agent?.place,

@@ -11,6 +11,11 @@ import type { ThreadRecorder } from './session/thread-recorder.js';
 /** Names a sub-agent goes by besides its path (Codex gives each a person's name, picked at random; here the thread id's random bits pick it). */
 const NICKNAMES = ['Ada', 'Alan', 'Barbara', 'Claude', 'Dennis', 'Donald', 'Edsger', 'Frances', 'Grace', 'James', 'John', 'Ken', 'Leslie', 'Linus', 'Margaret', 'Niklaus', 'Radia', 'Tony'] as const;
 
+/** `session_meta`'s `thread_source`: absent when no one named the source (Codex's app-server threads). */
+export function threadSourceField(threadSource: string | undefined): { readonly thread_source?: string } {
+  return threadSource === undefined ? {} : { thread_source: threadSource };
+}
+
 /**
  * What a sub-agent's `session_meta` says of it, as Codex records it: the `subagent.thread_spawn`
  * source, and the parent, nickname and path again at the top level.

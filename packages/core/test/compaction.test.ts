@@ -4,7 +4,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { ExtensionRegistryBuilder, defineContextFragment, defineExtension } from '@skein/extension-api';
 import { isUuidV7 } from '@skein/protocol';
-import { assistantMessage, completed, failed, functionCall, sse, startMockResponsesServer, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
+import { assistantMessage, completed, failed, functionCall, outputItemDone, sse, startMockResponsesServer, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HANDOFF_SUMMARY_PREFIX, HANDOFF_SUMMARY_REQUEST, type CoreEvent, type ThreadHandle } from '../src/index.js';
 import { loadConfig } from '@skein/config';
@@ -138,6 +138,16 @@ describe('compaction', () => {
     expect(compacted[0]!.payload).toMatchObject({ message: `${HANDOFF_SUMMARY_PREFIX}\n${SUMMARY}`, window_number: 1, window_id: window.windowId, first_window_id: id, previous_window_id: id });
     const replacement = compacted[0]!.payload.replacement_history as Item[];
     expect(replacement.map((item) => item.id)).toEqual(inputOf(next).slice(1, -1).map((item) => item.id));
+  });
+
+  it("keeps a provider's compaction item (remote_compaction_v2, which every request lists) and sends it back", async () => {
+    const compaction = { type: 'compaction', id: 'cmp_1', encrypted_content: 'sealed-summary' };
+    server.expect([sse(outputItemDone(compaction), assistantMessage('Noted.'), completed()), sse(assistantMessage('Again.'), completed())]);
+    const { thread: handle } = await thread([]);
+    await handle.runTurn(say('first'));
+    await handle.runTurn(say('second'));
+    expect(server.requests[0]!.header('x-codex-beta-features')).toBe('remote_compaction_v2');
+    expect(inputOf(server.requests[1]!)).toContainEqual(expect.objectContaining({ type: 'compaction', encrypted_content: 'sealed-summary' }));
   });
 
   it('compacts between two samplings of a turn when a response pushes usage over the limit', async () => {

@@ -78,6 +78,14 @@ describe('built-in tools', () => {
     expect(server.requests[0]!.toolNames()).not.toContain('web_search');
   });
 
+  it('offers no web search through a provider that serves a local model (Ollama)', async () => {
+    model();
+    const { thread } = await fixture.openThread('"never"', undefined, { overrides: ['web_search="live"', 'model_provider="ollama"'], configEnv: { CODEX_OSS_BASE_URL: server.url } });
+    await thread.runTurn(say('hello'));
+    expect(server.requests[0]!.toolNames()).not.toContain('web_search');
+    expect(server.requests[0]!.toolNames()).toContain('apply_patch');
+  });
+
   it('view_image sends the image as input_image content and tells the client', async () => {
     writeFileSync(path.join(fixture.cwd, 'dot.png'), PNG);
     server.expect([sse(functionCall('view_image', { path: 'dot.png' }, { callId: 'call_img' }), completed()), sse(assistantMessage('A dot.'), completed())]);

@@ -45,6 +45,7 @@ function provider(baseUrl: string, overrides: Partial<ModelProviderInfo> = {}): 
     streamIdleTimeoutMs: 30_000,
     requiresOpenaiAuth: false,
     supportsWebsockets: false,
+    runsHostedTools: true,
     ...overrides,
   };
 }

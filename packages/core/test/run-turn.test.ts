@@ -67,7 +67,7 @@ const UUID = (n: number) => `0192f0e6-7c1a-7b7e-9d2a-${String(n).padStart(12, '0
 function harness(url: string, handlers: ToolHandler[] = [add], model = 'gpt-5.5') {
   const provider: ModelProviderInfo = {
     id: 'mock', name: 'Mock', baseUrl: url, envKey: undefined, envKeyInstructions: undefined, wireApi: 'responses', queryParams: {},
-    httpHeaders: {}, envHttpHeaders: {}, requestMaxRetries: 0, streamMaxRetries: 1, streamIdleTimeoutMs: 10_000, requiresOpenaiAuth: false, supportsWebsockets: false,
+    httpHeaders: {}, envHttpHeaders: {}, requestMaxRetries: 0, streamMaxRetries: 1, streamIdleTimeoutMs: 10_000, requiresOpenaiAuth: false, supportsWebsockets: false, runsHostedTools: true,
   };
   let next = 0;
   const history = new ThreadHistory({ toolOutputTokenLimit: 1000, uuid: () => UUID(++next) });

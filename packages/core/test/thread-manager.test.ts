@@ -101,7 +101,8 @@ describe('ThreadManager', () => {
       expect(request.header('x-codex-window-id')).toBe(`${id}:0`);
       expect(request.body).toMatchObject({ prompt_cache_key: id, client_metadata: { thread_id: id, session_id: id } });
     }
-    expect(metadata.map((entry) => [entry.thread_id, entry.thread_source, entry.request_kind])).toEqual([[id, 'user', 'turn'], [id, 'user', 'turn']]);
+    // The manager names no thread source: the metadata has none (Codex's app-server without threadSource), before and after the resume.
+    expect(metadata.map((entry) => [entry.thread_id, entry.thread_source, entry.request_kind, entry.history_initialization])).toEqual([[id, undefined, 'turn', 'new'], [id, undefined, 'turn', 'cold_resume']]);
     expect(metadata[0]!.turn_id).not.toBe(metadata[1]!.turn_id);
 
     const reloaded = await (await manager()).read(first.threadId);
@@ -110,7 +111,7 @@ describe('ThreadManager', () => {
     expect(reloaded.problems).toEqual([]);
   });
 
-  it('names the enabled experimental features in x-codex-beta-features, sorted, and sends no header when none is on', async () => {
+  it('names the enabled experimental features in x-codex-beta-features, sorted, beside remote_compaction_v2', async () => {
     server.expect([sse(assistantMessage('Plain.'), completed()), sse(assistantMessage('Beta.'), completed())]);
     const plain = await (await manager()).start({ onEvent: () => undefined });
     await plain.runTurn(say('Hi'));
@@ -119,7 +120,7 @@ describe('ThreadManager', () => {
     const beta = await (await manager(['features.prevent_idle_sleep=true', 'features.network_proxy=true', 'features.shell_snapshot=true'])).start({ onEvent: () => undefined });
     await beta.runTurn(say('Hi'));
     await beta.close();
-    expect(server.requests.map((request) => request.header('x-codex-beta-features'))).toEqual([undefined, 'network_proxy,prevent_idle_sleep']);
+    expect(server.requests.map((request) => request.header('x-codex-beta-features'))).toEqual(['remote_compaction_v2', 'network_proxy,prevent_idle_sleep,remote_compaction_v2']);
   });
 
   it('keeps the base instructions in the rollout header, and a resumed thread runs with the recorded ones', async () => {

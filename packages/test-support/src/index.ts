@@ -31,6 +31,8 @@ export type { MessagePhase, AssistantMessageOptions, ReasoningItemOptions, ToolC
 
 export { MCP_FIXTURE_SERVER, mcpFixtureServerToml, startMcpHttpFixture } from './mcp-fixture.js';
 export type { McpHttpFixture } from './mcp-fixture.js';
+export { codexRequestHeaders, TRANSPORT_HEADERS } from './codex-request-headers.js';
+export type { CodexRequestHeaders } from './codex-request-headers.js';
 
 export { streamCut, StreamCut } from './mock-event.js';
 export type { MockEvent } from './mock-event.js';

@@ -15,7 +15,7 @@ server.expect(Array.from({ length: 2 * (ROUNDS + WARMUP) }, () => sse(REPLY, com
 const provider: ModelProviderInfo = {
   id: 'mock', name: 'Mock', baseUrl: server.url, envKey: undefined, envKeyInstructions: undefined, wireApi: 'responses',
   queryParams: {}, httpHeaders: {}, envHttpHeaders: {}, requestMaxRetries: 0, streamMaxRetries: 0, streamIdleTimeoutMs: 30_000,
-  requiresOpenaiAuth: false, supportsWebsockets: false,
+  requiresOpenaiAuth: false, supportsWebsockets: false, runsHostedTools: true,
 };
 const user = ResponseItem.parse({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Say hello.' }] });
 const body = JSON.stringify({ model: 'gpt-5.5', stream: true, input: [user] });

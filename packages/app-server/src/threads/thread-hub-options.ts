@@ -42,4 +42,8 @@ export interface ThreadHubServer extends ThreadHost {
   unsubscribe(threadId: string, connection: ClientConnection): boolean;
   /** Sends a notification to every connected client. */
   broadcastToAll(method: string, params: unknown): void;
+  /** The `user-agent` a client's threads send the model (the one its initialize response reported). */
+  userAgentOf(connection: ClientConnection): string;
+  /** The machine's installation id, sent with every model request. */
+  readonly installationId: string | undefined;
 }

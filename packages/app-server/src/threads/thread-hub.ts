@@ -122,7 +122,8 @@ export class ThreadHub {
       onEvent: live.onEvent,
       clientRequests: live.questions,
       config,
-      originator: connection.initializeParams.clientInfo.name,
+      ...this.#client(connection),
+      ...(params.threadSource === undefined || params.threadSource === null ? {} : { threadSource: params.threadSource }),
       environment: settled.environments,
       ephemeral: params.ephemeral === true,
       init: { selectedCapabilityRoots: params.selectedCapabilityRoots ?? [] },
@@ -161,7 +162,7 @@ export class ThreadHub {
     // and a failed read then leaves nothing loaded behind.
     const turns = params.excludeTurns === true ? [] : await recordedTurns(loaded, extensions.contextFragments);
     const manager = await this.#manager();
-    const handle = await manager.resume(params.threadId, { extensions, onEvent: live.onEvent, clientRequests: live.questions, config, originator: connection.initializeParams.clientInfo.name, workspaceRoots: params.runtimeWorkspaceRoots ?? undefined });
+    const handle = await manager.resume(params.threadId, { extensions, onEvent: live.onEvent, clientRequests: live.questions, config, ...this.#client(connection), workspaceRoots: params.runtimeWorkspaceRoots ?? undefined });
     // A resumed root brought its sub-agents back: the client follows them as it follows the root.
     for (const sub of manager.loaded()) if (sub.sessionId === handle.threadId && sub.threadId !== handle.threadId) this.server.subscribe(sub.threadId, connection);
     return { ...(await this.#register(live, handle, connection, turns)), loaded };
@@ -187,7 +188,7 @@ export class ThreadHub {
       onEvent: live.onEvent,
       clientRequests: live.questions,
       config,
-      originator: connection.initializeParams.clientInfo.name,
+      ...this.#client(connection),
       workspaceRoots: params.runtimeWorkspaceRoots ?? undefined,
       ...(upTo === undefined ? {} : { upTo }),
     });
@@ -343,6 +344,11 @@ export class ThreadHub {
     return { thread: live, response: await this.response(live, turns) };
   }
 
+  /** How a client's threads name it to the model: its name (`originator`) and user agent. */
+  #client(connection: ClientConnection): { readonly originator: string; readonly userAgent: string } {
+    return { originator: connection.initializeParams.clientInfo.name, userAgent: this.server.userAgentOf(connection) };
+  }
+
   /** What LiveThreads report to: the server, read receipts, and the queue delivered after a turn. */
   #threadHost(): ThreadHost {
     return {
@@ -367,6 +373,7 @@ export class ThreadHub {
           originator: 'skein_app_server',
           source: 'vscode',
           cliVersion: this.options.cliVersion,
+          installationId: this.server.installationId,
           environment: this.options.environment,
           // An active goal keeps an app-server thread working with turns of its own.
           continueGoals: true,

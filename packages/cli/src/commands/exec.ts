@@ -6,7 +6,22 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { hostSkills } from '@skein/app-server/host-skills';
 import { ConfigError, parseConfigOverride, readSavedApiKey, type Config } from '@skein/config';
-import { extensionFlagSources, loadExtensions, localHostFacts, localThreadEnvironment, MAX_LOCAL_IMAGE_BYTES, REVIEW_OUTPUT_SCHEMA, reviewHint, ThreadManager, type CoreEvent, type ThreadEnvironment, type ThreadHandle } from '@skein/core';
+import {
+  extensionFlagSources,
+  loadExtensions,
+  localHostFacts,
+  localThreadEnvironment,
+  localUserAgentHost,
+  MAX_LOCAL_IMAGE_BYTES,
+  readInstallationId,
+  REVIEW_OUTPUT_SCHEMA,
+  reviewHint,
+  ThreadManager,
+  userAgent,
+  type CoreEvent,
+  type ThreadEnvironment,
+  type ThreadHandle,
+} from '@skein/core';
 import type { ExtensionRegistry } from '@skein/extension-api';
 import { CODEX_VERSION, type UserInput } from '@skein/protocol';
 import { collectGitInfo, ThreadStore, type GitInfo } from '@skein/rollout';
@@ -192,7 +207,12 @@ async function runExec(
   try {
     // Connected before the thread starts, so an unreachable exec-server fails before any model request.
     remote = execServerUrl === undefined ? undefined : await connectRemoteEnvironment(execServerUrl);
-    const threads = managerFor(config, extensions.registry, store, io, options.threadSource, remote?.environment, await savedApiKeyOf(config, io));
+    const threads = managerFor(config, extensions.registry, store, io, {
+      threadSource: options.threadSource,
+      remote: remote?.environment,
+      savedApiKey: await savedApiKeyOf(config, io),
+      installationId: await readInstallationId(config.homeDir),
+    });
     const json = options.json === true || options.experimentalJson === true;
     const mapper = new ExecEventMapper();
     const human = new HumanOutput({ write: io.stderr, color: useColor(options.color, io.stderrIsTerminal === true, io.env) });
@@ -288,19 +308,32 @@ async function savedApiKeyOf(config: Config, io: ExecIo): Promise<string | undef
   }
 }
 
-function managerFor(config: Config, extensions: ExtensionRegistry, store: ThreadStore, io: ExecIo, threadSource: string | undefined, remote: ThreadEnvironment | undefined, savedApiKey: string | undefined): ThreadManager {
+/** What `exec`'s threads carry besides the config: who starts them, where they run, the saved key, the machine's id. */
+interface ExecThreadFacts {
+  readonly threadSource: string | undefined;
+  readonly remote: ThreadEnvironment | undefined;
+  readonly savedApiKey: string | undefined;
+  readonly installationId: string;
+}
+
+function managerFor(config: Config, extensions: ExtensionRegistry, store: ThreadStore, io: ExecIo, facts: ExecThreadFacts): ThreadManager {
+  // A wrapper names itself as Codex lets it (CODEX_INTERNAL_ORIGINATOR_OVERRIDE): request header and session_meta.
+  const originator = io.env['CODEX_INTERNAL_ORIGINATOR_OVERRIDE']?.trim() || 'skein_exec';
   return new ThreadManager({
-    savedApiKey: () => savedApiKey,
+    savedApiKey: () => facts.savedApiKey,
     // Commands and patches act on this machine (or the CODEX_EXEC_SERVER_URL exec-server), confined by the thread's sandbox settings.
-    environment: remote ?? localThreadEnvironment({ cwd: config.cwd, env: io.env }),
-    ...(threadSource === undefined ? {} : { threadSource }),
+    environment: facts.remote ?? localThreadEnvironment({ cwd: config.cwd, env: io.env }),
+    // As Codex's exec: the user starts the thread, and each turn says exec started it.
+    threadSource: facts.threadSource ?? 'user',
+    clientTurnTrigger: 'exec',
+    installationId: facts.installationId,
     store,
     config,
     extensions,
     env: io.env,
     host: localHostFacts(io.env),
-    // A wrapper names itself as Codex lets it (CODEX_INTERNAL_ORIGINATOR_OVERRIDE): request header and session_meta.
-    originator: io.env['CODEX_INTERNAL_ORIGINATOR_OVERRIDE']?.trim() || 'skein_exec',
+    originator,
+    userAgent: userAgent({ name: originator, version: CODEX_VERSION }, CODEX_VERSION, localUserAgentHost(io.env)),
     source: 'exec',
     // Codex clients read the rollout's `cli_version` to know what the file holds: the formats are Codex's.
     cliVersion: CODEX_VERSION,

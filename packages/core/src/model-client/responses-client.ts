@@ -103,20 +103,28 @@ export class ResponsesClient {
     await this.#sleep(delayMs, signal);
   }
 
+  /** In Codex's order: the turn's own headers, the provider's and the transport's, then who asks. */
   #headers(extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
-    const headers: Record<string, string> = {
-      ...this.#provider.httpHeaders,
-      accept: 'text/event-stream',
-      'content-type': 'application/json',
+    const { originator, 'user-agent': userAgent, ...turn } = extra ?? {};
+    const headers: Record<string, string> = { ...turn };
+    // The turn's headers win over a provider's of the same name: they identify the request.
+    const provide = (name: string, value: string) => {
+      if (!(name in turn)) headers[name] = value;
     };
+    for (const [name, value] of Object.entries(this.#provider.httpHeaders)) provide(name, value);
+    provide('accept', 'text/event-stream');
+    provide('content-type', 'application/json');
     for (const [name, variable] of Object.entries(this.#provider.envHttpHeaders)) {
       const value = this.#env[variable];
-      if (value !== undefined && value !== '') headers[name] = value;
+      if (value !== undefined && value !== '') provide(name, value);
     }
     const key = this.#apiKey();
-    if (key !== undefined) headers.authorization = `Bearer ${key}`;
-    return { ...headers, ...extra };
+    if (key !== undefined) provide('authorization', `Bearer ${key}`);
+    if (originator !== undefined) headers.originator = originator;
+    if (userAgent !== undefined) headers['user-agent'] = userAgent;
+    return headers;
   }
+
 
   /**
    * The bearer key, as Codex 0.171.0 picks it (probed): a provider with its own `env_key` takes that

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { turnRequestMetadata, type TurnIdentity } from './turn-metadata.js';
+import { sandboxTag, turnRequestMetadata, type TurnIdentity } from './turn-metadata.js';
 
 const identity: TurnIdentity = {
   sessionId: 's-1',
@@ -19,10 +19,35 @@ const identity: TurnIdentity = {
 describe('turnRequestMetadata', () => {
   it('names headers and client metadata as Codex 0.171.0 does', () => {
     const { headers, clientMetadata } = turnRequestMetadata(identity);
-    expect(Object.keys(headers).sort()).toEqual(['originator', 'session-id', 'thread-id', 'user-agent', 'x-client-request-id', 'x-codex-turn-metadata', 'x-codex-window-id']);
+    // Codex's order (the client adds accept, content-type and authorization before originator).
+    expect(Object.keys(headers)).toEqual(['x-codex-beta-features', 'x-codex-window-id', 'x-codex-turn-metadata', 'x-client-request-id', 'session-id', 'thread-id', 'originator', 'user-agent']);
+    expect(headers['x-codex-beta-features']).toBe('remote_compaction_v2');
     expect(headers['x-codex-window-id']).toBe('t-1:0');
     expect(JSON.parse(headers['x-codex-turn-metadata']!)).toMatchObject({ thread_id: 't-1', turn_id: 'u-1', request_kind: 'turn', thread_source: 'user', window_number: 0 });
     expect(Object.keys(clientMetadata).sort()).toEqual(['root_turn_id', 'session_id', 'thread_id', 'turn_id', 'x-codex-turn-metadata', 'x-codex-window-id']);
+  });
+
+  it('lists the beta features that are on with remote_compaction_v2, sorted', () => {
+    const { headers } = turnRequestMetadata({ ...identity, betaFeatures: ['zeta', 'memories', 'remote_compaction_v2'] });
+    expect(headers['x-codex-beta-features']).toBe('memories,remote_compaction_v2,zeta');
+  });
+
+  it('leaves out the thread source and trigger no one named, and the installation id the host did not read', () => {
+    const { threadSource: _source, ...anonymous } = identity;
+    const metadata = JSON.parse(turnRequestMetadata(anonymous).headers['x-codex-turn-metadata']!) as Record<string, unknown>;
+    expect(metadata).not.toHaveProperty('thread_source');
+    expect(metadata).not.toHaveProperty('turn_trigger');
+    expect(metadata).not.toHaveProperty('installation_id');
+    const named = turnRequestMetadata({ ...identity, installationId: 'i-1', turnTrigger: 'exec' });
+    expect(JSON.parse(named.headers['x-codex-turn-metadata']!)).toMatchObject({ installation_id: 'i-1', turn_trigger: 'exec' });
+    expect(named.clientMetadata['x-codex-installation-id']).toBe('i-1');
+  });
+
+  it('names the platform sandbox as Codex does, none with full access', () => {
+    expect(sandboxTag('read-only', 'linux')).toBe('seccomp');
+    expect(sandboxTag('workspace-write', 'darwin')).toBe('seatbelt');
+    expect(sandboxTag('workspace-write', 'win32')).toBe('windows_sandbox');
+    expect(sandboxTag('danger-full-access', 'linux')).toBe('none');
   });
 
   it('keeps a client’s extra metadata but never lets it replace the turn metadata', () => {

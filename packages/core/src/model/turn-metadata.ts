@@ -1,9 +1,14 @@
-// The request headers and `client_metadata` that identify a turn to the provider, named as Codex
-// 0.171.0 names them. The turn metadata is built from the session alone: metadata a client adds
-// travels in the body and can never replace it (so `thread_source` cannot be spoofed).
+// The request headers and `client_metadata` that identify a turn to the provider, named and ordered
+// as Codex 0.171.0 sends them (probed). The turn metadata is built from the session alone: metadata
+// a client adds travels in the body and can never replace it (so `thread_source` cannot be spoofed).
+
+/** How the thread's history came to be for this process (Codex's `history_initialization`). */
+export type HistoryInitialization = 'new' | 'cold_resume' | 'cold_fork' | 'warm_fork';
 
 /** What identifies one sampling request. */
 export interface TurnIdentity {
+  /** The machine's installation id (`<home>/installation_id`), when the host read one. */
+  readonly installationId?: string | undefined;
   readonly sessionId: string;
   readonly threadId: string;
   readonly turnId: string;
@@ -15,10 +20,14 @@ export interface TurnIdentity {
   readonly contextWindowId?: string;
   /** Set for the request that summarises the window (`request_kind: "compaction"`); absent for a turn's requests. */
   readonly compaction?: CompactionTrigger;
-  readonly threadSource: string;
-  /** Why the turn runs when no one asked for it (Codex's `turn_trigger`, e.g. `goal`). */
+  readonly historyInitialization?: HistoryInitialization | undefined;
+  /** Who started the thread; absent for an app-server thread whose client named no source, as in Codex. */
+  readonly threadSource?: string | undefined;
+  /** What started the turn (Codex's `turn_trigger`: `exec` for `exec`'s turns, `goal` for a goal's continuation; absent for an app-server client's). */
   readonly turnTrigger?: string | undefined;
   readonly sandboxMode: string;
+  /** The platform sandbox the thread's commands run in (`none` with full access): Codex's metric tag. */
+  readonly sandbox?: SandboxTag | undefined;
   readonly model: string;
   readonly reasoningEffort: string | undefined;
   readonly turnStartedAtMs: number;
@@ -33,6 +42,24 @@ export interface TurnIdentity {
   readonly agentName?: string;
   /** For a sub-agent: the thread and turn that spawned it. */
   readonly spawnedBy?: { readonly threadId: string; readonly turnId: string | undefined };
+}
+
+/** Codex's names for the platform sandboxes. */
+export type SandboxTag = 'none' | 'seatbelt' | 'seccomp' | 'windows_sandbox';
+
+/** The sandbox a platform's commands run in under `sandboxMode`. */
+export function sandboxTag(sandboxMode: string, platform: NodeJS.Platform): SandboxTag {
+  if (sandboxMode === 'danger-full-access') return 'none';
+  switch (platform) {
+    case 'linux':
+      return 'seccomp';
+    case 'darwin':
+      return 'seatbelt';
+    case 'win32':
+      return 'windows_sandbox';
+    default:
+      return 'none';
+  }
 }
 
 /** Why and where a compaction runs, as Codex reports it in the turn metadata's `compaction` object. */
@@ -52,6 +79,7 @@ export interface TurnRequestMetadata {
 export function turnRequestMetadata(identity: TurnIdentity): TurnRequestMetadata {
   const windowId = `${identity.threadId}:${identity.windowNumber}`;
   const turnMetadata = JSON.stringify({
+    ...(identity.installationId === undefined ? {} : { installation_id: identity.installationId }),
     session_id: identity.sessionId,
     thread_id: identity.threadId,
     agent_name: identity.agentName ?? '/root',
@@ -60,13 +88,20 @@ export function turnRequestMetadata(identity: TurnIdentity): TurnRequestMetadata
     window_number: identity.windowNumber,
     ...(identity.contextWindowId === undefined ? {} : { context_window_id: identity.contextWindowId }),
     request_kind: identity.compaction === undefined ? 'turn' : 'compaction',
+    history_initialization: identity.historyInitialization ?? 'new',
     ...(identity.spawnedBy === undefined ? {} : { parent_thread_id: identity.spawnedBy.threadId, ...(identity.spawnedBy.turnId === undefined ? {} : { parent_turn_id: identity.spawnedBy.turnId }) }),
     root_turn_id: identity.rootTurnId,
     ...(identity.spawnedBy === undefined ? {} : { subagent_kind: 'thread_spawn' }),
-    thread_source: identity.threadSource,
+    ...(identity.threadSource === undefined ? {} : { thread_source: identity.threadSource }),
     ...(identity.turnTrigger === undefined ? {} : { turn_trigger: identity.turnTrigger }),
+    sandbox: identity.sandbox ?? 'none',
     sandbox_mode: identity.sandboxMode,
+    // Skein has no automatic approval reviewer and no Node REPL tool, and sends no analytics.
+    auto_review_enabled: false,
+    node_repl_auto_review_required: false,
+    node_repl_disabled: false,
     turn_started_at_unix_ms: identity.turnStartedAtMs,
+    analytics_enabled: false,
     // A compaction request names why it runs instead of the model settings (as Codex sends it).
     ...(identity.compaction === undefined
       ? { model: identity.model, reasoning_effort: identity.reasoningEffort ?? null }
@@ -81,17 +116,18 @@ export function turnRequestMetadata(identity: TurnIdentity): TurnRequestMetadata
         }),
   });
   return {
+    // Codex's order; the client sends accept, content-type and authorization before the last two.
     headers: {
-      originator: identity.originator,
-      'user-agent': identity.userAgent,
-      'session-id': identity.sessionId,
-      'thread-id': identity.threadId,
-      'x-client-request-id': identity.threadId,
+      'x-codex-beta-features': betaFeatures(identity.betaFeatures ?? []),
       'x-codex-window-id': windowId,
-      ...betaFeaturesHeader(identity.betaFeatures ?? []),
       'x-codex-turn-metadata': turnMetadata,
       // A sub-agent's requests name the thread that spawned it, as Codex's do.
       ...(identity.spawnedBy === undefined ? {} : { 'x-codex-parent-thread-id': identity.spawnedBy.threadId, 'x-openai-subagent': 'collab_spawn' }),
+      'x-client-request-id': identity.threadId,
+      'session-id': identity.sessionId,
+      'thread-id': identity.threadId,
+      originator: identity.originator,
+      'user-agent': identity.userAgent,
     },
     clientMetadata: {
       ...identity.extraClientMetadata,
@@ -101,15 +137,18 @@ export function turnRequestMetadata(identity: TurnIdentity): TurnRequestMetadata
       session_id: identity.sessionId,
       thread_id: identity.threadId,
       'x-codex-window-id': windowId,
+      ...(identity.installationId === undefined ? {} : { 'x-codex-installation-id': identity.installationId }),
     },
   };
 }
 
 /**
- * `x-codex-beta-features`: the enabled experimental features, sorted and comma-joined, as Codex sends
- * them; no header when none is on. Codex also always lists `remote_compaction_v2`, which tells the
- * provider the client takes its remote compaction; Skein does not, so it does not claim it.
+ * `x-codex-beta-features`: the enabled experimental features and `remote_compaction_v2`, sorted and
+ * comma-joined, as Codex sends them. Codex always lists `remote_compaction_v2`: it says the client
+ * takes a `compaction` item in a response and sends it back in later input, which Skein's history does.
  */
-function betaFeaturesHeader(features: readonly string[]): Record<string, string> {
-  return features.length === 0 ? {} : { 'x-codex-beta-features': [...features].sort().join(',') };
+function betaFeatures(features: readonly string[]): string {
+  return [...new Set([REMOTE_COMPACTION_V2, ...features])].sort().join(',');
 }
+
+const REMOTE_COMPACTION_V2 = 'remote_compaction_v2';

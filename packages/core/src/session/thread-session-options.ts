@@ -11,6 +11,7 @@ import type { ClientRequests } from './client-requests.js';
 import type { SelectedEnvironment } from './thread-environment.js';
 import type { ThreadRecorder } from './thread-recorder.js';
 import type { AgentPlace } from './turn-requests.js';
+import type { HistoryInitialization } from '../model/turn-metadata.js';
 import type { NamespaceToolHandler } from '@skein/extension-api';
 import type { HostFacts } from './turn-context-assembly.js';
 import type { WorkspaceReader } from './workspace-reader.js';
@@ -41,8 +42,14 @@ export interface ThreadSessionOptions {
   /** Names the client in request headers. */
   readonly originator?: string;
   readonly userAgent?: string;
-  /** Who started the thread (`user`, `subagent`, …), sent in the turn metadata. */
-  readonly threadSource?: string;
+  /** Who started the thread (`user`, `subagent`, …), sent in the turn metadata; absent when no one said. */
+  readonly threadSource?: string | undefined;
+  /** The machine's installation id, sent in the turn metadata. */
+  readonly installationId?: string | undefined;
+  /** How the thread's history was loaded (new, resumed, forked), sent in the turn metadata. */
+  readonly historyInitialization?: HistoryInitialization | undefined;
+  /** The `turn_trigger` of turns the client starts (`exec` for `skein exec`); absent for an app-server client's. */
+  readonly clientTurnTrigger?: string | undefined;
   /**
    * Where the thread's tools act: one environment, or every attached one with the primary first.
    * With one, the model is offered `exec_command`, `write_stdin` and `apply_patch` (Codex's order),

@@ -331,8 +331,9 @@ export class ThreadSession {
 
   /** The headers and client metadata of one request, in the thread's current window. */
   #requestMetadata(place: Omit<RequestPlace, 'window'>): TurnRequestMetadata {
-    const { threadSource, originator, userAgent, agent } = this.#options;
-    return requestMetadata({ sessionId: this.sessionId, threadId: this.threadId, threadSource, originator, userAgent, agent }, { ...place, window: this.#compaction.window });
+    const { installationId, historyInitialization, threadSource, clientTurnTrigger, originator, userAgent, agent } = this.#options;
+    const sender = { installationId, sessionId: this.sessionId, threadId: this.threadId, historyInitialization, threadSource, clientTurnTrigger, originator, userAgent, agent };
+    return requestMetadata(sender, { ...place, window: this.#compaction.window });
   }
 
   /** Ends a model turn: input steered in that no request carried is kept for the next turn, then the thread is free. */

@@ -52,7 +52,8 @@ export interface ThreadToolsOptions {
 
 interface PlanKey {
   readonly features: Config['features'];
-  readonly webSearch: Config['webSearch'];
+  /** Undefined where the provider cannot run hosted tools. */
+  readonly webSearch: Config['webSearch'] | undefined;
   readonly model: ModelInfo;
   readonly hasEnvironment: boolean;
   readonly environmentChoice: boolean;
@@ -87,7 +88,8 @@ export class ThreadTools {
   /** The tools for this config and model; `environmentChoice` when two or more environments are attached. */
   router(config: Config, model: ModelInfo, hasEnvironment: boolean, environmentChoice = false): Promise<ToolRouter> {
     this.mcp.use(config);
-    const key: PlanKey = { features: config.features, webSearch: config.webSearch, model, hasEnvironment, environmentChoice, cwd: config.cwd, mcp: this.mcp.hasServers };
+    const webSearch = config.modelProvider.runsHostedTools ? config.webSearch : undefined;
+    const key: PlanKey = { features: config.features, webSearch, model, hasEnvironment, environmentChoice, cwd: config.cwd, mcp: this.mcp.hasServers };
     const planned = this.#planned;
     if (planned !== undefined && sameKey(planned.key, key)) return planned.router;
     const router = this.#plan(key);

@@ -5,13 +5,17 @@ import type { AgentParent } from '../agents/agent-tree.js';
 import type { ContextWindow } from '../compaction/context-window.js';
 import type { ModelInfo } from '../model/model-catalog.js';
 import type { SamplingRequest } from '../model/responses-request.js';
-import { turnRequestMetadata, type CompactionTrigger, type TurnRequestMetadata } from '../model/turn-metadata.js';
+import { sandboxTag, turnRequestMetadata, type CompactionTrigger, type HistoryInitialization, type TurnRequestMetadata } from '../model/turn-metadata.js';
 
 /** Who the requests come from, for their metadata. */
 export interface RequestSender {
+  readonly installationId: string | undefined;
   readonly sessionId: string;
   readonly threadId: string;
+  readonly historyInitialization: HistoryInitialization | undefined;
   readonly threadSource: string | undefined;
+  /** What a turn no one but the client started is called (`exec` for `skein exec`'s turns). */
+  readonly clientTurnTrigger: string | undefined;
   readonly originator: string | undefined;
   readonly userAgent: string | undefined;
   /** The thread's agent path and, for a sub-agent, who spawned it (see agent-tree.ts). */
@@ -53,6 +57,7 @@ export function sharedRequestFields(config: Config, threadId: string, clientMeta
 export function requestMetadata(sender: RequestSender, place: RequestPlace): TurnRequestMetadata {
   const { config, model } = place;
   return turnRequestMetadata({
+    installationId: sender.installationId,
     sessionId: sender.sessionId,
     threadId: sender.threadId,
     turnId: place.turnId,
@@ -61,15 +66,17 @@ export function requestMetadata(sender: RequestSender, place: RequestPlace): Tur
     windowNumber: place.window.windowNumber,
     contextWindowId: place.window.windowId,
     ...(place.compaction === undefined ? {} : { compaction: place.compaction }),
-    threadSource: sender.threadSource ?? 'user',
+    historyInitialization: sender.historyInitialization,
+    threadSource: sender.threadSource,
     sandboxMode: config.sandboxMode,
+    sandbox: sandboxTag(config.sandboxMode, process.platform),
     model: model.slug,
     reasoningEffort: config.modelReasoningEffort ?? model.defaultReasoningEffort,
     turnStartedAtMs: place.turnStartedAtMs,
     originator: sender.originator ?? 'skein',
     userAgent: sender.userAgent ?? 'skein',
     ...(place.extraClientMetadata === undefined ? {} : { extraClientMetadata: place.extraClientMetadata }),
-    ...(place.turnTrigger === undefined ? {} : { turnTrigger: place.turnTrigger }),
+    turnTrigger: place.turnTrigger ?? sender.clientTurnTrigger,
     ...(sender.agent === undefined ? {} : { agentName: sender.agent.path }),
     ...(sender.agent?.parent === undefined ? {} : { spawnedBy: { threadId: sender.agent.parent.threadId, turnId: sender.agent.parent.turnId } }),
     betaFeatures: config.features

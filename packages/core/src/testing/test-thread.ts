@@ -44,6 +44,8 @@ export interface TestThreadOptions {
   readonly hostEnv: Readonly<Record<string, string | undefined>>;
   /** `-c` style overrides after the mock provider's (e.g. `approval_policy="never"`). */
   readonly overrides?: readonly string[];
+  /** The environment config is loaded with (e.g. `CODEX_OSS_BASE_URL`); default none. */
+  readonly configEnv?: Readonly<Record<string, string>>;
   /** Default `local`. */
   readonly environment?: TestEnvironmentKind;
   readonly extensions?: ExtensionRegistry;
@@ -95,7 +97,7 @@ export function createTestWorkspace(): TestWorkspace {
 
 /** Starts a thread in `workspace`: config for the mock model, a registry over a real store, the environment asked for. */
 export async function startTestThread(workspace: TestWorkspace, options: TestThreadOptions): Promise<TestThread> {
-  const { config } = await loadConfig({ cwd: workspace.workspace, env: {}, homeDir: workspace.home, overrides: [...mockProviderOverrides(options.modelUrl), ...(options.overrides ?? [])] });
+  const { config } = await loadConfig({ cwd: workspace.workspace, env: options.configEnv ?? {}, homeDir: workspace.home, overrides: [...mockProviderOverrides(options.modelUrl), ...(options.overrides ?? [])] });
   const environment = await testEnvironment(options.environment ?? 'local', workspace, options.hostEnv);
   const extensions = options.extensions ?? new ExtensionRegistryBuilder().build();
   const newManager = async () => {
@@ -110,6 +112,8 @@ export async function startTestThread(workspace: TestWorkspace, options: TestThr
       host: { shell: 'bash', timezone: 'Etc/UTC' },
       originator: 'skein_test',
       source: 'exec',
+      // Started by a user, as `skein exec`'s threads are.
+      threadSource: 'user',
       cliVersion: '0.0.0',
       ...(environment === undefined ? {} : { environment }),
       ...(options.turnHooks === undefined ? {} : { turnHooks: options.turnHooks }),

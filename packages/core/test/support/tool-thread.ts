@@ -66,6 +66,7 @@ export interface ToolThreadFixture {
       readonly sandbox?: string;
       readonly environment?: ThreadEnvironment | null;
       readonly overrides?: readonly string[];
+      readonly configEnv?: Readonly<Record<string, string>>;
       readonly extensions?: ExtensionRegistry;
       readonly turnHooks?: ThreadManagerOptions['turnHooks'];
     },
@@ -108,6 +109,7 @@ export function toolThreadFixture(server: MockResponsesServer): ToolThreadFixtur
           'sandbox_workspace_write.exclude_tmpdir_env_var=true',
           ...(options.overrides ?? []),
         ],
+        ...(options.configEnv === undefined ? {} : { configEnv: options.configEnv }),
         environment: options.environment === null ? 'none' : (options.environment ?? 'local'),
         clientRequests: client,
         ...(options.extensions === undefined ? {} : { extensions: options.extensions }),

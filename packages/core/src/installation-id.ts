@@ -1,7 +1,7 @@
 // The installation id Codex keeps in `<home>/installation_id` (a UUID, shared with a Codex install
-// using the same home); created on first use, as Codex does.
+// using the same home): created on first use, as Codex does, and sent with every model request.
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -17,6 +17,9 @@ export async function readInstallationId(homeDir: string): Promise<string> {
   }
   const id = randomUUID();
   await mkdir(homeDir, { recursive: true });
-  await writeFile(file, id);
+  // Written aside and renamed, so a crash never leaves a half-written id for the next start to replace.
+  const partial = `${file}.${process.pid}.tmp`;
+  await writeFile(partial, id);
+  await rename(partial, file);
   return id;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { platformInfo, userAgent } from './user-agent.js';
+import { userAgent } from './user-agent.js';
 
 describe('userAgent', () => {
   it('has Codex\'s shape: client/version (os release; arch) terminal (client; client version)', () => {
@@ -8,11 +8,5 @@ describe('userAgent', () => {
     expect(userAgent({ name: 'ide', version: '1' }, '0.4.0', { ...host, arch: 'arm64', env: { TERM_PROGRAM: 'iTerm.app', TERM: 'xterm' } })).toBe(
       'ide/0.4.0 (Linux 6.1.0; aarch64) iTerm.app (ide; 1)',
     );
-  });
-
-  it('reports the platform family and OS as Codex names them', () => {
-    expect(platformInfo('linux')).toEqual({ platformFamily: 'unix', platformOs: 'linux' });
-    expect(platformInfo('darwin')).toEqual({ platformFamily: 'unix', platformOs: 'macos' });
-    expect(platformInfo('win32')).toEqual({ platformFamily: 'windows', platformOs: 'windows' });
   });
 });

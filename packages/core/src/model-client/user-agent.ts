@@ -1,4 +1,4 @@
-// The `userAgent` the initialize response reports, shaped like Codex's:
+// The `user-agent` of model requests (and the app-server's initialize response), shaped like Codex's:
 // `<client>/<version> (<os> <release>; <arch>) <terminal> (<client>; <client version>)`.
 import os from 'node:os';
 import type { ClientInfo } from '@skein/protocol';
@@ -23,10 +23,4 @@ export function userAgent(client: ClientInfo, version: string, host: UserAgentHo
   const terminal = host.env.TERM_PROGRAM ?? host.env.TERM ?? 'unknown';
   const arch = ARCH[host.arch] ?? host.arch;
   return `${client.name}/${version} (${host.osType} ${host.osRelease}; ${arch}) ${terminal} (${client.name}; ${client.version})`;
-}
-
-/** `platformFamily` and `platformOs` as Codex reports them. */
-export function platformInfo(platform: NodeJS.Platform): { readonly platformFamily: string; readonly platformOs: string } {
-  if (platform === 'win32') return { platformFamily: 'windows', platformOs: 'windows' };
-  return { platformFamily: 'unix', platformOs: platform === 'darwin' ? 'macos' : platform };
 }
