@@ -1,0 +1,113 @@
+// The parent's side of the code-mode host: spawns the host process on first use (with an empty
+// environment and a bounded heap), starts cells in it, answers their tool calls, and collects what
+// they print. A host that dies fails the cells it ran; the next cell starts a new one.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { CellRun, type CellTool } from './cell-run.js';
+import { HostMessage, type CellLimits, type ParentMessage } from './host-protocol.js';
+
+/** The host program, built beside this module (dist/host); from the sources (tests), the built one. */
+function hostScript(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const built = path.join(here, 'host', 'host-main.js');
+  return existsSync(built) ? built : path.join(here, '..', 'dist', 'host', 'host-main.js');
+}
+
+/** Limits each cell runs under unless the host is given others. */
+export const DEFAULT_CELL_LIMITS: CellLimits = { memoryBytes: 128 * 1024 * 1024, cpuSliceMs: 10_000 };
+
+/** How a host is set up. */
+export interface CodeModeHostOptions {
+  readonly limits?: Partial<CellLimits>;
+  /** The host process's V8 heap cap in MiB (the isolates' heaps are inside it). */
+  readonly hostHeapMiB?: number;
+}
+
+/** What a cell is started with. */
+export interface CellStartOptions {
+  /** The cell's id in its session (`Script running with cell ID <n>`). */
+  readonly id: number;
+  readonly source: string;
+  readonly tools: readonly CellTool[];
+  /** The session's `store()` values (JSON text per key); the cell's stores are written back to it. */
+  readonly store: Map<string, string>;
+  /** `notify(text)`: output the model should see while the cell runs. */
+  readonly onNotify?: (text: string) => void;
+}
+
+export class CodeModeHost {
+  readonly #limits: CellLimits;
+  readonly #heapMiB: number;
+  #process: ChildProcessWithoutNullStreams | undefined;
+  readonly #runs = new Map<number, CellRun>();
+  #closed = false;
+
+  constructor(options: CodeModeHostOptions = {}) {
+    this.#limits = { ...DEFAULT_CELL_LIMITS, ...options.limits };
+    this.#heapMiB = options.hostHeapMiB ?? 512;
+  }
+
+  /** Starts a cell; its run reports the cell's output and end. */
+  start(options: CellStartOptions): CellRun {
+    if (this.#closed) throw new Error('the code-mode host is closed');
+    if (this.#runs.has(options.id)) throw new Error(`cell ${options.id} is already running`);
+    const run = new CellRun(options, (message) => this.#send(message));
+    this.#runs.set(options.id, run);
+    void run.ended.then(() => this.#runs.delete(options.id));
+    this.#send({ type: 'start', cell: options.id, source: options.source, tools: options.tools.map(({ name, description }) => ({ name, description })), store: Object.fromEntries(options.store), limits: this.#limits });
+    return run;
+  }
+
+  /** The cells still running. */
+  get running(): number {
+    return this.#runs.size;
+  }
+
+  /** Terminates every cell and stops the host process. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const run of this.#runs.values()) run.fail('the code-mode host closed');
+    const child = this.#process;
+    this.#process = undefined;
+    if (child === undefined || child.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.stdin.end();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 2000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  #send(message: ParentMessage): void {
+    const child = this.#host();
+    child.stdin.write(`${JSON.stringify(message)}\n`);
+  }
+
+  #host(): ChildProcessWithoutNullStreams {
+    if (this.#process !== undefined) return this.#process;
+    // No environment: a cell cannot read the parent's secrets even if it escaped its isolate.
+    const child = spawn(process.execPath, [`--max-old-space-size=${this.#heapMiB}`, hostScript()], { env: {}, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.#process = child;
+    child.stdin.on('error', () => undefined);
+    child.stderr.on('data', () => undefined);
+    createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => this.#receive(line));
+    child.once('exit', (code, signal) => {
+      if (this.#process === child) this.#process = undefined;
+      for (const run of this.#runs.values()) run.fail(`the code-mode host exited (${signal ?? `code ${code ?? 'unknown'}`})`);
+    });
+    return child;
+  }
+
+  #receive(line: string): void {
+    let parsed: HostMessage;
+    try {
+      parsed = HostMessage.parse(JSON.parse(line));
+    } catch {
+      return;
+    }
+    if (parsed.type === 'ready') return;
+    this.#runs.get(parsed.cell)?.receive(parsed);
+  }
+}
