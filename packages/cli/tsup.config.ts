@@ -27,6 +27,8 @@ const LAZY_BUILTINS = ['async_hooks', 'child_process', 'crypto', 'dgram', 'dns',
 
 // The sandboxed fs helper exec-server starts beside its own module; bundled, that module is in dist/.
 const FS_HELPER = path.resolve('node_modules', '@skein', 'exec-server', 'dist', 'fs-helper.js');
+// The code-mode host (one self-contained script) the code-mode client starts beside its own module.
+const CODE_MODE_HOST = path.resolve('node_modules', '@skein', 'code-mode', 'dist', 'code-mode-host.cjs');
 // The skills extension's system skills, which it looks for beside the bundle before resolving its package.
 const SYSTEM_SKILLS = path.resolve('node_modules', '@skein', 'ext-skills', 'system-skills');
 
@@ -66,6 +68,7 @@ export default defineConfig([
     external: ['better-sqlite3', '@lydell/node-pty'],
     onSuccess: async () => {
       await copyFile(FS_HELPER, path.join('dist', 'fs-helper.js'));
+      await copyFile(CODE_MODE_HOST, path.join('dist', 'code-mode-host.cjs'));
       await rm(path.join('dist', 'system-skills'), { recursive: true, force: true });
       await cp(SYSTEM_SKILLS, path.join('dist', 'system-skills'), { recursive: true });
       // Each bundle's code-cache key (code-cache.ts): V8 itself only checks a script's length.

@@ -1,5 +1,19 @@
 import { libraryConfig } from '@skein/build-config/tsup';
 import { defineConfig } from 'tsup';
 
-// The host process is a program of its own beside the library (the client spawns dist/host-main.js).
-export default defineConfig(libraryConfig({ entry: ['src/index.ts', 'src/host/host-main.ts'] }));
+export default defineConfig([
+  // The two builds run at once: this one must not delete what the other writes.
+  { ...libraryConfig({ entry: ['src/index.ts'] }), clean: ['!code-mode-host.cjs', '!code-mode-host.cjs.map'] },
+  {
+    // The host process: one CommonJS file with everything inside (the engine's WebAssembly too), so
+    // it runs from wherever it is copied; the client spawns dist/code-mode-host.cjs.
+    entry: { 'code-mode-host': 'src/host/host-main.ts' },
+    format: ['cjs'],
+    outExtension: () => ({ js: '.cjs' }),
+    target: 'node20',
+    platform: 'node',
+    sourcemap: true,
+    noExternal: [/./],
+    clean: false,
+  },
+]);

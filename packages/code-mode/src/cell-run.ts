@@ -31,7 +31,8 @@ export class CellRun {
   readonly ended: Promise<void>;
   readonly #options: CellStartOptions;
   readonly #send: (message: ParentMessage) => void;
-  /** When the isolate came up (the host may still be starting when the cell is asked for). */
+  readonly #createdAt = performance.now();
+  /** When the cell's first slice ran (the host may still be starting when the cell is asked for). */
   #startedAt: number | undefined;
   #started!: () => void;
   readonly #running: Promise<void>;
@@ -41,6 +42,8 @@ export class CellRun {
   #calls = 0;
   #markEnded!: () => void;
   #wake: (() => void) | undefined;
+  /** yield_control() was called since the last report. */
+  #yielded = false;
 
   constructor(options: CellStartOptions, send: (message: ParentMessage) => void) {
     this.id = options.id;
@@ -61,7 +64,7 @@ export class CellRun {
   async report(yieldMs: number, signal?: AbortSignal): Promise<CellReport> {
     // The yield time is the cell's own: a host still starting does not spend it.
     if (this.#startedAt === undefined) await Promise.race([this.#running, this.ended]);
-    if (this.#end === undefined && !(signal?.aborted ?? false)) {
+    if (this.#end === undefined && !this.#yielded && !(signal?.aborted ?? false)) {
       let timer: NodeJS.Timeout | undefined;
       let onAbort: (() => void) | undefined;
       await new Promise<void>((resolve) => {
@@ -77,7 +80,8 @@ export class CellRun {
     }
     const items = this.#unreported;
     this.#unreported = [];
-    return { status: this.#end ?? 'running', items, ...(this.#error === undefined ? {} : { error: this.#error }), wallTimeMs: performance.now() - (this.#startedAt ?? performance.now()) };
+    this.#yielded = false;
+    return { status: this.#end ?? 'running', items, ...(this.#error === undefined ? {} : { error: this.#error }), wallTimeMs: performance.now() - this.#createdAt };
   }
 
   /** Ends the cell; its report says `terminated`. */
@@ -111,6 +115,7 @@ export class CellRun {
         this.#options.store.set(message.key, message.json);
         return;
       case 'yield':
+        this.#yielded = true;
         this.#wake?.();
         return;
       case 'call':

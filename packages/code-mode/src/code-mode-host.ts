@@ -9,11 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { CellRun, type CellTool } from './cell-run.js';
 import { HostMessage, type CellLimits, type ParentMessage } from './host-protocol.js';
 
-/** The host program, built beside this module (dist/host); from the sources (tests), the built one. */
+/** The host program's file name: one self-contained script, which a bundler may copy beside its bundle. */
+export const CODE_MODE_HOST_FILE = 'code-mode-host.cjs';
+
+/** The host program: beside this module (this package's dist, or a bundle that copied it there); from the sources (tests), the built one. */
 function hostScript(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const built = path.join(here, 'host', 'host-main.js');
-  return existsSync(built) ? built : path.join(here, '..', 'dist', 'host', 'host-main.js');
+  const beside = path.join(here, CODE_MODE_HOST_FILE);
+  return existsSync(beside) ? beside : path.join(here, '..', 'dist', CODE_MODE_HOST_FILE);
 }
 
 /** Limits each cell runs under unless the host is given others. */
@@ -59,6 +62,11 @@ export class CodeModeHost {
     void run.ended.then(() => this.#runs.delete(options.id));
     this.#send({ type: 'start', cell: options.id, source: options.source, tools: options.tools.map(({ name, description }) => ({ name, description })), store: Object.fromEntries(options.store), limits: this.#limits });
     return run;
+  }
+
+  /** The host process's id while it runs (for measurements). */
+  get pid(): number | undefined {
+    return this.#process?.pid;
   }
 
   /** The cells still running. */

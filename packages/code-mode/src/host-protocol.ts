@@ -39,7 +39,10 @@ export type CellEnd = z.infer<typeof CellEnd>;
 
 export const HostMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  /** The cell's isolate is up and its module about to run: its yield time counts from here. */
+  /**
+   * The cell's module ran up to its first await (what it printed until then came first): its yield
+   * time counts from here. A cell that ended in that first slice sends `done` instead.
+   */
   z.object({ type: z.literal('started'), cell: z.number().int() }),
   z.object({ type: z.literal('call'), cell: z.number().int(), call: z.number().int(), tool: z.string(), json: z.string() }),
   z.object({ type: z.literal('text'), cell: z.number().int(), text: z.string() }),

@@ -55,7 +55,7 @@ describe('code-mode cells', () => {
   });
 
   it('yields after the yield time with the output so far, then reports the rest; a terminated cell says so', async () => {
-    const run = host.start({ id: nextId++, source: 'text("a");\nawait new Promise((r) => setTimeout(r, 400));\ntext("b");', tools: [], store: new Map() });
+    const run = host.start({ id: nextId++, source: 'text("a");\nawait new Promise((r) => setTimeout(r, 1500));\ntext("b");', tools: [], store: new Map() });
     const early = await run.report(50);
     expect(early.status).toBe('running');
     expect(texts(early)).toEqual(['a']);

@@ -1,6 +1,7 @@
 // A tool's answer, and the two ways a tool fails: one the model reads and reacts to, one that ends
 // the turn.
 import type { ToolOutputBody } from '@skein/protocol';
+import type { JsonValue } from './world-state-contributor.js';
 
 /** A tool's answer to the model. `success: false` marks a failure the model should see and react to. */
 export interface ToolResult {
@@ -13,6 +14,12 @@ export interface ToolResult {
    * what is learnt from the thread (memories) can leave it out.
    */
   readonly externalContext?: boolean;
+  /**
+   * The result as a value, for a code-mode cell that called the tool (`await tools.exec_command(…)`
+   * resolves to it): exec_command's `{chunk_id, wall_time_seconds, exit_code, …}`, apply_patch's
+   * `{}`. Without it the cell gets the output (parsed when it is JSON text).
+   */
+  readonly structured?: JsonValue;
 }
 
 // An extension may carry its own copy of this package (another version, another install); the host

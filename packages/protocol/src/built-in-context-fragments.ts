@@ -93,6 +93,14 @@ export const DEFERRED_TOOLS_FRAGMENT = defineContextFragment({
   close: '</tools>',
 });
 
+/** `<collaboration_mode>`: how the agent works with the user in the current mode (Codex's code-mode models get it). */
+export const COLLABORATION_MODE_FRAGMENT = defineContextFragment({
+  kind: 'collaboration.mode',
+  role: 'developer',
+  open: '<collaboration_mode>',
+  close: '</collaboration_mode>',
+});
+
 /** `<current_time_reminder>`: the current UTC time, told before a request when it is due (no newlines, as Codex). */
 export const CURRENT_TIME_REMINDER_FRAGMENT = defineContextFragment({
   kind: 'time.current_time_reminder',
@@ -145,6 +153,7 @@ export const BUILT_IN_CONTEXT_FRAGMENTS: readonly ContextFragmentDefinition[] = 
   MULTI_AGENT_MODE_FRAGMENT,
   MULTI_AGENT_ROLE_FRAGMENT,
   DEFERRED_TOOLS_FRAGMENT,
+  COLLABORATION_MODE_FRAGMENT,
   CURRENT_TIME_REMINDER_FRAGMENT,
   CONTEXT_WINDOW_FRAGMENT,
   ROLLOUT_BUDGET_FRAGMENT,

@@ -18,7 +18,7 @@ const EFFORT_DESCRIPTIONS: Readonly<Record<string, string>> = {
 // Our one-liners, by how the model takes its tools.
 const DESCRIPTIONS: Readonly<Record<ModelInfo['toolMode'], string>> = {
   direct: 'Takes its tools directly; the model Skein runs best today.',
-  code_mode_only: 'Runs its tools through code mode in Codex; Skein offers it the tools directly for now.',
+  code_mode_only: 'Writes JavaScript cells that call its tools (code mode), as Codex runs it.',
 };
 
 /** What a client shows when offering the newer model (Codex's TUI: its migration screen), in our words. */

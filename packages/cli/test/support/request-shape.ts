@@ -9,6 +9,10 @@ export function itemShape(item: Record<string, unknown>): string {
       return `${String(item['role'])}:${(item['content'] as { text?: string }[]).filter((part) => part.text !== undefined).map((part) => tag(part.text!.trim())).join('+')}`;
     case 'function_call':
       return `function_call:${typeof item['namespace'] === 'string' ? item['namespace'] : ''}.${String(item['name'])}`;
+    case 'custom_tool_call':
+      return `custom_tool_call:${String(item['name'])}`;
+    case 'custom_tool_call_output':
+      return `custom_tool_call_output:${Array.isArray(item['output']) ? (item['output'] as { type: string }[]).map((part) => part.type).join('+') : 'string'}`;
     case 'function_call_output':
       // An output no call asked for (Codex's goal_objective) is named by its namespace and name.
       if (typeof item['name'] === 'string') return `function_call_output:${String(item['namespace'])}.${item['name']}`;

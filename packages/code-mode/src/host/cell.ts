@@ -3,7 +3,7 @@
 // The cell's JavaScript runs only in slices — the module's first run, then each time a tool answer
 // or a timer resumes it — and an interrupt handler ends a slice that runs past its CPU limit, or a
 // cell that called exit() or was terminated.
-import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
+import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import type { CellEnd, CellLimits, CellToolInfo, HostMessage } from '../host-protocol.js';
 import { CELL_PRELUDE, HOST_BRIDGE } from './cell-prelude.js';
 
@@ -49,7 +49,6 @@ export class HostCell {
 
   /** Runs the prelude, then the module; reports how the cell ends. */
   run(source: string): void {
-    this.#send({ type: 'started', cell: this.#id });
     const prelude = this.#slice(() => this.#vm.evalCode(CELL_PRELUDE, 'prelude.js'));
     if (prelude.error !== undefined) {
       this.#end('failed', this.#describe(prelude.error));
@@ -66,6 +65,8 @@ export class HostCell {
     const settled = this.#vm.resolvePromise(evaluated.value);
     evaluated.value.dispose();
     this.#pump();
+    // After the module's first slice, so what it printed before its first await precedes this on the stream.
+    if (!this.#ended) this.#send({ type: 'started', cell: this.#id });
     void settled.then((result) => {
       if (this.#ended) {
         if (result.error === undefined) result.value.dispose();

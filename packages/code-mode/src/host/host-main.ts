@@ -3,11 +3,11 @@
 // gets no environment and no arguments from the parent beyond the cells themselves; when its input
 // ends it exits, so it never outlives the parent.
 import { createInterface } from 'node:readline';
-import { newQuickJSWASMModule, RELEASE_SYNC } from 'quickjs-emscripten';
+import variant from '@jitl/quickjs-singlefile-cjs-release-sync';
+import { newQuickJSWASMModuleFromVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { HostMessage, ParentMessage } from '../host-protocol.js';
 import { HostCell } from './cell.js';
 
-const module = await newQuickJSWASMModule(RELEASE_SYNC);
 const cells = new Map<number, HostCell>();
 
 function send(message: HostMessage): void {
@@ -15,7 +15,7 @@ function send(message: HostMessage): void {
   process.stdout.write(`${JSON.stringify(HostMessage.parse(message))}\n`);
 }
 
-function receive(line: string): void {
+function receive(module: QuickJSWASMModule, line: string): void {
   let json: unknown;
   try {
     json = JSON.parse(line);
@@ -46,7 +46,15 @@ function receive(line: string): void {
   }
 }
 
-const input = createInterface({ input: process.stdin, crlfDelay: Infinity });
-input.on('line', receive);
-input.on('close', () => process.exit(0));
-send({ type: 'ready' });
+async function main(): Promise<void> {
+  // The engine's WebAssembly is inside this one file (the single-file build), so the host is
+  // self-contained wherever it is copied (the skein executable carries it beside its bundle).
+  // Node's typing sees the CommonJS module object, the bundler the variant inside it; the loader takes either.
+  const module = await newQuickJSWASMModuleFromVariant(variant as unknown as QuickJSSyncVariant);
+  const input = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  input.on('line', (line) => receive(module, line));
+  input.on('close', () => process.exit(0));
+  send({ type: 'ready' });
+}
+
+void main();

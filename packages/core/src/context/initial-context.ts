@@ -18,6 +18,8 @@ export interface InitialContextSources {
   readonly environmentsInstructions?: string | undefined;
   /** The `<tools>` part listing deferred tools (last in the developer message), when any are deferred. */
   readonly toolsNote?: string | undefined;
+  /** The `<collaboration_mode>` part (after the permissions), for the models Codex sends it to. */
+  readonly collaborationMode?: string | undefined;
 }
 
 const text = (value: string) => ({ type: 'input_text' as const, text: value });
@@ -30,6 +32,7 @@ export function buildInitialContext(sources: InitialContextSources): ResponseIte
     ...(skills === undefined ? [] : [skills]),
     renderPermissionsInstructions(sources.permissions),
     ...(sources.environmentsInstructions === undefined ? [] : [sources.environmentsInstructions]),
+    ...(sources.collaborationMode === undefined ? [] : [sources.collaborationMode]),
     ...rest,
     ...(sources.toolsNote === undefined ? [] : [sources.toolsNote]),
   ];

@@ -12,6 +12,11 @@ export interface ModelInfo {
   /** The share of the window usable before the harness must compact (Codex reports 95%). */
   readonly effectiveContextWindowPercent: number;
   readonly toolMode: ToolMode;
+  /**
+   * Codex's `use_responses_lite`: requests say so in `x-openai-internal-codex-responses-lite` and
+   * ask for reasoning over all turns (`reasoning.context: "all_turns"`). Every bundled model but gpt-5.5.
+   */
+  readonly useResponsesLite: boolean;
   readonly supportsReasoning: boolean;
   readonly defaultReasoningEffort: string | undefined;
   readonly supportedReasoningEfforts: readonly string[];
@@ -88,12 +93,14 @@ function entry(facts: CatalogEntry): ModelInfo {
     contextWindow: facts.contextWindow,
     effectiveContextWindowPercent: 95,
     toolMode: facts.toolMode,
+    useResponsesLite: facts.toolMode === 'code_mode_only',
     supportsReasoning: true,
     defaultReasoningEffort: facts.defaultReasoningEffort,
     supportedReasoningEfforts: ['low', 'medium', 'high', 'xhigh', ...facts.topEfforts],
     supportsVerbosity: true,
     defaultVerbosity: facts.defaultVerbosity,
-    supportsParallelToolCalls: true,
+    // A code-mode model calls one tool at a time (its cells run the rest).
+    supportsParallelToolCalls: facts.toolMode !== 'code_mode_only',
     supportsImageInput: true,
     supportsImageDetailOriginal: true,
     hidden: facts.hidden,
@@ -144,6 +151,7 @@ function unknownModel(slug: string): ModelInfo {
     contextWindow: 128_000,
     effectiveContextWindowPercent: 95,
     toolMode: 'direct',
+    useResponsesLite: false,
     supportsReasoning: false,
     defaultReasoningEffort: undefined,
     supportedReasoningEfforts: [],

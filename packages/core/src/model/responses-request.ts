@@ -39,7 +39,11 @@ export function buildResponsesBody(request: SamplingRequest): Record<string, unk
   const { model } = request;
   const effort = request.reasoningEffort ?? model.defaultReasoningEffort;
   const reasoning = model.supportsReasoning
-    ? { ...(effort === undefined ? {} : { effort }), ...(request.reasoningSummary === undefined || request.reasoningSummary === 'none' ? {} : { summary: request.reasoningSummary }) }
+    ? {
+        ...(effort === undefined ? {} : { effort }),
+        ...(request.reasoningSummary === undefined || request.reasoningSummary === 'none' ? {} : { summary: request.reasoningSummary }),
+        ...(model.useResponsesLite ? { context: 'all_turns' } : {}),
+      }
     : undefined;
   const verbosity = model.supportsVerbosity ? (request.verbosity ?? model.defaultVerbosity) : undefined;
   const text = {

@@ -38,6 +38,8 @@ export interface TurnIdentity {
   readonly extraClientMetadata?: Readonly<Record<string, string>>;
   /** The experimental (beta) features that are on, for `x-codex-beta-features`. */
   readonly betaFeatures?: readonly string[];
+  /** The model takes Codex's "responses lite" requests (`x-openai-internal-codex-responses-lite: true`). */
+  readonly responsesLite?: boolean | undefined;
   /** The thread's agent path (`/root` for a thread that is no one's sub-agent). */
   readonly agentName?: string;
   /** For a sub-agent: the thread and turn that spawned it. */
@@ -121,6 +123,7 @@ export function turnRequestMetadata(identity: TurnIdentity): TurnRequestMetadata
       'x-codex-beta-features': betaFeatures(identity.betaFeatures ?? []),
       'x-codex-window-id': windowId,
       'x-codex-turn-metadata': turnMetadata,
+      ...(identity.responsesLite === true ? { 'x-openai-internal-codex-responses-lite': 'true' } : {}),
       // A sub-agent's requests name the thread that spawned it, as Codex's do.
       ...(identity.spawnedBy === undefined ? {} : { 'x-codex-parent-thread-id': identity.spawnedBy.threadId, 'x-openai-subagent': 'collab_spawn' }),
       'x-client-request-id': identity.threadId,

@@ -372,12 +372,18 @@ export class ThreadSession {
   /** Interrupts the running turn; it ends as `interrupted` once in-flight work stops. */
   interrupt(): void {
     if (!this.#turns.interrupt()) throw new ThreadSessionError('NoActiveTurn', 'no turn is running');
-    this.#options.onInterrupt?.();
+    this.#interrupted();
   }
 
   /** Interrupts the running turn, if there is one. */
   interruptIfRunning(): void {
-    if (this.#turns.interrupt()) this.#options.onInterrupt?.();
+    if (this.#turns.interrupt()) this.#interrupted();
+  }
+
+  /** After an interrupt: the agents this thread runs are told, and its code-mode cells end (as Codex's). */
+  #interrupted(): void {
+    this.#options.onInterrupt?.();
+    void this.#tools.terminateCells();
   }
 
   /** Adds input to the running turn; the model sees it with its next request. */
@@ -414,7 +420,7 @@ export class ThreadSession {
   async close(): Promise<void> {
     this.#closed = true;
     await this.#turns.stop();
-    await Promise.all([this.environments.closeAll(), this.#tools.mcp.close()]);
+    await Promise.all([this.environments.closeAll(), this.#tools.close()]);
   }
 
   /** The thread's MCP servers (statuses, direct calls, reads). */

@@ -13,6 +13,9 @@ import { applyPatchTool } from '../tools/apply-patch/apply-patch-tool.js';
 import { requestUserInputTool } from '../tools/request-user-input/request-user-input-tool.js';
 import { planTools, type BuiltInToolFactory, type ToolContribution } from '../tools/tool-plan.js';
 import { ToolRouter } from '../tools/tool-router.js';
+import { CodeModeCells } from '../tools/code-mode/code-mode-cells.js';
+import { codeModePlan } from '../tools/code-mode/code-mode-plan.js';
+import { ITEM_ID_PREFIXES, randomUuidV7, type AdditionalToolsItem } from '@skein/protocol';
 import { execCommandTool } from '../tools/unified-exec/exec-command-tool.js';
 import type { UnifiedExecSessions } from '../tools/unified-exec/unified-exec-sessions.js';
 import { writeStdinTool } from '../tools/unified-exec/write-stdin-tool.js';
@@ -72,6 +75,8 @@ export class ThreadTools {
   readonly searchIndex = new ToolSearchIndex();
   /** The deferred tools of the last plan (outside MCP), for the `<tools>` part. */
   #deferred: readonly DeferredToolEntry[] = [];
+  /** Code mode's cells, made when a code-mode model first plans its tools. */
+  #cells: CodeModeCells | undefined;
 
   constructor(options: ThreadToolsOptions) {
     this.#options = options;
@@ -113,17 +118,36 @@ export class ThreadTools {
       environmentChoice: key.environmentChoice,
       builtIns: this.#builtIns,
       collaboration: this.#options.collaboration,
-      mcpResources: key.mcp ? this.mcp.resourceTools() : [],
+      // Code mode lists the resource tools among cells' tools even without servers, as Codex does.
+      mcpResources: key.mcp || key.model.toolMode === 'code_mode_only' ? this.mcp.resourceTools() : [],
       goals: this.#options.goalTools,
       deferredSource: key.mcp,
       contributions,
     });
     for (const message of plan.warnings) emit({ type: 'warning', message });
     this.#deferred = plan.tools.flatMap((tool) => (tool.exposure !== 'deferred' ? [] : [{ name: tool.kind === 'namespace' ? tool.name : tool.spec.name, description: tool.kind === 'namespace' ? tool.description : tool.spec.description }]));
-    const router = new ToolRouter(plan.tools, { hosted: plan.hosted, deferredSource: this.mcp.source, searchIndex: this.searchIndex });
+    const router = key.model.toolMode === 'code_mode_only' ? this.#codeModeRouter(plan.tools) : new ToolRouter(plan.tools, { hosted: plan.hosted, deferredSource: this.mcp.source, searchIndex: this.searchIndex });
     // A contributor that failed is asked again next turn: one bad moment must not cost the thread its tools.
     if (!complete) this.#planned = undefined;
     return router;
+  }
+
+  /** A code-mode model's router: exec, wait and the rest offered as `additional_tools`, every other tool called from cells. */
+  #codeModeRouter(planned: readonly ToolHandler[]): ToolRouter {
+    const cells = (this.#cells ??= new CodeModeCells());
+    const plan = codeModePlan(planned, { cells, now: this.#options.now, dynamic: () => this.mcp.source.current() });
+    const additionalTools: AdditionalToolsItem = { type: 'additional_tools', id: `${ITEM_ID_PREFIXES.additional_tools}${randomUuidV7()}`, role: 'developer', tools: [...plan.additionalTools] };
+    return new ToolRouter(plan.handlers, { deferredSource: this.mcp.source, searchIndex: this.searchIndex, additionalTools });
+  }
+
+  /** Ends the thread's running cells (an interrupted turn). */
+  async terminateCells(): Promise<void> {
+    await this.#cells?.terminateAll();
+  }
+
+  /** Stops what the tools keep running: MCP servers and the code-mode host. */
+  async close(): Promise<void> {
+    await Promise.all([this.mcp.close(), this.#cells?.close()]);
   }
 }
 

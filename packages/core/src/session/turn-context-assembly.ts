@@ -15,6 +15,7 @@ import type { PermissionsFacts } from '../context/permissions-instructions.js';
 import type { ExtensionHost } from '../extensions/extension-host.js';
 import type { ModelInfo } from '../model/model-catalog.js';
 import { renderToolsFragment, type DeferredToolEntry } from '../tools/tool-search/tools-fragment.js';
+import { renderCollaborationMode } from '../context/collaboration-mode.js';
 import { permissionsForPolicy, threadPermissions } from './permissions.js';
 import type { ThreadRecorder } from './thread-recorder.js';
 import { userInputToItems } from './user-input-items.js';
@@ -258,12 +259,14 @@ export class TurnContextAssembly {
   async #initialContext(config: Config, settings: TurnSettings, window?: ContextWindow): Promise<ResponseItem[]> {
     const { extensions, threadId } = this.#options;
     const fragments = await extensions.threadFragments(threadId, config.cwd);
+    const codeMode = findModelInfo(config.model).toolMode === 'code_mode_only';
     const items = buildInitialContext({
       permissions: settings.permissions,
       developerParts: fragments.filter((fragment) => fragment.role === 'developer').map((fragment) => fragment.text),
       agentsMd: (await this.instructions(config)).text,
       environmentsInstructions: this.#options.environmentsInstructions?.(config),
-      toolsNote: renderToolsFragment(this.#options.deferredTools?.() ?? []),
+      // A code-mode model calls every tool from its cells: nothing is deferred, and it gets the collaboration mode instead.
+      ...(codeMode ? { collaborationMode: renderCollaborationMode() } : { toolsNote: renderToolsFragment(this.#options.deferredTools?.() ?? []) }),
       environment: settings.environment,
     });
     // Codex's order: the policy message, an agent's role and mode, then the lineage, then the user's context.

@@ -71,6 +71,7 @@ export function requestMetadata(sender: RequestSender, place: RequestPlace): Tur
     sandboxMode: config.sandboxMode,
     sandbox: sandboxTag(config.sandboxMode, process.platform),
     model: model.slug,
+    responsesLite: model.useResponsesLite,
     reasoningEffort: config.modelReasoningEffort ?? model.defaultReasoningEffort,
     turnStartedAtMs: place.turnStartedAtMs,
     originator: sender.originator ?? 'skein',

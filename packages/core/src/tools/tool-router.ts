@@ -2,7 +2,7 @@
 // not parse, a handler that throws — becomes a tool output the model can read, never a failed turn;
 // only a FatalToolError (or an interrupt) propagates.
 import { FatalToolError, ToolError, type LeafToolHandler, type NamespaceToolHandler, type ToolContext, type ToolHandler, type ToolResult } from '@skein/extension-api';
-import { isKnownResponseItem, toolOutputFor, withResponseItemMetadata, type ResponseItem, type ToolSearchCallItem, type ToolSpec } from '@skein/protocol';
+import { isKnownResponseItem, toolOutputFor, withResponseItemMetadata, type AdditionalToolsItem, type ResponseItem, type ToolSearchCallItem, type ToolSpec } from '@skein/protocol';
 import * as z from 'zod';
 import { ToolSearchIndex } from './tool-search/tool-search-index.js';
 import { runToolSearch } from './tool-search/tool-search.js';
@@ -46,6 +46,11 @@ export interface ToolRouterOptions {
   readonly deferredSource?: DeferredToolSource | undefined;
   /** The thread's tool_search index (kept across turns). */
   readonly searchIndex?: ToolSearchIndex | undefined;
+  /**
+   * For a code-mode model: the `additional_tools` item that offers the tools as the first input item
+   * (Codex's form for these models); the request then has no `tools`.
+   */
+  readonly additionalTools?: AdditionalToolsItem | undefined;
 }
 
 /** The name a tool is registered under: its own, or its namespace's. */
@@ -79,8 +84,17 @@ export class ToolRouter {
     }
   }
 
-  /** The definitions offered to the model: the `direct` tools, in registration order (inside namespaces too), then the hosted ones. */
+  /** The `additional_tools` item a code-mode model is offered its tools in, if this is such a router. */
+  get additionalTools(): AdditionalToolsItem | undefined {
+    return this.#options.additionalTools;
+  }
+
+  /**
+   * The definitions offered to the model: the `direct` tools, in registration order (inside
+   * namespaces too), then the hosted ones; none for a code-mode router (see `additionalTools`).
+   */
   specs(): ToolSpec[] {
+    if (this.#options.additionalTools !== undefined) return [];
     const handled = [...this.#handlers.values()].flatMap((handler): ToolSpec[] => {
       if (!isDirect(handler)) return [];
       if (handler.kind !== 'namespace') return [handler.spec];

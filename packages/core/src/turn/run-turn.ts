@@ -184,7 +184,10 @@ async function sample(deps: TurnDependencies, params: TurnParameters): Promise<{
   const { turnId } = params;
   const metadata = params.requestMetadata?.();
   // Built for each attempt: a retry carries what the broken attempt had already completed.
-  const body = () => buildResponsesBody({ ...deps.request, ...(metadata === undefined ? {} : { clientMetadata: metadata.clientMetadata }), model: deps.model, input: deps.history.forPrompt(), tools: deps.router.specs() });
+  // A code-mode model is offered its tools as the first input item (`additional_tools`), not as `tools`.
+  const offered = deps.router.additionalTools;
+  const input = () => (offered === undefined ? deps.history.forPrompt() : [offered, ...deps.history.forPrompt()]);
+  const body = () => buildResponsesBody({ ...deps.request, ...(metadata === undefined ? {} : { clientMetadata: metadata.clientMetadata }), model: deps.model, input: input(), tools: deps.router.specs() });
   const headers = metadata?.headers ?? params.headers;
   await deps.written?.();
   const produced: ResponseItem[] = [];

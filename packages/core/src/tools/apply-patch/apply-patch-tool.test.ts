@@ -56,7 +56,7 @@ describe('apply_patch tool', () => {
   it('adds a file and answers in Codex’s format (c2_apply_patch_gpt55)', async () => {
     const { run, reported } = tool();
     const result = await run('*** Begin Patch\n*** Add File: hello.txt\n+Hello, world!\n*** End Patch\n');
-    expect(result).toEqual({ output: success('A hello.txt'), success: true });
+    expect(result).toEqual({ output: success('A hello.txt'), success: true, structured: {} });
     expect(read('hello.txt')).toBe('Hello, world!\n');
     expect(reported).toEqual([[{ path: file('hello.txt'), kind: 'add', diff: 'Hello, world!\n' }]]);
   });

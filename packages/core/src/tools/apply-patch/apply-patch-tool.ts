@@ -152,7 +152,9 @@ export function applyPatchTool(options: ApplyPatchToolOptions): CustomToolHandle
   function answer(exitCode: 0 | 1, started: number, output: string): ToolResult {
     // Codex rounds to one decimal and prints the shortest form: 0, 0.1, 2.5.
     const seconds = Math.round(Math.max(0, options.now() - started) / 100) / 10;
-    return { output: `Exit code: ${exitCode}\nWall time: ${seconds} seconds\nOutput:\n${output}`, success: exitCode === 0 };
+    const text = `Exit code: ${exitCode}\nWall time: ${seconds} seconds\nOutput:\n${output}`;
+    // A code-mode cell's `await tools.apply_patch(…)` resolves to `{}` (as Codex's); a failure rejects with the text.
+    return exitCode === 0 ? { output: text, success: true, structured: {} } : { output: text, success: false };
   }
 }
 

@@ -4,7 +4,7 @@ import type { CommandApprovalCall, FunctionToolHandler, ToolEnvironment, ToolRes
 import type { FunctionToolSpec } from '@skein/protocol';
 import * as z from 'zod';
 import { requireEnvironment } from '../require-environment.js';
-import { formatExecResponse, type ExecResponse } from './exec-output.js';
+import { formatExecResponse, structuredExecResponse, type ExecResponse } from './exec-output.js';
 import type { UnifiedExecSessions } from './unified-exec-sessions.js';
 import { lazySchema } from '@skein/protocol';
 
@@ -109,5 +109,5 @@ export function execCommandTool(options: ExecCommandToolOptions): FunctionToolHa
 }
 
 function answer(response: ExecResponse): ToolResult {
-  return { output: formatExecResponse(response), success: response.exitCode === null || response.exitCode === 0 };
+  return { output: formatExecResponse(response), success: response.exitCode === null || response.exitCode === 0, structured: structuredExecResponse(response) };
 }

@@ -39,3 +39,15 @@ export function formatExecResponse(response: ExecResponse): string {
   lines.push(`Original token count: ${response.originalTokenCount}`, 'Output:', response.output);
   return lines.join('\n');
 }
+
+/** The result as code mode's cells receive it (`await tools.exec_command(…)`), keys in Codex's order. */
+export function structuredExecResponse(response: ExecResponse): Record<string, string | number> {
+  return {
+    chunk_id: response.chunkId,
+    wall_time_seconds: response.wallTimeMs / 1000,
+    ...(response.exitCode === null ? {} : { exit_code: response.exitCode }),
+    ...(response.sessionId === null ? {} : { session_id: response.sessionId }),
+    original_token_count: response.originalTokenCount,
+    output: response.output,
+  };
+}

@@ -4,7 +4,7 @@ import type { FunctionToolHandler, ToolEnvironment } from '@skein/extension-api'
 import type { FunctionToolSpec } from '@skein/protocol';
 import * as z from 'zod';
 import { requireEnvironment } from '../require-environment.js';
-import { formatExecResponse } from './exec-output.js';
+import { formatExecResponse, structuredExecResponse } from './exec-output.js';
 import type { UnifiedExecSessions } from './unified-exec-sessions.js';
 import { lazySchema } from '@skein/protocol';
 
@@ -53,7 +53,7 @@ export function writeStdinTool(options: { sessionsFor(environment: ToolEnvironme
         maxOutputTokens: args.max_output_tokens,
         signal: context.signal,
       });
-      return { output: formatExecResponse(response), success: response.exitCode === null || response.exitCode === 0 };
+      return { output: formatExecResponse(response), success: response.exitCode === null || response.exitCode === 0, structured: structuredExecResponse(response) };
     },
   };
 }

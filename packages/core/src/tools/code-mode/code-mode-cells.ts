@@ -1,0 +1,45 @@
+// A thread's code-mode cells: the host they run in (a process started by the first cell), their ids
+// (1, 2, … per thread, as the model names them in `wait`), the values `store()` keeps for later
+// cells, and the cells still running after their last answer.
+import { CodeModeHost, type CellRun, type CellTool } from '@skein/code-mode';
+
+export class CodeModeCells {
+  readonly #host: CodeModeHost;
+  readonly #store = new Map<string, string>();
+  readonly #running = new Map<number, CellRun>();
+  #nextId = 1;
+
+  constructor(host: CodeModeHost = new CodeModeHost()) {
+    this.#host = host;
+  }
+
+  /** Starts a cell with the next id. */
+  start(source: string, tools: readonly CellTool[], onNotify: (text: string) => void): CellRun {
+    const run = this.#host.start({ id: this.#nextId++, source, tools, store: this.#store, onNotify });
+    // Kept until its end is reported (by exec or a wait); see settled().
+    this.#running.set(run.id, run);
+    return run;
+  }
+
+  /** The cell `id` while it runs or its end is unreported. */
+  find(id: number): CellRun | undefined {
+    return this.#running.get(id);
+  }
+
+  /** After a report: a cell whose end was reported is forgotten (a later wait does not find it). */
+  settled(run: CellRun): void {
+    if (run.done) this.#running.delete(run.id);
+  }
+
+  /** Ends every running cell and forgets it (the turn was interrupted: no wait picks them up). */
+  async terminateAll(): Promise<void> {
+    const runs = [...this.#running.values()];
+    this.#running.clear();
+    await Promise.all(runs.map((run) => run.terminate()));
+  }
+
+  async close(): Promise<void> {
+    this.#running.clear();
+    await this.#host.close();
+  }
+}

@@ -1,0 +1,45 @@
+// The tools of a code-mode model (Codex's `tool_mode: code_mode_only`): the model is offered
+// `additional_tools` — `functions` (exec, wait, request_user_input), `clock` (sleep) and, in an agent
+// tree, `collaboration` — and every other tool of the plan is called from inside cells.
+import type { LeafToolHandler, NamespaceToolHandler, ToolHandler } from '@skein/extension-api';
+import type { ToolSpec } from '@skein/protocol';
+import { clockTools } from './clock-tools.js';
+import type { CodeModeCells } from './code-mode-cells.js';
+import { execDescription, execTool } from './exec-tool.js';
+import { nestedTools, type NestedTool } from './nested-tools.js';
+import { waitTool } from './wait-tool.js';
+
+/** The router's handlers, and the namespaces of the request's `additional_tools` item. */
+export interface CodeModePlan {
+  readonly handlers: readonly ToolHandler[];
+  readonly additionalTools: readonly ToolSpec[];
+}
+
+export interface CodeModePlanOptions {
+  readonly cells: CodeModeCells;
+  readonly now: () => number;
+  /** Tools that come and go (MCP servers' namespaces): nested too, as they are when a cell starts. */
+  readonly dynamic: () => readonly ToolHandler[];
+}
+
+const FUNCTIONS_DESCRIPTION = 'Run code, wait on it, and ask the user.';
+
+export function codeModePlan(planned: readonly ToolHandler[], options: CodeModePlanOptions): CodeModePlan {
+  const requestUserInput = planned.find((tool): tool is LeafToolHandler => tool.kind !== 'namespace' && tool.spec.name === 'request_user_input');
+  const collaboration = planned.find((tool): tool is NamespaceToolHandler => tool.kind === 'namespace' && tool.name === 'collaboration');
+  const inner = planned.filter((tool) => tool !== requestUserInput && tool !== collaboration);
+  const clock = clockTools(options.now);
+  // Of the clock, cells call only curr_time; sleep is the model's.
+  const cellClock: NamespaceToolHandler = { ...clock, tools: clock.tools.filter((tool) => tool.spec.name === 'curr_time') };
+  const nested = (): readonly NestedTool[] => nestedTools([...inner, ...options.dynamic(), cellClock]);
+  const functions: LeafToolHandler[] = [execTool({ cells: options.cells, nested }, execDescription(nested())), waitTool(options.cells), ...(requestUserInput === undefined ? [] : [requestUserInput])];
+  const namespace = (name: string, description: string, tools: readonly LeafToolHandler[]): ToolSpec => ({ type: 'namespace', name, description, tools: tools.filter((tool) => (tool.exposure ?? 'direct') === 'direct').map((tool) => tool.spec) });
+  return {
+    handlers: [...functions, clock, ...(collaboration === undefined ? [] : [collaboration]), ...inner],
+    additionalTools: [
+      namespace('functions', FUNCTIONS_DESCRIPTION, functions),
+      namespace('clock', clock.description, clock.tools),
+      ...(collaboration === undefined ? [] : [namespace('collaboration', collaboration.description, collaboration.tools)]),
+    ],
+  };
+}

@@ -1,0 +1,64 @@
+// The tools a code-mode cell calls through `tools.<name>`: every tool of the thread but the ones the
+// model is offered directly, named as Codex names them (a namespace's tool as `<namespace>__<tool>`),
+// and bridged to the tool router, so a nested call has the approvals, sandbox and client items of a
+// direct one.
+import type { LeafToolHandler, ToolContext, ToolHandler, ToolResult } from '@skein/extension-api';
+import type { CellTool } from '@skein/code-mode';
+import { toolDeclaration } from './tool-declaration.js';
+
+/** One tool a cell may call. */
+export interface NestedTool {
+  /** `exec_command`, `mcp__docs__search`. */
+  readonly name: string;
+  readonly tool: LeafToolHandler;
+  readonly namespace: string | undefined;
+  /** Whether the `exec` description lists it (a deferred tool is only in `ALL_TOOLS`). */
+  readonly listed: boolean;
+}
+
+/** The nested tools of `handlers`, sorted by name as cells see them. */
+export function nestedTools(handlers: readonly ToolHandler[]): NestedTool[] {
+  const tools = handlers.flatMap((handler): NestedTool[] => {
+    const listed = (handler.exposure ?? 'direct') !== 'deferred';
+    if (handler.kind !== 'namespace') return [{ name: handler.spec.name, tool: handler, namespace: undefined, listed }];
+    return handler.tools.map((tool) => ({ name: `${handler.name}__${tool.spec.name}`, tool, namespace: handler.name, listed: listed && (tool.exposure ?? 'direct') !== 'deferred' }));
+  });
+  return tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** `ALL_TOOLS[i].description`: the tool's own description and its declaration. */
+export function nestedDescription(nested: NestedTool): string {
+  return `${nested.tool.spec.description}\n\nexec tool declaration:\n\`\`\`ts\ndeclare const tools: { ${toolDeclaration(nested.name, nested.tool)} };\n\`\`\``;
+}
+
+/** The tools as the cell calls them, run through `context` (the `exec` call's). */
+export function cellTools(nested: readonly NestedTool[], context: ToolContext): CellTool[] {
+  return nested.map((entry) => ({
+    name: entry.name,
+    description: nestedDescription(entry),
+    async call(json: string): Promise<string> {
+      const args = JSON.parse(json) as unknown;
+      const input = entry.tool.kind === 'custom' && typeof args === 'string' ? args : (args as never);
+      const result = await context.dispatch(entry.tool.spec.name, input, entry.namespace === undefined ? {} : { namespace: entry.namespace });
+      return resultJson(result);
+    },
+  }));
+}
+
+/**
+ * What the cell's promise resolves to: the tool's structured result, else its output (parsed when
+ * it is JSON). A failure without a structured result rejects the promise with the output's text.
+ */
+function resultJson(result: ToolResult): string {
+  if (result.structured !== undefined) return JSON.stringify(result.structured);
+  const { output } = result;
+  const text = typeof output === 'string' ? output : output.flatMap((part) => (part.type === 'input_text' && typeof part.text === 'string' ? [part.text] : [])).join('\n');
+  if (!result.success) throw new Error(text);
+  if (typeof output !== 'string') return JSON.stringify(output);
+  try {
+    JSON.parse(output);
+    return output;
+  } catch {
+    return JSON.stringify(output);
+  }
+}

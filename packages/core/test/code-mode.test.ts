@@ -1,0 +1,115 @@
+// Code mode (Codex's default models): the request offers `additional_tools` instead of `tools`, the
+// model's `exec` cells run in the code-mode host and call the thread's real tools, and the answers
+// take Codex's form — a completed cell with a nested command, a yield picked up by `wait`, a failure,
+// a refused pragma, a patch, and an interrupt that ends the cell.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { assistantMessage, completed, customToolCall, functionCall, sse, startMockResponsesServer, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { say, toolThreadFixture, type ToolThreadFixture } from './support/tool-thread.js';
+
+const RECORDED = JSON.parse(readFileSync(path.join(import.meta.dirname, 'fixtures', 'codex-additional-tools.gpt-6.2-sol.json'), 'utf8')) as { tools: unknown[]; allTools: string };
+const CODE_MODE = ['model="gpt-6.2-sol"'];
+
+let server: MockResponsesServer;
+let fixture: ToolThreadFixture;
+
+beforeEach(async () => {
+  server = await startMockResponsesServer();
+  fixture = toolThreadFixture(server);
+});
+afterEach(async () => {
+  await fixture.cleanup();
+  await server.close();
+});
+
+function withoutDescriptions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutDescriptions);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'description').map(([key, inner]) => [key, withoutDescriptions(inner)]));
+}
+
+type Item = Record<string, unknown> & { type: string; call_id?: string };
+const outputOf = (request: CapturedRequest, callId: string) => (request.body!.input as unknown as Item[]).find((item) => item.call_id === callId && item.type.endsWith('_output'))?.['output'];
+const texts = (output: unknown) => (output as { text: string }[]).map((part) => part.text.replace(/Wall time \d+\.\d seconds/, 'Wall time <s> seconds'));
+
+describe('code mode', () => {
+  it('offers additional_tools as Codex does, and a cell runs a nested command through the router', async () => {
+    const cell = 'const r = await tools.exec_command({ cmd: "echo hi" });\ntext(r.output);\ntext(String(r.exit_code));\ntext(ALL_TOOLS.map((t) => t.name).join(","));';
+    server.expect([sse(customToolCall('exec', cell, { callId: 'call_cell' }), completed()), sse(assistantMessage('It printed hi.'), completed())]);
+    const { thread, events } = await fixture.openThread('"never"', undefined, { overrides: CODE_MODE });
+    await thread.runTurn(say('run echo hi'));
+
+    const [first, second] = server.requests;
+    expect(first!.body).not.toHaveProperty('tools');
+    expect(first!.body).toMatchObject({ parallel_tool_calls: false, reasoning: { effort: 'low', context: 'all_turns' } });
+    expect(first!.header('x-openai-internal-codex-responses-lite')).toBe('true');
+    const offered = (first!.body!.input as unknown as Item[])[0]!;
+    expect(offered).toMatchObject({ type: 'additional_tools', role: 'developer', id: expect.stringMatching(/^at_/) as string });
+    // Codex's functions namespace also holds request_user_input_async and send_message_to_user_async, which Skein does not build yet.
+    const recorded = (withoutDescriptions(RECORDED.tools) as { name: string; tools: { name: string }[] }[]).map((namespace) => ({ ...namespace, tools: namespace.tools.filter((tool) => !tool.name.endsWith('_async')) }));
+    expect(withoutDescriptions(offered['tools'])).toEqual(recorded);
+
+    expect(texts(outputOf(second!, 'call_cell'))).toEqual(['Script completed\nWall time <s> seconds\nOutput:\n', 'hi\n', '0', RECORDED.allTools]);
+    // The nested command is an item of its own for the client, as a direct one is.
+    const started = events.filter((event) => event.type === 'itemStarted').map((event) => (event as { item: { type: string; name?: string } }).item).filter((item) => item.type !== 'message');
+    expect(started.map((item) => [item.type, item.name])).toEqual([['custom_tool_call', 'exec'], ['function_call', 'exec_command']]);
+  });
+
+  it('answers Script running with the cell ID after the yield time, and wait returns the rest', async () => {
+    const cell = '// @exec: {"yield_time_ms": 200}\ntext("a");\nawait tools.exec_command({ cmd: "sleep 1" });\ntext("b");';
+    server.expect([
+      sse(customToolCall('exec', cell, { callId: 'call_cell' }), completed()),
+      sse(functionCall('wait', { cell_id: '1', yield_time_ms: 20_000 }, { callId: 'call_wait' }), completed()),
+      sse(functionCall('wait', { cell_id: '1' }, { callId: 'call_again' }), completed()),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    const { thread } = await fixture.openThread('"never"', undefined, { overrides: CODE_MODE });
+    await thread.runTurn(say('wait for it'));
+    expect(texts(outputOf(server.requests[1]!, 'call_cell'))).toEqual(['Script running with cell ID 1\nWall time <s> seconds\nOutput:\n', 'a']);
+    expect(texts(outputOf(server.requests[2]!, 'call_wait'))).toEqual(['Script completed\nWall time <s> seconds\nOutput:\n', 'b']);
+    // A finished cell is gone.
+    expect(texts(outputOf(server.requests[3]!, 'call_again'))).toEqual(['Script failed\nWall time <s> seconds\nOutput:\n', 'Script error:\nexec cell 1 not found']);
+  });
+
+  it('answers a failing cell with its error and position, a bad pragma with why, and keeps the turn going', async () => {
+    server.expect([
+      sse(customToolCall('exec', 'text("before");\nnull.x;', { callId: 'call_fail' }), completed()),
+      sse(customToolCall('exec', '// @exec: {bad json}\ntext(1)', { callId: 'call_pragma' }), completed()),
+      sse(customToolCall('exec', 'await tools.no_such_tool({});', { callId: 'call_unknown' }), completed()),
+      sse(assistantMessage('Noted.'), completed()),
+    ]);
+    const { thread } = await fixture.openThread('"never"', undefined, { overrides: CODE_MODE });
+    const outcome = await thread.runTurn(say('try things'));
+    expect(outcome.status).toBe('completed');
+    const last = server.requests[3]!;
+    const failed = texts(outputOf(last, 'call_fail'));
+    expect(failed.slice(0, 2)).toEqual(['Script failed\nWall time <s> seconds\nOutput:\n', 'before']);
+    expect(failed[2]).toMatch(/^Script error:\nTypeError: .*\n\s+at exec_main\.mjs:2:/);
+    expect(outputOf(last, 'call_pragma')).toMatch(/^exec pragma must be valid JSON with supported fields `yield_time_ms` and `max_output_tokens`/);
+    expect(texts(outputOf(last, 'call_unknown'))[1]).toMatch(/^Script error:\nTypeError: /);
+  });
+
+  it('applies a patch from a cell: apply_patch resolves to {} and the file is written', async () => {
+    const patch = '*** Begin Patch\\n*** Add File: hello.txt\\n+Hello from a cell\\n*** End Patch\\n';
+    server.expect([sse(customToolCall('exec', `text(JSON.stringify(await tools.apply_patch("${patch}")));`, { callId: 'call_patch' }), completed()), sse(assistantMessage('Written.'), completed())]);
+    const { thread } = await fixture.openThread('"never"', undefined, { overrides: CODE_MODE });
+    await thread.runTurn(say('write hello'));
+    expect(texts(outputOf(server.requests[1]!, 'call_patch'))).toEqual(['Script completed\nWall time <s> seconds\nOutput:\n', '{}']);
+    expect(readFileSync(path.join(fixture.cwd, 'hello.txt'), 'utf8')).toBe('Hello from a cell\n');
+  });
+
+  it('an interrupt ends the running cell: a later wait does not find it', async () => {
+    server.expect([
+      sse(customToolCall('exec', 'text("started"); await new Promise(() => {});', { callId: 'call_hang' }), completed()),
+    ]);
+    const { thread } = await fixture.openThread('"never"', undefined, { overrides: CODE_MODE });
+    const turn = thread.runTurn(say('hang'));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    thread.interrupt();
+    expect((await turn).status).toBe('interrupted');
+    server.expect([sse(functionCall('wait', { cell_id: '1' }, { callId: 'call_wait' }), completed()), sse(assistantMessage('Gone.'), completed())]);
+    await thread.runTurn(say('is it there?'));
+    expect(texts(outputOf(server.requests.at(-1)!, 'call_wait'))[1]).toBe('Script error:\nexec cell 1 not found');
+  });
+});
