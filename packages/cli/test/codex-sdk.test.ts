@@ -26,7 +26,7 @@ beforeEach(async () => {
   writeFileSync(launcher, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(launcher, 0o755);
   server = await startMockResponsesServer();
-  writeFileSync(path.join(home, 'config.toml'), `model_provider = "mock"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nrequest_max_retries = 0\n`);
+  writeFileSync(path.join(home, 'config.toml'), `model_provider = "mock"\nmodel = "gpt-5.5"\n[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nrequest_max_retries = 0\n`);
 });
 afterEach(async () => {
   // Closing verifies the mock model: no unexpected request, no unused response.

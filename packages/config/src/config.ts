@@ -4,8 +4,8 @@ import type { ApprovalPolicyToml, McpServerToml, SandboxModeToml, ShellEnvironme
 import type { ModelProviderInfo } from './model-providers.js';
 import type { WebSearchSettings } from './web-search-settings.js';
 
-/** Skein's default model (a direct-tools model; see the core engine issue). */
-export const DEFAULT_MODEL = 'gpt-5.5';
+/** The model when config names none: Codex 0.171.0's default (a code-mode model), so one config behaves alike in both. */
+export const DEFAULT_MODEL = 'gpt-6.2-sol';
 /** How much of AGENTS.md-style project docs is read, in bytes (Codex's default). */
 export const DEFAULT_PROJECT_DOC_MAX_BYTES = 32 * 1024;
 

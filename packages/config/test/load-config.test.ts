@@ -41,7 +41,8 @@ describe('defaults', () => {
     const { config, warnings } = await load();
     expect(warnings).toEqual([]);
     expect(config).toMatchObject({
-      model: 'gpt-5.5',
+      // Codex 0.171.0's default model.
+      model: 'gpt-6.2-sol',
       modelProviderId: 'openai',
       approvalPolicy: 'on-request',
       sandboxMode: 'read-only',
@@ -160,7 +161,7 @@ model_verbosity = "medium"
     mkdirSync(sub);
     userConfig(`[projects."${project}"]\ntrust_level = "trusted"\n[projects."${sub}"]\ntrust_level = "untrusted"\n`);
     write(path.join(project, '.codex', 'config.toml'), 'model = "project"\n');
-    expect((await load({ cwd: sub })).config.model).toBe('gpt-5.5');
+    expect((await load({ cwd: sub })).config.model).toBe('gpt-6.2-sol');
     expect((await load()).config.model).toBe('project');
   });
 

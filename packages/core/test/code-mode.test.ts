@@ -99,6 +99,15 @@ describe('code mode', () => {
     expect(readFileSync(path.join(fixture.cwd, 'hello.txt'), 'utf8')).toBe('Hello from a cell\n');
   });
 
+  it("gives the model a cell's notify() as another output of the exec call, after its answer", async () => {
+    server.expect([sse(customToolCall('exec', 'notify("halfway"); text("done");', { callId: 'call_note' }), completed()), sse(assistantMessage('Noted.'), completed())]);
+    const { thread } = await fixture.openThread('"never"', undefined, { overrides: CODE_MODE });
+    await thread.runTurn(say('note it'));
+    const tail = (server.requests[1]!.body!.input as unknown as Item[]).slice(-3);
+    expect(tail.map((item) => [item.type, item.call_id, item['name'] ?? null])).toEqual([['custom_tool_call', 'call_note', 'exec'], ['custom_tool_call_output', 'call_note', null], ['custom_tool_call_output', 'call_note', 'exec']]);
+    expect(tail[2]!['output']).toBe('halfway');
+  });
+
   it('an interrupt ends the running cell: a later wait does not find it', async () => {
     server.expect([
       sse(customToolCall('exec', 'text("started"); await new Promise(() => {});', { callId: 'call_hang' }), completed()),

@@ -87,7 +87,7 @@ async function manager(sightings: Sighting[], onStart?: (event: ThreadLifecycleE
     cwd,
     env: {},
     homeDir: home,
-    overrides: [`model_providers.mock={ name = "Mock", base_url = "${server.url}", request_max_retries = 0 }`, 'model_provider=mock'],
+    overrides: [`model_providers.mock={ name = "Mock", base_url = "${server.url}", request_max_retries = 0 }`, 'model_provider=mock', 'model="gpt-5.5"'],
   });
   const store = await ThreadStore.open({ home });
   stores.push(store);

@@ -217,7 +217,8 @@ describe('more MCP paths', () => {
     expect(big.length).toBeLessThan(100_000);
     expect(big).toMatch(/tokens truncated/);
     expect(inputOf(server.requests[2]!, 'function_call_output', 'call_slow')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: expect.stringContaining('got no answer within 300 ms') as string }] });
-  });
+    // Ten megabytes through a real server and the history: seconds alone, far more on a busy machine.
+  }, 120_000);
 
   it('keeps the search in history across a resume: the found tool is still called by name', async () => {
     server.expect([

@@ -40,7 +40,7 @@ async function manager(extraOverrides: string[] = [], extensions: ExtensionRegis
     cwd,
     env: {},
     homeDir: home,
-    overrides: [`model_providers.mock={ name = "Mock", base_url = "${server.url}", request_max_retries = 0 }`, 'model_provider=mock', ...extraOverrides],
+    overrides: [`model_providers.mock={ name = "Mock", base_url = "${server.url}", request_max_retries = 0 }`, 'model_provider=mock', 'model="gpt-5.5"', ...extraOverrides],
   });
   const store = await ThreadStore.open({ home });
   stores.push(store);

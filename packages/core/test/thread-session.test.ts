@@ -105,7 +105,7 @@ async function session(events: CoreEvent[]) {
     cwd: repo,
     env: {},
     homeDir: home,
-    overrides: [`model_providers.mock={ name = "Mock", base_url = "${server.url}", request_max_retries = 0 }`, 'model_provider=mock', 'sandbox_mode="workspace-write"', 'approval_policy="never"'],
+    overrides: [`model_providers.mock={ name = "Mock", base_url = "${server.url}", request_max_retries = 0 }`, 'model_provider=mock', 'model="gpt-5.5"', 'sandbox_mode="workspace-write"', 'approval_policy="never"'],
   });
   const recorder = new MemoryThreadRecorder();
   const extensions = new ExtensionHost(new ExtensionRegistryBuilder().add(notes).add(broken).build(), (message) => events.push({ type: 'warning', message }));

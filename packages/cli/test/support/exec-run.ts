@@ -23,7 +23,7 @@ export interface ExecScratch {
   readonly home: string;
   readonly repo: string;
   readonly server: MockResponsesServer;
-  /** Rewrites config.toml with `topLevel` keys before the mock provider's table. */
+  /** Rewrites config.toml with `topLevel` keys before the mock provider's table (gpt-5.5 unless they name a model). */
   writeConfig(topLevel: string): void;
   /** Runs `skein args…` in the repository (or `cwd`) with `stdin` and more `env`, and waits for it to exit. */
   skein(args: readonly string[], options?: { readonly stdin?: string; readonly cwd?: string; readonly env?: Readonly<Record<string, string>> }): Promise<Run>;
@@ -42,7 +42,7 @@ export async function execScratch(prefix: string): Promise<ExecScratch> {
   const writeConfig = (topLevel: string): void =>
     writeFileSync(
       path.join(home, 'config.toml'),
-      `model_provider = "mock"\n${topLevel}[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nrequest_max_retries = 0\nstream_max_retries = 0\n`,
+      `model_provider = "mock"\n${/^model\s*=/m.test(topLevel) ? '' : 'model = "gpt-5.5"\n'}${topLevel}[model_providers.mock]\nname = "Mock"\nbase_url = "${server.url}"\nenv_key = "MOCK_API_KEY"\nrequest_max_retries = 0\nstream_max_retries = 0\n`,
     );
   writeConfig('');
   return {

@@ -15,7 +15,7 @@ import { planTools, type BuiltInToolFactory, type ToolContribution } from '../to
 import { ToolRouter } from '../tools/tool-router.js';
 import { CodeModeCells } from '../tools/code-mode/code-mode-cells.js';
 import { codeModePlan } from '../tools/code-mode/code-mode-plan.js';
-import { ITEM_ID_PREFIXES, randomUuidV7, type AdditionalToolsItem } from '@skein/protocol';
+import { ITEM_ID_PREFIXES, randomUuidV7, type AdditionalToolsItem, type ResponseItem } from '@skein/protocol';
 import { execCommandTool } from '../tools/unified-exec/exec-command-tool.js';
 import type { UnifiedExecSessions } from '../tools/unified-exec/unified-exec-sessions.js';
 import { writeStdinTool } from '../tools/unified-exec/write-stdin-tool.js';
@@ -51,6 +51,8 @@ export interface ThreadToolsOptions {
   readonly activeTurnId: () => string | undefined;
   /** get_goal, create_goal and update_goal, offered when the `goals` feature is on. */
   readonly goalTools?: readonly ToolHandler[] | undefined;
+  /** Adds items to the model's input (with the running turn's next request): a cell's notify(). */
+  readonly inject?: ((items: readonly ResponseItem[]) => Promise<void>) | undefined;
 }
 
 interface PlanKey {
@@ -135,7 +137,10 @@ export class ThreadTools {
   /** A code-mode model's router: exec, wait and the rest offered as `additional_tools`, every other tool called from cells. */
   #codeModeRouter(planned: readonly ToolHandler[]): ToolRouter {
     const cells = (this.#cells ??= new CodeModeCells());
-    const plan = codeModePlan(planned, { cells, now: this.#options.now, dynamic: () => this.mcp.source.current() });
+    const { inject } = this.#options;
+    // notify(text) reaches the model as another output of the exec call, with its next request (as Codex's).
+    const notify = (callId: string, text: string) => void inject?.([{ type: 'custom_tool_call_output', call_id: callId, name: 'exec', output: text }]);
+    const plan = codeModePlan(planned, { cells, now: this.#options.now, dynamic: () => this.mcp.source.current(), notify });
     const additionalTools: AdditionalToolsItem = { type: 'additional_tools', id: `${ITEM_ID_PREFIXES.additional_tools}${randomUuidV7()}`, role: 'developer', tools: [...plan.additionalTools] };
     return new ToolRouter(plan.handlers, { deferredSource: this.mcp.source, searchIndex: this.searchIndex, additionalTools });
   }

@@ -68,9 +68,9 @@ export interface TestThread {
   newManager(): Promise<ThreadManager>;
 }
 
-/** The provider entry every test thread uses: the mock model, no retries, no key. */
+/** The provider entry every test thread uses: the mock model, no retries, no key, and gpt-5.5 (direct tools) unless the test's overrides name another. */
 export function mockProviderOverrides(modelUrl: string): string[] {
-  return [`model_providers.mock={ name = "Mock", base_url = "${modelUrl}", request_max_retries = 0 }`, 'model_provider=mock'];
+  return [`model_providers.mock={ name = "Mock", base_url = "${modelUrl}", request_max_retries = 0 }`, 'model_provider=mock', 'model="gpt-5.5"'];
 }
 
 /** Makes the scratch directories a test's threads live in. */

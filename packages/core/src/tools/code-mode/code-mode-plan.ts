@@ -20,6 +20,8 @@ export interface CodeModePlanOptions {
   readonly now: () => number;
   /** Tools that come and go (MCP servers' namespaces): nested too, as they are when a cell starts. */
   readonly dynamic: () => readonly ToolHandler[];
+  /** A cell's notify(text), for the exec call `callId`. */
+  readonly notify: (callId: string, text: string) => void;
 }
 
 const FUNCTIONS_DESCRIPTION = 'Run code, wait on it, and ask the user.';
@@ -32,7 +34,7 @@ export function codeModePlan(planned: readonly ToolHandler[], options: CodeModeP
   // Of the clock, cells call only curr_time; sleep is the model's.
   const cellClock: NamespaceToolHandler = { ...clock, tools: clock.tools.filter((tool) => tool.spec.name === 'curr_time') };
   const nested = (): readonly NestedTool[] => nestedTools([...inner, ...options.dynamic(), cellClock]);
-  const functions: LeafToolHandler[] = [execTool({ cells: options.cells, nested }, execDescription(nested())), waitTool(options.cells), ...(requestUserInput === undefined ? [] : [requestUserInput])];
+  const functions: LeafToolHandler[] = [execTool({ cells: options.cells, nested, notify: options.notify }, execDescription(nested())), waitTool(options.cells), ...(requestUserInput === undefined ? [] : [requestUserInput])];
   const namespace = (name: string, description: string, tools: readonly LeafToolHandler[]): ToolSpec => ({ type: 'namespace', name, description, tools: tools.filter((tool) => (tool.exposure ?? 'direct') === 'direct').map((tool) => tool.spec) });
   return {
     handlers: [...functions, clock, ...(collaboration === undefined ? [] : [collaboration]), ...inner],

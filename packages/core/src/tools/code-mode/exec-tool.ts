@@ -12,6 +12,8 @@ export interface ExecToolOptions {
   readonly cells: CodeModeCells;
   /** The tools cells may call, as they are when a cell starts (MCP servers come and go). */
   readonly nested: () => readonly NestedTool[];
+  /** A cell's notify(text) for the exec call `callId`. */
+  readonly notify: (callId: string, text: string) => void;
 }
 
 const PREAMBLE = [
@@ -35,7 +37,7 @@ export function execTool(options: ExecToolOptions, description: string): CustomT
     async handle(input, context) {
       const parsed = parseExecInput(input);
       if ('problem' in parsed) return { output: parsed.problem, success: false };
-      const run = options.cells.start(parsed.source, cellTools(options.nested(), context), (text) => context.progress(text));
+      const run = options.cells.start(parsed.source, cellTools(options.nested(), context), (text) => options.notify(context.callId, text));
       // The turn's interrupt ends the cell, whether exec is still waiting on it or it runs on.
       context.signal.addEventListener('abort', () => void run.terminate(), { once: true });
       const report = await run.report(parsed.yieldTimeMs, context.signal);

@@ -1,0 +1,28 @@
+// A code-mode turn over the app-server, as Codex 0.171.0's h transcript shows it (its default model
+// runs `echo hi` from an exec cell): the client sees the user message, the nested command's
+// commandExecution pair and the answer, and no item for the cell itself.
+import { assistantMessage, completed, customToolCall, sse } from '@skein/test-support';
+import { describe, expect, it } from 'vitest';
+import { useModelScenario } from './support/model-scenario.js';
+
+const scenario = useModelScenario();
+
+describe('code mode over the app-server', () => {
+  it("shows a cell's nested command as a commandExecution item, and nothing for the cell", async () => {
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client, { model: 'gpt-6.2-sol' });
+    scenario().model.expect([
+      sse(customToolCall('exec', 'const r = await tools.exec_command({ cmd: "echo hi" });\ntext(r.output);', { callId: 'call_cell' }), completed()),
+      sse(assistantMessage('It printed `hi`.'), completed()),
+    ]);
+    await client.request('turn/start', { threadId, input: [{ type: 'text', text: 'Run `echo hi` and tell me what it printed.', text_elements: [] }] });
+    await client.waitFor('turn/completed');
+
+    const items = (method: string) => client.notificationsOf(method).map((params) => (params as { item: { type: string; command?: string; status?: string } }).item);
+    expect(items('item/started').map((item) => item.type)).toEqual(['userMessage', 'commandExecution', 'agentMessage']);
+    expect(items('item/completed').map((item) => [item.type, item.status])).toEqual([['userMessage', undefined], ['commandExecution', 'completed'], ['agentMessage', undefined]]);
+    expect(items('item/completed')[1]!.command).toBe("/bin/bash -lc 'echo hi'");
+    const answer = scenario().model.requests[1]!.body!.input.at(-1)!;
+    expect((answer['output'] as { text: string }[]).map((part) => part.text.replace(/\d+\.\d/, '<s>'))).toEqual(['Script completed\nWall time <s> seconds\nOutput:\n', 'hi\n']);
+  });
+});
