@@ -25,6 +25,12 @@ export interface CellReport {
 
 /** How many tool calls one cell may make; the ones after are refused (a runaway loop stays bounded). */
 export const MAX_CALLS_PER_CELL = 1000;
+/** Output held for the next report; what comes after is dropped and counted. */
+const MAX_UNREPORTED_CHARS = 4 * 1024 * 1024;
+/** How long a terminated cell may take to end before its host is killed. */
+const TERMINATE_GRACE_MS = 5000;
+/** How long a report waits for a cell to start beyond its yield time (the host may be starting). */
+const START_GRACE_MS = 15_000;
 
 export class CellRun {
   readonly id: number;
@@ -45,10 +51,20 @@ export class CellRun {
   /** yield_control() was called since the last report. */
   #yielded = false;
 
-  constructor(options: CellStartOptions, send: (message: ParentMessage) => void) {
+  readonly #stuck: () => void;
+  readonly #maxCalls: number;
+  #unreportedChars = 0;
+  #dropped = 0;
+  /** The cell's calls, one after another: tools that must not overlap (apply_patch) never do. */
+  #calling: Promise<void> = Promise.resolve();
+
+  /** `host`: how to reach the host, what to do when it stopped answering, and the call cap. */
+  constructor(options: CellStartOptions, host: { readonly send: (message: ParentMessage) => void; readonly stuck: () => void; readonly maxCalls: number }) {
     this.id = options.id;
     this.#options = options;
-    this.#send = send;
+    this.#send = host.send;
+    this.#stuck = host.stuck;
+    this.#maxCalls = host.maxCalls;
     this.ended = new Promise((resolve) => (this.#markEnded = resolve));
     this.#running = new Promise((resolve) => (this.#started = resolve));
   }
@@ -62,8 +78,8 @@ export class CellRun {
    * what happened since the last report.
    */
   async report(yieldMs: number, signal?: AbortSignal): Promise<CellReport> {
-    // The yield time is the cell's own: a host still starting does not spend it.
-    if (this.#startedAt === undefined) await Promise.race([this.#running, this.ended]);
+    // The yield time is the cell's own: a host still starting does not spend it (within reason).
+    if (this.#startedAt === undefined) await this.#until([this.#running, this.ended], yieldMs + START_GRACE_MS, signal);
     if (this.#end === undefined && !this.#yielded && !(signal?.aborted ?? false)) {
       let timer: NodeJS.Timeout | undefined;
       let onAbort: (() => void) | undefined;
@@ -78,17 +94,38 @@ export class CellRun {
       if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
       this.#wake = undefined;
     }
-    const items = this.#unreported;
+    const dropped = this.#dropped;
+    const items = dropped === 0 ? this.#unreported : [...this.#unreported, { type: 'input_text' as const, text: `…${dropped} more outputs were dropped: a cell holds at most ${MAX_UNREPORTED_CHARS} characters between answers` }];
     this.#unreported = [];
+    this.#unreportedChars = 0;
+    this.#dropped = 0;
     this.#yielded = false;
     return { status: this.#end ?? 'running', items, ...(this.#error === undefined ? {} : { error: this.#error }), wallTimeMs: performance.now() - this.#createdAt };
   }
 
-  /** Ends the cell; its report says `terminated`. */
+  /** Ends the cell; its report says `terminated`. A host that does not end it in time is killed. */
   async terminate(): Promise<void> {
     if (this.#end !== undefined) return;
     this.#send({ type: 'terminate', cell: this.id });
-    await this.ended;
+    await this.#until([this.ended], TERMINATE_GRACE_MS);
+    if (this.#end === undefined) this.#stuck();
+  }
+
+  /** Waits for the first of `events`, at most `ms` and until `signal` aborts. */
+  async #until(events: readonly Promise<unknown>[], ms: number, signal?: AbortSignal): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    await Promise.race([
+      ...events,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+        onAbort = resolve;
+        if (signal?.aborted === true) resolve();
+        signal?.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+    clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   }
 
   /** Ends the cell from this side (its host is gone). */
@@ -103,10 +140,10 @@ export class CellRun {
         this.#started();
         return;
       case 'text':
-        this.#unreported.push({ type: 'input_text', text: message.text });
+        this.#hold({ type: 'input_text', text: message.text }, message.text.length);
         return;
       case 'image':
-        this.#unreported.push({ type: 'input_image', image_url: message.url, ...(message.detail === undefined ? {} : { detail: message.detail }) });
+        this.#hold({ type: 'input_image', image_url: message.url, ...(message.detail === undefined ? {} : { detail: message.detail }) }, message.url.length);
         return;
       case 'notify':
         this.#options.onNotify?.(message.text);
@@ -119,7 +156,7 @@ export class CellRun {
         this.#wake?.();
         return;
       case 'call':
-        void this.#call(message.call, message.tool, message.json);
+        this.#calling = this.#calling.then(() => this.#call(message.call, message.tool, message.json));
         return;
       case 'done':
         this.#finish(message.end, message.error);
@@ -127,13 +164,24 @@ export class CellRun {
     }
   }
 
+  /** Keeps an output item for the next report, within the cap. */
+  #hold(item: CellOutputItem, chars: number): void {
+    if (this.#unreportedChars + chars > MAX_UNREPORTED_CHARS) {
+      this.#dropped += 1;
+      return;
+    }
+    this.#unreportedChars += chars;
+    this.#unreported.push(item);
+  }
+
   async #call(call: number, name: string, json: string): Promise<void> {
+    if (this.#end !== undefined) return;
     const answer = (outcome: { ok: true; json: string } | { ok: false; error: string }) => {
       if (this.#end === undefined) this.#send({ type: 'result', cell: this.id, call, ...outcome });
     };
     this.#calls += 1;
-    if (this.#calls > MAX_CALLS_PER_CELL) {
-      answer({ ok: false, error: `a cell may make at most ${MAX_CALLS_PER_CELL} tool calls; tools.${name} was not run` });
+    if (this.#calls > this.#maxCalls) {
+      answer({ ok: false, error: `a cell may make at most ${this.#maxCalls} tool calls; tools.${name} was not run` });
       return;
     }
     const tool = this.#options.tools.find((candidate) => candidate.name === name);

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { CellRun, type CellTool } from './cell-run.js';
+import { CellRun, MAX_CALLS_PER_CELL, type CellTool } from './cell-run.js';
 import { HostMessage, type CellLimits, type ParentMessage } from './host-protocol.js';
 
 /** The host program's file name: one self-contained script, which a bundler may copy beside its bundle. */
@@ -25,8 +25,10 @@ export const DEFAULT_CELL_LIMITS: CellLimits = { memoryBytes: 128 * 1024 * 1024,
 /** How a host is set up. */
 export interface CodeModeHostOptions {
   readonly limits?: Partial<CellLimits>;
-  /** The host process's V8 heap cap in MiB (the isolates' heaps are inside it). */
+  /** The host process's V8 heap cap in MiB (the host's own objects; each isolate has `memoryBytes`). */
   readonly hostHeapMiB?: number;
+  /** Tool calls one cell may make (default MAX_CALLS_PER_CELL). */
+  readonly maxCallsPerCell?: number;
 }
 
 /** What a cell is started with. */
@@ -44,6 +46,7 @@ export interface CellStartOptions {
 export class CodeModeHost {
   readonly #limits: CellLimits;
   readonly #heapMiB: number;
+  readonly #maxCalls: number;
   #process: ChildProcessWithoutNullStreams | undefined;
   readonly #runs = new Map<number, CellRun>();
   #closed = false;
@@ -51,13 +54,14 @@ export class CodeModeHost {
   constructor(options: CodeModeHostOptions = {}) {
     this.#limits = { ...DEFAULT_CELL_LIMITS, ...options.limits };
     this.#heapMiB = options.hostHeapMiB ?? 512;
+    this.#maxCalls = options.maxCallsPerCell ?? MAX_CALLS_PER_CELL;
   }
 
   /** Starts a cell; its run reports the cell's output and end. */
   start(options: CellStartOptions): CellRun {
     if (this.#closed) throw new Error('the code-mode host is closed');
     if (this.#runs.has(options.id)) throw new Error(`cell ${options.id} is already running`);
-    const run = new CellRun(options, (message) => this.#send(message));
+    const run = new CellRun(options, { send: (message) => this.#send(message), stuck: () => this.#recycle('a cell did not end when it was terminated'), maxCalls: this.#maxCalls });
     this.#runs.set(options.id, run);
     void run.ended.then(() => this.#runs.delete(options.id));
     this.#send({ type: 'start', cell: options.id, source: options.source, tools: options.tools.map(({ name, description }) => ({ name, description })), store: Object.fromEntries(options.store), limits: this.#limits });
@@ -88,6 +92,14 @@ export class CodeModeHost {
     clearTimeout(timer);
   }
 
+  /** Kills a host that stopped answering: its cells fail, and the next cell starts a new one. */
+  #recycle(reason: string): void {
+    const child = this.#process;
+    this.#process = undefined;
+    for (const run of this.#runs.values()) run.fail(`the code-mode host was restarted: ${reason}`);
+    child?.kill('SIGKILL');
+  }
+
   #send(message: ParentMessage): void {
     const child = this.#host();
     child.stdin.write(`${JSON.stringify(message)}\n`);
@@ -95,10 +107,17 @@ export class CodeModeHost {
 
   #host(): ChildProcessWithoutNullStreams {
     if (this.#process !== undefined) return this.#process;
-    // No environment: a cell cannot read the parent's secrets even if it escaped its isolate.
+    // No environment: a cell cannot read the parent's secrets even if it escaped its isolate. (The
+    // isolates' heaps are in the engine's WebAssembly memory, bounded per cell by `memoryBytes`; the
+    // heap cap bounds the host's own JavaScript.)
     const child = spawn(process.execPath, [`--max-old-space-size=${this.#heapMiB}`, hostScript()], { env: {}, stdio: ['pipe', 'pipe', 'pipe'] });
     this.#process = child;
     child.stdin.on('error', () => undefined);
+    // A host that cannot be started (no processes left, say) fails its cells; the next cell tries again.
+    child.once('error', (error) => {
+      if (this.#process === child) this.#process = undefined;
+      for (const run of this.#runs.values()) run.fail(`the code-mode host could not run: ${error.message}`);
+    });
     child.stderr.on('data', () => undefined);
     createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => this.#receive(line));
     child.once('exit', (code, signal) => {

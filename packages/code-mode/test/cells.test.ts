@@ -1,15 +1,18 @@
 // Cells in a real host process: output, tool calls, failures with positions, exit, yields, and the
 // escape suite — each attempt refused or bounded, and the host still serving the next cell.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CodeModeHost, MAX_CALLS_PER_CELL, type CellTool } from '../src/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CodeModeHost, type CellTool } from '../src/index.js';
 
+/** A low call cap, so the runaway loop stays quick. */
+const MAX_CALLS = 50;
+// One host for the file: every cell gets a fresh isolate anyway, and the suite checks the host survives them all.
 let host: CodeModeHost;
 let nextId = 1;
 
-beforeEach(() => {
-  host = new CodeModeHost({ limits: { cpuSliceMs: 500, memoryBytes: 32 * 1024 * 1024 } });
+beforeAll(() => {
+  host = new CodeModeHost({ limits: { cpuSliceMs: 500, memoryBytes: 32 * 1024 * 1024 }, maxCallsPerCell: MAX_CALLS });
 });
-afterEach(() => host.close());
+afterAll(() => host.close());
 
 const echo: CellTool = { name: 'echo', description: 'returns its arguments', call: (json) => Promise.resolve(JSON.stringify({ echoed: JSON.parse(json) as unknown })) };
 
@@ -100,6 +103,22 @@ describe('the escape suite', () => {
     expect(texts(await runCell('text(typeof ({}).polluted);'))).toEqual(['undefined']);
   });
 
+  it("survives a cell that breaks its own promises, and refuses images and stores it must not pass on", async () => {
+    const broken = await runCell('Promise.prototype.then = () => { throw new Error("broken"); };\ntext("still printed");');
+    expect(texts(broken)).toEqual(['still printed']);
+    const images = await runCell('for (const bad of ["file:///etc/passwd", { image_url: "https://example.com/a.png", detail: "huge" }]) { try { image(bad); } catch (e) { text(e.message); } }\nimage("https://example.com/a.png");');
+    expect(images.items).toEqual([
+      { type: 'input_text', text: 'image() takes a data:image/…;base64 URL or an https URL' },
+      { type: 'input_text', text: 'image() detail is one of auto, low, high, original' },
+      { type: 'input_image', image_url: 'https://example.com/a.png' },
+    ]);
+    const store = new Map<string, string>();
+    const big = await runCell('try { store("big", "x".repeat(2 * 1024 * 1024)); } catch (e) { text(e.message); }', [], store);
+    expect(texts(big)[0]).toMatch(/^store\(\) keeps values of at most/);
+    expect(store.size).toBe(0);
+    expect(texts(await runCell('text("next");'))).toEqual(['next']);
+  });
+
   it('bounds memory, a busy loop, and a runaway call loop; the host survives all three', async () => {
     // A 2 GB buffer, and a 512 MiB string in a 32 MiB isolate.
     const buffer = await runCell('new ArrayBuffer(2 * 1024 ** 3);');
@@ -108,7 +127,7 @@ describe('the escape suite', () => {
     expect(memory).toMatchObject({ status: 'failed', error: expect.stringMatching(/^InternalError: out of memory/) as string });
     const busy = await runCell('for (;;) {}');
     expect(busy).toMatchObject({ status: 'failed', error: expect.stringMatching(/ran for more than 500 ms/) as string });
-    const calls = await runCell(`let refused = 0; for (let i = 0; i < ${MAX_CALLS_PER_CELL + 5}; i++) { try { await tools.echo({ i }); } catch { refused++; } } text(refused);`);
+    const calls = await runCell(`let refused = 0; for (let i = 0; i < ${MAX_CALLS + 5}; i++) { try { await tools.echo({ i }); } catch { refused++; } } text(refused);`);
     expect(texts(calls)).toEqual(['5']);
     expect(texts(await runCell('text("still here");'))).toEqual(['still here']);
   });

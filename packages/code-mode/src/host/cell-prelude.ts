@@ -9,35 +9,42 @@ export const CELL_PRELUDE = `(() => {
   const host = globalThis.${HOST_BRIDGE};
   delete globalThis.${HOST_BRIDGE};
   const { call, emit, keep, stop, after, give } = host;
-  const infos = JSON.parse(host.tools);
-  const stored = JSON.parse(host.store);
-  const show = (value) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value)));
-  const define = (name, value) => Object.defineProperty(globalThis, name, { value, writable: false, configurable: false, enumerable: false });
+  // The built-ins the wrappers use, taken before the cell runs: a cell that replaces them changes only its own code.
+  const { parse, stringify } = JSON;
+  const toText = String;
+  const then = Promise.prototype.then;
+  const defineProperty = Object.defineProperty;
+  const freeze = Object.freeze;
+  const infos = parse(host.tools);
+  const stored = Object.assign(Object.create(null), parse(host.store));
+  const show = (value) => (typeof value === 'string' ? value : (stringify(value) ?? toText(value)));
+  const define = (name, value) => defineProperty(globalThis, name, { value, writable: false, configurable: false, enumerable: false });
   const tools = Object.create(null);
   for (const info of infos) {
-    const run = (args) => call(info.name, JSON.stringify(args === undefined ? {} : args) ?? 'null').then((json) => JSON.parse(json));
-    Object.defineProperty(tools, info.name, { value: run, enumerable: true });
+    const run = (args) => then.call(call(info.name, stringify(args === undefined ? {} : args) ?? 'null'), (json) => parse(json));
+    defineProperty(tools, info.name, { value: run, enumerable: true });
   }
-  define('tools', Object.freeze(tools));
-  define('ALL_TOOLS', Object.freeze(infos.map((info) => Object.freeze({ name: info.name, description: info.description }))));
+  define('tools', freeze(tools));
+  define('ALL_TOOLS', freeze(infos.map((info) => freeze({ name: info.name, description: info.description }))));
   define('text', (value) => { emit('text', show(value)); });
   define('notify', (value) => { emit('notify', show(value)); });
   define('image', (value) => {
     const url = typeof value === 'string' ? value : value && typeof value.image_url === 'string' ? value.image_url : undefined;
+    const detail = value && typeof value === 'object' ? value.detail : undefined;
     if (url === undefined) throw new TypeError('image() takes an image URL or { image_url, detail? }');
-    emit('image', JSON.stringify({ url, detail: value && typeof value.detail === 'string' ? value.detail : undefined }));
+    emit('image', stringify({ url, detail }));
   });
   define('store', (key, value) => {
-    const json = JSON.stringify(value) ?? 'null';
-    stored[String(key)] = json;
-    keep(String(key), json);
+    const json = stringify(value) ?? 'null';
+    keep(toText(key), json);
+    stored[toText(key)] = json;
   });
   define('load', (key) => {
-    const json = stored[String(key)];
-    return json === undefined ? undefined : JSON.parse(json);
+    const json = stored[toText(key)];
+    return json === undefined ? undefined : parse(json);
   });
   define('setTimeout', (callback, delay) => {
-    after(Math.max(0, Number(delay) || 0)).then(() => { if (typeof callback === 'function') callback(); });
+    then.call(after(Number(delay) || 0), () => { if (typeof callback === 'function') callback(); });
     return 0;
   });
   define('exit', () => { stop(); });

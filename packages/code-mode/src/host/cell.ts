@@ -19,6 +19,18 @@ export interface CellStart {
 /** What stops a cell's JavaScript at the next interrupt check. */
 type Stop = 'exit' | 'terminate' | 'cpu';
 
+/** One text() or notify(): longer ones are cut (the answer's token budget cuts them further). */
+const MAX_TEXT_CHARS = 1024 * 1024;
+/** One store() value, and all of a session's values together, as JSON text. */
+const MAX_STORED_VALUE_CHARS = 1024 * 1024;
+const MAX_STORE_CHARS = 8 * 1024 * 1024;
+/** Timers one cell may have pending. */
+const MAX_TIMERS = 1000;
+/** setTimeout's longest delay (Node's). */
+const MAX_DELAY_MS = 2 ** 31 - 1;
+const IMAGE_DETAILS = new Set(['auto', 'low', 'high', 'original']);
+const IMAGE_URL = /^(data:image\/[a-z0-9.+-]+;base64,|https:\/\/)/i;
+
 export class HostCell {
   readonly #id: number;
   readonly #runtime: QuickJSRuntime;
@@ -30,12 +42,18 @@ export class HostCell {
   readonly #timers = new Map<QuickJSDeferredPromise, NodeJS.Timeout>();
   #nextCall = 1;
   #sliceStartedAt = 0;
+  /** The cell's JavaScript is running (the CPU limit applies only then). */
+  #inSlice = false;
   #stop: Stop | undefined;
   #ended = false;
+  /** The module's evaluation: a promise (top-level await), read with getPromiseState, which runs none of the cell's code. */
+  #module: QuickJSHandle | undefined;
+  #storeChars: number;
 
   constructor(module: QuickJSWASMModule, start: CellStart, send: (message: HostMessage) => void) {
     this.#id = start.cell;
     this.#send = send;
+    this.#storeChars = Object.values(start.store).reduce((sum, json) => sum + json.length, 0);
     this.#limits = start.limits;
     this.#runtime = module.newRuntime();
     this.#runtime.setMemoryLimit(start.limits.memoryBytes);
@@ -62,24 +80,10 @@ export class HostCell {
       this.#endAfterError(evaluated.error);
       return;
     }
-    const settled = this.#vm.resolvePromise(evaluated.value);
-    evaluated.value.dispose();
+    this.#module = evaluated.value;
     this.#pump();
     // After the module's first slice, so what it printed before its first await precedes this on the stream.
     if (!this.#ended) this.#send({ type: 'started', cell: this.#id });
-    void settled.then((result) => {
-      if (this.#ended) {
-        if (result.error === undefined) result.value.dispose();
-        else result.error.dispose();
-        return;
-      }
-      if (result.error === undefined) {
-        result.value.dispose();
-        this.#end(this.#stop === 'terminate' ? 'terminated' : 'completed');
-      } else {
-        this.#endAfterError(result.error);
-      }
-    });
   }
 
   /** A tool's answer to call `call`: resumes the cell. */
@@ -87,16 +91,18 @@ export class HostCell {
     const deferred = this.#pending.get(call);
     if (deferred === undefined || this.#ended) return;
     this.#pending.delete(call);
-    if (outcome.ok) {
-      const value = this.#vm.newString(outcome.json);
-      deferred.resolve(value);
-      value.dispose();
-    } else {
-      const error = this.#vm.newError(outcome.error);
-      deferred.reject(error);
-      error.dispose();
-    }
-    deferred.dispose();
+    this.#guard(() => {
+      if (outcome.ok) {
+        const value = this.#vm.newString(outcome.json);
+        deferred.resolve(value);
+        value.dispose();
+      } else {
+        const error = this.#vm.newError(outcome.error);
+        deferred.reject(error);
+        error.dispose();
+      }
+      deferred.dispose();
+    });
     this.#pump();
   }
 
@@ -134,18 +140,27 @@ export class HostCell {
         if (this.#stop !== undefined) return;
         const what = vm.getString(kind);
         const text = vm.getString(payload);
-        if (what === 'text' || what === 'notify') this.#send({ type: what, cell: this.#id, text });
+        if (what === 'text' || what === 'notify') this.#send({ type: what, cell: this.#id, text: text.length <= MAX_TEXT_CHARS ? text : `${text.slice(0, MAX_TEXT_CHARS)}\n…cut: this output was longer than ${MAX_TEXT_CHARS} characters` });
         if (what === 'image') {
-          const image = JSON.parse(text) as { url: string; detail?: string };
+          const image = JSON.parse(text) as { url?: unknown; detail?: unknown };
+          // Only what the Responses API takes: a data: image or an https URL, and its own detail levels.
+          if (typeof image.url !== 'string' || !IMAGE_URL.test(image.url)) return { error: vm.newError('image() takes a data:image/…;base64 URL or an https URL') };
+          if (image.detail !== undefined && (typeof image.detail !== 'string' || !IMAGE_DETAILS.has(image.detail))) return { error: vm.newError('image() detail is one of auto, low, high, original') };
           this.#send({ type: 'image', cell: this.#id, url: image.url, ...(image.detail === undefined ? {} : { detail: image.detail }) });
         }
+        return undefined;
       }),
     );
     set(
       'keep',
       vm.newFunction('keep', (key, json) => {
-        if (this.#stop !== undefined) return;
-        this.#send({ type: 'store', cell: this.#id, key: vm.getString(key), json: vm.getString(json) });
+        if (this.#stop !== undefined) return undefined;
+        const value = vm.getString(json);
+        if (value.length > MAX_STORED_VALUE_CHARS) return { error: vm.newError(`store() keeps values of at most ${MAX_STORED_VALUE_CHARS} characters of JSON`) };
+        if (this.#storeChars + value.length > MAX_STORE_CHARS) return { error: vm.newError(`store() keeps at most ${MAX_STORE_CHARS} characters of JSON in all`) };
+        this.#storeChars += value.length;
+        this.#send({ type: 'store', cell: this.#id, key: vm.getString(key), json: value });
+        return undefined;
       }),
     );
     set(
@@ -165,14 +180,18 @@ export class HostCell {
     set(
       'after',
       vm.newFunction('after', (delay) => {
+        if (this.#timers.size >= MAX_TIMERS) return { error: vm.newError(`a cell may have at most ${MAX_TIMERS} timers pending`) };
         const deferred = vm.newPromise();
+        const ms = Math.min(Math.max(0, vm.getNumber(delay)), MAX_DELAY_MS);
         const timer = setTimeout(() => {
           this.#timers.delete(deferred);
           if (this.#ended) return;
-          deferred.resolve();
-          deferred.dispose();
+          this.#guard(() => {
+            deferred.resolve();
+            deferred.dispose();
+          });
           this.#pump();
-        }, vm.getNumber(delay));
+        }, ms);
         this.#timers.set(deferred, timer);
         return deferred.handle;
       }),
@@ -181,26 +200,62 @@ export class HostCell {
     bridge.dispose();
   }
 
-  /** Runs the cell's pending jobs (what a tool answer or timer resumed) in one slice. */
+  /** Runs the cell's pending jobs (what a tool answer or timer resumed) in one slice, then sees whether the module settled. */
   #pump(): void {
     if (this.#ended) return;
-    const result = this.#slice(() => this.#runtime.executePendingJobs());
-    if (this.#ended) return;
+    const result = this.#guard(() => this.#slice(() => this.#runtime.executePendingJobs()));
+    if (this.#ended || result === undefined) return;
     if (result.error !== undefined) {
       this.#endAfterError(result.error);
       return;
     }
-    if (this.#stop === 'exit') this.#end('completed');
+    if (this.#stop === 'exit') {
+      this.#end('completed');
+      return;
+    }
+    this.#settle();
+  }
+
+  /** Ends the cell once its module's promise settled (read without running any of the cell's code). */
+  #settle(): void {
+    if (this.#module === undefined || this.#ended) return;
+    const state = this.#vm.getPromiseState(this.#module);
+    if (state.type === 'pending') return;
+    if (state.type === 'fulfilled') {
+      // A module without top-level await may answer the module's value itself: that handle is #module's.
+      if (state.notAPromise !== true) state.value.dispose();
+      this.#end(this.#stop === 'terminate' ? 'terminated' : 'completed');
+    } else {
+      this.#endAfterError(state.error);
+    }
+  }
+
+  /** Runs a call into the isolate; a failure there (out of memory, interrupted) fails this cell, never the host. */
+  #guard<T>(body: () => T): T | undefined {
+    try {
+      return body();
+    } catch (error) {
+      if (this.#stop === 'exit') this.#end('completed');
+      else this.#end('failed', `the cell's runtime failed: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
   }
 
   /** Runs `body` as one slice of the cell's JavaScript, timed for the CPU limit. */
   #slice<T>(body: () => T): T {
     this.#sliceStartedAt = performance.now();
-    return body();
+    this.#inSlice = true;
+    try {
+      return body();
+    } finally {
+      this.#inSlice = false;
+    }
   }
 
   #shouldInterrupt(): boolean {
     if (this.#stop !== undefined) return true;
+    // Outside a slice QuickJS runs only our own calls (resolving a promise, reading an error).
+    if (!this.#inSlice) return false;
     if (performance.now() - this.#sliceStartedAt <= this.#limits.cpuSliceMs) return false;
     this.#stop = 'cpu';
     return true;
@@ -236,6 +291,8 @@ export class HostCell {
     this.#timers.clear();
     for (const deferred of this.#pending.values()) deferred.dispose();
     this.#pending.clear();
+    this.#module?.dispose();
+    this.#module = undefined;
     // Dispose after the current slice has unwound (an exit() ends the cell from inside a host call).
     setImmediate(() => {
       try {

@@ -32,9 +32,14 @@ function receive(module: QuickJSWASMModule, line: string): void {
   switch (message.type) {
     case 'start': {
       if (cells.has(message.cell)) return;
-      const cell = new HostCell(module, message, send);
-      cells.set(message.cell, cell);
-      cell.run(message.source);
+      try {
+        const cell = new HostCell(module, message, send);
+        cells.set(message.cell, cell);
+        cell.run(message.source);
+      } catch (error) {
+        // One cell's failure to start is that cell's: the host serves the others.
+        send({ type: 'done', cell: message.cell, end: 'failed', error: `the cell could not start: ${error instanceof Error ? error.message : String(error)}` });
+      }
       return;
     }
     case 'result':

@@ -339,6 +339,8 @@ export class ThreadSession {
 
   /** Ends a model turn: input steered in that no request carried is kept for the next turn, then the thread is free. */
   #finishTurn(active: ActiveTurn): void {
+    // A code-mode cell does not outlive its turn: its nested calls would run under a finished turn's approvals.
+    void this.#tools.terminateCells();
     const leftover = active.steered.close();
     if (leftover.length > 0) this.history.record(leftover, active.turnId);
     this.#injected.recordWaiting();

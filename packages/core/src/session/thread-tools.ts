@@ -15,6 +15,7 @@ import { planTools, type BuiltInToolFactory, type ToolContribution } from '../to
 import { ToolRouter } from '../tools/tool-router.js';
 import { CodeModeCells } from '../tools/code-mode/code-mode-cells.js';
 import { codeModePlan } from '../tools/code-mode/code-mode-plan.js';
+import { truncateMiddle } from '../history/truncate-output.js';
 import { ITEM_ID_PREFIXES, randomUuidV7, type AdditionalToolsItem, type ResponseItem } from '@skein/protocol';
 import { execCommandTool } from '../tools/unified-exec/exec-command-tool.js';
 import type { UnifiedExecSessions } from '../tools/unified-exec/unified-exec-sessions.js';
@@ -54,6 +55,9 @@ export interface ThreadToolsOptions {
   /** Adds items to the model's input (with the running turn's next request): a cell's notify(). */
   readonly inject?: ((items: readonly ResponseItem[]) => Promise<void>) | undefined;
 }
+
+/** One notify() as the model reads it, at most (a cell may call it often). */
+const NOTIFY_MAX_TOKENS = 2_000;
 
 interface PlanKey {
   readonly features: Config['features'];
@@ -139,8 +143,9 @@ export class ThreadTools {
     const cells = (this.#cells ??= new CodeModeCells());
     const { inject } = this.#options;
     // notify(text) reaches the model as another output of the exec call, with its next request (as Codex's).
-    const notify = (callId: string, text: string) => void inject?.([{ type: 'custom_tool_call_output', call_id: callId, name: 'exec', output: text }]);
+    const notify = (callId: string, text: string) => void inject?.([{ type: 'custom_tool_call_output', call_id: callId, name: 'exec', output: truncateMiddle(text, NOTIFY_MAX_TOKENS) }]);
     const plan = codeModePlan(planned, { cells, now: this.#options.now, dynamic: () => this.mcp.source.current(), notify });
+    for (const message of plan.warnings) this.#options.emit({ type: 'warning', message });
     const additionalTools: AdditionalToolsItem = { type: 'additional_tools', id: `${ITEM_ID_PREFIXES.additional_tools}${randomUuidV7()}`, role: 'developer', tools: [...plan.additionalTools] };
     return new ToolRouter(plan.handlers, { deferredSource: this.mcp.source, searchIndex: this.searchIndex, additionalTools });
   }

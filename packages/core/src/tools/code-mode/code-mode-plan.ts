@@ -6,6 +6,7 @@ import type { ToolSpec } from '@skein/protocol';
 import { clockTools } from './clock-tools.js';
 import type { CodeModeCells } from './code-mode-cells.js';
 import { execDescription, execTool } from './exec-tool.js';
+import { toolName } from '../tool-router.js';
 import { nestedTools, type NestedTool } from './nested-tools.js';
 import { waitTool } from './wait-tool.js';
 
@@ -13,6 +14,8 @@ import { waitTool } from './wait-tool.js';
 export interface CodeModePlan {
   readonly handlers: readonly ToolHandler[];
   readonly additionalTools: readonly ToolSpec[];
+  /** Tools the plan left out, and why. */
+  readonly warnings: readonly string[];
 }
 
 export interface CodeModePlanOptions {
@@ -26,10 +29,14 @@ export interface CodeModePlanOptions {
 
 const FUNCTIONS_DESCRIPTION = 'Run code, wait on it, and ask the user.';
 
+/** The names code mode offers itself: a planned tool of the same name would shadow one. */
+const RESERVED = new Set(['exec', 'wait', 'clock']);
+
 export function codeModePlan(planned: readonly ToolHandler[], options: CodeModePlanOptions): CodeModePlan {
   const requestUserInput = planned.find((tool): tool is LeafToolHandler => tool.kind !== 'namespace' && tool.spec.name === 'request_user_input');
   const collaboration = planned.find((tool): tool is NamespaceToolHandler => tool.kind === 'namespace' && tool.name === 'collaboration');
-  const inner = planned.filter((tool) => tool !== requestUserInput && tool !== collaboration);
+  const warnings = planned.filter((tool) => RESERVED.has(toolName(tool))).map((tool) => `the tool '${toolName(tool)}' is left out in code mode: code mode's own tool has that name`);
+  const inner = planned.filter((tool) => tool !== requestUserInput && tool !== collaboration && !RESERVED.has(toolName(tool)));
   const clock = clockTools(options.now);
   // Of the clock, cells call only curr_time; sleep is the model's.
   const cellClock: NamespaceToolHandler = { ...clock, tools: clock.tools.filter((tool) => tool.spec.name === 'curr_time') };
@@ -37,6 +44,7 @@ export function codeModePlan(planned: readonly ToolHandler[], options: CodeModeP
   const functions: LeafToolHandler[] = [execTool({ cells: options.cells, nested, notify: options.notify }, execDescription(nested())), waitTool(options.cells), ...(requestUserInput === undefined ? [] : [requestUserInput])];
   const namespace = (name: string, description: string, tools: readonly LeafToolHandler[]): ToolSpec => ({ type: 'namespace', name, description, tools: tools.filter((tool) => (tool.exposure ?? 'direct') === 'direct').map((tool) => tool.spec) });
   return {
+    warnings,
     handlers: [...functions, clock, ...(collaboration === undefined ? [] : [collaboration]), ...inner],
     additionalTools: [
       namespace('functions', FUNCTIONS_DESCRIPTION, functions),

@@ -16,14 +16,16 @@ export interface NestedTool {
   readonly listed: boolean;
 }
 
-/** The nested tools of `handlers`, sorted by name as cells see them. */
+/** The nested tools of `handlers`, sorted by name as cells see them; of two with one name (`a__b` twice), the first. */
 export function nestedTools(handlers: readonly ToolHandler[]): NestedTool[] {
-  const tools = handlers.flatMap((handler): NestedTool[] => {
+  const all = handlers.flatMap((handler): NestedTool[] => {
     const listed = (handler.exposure ?? 'direct') !== 'deferred';
     if (handler.kind !== 'namespace') return [{ name: handler.spec.name, tool: handler, namespace: undefined, listed }];
     return handler.tools.map((tool) => ({ name: `${handler.name}__${tool.spec.name}`, tool, namespace: handler.name, listed: listed && (tool.exposure ?? 'direct') !== 'deferred' }));
   });
-  return tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const byName = new Map<string, NestedTool>();
+  for (const entry of all) if (!byName.has(entry.name)) byName.set(entry.name, entry);
+  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** `ALL_TOOLS[i].description`: the tool's own description and its declaration. */
