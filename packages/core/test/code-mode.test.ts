@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { assistantMessage, completed, customToolCall, functionCall, sse, startMockResponsesServer, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { say, toolThreadFixture, type ToolThreadFixture } from './support/tool-thread.js';
+import { say, toolThreadFixture, withoutDescriptions, type ToolThreadFixture } from './support/tool-thread.js';
 
 const RECORDED = JSON.parse(readFileSync(path.join(import.meta.dirname, 'fixtures', 'codex-additional-tools.gpt-6.2-sol.json'), 'utf8')) as { tools: unknown[]; allTools: string };
 const CODE_MODE = ['model="gpt-6.2-sol"'];
@@ -23,11 +23,6 @@ afterEach(async () => {
   await server.close();
 });
 
-function withoutDescriptions(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutDescriptions);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'description').map(([key, inner]) => [key, withoutDescriptions(inner)]));
-}
 
 type Item = Record<string, unknown> & { type: string; call_id?: string };
 const outputOf = (request: CapturedRequest, callId: string) => (request.body!.input as unknown as Item[]).find((item) => item.call_id === callId && item.type.endsWith('_output'))?.['output'];

@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { assistantMessage, completed, functionCall, sse, startMockResponsesServer, webSearchCall, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ScriptedClient, say, toolThreadFixture, type ToolThreadFixture } from './support/tool-thread.js';
+import { ScriptedClient, say, toolThreadFixture, withoutDescriptions, type ToolThreadFixture } from './support/tool-thread.js';
 
 const CODEX_TOOLS = path.resolve(import.meta.dirname, '../node_modules/@skein/protocol/test/fixtures/codex-request-tools.gpt-5.5.json');
 // Tools whose issues have not landed yet (goals, tool_search).
@@ -26,12 +26,6 @@ afterEach(async () => {
   await server.close();
 });
 
-/** A tool definition without its prose, which is ours rather than Codex's. */
-function withoutDescriptions(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutDescriptions);
-  if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'description').map(([key, inner]) => [key, withoutDescriptions(inner)]));
-}
 
 const model = () => server.expect([sse(assistantMessage('Hi.'), completed())]);
 

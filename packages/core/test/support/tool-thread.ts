@@ -123,3 +123,10 @@ export function toolThreadFixture(server: MockResponsesServer): ToolThreadFixtur
 
 /** A user turn's input. */
 export const say = (text: string) => [{ type: 'text' as const, text, text_elements: [] }];
+
+/** A tool definition without its prose, which is ours rather than Codex's. */
+export function withoutDescriptions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutDescriptions);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'description').map(([key, inner]) => [key, withoutDescriptions(inner)]));
+}
