@@ -80,18 +80,8 @@ export class CellRun {
   async report(yieldMs: number, signal?: AbortSignal): Promise<CellReport> {
     // The yield time is the cell's own: a host still starting does not spend it (within reason).
     if (this.#startedAt === undefined) await this.#until([this.#running, this.ended], yieldMs + START_GRACE_MS, signal);
-    if (this.#end === undefined && !this.#yielded && !(signal?.aborted ?? false)) {
-      let timer: NodeJS.Timeout | undefined;
-      let onAbort: (() => void) | undefined;
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-        timer = setTimeout(resolve, yieldMs);
-        onAbort = resolve;
-        signal?.addEventListener('abort', onAbort, { once: true });
-        void this.ended.then(resolve);
-      });
-      clearTimeout(timer);
-      if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+    if (this.#end === undefined && !this.#yielded) {
+      await this.#until([this.ended, new Promise<void>((resolve) => (this.#wake = resolve))], yieldMs, signal);
       this.#wake = undefined;
     }
     const dropped = this.#dropped;

@@ -1,36 +1,16 @@
 // One loaded thread as app-server clients see it: core's events — its turn items among them — become
 // v2 notifications for the thread's subscribers (in Codex's order), its status is tracked and
-// announced; its questions (ThreadQuestions) become server requests to its subscribers.
+// announced; its questions (ThreadQuestions) become server requests to its subscribers. What it needs
+// from its server is ThreadHost (thread-host.ts).
 import { eventNotification } from './event-notifications.js';
+export type { ThreadHost, TurnPresentation } from './thread-host.js';
 import type { Config } from '@skein/config';
 import type { CoreEvent, SelectedEnvironment, ThreadHandle, TurnItem, ResponsesServiceTier, UserMessageRecord } from '@skein/core';
 import type { UserInput } from '@skein/protocol';
-import type { ClientConnection } from '../method.js';
-import type { AskOptions } from './thread-server-requests.js';
+import type { ThreadHost, TurnPresentation } from './thread-host.js';
 import { threadItem, userMessageItem, type WireObject } from './thread-items.js';
 import { ThreadQuestions, type ActiveFlag } from './thread-questions.js';
 import { UNKNOWN_RATE_LIMITS, turnErrorObject } from './turn-wire.js';
-
-/** What a thread needs from the server it is loaded in. */
-export interface ThreadHost {
-  /** Sends a notification to the thread's subscribers. */
-  broadcast(threadId: string, method: string, params: unknown): void;
-  /** The clients following the thread, oldest subscription first. */
-  subscribers(threadId: string): readonly ClientConnection[];
-  /**
-   * Sends a server request to the thread's subscribers and resolves to the first answer; it stays
-   * pending while clients come and go. Rejects on an error answer, a withdrawal, or no subscriber.
-   */
-  ask(threadId: string, method: string, params: unknown, options: AskOptions): Promise<unknown>;
-  /** Milliseconds since the epoch. */
-  now(): number;
-  /** A fresh id for items the server names itself (user messages). */
-  newItemId(): string;
-  /** Records that a turn of the thread ended; answers the thread's new read state, if it keeps one. */
-  publishTurn?(threadId: string, turnId: string): unknown;
-  /** Called once a turn ended and its `turn/completed` went out (the thread is idle): delivers what was queued. */
-  turnEnded?(threadId: string, status: 'completed' | 'interrupted' | 'failed'): void;
-}
 
 interface ActiveTurn {
   readonly id: string;
@@ -45,19 +25,6 @@ interface ActiveTurn {
   /** How the turn is shown when not as it runs (a review), and the answer it held back. */
   readonly presentation?: TurnPresentation | undefined;
   heldAnswer?: string | undefined;
-}
-
-/**
- * A turn clients see reshaped (a review, `review/start`): items announced before it starts, the
- * user message it shows in place of the model's input, and its agent messages held back — once it
- * ends, the last one's text (undefined when it did not complete) becomes the closing items.
- * Items are given without their times; each goes out started, then completed.
- */
-export interface TurnPresentation {
-  readonly openingItems: readonly WireObject[];
-  readonly shownInput: readonly UserInput[];
-  /** The items the turn ends with; an `agentMessage` among them is the turn's summary. */
-  closingItems(answer: string | undefined, newItemId: () => string): readonly WireObject[];
 }
 
 /** Identity and bookkeeping of a thread beyond its session. */

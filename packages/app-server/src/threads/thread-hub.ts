@@ -3,8 +3,8 @@
 // and answers thread questions from the rollout store for the rest.
 import path from 'node:path';
 import type { Config } from '@skein/config';
-import { ThreadManager, withPrimaryWorkspaceRoots, type SelectedEnvironment, type ThreadHandle } from '@skein/core';
-import { ExtensionRegistryBuilder, type ExtensionRegistry } from '@skein/extension-api';
+import { withPrimaryWorkspaceRoots, type SelectedEnvironment, type ThreadHandle, type ThreadManager } from '@skein/core';
+import type { ExtensionRegistry } from '@skein/extension-api';
 import type { ThreadStartParams, ThreadForkParams, ThreadResumeParams } from '@skein/protocol';
 import type { LoadedThread, ThreadStore, ThreadSummary } from '@skein/rollout';
 import { AppServerRequestError, refuse } from '../app-server-error.js';
@@ -24,7 +24,8 @@ import { recordPermissions, selectThreadPermissions, type PermissionSelection } 
 import { nextTurnConfig } from './thread-settings.js';
 import { deliverQueuedAfter } from './queued-turns.js';
 import { threadUnloadDelayMs } from './thread-unload-delay.js';
-import { bindSubagentThreads, subagentRegistryOptions, subagentThreads, type SubagentThreads } from './subagent-threads.js';
+import { subagentThreads, type SubagentThreads } from './subagent-threads.js';
+import { appServerThreadManager } from './thread-registry.js';
 import type { ThreadHubOptions, ThreadHubServer } from './thread-hub-options.js';
 export type { ThreadHubOptions, ThreadHubServer } from './thread-hub-options.js';
 import { resolveThreadCwd } from './thread-cwd.js';
@@ -362,24 +363,7 @@ export class ThreadHub {
   #manager(): Promise<ThreadManager> {
     this.#registry ??= this.store().then(
       (store) => {
-        const manager = new ThreadManager({
-          store,
-          // Each thread brings the extensions its config names; this is only the fallback.
-          extensions: new ExtensionRegistryBuilder().build(),
-          env: this.options.env,
-          savedApiKey: this.options.savedApiKey,
-          host: this.options.host,
-          // Each thread names the client that opened it; this is only the fallback.
-          originator: 'skein_app_server',
-          source: 'vscode',
-          cliVersion: this.options.cliVersion,
-          installationId: this.server.installationId,
-          environment: this.options.environment,
-          // An active goal keeps an app-server thread working with turns of its own.
-          continueGoals: true,
-          ...subagentRegistryOptions(this.#subagentThreads),
-        });
-        bindSubagentThreads(manager, this.#subagentThreads);
+        const manager = appServerThreadManager(store, this.options, this.server.installationId, this.#subagentThreads);
         this.#openRegistry = manager;
         return manager;
       },
