@@ -1,7 +1,8 @@
 // Sums the vitest JSON reports of every package into one line, `N passed, N failed, N skipped`,
 // because vitest's own summary is per package; before it, lists every skipped test under the reason it
-// gave and every test file that failed outside its tests. Exits 1 on any failure, when no test ran,
-// when a skip gives no reason, or (with --expect-all) when a package with tests left no report.
+// gave, every test file that failed outside its tests, and every failed test with the first line of
+// its message. Exits 1 on any failure, when no test ran, when a skip gives no reason, or (with
+// --expect-all) when a package with tests left no report.
 //
 // A skipped test says why in its title, ` (skipped: <reason>)` on the test or on a suite around it,
 // or, when it skips itself at run time, in `meta.skipReason` (see test-support's skipWithReason).
@@ -16,6 +17,8 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const skips = new Map();
 const unexplained = [];
 const unfinished = [];
+/** `name: first line of the failure`, printed last so a log cut short still shows them */
+const failures = [];
 const brokenFiles = [];
 const missingReports = [];
 
@@ -30,6 +33,10 @@ function skipReason(test) {
     if (reason !== undefined) return reason;
   }
   return undefined;
+}
+
+function firstLine(message) {
+  return typeof message === 'string' ? (message.split('\n').find((line) => line.trim() !== '') ?? '').trim() : '';
 }
 
 for (const dir of packageDirs(root)) {
@@ -56,6 +63,7 @@ for (const dir of packageDirs(root)) {
           break;
         case 'failed':
           totals.failed += 1;
+          failures.push(`${name}: ${firstLine(test.failureMessages?.[0])}`);
           break;
         case 'skipped':
         case 'todo': {
@@ -93,6 +101,10 @@ if (unfinished.length > 0) {
 if (brokenFiles.length > 0) {
   console.log('test files that failed outside their tests:');
   for (const line of brokenFiles) console.log(`  - ${line}`);
+}
+if (failures.length > 0) {
+  console.log('failed tests:');
+  for (const line of failures) console.log(`  - ${line}`);
 }
 if (expectAll && missingReports.length > 0) console.log(`packages whose tests left no report: ${missingReports.join(', ')}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

@@ -105,7 +105,14 @@ describe.skipIf(skipReason !== '')(`skein sandbox${skipReason}`, () => {
 
   it('forwards SIGTERM sent to skein to the command', async () => {
     const child = spawn(process.execPath, [BIN, 'sandbox', '--', 'sh', '-c', 'echo ready; sleep 30'], { cwd: work, env: { PATH: process.env.PATH, CODEX_HOME: home, TMPDIR: tmp } });
-    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // Ready, or ended before it was: then the failure names what skein said instead of timing out.
+    const ready = await new Promise<boolean>((resolve) => {
+      child.stdout.once('data', () => resolve(true));
+      child.once('close', () => resolve(false));
+    });
+    expect(ready, stderr).toBe(true);
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     expect(code).toBe(143);

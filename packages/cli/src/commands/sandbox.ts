@@ -1,6 +1,7 @@
 // `skein sandbox`: runs one command under a sandbox policy, accepting `codex sandbox`'s flags (`-P`
 // built-in permission profile, `-C` with a profile, `-c sandbox_mode=…`) plus `--sandbox MODE`.
 // stdio passes straight through; the command's exit status becomes skein's.
+import type { ChildProcess } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -94,12 +95,14 @@ async function runConfined(request: SandboxRequest, command: readonly string[], 
     io.stderr(`error: ${error.message}\n`);
     return 1;
   }
-  const child = spawnSandboxed(spec, { cwd: request.cwd, env: request.env, stdio: ['inherit', 'inherit', 'inherit'] });
   // The terminal's signals reach skein; the command may sit in its own session, so pass them on.
+  // Listening starts before the spawn, or a signal in between would end skein by default and leave
+  // the command running; a listener runs on a later tick, when `child` is set.
   const forward = (signal: NodeJS.Signals): void => {
     child.kill(signal);
   };
   for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
+  const child: ChildProcess = spawnSandboxed(spec, { cwd: request.cwd, env: request.env, stdio: ['inherit', 'inherit', 'inherit'] });
   try {
     return await new Promise<number>((resolve) => {
       child.once('error', (error: NodeJS.ErrnoException) => {
