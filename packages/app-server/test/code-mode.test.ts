@@ -1,7 +1,8 @@
 // A code-mode turn over the app-server, as Codex 0.171.0's h transcript shows it (its default model
 // runs `echo hi` from an exec cell): the client sees the user message, the nested command's
-// commandExecution pair and the answer, and no item for the cell itself.
-import { assistantMessage, completed, customToolCall, sse } from '@skein/test-support';
+// commandExecution pair and the answer, and no item for the cell itself. The `_async` tools' messages
+// are agent messages delivered `async`, live and when the thread is read back.
+import { assistantMessage, completed, customToolCall, functionCall, sse } from '@skein/test-support';
 import { describe, expect, it } from 'vitest';
 import { useModelScenario } from './support/model-scenario.js';
 
@@ -24,5 +25,29 @@ describe('code mode over the app-server', () => {
     expect(items('item/completed')[1]!.command).toBe("/bin/bash -lc 'echo hi'");
     const answer = scenario().model.requests[1]!.body!.input.at(-1)!;
     expect((answer['output'] as { text: string }[]).map((part) => part.text.replace(/\d+\.\d/, '<s>'))).toEqual(['Script completed\nWall time <s> seconds\nOutput:\n', 'hi\n']);
+  });
+
+  it("shows the _async tools' message and questions as agent messages delivered async, live and read back", async () => {
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client, { model: 'gpt-6.2-sol' });
+    scenario().model.expect([
+      sse(functionCall('send_message_to_user_async', { message: 'Working on it.' }, { callId: 'call_say' }), completed()),
+      sse(functionCall('request_user_input_async', { questions: [{ title: 'Which file?', options: ['a.ts', 'b.ts'] }] }, { callId: 'call_ask' }), completed()),
+      sse(assistantMessage('Asked.'), completed()),
+    ]);
+    await client.request('turn/start', { threadId, input: [{ type: 'text', text: 'go', text_elements: [] }] });
+    await client.waitFor('turn/completed');
+
+    const asyncMessages = (items: readonly Record<string, unknown>[]) => items.filter((item) => item['delivery'] === 'async').map(({ id, text, phase, delivery, questions }) => ({ id, text, phase, delivery, questions }));
+    const expected = [
+      { id: 'call_say', text: 'Working on it.', phase: 'final_answer', delivery: 'async', questions: null },
+      { id: 'call_ask', text: 'Which file?\n- a.ts\n- b.ts', phase: 'final_answer', delivery: 'async', questions: [{ title: 'Which file?', options: ['a.ts', 'b.ts'] }] },
+    ];
+    const live = (method: string) => client.notificationsOf(method).map((params) => (params as { item: Record<string, unknown> }).item);
+    expect(asyncMessages(live('item/started'))).toEqual(expected);
+    expect(asyncMessages(live('item/completed'))).toEqual(expected);
+    const read = (await client.request('thread/read', { threadId, includeTurns: true })) as { thread: { turns: { items: Record<string, unknown>[] }[] } };
+    expect(read.thread.turns[0]!.items.map((item) => item['type'])).toEqual(['userMessage', 'agentMessage', 'agentMessage', 'agentMessage']);
+    expect(asyncMessages(read.thread.turns[0]!.items)).toEqual(expected);
   });
 });

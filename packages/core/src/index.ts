@@ -46,6 +46,7 @@ export type { McpServerStartup, McpStartupState, ReadyMcpServer } from './mcp/mc
 export { TurnItems, webSearchOf } from './turn/turn-items.js';
 export type {
   AgentMessageTurnItem,
+  AsyncQuestion,
   CommandTurnItem,
   ContextCompactionTurnItem,
   FileChangeTurnItem,

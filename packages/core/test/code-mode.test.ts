@@ -41,9 +41,7 @@ describe('code mode', () => {
     expect(first!.header('x-openai-internal-codex-responses-lite')).toBe('true');
     const offered = (first!.body!.input as unknown as Item[])[0]!;
     expect(offered).toMatchObject({ type: 'additional_tools', role: 'developer', id: expect.stringMatching(/^at_/) as string });
-    // Codex's functions namespace also holds request_user_input_async and send_message_to_user_async, which Skein does not build yet.
-    const recorded = (withoutDescriptions(RECORDED.tools) as { name: string; tools: { name: string }[] }[]).map((namespace) => ({ ...namespace, tools: namespace.tools.filter((tool) => !tool.name.endsWith('_async')) }));
-    expect(withoutDescriptions(offered['tools'])).toEqual(recorded);
+    expect(withoutDescriptions(offered['tools'])).toEqual(withoutDescriptions(RECORDED.tools));
 
     expect(texts(outputOf(second!, 'call_cell'))).toEqual(['Script completed\nWall time <s> seconds\nOutput:\n', 'hi\n', '0', RECORDED.allTools]);
     // The nested command is an item of its own for the client, as a direct one is.
@@ -101,6 +99,33 @@ describe('code mode', () => {
     const tail = (server.requests[1]!.body!.input as unknown as Item[]).slice(-3);
     expect(tail.map((item) => [item.type, item.call_id, item['name'] ?? null])).toEqual([['custom_tool_call', 'call_note', 'exec'], ['custom_tool_call_output', 'call_note', null], ['custom_tool_call_output', 'call_note', 'exec']]);
     expect(tail[2]!['output']).toBe('halfway');
+  });
+
+  it('shows the _async tools\' message and questions to the client at once, tells the model they were accepted, and refuses empty ones', async () => {
+    server.expect([
+      sse(functionCall('send_message_to_user_async', { message: 'Halfway there.' }, { callId: 'call_say' }), completed()),
+      sse(functionCall('request_user_input_async', { questions: [{ title: 'Pick a color', options: ['red', 'blue'] }, { title: 'Anything else?' }] }, { callId: 'call_ask' }), completed()),
+      sse(functionCall('request_user_input_async', { questions: [] }, { callId: 'call_none' }), completed()),
+      sse(functionCall('request_user_input_async', { questions: [{ title: 'T', options: [' '] }] }, { callId: 'call_blank' }), completed()),
+      sse(functionCall('send_message_to_user_async', { message: ' ' }, { callId: 'call_empty' }), completed()),
+      sse(functionCall('send_message_to_user_async', {}, { callId: 'call_missing' }), completed()),
+      sse(assistantMessage('Carrying on.'), completed()),
+    ]);
+    const { thread, events } = await fixture.openThread('"never"', undefined, { overrides: CODE_MODE });
+    await thread.runTurn(say('go'));
+    const last = server.requests.at(-1)!;
+    expect([outputOf(last, 'call_say'), outputOf(last, 'call_ask')]).toEqual(['{"accepted":true}', '{"accepted":true}']);
+    expect(outputOf(last, 'call_none')).toBe('questions must not be empty');
+    expect(outputOf(last, 'call_blank')).toBe('options must contain at least one non-empty answer');
+    expect(outputOf(last, 'call_empty')).toBe('message must not be empty');
+    expect(outputOf(last, 'call_missing')).toMatch(/^failed to parse function arguments: /);
+    const shown = events.flatMap((event) => (event.type === 'turnItem' && event.item.kind === 'agentMessage' && event.item.delivery === 'async' ? [[event.phase, event.item]] : []));
+    expect(shown).toEqual([
+      ['started', expect.objectContaining({ id: 'call_say', text: 'Halfway there.', phase: 'final_answer', completedAtMs: null }) as unknown],
+      ['completed', expect.objectContaining({ id: 'call_say', text: 'Halfway there.', phase: 'final_answer' }) as unknown],
+      ['started', expect.objectContaining({ id: 'call_ask' }) as unknown],
+      ['completed', expect.objectContaining({ id: 'call_ask', text: 'Pick a color\n- red\n- blue\n\nAnything else?', questions: [{ title: 'Pick a color', options: ['red', 'blue'] }, { title: 'Anything else?', options: null }] }) as unknown],
+    ]);
   });
 
   it('an interrupt ends the running cell: a later wait does not find it', async () => {

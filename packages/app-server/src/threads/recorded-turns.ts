@@ -5,6 +5,7 @@ import { displayCommand, webSearchOf } from '@skein/core';
 import { isKnownResponseItem, type ContextFragmentDefinition, type ResponseItem } from '@skein/protocol';
 import { forEachThreadLine, isUserTurnBoundary, userMessageText, type LoadedThread, type RolloutLine } from '@skein/rollout';
 import { agentMessageItem, commandExecutionItem, fileChangeItem, mcpToolCallItem, reasoningItem, webSearchItem, type WireObject } from './thread-items.js';
+import * as z from 'zod';
 
 interface TurnTrace {
   readonly items: WireObject[];
@@ -147,7 +148,26 @@ function threadItemOf(line: RolloutLine, contextFragments: readonly ContextFragm
   const recorded = payload.item as { type?: unknown; id?: unknown } | undefined;
   if (recorded?.type === 'ContextCompaction') return { type: 'contextCompaction', id: typeof recorded.id === 'string' ? recorded.id : '' };
   if (recorded?.type === 'McpToolCall') return recordedMcpToolCall(recorded as RecordedMcpToolCall, Date.parse(line.timestamp));
+  // Other agent messages are read from their response items; a tool's message has none.
+  if (recorded?.type === 'AgentMessage') return recordedAsyncMessage(recorded, Date.parse(line.timestamp));
   return undefined;
+}
+
+const RecordedAsyncMessage = z.object({
+  id: z.string(),
+  content: z.array(z.object({ text: z.string() }).loose()),
+  phase: z.string().nullish(),
+  delivery: z.literal('async'),
+  questions: z.array(z.object({ title: z.string(), options: z.array(z.string()).nullish() })).nullish(),
+});
+
+/** A message a tool showed (`delivery: "async"`), as an `agentMessage` item; undefined for any other. */
+function recordedAsyncMessage(recorded: unknown, at: number): WireObject | undefined {
+  const parsed = RecordedAsyncMessage.safeParse(recorded);
+  if (!parsed.success) return undefined;
+  const { id, content, phase, delivery, questions } = parsed.data;
+  const asked = questions?.map((question) => ({ title: question.title, options: question.options ?? null }));
+  return agentMessageItem({ id, phase, delivery, questions: asked }, content.map((part) => part.text).join(''), at, at);
 }
 
 /** A rollout line's Rust `Duration` (`{secs, nanos}`) in milliseconds; null when it has none. */

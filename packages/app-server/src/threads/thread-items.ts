@@ -1,6 +1,6 @@
 // The items of a turn as app-server clients see them (`ThreadItem`), projected from core's turn
 // items and from recorded history: user and agent messages, reasoning, commands and file changes.
-import type { McpToolCallTurnItem, TurnItem } from '@skein/core';
+import type { AsyncQuestion, McpToolCallTurnItem, TurnItem } from '@skein/core';
 import type { ResponseItem, UserInput } from '@skein/protocol';
 
 /** A JSON object sent to clients. */
@@ -11,8 +11,17 @@ export function userMessageItem(id: string, clientId: string | null, content: re
   return { type: 'userMessage', id, clientId, content, startedAtMs, completedAtMs };
 }
 
+/** What an `agentMessage` item shows besides its text. */
+interface AgentMessageSource {
+  readonly id?: string | null | undefined;
+  readonly phase?: unknown;
+  /** `async` for a message a tool showed while the turn went on. */
+  readonly delivery?: 'async' | undefined;
+  readonly questions?: readonly AsyncQuestion[] | undefined;
+}
+
 /** An assistant message (`agentMessage`), with the text so far. */
-export function agentMessageItem(item: { readonly id?: string | null | undefined; readonly phase?: unknown }, text: string, startedAtMs: number, completedAtMs: number | null): WireObject {
+export function agentMessageItem(item: AgentMessageSource, text: string, startedAtMs: number, completedAtMs: number | null): WireObject {
   const phase = item.phase;
   return {
     type: 'agentMessage',
@@ -21,8 +30,8 @@ export function agentMessageItem(item: { readonly id?: string | null | undefined
     text,
     phase: typeof phase === 'string' ? phase : null,
     memoryCitation: null,
-    delivery: null,
-    questions: null,
+    delivery: item.delivery ?? null,
+    questions: item.questions ?? null,
     startedAtMs,
     completedAtMs,
   };

@@ -236,6 +236,16 @@ function rolloutItem(item: TurnItem): Record<string, unknown> | undefined {
       };
     }
     case 'agentMessage':
+      // A message a tool showed is in no history item: its line is what a read shows again.
+      if (item.delivery !== 'async') return undefined;
+      return {
+        type: 'AgentMessage',
+        id: item.id,
+        content: [{ type: 'Text', text: item.text }],
+        phase: item.phase,
+        delivery: item.delivery,
+        ...(item.questions === undefined ? {} : { questions: item.questions }),
+      };
     case 'reasoning':
     case 'imageView':
     case 'collabAgentToolCall':

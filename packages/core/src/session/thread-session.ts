@@ -136,6 +136,7 @@ export class ThreadSession {
       config: () => this.#config,
       activeTurnId: () => this.#turns.running?.turnId,
       goalTools: this.#goalWork.tools,
+      subAgent: options.agent?.parent !== undefined,
       inject: (items) => this.#injected.inject(items),
     });
     // The servers start now, in the background: the first turn does not wait for them.

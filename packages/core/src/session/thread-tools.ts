@@ -52,6 +52,8 @@ export interface ThreadToolsOptions {
   readonly activeTurnId: () => string | undefined;
   /** get_goal, create_goal and update_goal, offered when the `goals` feature is on. */
   readonly goalTools?: readonly ToolHandler[] | undefined;
+  /** Whether the thread is a sub-agent (code mode's `_async` tools reach a user, which it has not). */
+  readonly subAgent?: boolean | undefined;
   /** Adds items to the model's input (with the running turn's next request): a cell's notify(). */
   readonly inject?: ((items: readonly ResponseItem[]) => Promise<void>) | undefined;
 }
@@ -144,8 +146,9 @@ export class ThreadTools {
     const { inject } = this.#options;
     // notify(text) reaches the model as another output of the exec call, with its next request (as Codex's).
     const notify = (callId: string, text: string) => void inject?.([{ type: 'custom_tool_call_output', call_id: callId, name: 'exec', output: truncateMiddle(text, NOTIFY_MAX_TOKENS) }]);
-    const plan = codeModePlan(planned, { cells, now: this.#options.now, dynamic: () => this.mcp.source.current(), notify });
-    for (const message of plan.warnings) this.#options.emit({ type: 'warning', message });
+    const { emit, now, subAgent } = this.#options;
+    const plan = codeModePlan(planned, { cells, now, dynamic: () => this.mcp.source.current(), notify, userMessages: subAgent === true ? undefined : { emit, now } });
+    for (const message of plan.warnings) emit({ type: 'warning', message });
     const additionalTools: AdditionalToolsItem = { type: 'additional_tools', id: `${ITEM_ID_PREFIXES.additional_tools}${randomUuidV7()}`, role: 'developer', tools: [...plan.additionalTools] };
     return new ToolRouter(plan.handlers, { deferredSource: this.mcp.source, searchIndex: this.searchIndex, additionalTools });
   }

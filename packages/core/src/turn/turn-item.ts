@@ -21,11 +21,21 @@ interface Timed {
   readonly completedAtMs: number | null;
 }
 
+/** A question of `request_user_input_async`: a title, and the answers offered (null: free text). */
+export interface AsyncQuestion {
+  readonly title: string;
+  readonly options: readonly string[] | null;
+}
+
 /** An assistant message, with the text so far. */
 export interface AgentMessageTurnItem extends Timed {
   readonly kind: 'agentMessage';
   readonly text: string;
   readonly phase: string | null;
+  /** `async`: a tool showed it while the turn went on (code mode's `_async` tools). */
+  readonly delivery?: 'async' | undefined;
+  /** The questions it asks, for `request_user_input_async`. */
+  readonly questions?: readonly AsyncQuestion[] | undefined;
 }
 
 /** The model's reasoning: its summary and (when sent) content parts. */

@@ -1,8 +1,10 @@
 // The tools of a code-mode model (Codex's `tool_mode: code_mode_only`): the model is offered
-// `additional_tools` — `functions` (exec, wait, request_user_input), `clock` (sleep) and, in an agent
-// tree, `collaboration` — and every other tool of the plan is called from inside cells.
+// `additional_tools` — `functions` (exec, wait, request_user_input and, for a thread that is not a
+// sub-agent, the two `_async` tools), `clock` (sleep) and, in an agent tree, `collaboration` — and
+// every other tool of the plan is called from inside cells.
 import type { LeafToolHandler, NamespaceToolHandler, ToolHandler } from '@skein/extension-api';
 import type { ToolSpec } from '@skein/protocol';
+import { asyncUserTools, type AsyncUserToolsBinding } from './async-user-tools.js';
 import { clockTools } from './clock-tools.js';
 import type { CodeModeCells } from './code-mode-cells.js';
 import { execDescription, execTool } from './exec-tool.js';
@@ -25,6 +27,8 @@ export interface CodeModePlanOptions {
   readonly dynamic: () => readonly ToolHandler[];
   /** A cell's notify(text), for the exec call `callId`. */
   readonly notify: (callId: string, text: string) => void;
+  /** How the `_async` tools show their messages; none for a sub-agent, which has no user to reach. */
+  readonly userMessages?: AsyncUserToolsBinding | undefined;
 }
 
 const FUNCTIONS_DESCRIPTION = 'Run code, wait on it, and ask the user.';
@@ -41,7 +45,7 @@ export function codeModePlan(planned: readonly ToolHandler[], options: CodeModeP
   // Of the clock, cells call only curr_time; sleep is the model's.
   const cellClock: NamespaceToolHandler = { ...clock, tools: clock.tools.filter((tool) => tool.spec.name === 'curr_time') };
   const nested = (): readonly NestedTool[] => nestedTools([...inner, ...options.dynamic(), cellClock]);
-  const functions: LeafToolHandler[] = [execTool({ cells: options.cells, nested, notify: options.notify }, execDescription(nested())), waitTool(options.cells), ...(requestUserInput === undefined ? [] : [requestUserInput])];
+  const functions: LeafToolHandler[] = [execTool({ cells: options.cells, nested, notify: options.notify }, execDescription(nested())), waitTool(options.cells), ...(requestUserInput === undefined ? [] : [requestUserInput]), ...(options.userMessages === undefined ? [] : asyncUserTools(options.userMessages))];
   const namespace = (name: string, description: string, tools: readonly LeafToolHandler[]): ToolSpec => ({ type: 'namespace', name, description, tools: tools.filter((tool) => (tool.exposure ?? 'direct') === 'direct').map((tool) => tool.spec) });
   return {
     warnings,
