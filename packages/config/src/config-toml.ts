@@ -165,6 +165,19 @@ const settings = {
       job_max_runtime_seconds: z.int().min(1).optional(),
     })
     .optional(),
+  /** `[code_mode]`: how a code-mode model's `exec` cells run and which tools they call. */
+  code_mode: z
+    .looseObject({
+      /** How long `exec` waits for a cell before answering that it still runs (a pragma may say otherwise). */
+      default_exec_yield_time_ms: z.int().min(0).max(600_000).optional(),
+      /** Tool namespaces cells do not get (`mcp__docs`, say). */
+      excluded_tool_namespaces: z.array(z.string().min(1)).optional(),
+      /** Tool namespaces the model calls directly, offered beside `exec` rather than inside cells. */
+      direct_only_tool_namespaces: z.array(z.string().min(1)).optional(),
+      /** A tool whose input schema is longer (as JSON) is declared to cells without its parameter types. */
+      tool_input_schema_max_bytes: z.int().positive().optional(),
+    })
+    .optional(),
   /** `[goals]`: thread goals (`max_goal_token_budget`: the largest token budget a goal may have). */
   goals: z.looseObject({ max_goal_token_budget: z.int().positive().optional() }).optional(),
   /** Hosted web search: `cached` (the default), `live`, `indexed` or `disabled`. */

@@ -86,6 +86,8 @@ export interface Config {
   };
   /** How the hosted `web_search` tool is offered (`web_search`, `[tools.web_search]`). */
   readonly webSearch: WebSearchSettings;
+  /** `[code_mode]`: how code-mode models' cells run (see {@link CodeModeSettings}). */
+  readonly codeMode: CodeModeSettings;
   /** Thread goals: the largest token budget a goal may have (`[goals] max_goal_token_budget`); unset, no limit. */
   readonly goals: { readonly maxTokenBudget: number | undefined };
   /** `[skein] extensions` of every layer, lowest precedence first; untrusted projects contribute none. */
@@ -93,6 +95,21 @@ export interface Config {
   /** The layers that produced this config, lowest precedence first. */
   readonly layers: readonly ConfigLayer[];
 }
+
+/** `[code_mode]`, with Codex's defaults. */
+export interface CodeModeSettings {
+  /** How long `exec` waits for a cell before answering that it still runs, unless its pragma says. */
+  readonly defaultExecYieldTimeMs: number;
+  /** Namespaces (`mcp__docs`) whose tools cells do not get. */
+  readonly excludedToolNamespaces: readonly string[];
+  /** Namespaces the model calls directly, offered in `additional_tools` beside `exec`. */
+  readonly directOnlyToolNamespaces: readonly string[];
+  /** Input schemas longer than this (JSON bytes) are not spelled out in the `exec` declarations; unset, no limit. */
+  readonly toolInputSchemaMaxBytes: number | undefined;
+}
+
+/** Codex's default yield of an `exec` cell. */
+export const DEFAULT_EXEC_YIELD_TIME_MS = 30_000;
 
 /** Freezes a value and everything reachable from it (plain data only). */
 export function deepFreeze<T>(value: T): T {

@@ -9,7 +9,7 @@ import { overridesToTable, parseConfigOverride } from './cli-override.js';
 import { ConfigError } from './config-error.js';
 import { ConfigToml, type McpServerToml, type ProfileToml } from './config-toml.js';
 import type { ConfigWarning } from './config-warning.js';
-import { DEFAULT_MODEL, DEFAULT_PROJECT_DOC_MAX_BYTES, deepFreeze, type Config, type ConfigLayer, type ExtensionSpec } from './config.js';
+import { DEFAULT_EXEC_YIELD_TIME_MS, DEFAULT_MODEL, DEFAULT_PROJECT_DOC_MAX_BYTES, deepFreeze, type Config, type ConfigLayer, type ExtensionSpec } from './config.js';
 import { resolveHomeDir } from './home-dir.js';
 import { builtInProviders, resolveProvider, type ModelProviderInfo } from './model-providers.js';
 import { DEFAULT_PROJECT_ROOT_MARKERS, findProjectRoot, isProjectTrusted, projectConfigFiles } from './project-layers.js';
@@ -117,6 +117,12 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     mcpSkillSources: skillSources(merged.mcp_servers ?? {}),
     features,
     webSearch: webSearchSettings(merged.web_search, merged.tools, features),
+    codeMode: {
+      defaultExecYieldTimeMs: merged.code_mode?.default_exec_yield_time_ms ?? DEFAULT_EXEC_YIELD_TIME_MS,
+      excludedToolNamespaces: merged.code_mode?.excluded_tool_namespaces ?? [],
+      directOnlyToolNamespaces: merged.code_mode?.direct_only_tool_namespaces ?? [],
+      toolInputSchemaMaxBytes: merged.code_mode?.tool_input_schema_max_bytes,
+    },
     goals: { maxTokenBudget: merged.goals?.max_goal_token_budget },
     agents: {
       maxDepth: merged.agents?.max_depth ?? 1,

@@ -62,6 +62,14 @@ describe('defaults', () => {
     await expect(loadConfig({ cwd: project, env: { CODEX_HOME: home }, overrides: ['tool_output_token_limit=0'] })).rejects.toThrow(/tool_output_token_limit/);
   });
 
+  it('reads [code_mode] with Codex defaults, and names a bad value', async () => {
+    expect((await load()).config.codeMode).toEqual({ defaultExecYieldTimeMs: 30_000, excludedToolNamespaces: [], directOnlyToolNamespaces: [], toolInputSchemaMaxBytes: undefined });
+    userConfig('[code_mode]\ndefault_exec_yield_time_ms = 5000\nexcluded_tool_namespaces = ["mcp__big"]\ndirect_only_tool_namespaces = ["mcp__docs"]\ntool_input_schema_max_bytes = 2048\n');
+    expect((await load()).config.codeMode).toEqual({ defaultExecYieldTimeMs: 5000, excludedToolNamespaces: ['mcp__big'], directOnlyToolNamespaces: ['mcp__docs'], toolInputSchemaMaxBytes: 2048 });
+    await expect(loadConfig({ cwd: project, env: { CODEX_HOME: home }, overrides: ['code_mode.default_exec_yield_time_ms=-1'] })).rejects.toThrow(/code_mode\.default_exec_yield_time_ms/);
+    await expect(loadConfig({ cwd: project, env: { CODEX_HOME: home }, overrides: ['code_mode.excluded_tool_namespaces="mcp__big"'] })).rejects.toThrow(/code_mode\.excluded_tool_namespaces/);
+  });
+
   it('is deeply immutable', async () => {
     const { config } = await load();
     expect(Object.isFrozen(config)).toBe(true);

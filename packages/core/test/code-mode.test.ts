@@ -4,8 +4,8 @@
 // a refused pragma, a patch, and an interrupt that ends the cell.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { assistantMessage, completed, customToolCall, functionCall, sse, startMockResponsesServer, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { assistantMessage, completed, customToolCall, functionCall, MCP_FIXTURE_SERVER, sse, startMockResponsesServer, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { say, toolThreadFixture, withoutDescriptions, type ToolThreadFixture } from './support/tool-thread.js';
 
 const RECORDED = JSON.parse(readFileSync(path.join(import.meta.dirname, 'fixtures', 'codex-additional-tools.gpt-6.2-sol.json'), 'utf8')) as { tools: unknown[]; allTools: string };
@@ -126,6 +126,42 @@ describe('code mode', () => {
       ['started', expect.objectContaining({ id: 'call_ask' }) as unknown],
       ['completed', expect.objectContaining({ id: 'call_ask', text: 'Pick a color\n- red\n- blue\n\nAnything else?', questions: [{ title: 'Pick a color', options: ['red', 'blue'] }, { title: 'Anything else?', options: null }] }) as unknown],
     ]);
+  });
+
+  it('follows [code_mode]: the default yield, a namespace kept from cells, one offered directly, long schemas left untyped', async () => {
+    const mcpServer = (name: string) => `mcp_servers.${name}={command=${JSON.stringify(process.execPath)}, args=[${JSON.stringify(MCP_FIXTURE_SERVER)}, "tools"]}`;
+    const overrides = [
+      ...CODE_MODE,
+      'code_mode.default_exec_yield_time_ms=200',
+      'code_mode.excluded_tool_namespaces=["mcp__hidden"]',
+      'code_mode.direct_only_tool_namespaces=["mcp__direct"]',
+      'code_mode.tool_input_schema_max_bytes=400',
+      mcpServer('direct'),
+      mcpServer('hidden'),
+    ];
+    const { thread, events } = await fixture.openThread('"never"', undefined, { overrides });
+    await vi.waitFor(() => expect(events.filter((event) => event.type === 'mcpServerStatus' && event.status === 'ready')).toHaveLength(2), { timeout: 20_000 });
+    server.expect([
+      sse(customToolCall('exec', 'await new Promise((resolve) => setTimeout(resolve, 1000));\ntext(ALL_TOOLS.map((t) => t.name).join(","));', { callId: 'call_cell' }), completed()),
+      sse(functionCall('wait', { cell_id: '1' }, { callId: 'call_wait' }), completed()),
+      sse(functionCall('get_weather', { city: 'Paris' }, { namespace: 'mcp__direct', callId: 'call_direct' }), completed()),
+      sse(assistantMessage('Sunny.'), completed()),
+    ]);
+    await thread.runTurn(say('go'));
+    const [first, , , last] = server.requests;
+    const offered = (first!.body!.input as unknown as Item[])[0]!['tools'] as { name: string; tools: { name: string; description: string }[] }[];
+    expect(offered.map((namespace) => namespace.name)).toEqual(['functions', 'clock', 'collaboration', 'mcp__direct']);
+    const execDescription = offered[0]!.tools.find((tool) => tool.name === 'exec')!.description;
+    expect(execDescription).toContain('"yield_time_ms": 200');
+    // exec_command's schema is longer than 400 bytes; view_image's is not.
+    expect(execDescription).toContain('exec_command(args: object)');
+    expect(execDescription).toContain('view_image(args: { path: string;');
+    // Nothing printed yet: the header alone, as a string.
+    expect(outputOf(server.requests[1]!, 'call_cell')).toMatch(/^Script running with cell ID 1\n/);
+    const cellTools = texts(outputOf(server.requests[2]!, 'call_wait'))[1]!.split(',');
+    expect(cellTools).toContain('exec_command');
+    expect(cellTools.filter((name) => name.startsWith('mcp__'))).toEqual([]);
+    expect(JSON.stringify(outputOf(last!, 'call_direct'))).toContain('Paris');
   });
 
   it('an interrupt ends the running cell: a later wait does not find it', async () => {

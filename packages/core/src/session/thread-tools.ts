@@ -70,6 +70,7 @@ interface PlanKey {
   readonly environmentChoice: boolean;
   readonly cwd: string;
   readonly mcp: boolean;
+  readonly codeMode: Config['codeMode'];
 }
 
 /** The tool plan of one thread, and the router over it. */
@@ -102,7 +103,7 @@ export class ThreadTools {
   router(config: Config, model: ModelInfo, hasEnvironment: boolean, environmentChoice = false): Promise<ToolRouter> {
     this.mcp.use(config);
     const webSearch = config.modelProvider.runsHostedTools ? config.webSearch : undefined;
-    const key: PlanKey = { features: config.features, webSearch, model, hasEnvironment, environmentChoice, cwd: config.cwd, mcp: this.mcp.hasServers };
+    const key: PlanKey = { features: config.features, webSearch, model, hasEnvironment, environmentChoice, cwd: config.cwd, mcp: this.mcp.hasServers, codeMode: config.codeMode };
     const planned = this.#planned;
     if (planned !== undefined && sameKey(planned.key, key)) return planned.router;
     const router = this.#plan(key);
@@ -134,22 +135,29 @@ export class ThreadTools {
     });
     for (const message of plan.warnings) emit({ type: 'warning', message });
     this.#deferred = plan.tools.flatMap((tool) => (tool.exposure !== 'deferred' ? [] : [{ name: tool.kind === 'namespace' ? tool.name : tool.spec.name, description: tool.kind === 'namespace' ? tool.description : tool.spec.description }]));
-    const router = key.model.toolMode === 'code_mode_only' ? this.#codeModeRouter(plan.tools) : new ToolRouter(plan.tools, { hosted: plan.hosted, deferredSource: this.mcp.source, searchIndex: this.searchIndex });
+    const router = key.model.toolMode === 'code_mode_only' ? this.#codeModeRouter(plan.tools, key.codeMode) : new ToolRouter(plan.tools, { hosted: plan.hosted, deferredSource: this.mcp.source, searchIndex: this.searchIndex });
     // A contributor that failed is asked again next turn: one bad moment must not cost the thread its tools.
     if (!complete) this.#planned = undefined;
     return router;
   }
 
   /** A code-mode model's router: exec, wait and the rest offered as `additional_tools`, every other tool called from cells. */
-  #codeModeRouter(planned: readonly ToolHandler[]): ToolRouter {
+  #codeModeRouter(planned: readonly ToolHandler[], settings: Config['codeMode']): ToolRouter {
     const cells = (this.#cells ??= new CodeModeCells());
     const { inject } = this.#options;
     // notify(text) reaches the model as another output of the exec call, with its next request (as Codex's).
     const notify = (callId: string, text: string) => void inject?.([{ type: 'custom_tool_call_output', call_id: callId, name: 'exec', output: truncateMiddle(text, NOTIFY_MAX_TOKENS) }]);
     const { emit, now, subAgent } = this.#options;
-    const plan = codeModePlan(planned, { cells, now, dynamic: () => this.mcp.source.current(), notify, userMessages: subAgent === true ? undefined : { emit, now } });
+    const plan = codeModePlan(planned, { cells, now, dynamic: () => this.mcp.source.current(), notify, settings, userMessages: subAgent === true ? undefined : { emit, now } });
     for (const message of plan.warnings) emit({ type: 'warning', message });
-    const additionalTools: AdditionalToolsItem = { type: 'additional_tools', id: `${ITEM_ID_PREFIXES.additional_tools}${randomUuidV7()}`, role: 'developer', tools: [...plan.additionalTools] };
+    // One item (one id) for as long as what it offers stays the same.
+    let offered: { readonly item: AdditionalToolsItem; readonly json: string } | undefined;
+    const additionalTools = (): AdditionalToolsItem => {
+      const tools = plan.additionalTools();
+      const json = JSON.stringify(tools);
+      if (offered?.json !== json) offered = { item: { type: 'additional_tools', id: `${ITEM_ID_PREFIXES.additional_tools}${randomUuidV7()}`, role: 'developer', tools: [...tools] }, json };
+      return offered.item;
+    };
     return new ToolRouter(plan.handlers, { deferredSource: this.mcp.source, searchIndex: this.searchIndex, additionalTools });
   }
 
@@ -165,7 +173,7 @@ export class ThreadTools {
 }
 
 function sameKey(a: PlanKey, b: PlanKey): boolean {
-  return a.features === b.features && a.webSearch === b.webSearch && a.model === b.model && a.hasEnvironment === b.hasEnvironment && a.environmentChoice === b.environmentChoice && a.cwd === b.cwd && a.mcp === b.mcp;
+  return a.features === b.features && a.webSearch === b.webSearch && a.model === b.model && a.hasEnvironment === b.hasEnvironment && a.environmentChoice === b.environmentChoice && a.cwd === b.cwd && a.mcp === b.mcp && a.codeMode === b.codeMode;
 }
 
 /** The built-in tools, each made once and reused by every plan that offers it. */

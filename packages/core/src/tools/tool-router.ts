@@ -48,9 +48,9 @@ export interface ToolRouterOptions {
   readonly searchIndex?: ToolSearchIndex | undefined;
   /**
    * For a code-mode model: the `additional_tools` item that offers the tools as the first input item
-   * (Codex's form for these models); the request then has no `tools`.
+   * (Codex's form for these models), as it is for the next request; the request then has no `tools`.
    */
-  readonly additionalTools?: AdditionalToolsItem | undefined;
+  readonly additionalTools?: (() => AdditionalToolsItem) | undefined;
 }
 
 /** The name a tool is registered under: its own, or its namespace's. */
@@ -84,9 +84,9 @@ export class ToolRouter {
     }
   }
 
-  /** The `additional_tools` item a code-mode model is offered its tools in, if this is such a router. */
+  /** The `additional_tools` item a code-mode model is offered its tools in now, if this is such a router. */
   get additionalTools(): AdditionalToolsItem | undefined {
-    return this.#options.additionalTools;
+    return this.#options.additionalTools?.();
   }
 
   /**

@@ -2,8 +2,6 @@
 // `// @exec: {"yield_time_ms": …, "max_output_tokens": …}` (Codex's grammar and pragma fields).
 import * as z from 'zod';
 
-/** How long `exec` waits for a cell before answering that it still runs, unless the pragma says. */
-export const DEFAULT_EXEC_YIELD_MS = 30_000;
 /** How long `wait` waits, unless its call says. */
 export const DEFAULT_WAIT_YIELD_MS = 10_000;
 /** The output tokens a cell's answer keeps, unless the pragma says. */
@@ -25,9 +23,10 @@ export const EXEC_GRAMMAR = '\nstart: pragma_source | plain_source\npragma_sourc
 /** A parsed cell, or why the pragma was refused (the model reads it as exec's output). */
 export type ExecInput = { readonly source: string; readonly yieldTimeMs: number; readonly maxOutputTokens: number } | { readonly problem: string };
 
-export function parseExecInput(input: string): ExecInput {
+/** `defaultYieldMs`: how long `exec` waits for a cell before answering that it still runs, unless the pragma says. */
+export function parseExecInput(input: string, defaultYieldMs: number): ExecInput {
   const pragma = PRAGMA_LINE.exec(input);
-  if (pragma === null) return { source: input, yieldTimeMs: DEFAULT_EXEC_YIELD_MS, maxOutputTokens: DEFAULT_CELL_OUTPUT_TOKENS };
+  if (pragma === null) return { source: input, yieldTimeMs: defaultYieldMs, maxOutputTokens: DEFAULT_CELL_OUTPUT_TOKENS };
   let json: unknown;
   try {
     json = JSON.parse(pragma[1]!.trim());
@@ -39,7 +38,7 @@ export function parseExecInput(input: string): ExecInput {
   return {
     // The pragma's line is a comment: it stays, so positions in errors are the model's own lines.
     source: input,
-    yieldTimeMs: parsed.data.yield_time_ms ?? DEFAULT_EXEC_YIELD_MS,
+    yieldTimeMs: parsed.data.yield_time_ms ?? defaultYieldMs,
     maxOutputTokens: parsed.data.max_output_tokens ?? DEFAULT_CELL_OUTPUT_TOKENS,
   };
 }

@@ -14,20 +14,22 @@ export interface ExecToolOptions {
   readonly nested: () => readonly NestedTool[];
   /** A cell's notify(text) for the exec call `callId`. */
   readonly notify: (callId: string, text: string) => void;
+  /** How long a cell runs before `exec` answers that it still runs, unless its pragma says (`[code_mode] default_exec_yield_time_ms`). */
+  readonly defaultYieldMs: number;
 }
 
-const PREAMBLE = [
+const preamble = (defaultYieldMs: number) => [
   'Runs JavaScript (an ES module with top-level await) in an isolated sandbox and answers with what it printed.',
   'Call the tools below as `await tools.<name>(args)`; `ALL_TOOLS` lists every tool with its description.',
   'Print with `text(value)` (non-strings as JSON) and `image(url)`; keep values for later cells with `store(key, value)` / `load(key)`;',
   '`setTimeout`, `exit()` and `yield_control()` (answer now, keep running) are there too. There is no filesystem, network or `process`: use the tools.',
-  'A first line `// @exec: {"yield_time_ms": 30000, "max_output_tokens": 10000}` sets how long to wait before answering that the cell still runs (then call `wait` with its cell ID) and how much output to keep.',
+  `A first line \`// @exec: {"yield_time_ms": ${defaultYieldMs}, "max_output_tokens": 10000}\` sets how long to wait before answering that the cell still runs (then call \`wait\` with its cell ID) and how much output to keep.`,
 ].join('\n');
 
 /** The description: what a cell may do, and each listed tool's declaration. */
-export function execDescription(nested: readonly NestedTool[]): string {
-  const declarations = nested.filter((entry) => entry.listed).map((entry) => `  ${toolDeclaration(entry.name, entry.tool)}`);
-  return `${PREAMBLE}\n\n\`\`\`ts\ndeclare const tools: {\n${declarations.join('\n')}\n};\n\`\`\``;
+export function execDescription(nested: readonly NestedTool[], defaultYieldMs: number): string {
+  const declarations = nested.filter((entry) => entry.listed).map((entry) => `  ${toolDeclaration(entry.name, entry.tool, entry.maxSchemaBytes)}`);
+  return `${preamble(defaultYieldMs)}\n\n\`\`\`ts\ndeclare const tools: {\n${declarations.join('\n')}\n};\n\`\`\``;
 }
 
 export function execTool(options: ExecToolOptions, description: string): CustomToolHandler {
@@ -35,7 +37,7 @@ export function execTool(options: ExecToolOptions, description: string): CustomT
     kind: 'custom',
     spec: { type: 'custom', name: 'exec', description, format: { type: 'grammar', syntax: 'lark', definition: EXEC_GRAMMAR } },
     async handle(input, context) {
-      const parsed = parseExecInput(input);
+      const parsed = parseExecInput(input, options.defaultYieldMs);
       if ('problem' in parsed) return { output: parsed.problem, success: false };
       const run = options.cells.start(parsed.source, cellTools(options.nested(), context), (text) => options.notify(context.callId, text));
       // The turn's interrupt ends the cell, whether exec is still waiting on it or it runs on.

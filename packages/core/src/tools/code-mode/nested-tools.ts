@@ -14,14 +14,16 @@ export interface NestedTool {
   readonly namespace: string | undefined;
   /** Whether the `exec` description lists it (a deferred tool is only in `ALL_TOOLS`). */
   readonly listed: boolean;
+  /** Input schemas longer than this (JSON bytes) are declared without their types. */
+  readonly maxSchemaBytes?: number | undefined;
 }
 
 /** The nested tools of `handlers`, sorted by name as cells see them; of two with one name (`a__b` twice), the first. */
-export function nestedTools(handlers: readonly ToolHandler[]): NestedTool[] {
+export function nestedTools(handlers: readonly ToolHandler[], maxSchemaBytes?: number): NestedTool[] {
   const all = handlers.flatMap((handler): NestedTool[] => {
     const listed = (handler.exposure ?? 'direct') !== 'deferred';
-    if (handler.kind !== 'namespace') return [{ name: handler.spec.name, tool: handler, namespace: undefined, listed }];
-    return handler.tools.map((tool) => ({ name: `${handler.name}__${tool.spec.name}`, tool, namespace: handler.name, listed: listed && (tool.exposure ?? 'direct') !== 'deferred' }));
+    if (handler.kind !== 'namespace') return [{ name: handler.spec.name, tool: handler, namespace: undefined, listed, maxSchemaBytes }];
+    return handler.tools.map((tool) => ({ name: `${handler.name}__${tool.spec.name}`, tool, namespace: handler.name, listed: listed && (tool.exposure ?? 'direct') !== 'deferred', maxSchemaBytes }));
   });
   const byName = new Map<string, NestedTool>();
   for (const entry of all) if (!byName.has(entry.name)) byName.set(entry.name, entry);
@@ -30,7 +32,7 @@ export function nestedTools(handlers: readonly ToolHandler[]): NestedTool[] {
 
 /** `ALL_TOOLS[i].description`: the tool's own description and its declaration. */
 export function nestedDescription(nested: NestedTool): string {
-  return `${nested.tool.spec.description}\n\nexec tool declaration:\n\`\`\`ts\ndeclare const tools: { ${toolDeclaration(nested.name, nested.tool)} };\n\`\`\``;
+  return `${nested.tool.spec.description}\n\nexec tool declaration:\n\`\`\`ts\ndeclare const tools: { ${toolDeclaration(nested.name, nested.tool, nested.maxSchemaBytes)} };\n\`\`\``;
 }
 
 /** The tools as the cell calls them, run through `context` (the `exec` call's). */

@@ -4,9 +4,13 @@ import type { LeafToolHandler } from '@skein/extension-api';
 
 type Schema = Readonly<Record<string, unknown>>;
 
-/** The declaration of `tool` under the name cells use. */
-export function toolDeclaration(name: string, tool: LeafToolHandler): string {
-  const parameters = tool.kind === 'custom' ? 'input: string' : `args: ${typeOf(tool.spec.parameters)}`;
+/**
+ * The declaration of `tool` under the name cells use. A schema longer than `maxSchemaBytes` (as
+ * JSON) is not spelled out: `args: object` keeps a huge third-party schema out of every request.
+ */
+export function toolDeclaration(name: string, tool: LeafToolHandler, maxSchemaBytes?: number): string {
+  const tooLong = tool.kind !== 'custom' && maxSchemaBytes !== undefined && Buffer.byteLength(JSON.stringify(tool.spec.parameters ?? {})) > maxSchemaBytes;
+  const parameters = tool.kind === 'custom' ? 'input: string' : `args: ${tooLong ? 'object' : typeOf(tool.spec.parameters)}`;
   return `${name}(${parameters}): Promise<unknown>;`;
 }
 
