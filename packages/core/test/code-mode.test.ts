@@ -2,14 +2,16 @@
 // model's `exec` cells run in the code-mode host and call the thread's real tools, and the answers
 // take Codex's form — a completed cell with a nested command, a yield picked up by `wait`, a failure,
 // a refused pragma, a patch, and an interrupt that ends the cell.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { assistantMessage, completed, customToolCall, functionCall, MCP_FIXTURE_SERVER, sse, startMockResponsesServer, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTestWorkspace, startTestThread } from '../src/testing/index.js';
 import { say, toolThreadFixture, withoutDescriptions, type ToolThreadFixture } from './support/tool-thread.js';
 
 const RECORDED = JSON.parse(readFileSync(path.join(import.meta.dirname, 'fixtures', 'codex-additional-tools.gpt-6.2-sol.json'), 'utf8')) as { tools: unknown[]; allTools: string };
 const CODE_MODE = ['model="gpt-6.2-sol"'];
+const TOP_LEVEL = 'top_level_tools';
 
 let server: MockResponsesServer;
 let fixture: ToolThreadFixture;
@@ -162,6 +164,49 @@ describe('code mode', () => {
     expect(cellTools).toContain('exec_command');
     expect(cellTools.filter((name) => name.startsWith('mcp__'))).toEqual([]);
     expect(JSON.stringify(outputOf(last!, 'call_direct'))).toContain('Paris');
+  });
+
+  it('records what it offers once in the rollout, ahead of the context, with a top_level_tools world state; a resumed thread offers it afresh', async () => {
+    const workspace = createTestWorkspace();
+    fixture.defer(() => workspace.close());
+    server.expect([sse(assistantMessage('one'), completed()), sse(assistantMessage('two'), completed()), sse(assistantMessage('three'), completed())]);
+    const opened = await startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env, overrides: ['approval_policy="never"', ...CODE_MODE] });
+    await opened.thread.runTurn(say('one'));
+    await opened.thread.runTurn(say('two'));
+    await opened.thread.close();
+
+    const sessions = path.join(workspace.home, 'sessions');
+    const file = readdirSync(sessions, { recursive: true }).map(String).find((name) => name.endsWith('.jsonl'))!;
+    const lines = readFileSync(path.join(sessions, file), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; payload: Record<string, unknown> });
+    const responseItems = lines.filter((line) => line.type === 'response_item').map((line) => line.payload);
+    expect(responseItems.filter((item) => item['type'] === 'additional_tools')).toHaveLength(1);
+    expect(responseItems[0]).toEqual((server.requests[0]!.body!.input as unknown as Item[])[0]);
+    const worldStates = lines.filter((line) => line.type === 'world_state' && TOP_LEVEL in (line.payload['state'] as object)).map((line) => (line.payload['state'] as Record<string, Record<string, string>>)[TOP_LEVEL]!);
+    expect(worldStates).toHaveLength(1);
+    expect(Object.keys(worldStates[0]!)).toEqual(expect.arrayContaining(['functions', 'functions.exec', 'functions.wait', 'clock', 'clock.sleep']));
+    expect(Object.values(worldStates[0]!).every((hash) => /^[0-9a-f]{40}$/.test(hash))).toBe(true);
+
+    const resumed = await (await opened.newManager()).resume(opened.thread.threadId, { onEvent: () => undefined });
+    await resumed.runTurn(say('three'));
+    await resumed.close();
+    const input = server.requests[2]!.body!.input as unknown as Item[];
+    expect(input.filter((item) => item.type === 'additional_tools')).toHaveLength(1);
+    expect(input[0]!.type).toBe('additional_tools');
+  });
+
+  it('keeps a yielded cell running after its turn, as Codex does: a wait in the next turn gets what it did since', async () => {
+    const cell = '// @exec: {"yield_time_ms": 200}\ntext("a");\nawait new Promise((resolve) => setTimeout(resolve, 1000));\nconst r = await tools.exec_command({ cmd: "echo late" });\ntext(r.output);';
+    server.expect([
+      sse(customToolCall('exec', cell, { callId: 'call_cell' }), completed()),
+      sse(assistantMessage('Yielded.'), completed()),
+      sse(functionCall('wait', { cell_id: '1', yield_time_ms: 20_000 }, { callId: 'call_wait' }), completed()),
+      sse(assistantMessage('Waited.'), completed()),
+    ]);
+    const { thread } = await fixture.openThread('"never"', undefined, { overrides: CODE_MODE });
+    await thread.runTurn(say('start it'));
+    expect(texts(outputOf(server.requests[1]!, 'call_cell'))).toEqual(['Script running with cell ID 1\nWall time <s> seconds\nOutput:\n', 'a']);
+    await thread.runTurn(say('and now?'));
+    expect(texts(outputOf(server.requests[3]!, 'call_wait'))).toEqual(['Script completed\nWall time <s> seconds\nOutput:\n', 'late\n']);
   });
 
   it('an interrupt ends the running cell: a later wait does not find it', async () => {

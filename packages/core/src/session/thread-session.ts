@@ -33,6 +33,7 @@ import { TokenAccounting, type TokenUsageReport } from './token-accounting.js';
 import { ThreadUserShell } from './thread-user-shell.js';
 import { ThreadSessionError, type ActiveTurn, type TurnSlot } from './active-turn.js';
 import { InjectedItems } from './injected-items.js';
+import { OfferedToolsRecord } from './offered-tools-record.js';
 import { requestMetadata, sharedRequestFields, type RequestPlace } from './turn-requests.js';
 import { TurnContextAssembly, type RecordedTurnSettings } from './turn-context-assembly.js';
 import type { MultiAgentMode } from '../agents/agent-instructions.js';
@@ -80,6 +81,7 @@ export class ThreadSession {
   #closed = false;
   /** The model the last turn ran with (unknown after a resume until a turn runs). */
   #lastTurnModel: ModelInfo | undefined;
+  readonly #offeredTools: OfferedToolsRecord;
   /** The delegation mode the client chose (a thread of an agent tree tells its model; sticky across turns and resume). */
   #multiAgentMode: MultiAgentMode = 'explicitRequestOnly';
 
@@ -102,6 +104,7 @@ export class ThreadSession {
       inject: (items) => void this.#injected.inject(items),
     });
     this.#items = new TurnItems(() => options.clock.now().getTime());
+    this.#offeredTools = new OfferedToolsRecord(options.recorder);
     const clientRequests = options.clientRequests === undefined ? undefined : withApprovalItems(options.clientRequests, this.#items, (events) => events.forEach((event) => this.#announce(event)));
     this.environments = new EnvironmentState(options.environment, { monotonicMs: options.clock.monotonicMs, onCommandEvent: (event) => this.#onCommandEvent(event) });
     options.extensions.useEnvironments(() => this.environments.toolEnvironments(this.#config));
@@ -274,6 +277,7 @@ export class ThreadSession {
           emit,
           now: this.#options.clock.monotonicMs,
           written: () => this.#options.recorder.written(),
+          onOffered: (item) => this.#offeredTools.record(item),
           // Before sampling: compaction when a response filled the window, the budgets' reminders,
           // the thread's hooks, then steered input, just before the request. After a response:
           // token accounting first, so budgets and compaction see its usage.
@@ -294,6 +298,8 @@ export class ThreadSession {
             if (this.#compaction.isDue(config, model)) await this.#compaction.compact(compaction('pre_turn', this.#lastTurnModel ?? model));
             this.#lastTurnModel = model;
             const assembled = await this.#context.assemble(config, model, turnId, input);
+            // Codex records what a code-mode model is offered ahead of the turn's context.
+            this.#offeredTools.record(router.additionalTools);
             const withItems = options.inputItems === undefined ? assembled : { ...assembled, input: [...assembled.input, ...options.inputItems] };
             const { userMessage } = options;
             return userMessage === undefined ? withItems : { ...withItems, onInputRecorded: () => this.#options.recorder.recordUserMessage(turnId, userMessage, input) };
@@ -340,8 +346,6 @@ export class ThreadSession {
 
   /** Ends a model turn: input steered in that no request carried is kept for the next turn, then the thread is free. */
   #finishTurn(active: ActiveTurn): void {
-    // A code-mode cell does not outlive its turn: its nested calls would run under a finished turn's approvals.
-    void this.#tools.terminateCells();
     const leftover = active.steered.close();
     if (leftover.length > 0) this.history.record(leftover, active.turnId);
     this.#injected.recordWaiting();

@@ -6,7 +6,7 @@
 // completes each (tool calls once the response is whole); what is recorded is in the thread's file
 // before the next request goes out.
 import { FatalToolError } from '@skein/extension-api';
-import { TURN_ABORTED_FRAGMENT, isKnownResponseItem, messageText, toolCallId, toolOutputFor, withResponseItemMetadata, type ResponseItem } from '@skein/protocol';
+import { TURN_ABORTED_FRAGMENT, isKnownResponseItem, messageText, toolCallId, toolOutputFor, withResponseItemMetadata, type AdditionalToolsItem, type ResponseItem } from '@skein/protocol';
 import { BudgetExhaustedError } from '../budgets/budget-exhausted-error.js';
 import { ModelError } from '../model-client/model-error.js';
 import type { ResponsesClient } from '../model-client/responses-client.js';
@@ -41,6 +41,8 @@ export interface TurnDependencies {
    * process, so a resumed thread holds it.
    */
   readonly written?: () => Promise<void>;
+  /** Told the `additional_tools` item each request of a code-mode model offers (the rollout records it when it changes). */
+  readonly onOffered?: (item: AdditionalToolsItem) => void;
 }
 
 /** One turn's parameters. */
@@ -186,6 +188,7 @@ async function sample(deps: TurnDependencies, params: TurnParameters): Promise<{
   // Built for each attempt: a retry carries what the broken attempt had already completed.
   // A code-mode model is offered its tools as the first input item (`additional_tools`), not as `tools`.
   const offered = deps.router.additionalTools;
+  if (offered !== undefined) deps.onOffered?.(offered);
   const input = () => (offered === undefined ? deps.history.forPrompt() : [offered, ...deps.history.forPrompt()]);
   const body = () => buildResponsesBody({ ...deps.request, ...(metadata === undefined ? {} : { clientMetadata: metadata.clientMetadata }), model: deps.model, input: input(), tools: deps.router.specs() });
   const headers = metadata?.headers ?? params.headers;

@@ -151,6 +151,8 @@ export class ThreadReconstructor {
         return;
       case 'response_item': {
         const item = line.payload;
+        // What a code-mode model was offered goes with each request, never from history.
+        if (item.type === 'additional_tools') return;
         this.history.push(item);
         if (isUserTurnBoundary(item, this.contextFragments)) this.markUserTurn(lineNumber);
         return;
