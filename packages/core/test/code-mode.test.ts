@@ -140,11 +140,12 @@ describe('code mode', () => {
       'code_mode.tool_input_schema_max_bytes=400',
       mcpServer('direct'),
       mcpServer('hidden'),
+      mcpServer('nested'),
     ];
     const { thread, events } = await fixture.openThread('"never"', undefined, { overrides });
-    await vi.waitFor(() => expect(events.filter((event) => event.type === 'mcpServerStatus' && event.status === 'ready')).toHaveLength(2), { timeout: 20_000 });
+    await vi.waitFor(() => expect(events.filter((event) => event.type === 'mcpServerStatus' && event.status === 'ready')).toHaveLength(3), { timeout: 20_000 });
     server.expect([
-      sse(customToolCall('exec', 'await new Promise((resolve) => setTimeout(resolve, 1000));\ntext(ALL_TOOLS.map((t) => t.name).join(","));', { callId: 'call_cell' }), completed()),
+      sse(customToolCall('exec', 'await new Promise((resolve) => setTimeout(resolve, 1000));\ntext(ALL_TOOLS.map((t) => t.name).join(","));\ntext(await tools.mcp__nested__get_weather({ city: "Oslo" }));', { callId: 'call_cell' }), completed()),
       sse(functionCall('wait', { cell_id: '1' }, { callId: 'call_wait' }), completed()),
       sse(functionCall('get_weather', { city: 'Paris' }, { namespace: 'mcp__direct', callId: 'call_direct' }), completed()),
       sse(assistantMessage('Sunny.'), completed()),
@@ -160,9 +161,20 @@ describe('code mode', () => {
     expect(execDescription).toContain('view_image(args: { path: string;');
     // Nothing printed yet: the header alone, as a string.
     expect(outputOf(server.requests[1]!, 'call_cell')).toMatch(/^Script running with cell ID 1\n/);
-    const cellTools = texts(outputOf(server.requests[2]!, 'call_wait'))[1]!.split(',');
+    const waited = texts(outputOf(server.requests[2]!, 'call_wait'));
+    const cellTools = waited[1]!.split(',');
     expect(cellTools).toContain('exec_command');
-    expect(cellTools.filter((name) => name.startsWith('mcp__'))).toEqual([]);
+    // Only the server that is neither kept from cells nor offered directly.
+    expect(new Set(cellTools.filter((name) => name.startsWith('mcp__')).map((name) => name.split('__')[1]))).toEqual(new Set(['nested']));
+    expect(cellTools).toContain('mcp__nested__get_weather');
+    // A cell's MCP call is the server's call, with the client item a direct one has.
+    expect(waited[2]).toContain('Oslo');
+    expect(events.flatMap((event) => (event.type === 'turnItem' && event.item.kind === 'mcpToolCall' ? [[event.phase, event.item.server, event.item.tool]] : []))).toEqual([
+      ['started', 'nested', 'get_weather'],
+      ['completed', 'nested', 'get_weather'],
+      ['started', 'direct', 'get_weather'],
+      ['completed', 'direct', 'get_weather'],
+    ]);
     expect(JSON.stringify(outputOf(last!, 'call_direct'))).toContain('Paris');
   });
 
