@@ -33,14 +33,13 @@ describe('skein exec with a goal', () => {
     const { code, stdout } = await fixture.skein(['exec', '--json', '--skip-git-repo-check', 'Set yourself the goal of saying hello, then mark it complete.']);
     expect(code).toBe(0);
 
-    // Skills depend on what is installed; Codex's <tools> part and tool_search are for multi-agent
-    // v1's deferred tools, which Skein does not build.
-    const comparable = (shape: string) => shape.replace('<skills_instructions>+', '').replace('+<tools>', '');
+    // Skills depend on what is installed.
+    const comparable = (shape: string) => shape.replace('<skills_instructions>+', '');
     const ours = fixture.server.requests.map((request: CapturedRequest) => ({
       input: (request.body!.input as unknown as Record<string, unknown>[]).map((item) => comparable(itemShape(item))),
       tools: (request.body!.tools as { type: string; name?: string }[]).map(toolName),
     }));
-    const expected = recorded.requests.map((request) => ({ input: request.input.map(comparable), tools: request.tools.filter((tool) => tool !== 'tool_search') }));
+    const expected = recorded.requests.map((request) => ({ input: request.input.map(comparable), tools: request.tools }));
     expect(ours).toEqual(expected);
 
     const last = fixture.server.requests.at(-1)!.body!.input;

@@ -49,7 +49,7 @@ describe.skipIf(noSandbox !== '')(`skein exec with tools${noSandbox}`, () => {
       { type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text: 'It printed `hi`.' } },
       { type: 'turn.completed', usage: { input_tokens: 200, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 20, reasoning_output_tokens: 0 } },
     ]);
-    expect(server.requests[0]!.toolNames()).toEqual(['exec_command', 'write_stdin', 'request_user_input', 'apply_patch', 'view_image', 'get_goal', 'create_goal', 'update_goal', 'web_search']);
+    expect(server.requests[0]!.toolNames()).toEqual(['exec_command', 'write_stdin', 'request_user_input', 'apply_patch', 'view_image', 'get_goal', 'create_goal', 'update_goal', 'tool_search', 'web_search']);
     const output = server.requests[1]!.toolOutputText('call_mock_0002');
     expect(output).toMatch(/^Chunk ID: [0-9a-f]{6}\nWall time: \d+\.\d{4} seconds\nProcess exited with code 0\nOriginal token count: 1\nOutput:\nhi\n$/);
     server.verify();

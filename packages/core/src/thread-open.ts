@@ -21,11 +21,18 @@ export function threadSourceField(threadSource: string | undefined): { readonly 
  * source, and the parent, nickname and path again at the top level.
  */
 export function subagentHeader(child: ChildThreadRequest, threadId: string): Record<string, unknown> {
-  const nickname = NICKNAMES[Number.parseInt(threadId.slice(-4), 16) % NICKNAMES.length] ?? NICKNAMES[0];
+  const nickname = agentNickname(threadId);
+  // A v1 agent has no path (Codex records null), so a resumed session does not put it back in its tree.
+  const agentPath = child.request.dialect === 'v1' ? null : child.path;
   const source: SessionSource = {
-    subagent: { thread_spawn: { parent_thread_id: child.parent.threadId, depth: child.depth, agent_path: child.path, agent_nickname: nickname, agent_role: null } },
+    subagent: { thread_spawn: { parent_thread_id: child.parent.threadId, depth: child.depth, agent_path: agentPath, agent_nickname: nickname, agent_role: null } },
   };
-  return { source, parent_thread_id: child.parent.threadId, agent_nickname: nickname, agent_path: child.path, multi_agent_version: 'v2' };
+  return { source, parent_thread_id: child.parent.threadId, agent_nickname: nickname, ...(agentPath === null ? {} : { agent_path: agentPath }), multi_agent_version: child.request.dialect ?? 'v2' };
+}
+
+/** The name a sub-agent goes by besides its path or id. */
+export function agentNickname(threadId: string): string {
+  return NICKNAMES[Number.parseInt(threadId.slice(-4), 16) % NICKNAMES.length] ?? NICKNAMES[0];
 }
 
 /** The initialization data a thread's header recorded; a header whose roots cannot be read gives none, with a warning. */

@@ -37,7 +37,7 @@ describe('thread goals', () => {
     await thread.runTurn(say('Set yourself the goal of saying hello, then mark it complete.'));
     const [first, second, third, fourth] = server.requests;
     // Codex's gpt-5.5 order: the goal tools after view_image.
-    expect(first!.toolNames()).toEqual(['exec_command', 'write_stdin', 'request_user_input', 'apply_patch', 'view_image', 'get_goal', 'create_goal', 'update_goal', 'web_search']);
+    expect(first!.toolNames()).toEqual(['exec_command', 'write_stdin', 'request_user_input', 'apply_patch', 'view_image', 'get_goal', 'create_goal', 'update_goal', 'tool_search', 'web_search']);
     expect(first!.body!.tools!.find((tool) => (tool as { name?: string }).name === 'update_goal')).toMatchObject({
       parameters: { type: 'object', properties: { status: { type: 'string', enum: ['complete', 'blocked', 'paused'] } }, required: ['status'], additionalProperties: false },
     });

@@ -52,7 +52,7 @@ describe('MCP tools behind tool_search', () => {
     // (The first developer message holds the base instructions; the second the policy parts.)
     const developer = first!.body!.input.filter((item) => item.type === 'message' && item.role === 'developer')[1] as unknown as { content: { text: string }[] };
     const toolsPart = developer.content.at(-1)!.text;
-    expect(toolsPart).toMatch(/^<tools>\n.*\n- mcp__fixture\n<\/tools>$/s);
+    expect(toolsPart).toMatch(/^<tools>\n.*\n- mcp__fixture\n- multi_agent_v1: .*\n<\/tools>$/s);
 
     // The search answers with the matching tool only, in its namespace, marked defer_loading; `tools` stays the same.
     expect(inputOf(second!, 'tool_search_output', 'call_search')).toMatchObject({

@@ -38,10 +38,10 @@ describe('startTestThread', () => {
     expect(readFileSync(path.join(workspace.workspace, 'remote.txt'), 'utf8')).toBe('written remotely\n');
   });
 
-  it('offers no tool that acts on an environment without one: only the goal tools and the hosted web search, which need none', async () => {
+  it('offers no tool that acts on an environment without one: only the goal tools, tool_search (for the sub-agent tools) and the hosted web search, which need none', async () => {
     server.expect([sse(assistantMessage('Hi.'), completed())]);
     const { thread } = await startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env, environment: 'none' });
     await thread.runTurn(say('hello'));
-    expect(server.requests[0]!.toolNames()).toEqual(['get_goal', 'create_goal', 'update_goal', 'web_search']);
+    expect(server.requests[0]!.toolNames()).toEqual(['get_goal', 'create_goal', 'update_goal', 'tool_search', 'web_search']);
   });
 });

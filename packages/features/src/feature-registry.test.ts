@@ -49,6 +49,7 @@ const ACTED_ON: Readonly<Record<string, Omit<CodexFeature, 'key'>>> = {
   current_time_reminder: { stage: 'underDevelopment', defaultEnabled: false },
   deferred_executor: { stage: 'underDevelopment', defaultEnabled: false },
   goals: { stage: 'stable', defaultEnabled: true },
+  multi_agent: { stage: 'deprecated', defaultEnabled: true },
   multi_agent_v2: { stage: 'stable', defaultEnabled: false },
   rollout_budget: { stage: 'underDevelopment', defaultEnabled: false },
   shell_snapshot: { stage: 'stable', defaultEnabled: true },

@@ -155,7 +155,7 @@ export const FEATURE_REGISTRY = Object.freeze([
   listed('memories', 'stable', false, 'Memories carried from one thread to later ones.'),
   listed('mentions_v2', 'stable', true, 'The second form of @-mentions.'),
   listed('model_catalog_in_context', 'underDevelopment', false, 'Tells the model which models it can hand work to.'),
-  listed('multi_agent', 'deprecated', true, 'The first multi-agent tools.'),
+  acted('multi_agent', 'deprecated', true, 'The first multi-agent tools (multi_agent_v1, behind tool_search, for models not trained on v2).'),
   listed('multi_agent_mode', 'removed', false, 'A multi-agent mode switch, superseded by multi_agent_v2.'),
   acted('multi_agent_v2', 'stable', false, 'The second multi-agent tools: spawning and messaging sub-agents.'),
   listed('multi_agent_v2_dynamic_tools', 'underDevelopment', false, 'Dynamic tools for the second multi-agent tools.'),

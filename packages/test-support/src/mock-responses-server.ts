@@ -269,9 +269,21 @@ class MockResponsesServerImpl implements MockResponsesServer {
         response.writeHead(scripted.status, { 'content-type': 'application/json', ...scripted.headers });
         response.end(JSON.stringify(scripted.body));
         return;
-      case 'sse':
-        await this.#stream(scripted, parsed, conversation, response);
+      case 'sse': {
+        let stream = scripted;
+        if (scripted.compute !== undefined) {
+          try {
+            stream = { ...scripted.compute(request), ...(scripted.hold === undefined ? {} : { hold: scripted.hold }) };
+          } catch (error) {
+            const message = `${where}: responses[${scriptIndex}] could not make its reply: ${(error as Error).message}`;
+            this.#problems.push({ kind: 'server-error', requestIndex, scriptIndex, message });
+            sendError(response, 500, 'mock_reply_failed', message);
+            return;
+          }
+        }
+        await this.#stream(stream, parsed, conversation, response);
         return;
+      }
       default: {
         const unreachable: never = scripted;
         throw new Error(`unknown scripted response ${JSON.stringify(unreachable)}`);

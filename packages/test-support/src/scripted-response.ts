@@ -3,6 +3,7 @@
 import { StreamCut } from './mock-event.js';
 import type { MockEvent } from './mock-event.js';
 import { MockServerError } from './mock-server-error.js';
+import type { CapturedRequest } from './captured-request.js';
 import type { RequestMatcher } from './request-matcher.js';
 import { created } from './sse-events.js';
 
@@ -23,6 +24,8 @@ export interface SseResponse {
   readonly routed?: true;
   /** Where the server stops and waits before going on (a model that takes its time); see `held`. */
   readonly hold?: SseHold;
+  /** Makes the stream from the request when it arrives, in place of `steps`; see `replyTo`. */
+  readonly compute?: (request: CapturedRequest) => SseResponse;
 }
 
 /**
@@ -104,6 +107,15 @@ export function matching<R extends ScriptedResponse>(match: RequestMatcher, resp
  */
 export function routed<R extends ScriptedResponse>(match: RequestMatcher, response: R): R {
   return { ...response, match, routed: true };
+}
+
+/**
+ * A stream made from the request it answers: for a reply that names something only the client
+ * knows (the id of a thread it just made, read from an earlier call's output).
+ * @example replyTo((request) => sse(functionCall('wait_agent', { targets: [idIn(request)] }), completed()))
+ */
+export function replyTo(compute: (request: CapturedRequest) => SseResponse): SseResponse {
+  return { kind: 'sse', steps: [], compute };
 }
 
 /**

@@ -162,9 +162,9 @@ export function threadItem(item: TurnItem): WireObject {
         status: item.status === 'declined' ? 'failed' : item.status,
         senderThreadId: item.senderThreadId,
         receiverThreadIds: item.receiverThreadIds,
-        prompt: null,
-        model: null,
-        reasoningEffort: null,
+        prompt: item.prompt ?? null,
+        model: item.model ?? null,
+        reasoningEffort: item.reasoningEffort ?? null,
         agentsStates: item.agentsStates,
       };
   }

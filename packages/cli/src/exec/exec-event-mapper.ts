@@ -151,13 +151,20 @@ export class ExecEventMapper {
 function collabToolCall(item: Extract<TurnItem, { kind: 'collabAgentToolCall' }>) {
   return {
     type: 'collab_tool_call' as const,
-    tool: item.tool,
+    tool: EXEC_COLLAB_TOOLS[item.tool],
     sender_thread_id: item.senderThreadId,
     receiver_thread_ids: [...item.receiverThreadIds],
-    prompt: null,
-    agents_states: { ...item.agentsStates },
+    prompt: item.prompt ?? null,
+    agents_states: Object.fromEntries(Object.entries(item.agentsStates).map(([id, state]) => [id, { status: snakeCase(state.status), message: state.message }])),
     status: item.status === 'inProgress' ? ('in_progress' as const) : item.status === 'completed' ? ('completed' as const) : ('failed' as const),
   };
+}
+
+/** Codex's exec names of the collaboration tools; it prints resume_agent as `wait`, and so does Skein. */
+const EXEC_COLLAB_TOOLS = { spawnAgent: 'spawn_agent', sendInput: 'send_input', wait: 'wait', closeAgent: 'close_agent', resumeAgent: 'wait' } as const;
+
+function snakeCase(word: string): string {
+  return word.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
 /** An MCP tool call as Codex's exec prints it: the result's content, its structured content (null when none). */

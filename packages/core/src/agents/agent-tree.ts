@@ -2,7 +2,9 @@
 // `/root/<task_name>`, each a real thread of the same registry. The tree runs what the collaboration
 // tools ask — spawn, message, follow up, wait, list, interrupt — and carries each sub-agent's end
 // back to its parent: a FINAL_ANSWER envelope, or a notification when it failed or was stopped.
-// A request the tree cannot honour is a ToolError the calling model reads; its turn goes on.
+// Multi-agent v1 (the `multi_agent_v1` tools of models not trained on v2) shares the tree: its
+// agents are named by thread id, take their tasks as user messages, and tell their parent every
+// end as a notification. A request the tree cannot honour is a ToolError the calling model reads.
 import { ToolError } from '@skein/extension-api';
 import { newTurnId, randomUuidV7, SUBAGENT_NOTIFICATION_FRAGMENT, type ResponseItem, type UuidV7Source } from '@skein/protocol';
 import type { ThreadHandle } from '../thread-handle.js';
@@ -50,6 +52,8 @@ export interface AgentNode {
   handle: ThreadHandle | undefined;
   /** Tells the parent's clients what this sub-agent did (its end); undefined for the root and a resumed sub-agent. */
   readonly tellParent?: ((event: CoreEvent) => void) | undefined;
+  /** `v1` for an agent spawned by the multi_agent_v1 tools. */
+  readonly dialect?: 'v1' | undefined;
 }
 
 /** What `spawn_agent` asks for. */
@@ -59,6 +63,8 @@ export interface SpawnRequest {
   readonly forkTurns: 'all' | 'none';
   readonly model: string | undefined;
   readonly reasoningEffort: string | undefined;
+  /** `v1`: the task goes in as a user message, and the agent is named by its thread id. */
+  readonly dialect?: 'v1' | undefined;
 }
 
 /** What the registry needs to open a sub-agent's thread. */
@@ -86,6 +92,8 @@ export class AgentTree {
   readonly #openChild: OpenChildThread;
   readonly #uuid: UuidV7Source;
   readonly #now: () => number;
+  /** Called whenever an agent's turn ends (v1's wait_agent listens). */
+  readonly #endListeners = new Set<() => void>();
 
   constructor(options: { readonly limits: AgentLimits; readonly openChild: OpenChildThread; readonly now: () => number; readonly uuid?: UuidV7Source }) {
     this.#limits = options.limits;
@@ -156,10 +164,86 @@ export class AgentTree {
       this.#nodes.delete(path);
       throw new ToolError(`cannot spawn ${path}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const opened: AgentNode = { ...node, threadId: handle.threadId, handle };
+    const opened: AgentNode = { ...node, threadId: handle.threadId, handle, ...(request.dialect === undefined ? {} : { dialect: request.dialect }) };
     this.#nodes.set(path, opened);
-    this.#startTurn(opened, { type: 'NEW_TASK', author: caller.path, recipient: path, payload: request.message, sourceCallId: turn.callId });
+    const task = request.dialect === 'v1' ? userMessage(request.message) : this.#item({ type: 'NEW_TASK', author: caller.path, recipient: path, payload: request.message, sourceCallId: turn.callId });
+    this.#startTurn(opened, task);
     return opened;
+  }
+
+  /** A v1 agent by its thread id, as the multi_agent_v1 tools name it. */
+  agentById(id: string): AgentNode {
+    const node = this.nodeOfThread(id.trim());
+    if (node === undefined || node.depth === 0) throw new ToolError(`agent with id ${id} not found`);
+    return node;
+  }
+
+  /**
+   * Multi-agent v1's send_input: a new task for an idle agent (its turn starts at once), or a message
+   * a working one reads at its next step; `interrupt` stops the working one first. Answers the turn
+   * the input went to.
+   */
+  async input(target: AgentNode, message: string, interrupt: boolean): Promise<string | undefined> {
+    if (target.status.kind === 'shutdown') throw new ToolError(`agent ${target.threadId} is closed; resume_agent opens it again`);
+    if (interrupt && target.handle?.activeTurnId !== undefined) await this.#interruptAndWait(target);
+    if (isActive(target.status) && target.handle?.activeTurnId !== undefined) {
+      target.inbox.deliver(userMessage(message));
+      return target.handle.activeTurnId;
+    }
+    return this.#startTurn(target, userMessage(message));
+  }
+
+  /**
+   * Multi-agent v1's wait_agent: until one of `targets` is done (anything but pending or running),
+   * `timeoutMs` passes, or the turn is interrupted. Answers the targets that are done.
+   */
+  async waitForAny(targets: readonly AgentNode[], timeoutMs: number, signal: AbortSignal): Promise<readonly AgentNode[]> {
+    const done = () => targets.filter((target) => !isActive(target.status));
+    if (done().length > 0) return done();
+    return new Promise((resolve, reject) => {
+      const finish = (result: readonly AgentNode[] | Error) => {
+        clearTimeout(timer);
+        this.#endListeners.delete(check);
+        signal.removeEventListener('abort', onAbort);
+        if (result instanceof Error) reject(result);
+        else resolve(result);
+      };
+      const check = () => {
+        if (done().length > 0) finish(done());
+      };
+      const onAbort = () => finish(signal.reason instanceof Error ? signal.reason : new Error('the turn was interrupted'));
+      const timer = setTimeout(() => finish([]), timeoutMs);
+      this.#endListeners.add(check);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** Interrupts `target`'s turn and resolves once the tree has recorded its end. */
+  #interruptAndWait(target: AgentNode): Promise<void> {
+    return new Promise((resolve) => {
+      const ended = () => {
+        if (isActive(target.status)) return;
+        this.#endListeners.delete(ended);
+        resolve();
+      };
+      this.#endListeners.add(ended);
+      target.handle?.interruptIfRunning();
+      ended();
+    });
+  }
+
+  /** Multi-agent v1's close_agent: stops the agent's work and closes it to input; answers the status it had. */
+  close(target: AgentNode): AgentStatusWire {
+    const previous = statusWire(target.status);
+    target.status = { kind: 'shutdown' };
+    target.handle?.interruptIfRunning();
+    return previous;
+  }
+
+  /** Multi-agent v1's resume_agent: a closed agent takes input again. */
+  reopen(target: AgentNode): AgentStatus {
+    if (target.status.kind === 'shutdown') target.status = { kind: 'pendingInit' };
+    return target.status;
   }
 
   /**
@@ -173,7 +257,7 @@ export class AgentTree {
     if (target.status.kind === 'shutdown') throw new ToolError(`${target.path} has been shut down and takes no more messages`);
     // A NEW_TASK starts the agent's turn; anything a working agent reads at its next step is a MESSAGE.
     if (followup && target.depth > 0 && !isActive(target.status)) {
-      this.#startTurn(target, { type: 'NEW_TASK', author: caller.path, recipient: target.path, payload: message, sourceCallId });
+      this.#startTurn(target, this.#item({ type: 'NEW_TASK', author: caller.path, recipient: target.path, payload: message, sourceCallId }));
       return;
     }
     const envelope: Envelope = { type: 'MESSAGE', author: caller.path, recipient: target.path, payload: message, sourceCallId };
@@ -232,10 +316,10 @@ export class AgentTree {
     }
   }
 
-  /** Runs one turn of `node` with `envelope` as its input, then tells its parent how it ended. */
-  #startTurn(node: AgentNode, envelope: Envelope): void {
+  /** Runs one turn of `node` with `input` as its input, then tells its parent how it ended; answers the turn's id. */
+  #startTurn(node: AgentNode, input: ResponseItem): string | undefined {
     const handle = node.handle;
-    if (handle === undefined) return;
+    if (handle === undefined) return undefined;
     node.status = { kind: 'running' };
     const turnId = newTurnId(this.#uuid);
     const limit = this.#limits.maxRuntimeMs;
@@ -247,7 +331,7 @@ export class AgentTree {
             overran = true;
             handle.interruptIfRunning();
           }, limit);
-    void handle.runTurn([], { turnId, inputItems: [this.#item(envelope)] }).then(
+    void handle.runTurn([], { turnId, inputItems: [input] }).then(
       (outcome) => {
         clearTimeout(timer);
         // A turn stopped for running too long failed its task: errored, not merely interrupted.
@@ -260,14 +344,19 @@ export class AgentTree {
         this.#ended(node, { kind: 'errored', reason: error instanceof Error ? error.message : String(error) });
       },
     );
+    return turnId;
   }
 
   /** Records how `node`'s turn ended and tells its parent: its answer, or why it did not finish. */
   #ended(node: AgentNode, status: AgentStatus): void {
+    // A closed agent stays closed, and its parent, who closed it, is told nothing more.
+    if (node.status.kind === 'shutdown') return;
     node.status = status.kind === 'errored' ? { kind: 'errored', reason: boundedReason(status.reason) } : status;
+    for (const listener of this.#endListeners) listener();
     const parent = node.parent === undefined ? undefined : this.#nodes.get(node.parent.path);
     if (parent === undefined) return;
-    if (status.kind === 'completed') parent.inbox.deliver(this.#item({ type: 'FINAL_ANSWER', author: node.path, recipient: parent.path, payload: status.answer ?? '' }));
+    if (node.dialect === 'v1') parent.inbox.deliver(v1Notification(node));
+    else if (status.kind === 'completed') parent.inbox.deliver(this.#item({ type: 'FINAL_ANSWER', author: node.path, recipient: parent.path, payload: status.answer ?? '' }));
     else parent.inbox.deliver(notification(node));
   }
 
@@ -326,4 +415,15 @@ function notification(node: AgentNode): ResponseItem {
       : 'The agent stopped before it finished; give it more work with followup_task if the task still matters.';
   const body = JSON.stringify({ agent_path: node.path, status: statusWire(node.status), next_action: nextAction });
   return { type: 'message', role: 'user', content: [{ type: 'input_text', text: SUBAGENT_NOTIFICATION_FRAGMENT.render(body).text }] };
+}
+
+/** What a v1 agent's parent reads when it ends: its id and status (Codex's v1 notification). */
+function v1Notification(node: AgentNode): ResponseItem {
+  const body = JSON.stringify({ agent_path: node.threadId, status: statusWire(node.status) });
+  return { type: 'message', role: 'user', content: [{ type: 'input_text', text: SUBAGENT_NOTIFICATION_FRAGMENT.render(body).text }] };
+}
+
+/** A v1 task or input: a plain user message. */
+function userMessage(text: string): ResponseItem {
+  return { type: 'message', role: 'user', content: [{ type: 'input_text', text }] };
 }

@@ -15,6 +15,7 @@ import type { HistoryInitialization } from '../model/turn-metadata.js';
 import type { NamespaceToolHandler } from '@skein/extension-api';
 import type { HostFacts } from './turn-context-assembly.js';
 import type { WorkspaceReader } from './workspace-reader.js';
+import type { CollaborationToolsBinding } from '../agents/agent-registry.js';
 
 /** The base instructions a thread runs with: the thread's own (its parameters, or its rollout on resume), else config's, else Skein's. */
 export function baseInstructionsFor(config: Pick<Config, 'baseInstructions'>, threadInstructions: string | undefined): string {
@@ -66,10 +67,10 @@ export interface ThreadSessionOptions {
   readonly agentRole?: ((config: Config) => ResponseItem) | undefined;
   /** Called when the running turn is interrupted (an agent's interrupt reaches the sub-agents it runs). */
   readonly onInterrupt?: (() => void) | undefined;
-  /** The `collaboration` tools this thread offers (multi-agent v2), bound to its emitter. */
   /** Whether an active goal keeps the thread working with turns of its own (an app-server thread; not a one-shot exec). */
   readonly continueGoals?: boolean | undefined;
   /** Where MCP servers read `env_vars` and tokens from (none when not given). */
   readonly mcpEnv?: Readonly<Record<string, string | undefined>> | undefined;
-  readonly collaboration?: ((binding: { readonly emit: (event: CoreEvent) => void; readonly now: () => number }) => NamespaceToolHandler) | undefined;
+  /** The sub-agent tools this thread offers (`collaboration`, or v1's `multi_agent_v1`), bound to the thread. */
+  readonly collaboration?: ((binding: CollaborationToolsBinding) => NamespaceToolHandler) | undefined;
 }

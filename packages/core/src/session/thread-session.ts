@@ -133,7 +133,11 @@ export class ThreadSession {
       contextRemaining: () => this.#budgets.contextRemaining(),
       sessionsFor: (environment: ToolEnvironment) => this.environments.attachedSessions(environment.id, this.#config),
       waitForEnvironment: (environmentId, signal) => (this.#turns.running?.environments ?? this.environments.selection).waitFor(environmentId, signal),
-      collaboration: options.collaboration?.({ emit, now: () => options.clock.now().getTime() }),
+      collaboration: options.collaboration?.({
+        emit,
+        now: () => options.clock.now().getTime(),
+        settings: () => ({ model: this.#config.model, reasoningEffort: this.#config.modelReasoningEffort ?? findModelInfo(this.#config.model).defaultReasoningEffort }),
+      }),
       mcpEnv: options.mcpEnv,
       now: () => options.clock.now().getTime(),
       config: () => this.#config,

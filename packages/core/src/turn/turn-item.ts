@@ -114,14 +114,28 @@ export interface McpToolCallTurnItem extends Timed {
   readonly readOnlyHint: boolean | null;
 }
 
-/** A collaboration call clients see as an item of its own (Codex shows `wait_agent` this way). */
+/** An agent's state in a collaboration item: its status (app-server spelling) and its answer or error. */
+export interface CollabAgentState {
+  readonly status: 'pendingInit' | 'running' | 'interrupted' | 'completed' | 'errored' | 'shutdown' | 'notFound';
+  readonly message: string | null;
+}
+
+/**
+ * A collaboration call clients see as an item of its own: v2's `wait_agent`, and every call of
+ * multi-agent v1 (`spawnAgent`, `sendInput`, `wait`, `closeAgent`, `resumeAgent`).
+ */
 export interface CollabAgentToolCallTurnItem extends Timed {
   readonly kind: 'collabAgentToolCall';
-  readonly tool: 'wait';
+  readonly tool: 'spawnAgent' | 'sendInput' | 'wait' | 'closeAgent' | 'resumeAgent';
   readonly status: TurnItemStatus;
   readonly senderThreadId: string;
   readonly receiverThreadIds: readonly string[];
-  readonly agentsStates: Readonly<Record<string, unknown>>;
+  /** The message a spawn or an input carries. */
+  readonly prompt?: string | null | undefined;
+  /** A spawn's model and effort ("" and the caller's effort while it starts). */
+  readonly model?: string | null | undefined;
+  readonly reasoningEffort?: string | null | undefined;
+  readonly agentsStates: Readonly<Record<string, CollabAgentState>>;
 }
 
 /** Something a sub-agent did, shown on its parent's thread (Codex's `subAgentActivity`). */
