@@ -77,6 +77,7 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         const turn = thread.startTurn(params.input, {
           turnId: newTurnId(randomUuidV7),
           clientUserMessageId: params.clientUserMessageId,
+          clientMetadata: params.responsesapiClientMetadata,
           serviceTier,
           ...(params.outputSchema === undefined ? {} : { outputSchema: params.outputSchema }),
         });

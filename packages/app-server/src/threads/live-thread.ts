@@ -170,7 +170,15 @@ export class LiveThread {
    */
   startTurn(
     input: readonly UserInput[],
-    options: { readonly turnId: string; readonly outputSchema?: unknown; readonly clientUserMessageId?: string | null | undefined; readonly serviceTier?: ResponsesServiceTier | undefined; readonly presentation?: TurnPresentation | undefined },
+    options: {
+      readonly turnId: string;
+      readonly outputSchema?: unknown;
+      readonly clientUserMessageId?: string | null | undefined;
+      readonly serviceTier?: ResponsesServiceTier | undefined;
+      readonly presentation?: TurnPresentation | undefined;
+      /** The client's `responsesapiClientMetadata`, for the turn's metadata. */
+      readonly clientMetadata?: Readonly<Record<string, string>> | null | undefined;
+    },
   ): WireObject {
     const turn = this.#beginTurn(options.turnId, true, options.presentation);
     const shown = options.presentation?.shownInput ?? input;
@@ -189,6 +197,7 @@ export class LiveThread {
           userMessage,
           ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
           ...(options.serviceTier === undefined ? {} : { serviceTier: options.serviceTier }),
+          ...(options.clientMetadata == null ? {} : { clientMetadata: options.clientMetadata }),
         });
       } catch (error) {
         // The session refused or broke before the turn could run: end it as failed for the client.

@@ -28,6 +28,7 @@ export function startQueuedTurn(thread: LiveThread, queue: QueuedSubmissions, ch
   return thread.startTurn(submission.input, {
     turnId: newTurnId(randomUuidV7),
     clientUserMessageId: submission.clientUserMessageId,
+    clientMetadata: submission.responsesapiClientMetadata,
     serviceTier: requestServiceTier(thread.serviceTier),
   });
 }

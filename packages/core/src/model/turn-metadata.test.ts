@@ -50,14 +50,21 @@ describe('turnRequestMetadata', () => {
     expect(sandboxTag('danger-full-access', 'linux')).toBe('none');
   });
 
-  it('keeps a client’s extra metadata but never lets it replace the turn metadata', () => {
+  it("adds a client's keys to the turn metadata after Codex's own and before the model's, never over a key Codex sets (probed)", () => {
     const { headers, clientMetadata } = turnRequestMetadata({
       ...identity,
-      extraClientMetadata: { team: 'infra', 'x-codex-turn-metadata': '{"thread_source":"subagent"}', thread_id: 'spoofed' },
+      extraClientMetadata: { team: 'infra', 'x-codex-turn-metadata': 'evil', thread_id: 'spoofed', thread_source: 'subagent', turn_id: 'evil', model: 'evil' },
     });
-    expect(clientMetadata.team).toBe('infra');
-    expect(clientMetadata.thread_id).toBe('t-1');
-    expect(JSON.parse(clientMetadata['x-codex-turn-metadata']!)).toMatchObject({ thread_source: 'user' });
-    expect(JSON.parse(headers['x-codex-turn-metadata']!)).toMatchObject({ thread_source: 'user' });
+    const turnMetadata = JSON.parse(headers['x-codex-turn-metadata']!) as Record<string, unknown>;
+    expect(turnMetadata).toMatchObject({ team: 'infra', thread_id: 't-1', thread_source: 'user', turn_id: identity.turnId, model: identity.model });
+    // Nor may it add a key of Codex's own headers.
+    expect(turnMetadata).not.toHaveProperty('x-codex-turn-metadata');
+    const keys = Object.keys(turnMetadata);
+    expect(keys.indexOf('team')).toBe(keys.indexOf('analytics_enabled') + 1);
+    expect(keys.at(-2)).toBe('model');
+    // The body's copy is the header's; the client's keys do not reach client_metadata's top level.
+    expect(clientMetadata['x-codex-turn-metadata']).toBe(headers['x-codex-turn-metadata']);
+    expect(clientMetadata['team']).toBeUndefined();
+    expect(clientMetadata['thread_id']).toBe('t-1');
   });
 });

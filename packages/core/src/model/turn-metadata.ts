@@ -34,7 +34,10 @@ export interface TurnIdentity {
   /** Names the client (`originator` header), e.g. `skein_exec` or the app-server client's name. */
   readonly originator: string;
   readonly userAgent: string;
-  /** Extra client metadata (app-server `responsesapiClientMetadata`); ours wins on conflicts. */
+  /**
+   * The client's keys (app-server `responsesapiClientMetadata`), added to the turn metadata after
+   * Codex's own and before the model's, as Codex adds them; a key Codex sets itself keeps its value.
+   */
   readonly extraClientMetadata?: Readonly<Record<string, string>>;
   /** The experimental (beta) features that are on, for `x-codex-beta-features`. */
   readonly betaFeatures?: readonly string[];
@@ -104,6 +107,7 @@ export function turnRequestMetadata(identity: TurnIdentity): TurnRequestMetadata
     node_repl_disabled: false,
     turn_started_at_unix_ms: identity.turnStartedAtMs,
     analytics_enabled: false,
+    ...clientKeys(identity.extraClientMetadata),
     // A compaction request names why it runs instead of the model settings (as Codex sends it).
     ...(identity.compaction === undefined
       ? { model: identity.model, reasoning_effort: identity.reasoningEffort ?? null }
@@ -133,7 +137,6 @@ export function turnRequestMetadata(identity: TurnIdentity): TurnRequestMetadata
       'user-agent': identity.userAgent,
     },
     clientMetadata: {
-      ...identity.extraClientMetadata,
       'x-codex-turn-metadata': turnMetadata,
       turn_id: identity.turnId,
       root_turn_id: identity.rootTurnId,
@@ -155,3 +158,16 @@ function betaFeatures(features: readonly string[]): string {
 }
 
 const REMOTE_COMPACTION_V2 = 'remote_compaction_v2';
+
+/** The keys turn metadata holds whatever a client sends (its own, and the model's that follow them). */
+const RESERVED_TURN_METADATA_KEYS = new Set([
+  'installation_id', 'session_id', 'thread_id', 'agent_name', 'turn_id', 'window_id', 'window_number', 'context_window_id', 'request_kind',
+  'history_initialization', 'parent_thread_id', 'parent_turn_id', 'root_turn_id', 'subagent_kind', 'thread_source', 'turn_trigger', 'sandbox',
+  'sandbox_mode', 'auto_review_enabled', 'node_repl_auto_review_required', 'node_repl_disabled', 'turn_started_at_unix_ms', 'analytics_enabled',
+  'model', 'reasoning_effort', 'compaction',
+]);
+
+/** A client's metadata without the keys Codex reserves (a client cannot rename the thread's source, say), nor its headers' names. */
+function clientKeys(extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(extra ?? {}).filter(([key]) => !RESERVED_TURN_METADATA_KEYS.has(key) && !key.startsWith('x-codex-')));
+}

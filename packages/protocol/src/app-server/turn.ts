@@ -54,6 +54,8 @@ export const TurnStartParams = lazySchema(() => z.object({
   /** A JSON Schema the final answer must follow. */
   outputSchema: z.unknown().optional(),
   clientUserMessageId: z.string().nullish(),
+  /** Keys added to the turn's `x-codex-turn-metadata` (never over one Codex sets itself). */
+  responsesapiClientMetadata: z.record(z.string(), z.string()).nullish(),
   /** The workspace roots of the primary environment for this and later turns (absolute paths). */
   runtimeWorkspaceRoots: z.array(z.string()).nullish(),
   /** Experimental: the environments this and later turns act on. */
