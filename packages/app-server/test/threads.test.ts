@@ -304,9 +304,18 @@ describe('questions, interrupts and steering', () => {
     const threadId = await startThread(client);
     const { turn } = (await client.request('turn/start', { threadId, input: text('sleep') })) as { turn: { id: string } };
     await client.waitFor('item/started', (params) => (params as { item: { type: string } }).item.type === 'commandExecution');
+    // Another turn's id is refused in Codex's words, and so is an interrupt with nothing running.
+    const otherTurn = '01a24878-7ff6-70fc-9dde-2415bf85c46f';
+    expect(await client.requestReply('turn/interrupt', { threadId, turnId: otherTurn })).toMatchObject({ error: { code: -32600, message: `expected active turn id ${otherTurn} but found ${turn.id}` } });
+    const before = client.notifications.length;
     expect(await client.request('turn/interrupt', { threadId, turnId: turn.id })).toEqual({});
     const done = await turnCompleted(client, turn.id);
     expect(done.turn).toMatchObject({ status: 'interrupted', items: [], itemsView: 'notLoaded' });
+    // As Codex: the thread goes idle, then the turn completes; an interrupted turn is not marked unread.
+    const watched = new Set(['thread/status/changed', 'thread/readState/changed', 'turn/completed']);
+    const after = client.notifications.slice(before).map((notification) => notification.method).filter((method) => watched.has(method));
+    expect(after).toEqual(['thread/status/changed', 'turn/completed']);
+    expect(await client.requestReply('turn/interrupt', { threadId, turnId: turn.id })).toMatchObject({ error: { code: -32600, message: 'no active turn to interrupt' } });
     const next = (await client.request('turn/start', { threadId, input: text('go on') })) as { turn: { id: string } };
     await turnCompleted(client, next.turn.id);
     expect(model.requests[1]!.toolOutputText('call_s')).toMatch(/aborted by user/);

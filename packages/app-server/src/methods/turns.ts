@@ -2,7 +2,7 @@
 // promptly; a started turn notifies in the background.
 import { newTurnId, randomUuidV7, TurnInterruptParams, TurnStartParams, TurnSteerParams } from '@skein/protocol';
 import { withPrimaryWorkspaceRoots } from '@skein/core';
-import { AppServerRequestError } from '../app-server-error.js';
+import { AppServerRequestError, refuse } from '../app-server-error.js';
 import { announceWhenConnected } from '../environments/environment-notices.js';
 import { checkWorkspaceRoots, selectEnvironment, settleSelection } from '../environments/environment-selection.js';
 import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
@@ -102,6 +102,10 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
       params: TurnInterruptParams,
       handle(params, context) {
         const thread = hubOf(context).loaded(params.threadId);
+        // Codex's words, without the usual prefix.
+        const running = thread.activeTurnId;
+        if (running === undefined) refuse('no active turn to interrupt');
+        if (running !== params.turnId) refuse(`expected active turn id ${params.turnId} but found ${running}`);
         try {
           thread.interrupt(params.turnId);
         } catch (error) {
