@@ -340,6 +340,25 @@ describe('questions, interrupts and steering', () => {
 });
 
 describe('thread operations', () => {
+  it("announces a fork as Codex does (scenario r): the deprecation notice, the answer, the copy's token usage, then thread/started", async () => {
+    model.expect([sse(assistantMessage('First answer.'), completed())]);
+    const client = await connect(await serve());
+    const threadId = await startThread(client);
+    const { turn } = (await client.request('turn/start', { threadId, input: text('First task') })) as { turn: { id: string } };
+    await turnCompleted(client, turn.id);
+    const before = client.notifications.length;
+    const fork = (await client.request('thread/fork', { threadId })) as { thread: { id: string } };
+    await client.waitFor('thread/started', (params) => (params as { thread: { id: string } }).thread.id === fork.thread.id);
+    const after = client.notifications.slice(before);
+    expect(after.map((notification) => notification.method)).toEqual(['deprecationNotice', 'thread/tokenUsage/updated', 'thread/started']);
+    expect(after[1]!.params).toMatchObject({ threadId: fork.thread.id, turnId: turn.id, tokenUsage: { total: { totalTokens: expect.any(Number) as number } } });
+    // A client that asks for no turns is not told of the deprecation.
+    const quiet = client.notifications.length;
+    const paged = (await client.request('thread/fork', { threadId, excludeTurns: true })) as { thread: { id: string } };
+    await client.waitFor('thread/started', (params) => (params as { thread: { id: string } }).thread.id === paged.thread.id);
+    expect(client.notifications.slice(quiet).map((notification) => notification.method)).toEqual(['thread/tokenUsage/updated', 'thread/started']);
+  });
+
   it('lists, reads with turns, names, forks, archives and unarchives threads', async () => {
     model.expect([sse(assistantMessage('First answer.'), completed())]);
     const client = await connect(await serve());

@@ -40,8 +40,8 @@ export function asRequestError(error: unknown): never {
   throw error;
 }
 
-/** Codex deprecates loading a paginated thread's whole history on resume; a client is told how to page it instead. */
-const FULL_HISTORY_DEPRECATION = 'Resuming with the full history is deprecated: pass `excludeTurns: true`, then page with `thread/turns/list` and `thread/items/list`.';
+/** Codex deprecates loading a paginated thread's whole history on resume and fork; a client is told how to page it instead. */
+const FULL_HISTORY_DEPRECATION = 'Answering with the full history is deprecated: pass `excludeTurns: true`, then page with `thread/turns/list` and `thread/items/list`.';
 
 /** The thread methods. */
 export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string, AppServerMethod>([
@@ -107,7 +107,14 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         const hub = hubOf(context);
         checkWorkspaceRoots(params.runtimeWorkspaceRoots);
         const { thread, response } = await hub.fork(params, context.connection);
-        afterResponse(() => context.server.broadcast(thread.id, 'thread/started', { thread: hub.threadOf(thread, []) }));
+        if (params.excludeTurns !== true) context.connection.notify('deprecationNotice', { summary: FULL_HISTORY_DEPRECATION, details: null });
+        const turns = params.excludeTurns === true ? await hub.recordedTurns(thread.id) : (((response['thread'] as WireObject)['turns'] ?? []) as WireObject[]);
+        afterResponse(() => {
+          // The copy's token usage, then the new thread, as Codex sends them.
+          const usage = thread.handle.tokenReport;
+          if (usage.total.totalTokens > 0) context.connection.notify('thread/tokenUsage/updated', { threadId: thread.id, turnId: turns.at(-1)?.['id'] ?? '', tokenUsage: usage });
+          context.server.broadcast(thread.id, 'thread/started', { thread: hub.threadOf(thread, []) });
+        });
         return response;
       },
     }),
