@@ -39,6 +39,8 @@ function leafKeys(table: Readonly<Table>, prefix = ''): string[] {
 
 function source(layer: ConfigLayer): ConfigLayerSource {
   switch (layer.name.type) {
+    case 'system':
+      return { type: 'system', file: layer.name.file };
     case 'user':
       return { type: 'user', file: layer.name.file, profile: null };
     case 'profile':

@@ -63,7 +63,8 @@ describe.each<Transport>(['stdio', 'websocket'])('config/read, model/list, exper
 
     const layered = (await client.request('config/read', { includeLayers: true, cwd: project })) as Layered;
     const names = layered.layers!.map((layer) => layer.name);
-    const expected: Record<string, unknown>[] = [{ type: 'project', dotCodexFolder: path.join(project, '.codex') }, { type: 'user', file: userFile, profile: null }];
+    // Highest first, down to the machine-wide file, which Codex lists even when it does not exist.
+    const expected: Record<string, unknown>[] = [{ type: 'project', dotCodexFolder: path.join(project, '.codex') }, { type: 'user', file: userFile, profile: null }, { type: 'system', file: '/etc/codex/config.toml' }];
     if (transport === 'stdio') expected.unshift({ type: 'sessionFlags' });
     expect(names).toEqual(expected);
     expect(layered.config.model_verbosity).toBe('medium');
@@ -145,7 +146,11 @@ describe.each<Transport>(['stdio', 'websocket'])('config/read, model/list, exper
       seen.push(...page.data);
       cursor = page.nextCursor;
     } while (cursor !== null);
-    expect(seen.map((feature) => feature.name)).toEqual(FEATURE_REGISTRY.map((spec) => spec.key));
+    // Every flag once, in Codex's order (probed: not sorted by key), Skein's own after Codex's.
+    const names = seen.map((feature) => feature.name);
+    expect([...names].sort()).toEqual(FEATURE_REGISTRY.map((spec) => spec.key).sort());
+    expect(names.slice(0, 5)).toEqual(['analytics_plan_history', 'cli_resume_account_check', 'daemon_auto_start', 'tui_workspace', 'tui_multi_backend']);
+    expect(names.at(-1)).toBe('auto_compaction');
     const multiAgent = seen.find((feature) => feature.name === 'multi_agent_v2');
     expect(multiAgent?.enabled).toBe(transport === 'stdio');
     for (const feature of seen) {

@@ -9,8 +9,12 @@ export const DEFAULT_MODEL = 'gpt-6.2-sol';
 /** How much of AGENTS.md-style project docs is read, in bytes (Codex's default). */
 export const DEFAULT_PROJECT_DOC_MAX_BYTES = 32 * 1024;
 
+/** The machine-wide config file under every user's, where Codex reads it (an administrator's settings). */
+export const SYSTEM_CONFIG_FILE = '/etc/codex/config.toml';
+
 /** Where a layer came from, in `config/read`'s terms. */
 export type ConfigLayerName =
+  | { readonly type: 'system'; readonly file: string }
   | { readonly type: 'user'; readonly file: string }
   | { readonly type: 'project'; readonly file: string }
   | { readonly type: 'profile'; readonly profile: string; readonly file: string }

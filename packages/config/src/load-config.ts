@@ -1,4 +1,4 @@
-// Discovers and stacks the config layers — user file, selected profile, trusted project files,
+// Discovers and stacks the config layers — the system file, user file, selected profile, trusted project files,
 // `-c` overrides, `--enable`/`--disable` — validates each one, and resolves the immutable Config.
 // Nothing is applied unless everything loads: any error leaves the caller with no Config at all.
 import { readFile } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import { overridesToTable, parseConfigOverride } from './cli-override.js';
 import { ConfigError } from './config-error.js';
 import { ConfigToml, type McpServerToml, type ProfileToml } from './config-toml.js';
 import type { ConfigWarning } from './config-warning.js';
-import { DEFAULT_EXEC_YIELD_TIME_MS, DEFAULT_MODEL, DEFAULT_PROJECT_DOC_MAX_BYTES, deepFreeze, type Config, type ConfigLayer, type ExtensionSpec } from './config.js';
+import { DEFAULT_EXEC_YIELD_TIME_MS, DEFAULT_MODEL, DEFAULT_PROJECT_DOC_MAX_BYTES, SYSTEM_CONFIG_FILE, deepFreeze, type Config, type ConfigLayer, type ExtensionSpec } from './config.js';
 import { resolveHomeDir } from './home-dir.js';
 import { builtInProviders, resolveProvider, type ModelProviderInfo } from './model-providers.js';
 import { DEFAULT_PROJECT_ROOT_MARKERS, findProjectRoot, isProjectTrusted, projectConfigFiles } from './project-layers.js';
@@ -39,6 +39,8 @@ export interface LoadConfigOptions {
   readonly featureDefaults?: Readonly<Record<string, boolean>>;
   /** `--strict-config`: unknown and not-yet-supported keys are errors. */
   readonly strict?: boolean;
+  /** The machine-wide file under the user's (default `/etc/codex/config.toml`, as Codex; null for none). */
+  readonly systemConfigFile?: string | null;
 }
 
 /** A loaded config and what the user should be told about it. */
@@ -58,15 +60,21 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     return table;
   };
 
+  const systemFile = options.systemConfigFile === undefined ? (process.platform === 'win32' ? null : SYSTEM_CONFIG_FILE) : options.systemConfigFile;
+  const systemTable = systemFile === null ? undefined : check((await readTomlFile(systemFile)) ?? {}, systemFile);
   const userFile = path.join(homeDir, 'config.toml');
   const userTable = check((await readTomlFile(userFile)) ?? {}, userFile);
   const overrides = (options.overrides ?? []).map(parseConfigOverride);
   for (const override of overrides) check(overridesToTable([override]), `-c ${override.raw}`);
   const sessionTable = overridesToTable(overrides);
 
-  const projectLayers = await readProjectLayers(options.cwd, homeDir, mergeTables(userTable, sessionTable), check, warnings);
+  const projectLayers = await readProjectLayers(options.cwd, homeDir, mergeTables(mergeTables(systemTable ?? {}, userTable), sessionTable), check, warnings);
 
-  const layers: ConfigLayer[] = [{ name: { type: 'user', file: userFile }, origin: userFile, table: userTable }];
+  // Codex lists the system layer even when its file does not exist.
+  const layers: ConfigLayer[] = [
+    ...(systemFile === null ? [] : [{ name: { type: 'system' as const, file: systemFile }, origin: systemFile, table: systemTable ?? {} }]),
+    { name: { type: 'user', file: userFile }, origin: userFile, table: userTable },
+  ];
   const profile = selectProfile(options.profile, [userTable, ...projectLayers.map((layer) => layer.table), sessionTable]);
   if (profile !== undefined) layers.push(profileLayer(profile, userFile, userTable, projectLayers));
   layers.push(...projectLayers);

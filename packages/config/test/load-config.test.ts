@@ -24,7 +24,9 @@ function write(file: string, text: string): void {
   writeFileSync(file, text);
 }
 const userConfig = (text: string) => write(path.join(home, 'config.toml'), text);
-const load = (options: Partial<LoadConfigOptions> = {}) => loadConfig({ cwd: project, env: {}, homeDir: home, ...options });
+// The machine-wide file of these tests (the real one is /etc/codex/config.toml).
+const systemFile = () => path.join(scratch, 'etc', 'codex', 'config.toml');
+const load = (options: Partial<LoadConfigOptions> = {}) => loadConfig({ cwd: project, env: {}, homeDir: home, systemConfigFile: systemFile(), ...options });
 
 async function loadError(options: Partial<LoadConfigOptions> = {}): Promise<ConfigError> {
   try {
@@ -99,7 +101,8 @@ env_key = "MOCK_KEY"
 request_max_retries = 0
 `;
 
-  it('stacks user file < profile < trusted project files (root, then closer) < -c overrides', async () => {
+  it('stacks the system file < user file < profile < trusted project files (root, then closer) < -c overrides', async () => {
+    write(systemFile(), 'model = "system"\nmodel_context_window = 64000\n');
     userConfig(`
 model = "user"
 model_provider = "mock"
@@ -130,7 +133,12 @@ model_verbosity = "medium"
     expect(config.developerInstructions).toBe('user');
     expect(config.modelReasoningEffort).toBe('xhigh');
     expect(config.profile).toBe('work');
-    expect(config.layers.map((layer) => layer.name.type)).toEqual(['user', 'profile', 'project', 'project', 'sessionFlags']);
+    // The system file's value stands where no layer above sets the key.
+    expect(config.modelContextWindow).toBe(64000);
+    expect(config.layers.map((layer) => layer.name.type)).toEqual(['system', 'user', 'profile', 'project', 'project', 'sessionFlags']);
+    // Listed even without a file, as Codex lists it.
+    rmSync(systemFile());
+    expect((await load()).config.layers[0]).toEqual({ name: { type: 'system', file: systemFile() }, origin: systemFile(), table: {} });
   });
 
   it('merges tables key by key across layers', async () => {

@@ -50,6 +50,8 @@ function overridingMessage(layer: ConfigLayer): string {
       return `Overridden by profile \`${layer.name.profile}\``;
     case 'user':
       return 'Overridden by user config';
+    case 'system':
+      return 'Overridden by system config';
   }
 }
 
@@ -62,7 +64,9 @@ async function readLayerFile(file: string): Promise<Uint8Array | undefined> {
 
 /** The first edit (in order) a layer above the user's file overrides with another value, if any. */
 async function firstOverridden(server: AppServer, edits: readonly ConfigEdit[]): Promise<OverriddenMetadata | null> {
-  const above = server.config.config.layers.filter((layer) => layer.name.type !== 'user').toReversed();
+  const { layers } = server.config.config;
+  // The layers above the user's file (the system file is below it).
+  const above = layers.slice(layers.findIndex((layer) => layer.name.type === 'user') + 1).toReversed();
   for (const edit of edits) {
     const keyPath = edit.keyPath.split('.');
     for (const layer of above) {
