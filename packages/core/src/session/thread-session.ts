@@ -34,6 +34,7 @@ import { ThreadUserShell } from './thread-user-shell.js';
 import { ThreadSessionError, type ActiveTurn, type TurnSlot } from './active-turn.js';
 import { InjectedItems } from './injected-items.js';
 import { OfferedToolsRecord } from './offered-tools-record.js';
+import { worldStateStep } from './world-state-step.js';
 import { requestMetadata, sharedRequestFields, type RequestPlace } from './turn-requests.js';
 import { TurnContextAssembly, type RecordedTurnSettings } from './turn-context-assembly.js';
 import type { MultiAgentMode } from '../agents/agent-instructions.js';
@@ -286,7 +287,10 @@ export class ThreadSession {
           // the thread's hooks, then steered input, just before the request. After a response:
           // token accounting first, so budgets and compaction see its usage.
           hooks: combineTurnHooks(
-            { afterResponse: [this.#tokens], beforeSampling: [this.#compaction.midTurnHook(compaction('mid_turn')), environments] },
+            {
+              afterResponse: [this.#tokens],
+              beforeSampling: [this.#compaction.midTurnHook(compaction('mid_turn')), environments, worldStateStep({ extensions: this.#options.extensions, recorder: this.#options.recorder, threadId: this.threadId, cwd: config.cwd })],
+            },
             this.#budgets.hooks,
             this.#options.hooks ?? {},
             { beforeSampling: [this.#injected, active.steered], responseGates: [this.#goalWork.accounting] },
