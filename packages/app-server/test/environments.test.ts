@@ -192,6 +192,27 @@ describe('threads on a remote environment', () => {
     expect(client.schemaFailures).toEqual([]);
   });
 
+  it("works in a stored environment's own cwd, not the legacy top-level cwd beside it (the seed's rule)", async () => {
+    const executor = await startExecServer('executor');
+    const project = path.join(executor.root, 'project');
+    mkdirSync(project);
+    model.expect([sse(functionCall('exec_command', { cmd: 'pwd' }, { callId: 'call_where' }), completed()), sse(assistantMessage('There.'), completed())]);
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'remote', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN });
+    const started = (await client.request('thread/start', {
+      approvalPolicy: 'never',
+      sandbox: 'danger-full-access',
+      cwd: home.workspace,
+      environments: [{ environmentId: 'remote', cwd: project }],
+    })) as { thread: { id: string }; cwd: string };
+    expect(started.cwd).toBe(project);
+    await runTurn(client, started.thread.id, 'Where are you?');
+    expect(model.requests[1]!.toolOutputText('call_where')).toMatch(new RegExp(`Output:\\n${project}\\n$`));
+    const context = model.requests[0]!.messageTexts('user').find((message) => message.startsWith('<environment_context>'));
+    expect(context).toContain(`<cwd>${project}</cwd>`);
+    expect(context).not.toContain(`<cwd>${home.workspace}</cwd>`);
+  });
+
   it('moves a thread to a remote executor from the turn that selects it', async () => {
     const executor = await startExecServer('executor');
     model.expect([

@@ -55,8 +55,9 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         checkWorkspaceRoots(params.runtimeWorkspaceRoots);
         // An empty `environments` list starts a thread without access to any machine.
         const selected = await selectEnvironment(params.environments, hub.environments);
-        // Without one, the hub attaches the default environments.
-        const { thread, response, skipped } = await hub.start({ ...params, cwd: params.cwd ?? selected?.cwd }, context.connection, selected?.environments);
+        // Without one, the hub attaches the default environments. With explicit environments the
+        // primary's own cwd is the thread's; the top-level cwd is only a fallback (as the seed states).
+        const { thread, response, skipped } = await hub.start({ ...params, cwd: selected?.cwd ?? params.cwd }, context.connection, selected?.environments);
         afterResponse(() => {
           context.server.broadcast(thread.id, 'thread/started', { thread: hub.threadOf(thread, []) });
           for (const message of [...(selected?.warnings ?? []), ...skipped]) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });

@@ -42,7 +42,8 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         // before the settings are read, so a settings change that arrives meanwhile is built on.
         const settled = chosen === undefined ? undefined : await settleSelection(chosen.environments, thread.nextConfig.features.isEnabled('deferred_executor'));
         const selected = chosen === undefined || settled === undefined ? undefined : { ...chosen, environments: settled.environments, warnings: [...chosen.warnings, ...settled.warnings] };
-        const requested = params.cwd ?? selected?.cwd ?? undefined;
+        // The primary environment's own cwd wins over the top-level one, which is a fallback.
+        const requested = selected?.cwd ?? params.cwd ?? undefined;
         const cwd = requested === undefined ? undefined : context.server.resolveCwd(requested);
         // The overrides layer over the thread's settings so far (thread/start's, earlier turns',
         // thread/settings/update's), after any settings change that arrived before this turn; the
