@@ -6,13 +6,13 @@
 // agents are named by thread id, take their tasks as user messages, and tell their parent every
 // end as a notification. A request the tree cannot honour is a ToolError the calling model reads.
 import { ToolError } from '@skein/extension-api';
-import { newTurnId, randomUuidV7, SUBAGENT_NOTIFICATION_FRAGMENT, type ResponseItem, type UuidV7Source } from '@skein/protocol';
+import { newTurnId, randomUuidV7, type ResponseItem, type UuidV7Source } from '@skein/protocol';
 import type { ThreadHandle } from '../thread-handle.js';
-import type { TurnOutcome } from '../turn/run-turn.js';
 import type { CoreEvent } from '../turn/core-event.js';
 import type { SubAgentActivityTurnItem } from '../turn/turn-item.js';
 import { envelopeItem, type Envelope } from './agent-envelope.js';
 import { AgentInbox } from './agent-inbox.js';
+import { boundedReason, describe, endingOf, notification, userMessage, v1Notification } from './agent-notices.js';
 import { isActive, statusWire, type AgentStatus, type AgentStatusWire } from './agent-status.js';
 
 /** The root agent's path. */
@@ -386,44 +386,4 @@ export class AgentTree {
     }
     throw new ToolError(`no agent named ${JSON.stringify(target)}; list_agents shows the agents of this session`);
   }
-}
-
-/** A turn's outcome as the agent's status: a failure (the model's, the executor's, a spent budget) is `errored`, never `completed`. */
-function endingOf(outcome: TurnOutcome): AgentStatus {
-  if (outcome.status === 'completed') return { kind: 'completed', answer: outcome.lastAgentMessage ?? null };
-  if (outcome.status === 'interrupted' && outcome.error === undefined) return { kind: 'interrupted' };
-  return { kind: 'errored', reason: outcome.error?.message ?? 'the turn stopped' };
-}
-
-/** A reason short enough for the parent's context (about 1,000 tokens). */
-const MAX_REASON_CHARS = 4_000;
-
-function boundedReason(reason: string): string {
-  return reason.length <= MAX_REASON_CHARS ? reason : `${reason.slice(0, MAX_REASON_CHARS)}… (cut)`;
-}
-
-function describe(status: AgentStatus): string {
-  const wire = statusWire(status);
-  return typeof wire === 'string' ? wire : Object.keys(wire)[0] ?? 'unknown';
-}
-
-/** What a parent reads when a sub-agent did not finish: its status and what to do about it. */
-function notification(node: AgentNode): ResponseItem {
-  const nextAction =
-    node.status.kind === 'errored'
-      ? 'Read the reason; give the agent a corrected task with followup_task, or do the work yourself.'
-      : 'The agent stopped before it finished; give it more work with followup_task if the task still matters.';
-  const body = JSON.stringify({ agent_path: node.path, status: statusWire(node.status), next_action: nextAction });
-  return { type: 'message', role: 'user', content: [{ type: 'input_text', text: SUBAGENT_NOTIFICATION_FRAGMENT.render(body).text }] };
-}
-
-/** What a v1 agent's parent reads when it ends: its id and status (Codex's v1 notification). */
-function v1Notification(node: AgentNode): ResponseItem {
-  const body = JSON.stringify({ agent_path: node.threadId, status: statusWire(node.status) });
-  return { type: 'message', role: 'user', content: [{ type: 'input_text', text: SUBAGENT_NOTIFICATION_FRAGMENT.render(body).text }] };
-}
-
-/** A v1 task or input: a plain user message. */
-function userMessage(text: string): ResponseItem {
-  return { type: 'message', role: 'user', content: [{ type: 'input_text', text }] };
 }
