@@ -131,7 +131,7 @@ async function session(events: CoreEvent[]) {
 const texts = (item: Record<string, unknown>) => (item.content as { text: string }[]).map((part) => part.text);
 
 describe('ThreadSession', () => {
-  it('sends the initial context in Codex order, runs an extension tool, and later sends only what changed', async () => {
+  it('sends the initial context in Codex order, runs an extension tool, and then sends only what changed', async () => {
     server.expect([
       sse(functionCall('note_add', { text: 'buy milk' }), completed()),
       sse(assistantMessage('Noté.'), completed()),
@@ -171,7 +171,10 @@ describe('ThreadSession', () => {
     await thread.runTurn([{ type: 'text', text: 'And again', text_elements: [] }]);
     const second = server.requests[2]!.body!.input as Record<string, unknown>[];
     const added = second.slice((server.requests[1]!.body!.input as unknown[]).length + 1);
-    expect(added.map((item) => texts(item)[0])).toEqual(['<turn_note>turn 2</turn_note>', '<notes_changed>buy milk</notes_changed>', 'And again']);
+    // The tool's change reached the model in its own turn, right after the tool's output; the next turn only adds its own.
+    const afterTool = server.requests[1]!.body!.input as Record<string, unknown>[];
+    expect(afterTool.slice(-2).map((item) => [item.type, item.type === 'message' ? texts(item)[0] : null])).toEqual([['function_call_output', null], ['message', '<notes_changed>buy milk</notes_changed>']]);
+    expect(added.map((item) => texts(item)[0])).toEqual(['<turn_note>turn 2</turn_note>', 'And again']);
     expect(second.filter((item) => item.type === 'message' && texts(item).some((text) => text.startsWith('<environment_context>')))).toHaveLength(1);
 
     expect(recorder.lines.filter((line) => line.kind === 'turnContext')).toHaveLength(2);
