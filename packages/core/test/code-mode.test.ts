@@ -148,10 +148,11 @@ describe('code mode', () => {
       sse(customToolCall('exec', 'await new Promise((resolve) => setTimeout(resolve, 1000));\ntext(ALL_TOOLS.map((t) => t.name).join(","));\ntext(await tools.mcp__nested__get_weather({ city: "Oslo" }));', { callId: 'call_cell' }), completed()),
       sse(functionCall('wait', { cell_id: '1' }, { callId: 'call_wait' }), completed()),
       sse(functionCall('get_weather', { city: 'Paris' }, { namespace: 'mcp__direct', callId: 'call_direct' }), completed()),
+      sse(functionCall('get_weather', { city: 'Rome' }, { namespace: 'mcp__hidden', callId: 'call_hidden' }), completed()),
       sse(assistantMessage('Sunny.'), completed()),
     ]);
     await thread.runTurn(say('go'));
-    const [first, , , last] = server.requests;
+    const [first, , , , last] = server.requests;
     const offered = (first!.body!.input as unknown as Item[])[0]!['tools'] as { name: string; tools: { name: string; description: string }[] }[];
     expect(offered.map((namespace) => namespace.name)).toEqual(['functions', 'clock', 'collaboration', 'mcp__direct']);
     const execDescription = offered[0]!.tools.find((tool) => tool.name === 'exec')!.description;
@@ -176,6 +177,8 @@ describe('code mode', () => {
       ['completed', 'direct', 'get_weather'],
     ]);
     expect(JSON.stringify(outputOf(last!, 'call_direct'))).toContain('Paris');
+    // A namespace kept from code mode cannot be called by name either.
+    expect(JSON.stringify(outputOf(last!, 'call_hidden'))).not.toContain('Rome');
   });
 
   it('records what it offers once in the rollout, ahead of the context, with a top_level_tools world state; a resumed thread offers it afresh', async () => {

@@ -370,7 +370,7 @@ export class LiveThread {
       this.#turn = undefined;
       this.#flags = [];
       // A user turn's result is unread now: Codex says so just before the thread goes idle (not
-      // after a compaction run as a turn of its own, nor after the user interrupted the turn).
+      // after a compaction run as a turn of its own, nor after an interrupted turn, as Codex).
       const readState = this.facts.ephemeral || !turn.userTurn || status === 'interrupted' ? undefined : this.host.publishTurn?.(this.id, turn.id);
       if (readState !== undefined) this.#emit('thread/readState/changed', { threadId: this.id, readState });
       // Settings changed during the turn apply from the next one on.

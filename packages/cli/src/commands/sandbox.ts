@@ -98,22 +98,32 @@ async function runConfined(request: SandboxRequest, command: readonly string[], 
   // The terminal's signals reach skein; the command may sit in its own session, so pass them on.
   // Listening starts before the spawn, or a signal in between would end skein by default and leave
   // the command running; a listener runs on a later tick, when `child` is set.
+  let child: ChildProcess | undefined;
   const forward = (signal: NodeJS.Signals): void => {
-    child.kill(signal);
+    child?.kill(signal);
+  };
+  const stopForwarding = () => {
+    for (const signal of FORWARDED_SIGNALS) process.off(signal, forward);
   };
   for (const signal of FORWARDED_SIGNALS) process.on(signal, forward);
-  const child: ChildProcess = spawnSandboxed(spec, { cwd: request.cwd, env: request.env, stdio: ['inherit', 'inherit', 'inherit'] });
+  try {
+    child = spawnSandboxed(spec, { cwd: request.cwd, env: request.env, stdio: ['inherit', 'inherit', 'inherit'] });
+  } catch (error) {
+    stopForwarding();
+    throw error;
+  }
+  const started = child;
   try {
     return await new Promise<number>((resolve) => {
-      child.once('error', (error: NodeJS.ErrnoException) => {
+      started.once('error', (error: NodeJS.ErrnoException) => {
         io.stderr(`error: cannot run ${command[0] ?? ''}: ${error.code ?? error.message}\n`);
         resolve(error.code === 'ENOENT' ? EXIT_NOT_FOUND : 1);
       });
-      child.once('close', (code, signal) => {
+      started.once('close', (code, signal) => {
         resolve(code ?? 128 + (signal === null ? 0 : osConstants.signals[signal]));
       });
     });
   } finally {
-    for (const signal of FORWARDED_SIGNALS) process.off(signal, forward);
+    stopForwarding();
   }
 }

@@ -15,6 +15,9 @@ import { AgentInbox } from './agent-inbox.js';
 import { boundedReason, describe, endingOf, notification, userMessage, v1Notification } from './agent-notices.js';
 import { isActive, statusWire, type AgentStatus, type AgentStatusWire } from './agent-status.js';
 
+/** How long send_input with interrupt waits for the agent's turn to end before it goes on. */
+const INTERRUPT_WAIT_MS = 10_000;
+
 /** The root agent's path. */
 export const ROOT_AGENT_PATH = '/root';
 /** `task_name`: lower-case letters, digits and underscores, as Codex accepts them. */
@@ -200,6 +203,7 @@ export class AgentTree {
   async waitForAny(targets: readonly AgentNode[], timeoutMs: number, signal: AbortSignal): Promise<readonly AgentNode[]> {
     const done = () => targets.filter((target) => !isActive(target.status));
     if (done().length > 0) return done();
+    signal.throwIfAborted();
     return new Promise((resolve, reject) => {
       const finish = (result: readonly AgentNode[] | Error) => {
         clearTimeout(timer);
@@ -218,14 +222,19 @@ export class AgentTree {
     });
   }
 
-  /** Interrupts `target`'s turn and resolves once the tree has recorded its end. */
+  /** Interrupts `target`'s turn and resolves once the tree has recorded its end, or after a bounded wait. */
   #interruptAndWait(target: AgentNode): Promise<void> {
     return new Promise((resolve) => {
-      const ended = () => {
-        if (isActive(target.status)) return;
+      const finish = () => {
+        clearTimeout(timer);
         this.#endListeners.delete(ended);
         resolve();
       };
+      const ended = () => {
+        if (!isActive(target.status)) finish();
+      };
+      // An interrupted turn ends within moments; a stuck one must not hold the caller's turn.
+      const timer = setTimeout(finish, INTERRUPT_WAIT_MS);
       this.#endListeners.add(ended);
       target.handle?.interruptIfRunning();
       ended();
@@ -237,6 +246,8 @@ export class AgentTree {
     const previous = statusWire(target.status);
     target.status = { kind: 'shutdown' };
     target.handle?.interruptIfRunning();
+    // A closed agent is done: whoever waits on it stops waiting.
+    for (const listener of this.#endListeners) listener();
     return previous;
   }
 
@@ -350,7 +361,10 @@ export class AgentTree {
   /** Records how `node`'s turn ended and tells its parent: its answer, or why it did not finish. */
   #ended(node: AgentNode, status: AgentStatus): void {
     // A closed agent stays closed, and its parent, who closed it, is told nothing more.
-    if (node.status.kind === 'shutdown') return;
+    if (node.status.kind === 'shutdown') {
+      for (const listener of this.#endListeners) listener();
+      return;
+    }
     node.status = status.kind === 'errored' ? { kind: 'errored', reason: boundedReason(status.reason) } : status;
     for (const listener of this.#endListeners) listener();
     const parent = node.parent === undefined ? undefined : this.#nodes.get(node.parent.path);

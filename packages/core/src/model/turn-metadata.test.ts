@@ -67,4 +67,12 @@ describe('turnRequestMetadata', () => {
     expect(clientMetadata['team']).toBeUndefined();
     expect(clientMetadata['thread_id']).toBe('t-1');
   });
+
+  it("escapes a client's non-ASCII text so the header stays sendable, and caps what a client adds", () => {
+    const { headers } = turnRequestMetadata({ ...identity, extraClientMetadata: { note: 'café ☕', big: 'x'.repeat(10_000) } });
+    const header = headers['x-codex-turn-metadata']!;
+    expect(/^[\x20-\x7e]*$/.test(header)).toBe(true);
+    expect(JSON.parse(header)).toMatchObject({ note: 'café ☕' });
+    expect(JSON.parse(header)).not.toHaveProperty('big');
+  });
 });

@@ -83,7 +83,7 @@ export interface TurnRequestMetadata {
 /** Builds the headers and `client_metadata` for a turn's sampling requests. */
 export function turnRequestMetadata(identity: TurnIdentity): TurnRequestMetadata {
   const windowId = `${identity.threadId}:${identity.windowNumber}`;
-  const turnMetadata = JSON.stringify({
+  const turnMetadata = headerJson({
     ...(identity.installationId === undefined ? {} : { installation_id: identity.installationId }),
     session_id: identity.sessionId,
     thread_id: identity.threadId,
@@ -167,7 +167,24 @@ const RESERVED_TURN_METADATA_KEYS = new Set([
   'model', 'reasoning_effort', 'compaction',
 ]);
 
+/** The most a client's metadata adds to the turn metadata header (keys and values, in characters). */
+const MAX_CLIENT_METADATA_CHARS = 8_192;
+
 /** A client's metadata without the keys Codex reserves (a client cannot rename the thread's source, say), nor its headers' names. */
 function clientKeys(extra: Readonly<Record<string, string>> | undefined): Record<string, string> {
-  return Object.fromEntries(Object.entries(extra ?? {}).filter(([key]) => !RESERVED_TURN_METADATA_KEYS.has(key) && !key.startsWith('x-codex-')));
+  const kept: Record<string, string> = {};
+  let size = 0;
+  for (const [key, value] of Object.entries(extra ?? {})) {
+    if (RESERVED_TURN_METADATA_KEYS.has(key) || key.startsWith('x-codex-')) continue;
+    // Past the cap the rest is dropped: a header has to stay sendable.
+    size += key.length + value.length;
+    if (size > MAX_CLIENT_METADATA_CHARS) break;
+    kept[key] = value;
+  }
+  return kept;
+}
+
+/** JSON with every character past ASCII escaped, so it can travel as a header value (a client's metadata may hold any text). */
+function headerJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

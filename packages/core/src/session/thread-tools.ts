@@ -12,7 +12,7 @@ import { getContextRemainingTool } from '../tools/context-remaining/get-context-
 import { applyPatchTool } from '../tools/apply-patch/apply-patch-tool.js';
 import { requestUserInputTool } from '../tools/request-user-input/request-user-input-tool.js';
 import { planTools, type BuiltInToolFactory, type ToolContribution } from '../tools/tool-plan.js';
-import { ToolRouter } from '../tools/tool-router.js';
+import { ToolRouter, toolName, type DeferredToolSource } from '../tools/tool-router.js';
 import { CodeModeCells } from '../tools/code-mode/code-mode-cells.js';
 import { codeModePlan } from '../tools/code-mode/code-mode-plan.js';
 import { truncateMiddle } from '../history/truncate-output.js';
@@ -158,7 +158,12 @@ export class ThreadTools {
       if (offered?.json !== json) offered = { item: { type: 'additional_tools', id: `${ITEM_ID_PREFIXES.additional_tools}${randomUuidV7()}`, role: 'developer', tools: [...tools] }, json };
       return offered.item;
     };
-    return new ToolRouter(plan.handlers, { deferredSource: this.mcp.source, searchIndex: this.searchIndex, additionalTools });
+    // A namespace kept from code mode is kept from the router too: the model cannot call it by name.
+    const excluded = new Set(settings.excludedToolNamespaces);
+    const allowed = (tools: readonly ToolHandler[]) => tools.filter((tool) => !excluded.has(toolName(tool)));
+    const source = this.mcp.source;
+    const deferredSource: DeferredToolSource = { current: () => allowed(source.current()), settled: async (signal) => allowed(await source.settled(signal)) };
+    return new ToolRouter(plan.handlers, { deferredSource, searchIndex: this.searchIndex, additionalTools });
   }
 
   /** Ends the thread's running cells (an interrupted turn). */

@@ -73,6 +73,8 @@ function agentState(status: AgentStatus): CollabAgentState {
 }
 
 export function multiAgentV1Tools(binding: MultiAgentV1Binding): NamespaceToolHandler {
+  // The tree keys agents by path; v1 agents get one that only counts up (a failed spawn frees none).
+  let spawnCount = 0;
   const callerOf = (): AgentNode => {
     const caller = binding.caller();
     if (caller === undefined) throw new ToolError('this thread is not part of an agent tree');
@@ -167,7 +169,7 @@ export function multiAgentV1Tools(binding: MultiAgentV1Binding): NamespaceToolHa
         const child = await shown(context, { tool: 'spawnAgent', senderThreadId: caller.threadId, receiverThreadIds: [], prompt: text, model: '', reasoningEffort }, async () => {
           const spawned = await binding.tree.spawn(
             caller,
-            { taskName: `agent_${binding.tree.nodes.length}`, message: text, forkTurns: args.fork_context === true ? 'all' : 'none', model: args.model, reasoningEffort: args.reasoning_effort, dialect: 'v1' },
+            { taskName: `agent_${++spawnCount}`, message: text, forkTurns: args.fork_context === true ? 'all' : 'none', model: args.model, reasoningEffort: args.reasoning_effort, dialect: 'v1' },
             { turnId: context.turnId, rootTurnId: caller.parent?.rootTurnId ?? context.turnId, callId: context.callId },
           );
           // Shown as it was when spawned: its first turn is only starting.
