@@ -2,7 +2,7 @@
 // model's `exec` cells run in the code-mode host and call the thread's real tools, and the answers
 // take Codex's form — a completed cell with a nested command, a yield picked up by `wait`, a failure,
 // a refused pragma, a patch, and an interrupt that ends the cell.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { assistantMessage, completed, customToolCall, functionCall, MCP_FIXTURE_SERVER, sse, startMockResponsesServer, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -209,8 +209,8 @@ describe('code mode', () => {
     expect(input[0]!.type).toBe('additional_tools');
   });
 
-  it('keeps a yielded cell running after its turn, as Codex does: a wait in the next turn gets what it did since', async () => {
-    const cell = '// @exec: {"yield_time_ms": 200}\ntext("a");\nawait new Promise((resolve) => setTimeout(resolve, 1000));\nconst r = await tools.exec_command({ cmd: "echo late" });\ntext(r.output);';
+  it("keeps a yielded cell running after its turn, as Codex does; its nested calls wait for a wait in a running turn, and run under that turn", async () => {
+    const cell = '// @exec: {"yield_time_ms": 200}\ntext("a");\nawait new Promise((resolve) => setTimeout(resolve, 300));\nconst r = await tools.exec_command({ cmd: "touch late.txt && echo late" });\ntext(r.output);';
     server.expect([
       sse(customToolCall('exec', cell, { callId: 'call_cell' }), completed()),
       sse(assistantMessage('Yielded.'), completed()),
@@ -220,8 +220,12 @@ describe('code mode', () => {
     const { thread } = await fixture.openThread('"never"', undefined, { overrides: CODE_MODE });
     await thread.runTurn(say('start it'));
     expect(texts(outputOf(server.requests[1]!, 'call_cell'))).toEqual(['Script running with cell ID 1\nWall time <s> seconds\nOutput:\n', 'a']);
+    // Between turns the cell's command waits: nothing runs under a finished turn.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(existsSync(path.join(fixture.cwd, 'late.txt'))).toBe(false);
     await thread.runTurn(say('and now?'));
     expect(texts(outputOf(server.requests[3]!, 'call_wait'))).toEqual(['Script completed\nWall time <s> seconds\nOutput:\n', 'late\n']);
+    expect(existsSync(path.join(fixture.cwd, 'late.txt'))).toBe(true);
   });
 
   it('an interrupt ends the running cell: a later wait does not find it', async () => {

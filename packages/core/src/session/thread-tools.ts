@@ -148,7 +148,7 @@ export class ThreadTools {
     // notify(text) reaches the model as another output of the exec call, with its next request (as Codex's).
     const notify = (callId: string, text: string) => void inject?.([{ type: 'custom_tool_call_output', call_id: callId, name: 'exec', output: truncateMiddle(text, NOTIFY_MAX_TOKENS) }]);
     const { emit, now, subAgent } = this.#options;
-    const plan = codeModePlan(planned, { cells, now, dynamic: () => this.mcp.source.current(), notify, settings, userMessages: subAgent === true ? undefined : { emit, now } });
+    const plan = codeModePlan(planned, { cells, now, dynamic: () => this.mcp.source.current(), notify, settings, activeTurnId: this.#options.activeTurnId, userMessages: subAgent === true ? undefined : { emit, now } });
     for (const message of plan.warnings) emit({ type: 'warning', message });
     // One item (one id) for as long as what it offers stays the same.
     let offered: { readonly item: AdditionalToolsItem; readonly json: string } | undefined;

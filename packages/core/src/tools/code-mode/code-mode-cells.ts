@@ -2,23 +2,32 @@
 // (1, 2, … per thread, as the model names them in `wait`), the values `store()` keeps for later
 // cells, and the cells still running after their last answer.
 import { CodeModeHost, type CellRun, type CellTool } from '@skein/code-mode';
+import type { ToolContext } from '@skein/extension-api';
+import type { CellBinding } from './cell-binding.js';
 
 export class CodeModeCells {
   readonly #host: CodeModeHost;
   readonly #store = new Map<string, string>();
   readonly #running = new Map<number, CellRun>();
+  readonly #bindings = new Map<number, CellBinding>();
   #nextId = 1;
 
   constructor(host: CodeModeHost = new CodeModeHost()) {
     this.#host = host;
   }
 
-  /** Starts a cell with the next id. */
-  start(source: string, tools: readonly CellTool[], onNotify: (text: string) => void): CellRun {
-    const run = this.#host.start({ id: this.#nextId++, source, tools, store: this.#store, onNotify });
+  /** Starts a cell with the next id, its nested calls bound to `binding`. */
+  start(source: string, tools: (binding: CellBinding) => readonly CellTool[], binding: CellBinding, onNotify: (text: string) => void): CellRun {
+    const run = this.#host.start({ id: this.#nextId++, source, tools: tools(binding), store: this.#store, onNotify });
     // Kept until its end is reported (by exec or a wait); see settled().
     this.#running.set(run.id, run);
+    this.#bindings.set(run.id, binding);
     return run;
+  }
+
+  /** Binds the running cell `id`'s nested calls to `context` (a `wait` on it). */
+  rebind(id: number, context: ToolContext): void {
+    this.#bindings.get(id)?.rebind(context);
   }
 
   /** The cell `id` while it runs or its end is unreported. */
@@ -28,18 +37,22 @@ export class CodeModeCells {
 
   /** After a report: a cell whose end was reported is forgotten (a later wait does not find it). */
   settled(run: CellRun): void {
-    if (run.done) this.#running.delete(run.id);
+    if (!run.done) return;
+    this.#running.delete(run.id);
+    this.#bindings.delete(run.id);
   }
 
   /** Ends every running cell and forgets it (the turn was interrupted: no wait picks them up). */
   async terminateAll(): Promise<void> {
     const runs = [...this.#running.values()];
     this.#running.clear();
+    this.#bindings.clear();
     await Promise.all(runs.map((run) => run.terminate()));
   }
 
   async close(): Promise<void> {
     this.#running.clear();
+    this.#bindings.clear();
     await this.#host.close();
   }
 }

@@ -32,6 +32,8 @@ export interface CodeModePlanOptions {
   readonly notify: (callId: string, text: string) => void;
   /** `[code_mode]`. */
   readonly settings: Config['codeMode'];
+  /** The turn running now (a cell's nested calls run only under a call of the running turn). */
+  readonly activeTurnId: () => string | undefined;
   /** How the `_async` tools show their messages; none for a sub-agent, which has no user to reach. */
   readonly userMessages?: AsyncUserToolsBinding | undefined;
 }
@@ -55,7 +57,7 @@ export function codeModePlan(planned: readonly ToolHandler[], options: CodeModeP
   const cellClock: NamespaceToolHandler = { ...clock, tools: clock.tools.filter((tool) => tool.spec.name === 'curr_time') };
   const nested = (): readonly NestedTool[] => nestedTools([...inner, ...options.dynamic().filter((tool) => !excluded(tool) && !directOnly(tool)), cellClock], settings.toolInputSchemaMaxBytes);
   const description = () => execDescription(nested(), settings.defaultExecYieldTimeMs);
-  const exec = execTool({ cells: options.cells, nested, notify: options.notify, defaultYieldMs: settings.defaultExecYieldTimeMs }, description());
+  const exec = execTool({ cells: options.cells, nested, notify: options.notify, defaultYieldMs: settings.defaultExecYieldTimeMs, activeTurnId: options.activeTurnId }, description());
   const functions: LeafToolHandler[] = [exec, waitTool(options.cells), ...(requestUserInput === undefined ? [] : [requestUserInput]), ...(options.userMessages === undefined ? [] : asyncUserTools(options.userMessages))];
   const namespace = (name: string, text: string, tools: readonly LeafToolHandler[]): NamespaceToolSpec => ({ type: 'namespace', name, description: text, tools: tools.filter((tool) => (tool.exposure ?? 'direct') === 'direct').map((tool) => tool.spec) });
   return {

@@ -2,6 +2,7 @@
 // past its yield time, with `Script running with cell ID <n>` and the output so far (`wait` picks it
 // up). An interrupt of the turn ends the cell.
 import type { CustomToolHandler } from '@skein/extension-api';
+import { CellBinding } from './cell-binding.js';
 import { cellOutput } from './cell-output.js';
 import type { CodeModeCells } from './code-mode-cells.js';
 import { EXEC_GRAMMAR, parseExecInput } from './exec-input.js';
@@ -14,6 +15,8 @@ export interface ExecToolOptions {
   readonly nested: () => readonly NestedTool[];
   /** A cell's notify(text) for the exec call `callId`. */
   readonly notify: (callId: string, text: string) => void;
+  /** The turn running now: a cell's nested calls run only under a call of the running turn. */
+  readonly activeTurnId: () => string | undefined;
   /** How long a cell runs before `exec` answers that it still runs, unless its pragma says (`[code_mode] default_exec_yield_time_ms`). */
   readonly defaultYieldMs: number;
 }
@@ -39,7 +42,8 @@ export function execTool(options: ExecToolOptions, description: string): CustomT
     async handle(input, context) {
       const parsed = parseExecInput(input, options.defaultYieldMs);
       if ('problem' in parsed) return { output: parsed.problem, success: false };
-      const run = options.cells.start(parsed.source, cellTools(options.nested(), context), (text) => options.notify(context.callId, text));
+      const nested = options.nested();
+      const run = options.cells.start(parsed.source, (binding) => cellTools(nested, binding), new CellBinding(context, options.activeTurnId), (text) => options.notify(context.callId, text));
       // The turn's interrupt ends the cell, whether exec is still waiting on it or it runs on.
       context.signal.addEventListener('abort', () => void run.terminate(), { once: true });
       const report = await run.report(parsed.yieldTimeMs, context.signal);

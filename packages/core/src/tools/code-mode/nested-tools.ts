@@ -2,8 +2,9 @@
 // model is offered directly, named as Codex names them (a namespace's tool as `<namespace>__<tool>`),
 // and bridged to the tool router, so a nested call has the approvals, sandbox and client items of a
 // direct one.
-import type { LeafToolHandler, ToolContext, ToolHandler, ToolResult } from '@skein/extension-api';
+import type { LeafToolHandler, ToolHandler, ToolResult } from '@skein/extension-api';
 import type { CellTool } from '@skein/code-mode';
+import type { CellBinding } from './cell-binding.js';
 import { toolDeclaration } from './tool-declaration.js';
 
 /** One tool a cell may call. */
@@ -35,14 +36,15 @@ export function nestedDescription(nested: NestedTool): string {
   return `${nested.tool.spec.description}\n\nexec tool declaration:\n\`\`\`ts\ndeclare const tools: { ${toolDeclaration(nested.name, nested.tool, nested.maxSchemaBytes)} };\n\`\`\``;
 }
 
-/** The tools as the cell calls them, run through `context` (the `exec` call's). */
-export function cellTools(nested: readonly NestedTool[], context: ToolContext): CellTool[] {
+/** The tools as the cell calls them, run through the call the cell is bound to (its `exec`, or a later `wait`). */
+export function cellTools(nested: readonly NestedTool[], binding: CellBinding): CellTool[] {
   return nested.map((entry) => ({
     name: entry.name,
     description: nestedDescription(entry),
     async call(json: string): Promise<string> {
       const args = JSON.parse(json) as unknown;
       const input = entry.tool.kind === 'custom' && typeof args === 'string' ? args : (args as never);
+      const context = await binding.context();
       const result = await context.dispatch(entry.tool.spec.name, input, entry.namespace === undefined ? {} : { namespace: entry.namespace });
       return resultJson(result);
     },

@@ -41,6 +41,8 @@ export function waitTool(cells: CodeModeCells): FunctionToolHandler<WaitArgs> {
       const id = /^\d+$/.test(args.cell_id) ? Number(args.cell_id) : Number.NaN;
       const run = cells.find(id);
       if (run === undefined) return { output: cellFailure(`exec cell ${args.cell_id} not found`), success: false };
+      // From here on the cell's nested calls run under this call (its turn's settings and sandbox).
+      cells.rebind(run.id, context);
       if (args.terminate === true) await run.terminate();
       const report = await run.report(args.terminate === true ? 0 : (args.yield_time_ms ?? DEFAULT_WAIT_YIELD_MS), context.signal);
       cells.settled(run);
