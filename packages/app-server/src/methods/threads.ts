@@ -109,7 +109,8 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         checkWorkspaceRoots(params.runtimeWorkspaceRoots);
         const { thread, response } = await hub.fork(params, context.connection);
         if (params.excludeTurns !== true) context.connection.notify('deprecationNotice', { summary: FULL_HISTORY_DEPRECATION, details: null });
-        const turns = params.excludeTurns === true ? await hub.recordedTurns(thread.id) : (((response['thread'] as WireObject)['turns'] ?? []) as WireObject[]);
+        // The thread exists now: a turn list that cannot be read costs the notification its turn id, not the fork.
+        const turns = params.excludeTurns === true ? await hub.recordedTurns(thread.id).catch((): WireObject[] => []) : (((response['thread'] as WireObject)['turns'] ?? []) as WireObject[]);
         afterResponse(() => {
           // The copy's token usage, then the new thread, as Codex sends them.
           const usage = thread.handle.tokenReport;
