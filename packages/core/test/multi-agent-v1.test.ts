@@ -5,27 +5,17 @@
 // refusal of an id that is not one.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { assistantMessage, completed, functionCall, replyTo, routed, sse, startMockResponsesServer, toolSearchCall, type CapturedRequest, type MockResponsesServer } from '@skein/test-support';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { assistantMessage, completed, functionCall, replyTo, routed, sse, toolSearchCall, type CapturedRequest } from '@skein/test-support';
+import { describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../src/index.js';
-import { createTestWorkspace, startTestThread, type TestWorkspace } from '../src/testing/index.js';
-import { withoutDescriptions } from './support/tool-thread.js';
+import { startTestThread } from '../src/testing/index.js';
+import { useMockWorkspace } from './support/mock-workspace.js';
+import { say, withoutDescriptions } from './support/tool-thread.js';
 
 const RECORDED = JSON.parse(readFileSync(path.join(import.meta.dirname, 'fixtures', 'codex-multi-agent-v1-tools.json'), 'utf8')) as { namespace: unknown; tools: { name: string }[] };
 
-let server: MockResponsesServer;
-let workspace: TestWorkspace;
+const scenario = useMockWorkspace();
 
-beforeEach(async () => {
-  server = await startMockResponsesServer();
-  workspace = createTestWorkspace();
-});
-afterEach(async () => {
-  await workspace.close();
-  await server.close();
-});
-
-const say = (text: string) => [{ type: 'text' as const, text, text_elements: [] }];
 const v1 = (name: string, args: Record<string, unknown>, callId: string) => functionCall(name, args, { namespace: 'multi_agent_v1', callId });
 const isChild = (request: CapturedRequest) => request.header('x-openai-subagent') === 'collab_spawn';
 type Item = Record<string, unknown> & { type: string };
@@ -38,12 +28,12 @@ const collabItems = (events: readonly CoreEvent[]) =>
   events.flatMap((event) => (event.type === 'turnItem' && event.phase === 'completed' && event.item.kind === 'collabAgentToolCall' ? [[event.item.tool, event.item.status]] : []));
 
 async function rootThread(overrides: readonly string[] = []) {
-  return startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env, overrides: ['approval_policy="never"', ...overrides] });
+  return startTestThread(scenario.workspace, { modelUrl: scenario.server.url, hostEnv: process.env, overrides: ['approval_policy="never"', ...overrides] });
 }
 
 describe('multi-agent v1', () => {
   it('is found with tool_search, spawns an agent by id, waits for it, gives it more input, closes and reopens it', async () => {
-    server.expect([
+    scenario.server.expect([
       sse(toolSearchCall({ query: 'spawn a sub-agent', limit: 8 }, { callId: 'call_search' }), completed()),
       sse(v1('spawn_agent', { message: 'Say hi.' }, 'call_spawn'), completed()),
       routed(isChild, sse(assistantMessage('hi from child'), completed())),
@@ -60,8 +50,8 @@ describe('multi-agent v1', () => {
     const outcome = await thread.runTurn(say('Delegate a greeting.'));
     expect(outcome).toMatchObject({ status: 'completed', lastAgentMessage: 'All done.' });
 
-    const root = server.requests.filter((request) => !isChild(request));
-    const children = server.requests.filter(isChild);
+    const root = scenario.server.requests.filter((request) => !isChild(request));
+    const children = scenario.server.requests.filter(isChild);
     // Offered as Codex offers it: tool_search in `tools`, the namespace named in the `<tools>` part, no role or mode message.
     expect(root[0]!.toolNames()).toContain('tool_search');
     expect(root[0]!.body!.tools!.filter((tool) => tool.type === 'namespace')).toEqual([]);
@@ -106,16 +96,16 @@ describe('multi-agent v1', () => {
   });
 
   it('is not offered with the multi_agent feature off, nor beside v2', async () => {
-    server.expect([sse(assistantMessage('a'), completed())]);
+    scenario.server.expect([sse(assistantMessage('a'), completed())]);
     const off = await rootThread(['features.multi_agent=false']);
     await off.thread.runTurn(say('hello'));
-    expect(server.requests[0]!.toolNames()).not.toContain('tool_search');
-    expect(JSON.stringify(server.requests[0]!.body!.input)).not.toContain('multi_agent_v1');
+    expect(scenario.server.requests[0]!.toolNames()).not.toContain('tool_search');
+    expect(JSON.stringify(scenario.server.requests[0]!.body!.input)).not.toContain('multi_agent_v1');
 
-    server.expect([sse(assistantMessage('b'), completed())]);
+    scenario.server.expect([sse(assistantMessage('b'), completed())]);
     const v2 = await rootThread(['features.multi_agent_v2=true']);
     await v2.thread.runTurn(say('hello'));
-    expect(server.requests[1]!.body!.tools!.filter((tool) => tool.type === 'namespace').map((tool) => (tool as { name: string }).name)).toEqual(['collaboration']);
-    expect(JSON.stringify(server.requests[1]!.body!.input)).not.toContain('multi_agent_v1');
+    expect(scenario.server.requests[1]!.body!.tools!.filter((tool) => tool.type === 'namespace').map((tool) => (tool as { name: string }).name)).toEqual(['collaboration']);
+    expect(JSON.stringify(scenario.server.requests[1]!.body!.input)).not.toContain('multi_agent_v1');
   });
 });

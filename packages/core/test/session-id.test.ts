@@ -2,31 +2,22 @@
 // cold-resumed thread keeps it (its requests say so too).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { assistantMessage, completed, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestWorkspace, startTestThread, type TestWorkspace } from '../src/testing/index.js';
+import { assistantMessage, completed, sse } from '@skein/test-support';
+import { describe, expect, it } from 'vitest';
+import { startTestThread } from '../src/testing/index.js';
+import { useMockWorkspace } from './support/mock-workspace.js';
+import { say } from './support/tool-thread.js';
 
-let server: MockResponsesServer;
-let workspace: TestWorkspace;
+const scenario = useMockWorkspace();
 
-beforeEach(async () => {
-  server = await startMockResponsesServer();
-  workspace = createTestWorkspace();
-});
-afterEach(async () => {
-  await workspace.close();
-  await server.close();
-});
-
-const say = (text: string) => [{ type: 'text' as const, text, text_elements: [] }];
 
 describe('session ids', () => {
   it("records a root thread's own id as its session, and a cold resume keeps it", async () => {
-    server.expect([sse(assistantMessage('one'), completed()), sse(assistantMessage('two'), completed())]);
-    const opened = await startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env, overrides: ['approval_policy="never"'] });
+    scenario.server.expect([sse(assistantMessage('one'), completed()), sse(assistantMessage('two'), completed())]);
+    const opened = await startTestThread(scenario.workspace, { modelUrl: scenario.server.url, hostEnv: process.env, overrides: ['approval_policy="never"'] });
     await opened.thread.runTurn(say('one'));
     await opened.thread.close();
-    const sessions = path.join(workspace.home, 'sessions');
+    const sessions = path.join(scenario.workspace.home, 'sessions');
     const file = readdirSync(sessions, { recursive: true }).map(String).find((name) => name.endsWith('.jsonl'))!;
     const header = () => (JSON.parse(readFileSync(path.join(sessions, file), 'utf8').split('\n')[0]!) as { type: string; payload: { id: string; session_id?: string } });
     expect(header()).toMatchObject({ type: 'session_meta', payload: { id: opened.thread.threadId, session_id: opened.thread.threadId } });
@@ -35,6 +26,6 @@ describe('session ids', () => {
     await resumed.runTurn(say('two'));
     await resumed.close();
     expect(header().payload.session_id).toBe(opened.thread.threadId);
-    expect(server.requests[1]!.header('session-id')).toBe(opened.thread.threadId);
+    expect(scenario.server.requests[1]!.header('session-id')).toBe(opened.thread.threadId);
   });
 });

@@ -4,24 +4,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineExtension, defineFunctionTool, ExtensionRegistryBuilder } from '@skein/extension-api';
-import { assistantMessage, completed, functionCall, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
+import { assistantMessage, completed, functionCall, sse } from '@skein/test-support';
 import * as z from 'zod';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestWorkspace, startTestThread, type TestWorkspace } from '../src/testing/index.js';
+import { describe, expect, it } from 'vitest';
+import { startTestThread } from '../src/testing/index.js';
+import { useMockWorkspace } from './support/mock-workspace.js';
+import { say } from './support/tool-thread.js';
 
-let server: MockResponsesServer;
-let workspace: TestWorkspace;
+const scenario = useMockWorkspace();
 
-beforeEach(async () => {
-  server = await startMockResponsesServer();
-  workspace = createTestWorkspace();
-});
-afterEach(async () => {
-  await workspace.close();
-  await server.close();
-});
-
-const say = (text: string) => [{ type: 'text' as const, text, text_elements: [] }];
 
 describe('world state per sampling step', () => {
   it('tells the model in the same turn what a tool changed in a section, and records the snapshot', async () => {
@@ -43,21 +34,21 @@ describe('world state per sampling step', () => {
         }),
       )
       .build();
-    server.expect([sse(functionCall('deploy', {}, { callId: 'call_deploy' }), completed()), sse(assistantMessage('Deployed.'), completed())]);
-    const { thread } = await startTestThread(workspace, { modelUrl: server.url, hostEnv: process.env, overrides: ['approval_policy="never"'], extensions });
+    scenario.server.expect([sse(functionCall('deploy', {}, { callId: 'call_deploy' }), completed()), sse(assistantMessage('Deployed.'), completed())]);
+    const { thread } = await startTestThread(scenario.workspace, { modelUrl: scenario.server.url, hostEnv: process.env, overrides: ['approval_policy="never"'], extensions });
     await thread.runTurn(say('deploy'));
     await thread.close();
 
-    const developerTexts = (index: number) => server.requests[index]!.messageTexts('developer');
+    const developerTexts = (index: number) => scenario.server.requests[index]!.messageTexts('developer');
     expect(developerTexts(0)).toContain('<deploys>0</deploys>');
     // The second request of the same turn: the change, after the tool's output.
-    const input = server.requests[1]!.body!.input;
+    const input = scenario.server.requests[1]!.body!.input;
     const output = input.findIndex((item) => item.type === 'function_call_output');
     const change = input.findIndex((item) => item.type === 'message' && JSON.stringify(item).includes('<deploys>1</deploys>'));
     expect(output).toBeGreaterThan(-1);
     expect(change).toBeGreaterThan(output);
 
-    const sessions = path.join(workspace.home, 'sessions');
+    const sessions = path.join(scenario.workspace.home, 'sessions');
     const file = readdirSync(sessions, { recursive: true }).map(String).find((name) => name.endsWith('.jsonl'))!;
     const snapshots = readFileSync(path.join(sessions, file), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; payload: { state?: Record<string, unknown> } }).filter((line) => line.type === 'world_state').map((line) => line.payload.state?.['deploys']);
     expect(snapshots).toEqual([0, 1]);
