@@ -75,8 +75,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     ...(systemFile === null ? [] : [{ name: { type: 'system' as const, file: systemFile }, origin: systemFile, table: systemTable ?? {} }]),
     { name: { type: 'user', file: userFile }, origin: userFile, table: userTable },
   ];
-  const profile = selectProfile(options.profile, [userTable, ...projectLayers.map((layer) => layer.table), sessionTable]);
-  if (profile !== undefined) layers.push(profileLayer(profile, userFile, userTable, projectLayers));
+  const profile = selectProfile(options.profile, [...(systemTable === undefined ? [] : [systemTable]), userTable, ...projectLayers.map((layer) => layer.table), sessionTable]);
+  if (profile !== undefined) layers.push(profileLayer(profile, userFile, [...layers], projectLayers));
   layers.push(...projectLayers);
   if (overrides.length > 0) layers.push({ name: { type: 'sessionFlags' }, origin: '-c', table: sessionTable });
 
@@ -204,10 +204,11 @@ function selectProfile(flag: string | undefined, tables: readonly TomlTable[]): 
 }
 
 /** The selected `[profiles.NAME]` table as a layer of its own. */
-function profileLayer(profile: string, userFile: string, userTable: TomlTable, projectLayers: readonly ConfigLayer[]): ConfigLayer {
+function profileLayer(profile: string, userFile: string, baseLayers: readonly ConfigLayer[], projectLayers: readonly ConfigLayer[]): ConfigLayer {
   let table: ProfileToml | undefined;
   let file = userFile;
-  for (const layer of [{ origin: userFile, table: userTable }, ...projectLayers]) {
+  // The system and user files, then the trusted project files: a later one's entries win.
+  for (const layer of [...baseLayers, ...projectLayers]) {
     const profiles = layer.table.profiles;
     const candidate = isTable(profiles) ? profiles[profile] : undefined;
     if (isTable(candidate)) {
@@ -216,7 +217,7 @@ function profileLayer(profile: string, userFile: string, userTable: TomlTable, p
     }
   }
   if (table === undefined) {
-    const known = isTable(userTable.profiles) ? Object.keys(userTable.profiles) : [];
+    const known = [...new Set(baseLayers.flatMap((layer) => (isTable(layer.table.profiles) ? Object.keys(layer.table.profiles) : [])))];
     throw new ConfigError('UnknownProfile', `--profile ${profile}`, `profiles.${profile}`,
       known.length > 0 ? `no such profile; defined: ${known.sort().join(', ')}` : 'no such profile; this config defines none');
   }

@@ -141,6 +141,14 @@ model_verbosity = "medium"
     expect((await load()).config.layers[0]).toEqual({ name: { type: 'system', file: systemFile() }, origin: systemFile(), table: {} });
   });
 
+  it('takes a profile the system file selects and defines', async () => {
+    write(systemFile(), 'profile = "ci"\n[profiles.ci]\nmodel = "from-system-profile"\n');
+    const { config } = await load();
+    expect(config.profile).toBe('ci');
+    expect(config.model).toBe('from-system-profile');
+    expect(config.layers.map((layer) => layer.name.type)).toEqual(['system', 'user', 'profile']);
+  });
+
   it('merges tables key by key across layers', async () => {
     userConfig(`${providers}\n[sandbox_workspace_write]\nwritable_roots = ["/data"]\nnetwork_access = false\n`);
     const { config } = await load({ overrides: ['sandbox_workspace_write.network_access=true', 'model_providers.mock.stream_max_retries=2'] });
