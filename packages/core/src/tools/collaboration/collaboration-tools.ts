@@ -23,7 +23,8 @@ export interface CollaborationBinding {
 const message = { type: 'string', description: 'What to tell the agent. Write it as a complete brief: the agent sees nothing else of this conversation.', encrypted: true } as const;
 const target = { type: 'string', description: "The agent: its path (`/root/worker`), or a child's or sibling's task name." } as const;
 
-function spec(name: string, description: string, properties: Record<string, unknown>, required: readonly string[]): FunctionToolSpec {
+/** A function tool's spec with an object of `properties` (strict off, no extra keys), as every collaboration tool's. */
+export function spec(name: string, description: string, properties: Record<string, unknown>, required: readonly string[]): FunctionToolSpec {
   return { type: 'function', name, description, strict: false, parameters: { type: 'object', properties, ...(required.length === 0 ? {} : { required: [...required] }), additionalProperties: false } };
 }
 

@@ -4,7 +4,6 @@
 // the descriptions are ours). Agents are named by thread id; every call is a `collabAgentToolCall`
 // item for clients.
 import { defineFunctionTool, ToolError, type LeafToolHandler, type NamespaceToolHandler, type ToolContext } from '@skein/extension-api';
-import type { FunctionToolSpec } from '@skein/protocol';
 import * as z from 'zod';
 import type { AgentNode, AgentTree } from '../../agents/agent-tree.js';
 import type { AgentStatus } from '../../agents/agent-status.js';
@@ -12,7 +11,7 @@ import { statusWire } from '../../agents/agent-status.js';
 import type { CoreEvent } from '../../turn/core-event.js';
 import type { CollabAgentState, CollabAgentToolCallTurnItem } from '../../turn/turn-item.js';
 import { agentNickname } from '../../thread-open.js';
-import { WAIT_TIMEOUT_MS } from './collaboration-tools.js';
+import { spec, WAIT_TIMEOUT_MS } from './collaboration-tools.js';
 
 /** What the tools act on: the session's tree, the calling agent, and the caller's model settings. */
 export interface MultiAgentV1Binding {
@@ -41,10 +40,6 @@ const inputItemSchema = {
   additionalProperties: false,
 } as const;
 const items = { type: 'array', description: 'The input as items; use this or message.', items: inputItemSchema } as const;
-
-function spec(name: string, description: string, properties: Record<string, unknown>, required: readonly string[]): FunctionToolSpec {
-  return { type: 'function', name, description, strict: false, parameters: { type: 'object', properties, ...(required.length === 0 ? {} : { required: [...required] }), additionalProperties: false } };
-}
 
 /** The message of a call that gives `message` or `items`: one text, or a refusal the model reads. */
 function messageOf(args: { readonly message?: string | undefined; readonly items?: readonly z.infer<typeof InputItem>[] | undefined }): string {
