@@ -223,6 +223,22 @@ describe('ResponsesClient', () => {
     expect(events.map((event) => event.type)).toEqual(['created', 'outputItemAdded', 'outputTextDelta', 'outputItemDone', 'completed']);
   });
 
+  it('reads a safety-buffering notice from response.metadata in both of the shapes Codex reads, and ignores a malformed one', async () => {
+    const notice = (metadata: Record<string, unknown>) => sse({ type: 'response.metadata', ...metadata }, assistantMessage('hi'), completed());
+    server = await startMockResponsesServer({
+      responses: [
+        notice({ safety_buffering: { use_cases: ['cyber'], reasons: ['r'], retry_model: 'm-event' } }),
+        { ...notice({ metadata: { type: 'safety_buffering', use_cases: [], reasons: ['n'] } }), headers: { 'x-codex-safety-buffering-faster-model': 'm-header' } },
+        notice({ safety_buffering: { use_cases: 'cyber', reasons: [] }, metadata: { openai_verification_recommendation: ['x'] } }),
+      ],
+    });
+    const { instance } = client(provider(server.url));
+    const buffering = async () => (await collect(instance.stream(BODY))).filter((event) => event.type === 'safetyBuffering');
+    expect(await buffering()).toEqual([{ type: 'safetyBuffering', useCases: ['cyber'], reasons: ['r'], fasterModel: 'm-event' }]);
+    expect(await buffering()).toEqual([{ type: 'safetyBuffering', useCases: [], reasons: ['n'], fasterModel: 'm-header' }]);
+    expect(await buffering()).toEqual([]);
+  });
+
   it('cancels the request when the signal aborts', async () => {
     server = await startMockResponsesServer({ responses: [sse(assistantMessage(['a', 'b', 'c']), completed())] });
     const controller = new AbortController();

@@ -23,8 +23,9 @@ export {
   reasoningSummaryTextDelta,
   completed,
   failed,
+  safetyBuffering,
 } from './sse-events.js';
-export type { MockItem, ResponseIdOptions, CompletedOptions } from './sse-events.js';
+export type { MockItem, ResponseIdOptions, CompletedOptions, SafetyBufferingOptions } from './sse-events.js';
 
 export { assistantMessage, reasoningItem, functionCall, customToolCall, webSearchCall, toolSearchCall } from './sse-items.js';
 export type { MessagePhase, AssistantMessageOptions, ReasoningItemOptions, ToolCallOptions, ToolSearchCallOptions, WebSearchCallOptions } from './sse-items.js';

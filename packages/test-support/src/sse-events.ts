@@ -75,3 +75,20 @@ export function failed(code: string, message: string, options: ResponseIdOptions
     response: { id: options.responseId ?? RESPONSE_ID, object: 'response', status: 'failed', error: { code, message } },
   };
 }
+
+/** Options of `safetyBuffering`. */
+export interface SafetyBufferingOptions {
+  readonly useCases?: readonly string[];
+  readonly reasons?: readonly string[];
+  /** The faster model the server suggests retrying with (`retry_model`). */
+  readonly retryModel?: string;
+}
+
+/**
+ * `response.metadata` carrying `safety_buffering`: the server is holding the response back while its
+ * safety checks run (what Codex surfaces as `model/safetyBuffering/updated`).
+ */
+export function safetyBuffering(options: SafetyBufferingOptions = {}): MockEvent {
+  const payload = { use_cases: options.useCases ?? [], reasons: options.reasons ?? [], ...(options.retryModel === undefined ? {} : { retry_model: options.retryModel }) };
+  return { type: 'response.metadata', safety_buffering: payload };
+}

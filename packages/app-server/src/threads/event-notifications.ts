@@ -1,5 +1,5 @@
 // The core events that become a notification of their own, whatever turn the thread is in:
-// progress, retries, warnings, MCP server starts and the thread's goal. The rest need the thread's
+// progress, retries, warnings, safety buffering, MCP server starts and the thread's goal. The rest need the thread's
 // turn state and are LiveThread's.
 import type { CoreEvent } from '@skein/core';
 
@@ -20,6 +20,17 @@ export function eventNotification(threadId: string, event: CoreEvent): EventNoti
       return now('error', { threadId, turnId: event.turnId, willRetry: true, error: { message: `${event.reason}; retrying (attempt ${event.attempt})`, codexErrorInfo: null, additionalDetails: null } });
     case 'warning':
       return now('warning', { threadId, message: event.message });
+    case 'safetyBuffering':
+      // Codex always shows its buffering UI for the notice (0.171.0, probed; the enabling header changes nothing).
+      return now('model/safetyBuffering/updated', {
+        threadId,
+        turnId: event.turnId,
+        model: event.model,
+        useCases: event.useCases,
+        reasons: event.reasons,
+        showBufferingUi: true,
+        fasterModel: event.fasterModel ?? null,
+      });
     case 'mcpToolCallProgress':
       return now('item/mcpToolCall/progress', { threadId, turnId: event.turnId, itemId: event.itemId, message: event.message });
     case 'mcpServerStatus':

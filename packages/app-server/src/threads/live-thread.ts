@@ -300,9 +300,10 @@ export class LiveThread {
       case 'toolProgress':
       case 'sessionConfigured':
       case 'threadNameUpdated':
-      case 'reasoningSummaryDelta': // This one and the next six went out above (eventNotification).
+      case 'reasoningSummaryDelta': // This one and the next seven went out above (eventNotification).
       case 'streamRetrying':
       case 'warning':
+      case 'safetyBuffering':
       case 'mcpToolCallProgress':
       case 'mcpServerStatus':
       case 'goalUpdated':

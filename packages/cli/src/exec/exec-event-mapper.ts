@@ -66,6 +66,7 @@ export class ExecEventMapper {
       case 'mcpServerStatus': // An MCP server's start shows on stderr, not in the stream.
       case 'goalUpdated': // Codex's JSON stream shows nothing of goals.
       case 'goalCleared':
+      case 'safetyBuffering': // Nor of a safety-buffered response (probed); the held output arrives as usual.
         return [];
     }
   }

@@ -136,6 +136,7 @@ export class HumanOutput {
         this.#write(`${this.#style('dim', `goal (${event.goal.status}): ${event.goal.objective}`)}\n`);
         return;
       case 'goalCleared':
+      case 'safetyBuffering': // Codex's exec shows nothing of it either (probed).
         return;
       case 'sessionConfigured':
       case 'threadNameUpdated':

@@ -33,6 +33,8 @@ export const ServerEvent = lazySchema(() => z.discriminatedUnion('type', [
   }),
   z.looseObject({ type: z.literal('response.incomplete'), response: z.looseObject({ incomplete_details: z.unknown().optional() }) }),
   z.looseObject({ type: z.literal('error'), code: z.string().nullish(), message: z.string().nullish() }),
+  // Out-of-band facts about the response; read leniently (see `safetyBufferingOf`).
+  z.looseObject({ type: z.literal('response.metadata'), safety_buffering: z.unknown().optional(), metadata: z.unknown().optional() }),
 ]));
 export type ServerEvent = z.infer<typeof ServerEvent>;
 
@@ -45,6 +47,25 @@ export function isKnownServerEvent(type: string): boolean {
   return knownServerEvents.has(type);
 }
 
+/**
+ * The server holding the response back while its safety checks run. Codex 0.171.0 (probed) reads it
+ * from a `response.metadata` event's `safety_buffering` object, else from its `metadata` object when
+ * that says `type: "safety_buffering"`; both lists are required, and one without them is ignored.
+ */
+const SafetyBufferingPayload = lazySchema(() => z.looseObject({
+  use_cases: z.array(z.string()),
+  reasons: z.array(z.string()),
+  retry_model: z.string().nullish(),
+}));
+
+/** The safety-buffering notice a `response.metadata` event carries, if it carries a valid one. */
+export function safetyBufferingOf(event: { readonly safety_buffering?: unknown; readonly metadata?: unknown }): { useCases: string[]; reasons: string[]; retryModel: string | undefined } | undefined {
+  const nested = typeof event.metadata === 'object' && event.metadata !== null && (event.metadata as { type?: unknown }).type === 'safety_buffering' ? event.metadata : undefined;
+  const parsed = SafetyBufferingPayload.safeParse(event.safety_buffering ?? nested);
+  if (!parsed.success) return undefined;
+  return { useCases: parsed.data.use_cases, reasons: parsed.data.reasons, retryModel: parsed.data.retry_model ?? undefined };
+}
+
 /** What a sampling stream yields to its consumer. */
 export type ResponseEvent =
   | { readonly type: 'created'; readonly responseId: string }
@@ -54,6 +75,8 @@ export type ResponseEvent =
   | { readonly type: 'reasoningSummaryDelta'; readonly itemId: string; readonly delta: string }
   | { readonly type: 'reasoningContentDelta'; readonly itemId: string; readonly delta: string }
   | { readonly type: 'completed'; readonly responseId: string; readonly usage: TokenUsage | undefined }
+  /** The server is buffering the response for a safety review; `fasterModel` is the model to retry with, if it names one. */
+  | { readonly type: 'safetyBuffering'; readonly useCases: readonly string[]; readonly reasons: readonly string[]; readonly fasterModel: string | undefined }
   /**
    * The stream broke and the request is being sent again: discard what this attempt produced.
    * `attempt` counts from 1; `delayMs` is the wait before the retry.

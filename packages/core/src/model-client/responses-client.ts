@@ -6,7 +6,7 @@ import type { ReadableStreamDefaultReader, ReadableStreamReadResult } from 'node
 import type { EventSourceMessage } from 'eventsource-parser/stream';
 import { httpPost, type ModelHttpPost, type ModelHttpResponse } from './http-post.js';
 import { ModelError, classifyApiError } from './model-error.js';
-import { ServerEvent, isKnownServerEvent, type ResponseEvent } from './response-event.js';
+import { ServerEvent, isKnownServerEvent, safetyBufferingOf, type ResponseEvent } from './response-event.js';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry-policy.js';
 
 /** Capabilities the client needs, injected so tests control time and the network. */
@@ -33,6 +33,8 @@ export interface StreamOptions {
 const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
 // One SSE event larger than this means a broken or hostile server.
 const MAX_EVENT_BYTES = 16 * 1024 * 1024;
+// The model a safety-buffered response may be retried with, when the event itself names none.
+const SAFETY_BUFFERING_FASTER_MODEL_HEADER = 'x-codex-safety-buffering-faster-model';
 
 /** A client for one provider. Stateless between calls; safe to share across threads. */
 /** A Responses request body. */
@@ -171,11 +173,12 @@ export class ResponsesClient {
     // start need not wait for (issue #18).
     const { EventSourceParserStream } = await import('eventsource-parser/stream');
     const reader = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
+    const context: StreamContext = { fasterModel: nonEmpty(response.headers.get(SAFETY_BUFFERING_FASTER_MODEL_HEADER) ?? undefined) };
     try {
       for (;;) {
         const next = await readWithin(reader, this.#provider.streamIdleTimeoutMs, signal);
         if (next.done) throw new ModelError('StreamDisconnected', 'the stream ended before response.completed');
-        const event = toResponseEvent(next.value);
+        const event = toResponseEvent(next.value, context);
         if (event === undefined) continue;
         yield event;
         if (event.type === 'completed') return;
@@ -186,8 +189,13 @@ export class ResponsesClient {
   }
 }
 
+/** What the response's headers say that its events may need. */
+interface StreamContext {
+  readonly fasterModel: string | undefined;
+}
+
 /** Maps one SSE message to an event; `undefined` for events this client does not act on. */
-function toResponseEvent(message: EventSourceMessage): ResponseEvent | undefined {
+function toResponseEvent(message: EventSourceMessage, context: StreamContext): ResponseEvent | undefined {
   if (message.data.length > MAX_EVENT_BYTES) throw new ModelError('StreamDisconnected', `an SSE event of ${message.data.length} bytes exceeds the limit`);
   let json: unknown;
   try {
@@ -221,6 +229,11 @@ function toResponseEvent(message: EventSourceMessage): ResponseEvent | undefined
       throw new ModelError('ResponseFailed', `the response was incomplete: ${JSON.stringify(event.response.incomplete_details ?? null)}`);
     case 'error':
       throw classifyApiError(undefined, event.code ?? undefined, event.message ?? 'no message');
+    case 'response.metadata': {
+      const buffering = safetyBufferingOf(event);
+      if (buffering === undefined) return undefined;
+      return { type: 'safetyBuffering', useCases: buffering.useCases, reasons: buffering.reasons, fasterModel: buffering.retryModel ?? context.fasterModel };
+    }
   }
 }
 

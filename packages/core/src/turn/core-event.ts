@@ -105,5 +105,14 @@ export type CoreEvent =
   | { readonly type: 'goalUpdated'; readonly turnId: string | null; readonly goal: ThreadGoal }
   /** The thread's goal was removed. */
   | { readonly type: 'goalCleared' }
+  /** The server is holding the response back for a safety review (app-server `model/safetyBuffering/updated`). */
+  | {
+      readonly type: 'safetyBuffering';
+      readonly turnId: string;
+      readonly model: string;
+      readonly useCases: readonly string[];
+      readonly reasons: readonly string[];
+      readonly fasterModel: string | undefined;
+    }
   /** Something the user should know that did not stop the thread (a failing extension, …). */
   | { readonly type: 'warning'; readonly message: string };

@@ -230,6 +230,10 @@ async function sample(deps: TurnDependencies, params: TurnParameters): Promise<{
       case 'completed':
         produced.push(...recordAndAnnounce(deps, heldBack, turnId));
         return { produced, usage: event.usage };
+      case 'safetyBuffering':
+        // Only a notice: the server releases what it held as ordinary events afterwards.
+        deps.emit({ type: 'safetyBuffering', turnId, model: deps.model.slug, useCases: event.useCases, reasons: event.reasons, fasterModel: event.fasterModel });
+        break;
       case 'created':
       case 'reasoningContentDelta':
         break;
