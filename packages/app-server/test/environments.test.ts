@@ -213,6 +213,27 @@ describe('threads on a remote environment', () => {
     expect(context).not.toContain(`<cwd>${home.workspace}</cwd>`);
   });
 
+  it("never moves a named environment's cwd for a bare cwd on a later turn or settings update (the seed's rule)", async () => {
+    const executor = await startExecServer('executor');
+    const project = path.join(executor.root, 'sticky');
+    mkdirSync(project);
+    const pwd = (callId: string) => [sse(functionCall('exec_command', { cmd: 'pwd' }, { callId }), completed()), sse(assistantMessage('Here.'), completed())];
+    model.expect([...pwd('call_turn'), ...pwd('call_settings')]);
+    const client = await appServer();
+    await client.request('environment/add', { environmentId: 'remote', execServerUrl: executor.url, authBearerToken: EXEC_TOKEN });
+    const started = (await client.request('thread/start', { approvalPolicy: 'never', sandbox: 'danger-full-access', environments: [{ environmentId: 'remote', cwd: project }] })) as { thread: { id: string } };
+    const threadId = started.thread.id;
+    // Codex 0.171.0 moves the primary environment to such a cwd (probed); the seed keeps it.
+    const { turn } = (await client.request('turn/start', { threadId, cwd: home.workspace, input: text('Where now?') })) as { turn: { id: string } };
+    await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id);
+    await client.request('thread/settings/update', { threadId, cwd: home.workspace });
+    await runTurn(client, threadId, 'And now?');
+    expect(model.requests[1]!.toolOutputText('call_turn')).toMatch(new RegExp(`Output:\\n${project}\\n$`));
+    expect(model.requests[3]!.toolOutputText('call_settings')).toMatch(new RegExp(`Output:\\n${project}\\n$`));
+    const contexts = model.requests[3]!.messageTexts('user').filter((message) => message.startsWith('<environment_context>'));
+    expect(contexts.join('\n')).not.toContain(`<cwd>${home.workspace}</cwd>`);
+  });
+
   it('moves a thread to a remote executor from the turn that selects it', async () => {
     const executor = await startExecServer('executor');
     model.expect([

@@ -32,7 +32,8 @@ export const THREAD_SETTINGS_METHODS: ReadonlyMap<string, AppServerMethod> = new
         if (collaboration !== undefined && collaboration.mode !== 'default') refuse(`collaboration mode \`${collaboration.mode}\` is not supported by this server`);
         // An unknown environment id or a cwd that is no directory there refuses the request; an environment that cannot be reached is skipped with a warning.
         const selected = await selectEnvironment(params.environments, hub.environments);
-        const requested = params.cwd ?? selected?.cwd ?? undefined;
+        // As on turn/start: the primary environment's own cwd first; a bare cwd never moves named environments.
+        const requested = selected?.cwd ?? (thread.environmentsNamed ? undefined : params.cwd) ?? undefined;
         const cwd = requested === undefined ? undefined : context.server.resolveCwd(requested);
         // A collaboration mode's settings take precedence over the model, effort and instructions.
         const change = {
@@ -54,7 +55,10 @@ export const THREAD_SETTINGS_METHODS: ReadonlyMap<string, AppServerMethod> = new
             return next;
           })
           .catch((error: unknown) => asRequestError(error));
-        if (settled !== undefined) announceWhenConnected(context.server, thread.id, settled.environments);
+        if (settled !== undefined) {
+          thread.environmentsNamed = true;
+          announceWhenConnected(context.server, thread.id, settled.environments);
+        }
         recordPermissions(thread, permissions);
         thread.serviceTier = chosenServiceTier(params.serviceTier, thread.serviceTier);
         if (params.personality !== undefined && params.personality !== null) thread.personality = params.personality;

@@ -58,6 +58,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         // Without one, the hub attaches the default environments. With explicit environments the
         // primary's own cwd is the thread's; the top-level cwd is only a fallback (as the seed states).
         const { thread, response, skipped } = await hub.start({ ...params, cwd: selected?.cwd ?? params.cwd }, context.connection, selected?.environments);
+        thread.environmentsNamed = selected !== undefined;
         afterResponse(() => {
           context.server.broadcast(thread.id, 'thread/started', { thread: hub.threadOf(thread, []) });
           for (const message of [...(selected?.warnings ?? []), ...skipped]) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });

@@ -42,8 +42,9 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         // before the settings are read, so a settings change that arrives meanwhile is built on.
         const settled = chosen === undefined ? undefined : await settleSelection(chosen.environments, thread.nextConfig.features.isEnabled('deferred_executor'));
         const selected = chosen === undefined || settled === undefined ? undefined : { ...chosen, environments: settled.environments, warnings: [...chosen.warnings, ...settled.warnings] };
-        // The primary environment's own cwd wins over the top-level one, which is a fallback.
-        const requested = selected?.cwd ?? params.cwd ?? undefined;
+        // The primary environment's own cwd wins over the top-level one, which is a fallback, and
+        // only for a thread whose environments no client named.
+        const requested = selected?.cwd ?? (thread.environmentsNamed ? undefined : params.cwd) ?? undefined;
         const cwd = requested === undefined ? undefined : context.server.resolveCwd(requested);
         // The overrides layer over the thread's settings so far (thread/start's, earlier turns',
         // thread/settings/update's), after any settings change that arrived before this turn; the
@@ -60,6 +61,7 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         assertNoTurnRunning(thread);
         if (selected === undefined && roots !== undefined) thread.handle.useWorkspaceRoots(roots);
         if (selected !== undefined) {
+          thread.environmentsNamed = true;
           thread.handle.useEnvironment(withPrimaryWorkspaceRoots(selected.environments, roots));
           announceWhenConnected(context.server, thread.id, selected.environments);
           for (const message of selected.warnings) context.server.broadcast(thread.id, 'warning', { threadId: thread.id, message });

@@ -163,6 +163,12 @@ export class LiveThread {
   serviceTier: string | null = null;
   /** The permission profile a client selected by id (`thread/settings/update {permissions}`), if any. */
   permissionProfile: string | null = null;
+  /**
+   * Whether a client named the thread's environments (thread/start, turn/start or a settings
+   * update): their cwds are then sticky, and a bare `cwd` beside no `environments` does not move
+   * them (the seed's rule; Codex 0.171.0 still moves the primary's).
+   */
+  environmentsNamed = false;
 
   /**
    * Starts a turn in the background and returns its wire object (`inProgress`). The caller answers
