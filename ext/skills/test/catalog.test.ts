@@ -33,9 +33,20 @@ describe('the catalog', () => {
   it('writes executor packages under their root alias, and a root-level package in full', () => {
     const text = renderPackageCatalog([executorSkill('cap-skill', '/srv/caproot/skills/cap-skill'), executorSkill('caproot-top', '/srv/caproot')])!.text;
     expect(text).toContain('- `e0` = `skill://cap/srv/caproot`');
-    expect(text).toContain('- cap-skill: Does cap-skill. (executor package: e0/skills/cap-skill)');
-    expect(text).toContain('- caproot-top: Does caproot-top. (executor package: skill://cap/srv/caproot)');
+    expect(text).toContain('- cap-skill: Does cap-skill. (environment resource: e0/skills/cap-skill)');
+    expect(text).toContain('- caproot-top: Does caproot-top. (environment resource: skill://cap/srv/caproot)');
     expect(text).toContain('is not a filesystem path');
+    // Only a catalog with orchestrator skills sends the model to skills.list for the current ones.
+    expect(text).not.toContain('skills.list');
+  });
+
+  it('labels orchestrator and custom resources and points orchestrator skills at skills.list', () => {
+    const remote: Skill = { name: 'deploy', description: 'Deploys.', hidden: false, scope: 'user', locator: { kind: 'remote', server: 'hub', package: 'skill://hub/deploy', mainResource: 'skill://hub/deploy/SKILL.md' } };
+    const custom: Skill = { name: 'lint', description: 'Lints.', hidden: false, scope: 'user', locator: { kind: 'custom', providerId: 'team', package: 'skill://team/lint', mainResource: 'skill://team/lint/SKILL.md' } };
+    const text = renderPackageCatalog([remote, custom])!.text;
+    expect(text).toContain('- deploy: Deploys. (orchestrator resource: skill://hub/deploy)');
+    expect(text).toContain('- lint: Lints. (custom resource: skill://team/lint)');
+    expect(text).toContain('call `skills.list`');
   });
 
   it('stays within its byte bound with 2,000 skills and says how many it left out', () => {

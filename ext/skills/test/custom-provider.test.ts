@@ -52,7 +52,7 @@ describe('a custom provider', () => {
     const extension = service.extension;
     const turn = request('Run $team-lint.');
     const fragments = (await extension.context!.threadFragments!(turn)).map((fragment) => fragment.text);
-    expect(fragments[1]).toContain(`- team-lint: Lints the team way. (package: ${PACKAGE})`);
+    expect(fragments[1]).toContain(`- team-lint: Lints the team way. (custom resource: ${PACKAGE})`);
     const injected = await extension.turnInput!.contributeTurnInput(turn);
     expect(injected).toEqual([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: `<skill>\n<name>team-lint</name>\n<path>${PACKAGE}/SKILL.md</path>\ncontents of ${PACKAGE}/SKILL.md\n</skill>` }] }]);
 
@@ -60,10 +60,14 @@ describe('a custom provider', () => {
     const read = namespace!.tools.find((tool) => tool.spec.name === 'read')!;
     const context = { environments: [], signal: new AbortController().signal } as unknown as ToolContext;
     const handle = (args: unknown) => (read as { handle(args: unknown, context: ToolContext): Promise<{ output: unknown }> }).handle(args, context);
-    expect(JSON.parse((await handle({ package: PACKAGE, resource: `${PACKAGE}/guide.md` })).output as string)).toEqual({ resource: `${PACKAGE}/guide.md`, contents: `contents of ${PACKAGE}/guide.md`, next_cursor: null });
+    const authority = { kind: 'custom', id: 'team-catalog' };
+    expect(JSON.parse((await handle({ package: PACKAGE, resource: `${PACKAGE}/guide.md` })).output as string)).toEqual({ authority, resource: `${PACKAGE}/guide.md`, contents: `contents of ${PACKAGE}/guide.md`, next_cursor: null, truncated: false });
+    // Named with its authority, the package reads the same; under another authority it is not there.
+    expect(JSON.parse((await handle({ authority, package: PACKAGE, resource: `${PACKAGE}/guide.md` })).output as string)).toMatchObject({ authority });
+    expect((await handle({ authority: { kind: 'remote', id: 'team-catalog' }, package: PACKAGE })).output).toBe('skill package is not available');
     expect((await handle({ package: PACKAGE, resource: 'skill://team-catalog/other/SKILL.md' })).output).toContain('not part of the package');
     expect((await handle({ package: 'skill://team-catalog/missing' })).output).toBe('skill package is not available');
-    expect(reads).toEqual([`${PACKAGE}/SKILL.md`, `${PACKAGE}/guide.md`]);
+    expect(reads).toEqual([`${PACKAGE}/SKILL.md`, `${PACKAGE}/guide.md`, `${PACKAGE}/guide.md`]);
     await service.close();
   });
 });

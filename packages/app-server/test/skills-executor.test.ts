@@ -77,8 +77,11 @@ describe.skipIf(!BWRAP_WORKS)('executor skills (needs bubblewrap to give the exe
 
     model.expect([
       sse(
-        functionCall('list', { authority: { kind: 'executor' } }, { namespace: 'skills', callId: 'c_list' }),
+        functionCall('list', {}, { namespace: 'skills', callId: 'c_list' }),
+        // The filter the list took before it listed authorities, as an old thread's model sends it.
+        functionCall('list', { authority: { kind: 'executor' } }, { namespace: 'skills', callId: 'c_legacy' }),
         functionCall('read', { package: 'e0/skills/cap-skill' }, { namespace: 'skills', callId: 'c_read' }),
+        functionCall('read', { authority: { kind: 'executor', id: 'elsewhere' }, package: 'e0/skills/cap-skill' }, { namespace: 'skills', callId: 'c_wrong_authority' }),
         functionCall('read', { package: 'e0/skills/cap-skill', resource: `${pkg}/notes.md` }, { namespace: 'skills', callId: 'c_notes' }),
         functionCall('read', { package: 'e0/skills/no-such-skill' }, { namespace: 'skills', callId: 'c_unknown' }),
         functionCall('read', { package: `skill://cap${root}`, resource: `skill://cap${root}/skills/other/SKILL.md` }, { namespace: 'skills', callId: 'c_cross' }),
@@ -121,8 +124,10 @@ describe.skipIf(!BWRAP_WORKS)('executor skills (needs bubblewrap to give the exe
     const listed = JSON.parse(second!.toolOutputText('c_list')!) as { skills: { authority: unknown; package: string; name: string; main_resource: string }[]; next_cursor: unknown };
     expect(listed.skills.map((skill) => skill.name).sort()).toEqual(['cap-skill', 'caproot-top', 'other']);
     expect(listed.skills.find((skill) => skill.name === 'cap-skill')).toEqual({ authority: { kind: 'executor', id: 'cap' }, package: pkg, name: 'cap-skill', description: 'Does the cap thing on the executor.', main_resource: `${pkg}/SKILL.md` });
-    expect(listed.next_cursor).toBeNull();
-    expect(JSON.parse(second!.toolOutputText('c_read')!)).toEqual({ resource: `${pkg}/SKILL.md`, contents: readFileSync(capSkill, 'utf8'), skill_root: path.join(root, 'skills', 'cap-skill'), next_cursor: null });
+    expect(listed).toMatchObject({ next_cursor: null, truncated: false });
+    expect(JSON.parse(second!.toolOutputText('c_legacy')!)).toEqual(listed);
+    expect(JSON.parse(second!.toolOutputText('c_read')!)).toEqual({ authority: { kind: 'executor', id: 'cap' }, resource: `${pkg}/SKILL.md`, contents: readFileSync(capSkill, 'utf8'), skill_root: path.join(root, 'skills', 'cap-skill'), next_cursor: null, truncated: false });
+    expect(second!.toolOutputText('c_wrong_authority')).toBe('skill package is not available');
     expect(JSON.parse(second!.toolOutputText('c_notes')!)).toMatchObject({ resource: `${pkg}/notes.md`, contents: 'Executor notes.\n' });
     expect(second!.toolOutputText('c_unknown')).toBe('skill package is not available');
     expect(second!.toolOutputText('c_cross')).toContain('belongs to another package');

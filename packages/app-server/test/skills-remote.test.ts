@@ -47,8 +47,10 @@ describe('remote skills from MCP servers', () => {
     addServers();
     model.expect([
       sse(
-        functionCall('list', { authority: { kind: 'cloud' } }, { namespace: 'skills', callId: 'c_list' }),
-        functionCall('read', { package: 'skill://hub/deploy' }, { namespace: 'skills', callId: 'c_read' }),
+        functionCall('list', {}, { namespace: 'skills', callId: 'c_list' }),
+        // The filter the list took before it listed authorities, as an old thread's model sends it.
+        functionCall('list', { authority: { kind: 'cloud' } }, { namespace: 'skills', callId: 'c_legacy' }),
+        functionCall('read', { authority: { kind: 'remote', id: 'hub' }, package: 'skill://hub/deploy' }, { namespace: 'skills', callId: 'c_read' }),
         functionCall('read', { package: 'skill://hub/deploy', resource: 'skill://hub/deploy/checklist.md' }, { namespace: 'skills', callId: 'c_child' }),
         functionCall('read', { package: 'skill://hub/deploy', resource: 'skill://hub/alpha/SKILL.md' }, { namespace: 'skills', callId: 'c_other' }),
         functionCall('read', { package: 'skill://hub/nothing' }, { namespace: 'skills', callId: 'c_unknown' }),
@@ -69,21 +71,22 @@ describe('remote skills from MCP servers', () => {
 
     const listed = JSON.parse(second!.toolOutputText('c_list')!) as { skills: { authority: unknown; package: string; name: string }[] };
     expect(listed.skills.map((skill) => [skill.name, skill.package, skill.authority])).toEqual([
-      ['deploy', 'skill://hub/deploy', { kind: 'cloud', id: 'hub' }],
-      ['demo:alpha', 'skill://hub/alpha', { kind: 'cloud', id: 'hub' }],
+      ['deploy', 'skill://hub/deploy', { kind: 'remote', id: 'hub' }],
+      ['demo:alpha', 'skill://hub/alpha', { kind: 'remote', id: 'hub' }],
     ]);
+    expect(JSON.parse(second!.toolOutputText('c_legacy')!)).toEqual(listed);
     const output = second!.toolOutputText('c_read')!;
     expect(Buffer.byteLength(output)).toBeLessThanOrEqual(8 * 1024);
-    const part = JSON.parse(output) as { resource: string; contents: string; next_cursor: string | null };
-    expect(part.resource).toBe('skill://hub/deploy/SKILL.md');
+    const part = JSON.parse(output) as { authority: unknown; resource: string; contents: string; next_cursor: string | null; truncated: boolean };
+    expect(part).toMatchObject({ authority: { kind: 'remote', id: 'hub' }, resource: 'skill://hub/deploy/SKILL.md', truncated: true });
     expect(part.next_cursor).toEqual(expect.any(String));
-    expect(JSON.parse(second!.toolOutputText('c_child')!)).toEqual({ resource: 'skill://hub/deploy/checklist.md', contents: 'Check twice.\n', next_cursor: null });
+    expect(JSON.parse(second!.toolOutputText('c_child')!)).toEqual({ authority: { kind: 'remote', id: 'hub' }, resource: 'skill://hub/deploy/checklist.md', contents: 'Check twice.\n', next_cursor: null, truncated: false });
     expect(second!.toolOutputText('c_other')).toContain('not part of the package');
     expect(second!.toolOutputText('c_unknown')).toBe('skill package is not available');
     // What the orchestrator's server served is marked external context in the rollout; refusals are not.
     const outputs = readFileSync(thread.path, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { payload: { type?: string; call_id?: string; metadata?: { external_context?: boolean } } }).payload);
     const marked: Record<string, boolean> = Object.fromEntries(outputs.filter((payload) => payload.type === 'function_call_output').map((payload) => [payload.call_id ?? '', payload.metadata?.external_context ?? false]));
-    expect(marked).toEqual({ c_list: true, c_read: true, c_child: true, c_other: false, c_unknown: false });
+    expect(marked).toEqual({ c_list: true, c_legacy: true, c_read: true, c_child: true, c_other: false, c_unknown: false });
 
     // The next turn continues the read from the cursor; the hanging server is not asked again.
     model.expect([sse(functionCall('read', { package: 'skill://hub/deploy', cursor: part.next_cursor }, { namespace: 'skills', callId: 'c_more' }), completed()), sse(assistantMessage('Done.'), completed())]);

@@ -1,7 +1,8 @@
 // The catalog the model reads: `<skills_instructions>` blocks in Codex 0.171.0's layout — a root alias
 // table, then one line per listed skill whose locator says how it is reached. Host skills are files
-// (`r0/greeter/SKILL.md`), executor skills packages on their executor (`e0/skills/cap-skill`), remote
-// and custom skills resources read with `skills.read`. Every block is bounded in bytes.
+// (`r0/greeter/SKILL.md`), executor skills environment resources (`e0/skills/cap-skill`), remote and
+// custom skills orchestrator and custom resources, all read with `skills.read`. Every block is
+// bounded in bytes.
 import path from 'node:path';
 import { defineContextFragment, type ContextFragment, type ContextFragmentDefinition } from '@skein/extension-api';
 import type { Skill } from '../skill.js';
@@ -31,12 +32,19 @@ const HOST_HOW_TO = [
   '- If a skill cannot be read or does not fit after all, say so briefly and carry on without it.',
 ].join('\n');
 
-/** The package block's introduction; its example names a package the block lists, so it is never one that does not exist. */
-const packageIntro = (examplePackage: string) =>
+/**
+ * The package block's introduction; its example names a package the block lists, so it is never one
+ * that does not exist. Orchestrator skills change under the thread, so the model is sent to
+ * `skills.list` for the current ones rather than told this list is all of them.
+ */
+const packageIntro = (examplePackage: string, hasOrchestratorSkills: boolean) =>
   [
     '## Skills',
-    'These skills are not on this machine: they live on an execution environment or are served by the orchestrator. Each line gives the name, what the skill is for, and its package.',
+    'These skills are not on this machine: an environment resource lives on an execution environment, an orchestrator resource is served by the orchestrator, a custom resource by a provider the host added. Each line gives the name, what the skill is for, and its resource.',
     `A \`skill://\` identifier is not a filesystem path: do not open it with shell or file tools. Read a skill with the \`skills.read\` tool, passing the package as listed (for example \`skills.read(${JSON.stringify({ package: examplePackage })})\`); pass \`resource\` to read another file of the same package.`,
+    ...(hasOrchestratorSkills
+      ? ["The orchestrator's skills can change while you work and this list may not show all of them: call `skills.list` to see the current ones with their authorities, and pass the `authority` it gives to `skills.read`."]
+      : []),
   ].join('\n');
 
 /** One root alias, as the table lists it. */
@@ -66,7 +74,8 @@ export function renderPackageCatalog(skills: readonly Skill[]): ContextFragment 
   if (first === undefined) return undefined;
   const executorRoots = executorAliases(listed);
   const lines = listed.map((skill) => () => entryLine(skill, locatorText(skill, executorRoots)));
-  return bounded(packageIntro(listedPackage(first, executorRoots)), [...executorRoots].map(([target, alias]) => ({ alias, target })), lines, undefined);
+  const intro = packageIntro(listedPackage(first, executorRoots), listed.some((skill) => skill.locator.kind === 'remote'));
+  return bounded(intro, [...executorRoots].map(([target, alias]) => ({ alias, target })), lines, undefined);
 }
 
 /** The `e0`, `e1`, … aliases of the executor roots of the listed (not hidden) skills, as the catalog shows them. */
@@ -110,7 +119,7 @@ function listedPackage(skill: Skill, executorRoots: ReadonlyMap<string, string>)
   }
 }
 
-const LOCATOR_LABEL: Record<Skill['locator']['kind'], string> = { executor: 'executor package', remote: 'orchestrator package', custom: 'package', file: 'file' };
+const LOCATOR_LABEL: Record<Skill['locator']['kind'], string> = { executor: 'environment resource', remote: 'orchestrator resource', custom: 'custom resource', file: 'file' };
 
 function locatorText(skill: Skill, executorRoots: ReadonlyMap<string, string>): string {
   return `${LOCATOR_LABEL[skill.locator.kind]}: ${listedPackage(skill, executorRoots)}`;

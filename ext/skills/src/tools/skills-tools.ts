@@ -7,48 +7,51 @@ import * as z from 'zod';
 import { executorAliases } from '../catalog/render-catalog.js';
 import type { SkillProviderRequest } from '../providers/skill-provider.js';
 import type { SkillsService } from '../skills-service.js';
-import type { Skill } from '../skill.js';
+import type { Skill, SkillLocator } from '../skill.js';
 import { decodeCursor, encodeCursor, fitItems, fitText } from './bounded-json.js';
 import { checkedResource, ResourceUriError } from './resource-uri.js';
 
 /** The output for a package the live catalog does not have (Codex's text). */
 export const PACKAGE_NOT_AVAILABLE = 'skill package is not available';
 
-const Authority = lazySchema(() => z.object({ kind: z.enum(['cloud', 'executor']) }).strict());
-const ListArgs = lazySchema(() => z.object({ authority: Authority, cursor: z.string().optional() }).strict());
-const ReadArgs = lazySchema(() => z.object({ package: z.string().min(1), resource: z.string().optional(), cursor: z.string().optional() }));
+/** Whose package a skill is: an environment's capability root, an orchestrator (MCP) server, or a custom provider. */
+const Authority = lazySchema(() => z.object({ kind: z.enum(['executor', 'remote', 'custom']), id: z.string() }).strict());
+type Authority = z.infer<typeof Authority>;
+/** The filter `skills.list` took before authorities were listed (old threads' models still send it). */
+const LegacyAuthority = lazySchema(() => z.object({ kind: z.enum(['cloud', 'executor']) }).strict());
+const ListArgs = lazySchema(() => z.object({ cursor: z.string().optional(), authority: z.union([Authority, LegacyAuthority]).optional() }).strict());
+const ReadArgs = lazySchema(() => z.object({ authority: Authority.optional(), package: z.string().min(1), resource: z.string().optional(), cursor: z.string().optional() }));
 const ListCursor = lazySchema(() => z.object({ offset: z.number().int().nonnegative() }));
 const ReadCursor = lazySchema(() => z.object({ resource: z.string(), offset: z.number().int().nonnegative() }));
 
-const authoritySchema = (kind: string) => ({
+const AUTHORITY_SCHEMA = {
   type: 'object',
-  properties: { kind: { type: 'string', enum: [kind] } },
-  required: ['kind'],
+  properties: { kind: { type: 'string', enum: ['executor', 'remote', 'custom'] }, id: { type: 'string' } },
+  required: ['kind', 'id'],
   additionalProperties: false,
-});
+};
 
 /** The namespace tool, for a thread whose request is `base` (its environments are the call's). */
 export function skillsTools(service: SkillsService, base: Omit<SkillProviderRequest, 'environments'>): NamespaceToolHandler {
-  const live = async (environments: SkillProviderRequest['environments']) => (await service.turnCatalog({ ...base, environments })).skills.filter((skill) => skill.locator.kind !== 'file');
+  const live = async (environments: SkillProviderRequest['environments']) => (await service.turnCatalog({ ...base, environments })).skills.filter(isPackageSkill);
   const list: FunctionToolHandler<z.infer<typeof ListArgs>> = defineFunctionTool({
     spec: {
       type: 'function',
       name: 'list',
       strict: false,
-      description: 'Lists the skills of one authority: `executor` for skills on the execution environments, `cloud` for skills the orchestrator serves. Pass `cursor` from a previous answer to get the next page.',
-      parameters: { type: 'object', properties: { authority: { oneOf: [authoritySchema('cloud'), authoritySchema('executor')] }, cursor: { type: 'string' } }, required: ['authority'], additionalProperties: false },
+      description: "Lists the skills on the execution environments and the orchestrator's current ones, each with its authority. Pass `cursor` from a previous answer to get the next page.",
+      parameters: { type: 'object', properties: { cursor: { type: 'string' } }, additionalProperties: false },
     },
     arguments: ListArgs,
     async handle(args, context): Promise<ToolResult> {
       const offset = args.cursor === undefined ? 0 : ListCursor.safeParse(decodeCursor(args.cursor));
       if (typeof offset !== 'number' && !offset.success) return failure('cursor is not one this tool gave out; call skills.list without it to start over');
       const start = typeof offset === 'number' ? offset : offset.data.offset;
-      const wanted = args.authority.kind === 'executor' ? 'executor' : 'remote';
-      const skills = (await live(context.environments ?? [])).filter((skill) => (wanted === 'executor' ? skill.locator.kind === 'executor' : skill.locator.kind !== 'executor'));
+      const skills = (await live(context.environments ?? [])).filter((skill) => args.authority === undefined || listedUnder(skill, args.authority));
       const rest = skills.slice(start).map(listEntry);
-      const { result } = fitItems(rest, (page, more) => ({ skills: page, warnings: [], next_cursor: more ? encodeCursor({ offset: start + page.length }) : null }));
+      const { result } = fitItems(rest, (page, more) => ({ skills: page, warnings: [], next_cursor: more ? encodeCursor({ offset: start + page.length }) : null, truncated: more }));
       // What the orchestrator's providers list came from outside the thread's environments.
-      return { output: JSON.stringify(result), success: true, ...(wanted === 'remote' && rest.length > 0 ? EXTERNAL : {}) };
+      return { output: JSON.stringify(result), success: true, ...(rest.some((entry) => entry.authority.kind !== 'executor') ? EXTERNAL : {}) };
     },
   });
   const read: FunctionToolHandler<z.infer<typeof ReadArgs>> = defineFunctionTool({
@@ -56,20 +59,21 @@ export function skillsTools(service: SkillsService, base: Omit<SkillProviderRequ
       type: 'function',
       name: 'read',
       strict: false,
-      description: "Reads a skill's SKILL.md, or with `resource` another file of the same package (a `skill://` URI under it). `package` is as the catalog or skills.list gives it. Long files come in parts: pass `cursor` to continue.",
-      parameters: { type: 'object', properties: { cursor: { type: 'string' }, package: { type: 'string' }, resource: { type: 'string' } }, required: ['package'] },
+      description: "Reads a skill's SKILL.md, or with `resource` another file of the same package (a `skill://` URI under it). `package` and `authority` are as the catalog or skills.list gives them. Long files come in parts: pass `cursor` to continue.",
+      parameters: { type: 'object', properties: { authority: AUTHORITY_SCHEMA, cursor: { type: 'string' }, package: { type: 'string' }, resource: { type: 'string' } }, required: ['package'] },
     },
     arguments: ReadArgs,
     async handle(args, context): Promise<ToolResult> {
       const environments = context.environments ?? [];
       const skills = await live(environments);
       const skill = findPackage(skills, args.package);
-      if (skill === undefined || skill.locator.kind === 'file') return { output: PACKAGE_NOT_AVAILABLE, success: false };
+      // A package named under another authority than its own is not that authority's to serve.
+      if (skill === undefined || (args.authority !== undefined && !sameAuthority(authorityOf(skill), args.authority))) return { output: PACKAGE_NOT_AVAILABLE, success: false };
       const cursor = args.cursor === undefined ? undefined : ReadCursor.safeParse(decodeCursor(args.cursor));
       if (cursor !== undefined && !cursor.success) return failure('cursor is not one this tool gave out; read again without it');
       let resource: string;
       try {
-        resource = checkedResource(skill.locator.package, skill.locator.mainResource, cursor?.data.resource ?? args.resource, skills.flatMap((other) => (other.locator.kind === 'file' ? [] : [other.locator.package])));
+        resource = checkedResource(skill.locator.package, skill.locator.mainResource, cursor?.data.resource ?? args.resource, skills.map((other) => other.locator.package));
       } catch (error) {
         if (error instanceof ResourceUriError) return failure(error.message);
         throw error;
@@ -85,10 +89,12 @@ export function skillsTools(service: SkillsService, base: Omit<SkillProviderRequ
       const offset = cursor?.data.offset ?? 0;
       const text = contents.contents.slice(offset);
       const { result } = fitText(text, (chunk, more) => ({
+        authority: authorityOf(skill),
         resource: contents.resource,
         contents: chunk,
         ...(contents.skillRoot === undefined ? {} : { skill_root: contents.skillRoot }),
         next_cursor: more ? encodeCursor({ resource, offset: offset + chunk.length }) : null,
+        truncated: more,
       }));
       return { output: JSON.stringify(result), success: true, ...(skill.locator.kind === 'executor' ? {} : EXTERNAL) };
     },
@@ -102,20 +108,43 @@ export function skillsTools(service: SkillsService, base: Omit<SkillProviderRequ
   };
 }
 
-function listEntry(skill: Skill) {
+/** A skill read through the tools: a package, not a file on this machine. */
+type PackageSkill = Skill & { readonly locator: Exclude<SkillLocator, { readonly kind: 'file' }> };
+
+function isPackageSkill(skill: Skill): skill is PackageSkill {
+  return skill.locator.kind !== 'file';
+}
+
+function listEntry(skill: PackageSkill) {
+  return { authority: authorityOf(skill), package: skill.locator.package, name: skill.name, description: skill.description, main_resource: skill.locator.mainResource };
+}
+
+/** The authority that serves `skill`'s package. */
+function authorityOf(skill: PackageSkill): Authority {
   const locator = skill.locator;
-  const authority = locator.kind === 'executor' ? { kind: 'executor', id: locator.authorityId } : { kind: 'cloud', id: locator.kind === 'remote' ? locator.server : locator.kind === 'custom' ? locator.providerId : '' };
-  return {
-    authority,
-    package: locator.kind === 'file' ? locator.path : locator.package,
-    name: skill.name,
-    description: skill.description,
-    main_resource: locator.kind === 'file' ? locator.path : locator.mainResource,
-  };
+  switch (locator.kind) {
+    case 'executor':
+      return { kind: 'executor', id: locator.authorityId };
+    case 'remote':
+      return { kind: 'remote', id: locator.server };
+    case 'custom':
+      return { kind: 'custom', id: locator.providerId };
+  }
+}
+
+function sameAuthority(left: Authority, right: Authority): boolean {
+  return left.kind === right.kind && left.id === right.id;
+}
+
+/** Whether `skill` is listed under `filter`: an authority, or the old `executor` / `cloud` split (cloud: everything not on an executor). */
+function listedUnder(skill: PackageSkill, filter: z.infer<typeof ListArgs>['authority'] & object): boolean {
+  const authority = authorityOf(skill);
+  if ('id' in filter) return sameAuthority(authority, filter);
+  return filter.kind === 'executor' ? authority.kind === 'executor' : authority.kind !== 'executor';
 }
 
 /** The skill whose package is `name`: a full `skill://` URI or an alias-short one (`e0/skills/x`). */
-function findPackage(skills: readonly Skill[], name: string): Skill | undefined {
+function findPackage(skills: readonly PackageSkill[], name: string): PackageSkill | undefined {
   const aliases = executorAliases(skills);
   let full = name;
   const slash = name.indexOf('/');
@@ -123,7 +152,7 @@ function findPackage(skills: readonly Skill[], name: string): Skill | undefined 
     const root = [...aliases].find(([, alias]) => alias === name.slice(0, slash))?.[0];
     if (root !== undefined) full = `${root}/${name.slice(slash + 1)}`;
   }
-  return skills.find((skill) => skill.locator.kind !== 'file' && skill.locator.package === full);
+  return skills.find((skill) => skill.locator.package === full);
 }
 
 /** Marks an output whose content an orchestrator's provider served, not the thread's environments. */
