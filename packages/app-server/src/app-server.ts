@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '@skein/config';
 import { LocalFileSystem, type ExecutorFileSystem } from '@skein/exec-server';
+import { sandboxStartupWarning } from '@skein/sandboxing';
 import type { SkillsService } from '@skein/ext-skills';
 import type { HostSkills } from './skills/host-skills.js';
 import type { JsonRpcService, MessageChannel } from '@skein/json-rpc';
@@ -87,6 +88,8 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   /** Config changes (writes, enablement) one at a time, each followed by its reload. */
   #configChanges: Promise<unknown> = Promise.resolve();
   #config: LoadedConfig;
+  /** Whether this machine can confine the default policy's commands, asked once (see sendStartupNotifications). */
+  #sandboxWarning: Promise<string | undefined> | undefined;
   /** Where config, sessions and state live (`initialize`'s `codexHome`). */
   readonly codexHome: string;
   /** The API key this home has saved; `account/login/*` change it, model requests read it. */
@@ -289,6 +292,17 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   private sendStartupNotifications(connection: AppServerConnection): void {
     for (const warning of this.config.warnings) {
       connection.notify('configWarning', { summary: warning.message, details: null, path: path.isAbsolute(warning.origin) ? warning.origin : null });
+    }
+    // A server that runs threads says once, as each client arrives, when its default sandbox cannot run here.
+    if (this.#options.threads !== undefined) {
+      const { config } = this.config;
+      // Probed as the default environment's commands are: with its PATH, and only when it is this machine.
+      const { environment } = this.#options.threads;
+      const local = environment.id === undefined || environment.id === 'local';
+      const pending = (this.#sandboxWarning ??= sandboxStartupWarning(local && config.sandboxMode !== 'danger-full-access', { env: environment.env, cwd: config.cwd }).catch(() => undefined));
+      void pending.then((warning) => {
+        if (warning !== undefined) connection.notify('configWarning', { summary: warning, details: null, path: null });
+      });
     }
     if (this.#options.installationId !== undefined) {
       connection.notify('remoteControl/status/changed', {

@@ -23,7 +23,7 @@ beforeEach(async () => {
 afterEach(() => fixture.cleanup());
 
 const writeConfig = (topLevel: string) => fixture.writeConfig(topLevel);
-const skein = (args: string[], options: { readonly stdin?: string; readonly cwd?: string } = {}) => fixture.skein(args, options);
+const skein = (args: string[], options: { readonly stdin?: string; readonly cwd?: string; readonly env?: Readonly<Record<string, string>> } = {}) => fixture.skein(args, options);
 
 /** Every rollout file under the home directory. */
 function rolloutFiles(): string[] {
@@ -373,5 +373,24 @@ describe('skein exec flags', () => {
     expect(both.code).not.toBe(0);
     expect(both.stderr).toContain('cannot be used with');
     expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('skein exec on a machine whose sandbox cannot run', () => {
+  it('warns once on stderr, naming the remedy, unless the run needs no sandbox', async () => {
+    server.expect([sse(assistantMessage('One.'), completed()), sse(assistantMessage('Two.'), completed()), sse(assistantMessage('Three.'), completed())]);
+    // No bwrap on this PATH (nor anything else: the turn runs no command).
+    const env = { PATH: path.join(scratch, 'no-bwrap') };
+    const human = await skein(['exec', '-s', 'workspace-write', 'Hello.'], { env });
+    const json = await skein(['exec', '--json', '-s', 'read-only', 'Hello.'], { env });
+    const unconfined = await skein(['exec', '-s', 'danger-full-access', 'Hello.'], { env });
+    expect([human.code, json.code, unconfined.code]).toEqual([0, 0, 0]);
+    const warning = /^warning: The sandbox cannot confine commands on this machine: no bwrap executable was found on PATH.*apt-get install bubblewrap.*$/m;
+    expect(human.stderr).toMatch(warning);
+    expect(human.stderr.match(/^warning: The sandbox/gm)).toHaveLength(1);
+    // The JSON stream stays clean; the warning goes to stderr.
+    expect(json.stderr).toMatch(warning);
+    expect(jsonLines(json.stdout).map((event) => event.type)).toEqual(['thread.started', 'turn.started', 'item.completed', 'turn.completed']);
+    expect(unconfined.stderr).not.toContain('The sandbox cannot');
   });
 });

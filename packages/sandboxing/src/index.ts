@@ -31,7 +31,8 @@ export {
 } from './seccomp-filter.js';
 export type { SeccompArchitecture, SeccompNetworkMode } from './seccomp-filter.js';
 
-export { PROBE_RETRY_TIMEOUT_MS, PROBE_TIMEOUT_MS, capabilityError, clearSandboxProbeCache, findBwrap, probeSandbox } from './probe.js';
+export { PROBE_RETRY_TIMEOUT_MS, PROBE_TIMEOUT_MS, capabilityError, clearSandboxProbeCache, findBwrap, isWsl1KernelRelease, probeSandbox } from './probe.js';
+export { sandboxStartupWarning } from './startup-warning.js';
 export type { ProbeOptions, SandboxCapability } from './probe.js';
 
 export { NETWORK_DISABLED_ENV, SECCOMP_FD, prepareSandboxedSpawn } from './prepare-spawn.js';

@@ -39,6 +39,8 @@ export interface ProbeOptions {
   readonly cwd?: string;
   /** Use this bwrap instead of searching PATH. */
   readonly bwrapPath?: string;
+  /** The Linux kernel release (default: `/proc/sys/kernel/osrelease`); WSL1's is refused before bwrap is tried. */
+  readonly kernelRelease?: string;
   /** The first deadline for each bwrap run; default {@link PROBE_TIMEOUT_MS}. */
   readonly timeoutMs?: number;
   /** The deadline of the one retry after a run missed the first; default {@link PROBE_RETRY_TIMEOUT_MS}. */
@@ -61,7 +63,7 @@ const cache = new Map<string, Promise<SandboxCapability>>();
  */
 export function probeSandbox(options: ProbeOptions = {}): Promise<SandboxCapability> {
   const platform = options.platform ?? process.platform;
-  const key = JSON.stringify([platform, options.arch, options.env?.PATH, options.cwd, options.bwrapPath, options.timeoutMs, options.retryTimeoutMs]);
+  const key = JSON.stringify([platform, options.arch, options.env?.PATH, options.cwd, options.bwrapPath, options.kernelRelease, options.timeoutMs, options.retryTimeoutMs]);
   let probe = cache.get(key);
   if (probe === undefined) {
     const running = runProbe(platform, options);
@@ -115,6 +117,15 @@ async function runProbe(platform: NodeJS.Platform, options: ProbeOptions): Promi
 const INSTALL_BWRAP =
   'Install bubblewrap: `apt-get install bubblewrap` (Debian, Ubuntu), `dnf install bubblewrap` (Fedora), `pacman -S bubblewrap` (Arch), `apk add bubblewrap` (Alpine)';
 
+/**
+ * Whether `release` is a WSL1 kernel's: WSL1 reports `…-Microsoft`, WSL2 `…-microsoft-standard…`.
+ * WSL1 translates Linux system calls without user namespaces, so bubblewrap can never start there.
+ */
+export function isWsl1KernelRelease(release: string): boolean {
+  const lower = release.toLowerCase();
+  return lower.includes('microsoft') && !lower.includes('microsoft-standard');
+}
+
 /** Executable files named `bwrap` on PATH, skipping relative entries and anything inside `cwd`. */
 export function findBwrap(env: Readonly<Record<string, string | undefined>>, cwd: string | undefined): string | undefined {
   for (const dir of (env.PATH ?? '').split(path.delimiter)) {
@@ -134,6 +145,15 @@ export function findBwrap(env: Readonly<Record<string, string | undefined>>, cwd
 }
 
 async function probeLinux(options: ProbeOptions): Promise<SandboxCapability> {
+  const release = options.kernelRelease ?? readSysctl('/proc/sys/kernel/osrelease') ?? '';
+  if (isWsl1KernelRelease(release)) {
+    return unavailable(
+      'linux',
+      'Wsl1Unsupported',
+      `this is WSL1 (kernel ${release}), which cannot create the user namespaces bubblewrap needs to confine commands`,
+      'Move the distribution to WSL2 (`wsl --set-version <distro> 2` in Windows), or choose danger-full-access explicitly',
+    );
+  }
   const env = options.env ?? {};
   const bwrap = options.bwrapPath ?? findBwrap(env, options.cwd);
   if (bwrap === undefined) {

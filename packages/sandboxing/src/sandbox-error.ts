@@ -15,6 +15,8 @@ export type SandboxUnavailableCode =
   | 'BwrapTimedOut'
   /** This operating system has no supported sandbox here. */
   | 'UnsupportedPlatform'
+  /** WSL1: its kernel cannot create the user namespaces bubblewrap needs (WSL2 can). */
+  | 'Wsl1Unsupported'
   /** The seccomp filter has no syscall table for this CPU architecture. */
   | 'UnsupportedArchitecture'
   /** The policy uses a form that cannot be enforced yet (a glob entry, an unknown special path). */

@@ -25,6 +25,7 @@ import {
 import type { ExtensionRegistry } from '@skein/extension-api';
 import { CODEX_VERSION, type UserInput } from '@skein/protocol';
 import { collectGitInfo, ThreadStore, type GitInfo } from '@skein/rollout';
+import { sandboxStartupWarning } from '@skein/sandboxing';
 import { Option, type Command } from 'commander';
 import { ExecError } from '../exec/exec-error.js';
 import { ExecEventMapper } from '../exec/exec-event-mapper.js';
@@ -181,6 +182,8 @@ async function runExec(
   const gitInfo = gitInfoFor(config.cwd, target.resume === undefined && options.ephemeral !== true);
   // CODEX_EXEC_SERVER_URL: commands and patches run on that exec-server; a bad URL stops here.
   const execServerUrl = execServerUrlFrom(io.env);
+  // Asked while the rest starts; a sandbox that cannot run here is said once, before the turn.
+  const sandboxWarning = execServerUrl === undefined ? sandboxStartupWarning(config.sandboxMode !== 'danger-full-access', { env: io.env, cwd: config.cwd }).catch(() => undefined) : undefined;
   if (options.skipGitRepoCheck !== true) requireGitRepository(cwd);
   if (options.ephemeral === true && target.resume !== undefined) {
     throw new ExecError('EphemeralResume', '--ephemeral starts a thread that is never written; it cannot be combined with resume');
@@ -214,6 +217,8 @@ async function runExec(
       installationId: await readInstallationId(config.homeDir),
     });
     const json = options.json === true || options.experimentalJson === true;
+    const sandboxProblem = await sandboxWarning;
+    if (sandboxProblem !== undefined) io.stderr(`warning: ${sandboxProblem}\n`);
     const mapper = new ExecEventMapper();
     const human = new HumanOutput({ write: io.stderr, color: useColor(options.color, io.stderrIsTerminal === true, io.env) });
     // Once a signal ends the run, nothing more is printed: Codex's exec exits 128+signal without a
