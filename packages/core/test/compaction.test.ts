@@ -150,6 +150,29 @@ describe('compaction', () => {
     expect(inputOf(server.requests[1]!)).toContainEqual(expect.objectContaining({ type: 'compaction', encrypted_content: 'sealed-summary' }));
   });
 
+  it("gives a provider's compaction item that came without an id one, which resume and rollback find again (the seed's id rule)", async () => {
+    const compaction = { type: 'compaction', encrypted_content: 'sealed-summary' };
+    server.expect([
+      sse(outputItemDone(compaction), assistantMessage('Noted.'), completed()),
+      sse(assistantMessage('Wrong turn.'), completed()),
+      sse(assistantMessage('Again.'), completed()),
+    ]);
+    const started = await thread([]);
+    const handle = started.thread;
+    await handle.runTurn(say('first'));
+    const installed = handle.history().find((item) => item.type === 'compaction');
+    expect(installed?.id).toEqual(expect.any(String));
+    await handle.runTurn(say('second'));
+    await handle.close();
+    appendFileSync(handle.path!, `${JSON.stringify({ timestamp: new Date().toISOString(), type: 'event_msg', payload: { type: 'thread_rolled_back', num_turns: 1 } })}\n`);
+
+    const resumed = await (await started.newManager()).resume(handle.threadId, { onEvent: () => undefined });
+    expect(resumed.history().find((item) => item.type === 'compaction')).toEqual(installed);
+    await resumed.runTurn(say('third'));
+    expect(inputOf(server.requests.at(-1)!)).toContainEqual(expect.objectContaining({ type: 'compaction', id: installed!.id, encrypted_content: 'sealed-summary' }));
+    await resumed.close();
+  });
+
   it('compacts between two samplings of a turn when a response pushes usage over the limit', async () => {
     server.expect([
       sse(functionCall('lookup', '{}', { callId: 'call-1' }), completed(over)),
