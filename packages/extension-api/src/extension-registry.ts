@@ -2,6 +2,7 @@
 // what it contributes; the registry groups contributions by kind, in installation order.
 import { BUILT_IN_CONTEXT_FRAGMENTS, contextFragmentMarkersCollide, type ContextFragmentDefinition } from '@skein/protocol';
 import type { ContextContributor } from './context-contributor.js';
+import type { HookContributor } from './hook-contributor.js';
 import type { ThreadLifecycleContributor } from './thread-lifecycle-contributor.js';
 import type { ToolContributor } from './tool-contributor.js';
 import type { TurnInputContributor } from './turn-input-contributor.js';
@@ -22,6 +23,8 @@ export interface Extension {
   readonly lifecycle?: ThreadLifecycleContributor;
   readonly tools?: ToolContributor;
   readonly worldState?: readonly WorldStateContributor[];
+  /** Lifecycle hooks, run beside the user's command hooks (they need no trust: installing the extension is the trust). */
+  readonly hooks?: readonly HookContributor[];
   /** The context fragments `context` renders (`defineContextFragment`); their markers must be the extension's own. */
   readonly fragments?: readonly ContextFragmentDefinition[];
 }
@@ -40,6 +43,7 @@ export interface ExtensionRegistry {
   readonly lifecycle: readonly Contribution<ThreadLifecycleContributor>[];
   readonly tools: readonly Contribution<ToolContributor>[];
   readonly worldState: readonly Contribution<WorldStateContributor>[];
+  readonly hooks: readonly Contribution<HookContributor>[];
   /** Each extension's fragment definitions. */
   readonly fragments: readonly Contribution<ContextFragmentDefinition>[];
   /** Every fragment history must recognise as context: the built-ins, then the extensions'. Hosts pass it to the thread store. */
@@ -107,6 +111,7 @@ export class ExtensionRegistryBuilder {
       lifecycle: collect((extension) => extension.lifecycle),
       tools: collect((extension) => extension.tools),
       worldState: extensions.flatMap((extension) => (extension.worldState ?? []).map((contributor) => ({ extensionId: extension.id, contributor }))),
+      hooks: extensions.flatMap((extension) => (extension.hooks ?? []).map((contributor) => ({ extensionId: extension.id, contributor }))),
       fragments: extensions.flatMap((extension) => (extension.fragments ?? []).map((contributor) => ({ extensionId: extension.id, contributor }))),
       contextFragments: [...BUILT_IN_CONTEXT_FRAGMENTS, ...extensions.flatMap((extension) => extension.fragments ?? [])],
     });

@@ -2,6 +2,7 @@
 
 export type { ContextContributor, ContextRequest } from './context-contributor.js';
 export type { TurnInputContributor, TurnInputRequest } from './turn-input-contributor.js';
+export type { HookContributor, HookEventName, HookInput, HookOutput } from './hook-contributor.js';
 export type { ThreadEnvironments } from './thread-environments.js';
 export type { HostNotices } from './host-notices.js';
 export type { ThreadLifecycleContributor, ThreadLifecycleEvent } from './thread-lifecycle-contributor.js';

@@ -1,0 +1,178 @@
+// Runs the hooks one event selects: the thread's trusted command hooks and the extensions' hooks,
+// all at once, each reported to the client as it starts and ends. What they decide is gathered in
+// listing order: the first block wins, every context is kept. Async hooks run behind the turn and
+// decide nothing. With no hook for an event the call costs one lookup.
+import type { Contribution, HookContributor, HookEventName, HookInput } from '@skein/extension-api';
+import { matcherSelects, type CommandHook, type HookSource } from './discover-hooks.js';
+import { kebabName } from './hook-events.js';
+import { commandHookResult, outputResult, type HookEntry, type HookResult } from './hook-result.js';
+import { runCommandHook, type CommandHookExit, type CommandHookRun } from './run-command-hook.js';
+
+/** One run, as `hook/started` and `hook/completed` report it (`HookRunSummary`). */
+export interface HookRunSummary {
+  readonly id: string;
+  readonly eventName: HookEventName;
+  readonly handlerType: 'command';
+  readonly executionMode: 'sync' | 'async';
+  readonly scope: 'thread' | 'turn';
+  readonly sourcePath: string;
+  readonly source: HookSource;
+  readonly displayOrder: number;
+  readonly status: 'running' | 'completed' | 'failed' | 'blocked' | 'stopped';
+  readonly statusMessage: string | null;
+  /** Unix seconds. */
+  readonly startedAt: number;
+  readonly completedAt: number | null;
+  readonly durationMs: number | null;
+  readonly entries: readonly HookEntry[];
+}
+
+/** One event to run hooks for. */
+export interface HookEventRequest {
+  readonly event: HookEventName;
+  readonly input: HookInput;
+  /** What matchers are tested against (a tool's name). */
+  readonly matchValue?: string | undefined;
+  /** Appended to run ids (a tool call's id), so two calls' runs are told apart. */
+  readonly runSuffix?: string | undefined;
+  /** Where command hooks run. */
+  readonly cwd: string;
+  readonly signal: AbortSignal;
+  /** Told of each run as it starts and as it ends. */
+  readonly onRun?: ((phase: 'started' | 'completed', run: HookRunSummary) => void) | undefined;
+}
+
+/** What an event's hooks decided. */
+export interface HookEventOutcome {
+  /** The first blocking run's reason, in listing order. */
+  readonly blocked: { readonly reason: string; readonly runId: string } | undefined;
+  /** Context for the model, in listing order. */
+  readonly contexts: readonly { readonly text: string; readonly runId: string }[];
+  readonly runs: readonly HookRunSummary[];
+}
+
+/** What the engine runs with. */
+export interface HookEngineOptions {
+  readonly hooks: readonly CommandHook[];
+  readonly contributed?: readonly Contribution<HookContributor>[];
+  /** `--dangerously-bypass-hook-trust`: run configured hooks whatever their trust status. */
+  readonly bypassTrust?: boolean;
+  /** The environment command hooks run with (the host's). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly now?: () => number;
+  /** How command hooks are started (tests and benchmarks pass their own). */
+  readonly runCommand?: (run: CommandHookRun) => Promise<CommandHookExit>;
+}
+
+/** A runnable hook of either kind. */
+type Runnable =
+  | { readonly kind: 'command'; readonly hook: CommandHook }
+  | { readonly kind: 'extension'; readonly extensionId: string; readonly contributor: HookContributor; readonly displayOrder: number };
+
+const NO_OUTCOME: HookEventOutcome = { blocked: undefined, contexts: [], runs: [] };
+
+/** The hooks of one thread. */
+export class HookEngine {
+  readonly #byEvent = new Map<HookEventName, Runnable[]>();
+  readonly #options: HookEngineOptions;
+  readonly #now: () => number;
+
+  constructor(options: HookEngineOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    for (const hook of options.hooks) {
+      const runnable = hook.enabled && (hook.trustStatus === 'trusted' || hook.trustStatus === 'managed' || options.bypassTrust === true);
+      if (runnable) this.#add(hook.event, { kind: 'command', hook });
+    }
+    for (const [index, { extensionId, contributor }] of (options.contributed ?? []).entries()) {
+      this.#add(contributor.event, { kind: 'extension', extensionId, contributor, displayOrder: options.hooks.length + index });
+    }
+  }
+
+  #add(event: HookEventName, runnable: Runnable): void {
+    const list = this.#byEvent.get(event) ?? [];
+    list.push(runnable);
+    this.#byEvent.set(event, list);
+  }
+
+  /** Whether any hook would run for `event` (on `matchValue`). */
+  handles(event: HookEventName, matchValue?: string): boolean {
+    return this.#selected(event, matchValue).length > 0;
+  }
+
+  #selected(event: HookEventName, matchValue: string | undefined): Runnable[] {
+    const all = this.#byEvent.get(event);
+    if (all === undefined) return [];
+    return all.filter((runnable) => matcherSelects(runnable.kind === 'command' ? runnable.hook.matcher : runnable.contributor.matcher, matchValue));
+  }
+
+  /** Runs the event's hooks and gathers what they decided. */
+  async run(request: HookEventRequest): Promise<HookEventOutcome> {
+    const selected = this.#selected(request.event, request.matchValue);
+    if (selected.length === 0) return NO_OUTCOME;
+    const sync: Promise<HookRunSummary>[] = [];
+    for (const runnable of selected) {
+      const running = this.#runOne(runnable, request);
+      if (runnable.kind === 'command' && runnable.hook.async) void running;
+      else sync.push(running);
+    }
+    const runs = await Promise.all(sync);
+    const blocking = runs.find((run) => run.status === 'blocked');
+    return {
+      blocked: blocking === undefined ? undefined : { reason: blocking.entries.find((entry) => entry.kind === 'feedback')?.text ?? 'blocked by a hook', runId: blocking.id },
+      contexts: runs.flatMap((run) => run.entries.filter((entry) => entry.kind === 'context').map((entry) => ({ text: entry.text, runId: run.id }))),
+      runs,
+    };
+  }
+
+  async #runOne(runnable: Runnable, request: HookEventRequest): Promise<HookRunSummary> {
+    const started = this.#now();
+    const base = this.#summary(runnable, request, started);
+    request.onRun?.('started', base);
+    const result = await this.#result(runnable, request);
+    const ended = this.#now();
+    const run: HookRunSummary = { ...base, status: result.status, completedAt: Math.floor(ended / 1000), durationMs: Math.max(0, Math.round(ended - started)), entries: result.entries };
+    request.onRun?.('completed', run);
+    return run;
+  }
+
+  #summary(runnable: Runnable, request: HookEventRequest, startedMs: number): HookRunSummary {
+    const suffix = request.runSuffix === undefined ? '' : `:${request.runSuffix}`;
+    const common = {
+      eventName: request.event,
+      handlerType: 'command' as const,
+      scope: request.event === 'sessionStart' ? ('thread' as const) : ('turn' as const),
+      status: 'running' as const,
+      startedAt: Math.floor(startedMs / 1000),
+      completedAt: null,
+      durationMs: null,
+      entries: [],
+    };
+    if (runnable.kind === 'command') {
+      const { hook } = runnable;
+      return { ...common, id: `${kebabName(request.event)}:${hook.displayOrder}:${hook.sourcePath}${suffix}`, executionMode: hook.async ? 'async' : 'sync', sourcePath: hook.sourcePath, source: hook.source, displayOrder: hook.displayOrder, statusMessage: hook.statusMessage };
+    }
+    const sourcePath = `extension:${runnable.extensionId}`;
+    return { ...common, id: `${kebabName(request.event)}:${runnable.displayOrder}:${sourcePath}${suffix}`, executionMode: 'sync', sourcePath, source: 'unknown', displayOrder: runnable.displayOrder, statusMessage: null };
+  }
+
+  async #result(runnable: Runnable, request: HookEventRequest): Promise<HookResult> {
+    if (runnable.kind === 'extension') {
+      try {
+        return outputResult(request.event, (await runnable.contributor.run(request.input, request.signal)) ?? undefined);
+      } catch (error) {
+        return { status: 'failed', entries: [{ kind: 'error', text: `extension '${runnable.extensionId}': ${error instanceof Error ? error.message : String(error)}` }] };
+      }
+    }
+    const run = this.#options.runCommand ?? runCommandHook;
+    const exit = await run({
+      command: runnable.hook.command,
+      cwd: request.cwd,
+      env: this.#options.env,
+      input: JSON.stringify(request.input),
+      timeoutMs: runnable.hook.timeoutSec * 1000,
+      signal: request.signal,
+    });
+    return commandHookResult(request.event, exit);
+  }
+}

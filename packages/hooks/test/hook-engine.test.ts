@@ -1,0 +1,123 @@
+// The engine against real hook scripts: what a hook reads on stdin, how its exit and output decide,
+// and every way a hook can misbehave — each a failed run that blocks nothing.
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { HookInput } from '@skein/extension-api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HookEngine, type CommandHook, type HookRunSummary } from '../src/index.js';
+
+let root: string;
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'skein-hook-engine-'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+function script(name: string, body: string): string {
+  const file = path.join(root, name);
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+function hook(command: string, overrides: Partial<CommandHook> = {}): CommandHook {
+  return {
+    key: `${root}/config.toml:pre_tool_use:0:0`,
+    event: 'preToolUse',
+    matcher: null,
+    command,
+    timeoutSec: 10,
+    async: false,
+    statusMessage: null,
+    source: 'user',
+    sourcePath: `${root}/config.toml`,
+    displayOrder: 0,
+    currentHash: 'sha256:x',
+    trustStatus: 'trusted',
+    enabled: true,
+    ...overrides,
+  };
+}
+
+const input: HookInput = { session_id: 's', turn_id: 't', transcript_path: null, cwd: '/', hook_event_name: 'PreToolUse', model: 'gpt-5.5', permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 'call_1' };
+
+async function run(hooks: CommandHook[], engineOptions: { bypassTrust?: boolean } = {}) {
+  const seen: [string, HookRunSummary][] = [];
+  const engine = new HookEngine({ hooks, env: { PATH: process.env.PATH }, ...engineOptions });
+  const outcome = await engine.run({ event: 'preToolUse', input, matchValue: 'Bash', runSuffix: 'call_1', cwd: root, signal: new AbortController().signal, onRun: (phase, summary) => seen.push([phase, summary]) });
+  return { outcome, seen };
+}
+
+describe('HookEngine', () => {
+  it('gives a hook the event on stdin and blocks with its stderr on exit 2', async () => {
+    const log = path.join(root, 'stdin.json');
+    const { outcome, seen } = await run([hook(`${script('guard', `cat > ${log}; echo "no rm here" >&2; exit 2`)}`)]);
+    expect(JSON.parse(readFileSync(log, 'utf8'))).toEqual(input);
+    expect(outcome.blocked).toEqual({ reason: 'no rm here', runId: `pre-tool-use:0:${root}/config.toml:call_1` });
+    expect(seen.map(([phase, summary]) => [phase, summary.status])).toEqual([['started', 'running'], ['completed', 'blocked']]);
+    expect(seen[1]![1]).toMatchObject({ eventName: 'preToolUse', handlerType: 'command', executionMode: 'sync', scope: 'turn', entries: [{ kind: 'feedback', text: 'no rm here' }] });
+  });
+
+  it('reads JSON answers: a deny, a block decision, additional context', async () => {
+    const deny = script('deny', `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"denied by policy"}}'`);
+    const context = script('context', `echo '{"hookSpecificOutput":{"additionalContext":"be careful"}}'`);
+    const { outcome } = await run([hook(context, { displayOrder: 0 }), hook(deny, { displayOrder: 1 })]);
+    expect(outcome.blocked?.reason).toBe('denied by policy');
+    expect(outcome.contexts.map((entry) => entry.text)).toEqual(['be careful']);
+  });
+
+  it('runs only trusted, enabled hooks whose matcher selects the tool, unless trust is bypassed', async () => {
+    const marker = path.join(root, 'ran');
+    const touch = script('touch', `touch ${marker}`);
+    await run([hook(touch, { trustStatus: 'untrusted' }), hook(touch, { trustStatus: 'modified' }), hook(touch, { enabled: false }), hook(touch, { matcher: 'apply_patch' })]);
+    expect(() => readFileSync(marker)).toThrow();
+    await run([hook(touch, { matcher: 'Ba.*' })]);
+    expect(readFileSync(marker, 'utf8')).toBe('');
+    rmSync(marker);
+    await run([hook(touch, { trustStatus: 'untrusted' })], { bypassTrust: true });
+    expect(readFileSync(marker, 'utf8')).toBe('');
+  });
+
+  it('turns every misbehaving hook into a failed run that blocks nothing', async () => {
+    const notExecutable = path.join(root, 'plain.sh');
+    writeFileSync(notExecutable, 'exit 2\n');
+    const deleted = script('gone', 'exit 2');
+    rmSync(deleted);
+    const hooks = [
+      hook(notExecutable),
+      hook(deleted),
+      hook(script('hangs', 'sleep 30'), { timeoutSec: 1 }),
+      hook(script('floods', 'head -c 10485760 /dev/zero')),
+      hook(script('garbled', `echo '{"decision": '`)),
+      hook(script('wrong-type', `echo '{"decision": 42}'`)),
+      hook(script('fails', 'echo broken >&2; exit 1')),
+    ].map((entry, displayOrder) => ({ ...entry, displayOrder }));
+    const { outcome } = await run(hooks);
+    expect(outcome.blocked).toBeUndefined();
+    expect(outcome.runs.map((summary) => summary.status)).toEqual(Array(hooks.length).fill('failed'));
+    expect(outcome.runs.map((summary) => summary.entries[0]?.text)).toEqual([
+      expect.stringMatching(/code 126/),
+      expect.stringMatching(/code 127/),
+      'the hook did not finish within 1 s',
+      expect.stringMatching(/printed more than 1048576 bytes/),
+      expect.stringMatching(/invalid JSON/),
+      expect.stringMatching(/does not fit: decision/),
+      'the hook exited with code 1: broken',
+    ]);
+  });
+
+  it('runs extension hooks beside command hooks, a throw being a failed run', async () => {
+    const engine = new HookEngine({
+      hooks: [],
+      env: {},
+      contributed: [
+        { extensionId: 'policy', contributor: { event: 'preToolUse', matcher: 'Bash', run: (given) => ((given.tool_input as { command: string }).command.startsWith('rm') ? { decision: 'block', reason: 'policy says no' } : undefined) } },
+        { extensionId: 'broken', contributor: { event: 'preToolUse', run: () => { throw new Error('oops'); } } },
+      ],
+    });
+    const outcome = await engine.run({ event: 'preToolUse', input, matchValue: 'Bash', cwd: root, signal: new AbortController().signal });
+    expect(outcome.blocked?.reason).toBe('policy says no');
+    expect(outcome.runs.map((summary) => [summary.sourcePath, summary.status])).toEqual([['extension:policy', 'blocked'], ['extension:broken', 'failed']]);
+    expect(engine.handles('postToolUse')).toBe(false);
+  });
+});
