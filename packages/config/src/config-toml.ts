@@ -156,6 +156,11 @@ const settings = {
   orchestrator: z.object({ skills: toggle.optional(), mcp: toggle.optional() }).optional(),
   /** `[[skills.config]]`: skills switched on or off, by SKILL.md path or by name (as `skills/config/write` records them). */
   skills: z.looseObject({ config: z.array(SkillToggleToml).optional() }).optional(),
+  /**
+   * `[[hooks.<Event>]]` matcher groups and `[hooks.state."<key>"]` trust, read by @skein/hooks, which
+   * reports a bad entry as a hooks/list error rather than failing the whole config.
+   */
+  hooks: z.record(z.string(), z.unknown()).optional(),
   mcp_servers: z.record(z.string(), McpServerToml).optional(),
   /** `[agents]`: how sub-agents (multi-agent v2) are spawned. Role tables (`[agents.<role>]`) pass through. */
   agents: z

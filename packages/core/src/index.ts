@@ -33,7 +33,8 @@ export { BudgetExhaustedError } from './budgets/budget-exhausted-error.js';
 export { codexErrorInfoOf } from './turn/codex-error-info.js';
 export type { CodexErrorInfo } from './turn/codex-error-info.js';
 export { NO_TURN_HOOKS, combineTurnHooks } from './turn/turn-hooks.js';
-export type { AfterResponseHook, AfterResponseVerdict, BeforeSamplingHook, ResponseGate, SampledResponse, TurnHooks, TurnStep } from './turn/turn-hooks.js';
+export type { AfterResponseHook, AfterResponseVerdict, BeforeSamplingHook, ResponseGate, SampledResponse, StopGate, TurnHooks, TurnStep, TurnStopping } from './turn/turn-hooks.js';
+export { hookLayers } from './session/thread-hooks.js';
 export { SteeredInput } from './turn/steered-input.js';
 export type { CoreEvent } from './turn/core-event.js';
 export { McpConnections } from './mcp/mcp-connections.js';
@@ -57,6 +58,7 @@ export type {
   TurnItemStatus,
   WebSearchTurnItem,
   McpToolCallTurnItem,
+  HookPromptTurnItem,
 } from './turn/turn-item.js';
 export { DEFAULT_BASE_INSTRUCTIONS } from './context/base-instructions.js';
 export { PERMISSIONS_OPEN, renderPermissionsInstructions } from './context/permissions-instructions.js';

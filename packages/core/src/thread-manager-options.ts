@@ -46,6 +46,8 @@ export interface ThreadManagerOptions {
   readonly post?: ModelHttpPost;
   /** Where threads' tools act unless a thread names its own; without one the model is offered no built-in tools. */
   readonly environment?: ThreadEnvironment;
+  /** `--dangerously-bypass-hook-trust`: run configured lifecycle hooks the user has not trusted. */
+  readonly bypassHookTrust?: boolean | undefined;
   /** Hooks for every thread's turns, made per thread (hooks may keep per-thread state). */
   readonly turnHooks?: (thread: { readonly threadId: string }) => Partial<TurnHooks>;
   /** Receives the events of sub-agent threads (multi-agent v2), which no client opened; without it they go nowhere. */

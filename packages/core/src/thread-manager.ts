@@ -301,6 +301,12 @@ export class ThreadManager {
       collaboration: agent?.collaboration,
       mcpEnv: this.#options.env,
       continueGoals: this.#options.continueGoals,
+      lifecycleHooks: {
+        transcriptPath: writer?.path ?? null,
+        contributed: (options.extensions ?? this.#options.extensions).hooks,
+        env: this.#options.env ?? {},
+        bypassTrust: this.#options.bypassHookTrust === true,
+      },
     });
     if (loaded !== undefined && writer !== undefined) {
       extensions.restoreWorldState(loaded.worldState);

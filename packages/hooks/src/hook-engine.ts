@@ -95,6 +95,11 @@ export class HookEngine {
     this.#byEvent.set(event, list);
   }
 
+  /** Whether the event has any hook at all, whatever it would be about. */
+  hasHooks(event: HookEventName): boolean {
+    return (this.#byEvent.get(event)?.length ?? 0) > 0;
+  }
+
   /** Whether any hook would run for `event` (on `matchValue`). */
   handles(event: HookEventName, matchValue?: string): boolean {
     return this.#selected(event, matchValue).length > 0;

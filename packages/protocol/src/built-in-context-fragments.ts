@@ -1,6 +1,7 @@
 // The fragments Skein itself sends, and the user-role ones Codex 0.171.0 records that Skein must
 // recognise when it reads a Codex thread. Extensions may not claim these markers.
 import { defineContextFragment, type ContextFragmentDefinition } from './context-fragment.js';
+import { HOOK_PROMPT_FRAGMENT } from './hook-prompt.js';
 
 /** `<environment_context>`: where the agent runs and what it may touch. */
 export const ENVIRONMENT_CONTEXT_FRAGMENT = defineContextFragment({
@@ -158,4 +159,5 @@ export const BUILT_IN_CONTEXT_FRAGMENTS: readonly ContextFragmentDefinition[] = 
   CONTEXT_WINDOW_FRAGMENT,
   ROLLOUT_BUDGET_FRAGMENT,
   LEGACY_TOKEN_BUDGET_FRAGMENT,
+  HOOK_PROMPT_FRAGMENT,
 ]);

@@ -93,6 +93,7 @@ export {
   USER_INSTRUCTIONS_FRAGMENT,
   USER_SHELL_COMMAND_FRAGMENT,
 } from './built-in-context-fragments.js';
+export { HOOK_PROMPT_FRAGMENT, hookPromptText, parseHookPrompt } from './hook-prompt.js';
 
 export {
   ByteRange,

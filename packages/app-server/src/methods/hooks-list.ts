@@ -1,5 +1,10 @@
-// `hooks/list`: Skein runs no lifecycle hooks yet, so each directory (or the named loaded thread's
-// working directory) gets an entry with no hooks, warnings or errors, in the shape Codex lists them.
+// `hooks/list`: each directory's hooks (or the named loaded thread's), as Codex 0.171.0 lists them —
+// every configured command hook with its key, hash and trust status, in listing order, and what
+// was wrong with a hooks file. A directory whose config cannot load lists that as its error.
+import path from 'node:path';
+import type { Config } from '@skein/config';
+import { hookLayers } from '@skein/core';
+import { discoverHooks, type CommandHook } from '@skein/hooks';
 import { HooksListParams } from '@skein/protocol';
 import { AppServerRequestError } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod } from '../method.js';
@@ -10,20 +15,56 @@ export const HOOKS_LIST_METHODS: ReadonlyMap<string, AppServerMethod> = new Map(
     'hooks/list',
     defineMethod({
       params: HooksListParams,
-      handle(params, { server }) {
+      async handle(params, { server }) {
         const named = params.threadId ?? null;
         if (named !== null) {
           if (params.cwds !== undefined) throw AppServerRequestError.invalidRequest('hooks/list takes a threadId or cwds, not both');
-          return { data: [emptyEntry(server.threads.loaded(named).config.cwd)] };
+          const { config } = server.threads.loaded(named);
+          return { data: [await entryFor(config.cwd, config)] };
         }
         // Codex echoes each cwd as sent, and lists for its working directory when none is given.
-        const cwds = params.cwds === undefined || params.cwds.length === 0 ? [server.config.config.cwd] : params.cwds;
-        return { data: cwds.map(emptyEntry) };
+        const base = server.config.config.cwd;
+        const cwds = params.cwds === undefined || params.cwds.length === 0 ? [base] : params.cwds;
+        const data = await Promise.all(
+          cwds.map(async (cwd) => {
+            try {
+              return await entryFor(cwd, (await server.loadConfig(path.resolve(base, cwd))).config);
+            } catch (error) {
+              return { cwd, hooks: [], warnings: [], errors: [{ path: cwd, message: error instanceof Error ? error.message : String(error) }] };
+            }
+          }),
+        );
+        return { data };
       },
     }),
   ],
 ]);
 
-function emptyEntry(cwd: string) {
-  return { cwd, hooks: [], warnings: [], errors: [] };
+async function entryFor(cwd: string, config: Config) {
+  const catalog = await discoverHooks(hookLayers(config.layers));
+  return { cwd, hooks: catalog.hooks.map(hookMetadata), warnings: catalog.warnings, errors: catalog.errors };
+}
+
+/** One hook, with the fields in Codex's order. */
+function hookMetadata(hook: CommandHook) {
+  return {
+    key: hook.key,
+    eventName: hook.event,
+    handlerType: 'command',
+    command: hook.command,
+    async: hook.async,
+    matcher: hook.matcher,
+    timeoutSec: hook.timeoutSec,
+    statusMessage: hook.statusMessage,
+    additionalContextLimit: null,
+    sourcePath: hook.sourcePath,
+    source: hook.source,
+    pluginId: null,
+    environmentId: null,
+    displayOrder: hook.displayOrder,
+    enabled: hook.enabled,
+    isManaged: false,
+    currentHash: hook.currentHash,
+    trustStatus: hook.trustStatus,
+  };
 }

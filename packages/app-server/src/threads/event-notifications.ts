@@ -1,5 +1,5 @@
 // The core events that become a notification of their own, whatever turn the thread is in:
-// progress, retries, warnings, safety buffering, MCP server starts and the thread's goal. The rest need the thread's
+// progress, retries, warnings, safety buffering, hook runs, MCP server starts and the thread's goal. The rest need the thread's
 // turn state and are LiveThread's.
 import type { CoreEvent } from '@skein/core';
 
@@ -20,6 +20,8 @@ export function eventNotification(threadId: string, event: CoreEvent): EventNoti
       return now('error', { threadId, turnId: event.turnId, willRetry: true, error: { message: `${event.reason}; retrying (attempt ${event.attempt})`, codexErrorInfo: null, additionalDetails: null } });
     case 'warning':
       return now('warning', { threadId, message: event.message });
+    case 'hookRun':
+      return now(event.phase === 'started' ? 'hook/started' : 'hook/completed', { threadId, turnId: event.turnId, run: event.run });
     case 'safetyBuffering':
       // Codex always shows its buffering UI for the notice (0.171.0, probed; the enabling header changes nothing).
       return now('model/safetyBuffering/updated', {

@@ -306,10 +306,11 @@ export class LiveThread {
       case 'toolProgress':
       case 'sessionConfigured':
       case 'threadNameUpdated':
-      case 'reasoningSummaryDelta': // This one and the next seven went out above (eventNotification).
+      case 'reasoningSummaryDelta': // This one and the next eight went out above (eventNotification).
       case 'streamRetrying':
       case 'warning':
       case 'safetyBuffering':
+      case 'hookRun':
       case 'mcpToolCallProgress':
       case 'mcpServerStatus':
       case 'goalUpdated':

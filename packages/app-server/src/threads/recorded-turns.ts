@@ -2,9 +2,9 @@
 // each surviving turn with the user's messages, the commands that ran and the agent's answers, in
 // the order the rollout holds them, with the turn's start and end times.
 import { displayCommand, webSearchOf } from '@skein/core';
-import { isKnownResponseItem, type ContextFragmentDefinition, type ResponseItem } from '@skein/protocol';
+import { isKnownResponseItem, parseHookPrompt, type ContextFragmentDefinition, type ResponseItem } from '@skein/protocol';
 import { forEachThreadLine, isUserTurnBoundary, userMessageText, type LoadedThread, type RolloutLine } from '@skein/rollout';
-import { agentMessageItem, commandExecutionItem, fileChangeItem, mcpToolCallItem, reasoningItem, webSearchItem, type WireObject } from './thread-items.js';
+import { agentMessageItem, commandExecutionItem, fileChangeItem, hookPromptItem, mcpToolCallItem, reasoningItem, webSearchItem, type WireObject } from './thread-items.js';
 import * as z from 'zod';
 
 interface TurnTrace {
@@ -135,6 +135,8 @@ function threadItemOf(line: RolloutLine, contextFragments: readonly ContextFragm
     if (isUserTurnBoundary(item, contextFragments)) {
       return { type: 'userMessage', id: item.id ?? '', clientId: null, content: [{ type: 'text', text: userMessageText(item) ?? '', text_elements: [] }], startedAtMs: at, completedAtMs: at };
     }
+    const hookPrompt = (item as { role?: unknown }).role === 'user' ? parseHookPrompt(userMessageText(item) ?? '') : undefined;
+    if (hookPrompt !== undefined) return hookPromptItem(item.id ?? '', [{ hookRunId: hookPrompt.runId, text: hookPrompt.text }], at, at);
     if ((item as { role?: unknown }).role !== 'assistant') return undefined;
     return agentMessageItem(item, userMessageText(item) ?? '', at, at);
   }

@@ -113,6 +113,11 @@ export function fileChangeItem(
   };
 }
 
+/** What a hook told the model to go on with. */
+export function hookPromptItem(id: string, fragments: readonly { readonly hookRunId: string; readonly text: string }[], startedAtMs: number, completedAtMs: number | null): WireObject {
+  return { type: 'hookPrompt', id, fragments: fragments.map(({ text, hookRunId }) => ({ text, hookRunId })), startedAtMs, completedAtMs };
+}
+
 /** An image the model looked at. */
 export function imageViewItem(id: string, path: string): WireObject {
   return { type: 'imageView', id, path };
@@ -121,6 +126,8 @@ export function imageViewItem(id: string, path: string): WireObject {
 /** The v2 item of one of core's turn items. */
 export function threadItem(item: TurnItem): WireObject {
   switch (item.kind) {
+    case 'hookPrompt':
+      return hookPromptItem(item.id, item.fragments, item.startedAtMs, item.completedAtMs);
     case 'agentMessage':
       return agentMessageItem(item, item.text, item.startedAtMs, item.completedAtMs);
     case 'reasoning':

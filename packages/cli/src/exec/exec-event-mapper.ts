@@ -67,6 +67,7 @@ export class ExecEventMapper {
       case 'goalUpdated': // Codex's JSON stream shows nothing of goals.
       case 'goalCleared':
       case 'safetyBuffering': // Nor of a safety-buffered response (probed); the held output arrives as usual.
+      case 'hookRun': // Hook runs are the app-server's hook/started and hook/completed; the JSON stream has no such line.
         return [];
     }
   }
@@ -91,6 +92,7 @@ export class ExecEventMapper {
       case 'reasoning':
       case 'imageView':
       case 'contextCompaction':
+      case 'hookPrompt':
         return [];
     }
   }
@@ -127,6 +129,7 @@ export class ExecEventMapper {
       case 'imageView':
       case 'contextCompaction':
       case 'subAgentActivity':
+      case 'hookPrompt':
         return [];
     }
   }

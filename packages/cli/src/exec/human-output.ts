@@ -138,6 +138,9 @@ export class HumanOutput {
       case 'goalCleared':
       case 'safetyBuffering': // Codex's exec shows nothing of it either (probed).
         return;
+      case 'hookRun':
+        if (event.phase === 'completed' && event.run.status !== 'completed') this.#hookRun(event.run);
+        return;
       case 'sessionConfigured':
       case 'threadNameUpdated':
       case 'threadTokenUsage':
@@ -150,6 +153,13 @@ export class HumanOutput {
       case 'compactionEnded':
         return;
     }
+  }
+
+  /** A hook that blocked or failed says so; one that just ran is quiet. */
+  #hookRun(run: Extract<CoreEvent, { type: 'hookRun' }>['run']): void {
+    const detail = run.entries.map((entry) => entry.text).join('; ');
+    const color = run.status === 'blocked' ? 'yellow' : 'red';
+    this.#write(`${this.#style(color, `hook ${run.eventName} ${run.status}:`)} ${detail === '' ? run.sourcePath : detail}\n`);
   }
 
   #mcpToolCall(phase: 'started' | 'completed', item: McpToolCallTurnItem): void {

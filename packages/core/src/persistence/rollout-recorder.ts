@@ -250,7 +250,8 @@ function rolloutItem(item: TurnItem): Record<string, unknown> | undefined {
     case 'imageView':
     case 'collabAgentToolCall':
     case 'subAgentActivity':
-      // Messages and reasoning are in the history (a wait's call and output too); image views are not recorded.
+    case 'hookPrompt':
+      // Messages, reasoning and hook prompts are in the history (a wait's call and output too); image views are not recorded.
       return undefined;
   }
 }

@@ -1,4 +1,5 @@
 // What a thread session is built from (every capability injected), and the base instructions it runs with.
+import type { LifecycleHookSettings } from './thread-hooks.js';
 import type { RolloutBudgetLedger } from '../budgets/rollout-budget-ledger.js';
 import type { Config } from '@skein/config';
 import type { ResponseItem, UuidV7Source } from '@skein/protocol';
@@ -61,6 +62,8 @@ export interface ThreadSessionOptions {
   readonly clientRequests?: ClientRequests | undefined;
   /** Hooks every turn of this thread runs: before-sampling ones before steered input, after-response ones after token accounting. */
   readonly hooks?: Partial<TurnHooks> | undefined;
+  /** The user's and the extensions' lifecycle hooks (none without it). */
+  readonly lifecycleHooks?: LifecycleHookSettings | undefined;
   /** The thread's place in its agent tree (its path, who spawned it), for request metadata. */
   readonly agent?: AgentPlace | undefined;
   /** For a thread of an agent tree: the message that tells it its role (its delegation mode follows it). */

@@ -33,6 +33,9 @@ import { TokenAccounting, type TokenUsageReport } from './token-accounting.js';
 import { ThreadUserShell } from './thread-user-shell.js';
 import { ThreadSessionError, type ActiveTurn, type TurnSlot } from './active-turn.js';
 import { InjectedItems } from './injected-items.js';
+import { hookOpening, hookStopGate, withHookOpening } from './hook-turn-events.js';
+import { hookToolCalls } from './hook-tool-calls.js';
+import { ThreadHooks } from './thread-hooks.js';
 import { OfferedToolsRecord } from './offered-tools-record.js';
 import { worldStateStep } from './world-state-step.js';
 import { requestMetadata, sharedRequestFields, type RequestPlace } from './turn-requests.js';
@@ -83,6 +86,8 @@ export class ThreadSession {
   /** The model the last turn ran with (unknown after a resume until a turn runs). */
   #lastTurnModel: ModelInfo | undefined;
   readonly #offeredTools: OfferedToolsRecord;
+  /** The user's and the extensions' lifecycle hooks. */
+  readonly #hooks: ThreadHooks;
   /** The delegation mode the client chose (a thread of an agent tree tells its model; sticky across turns and resume). */
   #multiAgentMode: MultiAgentMode = 'explicitRequestOnly';
 
@@ -106,6 +111,16 @@ export class ThreadSession {
     });
     this.#items = new TurnItems(() => options.clock.now().getTime());
     this.#offeredTools = new OfferedToolsRecord(options.recorder);
+    const { lifecycleHooks } = options;
+    this.#hooks = new ThreadHooks({
+      transcriptPath: lifecycleHooks?.transcriptPath ?? null,
+      contributed: lifecycleHooks?.contributed ?? [],
+      env: lifecycleHooks?.env ?? {},
+      bypassTrust: lifecycleHooks?.bypassTrust ?? false,
+      sessionId: this.sessionId,
+      emit,
+      sessionStart: options.historyInitialization === 'cold_resume' ? 'resume' : 'startup',
+    });
     const clientRequests = options.clientRequests === undefined ? undefined : withApprovalItems(options.clientRequests, this.#items, (events) => events.forEach((event) => this.#announce(event)));
     this.environments = new EnvironmentState(options.environment, { monotonicMs: options.clock.monotonicMs, onCommandEvent: (event) => this.#onCommandEvent(event) });
     options.extensions.useEnvironments(() => this.environments.toolEnvironments(this.#config));
@@ -261,6 +276,8 @@ export class ThreadSession {
       const environments = new TurnEnvironments(active.environments, this.environments, config, (turnConfig) => this.#context.environmentUpdate(turnConfig));
       const { selection } = environments;
       const router = await this.#tools.router(config, model, selection.usable, selection.ids.length > 1);
+      const hookRunner = await this.#hooks.forTurn(config, model.slug);
+      const stopGate = hookStopGate(hookRunner, (message) => this.#emit({ type: 'warning', message }));
       const turnStartedAtMs = this.#options.clock.now().getTime();
       // Read before each request: a compaction moves the turn to the next window.
       const metadata = (compaction?: CompactionTrigger) => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: options.clientMetadata, turnTrigger: options.turnTrigger });
@@ -272,7 +289,7 @@ export class ThreadSession {
           client: this.#options.client,
           history: this.history,
           router,
-          calls: new TurnToolCalls({ router, ...environments.callOptions, approvals: this.#approvals, emit, newCallId: () => `call_${this.#uuid()}` }),
+          calls: new TurnToolCalls({ router, ...environments.callOptions, approvals: this.#approvals, emit, newCallId: () => `call_${this.#uuid()}`, hooks: hookToolCalls(hookRunner) }),
           model,
           request: {
             ...sharedRequestFields(config, this.threadId, metadata().clientMetadata),
@@ -293,7 +310,7 @@ export class ThreadSession {
             },
             this.#budgets.hooks,
             this.#options.hooks ?? {},
-            { beforeSampling: [this.#injected, active.steered], responseGates: [this.#goalWork.accounting] },
+            { beforeSampling: [this.#injected, active.steered], responseGates: [this.#goalWork.accounting], stopGates: stopGate === undefined ? [] : [stopGate] },
           ),
         },
         {
@@ -305,11 +322,14 @@ export class ThreadSession {
             // compaction due); the model that held the history writes the summary.
             if (this.#compaction.isDue(config, model)) await this.#compaction.compact(compaction('pre_turn', this.#lastTurnModel ?? model));
             this.#lastTurnModel = model;
-            const assembled = await this.#context.assemble(config, model, turnId, input);
+            const prompt = input.some((part) => part.type === 'text') ? input.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n') : undefined;
+            const hooked = await hookOpening(hookRunner, { turnId, signal, sessionStart: this.#hooks.takeSessionStart(), prompt });
+            const assembled = withHookOpening(await this.#context.assemble(config, model, turnId, input), hooked);
             // Codex records what a code-mode model is offered ahead of the turn's context.
             this.#offeredTools.record(router.additionalTools);
             const withItems = options.inputItems === undefined ? assembled : { ...assembled, input: [...assembled.input, ...options.inputItems] };
             const { userMessage } = options;
+            if (hooked.blocked !== undefined) return { ...withItems, stopBeforeSampling: hooked.blocked };
             return userMessage === undefined ? withItems : { ...withItems, onInputRecorded: () => this.#options.recorder.recordUserMessage(turnId, userMessage, input) };
           },
           signal,

@@ -6,6 +6,7 @@ import { toolOutputFor, type ResponseItem } from '@skein/protocol';
 import type { CoreEvent } from '../turn/core-event.js';
 import { requestedEnvironmentId } from './environment-choice.js';
 import { NO_USABLE_ENVIRONMENT } from './require-environment.js';
+import type { ToolCallHooks } from './tool-call-hooks.js';
 import { isToolSearchCall, type ToolCall, type ToolRouter, type ToolSearchCall } from './tool-router.js';
 
 /** How deep tools may call tools through `dispatch` before the call is refused. */
@@ -34,6 +35,8 @@ export interface TurnToolCallsOptions {
   readonly emit: (event: CoreEvent) => void;
   /** Ids for the calls tools make through `dispatch`. */
   readonly newCallId: () => string;
+  /** The lifecycle hooks around the model's calls (not around nested ones), when the thread has any. */
+  readonly hooks?: ToolCallHooks | undefined;
 }
 
 /** The turn calls belong to. */
@@ -62,19 +65,30 @@ export class TurnToolCalls {
    * call starts; a call that did not finish has no output (the turn records the aborted one).
    */
   async runAll(calls: readonly (ToolCall | ToolSearchCall)[], turn: TurnScope): Promise<(ResponseItem | undefined)[]> {
-    const { router } = this.#options;
+    const { router, hooks } = this.#options;
     const { signal } = turn;
-    const outputs: (ResponseItem | undefined)[] = calls.map(() => undefined);
+    // A call's output, after any context a hook added for it.
+    const outputs: (readonly ResponseItem[] | undefined)[] = calls.map(() => undefined);
     const run = async (call: ToolCall | ToolSearchCall, index: number) => {
       if (signal.aborted) return;
       this.#options.emit({ type: 'itemStarted', turnId: turn.turnId, item: call });
       try {
         if (isToolSearchCall(call)) {
-          outputs[index] = await router.search(call, signal);
+          outputs[index] = [await router.search(call, signal)];
           return;
         }
         const context = this.#context(turn, call.call_id, 0, requestedEnvironmentId(call));
-        outputs[index] = typeof context === 'string' ? toolOutputFor(call, context) : (await router.dispatch(call, context)).item;
+        if (typeof context === 'string') {
+          outputs[index] = [toolOutputFor(call, context)];
+          return;
+        }
+        const blocked = await hooks?.beforeCall(call, turn);
+        if (blocked !== undefined) {
+          outputs[index] = [toolOutputFor(call, blocked)];
+          return;
+        }
+        const { item } = await router.dispatch(call, context);
+        outputs[index] = hooks === undefined ? [item] : await hooks.afterCall(call, item, turn);
       } catch (error) {
         // The router turns ordinary failures into outputs; an interrupt ends the calls quietly.
         if (!signal.aborted) throw error;
@@ -92,7 +106,7 @@ export class TurnToolCalls {
       await run(call, index);
     }
     await settle(together);
-    return outputs;
+    return outputs.flatMap((items): (ResponseItem | undefined)[] => (items === undefined ? [undefined] : [...items]));
   }
 
   /**

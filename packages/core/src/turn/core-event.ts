@@ -1,5 +1,6 @@
 // The engine's own event stream, one per thread. The app-server and `exec` map these to their wire
 // formats; nothing here is a wire shape.
+import type { HookRunSummary } from '@skein/hooks';
 import type { ThreadGoal } from '../goals/thread-goal.js';
 import type { McpStartupState } from '../mcp/mcp-connections.js';
 import type { ResponseItem } from '@skein/protocol';
@@ -114,5 +115,7 @@ export type CoreEvent =
       readonly reasons: readonly string[];
       readonly fasterModel: string | undefined;
     }
+  /** A lifecycle hook started or ended (app-server `hook/started`, `hook/completed`); `turnId` null outside a turn. */
+  | { readonly type: 'hookRun'; readonly phase: 'started' | 'completed'; readonly turnId: string | null; readonly run: HookRunSummary }
   /** Something the user should know that did not stop the thread (a failing extension, …). */
   | { readonly type: 'warning'; readonly message: string };

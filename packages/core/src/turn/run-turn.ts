@@ -18,7 +18,7 @@ import type { TurnToolCalls } from '../tools/turn-tool-calls.js';
 import type { CoreEvent } from './core-event.js';
 import type { ThreadSessionError } from '../session/active-turn.js';
 import type { TokenUsage } from '../model-client/response-event.js';
-import { NO_TURN_HOOKS, type AfterResponseVerdict, type SampledResponse, type TurnHooks, type TurnStep } from './turn-hooks.js';
+import { NO_TURN_HOOKS, type AfterResponseVerdict, type SampledResponse, type TurnHooks, type TurnStep, type TurnStopping } from './turn-hooks.js';
 
 /** What a turn runs with; the session owns these and passes them in. */
 export interface TurnDependencies {
@@ -61,7 +61,9 @@ export interface TurnParameters {
    * turn), and gives the turn's context and input in place of `context` and `input`. A model error
    * here fails the turn.
    */
-  readonly open?: () => Promise<Pick<TurnParameters, 'context' | 'onContextRecorded' | 'input' | 'onInputRecorded'>>;
+  readonly open?: () => Promise<Pick<TurnParameters, 'context' | 'onContextRecorded' | 'input' | 'onInputRecorded' | 'stopBeforeSampling'>>;
+  /** Why the turn ends once its context is recorded, without asking the model (a UserPromptSubmit hook blocked the prompt). */
+  readonly stopBeforeSampling?: string | undefined;
   readonly signal: AbortSignal;
   /** Request headers (session and thread ids, turn metadata). */
   readonly headers?: Readonly<Record<string, string>>;
@@ -108,8 +110,14 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
     const opening = params.open === undefined ? params : await params.open();
     recordAndAnnounce(deps, opening.context ?? [], turnId);
     opening.onContextRecorded?.();
+    if (opening.stopBeforeSampling !== undefined) {
+      deps.emit({ type: 'warning', message: `the prompt was not sent to the model: ${opening.stopBeforeSampling}` });
+      deps.emit({ type: 'turnCompleted', turnId, lastAgentMessage: undefined });
+      return { status: 'completed', lastAgentMessage: undefined };
+    }
     recordAndAnnounce(deps, opening.input ?? [], turnId);
     opening.onInputRecorded?.();
+    let continuations = 0;
     for (let samplingIndex = 0; ; samplingIndex++) {
       const step: TurnStep = { turnId, samplingIndex, signal, history: () => deps.history.forPrompt() };
       for (const hook of hooks.beforeSampling) recordAndAnnounce(deps, await hook.beforeSampling(step), turnId);
@@ -137,6 +145,13 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
       if (verdict !== undefined || (calls.length === 0 && !pending)) {
         if (verdict !== undefined) deps.emit({ type: 'warning', message: `the turn was ended: ${verdict.reason}` });
         const lastAgentMessage = lastAssistantText(produced);
+        // A stop gate may send the turn on, with what it wants the model to read.
+        const more = verdict === undefined ? await beforeStop(hooks, step, { lastAgentMessage, continuations }) : [];
+        if (more.length > 0) {
+          continuations += 1;
+          recordAndAnnounce(deps, more, turnId);
+          continue;
+        }
         deps.emit({ type: 'turnCompleted', turnId, lastAgentMessage });
         return { status: 'completed', lastAgentMessage };
       }
@@ -172,6 +187,15 @@ function gateResponse(hooks: TurnHooks, step: TurnStep, response: SampledRespons
     if (stop !== undefined) return stop;
   }
   return undefined;
+}
+
+/** Runs the stop gates until one sends the turn on. */
+async function beforeStop(hooks: TurnHooks, step: TurnStep, stopping: TurnStopping): Promise<readonly ResponseItem[]> {
+  for (const gate of hooks.stopGates ?? []) {
+    const items = await gate.beforeStop(step, stopping);
+    if (items.length > 0) return items;
+  }
+  return [];
 }
 
 /** Runs every after-response hook; the first that ends the turn decides. */

@@ -1,7 +1,8 @@
 // The turn runner's hook points: before each sampling request (compaction, reminders, world state,
 // environment updates, steered input), once a response has completed but before its tools run (a
-// spent budget stops the turn there), and after each response (token accounting, budgets). Later
-// features register hooks; the loop itself does not change.
+// spent budget stops the turn there), after each response (token accounting, budgets), and when the
+// turn would end (a Stop hook may send it on). Later features register hooks; the loop itself does
+// not change.
 import type { ResponseItem } from '@skein/protocol';
 import type { BudgetExhaustedError } from '../budgets/budget-exhausted-error.js';
 import type { TokenUsage } from '../model-client/response-event.js';
@@ -56,15 +57,30 @@ export interface ResponseGate {
   gateResponse(step: TurnStep, response: SampledResponse): BudgetExhaustedError | undefined;
 }
 
+/** Where a turn stands when it would end. */
+export interface TurnStopping {
+  readonly lastAgentMessage: string | undefined;
+  /** How many times a stop gate has already sent this turn on. */
+  readonly continuations: number;
+}
+
+/** Runs when a turn would end (its model answered without calling a tool): it may send the turn on. */
+export interface StopGate {
+  readonly name: string;
+  /** Items to record before sampling once more (a hook's prompt); none lets the turn end. */
+  beforeStop(step: TurnStep, stopping: TurnStopping): Promise<readonly ResponseItem[]>;
+}
+
 /** A turn's hooks, each list run in order. */
 export interface TurnHooks {
   readonly beforeSampling: readonly BeforeSamplingHook[];
   readonly responseGates?: readonly ResponseGate[];
   readonly afterResponse: readonly AfterResponseHook[];
+  readonly stopGates?: readonly StopGate[];
 }
 
 /** No hooks. */
-export const NO_TURN_HOOKS: TurnHooks = { beforeSampling: [], responseGates: [], afterResponse: [] };
+export const NO_TURN_HOOKS: TurnHooks = { beforeSampling: [], responseGates: [], afterResponse: [], stopGates: [] };
 
 /** Joins hook sets, keeping each list's order (earlier sets first). */
 export function combineTurnHooks(...sets: readonly Partial<TurnHooks>[]): TurnHooks {
@@ -72,5 +88,6 @@ export function combineTurnHooks(...sets: readonly Partial<TurnHooks>[]): TurnHo
     beforeSampling: sets.flatMap((set) => set.beforeSampling ?? []),
     responseGates: sets.flatMap((set) => set.responseGates ?? []),
     afterResponse: sets.flatMap((set) => set.afterResponse ?? []),
+    stopGates: sets.flatMap((set) => set.stopGates ?? []),
   };
 }

@@ -151,8 +151,15 @@ export interface SubAgentActivityTurnItem {
   readonly completedAtMs: number | null;
 }
 
+/** What a hook told the model to go on with (a Stop hook's block), shown as Codex's `hookPrompt` item. */
+export interface HookPromptTurnItem extends Timed {
+  readonly kind: 'hookPrompt';
+  readonly fragments: readonly { readonly hookRunId: string; readonly text: string }[];
+}
+
 /** Any item of a turn. */
 export type TurnItem =
+  | HookPromptTurnItem
   | AgentMessageTurnItem
   | ReasoningTurnItem
   | CommandTurnItem

@@ -2,10 +2,10 @@
 // turn, when an item starts and completes, with its state. Each open item keeps the turn it began
 // in; a new turn starts with no open items, so what a command of an earlier turn still prints once
 // the next one has begun belongs to no item.
-import { isKnownResponseItem, messageText, type ResponseItem } from '@skein/protocol';
+import { isKnownResponseItem, messageText, parseHookPrompt, type ResponseItem } from '@skein/protocol';
 import type { CommandApprovalRequest, FileChangeApprovalRequest } from '../session/client-requests.js';
 import type { CoreEvent } from './core-event.js';
-import type { CommandTurnItem, FileChangeTurnItem, TurnItem, WebSearchTurnItem } from './turn-item.js';
+import type { CommandTurnItem, FileChangeTurnItem, HookPromptTurnItem, TurnItem, WebSearchTurnItem } from './turn-item.js';
 
 /** The open items of the running turn, and the events their changes produce. */
 export class TurnItems {
@@ -183,6 +183,11 @@ export class TurnItems {
     if (item.type === 'message' && item.role === 'assistant') {
       this.#messages.delete(item.id);
       return [completed(turnId, { kind: 'agentMessage', id: item.id, text: messageText(item), phase: item.phase ?? null, startedAtMs, completedAtMs: now })];
+    }
+    const hookPrompt = item.type === 'message' && item.role === 'user' ? parseHookPrompt(messageText(item)) : undefined;
+    if (hookPrompt !== undefined) {
+      const prompt: HookPromptTurnItem = { kind: 'hookPrompt', id: item.id, fragments: [{ hookRunId: hookPrompt.runId, text: hookPrompt.text }], startedAtMs: now, completedAtMs: null };
+      return [started(turnId, prompt), completed(turnId, { ...prompt, completedAtMs: now })];
     }
     if (item.type === 'reasoning') {
       this.#messages.delete(item.id);

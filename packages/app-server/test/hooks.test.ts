@@ -1,0 +1,143 @@
+// Lifecycle hooks end to end, against real hook scripts: what each hook read on stdin, what the
+// model then received, what the client was told (hook/started, hook/completed, hookPrompt items),
+// and that a blocked command never ran (its file is still on disk) and an untrusted hook never ran.
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { hookHash } from '@skein/hooks';
+import { assistantMessage, completed, functionCall, sse, type AppServerTestClient } from '@skein/test-support';
+import { describe, expect, it } from 'vitest';
+import { useModelScenario } from './support/model-scenario.js';
+
+const scenario = useModelScenario();
+
+interface HookSpec {
+  readonly event: 'preToolUse' | 'postToolUse' | 'userPromptSubmit' | 'sessionStart' | 'stop';
+  readonly matcher?: string;
+  readonly script: string;
+  readonly trusted: boolean;
+}
+
+/** Writes each hook's script and the config that declares it (trusted by its hash when `trusted`). */
+function configureHooks(hooks: readonly HookSpec[]): { readonly log: string; readonly configFile: string } {
+  const { home } = scenario();
+  const configFile = path.join(home.home, 'config.toml');
+  const log = path.join(home.home, 'hook-inputs.jsonl');
+  const tables: string[] = [];
+  hooks.forEach((hook, index) => {
+    const script = path.join(home.home, `hook-${index}.sh`);
+    writeFileSync(script, `#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' "$input" >> ${log}\n${hook.script}\n`);
+    chmodSync(script, 0o755);
+    const name = hook.event[0]!.toUpperCase() + hook.event.slice(1);
+    tables.push(`[[hooks.${name}]]\n${hook.matcher === undefined ? '' : `matcher = "${hook.matcher}"\n`}[[hooks.${name}.hooks]]\ntype = "command"\ncommand = "${script}"\n`);
+    if (hook.trusted) {
+      const snake = hook.event.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+      // Each event's first (and only) group here: the key counts groups per event.
+      const hash = hookHash({ event: hook.event, matcher: hook.matcher ?? null, command: script, timeoutSec: 600, async: false, statusMessage: null });
+      tables.push(`[hooks.state."${configFile}:${snake}:0:0"]\ntrusted_hash = "${hash}"\n`);
+    }
+  });
+  scenario().configure({ after: `\n${tables.join('\n')}` });
+  return { log, configFile };
+}
+
+const inputs = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>) : []);
+
+async function runTurn(client: AppServerTestClient, threadId: string, text: string): Promise<string> {
+  const answer = (await client.request('turn/start', { threadId, input: [{ type: 'text', text, text_elements: [] }] })) as { turn: { id: string } };
+  await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === answer.turn.id);
+  return answer.turn.id;
+}
+
+describe('lifecycle hooks', () => {
+  it('blocks a command with a PreToolUse hook, adds UserPromptSubmit context, and never runs an untrusted hook', async () => {
+    const { home, model } = scenario();
+    const victim = path.join(home.workspace, 'victim.txt');
+    writeFileSync(victim, 'keep me\n');
+    const untrustedMarker = path.join(home.home, 'untrusted-ran');
+    const { log, configFile } = configureHooks([
+      { event: 'preToolUse', matcher: 'Bash', script: `case "$input" in *'"rm '*) echo "no rm here" >&2; exit 2;; esac`, trusted: true },
+      { event: 'userPromptSubmit', script: `echo '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"CTX-FROM-HOOK"}}'`, trusted: true },
+      // SessionStart fires on this turn: only its missing trust keeps it from running.
+      { event: 'sessionStart', script: `touch ${untrustedMarker}`, trusted: false },
+    ]);
+    model.expect([sse(functionCall('exec_command', { cmd: 'rm -f victim.txt' }, { callId: 'call_rm' }), completed()), sse(assistantMessage('I could not.'), completed())]);
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client, { sandbox: 'danger-full-access' });
+    const turnId = await runTurn(client, threadId, 'Remove the victim.');
+
+    // The command never ran; the untrusted hook never ran either.
+    expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
+    expect(existsSync(untrustedMarker)).toBe(false);
+    // What each trusted hook read.
+    const [prompt, pre] = inputs(log);
+    const transcript = (await client.request('thread/read', { threadId })) as { thread: { path: string } };
+    expect(prompt).toEqual({ session_id: threadId, turn_id: turnId, transcript_path: transcript.thread.path, cwd: home.workspace, hook_event_name: 'UserPromptSubmit', model: 'gpt-5.5', permission_mode: 'bypassPermissions', prompt: 'Remove the victim.' });
+    expect(pre).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -f victim.txt' }, tool_use_id: 'call_rm' });
+    // What the model received: the context right after the prompt, the block as the call's output.
+    const [first, second] = model.requests;
+    const texts = first!.inputItems().map((item) => JSON.stringify(item));
+    const promptAt = texts.findIndex((text) => text.includes('Remove the victim.'));
+    expect(first!.inputItems()[promptAt + 1]).toMatchObject({ type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'CTX-FROM-HOOK' }] });
+    expect(second!.toolOutputText('call_rm')).toBe('Command blocked by PreToolUse hook: no rm here. Command: rm -f victim.txt');
+    // What the client was told: each run started and completed, no command item for the blocked call.
+    const runs = client.notifications.filter((note) => note.method === 'hook/started' || note.method === 'hook/completed').map((note) => [note.method, (note.params as { run: { eventName: string; status: string } }).run.eventName, (note.params as { run: { status: string } }).run.status]);
+    expect(runs).toEqual([
+      ['hook/started', 'userPromptSubmit', 'running'],
+      ['hook/completed', 'userPromptSubmit', 'completed'],
+      ['hook/started', 'preToolUse', 'running'],
+      ['hook/completed', 'preToolUse', 'blocked'],
+    ]);
+    const blocked = client.notifications.find((note) => note.method === 'hook/completed' && (note.params as { run: { status: string } }).run.status === 'blocked')!.params;
+    expect(blocked).toMatchObject({ threadId, turnId, run: { id: `pre-tool-use:0:${configFile}:call_rm`, source: 'user', sourcePath: configFile, executionMode: 'sync', scope: 'turn', entries: [{ kind: 'feedback', text: 'no rm here' }] } });
+    expect(client.notifications.some((note) => note.method === 'item/started' && (note.params as { item: { type: string } }).item.type === 'commandExecution')).toBe(false);
+    // hooks/list shows both, trusted and not.
+    const listed = (await client.request('hooks/list', {})) as { data: { hooks: { eventName: string; trustStatus: string }[] }[] };
+    expect(listed.data[0]!.hooks.map((hook) => [hook.eventName, hook.trustStatus])).toEqual([
+      ['preToolUse', 'trusted'],
+      ['sessionStart', 'untrusted'],
+      ['userPromptSubmit', 'trusted'],
+    ]);
+  });
+
+  it('sends a turn on with a Stop hook prompt, shows it as a hookPrompt item that thread/read keeps, and adds SessionStart and PostToolUse context', async () => {
+    const { home, model } = scenario();
+    const once = path.join(home.home, 'stopped-once');
+    const { log } = configureHooks([
+      { event: 'sessionStart', script: `echo 'SESSION-CTX'`, trusted: true },
+      { event: 'postToolUse', matcher: 'Bash', script: `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"POST-CTX"}}'`, trusted: true },
+      { event: 'stop', script: `if [ ! -e ${once} ]; then touch ${once}; echo "run the tests first" >&2; exit 2; fi`, trusted: true },
+    ]);
+    model.expect([
+      sse(functionCall('exec_command', { cmd: 'echo listed' }, { callId: 'call_ls' }), completed()),
+      sse(assistantMessage('Done.'), completed()),
+      sse(assistantMessage('Tests pass.'), completed()),
+    ]);
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client, { sandbox: 'danger-full-access' });
+    const turnId = await runTurn(client, threadId, 'List.');
+
+    const [first, second, third] = model.requests;
+    const developer = first!.messageTexts('developer');
+    expect(developer.at(-1)).toBe('SESSION-CTX');
+    // The PostToolUse context sits just before the call's output.
+    const items = second!.inputItems();
+    const outputAt = items.findIndex((item) => item.type === 'function_call_output');
+    expect(items[outputAt - 1]).toMatchObject({ role: 'developer', content: [{ text: 'POST-CTX' }] });
+    expect(second!.toolOutputText('call_ls')).toContain('listed');
+    // The Stop hook's reason, as the model reads it.
+    const hookPrompt = third!.messageTexts('user').at(-1)!;
+    expect(hookPrompt).toMatch(/^<hook_prompt hook_run_id="stop:\d+:[^"]+">run the tests first<\/hook_prompt>$/);
+    const stops = inputs(log).filter((input) => input.hook_event_name === 'Stop');
+    expect(stops.map((input) => [input.stop_hook_active, input.last_assistant_message])).toEqual([[false, 'Done.'], [true, 'Tests pass.']]);
+    const sessionStart = inputs(log).find((input) => input.hook_event_name === 'SessionStart')!;
+    expect(sessionStart).toMatchObject({ source: 'startup', session_id: threadId });
+    expect(sessionStart).not.toHaveProperty('turn_id');
+    // The client sees the prompt as a hookPrompt item, live and in thread/read.
+    const live = client.notifications.find((note) => note.method === 'item/completed' && (note.params as { item: { type: string } }).item.type === 'hookPrompt')!.params as { item: { fragments: unknown } };
+    const hookRunId: unknown = expect.stringMatching(/^stop:/);
+    expect(live.item.fragments).toEqual([{ text: 'run the tests first', hookRunId }]);
+    const read = (await client.request('thread/read', { threadId, includeTurns: true })) as { thread: { turns: { id: string; items: { type: string }[] }[] } };
+    const turn = read.thread.turns.find((candidate) => candidate.id === turnId)!;
+    expect(turn.items.map((item) => item.type)).toEqual(['userMessage', 'commandExecution', 'agentMessage', 'hookPrompt', 'agentMessage']);
+  });
+});

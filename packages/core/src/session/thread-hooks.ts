@@ -1,0 +1,130 @@
+// The lifecycle hooks of one thread: the user's command hooks from its config layers and the
+// extensions' hooks, found again whenever the thread's config changes, and the JSON each event gives
+// them (Codex 0.171.0's fields, probed). What a hook says reaches the model as a developer message,
+// a blocked call's output or a hook prompt; every run reaches the client as `hookRun` events.
+import type { Config, ConfigLayer } from '@skein/config';
+import type { Contribution, HookContributor, HookEventName, HookInput } from '@skein/extension-api';
+import { discoverHooks, HookEngine, hookConfigName, type HookEventOutcome, type HookLayer } from '@skein/hooks';
+import type { ResponseItem } from '@skein/protocol';
+import type { CoreEvent } from '../turn/core-event.js';
+
+/** What the thread's hooks need from the session. */
+export interface ThreadHooksOptions {
+  readonly sessionId: string;
+  /** The thread's rollout file (null when it is not written). */
+  readonly transcriptPath: string | null;
+  readonly contributed: readonly Contribution<HookContributor>[];
+  /** The environment command hooks run with: the host's. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** `--dangerously-bypass-hook-trust`. */
+  readonly bypassTrust: boolean;
+  readonly emit: (event: CoreEvent) => void;
+  /** Why the thread's first turn runs SessionStart: a new (or forked) thread, or a resumed one. */
+  readonly sessionStart: 'startup' | 'resume';
+}
+
+/** The lifecycle hook settings a host gives a thread (the rest the session knows). */
+export type LifecycleHookSettings = Pick<ThreadHooksOptions, 'transcriptPath' | 'contributed' | 'env' | 'bypassTrust'>;
+
+/** One event of one turn. */
+export interface HookEventCall {
+  readonly event: HookEventName;
+  readonly turnId: string;
+  readonly fields: Readonly<Record<string, unknown>>;
+  readonly matchValue?: string | undefined;
+  readonly runSuffix?: string | undefined;
+  readonly signal: AbortSignal;
+}
+
+/** The hooks a turn runs with: its config's engine, its model and cwd. */
+export interface TurnHookRunner {
+  /** Whether the event has any hook, whatever it would be about. */
+  hasHooks(event: HookEventName): boolean;
+  handles(event: HookEventName, matchValue?: string): boolean;
+  run(call: HookEventCall): Promise<HookEventOutcome>;
+}
+
+/** The thread's hooks, rebuilt for each new config. */
+export class ThreadHooks {
+  readonly #options: ThreadHooksOptions;
+  #cached: { readonly config: Config; readonly engine: Promise<HookEngine> } | undefined;
+  #sessionStart: 'startup' | 'resume' | undefined;
+
+  constructor(options: ThreadHooksOptions) {
+    this.#options = options;
+    this.#sessionStart = options.sessionStart;
+  }
+
+  /** SessionStart's source for the first turn since the thread opened; undefined after. */
+  takeSessionStart(): 'startup' | 'resume' | undefined {
+    const source = this.#sessionStart;
+    this.#sessionStart = undefined;
+    return source;
+  }
+
+  /** The runner for a turn under `config` with `model`. */
+  async forTurn(config: Config, model: string): Promise<TurnHookRunner> {
+    if (this.#cached?.config !== config) this.#cached = { config, engine: this.#engine(config) };
+    const engine = await this.#cached.engine;
+    const { emit, sessionId, transcriptPath } = this.#options;
+    return {
+      hasHooks: (event) => engine.hasHooks(event),
+      handles: (event, matchValue) => engine.handles(event, matchValue),
+      run: (call) => {
+        const input: HookInput = {
+          session_id: sessionId,
+          // SessionStart is about the thread, not a turn (Codex sends it no turn id).
+          ...(call.event === 'sessionStart' ? {} : { turn_id: call.turnId }),
+          transcript_path: transcriptPath,
+          cwd: config.cwd,
+          hook_event_name: hookConfigName(call.event),
+          model,
+          permission_mode: permissionMode(config),
+          ...call.fields,
+        };
+        return engine.run({
+          event: call.event,
+          input,
+          matchValue: call.matchValue,
+          runSuffix: call.runSuffix,
+          cwd: config.cwd,
+          signal: call.signal,
+          onRun: (phase, run) => emit({ type: 'hookRun', phase, turnId: call.turnId, run }),
+        });
+      },
+    };
+  }
+
+  async #engine(config: Config): Promise<HookEngine> {
+    const catalog = await discoverHooks(hookLayers(config.layers));
+    for (const warning of catalog.warnings) this.#options.emit({ type: 'warning', message: warning });
+    for (const error of catalog.errors) this.#options.emit({ type: 'warning', message: `${error.path}: ${error.message}` });
+    return new HookEngine({ hooks: catalog.hooks, contributed: this.#options.contributed, env: this.#options.env, bypassTrust: this.#options.bypassTrust });
+  }
+}
+
+/** The config layers that may define hooks: system, user, trusted projects and `-c` flags (a profile's table is not a file of its own). */
+export function hookLayers(layers: readonly ConfigLayer[]): HookLayer[] {
+  return layers.flatMap((layer): HookLayer[] => {
+    switch (layer.name.type) {
+      case 'system':
+      case 'user':
+      case 'project':
+        return [{ source: layer.name.type, file: layer.name.file, table: layer.table }];
+      case 'sessionFlags':
+        return [{ source: 'sessionFlags', file: undefined, table: layer.table }];
+      case 'profile':
+        return [];
+    }
+  });
+}
+
+/** Claude-style permission mode from the approval policy: `never` asks nothing. */
+function permissionMode(config: Config): string {
+  return config.approvalPolicy === 'never' ? 'bypassPermissions' : 'default';
+}
+
+/** The developer message that carries a hook's context to the model. */
+export function hookContextMessage(text: string): ResponseItem {
+  return { type: 'message', role: 'developer', content: [{ type: 'input_text', text }] };
+}
