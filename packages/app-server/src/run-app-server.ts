@@ -1,5 +1,6 @@
 // The app-server program: its flags, config from the usual layers and the server built from it;
 // @skein/json-rpc's program skeleton does the listening. Used by this package's bin and by `skein app-server`.
+import { BYPASS_HOOK_TRUST_WARNING } from '@skein/hooks';
 import { parseArgs } from 'node:util';
 import { CONFIG_FLAG_OPTIONS, ConfigError, loadConfig, loadEnvironmentsToml, type LoadConfigOptions } from '@skein/config';
 import { SavedApiKey } from './saved-api-key.js';
@@ -27,6 +28,8 @@ export interface AppServerSettings extends TransportFlags {
   readonly disable?: readonly string[] | undefined;
   readonly profile?: string | undefined;
   readonly strictConfig?: boolean | undefined;
+  /** `--dangerously-bypass-hook-trust`: run configured lifecycle hooks nobody trusted (automation that vets its hooks itself). */
+  readonly bypassHookTrust?: boolean | undefined;
   /** `--extension <spec>`: extensions every thread loads, besides those config names; resolved from the cwd. */
   readonly extensions?: readonly string[] | undefined;
   /** Requests one connection may have waiting or running (default `MAX_QUEUED_REQUESTS`). */
@@ -52,7 +55,7 @@ export class AppServerSettingsError extends Error {
 
 const USAGE = `Usage: skein-app-server [--listen stdio:// | ws://IP:PORT] [--ws-auth capability-token (--ws-token-file PATH | --ws-token-sha256 HEX) | --ws-auth signed-bearer-token --ws-shared-secret-file PATH [--ws-issuer ISS] [--ws-audience AUD] [--ws-max-clock-skew-seconds N]]
                         [-c key=value]… [--enable FEATURE]… [--disable FEATURE]… [-p PROFILE] [--strict-config]
-                        [--extension SPEC]…`;
+                        [--extension SPEC]… [--dangerously-bypass-hook-trust]`;
 
 /** Parses the flags `codex app-server` takes (the subset Skein implements). */
 export function parseAppServerArgs(argv: readonly string[]): AppServerSettings & { readonly help: boolean } {
@@ -67,6 +70,7 @@ export function parseAppServerArgs(argv: readonly string[]): AppServerSettings &
         stdio: { type: 'boolean' },
         ...CONFIG_FLAG_OPTIONS,
         extension: { type: 'string', multiple: true },
+        'dangerously-bypass-hook-trust': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -82,6 +86,7 @@ export function parseAppServerArgs(argv: readonly string[]): AppServerSettings &
     disable: values.disable,
     profile: values.profile,
     strictConfig: values['strict-config'],
+    bypassHookTrust: values['dangerously-bypass-hook-trust'],
     extensions: values.extension,
   };
 }
@@ -108,6 +113,7 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
   ];
   // A bad environments.toml refuses to start, as Codex; an executor it names that cannot be reached does not.
   const environmentsConfig = await loadEnvironmentsToml(config.config.homeDir);
+  if (settings.bypassHookTrust === true) io.stderr.write(`warning: ${BYPASS_HOOK_TRUST_WARNING}\n`);
   const environment = localThreadEnvironment({ cwd: io.cwd, env: io.env });
   return new AppServer({
     config: { ...config, warnings },
@@ -124,6 +130,7 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
       host: localHostFacts(io.env),
       cliVersion: settings.version ?? CODEX_VERSION,
       release: () => environment.close(),
+      bypassHookTrust: settings.bypassHookTrust,
     },
     installationId: await readInstallationId(config.config.homeDir),
     // A key saved by `codex login --with-api-key` (or skein's); a damaged auth.json is a warning.

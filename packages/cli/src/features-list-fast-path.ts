@@ -21,7 +21,7 @@ export const runFastPath: FastPath = async (args) => {
     return undefined;
   }
   const { printFeatureList } = await import('./commands/features-list.js');
-  const options = { config: values.config ?? [], enable: values.enable ?? [], disable: values.disable ?? [], profile: values.profile, strictConfig: values['strict-config'] ?? false };
+  const options = { config: values.config ?? [], enable: values.enable ?? [], disable: values.disable ?? [], profile: values.profile, strictConfig: values['strict-config'] ?? false, dangerouslyBypassHookTrust: false };
   // Output goes out only once the config has loaded: a failure prints nothing here, and the full path
   // loads it again to report the error exactly as it always has.
   let out = '';

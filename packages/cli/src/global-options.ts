@@ -10,6 +10,7 @@ export interface GlobalOptions {
   readonly disable: string[];
   readonly profile: string | undefined;
   readonly strictConfig: boolean;
+  readonly dangerouslyBypassHookTrust: boolean;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -21,7 +22,8 @@ export function addGlobalOptions(command: Command): Command {
     .option('--enable <feature>', 'turn a feature on (same as -c features.<feature>=true)', collect, [])
     .option('--disable <feature>', 'turn a feature off (same as -c features.<feature>=false)', collect, [])
     .option('-p, --profile <name>', 'use the [profiles.<name>] table of config.toml')
-    .option('--strict-config', 'treat unknown or unsupported config keys as errors', false);
+    .option('--strict-config', 'treat unknown or unsupported config keys as errors', false)
+    .option('--dangerously-bypass-hook-trust', 'run every enabled lifecycle hook, trusted or not, for this run (for automation that vets its hooks itself)', false);
 }
 
 /** The process's environment, read once at the edge. */

@@ -7,6 +7,9 @@ import type { HookEventName } from '@skein/extension-api';
 import { snakeName, usesMatcher } from './hook-events.js';
 import type { HookStateTable } from './hook-config.js';
 
+/** Said when hooks run without trust (`--dangerously-bypass-hook-trust`), so nobody leaves it on unknowingly. */
+export const BYPASS_HOOK_TRUST_WARNING = '--dangerously-bypass-hook-trust is on: every enabled hook runs without the user having trusted it, for this run only.';
+
 /** How a hook's trust stands. */
 export type HookTrustStatus = 'managed' | 'untrusted' | 'trusted' | 'modified';
 

@@ -2,7 +2,7 @@
 export { discoverHooks, isValidMatcher, matcherSelects, type CommandHook, type HookCatalog, type HookError, type HookLayer, type HookSource } from './discover-hooks.js';
 export { HookEngine, type HookEngineOptions, type HookEventOutcome, type HookEventRequest, type HookRunSummary } from './hook-engine.js';
 export { configName as hookConfigName, HOOK_EVENTS } from './hook-events.js';
-export { hookHash, trustStatus, type HashedCommandHook, type HookTrustStatus } from './hook-trust.js';
+export { BYPASS_HOOK_TRUST_WARNING, hookHash, trustStatus, type HashedCommandHook, type HookTrustStatus } from './hook-trust.js';
 export { commandHookResult, outputResult, type HookEntry, type HookResult } from './hook-result.js';
 export { MAX_HOOK_OUTPUT_BYTES, runCommandHook, type CommandHookExit, type CommandHookRun } from './run-command-hook.js';
 export { DEFAULT_HOOK_TIMEOUT_SEC } from './hook-config.js';

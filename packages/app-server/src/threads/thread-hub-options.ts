@@ -22,6 +22,8 @@ export interface ThreadHubOptions {
   extensions(config: Config): Promise<ThreadExtensions>;
   /** The fragments stored threads are read with, to tell context from user turns (the startup extensions' and the built-ins). */
   readonly contextFragments: readonly ContextFragmentDefinition[];
+  /** `--dangerously-bypass-hook-trust`: run configured lifecycle hooks nobody trusted. */
+  readonly bypassHookTrust?: boolean | undefined;
   /** The environment for provider credentials. */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The API key saved in auth.json, asked at each request, for OpenAI's provider when `env` names none. */

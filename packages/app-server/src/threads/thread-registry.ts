@@ -23,6 +23,7 @@ export function appServerThreadManager(store: ThreadStore, options: ThreadHubOpt
     environment: options.environment,
     // An active goal keeps an app-server thread working with turns of its own.
     continueGoals: true,
+    bypassHookTrust: options.bypassHookTrust,
     ...subagentRegistryOptions(subagents),
   });
   bindSubagentThreads(manager, subagents);

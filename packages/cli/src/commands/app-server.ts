@@ -55,6 +55,7 @@ export function addAppServerCommand(program: Command, io: AppServerCommandIo, se
         disable: options.disable,
         profile: options.profile,
         strictConfig: options.strictConfig,
+        bypassHookTrust: options.dangerouslyBypassHookTrust,
         extensions: options.extension,
       };
       setExitCode(

@@ -25,6 +25,7 @@ import {
 import type { ExtensionRegistry } from '@skein/extension-api';
 import { CODEX_VERSION, type UserInput } from '@skein/protocol';
 import { collectGitInfo, ThreadStore, type GitInfo } from '@skein/rollout';
+import { BYPASS_HOOK_TRUST_WARNING } from '@skein/hooks';
 import { sandboxStartupWarning } from '@skein/sandboxing';
 import { Option, type Command } from 'commander';
 import { ExecError } from '../exec/exec-error.js';
@@ -210,7 +211,9 @@ async function runExec(
   try {
     // Connected before the thread starts, so an unreachable exec-server fails before any model request.
     remote = execServerUrl === undefined ? undefined : await connectRemoteEnvironment(execServerUrl);
+    if (globals.dangerouslyBypassHookTrust) io.stderr(`warning: ${BYPASS_HOOK_TRUST_WARNING}\n`);
     const threads = managerFor(config, extensions.registry, store, io, {
+      bypassHookTrust: globals.dangerouslyBypassHookTrust,
       threadSource: options.threadSource,
       remote: remote?.environment,
       savedApiKey: await savedApiKeyOf(config, io),
@@ -315,6 +318,7 @@ async function savedApiKeyOf(config: Config, io: ExecIo): Promise<string | undef
 
 /** What `exec`'s threads carry besides the config: who starts them, where they run, the saved key, the machine's id. */
 interface ExecThreadFacts {
+  readonly bypassHookTrust: boolean;
   readonly threadSource: string | undefined;
   readonly remote: ThreadEnvironment | undefined;
   readonly savedApiKey: string | undefined;
@@ -337,6 +341,7 @@ function managerFor(config: Config, extensions: ExtensionRegistry, store: Thread
     extensions,
     env: io.env,
     host: localHostFacts(io.env),
+    bypassHookTrust: facts.bypassHookTrust,
     originator,
     userAgent: userAgent({ name: originator, version: CODEX_VERSION }, CODEX_VERSION, localUserAgentHost(io.env)),
     source: 'exec',
