@@ -99,6 +99,22 @@ describe('lifecycle hooks', () => {
     ]);
   });
 
+  it('keeps a prompt a UserPromptSubmit hook blocks from the model: no request, no user message, the turn completes', async () => {
+    const { model } = scenario();
+    configureHooks([{ event: 'userPromptSubmit', script: `echo "secret detected" >&2; exit 2`, trusted: true }]);
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client);
+    const turnId = await runTurn(client, threadId, 'my password is hunter2');
+    expect(model.requests).toHaveLength(0);
+    const completedTurn = client.notifications.find((note) => note.method === 'turn/completed')!.params as { turn: { id: string; status: string } };
+    expect(completedTurn.turn).toMatchObject({ id: turnId, status: 'completed' });
+    const ofTurn = client.notifications.filter((note) => (note.params as { turnId?: string }).turnId === turnId);
+    expect(ofTurn.some((note) => note.method === 'item/started' && (note.params as { item: { type: string } }).item.type === 'userMessage')).toBe(false);
+    expect(ofTurn.find((note) => note.method === 'hook/completed')!.params).toMatchObject({ run: { status: 'blocked', entries: [{ kind: 'feedback', text: 'secret detected' }] } });
+    const read = (await client.request('thread/read', { threadId, includeTurns: true })) as { thread: { turns: { items: unknown[] }[] } };
+    expect(JSON.stringify(read.thread.turns)).not.toContain('hunter2');
+  });
+
   it('sends a turn on with a Stop hook prompt, shows it as a hookPrompt item that thread/read keeps, and adds SessionStart and PostToolUse context', async () => {
     const { home, model } = scenario();
     const once = path.join(home.home, 'stopped-once');

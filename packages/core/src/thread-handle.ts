@@ -30,6 +30,12 @@ export interface RunTurnOptions {
   readonly inputItems?: readonly ResponseItem[];
   /** Why the turn runs when no one asked for it (`turn_trigger` in its requests' metadata, e.g. `goal`). */
   readonly turnTrigger?: string;
+  /**
+   * Called once the user's input is past the hooks that may keep it from the model (UserPromptSubmit),
+   * before anything of the turn is recorded; a prompt a hook blocked never calls it. Hosts show the
+   * user's message then, as Codex orders it after the hook's run.
+   */
+  readonly onPromptAccepted?: () => void;
 }
 
 /** A loaded thread. Close it to end its commands and release its rollout file. */

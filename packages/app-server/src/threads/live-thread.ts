@@ -194,19 +194,26 @@ export class LiveThread {
       for (const item of options.presentation?.openingItems ?? []) this.#announceItem(turn, item);
       this.#notifyStatus();
       this.#emit('turn/started', { threadId: this.id, turn: this.#turnObject(turn, 'inProgress', null, null) });
-      // The message is recorded under the id clients see now, so a resumed thread shows the same item.
+      // The message is recorded under the id clients see, so a resumed thread shows the same item. It
+      // shows once the prompt is past its hooks (a UserPromptSubmit hook may keep it from the model).
       const userMessage = { id: this.host.newItemId(), clientId: options.clientUserMessageId ?? null };
-      this.#userMessage(turn, shown, userMessage);
+      let shownMessage = false;
+      const showMessage = () => {
+        shownMessage = true;
+        this.#userMessage(turn, shown, userMessage);
+      };
       try {
         await this.handle.runTurn(input, {
           turnId: turn.id,
           userMessage,
+          onPromptAccepted: showMessage,
           ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
           ...(options.serviceTier === undefined ? {} : { serviceTier: options.serviceTier }),
           ...(options.clientMetadata == null ? {} : { clientMetadata: options.clientMetadata }),
         });
       } catch (error) {
         // The session refused or broke before the turn could run: end it as failed for the client.
+        if (!shownMessage) showMessage();
         this.#endTurn(turn, 'failed', { message: (error as Error).message, codexErrorInfo: null, additionalDetails: null });
       }
     });

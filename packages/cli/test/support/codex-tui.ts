@@ -154,6 +154,9 @@ export function useTuiScenario(): () => TuiScenario {
         await tui.pressUntil(KEYS.down, '› 2. Use existing model');
         tui.type(KEYS.enter);
         await tui.waitFor('Ask Codex to do anything');
+        // The footer names the model once the thread is configured: a command typed before that
+        // (on a loaded machine) finds no thread ("No active thread is available").
+        await tui.waitFor(/GPT-5\.5 \w+ · /);
         return tui;
       },
     };

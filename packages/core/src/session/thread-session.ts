@@ -318,12 +318,13 @@ export class ThreadSession {
           // A compaction due before the turn runs before its context and input are recorded, so the
           // new prompt follows the summary.
           open: async () => {
+            const prompt = input.some((part) => part.type === 'text') ? input.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n') : undefined;
+            const hooked = await hookOpening(hookRunner, { turnId, signal, sessionStart: this.#hooks.takeSessionStart(), prompt });
+            if (hooked.blocked === undefined) options.onPromptAccepted?.();
             // The window is measured against this turn's model (a switch to a smaller one can make a
             // compaction due); the model that held the history writes the summary.
             if (this.#compaction.isDue(config, model)) await this.#compaction.compact(compaction('pre_turn', this.#lastTurnModel ?? model));
             this.#lastTurnModel = model;
-            const prompt = input.some((part) => part.type === 'text') ? input.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n') : undefined;
-            const hooked = await hookOpening(hookRunner, { turnId, signal, sessionStart: this.#hooks.takeSessionStart(), prompt });
             const assembled = withHookOpening(await this.#context.assemble(config, model, turnId, input), hooked);
             // Codex records what a code-mode model is offered ahead of the turn's context.
             this.#offeredTools.record(router.additionalTools);

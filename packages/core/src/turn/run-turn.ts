@@ -110,8 +110,8 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
     const opening = params.open === undefined ? params : await params.open();
     recordAndAnnounce(deps, opening.context ?? [], turnId);
     opening.onContextRecorded?.();
+    // The hook's run already told the client why (Codex says nothing more, probed).
     if (opening.stopBeforeSampling !== undefined) {
-      deps.emit({ type: 'warning', message: `the prompt was not sent to the model: ${opening.stopBeforeSampling}` });
       deps.emit({ type: 'turnCompleted', turnId, lastAgentMessage: undefined });
       return { status: 'completed', lastAgentMessage: undefined };
     }
