@@ -111,8 +111,27 @@ describe('lifecycle hooks', () => {
     const ofTurn = client.notifications.filter((note) => (note.params as { turnId?: string }).turnId === turnId);
     expect(ofTurn.some((note) => note.method === 'item/started' && (note.params as { item: { type: string } }).item.type === 'userMessage')).toBe(false);
     expect(ofTurn.find((note) => note.method === 'hook/completed')!.params).toMatchObject({ run: { status: 'blocked', entries: [{ kind: 'feedback', text: 'secret detected' }] } });
-    const read = (await client.request('thread/read', { threadId, includeTurns: true })) as { thread: { turns: { items: unknown[] }[] } };
-    expect(JSON.stringify(read.thread.turns)).not.toContain('hunter2');
+    const read = (await client.request('thread/read', { threadId, includeTurns: true })) as { thread: { preview: string; turns: { items: unknown[] }[] } };
+    expect(JSON.stringify(read.thread)).not.toContain('hunter2');
+  });
+
+  it('records nothing of a prompt whose UserPromptSubmit hook was interrupted, and stops the hook', async () => {
+    const { home, model } = scenario();
+    const finished = path.join(home.home, 'scan-finished');
+    // A slow secret scan, for the prompt with the secret only.
+    configureHooks([{ event: 'userPromptSubmit', script: `case "$input" in *hunter2*) sleep 5; touch ${finished};; esac`, trusted: true }]);
+    model.expect([sse(assistantMessage('Hello.'), completed())]);
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client);
+    const { turn } = (await client.request('turn/start', { threadId, input: [{ type: 'text', text: 'my password is hunter2', text_elements: [] }] })) as { turn: { id: string } };
+    await client.waitFor('hook/started', () => true);
+    await client.request('turn/interrupt', { threadId, turnId: turn.id });
+    const ended = (await client.waitFor('turn/completed', () => true)) as { turn: { status: string } };
+    expect(ended.turn.status).toBe('interrupted');
+    expect(existsSync(finished)).toBe(false);
+    await runTurn(client, threadId, 'Hi.');
+    expect(model.requests).toHaveLength(1);
+    expect(JSON.stringify(model.requests[0]!.body)).not.toContain('hunter2');
   });
 
   it('sends a turn on with a Stop hook prompt, shows it as a hookPrompt item that thread/read keeps, and adds SessionStart and PostToolUse context', async () => {

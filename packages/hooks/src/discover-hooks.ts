@@ -183,10 +183,10 @@ export function isValidMatcher(matcher: string): boolean {
   }
 }
 
-/** Whether `matcher` selects `value` (a tool's name): the whole name must match. */
+/** Whether `matcher` selects `value` (a tool's name): the whole name must match. One that does not compile selects nothing. */
 export function matcherSelects(matcher: string | null | undefined, value: string | undefined): boolean {
   if (matcher === null || matcher === undefined || matcher === '' || matcher === '*') return true;
-  if (value === undefined) return false;
+  if (value === undefined || !isValidMatcher(matcher)) return false;
   return new RegExp(`^(?:${matcher})$`).test(value);
 }
 

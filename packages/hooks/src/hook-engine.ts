@@ -4,7 +4,7 @@
 // decide nothing. With no hook for an event the call costs one lookup.
 import type { Contribution, HookContributor, HookEventName, HookInput } from '@skein/extension-api';
 import { matcherSelects, type CommandHook, type HookSource } from './discover-hooks.js';
-import { kebabName } from './hook-events.js';
+import { kebabName, usesMatcher } from './hook-events.js';
 import { commandHookResult, outputResult, type HookEntry, type HookResult } from './hook-result.js';
 import { runCommandHook, type CommandHookExit, type CommandHookRun } from './run-command-hook.js';
 
@@ -108,6 +108,8 @@ export class HookEngine {
   #selected(event: HookEventName, matchValue: string | undefined): Runnable[] {
     const all = this.#byEvent.get(event);
     if (all === undefined) return [];
+    // An event that reads no matcher (Stop, UserPromptSubmit, …) runs every hook it has.
+    if (!usesMatcher(event)) return all;
     return all.filter((runnable) => matcherSelects(runnable.kind === 'command' ? runnable.hook.matcher : runnable.contributor.matcher, matchValue));
   }
 

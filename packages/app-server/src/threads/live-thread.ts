@@ -188,7 +188,6 @@ export class LiveThread {
   ): WireObject {
     const turn = this.#beginTurn(options.turnId, true, options.presentation);
     const shown = options.presentation?.shownInput ?? input;
-    if (this.facts.preview === '') this.facts.preview = textOf(shown);
     // Let the response go out before the turn's first notification.
     this.#running = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
       for (const item of options.presentation?.openingItems ?? []) this.#announceItem(turn, item);
@@ -200,6 +199,8 @@ export class LiveThread {
       let shownMessage = false;
       const showMessage = () => {
         shownMessage = true;
+        // The thread's preview is its first prompt a hook let through.
+        if (this.facts.preview === '') this.facts.preview = textOf(shown);
         this.#userMessage(turn, shown, userMessage);
       };
       try {

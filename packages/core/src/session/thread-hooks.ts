@@ -1,5 +1,5 @@
 // The lifecycle hooks of one thread: the user's command hooks from its config layers and the
-// extensions' hooks, found again whenever the thread's config changes, and the JSON each event gives
+// extensions' hooks, read again for each turn, and the JSON each event gives
 // them (Codex 0.171.0's fields, probed). What a hook says reaches the model as a developer message,
 // a blocked call's output or a hook prompt; every run reaches the client as `hookRun` events.
 import type { Config, ConfigLayer } from '@skein/config';
@@ -47,7 +47,6 @@ export interface TurnHookRunner {
 /** The thread's hooks, rebuilt for each new config. */
 export class ThreadHooks {
   readonly #options: ThreadHooksOptions;
-  #cached: { readonly config: Config; readonly engine: Promise<HookEngine> } | undefined;
   #sessionStart: 'startup' | 'resume' | undefined;
 
   constructor(options: ThreadHooksOptions) {
@@ -62,10 +61,12 @@ export class ThreadHooks {
     return source;
   }
 
-  /** The runner for a turn under `config` with `model`. */
+  /**
+   * The runner for a turn under `config` with `model`. The hooks are read again for every turn (a
+   * few file reads): trust revoked, a hook disabled or a hooks.json edited holds from the next turn.
+   */
   async forTurn(config: Config, model: string): Promise<TurnHookRunner> {
-    if (this.#cached?.config !== config) this.#cached = { config, engine: this.#engine(config) };
-    const engine = await this.#cached.engine;
+    const engine = await this.#engine(config);
     const { emit, sessionId, transcriptPath } = this.#options;
     return {
       hasHooks: (event) => engine.hasHooks(event),

@@ -36,6 +36,7 @@ import { InjectedItems } from './injected-items.js';
 import { hookOpening, hookStopGate, withHookOpening } from './hook-turn-events.js';
 import { hookToolCalls } from './hook-tool-calls.js';
 import { ThreadHooks } from './thread-hooks.js';
+import { ModelError } from '../model-client/model-error.js';
 import { OfferedToolsRecord } from './offered-tools-record.js';
 import { worldStateStep } from './world-state-step.js';
 import { requestMetadata, sharedRequestFields, type RequestPlace } from './turn-requests.js';
@@ -320,7 +321,10 @@ export class ThreadSession {
           open: async () => {
             const prompt = input.some((part) => part.type === 'text') ? input.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n') : undefined;
             const hooked = await hookOpening(hookRunner, { turnId, signal, sessionStart: this.#hooks.takeSessionStart(), prompt });
-            if (hooked.blocked === undefined) options.onPromptAccepted?.();
+            // Interrupted while a hook ran: the prompt was not cleared, so nothing of it is recorded.
+            if (signal.aborted) throw new ModelError('Aborted', 'the turn was interrupted');
+            if (hooked.blocked !== undefined) return { context: [], input: [], stopBeforeSampling: hooked.blocked };
+            options.onPromptAccepted?.();
             // The window is measured against this turn's model (a switch to a smaller one can make a
             // compaction due); the model that held the history writes the summary.
             if (this.#compaction.isDue(config, model)) await this.#compaction.compact(compaction('pre_turn', this.#lastTurnModel ?? model));
@@ -330,7 +334,6 @@ export class ThreadSession {
             this.#offeredTools.record(router.additionalTools);
             const withItems = options.inputItems === undefined ? assembled : { ...assembled, input: [...assembled.input, ...options.inputItems] };
             const { userMessage } = options;
-            if (hooked.blocked !== undefined) return { ...withItems, stopBeforeSampling: hooked.blocked };
             return userMessage === undefined ? withItems : { ...withItems, onInputRecorded: () => this.#options.recorder.recordUserMessage(turnId, userMessage, input) };
           },
           signal,

@@ -147,6 +147,7 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
         const lastAgentMessage = lastAssistantText(produced);
         // A stop gate may send the turn on, with what it wants the model to read.
         const more = verdict === undefined ? await beforeStop(hooks, step, { lastAgentMessage, continuations }) : [];
+        if (signal.aborted) throw new ModelError('Aborted', 'the turn was interrupted');
         if (more.length > 0) {
           continuations += 1;
           recordAndAnnounce(deps, more, turnId);
