@@ -4,10 +4,9 @@
 // the user's own files (system and user config, `-c`): a project can never trust its own hooks.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { HookEventName } from '@skein/extension-api';
 import { CommandHandlerConfig, DEFAULT_HOOK_TIMEOUT_SEC, HookEventsConfig, HooksJsonFile, HookStateTable, MatcherGroupConfig, UNSUPPORTED_HANDLER_TYPES } from './hook-config.js';
 import { eventOfConfigName, eventOrder, snakeName, usesMatcher } from './hook-events.js';
-import { hookHash, trustStatus, type HookTrustStatus } from './hook-trust.js';
+import { hookHash, trustStatus, type HashedCommandHook, type HookTrustStatus } from './hook-trust.js';
 
 /** Where a hook was configured, as `hooks/list` says it. */
 export type HookSource = 'system' | 'user' | 'project' | 'sessionFlags' | 'unknown';
@@ -20,16 +19,9 @@ export interface HookLayer {
   readonly table: Readonly<Record<string, unknown>>;
 }
 
-/** A configured command hook. */
-export interface CommandHook {
+/** A configured command hook: its definition (`matcher` null when absent, and for events that read none) and where it stands. */
+export interface CommandHook extends HashedCommandHook {
   readonly key: string;
-  readonly event: HookEventName;
-  /** Null when absent, and for events that read no matcher. */
-  readonly matcher: string | null;
-  readonly command: string;
-  readonly timeoutSec: number;
-  readonly async: boolean;
-  readonly statusMessage: string | null;
   readonly source: HookSource;
   readonly sourcePath: string;
   readonly displayOrder: number;
