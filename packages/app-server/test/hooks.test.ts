@@ -11,7 +11,7 @@ import { useModelScenario } from './support/model-scenario.js';
 const scenario = useModelScenario();
 
 interface HookSpec {
-  readonly event: 'preToolUse' | 'postToolUse' | 'userPromptSubmit' | 'sessionStart' | 'stop';
+  readonly event: 'preToolUse' | 'postToolUse' | 'userPromptSubmit' | 'sessionStart' | 'stop' | 'preCompact' | 'postCompact';
   readonly matcher?: string;
   readonly script: string;
   readonly trusted: boolean;
@@ -174,5 +174,29 @@ describe('lifecycle hooks', () => {
     const read = (await client.request('thread/read', { threadId, includeTurns: true })) as { thread: { turns: { id: string; items: { type: string }[] }[] } };
     const turn = read.thread.turns.find((candidate) => candidate.id === turnId)!;
     expect(turn.items.map((item) => item.type)).toEqual(['userMessage', 'commandExecution', 'agentMessage', 'hookPrompt', 'agentMessage']);
+  });
+
+  it('runs PreCompact and PostCompact around a compaction the client asks for, with trigger manual', async () => {
+    const { model } = scenario();
+    const { log } = configureHooks([
+      { event: 'preCompact', script: 'exit 0', trusted: true },
+      { event: 'postCompact', script: 'exit 0', trusted: true },
+    ]);
+    model.expect([sse(assistantMessage('Hello.'), completed()), sse(assistantMessage('The summary.'), completed())]);
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client);
+    await runTurn(client, threadId, 'Hi.');
+    await client.request('thread/compact/start', { threadId });
+    await client.waitFor('hook/completed', (params) => (params as { run: { eventName: string } }).run.eventName === 'postCompact');
+    const compactions = inputs(log).map((input) => [input.hook_event_name, input.trigger, 'permission_mode' in input]);
+    expect(compactions).toEqual([
+      ['PreCompact', 'manual', false],
+      ['PostCompact', 'manual', false],
+    ]);
+    // PreCompact runs before the summary is asked for, PostCompact once the window changed.
+    const methods = client.notifications.map((note) => (note.method.startsWith('hook/') ? `${note.method}:${(note.params as { run: { eventName: string } }).run.eventName}` : note.method));
+    const started = methods.indexOf('hook/started:preCompact');
+    expect(started).toBeGreaterThanOrEqual(0);
+    expect(methods.indexOf('hook/completed:postCompact')).toBeGreaterThan(methods.indexOf('hook/completed:preCompact'));
   });
 });

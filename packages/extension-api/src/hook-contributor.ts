@@ -22,8 +22,8 @@ export type HookEventName =
 /**
  * What a hook is told: the JSON object a command hook reads on stdin. The shared fields are always
  * there; each event adds its own (`tool_name`, `tool_input`, `tool_response` and `tool_use_id` for
- * tool events, `prompt` for userPromptSubmit, `source` for sessionStart, `stop_hook_active` and
- * `last_assistant_message` for stop).
+ * tool events, `prompt` for userPromptSubmit, `source` for sessionStart, `trigger` for the compaction
+ * events, `stop_hook_active` and `last_assistant_message` for stop).
  */
 export interface HookInput {
   readonly session_id: string;
@@ -34,8 +34,8 @@ export interface HookInput {
   /** The event, as hook configuration names it: `PreToolUse`, `Stop`, … */
   readonly hook_event_name: string;
   readonly model: string;
-  /** `default`, `acceptEdits`, `plan` or `bypassPermissions`, from the thread's approval policy. */
-  readonly permission_mode: string;
+  /** `default` or `bypassPermissions`, from the thread's approval policy (compaction events carry none, as in Codex). */
+  readonly permission_mode?: string;
   readonly [field: string]: unknown;
 }
 

@@ -23,6 +23,7 @@ import type { TurnOutcome } from '../turn/run-turn.js';
 import type { BeforeSamplingHook } from '../turn/turn-hooks.js';
 import type { ActiveTurn, TurnSlot } from './active-turn.js';
 import type { ThreadRecorder } from './thread-recorder.js';
+import type { TurnHookRunner } from './thread-hooks.js';
 import type { TokenAccounting } from './token-accounting.js';
 import type { TurnContextAssembly } from './turn-context-assembly.js';
 
@@ -35,6 +36,8 @@ export interface CompactionRun {
   /** Between two samplings the current prompt keeps its place last, with the context before it (as Codex does). */
   readonly phase: CompactionTrigger['phase'];
   readonly metadata: () => TurnRequestMetadata;
+  /** The thread's lifecycle hooks, for PreCompact and PostCompact. */
+  readonly hooks?: (() => Promise<TurnHookRunner>) | undefined;
 }
 
 /** The parts of its session a thread's compaction works with. */
@@ -130,7 +133,14 @@ export class ThreadCompaction {
     emit({ type: 'compactionStarted', turnId, itemId });
     // The client first sees the usage that made the compaction due (as Codex reports it).
     tokens.announce(turnId);
+    // Hooks see it as Codex names it: a client's compaction is manual, one the window made due is auto.
+    const trigger = run.phase === 'standalone_turn' ? 'manual' : 'auto';
+    const hooks = await run.hooks?.();
+    const compactHook = async (event: 'preCompact' | 'postCompact') => {
+      if (hooks?.hasHooks(event) === true) await hooks.run({ event, turnId, matchValue: trigger, signal: run.signal, fields: { trigger } });
+    };
     try {
+      await compactHook('preCompact');
       const metadata = run.metadata();
       const { summary, usage } = await requestHandoffSummary({
         client: this.#options.client,
@@ -161,6 +171,7 @@ export class ThreadCompaction {
       this.#options.recorder.recordCompaction({ message: handoffSummaryText(summary), replacementHistory: replacement, window });
       tokens.compacted(turnId, usage, approximateTokens(JSON.stringify(history.forPrompt())));
       emit({ type: 'compactionEnded', turnId, itemId, status: 'completed' });
+      await compactHook('postCompact');
     } catch (error) {
       emit({ type: 'compactionEnded', turnId, itemId, status: 'failed' });
       throw error;

@@ -80,7 +80,8 @@ export class ThreadHooks {
           cwd: config.cwd,
           hook_event_name: hookConfigName(call.event),
           model,
-          permission_mode: permissionMode(config),
+          // Codex sends compaction hooks no permission mode (probed).
+          ...(call.event === 'preCompact' || call.event === 'postCompact' ? {} : { permission_mode: permissionMode(config) }),
           ...call.fields,
         };
         return engine.run({

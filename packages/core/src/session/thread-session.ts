@@ -284,7 +284,7 @@ export class ThreadSession {
       const metadata = (compaction?: CompactionTrigger) => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: options.clientMetadata, turnTrigger: options.turnTrigger });
       const emit = (event: CoreEvent) => this.#emit(event);
       const signal = active.controller.signal;
-      const compaction = (phase: 'pre_turn' | 'mid_turn', compactingModel: ModelInfo = model): CompactionRun => ({ turnId, signal, config, model: compactingModel, phase, metadata: () => metadata({ trigger: 'auto', phase }) });
+      const compaction = (phase: 'pre_turn' | 'mid_turn', compactingModel: ModelInfo = model): CompactionRun => ({ turnId, signal, config, model: compactingModel, phase, metadata: () => metadata({ trigger: 'auto', phase }), hooks: () => Promise.resolve(hookRunner) });
       const outcome = await runTurn(
         {
           client: this.#options.client,
@@ -366,6 +366,7 @@ export class ThreadSession {
       model,
       phase: 'standalone_turn',
       metadata: () => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: undefined }),
+      hooks: () => this.#hooks.forTurn(config, model.slug),
     }));
   }
 
