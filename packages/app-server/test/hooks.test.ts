@@ -11,7 +11,7 @@ import { useModelScenario } from './support/model-scenario.js';
 const scenario = useModelScenario();
 
 interface HookSpec {
-  readonly event: 'preToolUse' | 'postToolUse' | 'userPromptSubmit' | 'sessionStart' | 'stop' | 'preCompact' | 'postCompact';
+  readonly event: 'preToolUse' | 'postToolUse' | 'userPromptSubmit' | 'sessionStart' | 'stop' | 'preCompact' | 'postCompact' | 'preModelRequest' | 'postModelRequest';
   readonly matcher?: string;
   readonly script: string;
   readonly trusted: boolean;
@@ -198,5 +198,26 @@ describe('lifecycle hooks', () => {
     const started = methods.indexOf('hook/started:preCompact');
     expect(started).toBeGreaterThanOrEqual(0);
     expect(methods.indexOf('hook/completed:postCompact')).toBeGreaterThan(methods.indexOf('hook/completed:preCompact'));
+  });
+
+  it('tells PreModelRequest and PostModelRequest hooks of each sampling request, with its id, usage and response id', async () => {
+    const { model } = scenario();
+    const { log } = configureHooks([
+      { event: 'preModelRequest', script: 'exit 0', trusted: true },
+      { event: 'postModelRequest', script: 'exit 0', trusted: true },
+    ]);
+    model.expect([sse(functionCall('exec_command', { cmd: 'true' }, { callId: 'call_true' }), completed({ responseId: 'resp_one' })), sse(assistantMessage('Done.'), completed({ responseId: 'resp_two' }))]);
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client, { sandbox: 'danger-full-access' });
+    const turnId = await runTurn(client, threadId, 'Run true.');
+    const seen = inputs(log);
+    expect(seen.map((input) => input.hook_event_name)).toEqual(['PreModelRequest', 'PostModelRequest', 'PreModelRequest', 'PostModelRequest']);
+    const [pre, post] = seen;
+    expect(pre).toMatchObject({ kind: 'sampling', attempt_number: 1, thread_id: threadId, turn_id: turnId, model: 'gpt-5.5' });
+    expect(pre).not.toHaveProperty('permission_mode');
+    expect(post).toMatchObject({ request_id: pre!.request_id, status: 'completed', error: null, response_id: 'resp_one', token_usage: { input_tokens: expect.any(Number) as number, total_tokens: expect.any(Number) as number } });
+    expect(seen[2]!.request_id).not.toBe(pre!.request_id);
+    const runIds = client.notifications.filter((note) => note.method === 'hook/completed').map((note) => (note.params as { run: { id: string } }).run.id);
+    expect(runIds[0]).toMatch(new RegExp(`^pre-model-request:0:.*:${String(pre!.request_id)}$`));
   });
 });

@@ -4,7 +4,8 @@
 // block sends it on with a hook prompt). At most MAX_STOP_CONTINUATIONS Stop blocks per turn: a
 // hook that always blocks would otherwise sample forever.
 import { hookPromptText, type ResponseItem } from '@skein/protocol';
-import type { StopGate } from '../turn/turn-hooks.js';
+import type { TokenUsage } from '../model-client/response-event.js';
+import type { ModelRequestObserver, StopGate } from '../turn/turn-hooks.js';
 import { hookContextMessage, type TurnHookRunner } from './thread-hooks.js';
 
 /** How many times Stop hooks may send one turn on. */
@@ -65,5 +66,42 @@ export function hookStopGate(runner: TurnHookRunner, warn: (message: string) => 
       if (outcome.blocked === undefined) return [];
       return [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: hookPromptText(outcome.blocked.runId, outcome.blocked.reason) }] }];
     },
+  };
+}
+
+/**
+ * PreModelRequest and PostModelRequest around each of a turn's sampling requests, with Codex's fields
+ * (probed): the request's kind, id and attempt, the thread id, and after it its status, error, token
+ * usage and response id. They watch; nothing they answer changes the request.
+ */
+export function hookModelRequests(runner: TurnHookRunner, threadId: string): ModelRequestObserver | undefined {
+  if (!runner.hasHooks('preModelRequest') && !runner.hasHooks('postModelRequest')) return undefined;
+  const fields = (requestId: string) => ({ kind: 'sampling', request_id: requestId, attempt_number: 1, thread_id: threadId });
+  return {
+    name: 'model request hooks',
+    async beforeRequest(step, request) {
+      if (runner.hasHooks('preModelRequest')) await runner.run({ event: 'preModelRequest', turnId: step.turnId, runSuffix: request.requestId, signal: step.signal, fields: fields(request.requestId) });
+    },
+    async afterRequest(step, request, result) {
+      if (!runner.hasHooks('postModelRequest')) return;
+      const outcome =
+        result.status === 'completed'
+          ? { status: 'completed', error: null, token_usage: tokenUsage(result.usage), response_id: result.responseId ?? null }
+          : { status: 'failed', error: result.error, token_usage: null, response_id: null };
+      await runner.run({ event: 'postModelRequest', turnId: step.turnId, runSuffix: request.requestId, signal: step.signal, fields: { ...fields(request.requestId), ...outcome } });
+    },
+  };
+}
+
+/** A response's usage as the hook reads it. */
+function tokenUsage(usage: TokenUsage | undefined): Record<string, number> | null {
+  if (usage === undefined) return null;
+  return {
+    input_tokens: usage.input_tokens,
+    cached_input_tokens: usage.input_tokens_details?.cached_tokens ?? 0,
+    cache_write_input_tokens: 0,
+    output_tokens: usage.output_tokens,
+    reasoning_output_tokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
+    total_tokens: usage.total_tokens,
   };
 }

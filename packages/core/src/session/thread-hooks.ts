@@ -80,8 +80,8 @@ export class ThreadHooks {
           cwd: config.cwd,
           hook_event_name: hookConfigName(call.event),
           model,
-          // Codex sends compaction hooks no permission mode (probed).
-          ...(call.event === 'preCompact' || call.event === 'postCompact' ? {} : { permission_mode: permissionMode(config) }),
+          // Codex sends compaction and model-request hooks no permission mode (probed).
+          ...(NO_PERMISSION_MODE.has(call.event) ? {} : { permission_mode: permissionMode(config) }),
           ...call.fields,
         };
         return engine.run({
@@ -120,6 +120,8 @@ export function hookLayers(layers: readonly ConfigLayer[]): HookLayer[] {
     }
   });
 }
+
+const NO_PERMISSION_MODE: ReadonlySet<HookEventName> = new Set(['preCompact', 'postCompact', 'preModelRequest', 'postModelRequest']);
 
 /** Claude-style permission mode from the approval policy: `never` asks nothing. */
 function permissionMode(config: Config): string {

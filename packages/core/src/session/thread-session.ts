@@ -33,7 +33,7 @@ import { TokenAccounting, type TokenUsageReport } from './token-accounting.js';
 import { ThreadUserShell } from './thread-user-shell.js';
 import { ThreadSessionError, type ActiveTurn, type TurnSlot } from './active-turn.js';
 import { InjectedItems } from './injected-items.js';
-import { hookOpening, hookStopGate, withHookOpening } from './hook-turn-events.js';
+import { hookModelRequests, hookOpening, hookStopGate, withHookOpening } from './hook-turn-events.js';
 import { hookToolCalls } from './hook-tool-calls.js';
 import { ThreadHooks } from './thread-hooks.js';
 import { ModelError } from '../model-client/model-error.js';
@@ -279,6 +279,7 @@ export class ThreadSession {
       const router = await this.#tools.router(config, model, selection.usable, selection.ids.length > 1);
       const hookRunner = await this.#hooks.forTurn(config, model.slug);
       const stopGate = hookStopGate(hookRunner, (message) => this.#emit({ type: 'warning', message }));
+      const modelRequests = hookModelRequests(hookRunner, this.threadId);
       const turnStartedAtMs = this.#options.clock.now().getTime();
       // Read before each request: a compaction moves the turn to the next window.
       const metadata = (compaction?: CompactionTrigger) => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: options.clientMetadata, turnTrigger: options.turnTrigger });
@@ -311,7 +312,7 @@ export class ThreadSession {
             },
             this.#budgets.hooks,
             this.#options.hooks ?? {},
-            { beforeSampling: [this.#injected, active.steered], responseGates: [this.#goalWork.accounting], stopGates: stopGate === undefined ? [] : [stopGate] },
+            { beforeSampling: [this.#injected, active.steered], responseGates: [this.#goalWork.accounting], stopGates: stopGate === undefined ? [] : [stopGate], modelRequests: modelRequests === undefined ? [] : [modelRequests] },
           ),
         },
         {

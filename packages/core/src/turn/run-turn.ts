@@ -5,6 +5,7 @@
 // What the model produced is recorded in history at one boundary, item by item as the stream
 // completes each (tool calls once the response is whole); what is recorded is in the thread's file
 // before the next request goes out.
+import { randomUUID } from 'node:crypto';
 import { FatalToolError } from '@skein/extension-api';
 import { TURN_ABORTED_FRAGMENT, isKnownResponseItem, messageText, toolCallId, toolOutputFor, withResponseItemMetadata, type AdditionalToolsItem, type ResponseItem } from '@skein/protocol';
 import { BudgetExhaustedError } from '../budgets/budget-exhausted-error.js';
@@ -18,7 +19,7 @@ import type { TurnToolCalls } from '../tools/turn-tool-calls.js';
 import type { CoreEvent } from './core-event.js';
 import type { ThreadSessionError } from '../session/active-turn.js';
 import type { TokenUsage } from '../model-client/response-event.js';
-import { NO_TURN_HOOKS, type AfterResponseVerdict, type SampledResponse, type TurnHooks, type TurnStep, type TurnStopping } from './turn-hooks.js';
+import { NO_TURN_HOOKS, type AfterResponseVerdict, type ModelRequestObserver, type SampledResponse, type TurnHooks, type TurnStep, type TurnStopping } from './turn-hooks.js';
 
 /** What a turn runs with; the session owns these and passes them in. */
 export interface TurnDependencies {
@@ -121,7 +122,7 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
     for (let samplingIndex = 0; ; samplingIndex++) {
       const step: TurnStep = { turnId, samplingIndex, signal, history: () => deps.history.forPrompt() };
       for (const hook of hooks.beforeSampling) recordAndAnnounce(deps, await hook.beforeSampling(step), turnId);
-      const { produced, usage } = await sample(deps, params);
+      const { produced, usage } = await observedSample(deps, params, hooks.modelRequests ?? [], step);
       const calls = produced.filter(isModelCall);
       const response: SampledResponse = { produced, usage, toolCalls: calls.length };
       const stop = gateResponse(hooks, step, response);
@@ -206,8 +207,31 @@ async function afterResponse(hooks: TurnHooks, step: TurnStep, response: Sampled
   return verdict;
 }
 
+/** One sampling request, with its observers told before it goes out and once it ends. */
+async function observedSample(deps: TurnDependencies, params: TurnParameters, observers: readonly ModelRequestObserver[], step: TurnStep): Promise<SampleResult> {
+  if (observers.length === 0) return sample(deps, params);
+  const request = { requestId: randomUUID() };
+  for (const observer of observers) await observer.beforeRequest(step, request);
+  let result: SampleResult;
+  try {
+    result = await sample(deps, params);
+  } catch (error) {
+    for (const observer of observers) await observer.afterRequest(step, request, { status: 'failed', error: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+  for (const observer of observers) await observer.afterRequest(step, request, { status: 'completed', responseId: result.responseId, usage: result.usage });
+  return result;
+}
+
+/** What one sampling request produced. */
+interface SampleResult {
+  readonly produced: ResponseItem[];
+  readonly usage: TokenUsage | undefined;
+  readonly responseId: string | undefined;
+}
+
 /** One sampling request; returns the items the model produced, as recorded, and the response's usage. */
-async function sample(deps: TurnDependencies, params: TurnParameters): Promise<{ readonly produced: ResponseItem[]; readonly usage: TokenUsage | undefined }> {
+async function sample(deps: TurnDependencies, params: TurnParameters): Promise<SampleResult> {
   const { turnId } = params;
   const metadata = params.requestMetadata?.();
   // Built for each attempt: a retry carries what the broken attempt had already completed.
@@ -254,7 +278,7 @@ async function sample(deps: TurnDependencies, params: TurnParameters): Promise<{
       }
       case 'completed':
         produced.push(...recordAndAnnounce(deps, heldBack, turnId));
-        return { produced, usage: event.usage };
+        return { produced, usage: event.usage, responseId: event.responseId };
       case 'safetyBuffering':
         // Only a notice: the server releases what it held as ordinary events afterwards.
         deps.emit({ type: 'safetyBuffering', turnId, model: deps.model.slug, useCases: event.useCases, reasons: event.reasons, fasterModel: event.fasterModel });

@@ -71,16 +71,35 @@ export interface StopGate {
   beforeStop(step: TurnStep, stopping: TurnStopping): Promise<readonly ResponseItem[]>;
 }
 
+/** One sampling request of a turn, as observers see it. */
+export interface ModelRequestPlace {
+  /** Names the request, the same before and after it. */
+  readonly requestId: string;
+}
+
+/** How a sampling request ended. */
+export type ModelRequestResult =
+  | { readonly status: 'completed'; readonly responseId: string | undefined; readonly usage: TokenUsage | undefined }
+  | { readonly status: 'failed'; readonly error: string };
+
+/** Watches each sampling request: before it is sent, and once its response completed (before its tools run) or it failed. */
+export interface ModelRequestObserver {
+  readonly name: string;
+  beforeRequest(step: TurnStep, request: ModelRequestPlace): Promise<void>;
+  afterRequest(step: TurnStep, request: ModelRequestPlace, result: ModelRequestResult): Promise<void>;
+}
+
 /** A turn's hooks, each list run in order. */
 export interface TurnHooks {
   readonly beforeSampling: readonly BeforeSamplingHook[];
   readonly responseGates?: readonly ResponseGate[];
   readonly afterResponse: readonly AfterResponseHook[];
   readonly stopGates?: readonly StopGate[];
+  readonly modelRequests?: readonly ModelRequestObserver[];
 }
 
 /** No hooks. */
-export const NO_TURN_HOOKS: TurnHooks = { beforeSampling: [], responseGates: [], afterResponse: [], stopGates: [] };
+export const NO_TURN_HOOKS: TurnHooks = { beforeSampling: [], responseGates: [], afterResponse: [], stopGates: [], modelRequests: [] };
 
 /** Joins hook sets, keeping each list's order (earlier sets first). */
 export function combineTurnHooks(...sets: readonly Partial<TurnHooks>[]): TurnHooks {
@@ -89,5 +108,6 @@ export function combineTurnHooks(...sets: readonly Partial<TurnHooks>[]): TurnHo
     responseGates: sets.flatMap((set) => set.responseGates ?? []),
     afterResponse: sets.flatMap((set) => set.afterResponse ?? []),
     stopGates: sets.flatMap((set) => set.stopGates ?? []),
+    modelRequests: sets.flatMap((set) => set.modelRequests ?? []),
   };
 }
