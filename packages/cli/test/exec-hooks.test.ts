@@ -2,9 +2,10 @@
 // --dangerously-bypass-hook-trust says so (with a warning), and a block shows on stderr.
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { hookHash } from '@skein/hooks';
 import { assistantMessage, completed, functionCall, sse } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { execScratch, type ExecScratch } from './support/exec-run.js';
+import { execScratch, jsonLines, type ExecScratch } from './support/exec-run.js';
 
 let fixture: ExecScratch;
 beforeEach(async () => {
@@ -31,7 +32,25 @@ describe('skein exec with hooks', () => {
     expect(bypassed.code).toBe(0);
     expect(existsSync(path.join(repo, 'bypassed.txt'))).toBe(false);
     expect(bypassed.stderr).toContain('warning: --dangerously-bypass-hook-trust is on');
-    expect(bypassed.stderr).toMatch(/hook preToolUse blocked: nothing runs today/);
+    expect(bypassed.stderr).toContain('hook: PreToolUse\nhook: PreToolUse Blocked\n  nothing runs today\n');
     expect(server.requests[3]!.toolOutputText('call_bypassed.txt')).toBe(`Command blocked by PreToolUse hook: nothing runs today. Command: touch bypassed.txt`);
+  });
+
+  it("matches Codex's z1 scenario: a trusted PreToolUse hook blocks `rm` and the JSON stream shows no command, only the answer", async () => {
+    const { home, repo, server } = fixture;
+    const guard = path.join(home, 'no-rm.sh');
+    writeFileSync(guard, '#!/bin/sh\ncase "$(cat)" in *\'"rm \'*) echo "no rm here" >&2; exit 2;; esac\n');
+    chmodSync(guard, 0o755);
+    const configFile = path.join(home, 'config.toml');
+    const hash = hookHash({ event: 'preToolUse', matcher: 'Bash', command: guard, timeoutSec: 600, async: false, statusMessage: null });
+    fixture.writeConfig(`[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "${guard}"\n\n[hooks.state."${configFile}:pre_tool_use:0:0"]\ntrusted_hash = "${hash}"\n\n`);
+    writeFileSync(path.join(repo, 'victim.txt'), 'keep\n');
+    server.expect([sse(functionCall('exec_command', { cmd: 'rm -f victim.txt' }, { callId: 'call_rm' }), completed()), sse(assistantMessage('ok'), completed())]);
+    const run = await fixture.skein(['exec', '--json', '-s', 'danger-full-access', 'please remove']);
+    expect(run.code).toBe(0);
+    // Codex 0.171.0's events for the same scenario (recorded): the blocked call has no item.
+    expect(jsonLines(run.stdout).map((event) => (event.type === 'item.completed' ? `${event.type}:${event.item.type}` : event.type))).toEqual(['thread.started', 'turn.started', 'item.completed:agent_message', 'turn.completed']);
+    expect(existsSync(path.join(repo, 'victim.txt'))).toBe(true);
+    expect(server.requests[1]!.toolOutputText('call_rm')).toBe('Command blocked by PreToolUse hook: no rm here. Command: rm -f victim.txt');
   });
 });

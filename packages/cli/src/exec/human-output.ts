@@ -139,7 +139,7 @@ export class HumanOutput {
       case 'safetyBuffering': // Codex's exec shows nothing of it either (probed).
         return;
       case 'hookRun':
-        if (event.phase === 'completed' && event.run.status !== 'completed') this.#hookRun(event.run);
+        this.#hookRun(event.phase, event.run);
         return;
       case 'sessionConfigured':
       case 'threadNameUpdated':
@@ -155,11 +155,14 @@ export class HumanOutput {
     }
   }
 
-  /** A hook that blocked or failed says so; one that just ran is quiet. */
-  #hookRun(run: Extract<CoreEvent, { type: 'hookRun' }>['run']): void {
-    const detail = run.entries.map((entry) => entry.text).join('; ');
-    const color = run.status === 'blocked' ? 'yellow' : 'red';
-    this.#write(`${this.#style(color, `hook ${run.eventName} ${run.status}:`)} ${detail === '' ? run.sourcePath : detail}\n`);
+  /** Each hook run as Codex's exec shows it (`hook: PreToolUse`, then `hook: PreToolUse Blocked`), with why when it blocked or failed. */
+  #hookRun(phase: 'started' | 'completed', run: Extract<CoreEvent, { type: 'hookRun' }>['run']): void {
+    const name = run.eventName[0]!.toUpperCase() + run.eventName.slice(1);
+    if (phase === 'started') return this.#write(`${this.#style('dim', `hook: ${name}`)}\n`);
+    const status = run.status[0]!.toUpperCase() + run.status.slice(1);
+    const color = run.status === 'completed' ? 'dim' : run.status === 'blocked' ? 'yellow' : 'red';
+    this.#write(`${this.#style(color, `hook: ${name} ${status}`)}\n`);
+    if (run.status !== 'completed') for (const entry of run.entries) this.#write(`  ${entry.text}\n`);
   }
 
   #mcpToolCall(phase: 'started' | 'completed', item: McpToolCallTurnItem): void {
