@@ -11,7 +11,7 @@ import { useModelScenario } from './support/model-scenario.js';
 const scenario = useModelScenario();
 
 interface HookSpec {
-  readonly event: 'preToolUse' | 'postToolUse' | 'userPromptSubmit' | 'sessionStart' | 'stop' | 'preCompact' | 'postCompact' | 'preModelRequest' | 'postModelRequest';
+  readonly event: 'preToolUse' | 'postToolUse' | 'userPromptSubmit' | 'sessionStart' | 'stop' | 'preCompact' | 'postCompact' | 'preModelRequest' | 'postModelRequest' | 'permissionRequest';
   readonly matcher?: string;
   readonly script: string;
   readonly trusted: boolean;
@@ -219,5 +219,35 @@ describe('lifecycle hooks', () => {
     expect(seen[2]!.request_id).not.toBe(pre!.request_id);
     const runIds = client.notifications.filter((note) => note.method === 'hook/completed').map((note) => (note.params as { run: { id: string } }).run.id);
     expect(runIds[0]).toMatch(new RegExp(`^pre-model-request:0:.*:${String(pre!.request_id)}$`));
+  });
+
+  it("lets a PermissionRequest hook answer an approval in the user's place: deny refuses it, allow runs it, and the client is never asked", async () => {
+    const { home, model } = scenario();
+    const denied = path.join(home.home, 'denied.txt');
+    const allowed = path.join(home.home, 'allowed.txt');
+    const { log } = configureHooks([
+      {
+        event: 'permissionRequest',
+        script: `case "$input" in *denied.txt*) echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no writes"}}}';; *) echo '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}';; esac`,
+        trusted: true,
+      },
+    ]);
+    const escalated = (file: string, callId: string) => functionCall('exec_command', { cmd: `touch ${file}`, sandbox_permissions: 'require_escalated', justification: 'Write outside the workspace?' }, { callId });
+    model.expect([sse(escalated(denied, 'call_denied'), completed()), sse(escalated(allowed, 'call_allowed'), completed()), sse(assistantMessage('Done.'), completed())]);
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client, { approvalPolicy: 'on-request', sandbox: 'read-only' });
+    await runTurn(client, threadId, 'Write two files.');
+
+    expect(client.serverRequests).toEqual([]);
+    expect(existsSync(denied)).toBe(false);
+    expect(existsSync(allowed)).toBe(true);
+    expect(model.requests[1]!.toolOutputText('call_denied')).toBe('exec_command failed: CreateProcess { message: "Rejected(\\"no writes\\")" }');
+    const [first] = inputs(log);
+    expect(first).toMatchObject({ hook_event_name: 'PermissionRequest', permission_mode: 'default', tool_name: 'Bash', tool_input: { command: `touch ${denied}`, description: 'Write outside the workspace?' } });
+    const statuses = client.notifications.filter((note) => note.method === 'hook/completed').map((note) => (note.params as { run: { id: string; status: string } }).run);
+    expect(statuses.map((run) => [run.id.split(':').at(-1), run.status])).toEqual([
+      ['call_denied', 'blocked'],
+      ['call_allowed', 'completed'],
+    ]);
   });
 });

@@ -54,6 +54,8 @@ export interface HookOutput {
         /** preToolUse: `deny` blocks the call with `permissionDecisionReason`. */
         readonly permissionDecision?: 'allow' | 'deny' | 'ask' | undefined;
         readonly permissionDecisionReason?: string | undefined;
+        /** permissionRequest: answers the approval the command needs, so the user is not asked (`message` is why, for a deny). */
+        readonly decision?: { readonly behavior: 'allow' | 'deny'; readonly message?: string | undefined } | undefined;
       }
     | undefined;
 }

@@ -48,6 +48,8 @@ export interface HookEventOutcome {
   readonly blocked: { readonly reason: string; readonly runId: string } | undefined;
   /** Context for the model, in listing order. */
   readonly contexts: readonly { readonly text: string; readonly runId: string }[];
+  /** permissionRequest: some hook approved and none blocked. */
+  readonly allowed: boolean;
   readonly runs: readonly HookRunSummary[];
 }
 
@@ -69,7 +71,7 @@ type Runnable =
   | { readonly kind: 'command'; readonly hook: CommandHook }
   | { readonly kind: 'extension'; readonly extensionId: string; readonly contributor: HookContributor; readonly displayOrder: number };
 
-const NO_OUTCOME: HookEventOutcome = { blocked: undefined, contexts: [], runs: [] };
+const NO_OUTCOME: HookEventOutcome = { blocked: undefined, contexts: [], runs: [], allowed: false };
 
 /** The hooks of one thread. */
 export class HookEngine {
@@ -117,22 +119,24 @@ export class HookEngine {
   async run(request: HookEventRequest): Promise<HookEventOutcome> {
     const selected = this.#selected(request.event, request.matchValue);
     if (selected.length === 0) return NO_OUTCOME;
-    const sync: Promise<HookRunSummary>[] = [];
+    const sync: Promise<{ readonly run: HookRunSummary; readonly allowed: boolean }>[] = [];
     for (const runnable of selected) {
       const running = this.#runOne(runnable, request);
       if (runnable.kind === 'command' && runnable.hook.async) void running;
       else sync.push(running);
     }
-    const runs = await Promise.all(sync);
+    const results = await Promise.all(sync);
+    const runs = results.map((result) => result.run);
     const blocking = runs.find((run) => run.status === 'blocked');
     return {
+      allowed: blocking === undefined && results.some((result) => result.allowed),
       blocked: blocking === undefined ? undefined : { reason: blocking.entries.find((entry) => entry.kind === 'feedback')?.text ?? 'blocked by a hook', runId: blocking.id },
       contexts: runs.flatMap((run) => run.entries.filter((entry) => entry.kind === 'context').map((entry) => ({ text: entry.text, runId: run.id }))),
       runs,
     };
   }
 
-  async #runOne(runnable: Runnable, request: HookEventRequest): Promise<HookRunSummary> {
+  async #runOne(runnable: Runnable, request: HookEventRequest): Promise<{ readonly run: HookRunSummary; readonly allowed: boolean }> {
     const started = this.#now();
     const base = this.#summary(runnable, request, started);
     request.onRun?.('started', base);
@@ -140,7 +144,7 @@ export class HookEngine {
     const ended = this.#now();
     const run: HookRunSummary = { ...base, status: result.status, completedAt: Math.floor(ended / 1000), durationMs: Math.max(0, Math.round(ended - started)), entries: result.entries };
     request.onRun?.('completed', run);
-    return run;
+    return { run, allowed: result.allowed === true };
   }
 
   #summary(runnable: Runnable, request: HookEventRequest, startedMs: number): HookRunSummary {

@@ -20,6 +20,7 @@ const HookOutputJson = z
         additionalContext: z.string().optional(),
         permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
         permissionDecisionReason: z.string().optional(),
+        decision: z.object({ behavior: z.enum(['allow', 'deny']), message: z.string().optional() }).loose().optional(),
       })
       .loose()
       .optional(),
@@ -40,6 +41,8 @@ export interface HookResult {
   readonly reason?: string | undefined;
   /** Text the model should read. */
   readonly context?: string | undefined;
+  /** permissionRequest: the hook approved the command (a deny is a block). */
+  readonly allowed?: boolean | undefined;
 }
 
 // Events whose plain (non-JSON) stdout is context for the model, as Codex reads SessionStart and UserPromptSubmit.
@@ -82,11 +85,12 @@ export function outputResult(event: HookEventName, output: HookOutput | undefine
   const context = specific?.additionalContext?.trim() === '' ? undefined : specific?.additionalContext;
   if (context !== undefined) entries.push({ kind: 'context', text: context });
   if (output.systemMessage !== undefined && output.systemMessage !== '') entries.push({ kind: 'warning', text: output.systemMessage });
-  const denied = event === 'preToolUse' && specific?.permissionDecision === 'deny';
+  const permission = event === 'permissionRequest' ? specific?.decision : undefined;
+  const denied = (event === 'preToolUse' && specific?.permissionDecision === 'deny') || permission?.behavior === 'deny';
   if (output.decision === 'block' || denied) {
-    const reason = (denied ? specific?.permissionDecisionReason : undefined) ?? output.reason ?? 'blocked by a hook';
+    const reason = (event === 'preToolUse' && denied ? specific?.permissionDecisionReason : permission?.message) ?? output.reason ?? 'blocked by a hook';
     entries.push({ kind: 'feedback', text: reason });
     return { status: 'blocked', reason, entries, context };
   }
-  return { status: 'completed', entries, context };
+  return { status: 'completed', entries, context, allowed: permission?.behavior === 'allow' };
 }

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { Config } from '@skein/config';
 import type { ToolApprovals } from '@skein/extension-api';
-import { CommandApprovals } from '../tools/approvals/command-approvals.js';
+import { CommandApprovals, type CommandApprovalsOptions } from '../tools/approvals/command-approvals.js';
 import { appendAllowPrefixRule, DEFAULT_RULES_FILE, ExecPolicy, loadExecPolicy } from '../tools/approvals/exec-policy/exec-policy.js';
 import type { BindApprovals } from '../tools/turn-tool-calls.js';
 import type { ClientRequests } from './client-requests.js';
@@ -19,6 +19,8 @@ export interface ThreadApprovalsOptions {
   /** Ends the running turn, as the user's `cancel` asks. */
   cancelTurn(): void;
   warn(message: string): void;
+  /** The thread's PermissionRequest hooks (see `CommandApprovalsOptions.permissionHook`). */
+  permissionHook?: CommandApprovalsOptions['permissionHook'];
 }
 
 /** The thread's approvals, bindable to a call. */
@@ -33,6 +35,7 @@ export function threadApprovals(options: ThreadApprovalsOptions): BindApprovals 
       return scope !== undefined && isWritable(options.config(), target, scope);
     },
     cancelTurn: () => options.cancelTurn(),
+    permissionHook: options.permissionHook,
     execPolicy: () => (execPolicy ??= loadThreadExecPolicy(options.config(), (message) => options.warn(message))),
     persistAllowedPrefix: async (prefix) => {
       const file = path.join(options.config().homeDir, 'rules', DEFAULT_RULES_FILE);

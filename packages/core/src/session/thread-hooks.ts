@@ -6,6 +6,7 @@ import type { Config, ConfigLayer } from '@skein/config';
 import type { Contribution, HookContributor, HookEventName, HookInput } from '@skein/extension-api';
 import { discoverHooks, HookEngine, hookConfigName, type HookEventOutcome, type HookLayer } from '@skein/hooks';
 import type { ResponseItem } from '@skein/protocol';
+import type { CommandCall, PermissionHookAnswer } from '../tools/approvals/command-approvals.js';
 import type { CoreEvent } from '../turn/core-event.js';
 
 /** What the thread's hooks need from the session. */
@@ -47,6 +48,8 @@ export interface TurnHookRunner {
 /** The thread's hooks, rebuilt for each new config. */
 export class ThreadHooks {
   readonly #options: ThreadHooksOptions;
+  /** The running (or last) turn's hooks: approvals ask them outside any one call's plumbing. */
+  #current: TurnHookRunner | undefined;
   #sessionStart: 'startup' | 'resume' | undefined;
 
   constructor(options: ThreadHooksOptions) {
@@ -68,7 +71,7 @@ export class ThreadHooks {
   async forTurn(config: Config, model: string): Promise<TurnHookRunner> {
     const engine = await this.#engine(config);
     const { emit, sessionId, transcriptPath } = this.#options;
-    return {
+    return (this.#current = {
       hasHooks: (event) => engine.hasHooks(event),
       handles: (event, matchValue) => engine.handles(event, matchValue),
       run: (call) => {
@@ -94,7 +97,20 @@ export class ThreadHooks {
           onRun: (phase, run) => emit({ type: 'hookRun', phase, turnId: call.turnId, run }),
         });
       },
-    };
+    });
+  }
+
+  /**
+   * PermissionRequest, for a command that needs the user's approval: a hook may allow or deny it
+   * in the user's place (Codex's fields, probed: the command and the model's justification).
+   */
+  async permissionRequest(call: CommandCall, signal: AbortSignal): Promise<PermissionHookAnswer | undefined> {
+    const runner = this.#current;
+    if (runner === undefined || !runner.handles('permissionRequest', 'Bash')) return undefined;
+    const toolInput = { command: call.script, ...(call.justification === undefined ? {} : { description: call.justification }) };
+    const outcome = await runner.run({ event: 'permissionRequest', turnId: call.turnId, matchValue: 'Bash', runSuffix: call.callId, signal, fields: { tool_name: 'Bash', tool_input: toolInput } });
+    if (outcome.blocked !== undefined) return { behavior: 'deny', message: outcome.blocked.reason };
+    return outcome.allowed ? { behavior: 'allow' } : undefined;
   }
 
   async #engine(config: Config): Promise<HookEngine> {

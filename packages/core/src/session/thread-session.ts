@@ -131,6 +131,7 @@ export class ThreadSession {
       writeScope: (environmentId) => this.environments.writeScope(environmentId, this.#config, this.#turns.running?.environments),
       cancelTurn: () => this.#turns.running?.controller.abort(),
       warn: (message) => emit({ type: 'warning', message }),
+      permissionHook: (call, signal) => this.#hooks.permissionRequest(call, signal),
     });
     this.#context = new TurnContextAssembly({ threadId: options.threadId, extensions: options.extensions, reader: options.reader, recorder: options.recorder, host: options.host, now: options.clock.now, lineage: (config, window) => this.#budgets.lineage(config, window),
       // A running turn is told of the selection it runs with.

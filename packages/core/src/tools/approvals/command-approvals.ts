@@ -48,7 +48,12 @@ export interface CommandApprovalsOptions {
   execPolicy(): Promise<ExecPolicy>;
   /** Records a prefix the user allowed for good (Codex appends it to `rules/default.rules`). */
   persistAllowedPrefix(prefix: readonly string[]): Promise<void>;
+  /** The thread's PermissionRequest hooks, asked before the user: an answer stands for the user's. */
+  permissionHook?: ((call: CommandCall, signal: AbortSignal) => Promise<PermissionHookAnswer | undefined>) | undefined;
 }
+
+/** What PermissionRequest hooks decided for a command. */
+export type PermissionHookAnswer = { readonly behavior: 'allow' } | { readonly behavior: 'deny'; readonly message: string };
 
 /** What the model reads when the user turns a command down (Codex's wording of the error). */
 export const COMMAND_REJECTED_OUTPUT = 'exec_command failed: CreateProcess { message: "Rejected(\\"rejected by user\\")" }';
@@ -157,6 +162,10 @@ export class CommandApprovals {
     sandboxed: boolean,
     signal: AbortSignal,
   ): Promise<Authorization> {
+    // A hook's answer stands for the user's (Codex's wording of a refusal, probed).
+    const hooked = await this.#options.permissionHook?.(call, signal);
+    if (hooked?.behavior === 'deny') return rejected(`exec_command failed: CreateProcess { message: "Rejected(${JSON.stringify(hooked.message).replaceAll('"', '\\"')})" }`);
+    if (hooked?.behavior === 'allow') return { type: 'run', sandboxed, approved: true };
     const client = this.#options.client;
     if (client === undefined) return rejected(`exec_command failed: ${NO_CLIENT}`);
     const decision = await client.requestCommandApproval(
