@@ -130,15 +130,15 @@ export class ThreadCompaction {
     const { turnId, config, model } = run;
     // Codex's compaction items are bare UUIDv7s.
     const itemId = uuid();
-    emit({ type: 'compactionStarted', turnId, itemId });
-    // The client first sees the usage that made the compaction due (as Codex reports it).
-    tokens.announce(turnId);
     // Hooks see it as Codex names it: a client's compaction is manual, one the window made due is auto.
     const trigger = run.phase === 'standalone_turn' ? 'manual' : 'auto';
     const hooks = await run.hooks?.();
     const compactHook = async (event: 'preCompact' | 'postCompact') => {
       if (hooks?.hasHooks(event) === true) await hooks.run({ event, turnId, matchValue: trigger, signal: run.signal, fields: { trigger } });
     };
+    emit({ type: 'compactionStarted', turnId, itemId });
+    // The client first sees the usage that made the compaction due (as Codex reports it).
+    tokens.announce(turnId);
     try {
       await compactHook('preCompact');
       const metadata = run.metadata();
@@ -170,11 +170,12 @@ export class ThreadCompaction {
       context.onReplaced();
       this.#options.recorder.recordCompaction({ message: handoffSummaryText(summary), replacementHistory: replacement, window });
       tokens.compacted(turnId, usage, approximateTokens(JSON.stringify(history.forPrompt())));
-      emit({ type: 'compactionEnded', turnId, itemId, status: 'completed' });
-      await compactHook('postCompact');
     } catch (error) {
       emit({ type: 'compactionEnded', turnId, itemId, status: 'failed' });
       throw error;
     }
+    emit({ type: 'compactionEnded', turnId, itemId, status: 'completed' });
+    // Once the compaction is done and reported: nothing the hook does can undo it.
+    await compactHook('postCompact');
   }
 }

@@ -211,15 +211,19 @@ async function afterResponse(hooks: TurnHooks, step: TurnStep, response: Sampled
 async function observedSample(deps: TurnDependencies, params: TurnParameters, observers: readonly ModelRequestObserver[], step: TurnStep): Promise<SampleResult> {
   if (observers.length === 0) return sample(deps, params);
   const request = { requestId: randomUUID() };
-  for (const observer of observers) await observer.beforeRequest(step, request);
+  // An observer watches: one that throws is a warning, never the turn's error.
+  const tell = async (observe: (observer: ModelRequestObserver) => Promise<void>) => {
+    for (const observer of observers) await observe(observer).catch((error: unknown) => deps.emit({ type: 'warning', message: `${observer.name}: ${error instanceof Error ? error.message : String(error)}` }));
+  };
+  await tell((observer) => observer.beforeRequest(step, request));
   let result: SampleResult;
   try {
     result = await sample(deps, params);
   } catch (error) {
-    for (const observer of observers) await observer.afterRequest(step, request, { status: 'failed', error: error instanceof Error ? error.message : String(error) });
+    await tell((observer) => observer.afterRequest(step, request, { status: 'failed', error: error instanceof Error ? error.message : String(error) }));
     throw error;
   }
-  for (const observer of observers) await observer.afterRequest(step, request, { status: 'completed', responseId: result.responseId, usage: result.usage });
+  await tell((observer) => observer.afterRequest(step, request, { status: 'completed', responseId: result.responseId, usage: result.usage }));
   return result;
 }
 

@@ -164,7 +164,7 @@ export class CommandApprovals {
   ): Promise<Authorization> {
     // A hook's answer stands for the user's (Codex's wording of a refusal, probed).
     const hooked = await this.#options.permissionHook?.(call, signal);
-    if (hooked?.behavior === 'deny') return rejected(`exec_command failed: CreateProcess { message: "Rejected(${JSON.stringify(hooked.message).replaceAll('"', '\\"')})" }`);
+    if (hooked?.behavior === 'deny') return rejected(`exec_command failed: CreateProcess { message: ${JSON.stringify(`Rejected(${JSON.stringify(hooked.message)})`)} }`);
     if (hooked?.behavior === 'allow') return { type: 'run', sandboxed, approved: true };
     const client = this.#options.client;
     if (client === undefined) return rejected(`exec_command failed: ${NO_CLIENT}`);
