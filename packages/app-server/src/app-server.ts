@@ -299,7 +299,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
       // Probed as the default environment's commands are: with its PATH, and only when it is this machine.
       const { environment } = this.#options.threads;
       const local = environment.id === undefined || environment.id === 'local';
-      const pending = (this.#sandboxWarning ??= sandboxStartupWarning(local && config.sandboxMode !== 'danger-full-access', { env: environment.env, cwd: config.cwd }).catch(() => undefined));
+      const pending = (this.#sandboxWarning ??= sandboxStartupWarning(local && config.sandboxMode !== 'danger-full-access', { env: environment.env, cwd: config.cwd }));
       void pending.then((warning) => {
         if (warning !== undefined) connection.notify('configWarning', { summary: warning, details: null, path: null });
       });

@@ -11,7 +11,9 @@ import { probeSandbox, type ProbeOptions } from './probe.js';
 export async function sandboxStartupWarning(confines: boolean, options: ProbeOptions = {}): Promise<string | undefined> {
   const platform = options.platform ?? process.platform;
   if (!confines || (platform !== 'linux' && platform !== 'darwin')) return undefined;
-  const capability = await probeSandbox(options);
+  // A probe that breaks (it should answer, not throw) is said as such rather than hidden.
+  const capability = await probeSandbox(options).catch((error: unknown) => new Error(error instanceof Error ? error.message : String(error)));
+  if (capability instanceof Error) return `Could not check whether the sandbox can run here: ${capability.message}`;
   if (capability.available) return undefined;
   return `The sandbox cannot confine commands on this machine: ${capability.reason}. ${capability.remedy}. Until then, commands that need the sandbox fail.`;
 }

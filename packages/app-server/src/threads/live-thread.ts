@@ -11,21 +11,7 @@ import type { ThreadHost, TurnPresentation } from './thread-host.js';
 import { threadItem, userMessageItem, type WireObject } from './thread-items.js';
 import { ThreadQuestions, type ActiveFlag } from './thread-questions.js';
 import { UNKNOWN_RATE_LIMITS, turnErrorObject } from './turn-wire.js';
-
-interface ActiveTurn {
-  readonly id: string;
-  readonly startedAtMs: number;
-  /** Server requests withdrawn by an interrupt; resolved for clients when the turn ends (as Codex). */
-  readonly openRequests: number[];
-  lastAgentMessage: WireObject | undefined;
-  /** The turn's diff as last sent (`turn/diff/updated`), sent once more as the turn ends, as Codex does. */
-  lastDiff: string | undefined;
-  /** A client's `turn/start`, as opposed to a turn core runs of its own (a manual compaction). */
-  readonly userTurn: boolean;
-  /** How the turn is shown when not as it runs (a review), and the answer it held back. */
-  readonly presentation?: TurnPresentation | undefined;
-  heldAnswer?: string | undefined;
-}
+import { textOf, turnObject, type ActiveTurn } from './live-turn.js';
 
 /** Identity and bookkeeping of a thread beyond its session. */
 export interface LiveThreadFacts {
@@ -192,7 +178,7 @@ export class LiveThread {
     this.#running = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
       for (const item of options.presentation?.openingItems ?? []) this.#announceItem(turn, item);
       this.#notifyStatus();
-      this.#emit('turn/started', { threadId: this.id, turn: this.#turnObject(turn, 'inProgress', null, null) });
+      this.#emit('turn/started', { threadId: this.id, turn: turnObject(turn, 'inProgress', null, null) });
       // The message is recorded under the id clients see, so a resumed thread shows the same item. It
       // shows once the prompt is past its hooks (a UserPromptSubmit hook may keep it from the model).
       const userMessage = { id: this.host.newItemId(), clientId: options.clientUserMessageId ?? null };
@@ -218,7 +204,7 @@ export class LiveThread {
         this.#endTurn(turn, 'failed', { message: (error as Error).message, codexErrorInfo: null, additionalDetails: null });
       }
     });
-    return this.#turnObject(turn, 'inProgress', null, null, { startedAt: null });
+    return turnObject(turn, 'inProgress', null, null, { startedAt: null });
   }
 
   /** Adds input to the running turn. */
@@ -258,7 +244,7 @@ export class LiveThread {
         if (this.#turn?.id !== event.turnId) {
           const turn = this.#beginTurn(event.turnId, false);
           this.#notifyStatus();
-          this.#emit('turn/started', { threadId: this.id, turn: this.#turnObject(turn, 'inProgress', null, null) });
+          this.#emit('turn/started', { threadId: this.id, turn: turnObject(turn, 'inProgress', null, null) });
         }
         return;
       case 'turnItem':
@@ -398,30 +384,10 @@ export class LiveThread {
     const items = status === 'interrupted' || turn.lastAgentMessage === undefined ? [] : [turn.lastAgentMessage];
     this.#emit('turn/completed', {
       threadId: this.id,
-      turn: this.#turnObject(turn, status, error, completedAtMs, { items, itemsView: items.length === 0 ? 'notLoaded' : 'summary' }),
+      turn: turnObject(turn, status, error, completedAtMs, { items, itemsView: items.length === 0 ? 'notLoaded' : 'summary' }),
     });
     for (const requestId of turn.openRequests) this.#emit('serverRequest/resolved', { threadId: this.id, requestId });
     if (this.#turn === undefined) this.host.turnEnded?.(this.id, status);
-  }
-
-  #turnObject(
-    turn: ActiveTurn,
-    status: string,
-    error: WireObject | null,
-    completedAtMs: number | null,
-    overrides: { readonly items?: readonly WireObject[]; readonly itemsView?: string; readonly startedAt?: null } = {},
-  ): WireObject {
-    return {
-      id: turn.id,
-      rootTurnId: turn.id,
-      items: overrides.items ?? [],
-      itemsView: overrides.itemsView ?? 'notLoaded',
-      status,
-      error,
-      startedAt: overrides.startedAt === null ? null : Math.floor(turn.startedAtMs / 1000),
-      completedAt: completedAtMs === null ? null : Math.floor(completedAtMs / 1000),
-      durationMs: completedAtMs === null ? null : Math.round(completedAtMs - turn.startedAtMs),
-    };
   }
 
   /** Sends an item the server made (not core's) as started, then completed, under `turn`; returns it completed. */
@@ -452,8 +418,4 @@ export class LiveThread {
   #emit(method: string, params: unknown): void {
     this.host.broadcast(this.id, method, params);
   }
-}
-
-function textOf(input: readonly UserInput[]): string {
-  return input.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 }

@@ -184,7 +184,7 @@ async function runExec(
   // CODEX_EXEC_SERVER_URL: commands and patches run on that exec-server; a bad URL stops here.
   const execServerUrl = execServerUrlFrom(io.env);
   // Asked while the rest starts; a sandbox that cannot run here is said once, before the turn.
-  const sandboxWarning = execServerUrl === undefined ? sandboxStartupWarning(config.sandboxMode !== 'danger-full-access', { env: io.env, cwd: config.cwd }).catch(() => undefined) : undefined;
+  const sandboxWarning = execServerUrl === undefined ? sandboxStartupWarning(config.sandboxMode !== 'danger-full-access', { env: io.env, cwd: config.cwd }) : undefined;
   if (options.skipGitRepoCheck !== true) requireGitRepository(cwd);
   if (options.ephemeral === true && target.resume !== undefined) {
     throw new ExecError('EphemeralResume', '--ephemeral starts a thread that is never written; it cannot be combined with resume');

@@ -4,9 +4,11 @@
 // block sends it on with a hook prompt). At most MAX_STOP_CONTINUATIONS Stop blocks per turn: a
 // hook that always blocks would otherwise sample forever.
 import { hookPromptText, type ResponseItem } from '@skein/protocol';
-import type { TokenUsage } from '../model-client/response-event.js';
-import type { ModelRequestObserver, StopGate } from '../turn/turn-hooks.js';
+import type { ToolCallHooks } from '../tools/tool-call-hooks.js';
+import type { ModelRequestObserver, StopGate, TurnHooks } from '../turn/turn-hooks.js';
+import { hookToolCalls } from './hook-tool-calls.js';
 import { hookContextMessage, type TurnHookRunner } from './thread-hooks.js';
+import { breakdownOf, rolloutUsage } from './thread-token-usage.js';
 
 /** How many times Stop hooks may send one turn on. */
 export const MAX_STOP_CONTINUATIONS = 8;
@@ -36,6 +38,16 @@ export async function hookOpening(
     context: (started?.contexts ?? []).map((entry) => hookContextMessage(entry.text)),
     afterPrompt: (submitted?.contexts ?? []).map((entry) => hookContextMessage(entry.text)),
     blocked: submitted?.blocked?.reason,
+  };
+}
+
+/** Where a turn's hooks plug in beside its opening: its tool calls, its stop gates, its model-request observers. */
+export function turnLifecycleHooks(runner: TurnHookRunner, threadId: string, warn: (message: string) => void): { readonly toolCalls: ToolCallHooks | undefined; readonly turnHooks: Partial<TurnHooks> } {
+  const stopGate = hookStopGate(runner, warn);
+  const modelRequests = hookModelRequests(runner, threadId);
+  return {
+    toolCalls: hookToolCalls(runner),
+    turnHooks: { stopGates: stopGate === undefined ? [] : [stopGate], modelRequests: modelRequests === undefined ? [] : [modelRequests] },
   };
 }
 
@@ -86,22 +98,9 @@ export function hookModelRequests(runner: TurnHookRunner, threadId: string): Mod
       if (!runner.hasHooks('postModelRequest')) return;
       const outcome =
         result.status === 'completed'
-          ? { status: 'completed', error: null, token_usage: tokenUsage(result.usage), response_id: result.responseId ?? null }
+          ? { status: 'completed', error: null, token_usage: result.usage === undefined ? null : rolloutUsage(breakdownOf(result.usage)), response_id: result.responseId ?? null }
           : { status: 'failed', error: result.error, token_usage: null, response_id: null };
       await runner.run({ event: 'postModelRequest', turnId: step.turnId, runSuffix: request.requestId, signal: step.signal, fields: { ...fields(request.requestId), ...outcome } });
     },
-  };
-}
-
-/** A response's usage as the hook reads it. */
-function tokenUsage(usage: TokenUsage | undefined): Record<string, number> | null {
-  if (usage === undefined) return null;
-  return {
-    input_tokens: usage.input_tokens,
-    cached_input_tokens: usage.input_tokens_details?.cached_tokens ?? 0,
-    cache_write_input_tokens: 0,
-    output_tokens: usage.output_tokens,
-    reasoning_output_tokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
-    total_tokens: usage.total_tokens,
   };
 }

@@ -50,11 +50,26 @@ export class ThreadHooks {
   readonly #options: ThreadHooksOptions;
   /** The running (or last) turn's hooks: approvals ask them outside any one call's plumbing. */
   #current: TurnHookRunner | undefined;
+  /** What the thread was already told of its hook files: they are read every turn, a problem is said once. */
+  readonly #reported = new Set<string>();
   #sessionStart: 'startup' | 'resume' | undefined;
 
   constructor(options: ThreadHooksOptions) {
     this.#options = options;
     this.#sessionStart = options.sessionStart;
+  }
+
+  /** A session's hooks from what its host gave (none without settings); a resumed thread starts as `resume`. */
+  static forSession(settings: LifecycleHookSettings | undefined, session: Pick<ThreadHooksOptions, 'sessionId' | 'emit'> & { readonly resumed: boolean }): ThreadHooks {
+    return new ThreadHooks({
+      transcriptPath: settings?.transcriptPath ?? null,
+      contributed: settings?.contributed ?? [],
+      env: settings?.env ?? {},
+      bypassTrust: settings?.bypassTrust ?? false,
+      sessionId: session.sessionId,
+      emit: session.emit,
+      sessionStart: session.resumed ? 'resume' : 'startup',
+    });
   }
 
   /** SessionStart's source for the first turn since the thread opened; undefined after. */
@@ -115,8 +130,11 @@ export class ThreadHooks {
 
   async #engine(config: Config): Promise<HookEngine> {
     const catalog = await discoverHooks(hookLayers(config.layers));
-    for (const warning of catalog.warnings) this.#options.emit({ type: 'warning', message: warning });
-    for (const error of catalog.errors) this.#options.emit({ type: 'warning', message: `${error.path}: ${error.message}` });
+    for (const message of [...catalog.warnings, ...catalog.errors.map((error) => `${error.path}: ${error.message}`)]) {
+      if (this.#reported.has(message)) continue;
+      this.#reported.add(message);
+      this.#options.emit({ type: 'warning', message });
+    }
     return new HookEngine({ hooks: catalog.hooks, contributed: this.#options.contributed, env: this.#options.env, bypassTrust: this.#options.bypassTrust });
   }
 }

@@ -33,8 +33,7 @@ import { TokenAccounting, type TokenUsageReport } from './token-accounting.js';
 import { ThreadUserShell } from './thread-user-shell.js';
 import { ThreadSessionError, type ActiveTurn, type TurnSlot } from './active-turn.js';
 import { InjectedItems } from './injected-items.js';
-import { hookModelRequests, hookOpening, hookStopGate, withHookOpening } from './hook-turn-events.js';
-import { hookToolCalls } from './hook-tool-calls.js';
+import { hookOpening, turnLifecycleHooks, withHookOpening } from './hook-turn-events.js';
 import { ThreadHooks } from './thread-hooks.js';
 import { ModelError } from '../model-client/model-error.js';
 import { OfferedToolsRecord } from './offered-tools-record.js';
@@ -112,16 +111,7 @@ export class ThreadSession {
     });
     this.#items = new TurnItems(() => options.clock.now().getTime());
     this.#offeredTools = new OfferedToolsRecord(options.recorder);
-    const { lifecycleHooks } = options;
-    this.#hooks = new ThreadHooks({
-      transcriptPath: lifecycleHooks?.transcriptPath ?? null,
-      contributed: lifecycleHooks?.contributed ?? [],
-      env: lifecycleHooks?.env ?? {},
-      bypassTrust: lifecycleHooks?.bypassTrust ?? false,
-      sessionId: this.sessionId,
-      emit,
-      sessionStart: options.historyInitialization === 'cold_resume' ? 'resume' : 'startup',
-    });
+    this.#hooks = ThreadHooks.forSession(options.lifecycleHooks, { sessionId: this.sessionId, emit, resumed: options.historyInitialization === 'cold_resume' });
     const clientRequests = options.clientRequests === undefined ? undefined : withApprovalItems(options.clientRequests, this.#items, (events) => events.forEach((event) => this.#announce(event)));
     this.environments = new EnvironmentState(options.environment, { monotonicMs: options.clock.monotonicMs, onCommandEvent: (event) => this.#onCommandEvent(event) });
     options.extensions.useEnvironments(() => this.environments.toolEnvironments(this.#config));
@@ -279,8 +269,7 @@ export class ThreadSession {
       const { selection } = environments;
       const router = await this.#tools.router(config, model, selection.usable, selection.ids.length > 1);
       const hookRunner = await this.#hooks.forTurn(config, model.slug);
-      const stopGate = hookStopGate(hookRunner, (message) => this.#emit({ type: 'warning', message }));
-      const modelRequests = hookModelRequests(hookRunner, this.threadId);
+      const lifecycle = turnLifecycleHooks(hookRunner, this.threadId, (message) => this.#emit({ type: 'warning', message }));
       const turnStartedAtMs = this.#options.clock.now().getTime();
       // Read before each request: a compaction moves the turn to the next window.
       const metadata = (compaction?: CompactionTrigger) => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: options.clientMetadata, turnTrigger: options.turnTrigger });
@@ -292,7 +281,7 @@ export class ThreadSession {
           client: this.#options.client,
           history: this.history,
           router,
-          calls: new TurnToolCalls({ router, ...environments.callOptions, approvals: this.#approvals, emit, newCallId: () => `call_${this.#uuid()}`, hooks: hookToolCalls(hookRunner) }),
+          calls: new TurnToolCalls({ router, ...environments.callOptions, approvals: this.#approvals, emit, newCallId: () => `call_${this.#uuid()}`, hooks: lifecycle.toolCalls }),
           model,
           request: {
             ...sharedRequestFields(config, this.threadId, metadata().clientMetadata),
@@ -313,7 +302,8 @@ export class ThreadSession {
             },
             this.#budgets.hooks,
             this.#options.hooks ?? {},
-            { beforeSampling: [this.#injected, active.steered], responseGates: [this.#goalWork.accounting], stopGates: stopGate === undefined ? [] : [stopGate], modelRequests: modelRequests === undefined ? [] : [modelRequests] },
+            { beforeSampling: [this.#injected, active.steered], responseGates: [this.#goalWork.accounting] },
+            lifecycle.turnHooks,
           ),
         },
         {
