@@ -1,52 +1,17 @@
 // Lifecycle hooks end to end, against real hook scripts: what each hook read on stdin, what the
 // model then received, what the client was told (hook/started, hook/completed, hookPrompt items),
 // and that a blocked command never ran (its file is still on disk) and an untrusted hook never ran.
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { hookHash } from '@skein/hooks';
-import { assistantMessage, completed, functionCall, sse, type AppServerTestClient } from '@skein/test-support';
+import { assistantMessage, completed, functionCall, sse } from '@skein/test-support';
 import { describe, expect, it } from 'vitest';
+import { configureHooks as configureHookScripts, hookInputs, runTurn, type HookSpec } from './support/hook-scenario.js';
 import { useModelScenario } from './support/model-scenario.js';
 
 const scenario = useModelScenario();
 
-interface HookSpec {
-  readonly event: 'preToolUse' | 'postToolUse' | 'userPromptSubmit' | 'sessionStart' | 'stop' | 'preCompact' | 'postCompact' | 'preModelRequest' | 'postModelRequest' | 'permissionRequest';
-  readonly matcher?: string;
-  readonly script: string;
-  readonly trusted: boolean;
-}
-
-/** Writes each hook's script and the config that declares it (trusted by its hash when `trusted`). */
-function configureHooks(hooks: readonly HookSpec[]): { readonly log: string; readonly configFile: string } {
-  const { home } = scenario();
-  const configFile = path.join(home.home, 'config.toml');
-  const log = path.join(home.home, 'hook-inputs.jsonl');
-  const tables: string[] = [];
-  hooks.forEach((hook, index) => {
-    const script = path.join(home.home, `hook-${index}.sh`);
-    writeFileSync(script, `#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' "$input" >> ${log}\n${hook.script}\n`);
-    chmodSync(script, 0o755);
-    const name = hook.event[0]!.toUpperCase() + hook.event.slice(1);
-    tables.push(`[[hooks.${name}]]\n${hook.matcher === undefined ? '' : `matcher = "${hook.matcher}"\n`}[[hooks.${name}.hooks]]\ntype = "command"\ncommand = "${script}"\n`);
-    if (hook.trusted) {
-      const snake = hook.event.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-      // Each event's first (and only) group here: the key counts groups per event.
-      const hash = hookHash({ event: hook.event, matcher: hook.matcher ?? null, command: script, timeoutSec: 600, async: false, statusMessage: null });
-      tables.push(`[hooks.state."${configFile}:${snake}:0:0"]\ntrusted_hash = "${hash}"\n`);
-    }
-  });
-  scenario().configure({ after: `\n${tables.join('\n')}` });
-  return { log, configFile };
-}
-
-const inputs = (log: string) => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>) : []);
-
-async function runTurn(client: AppServerTestClient, threadId: string, text: string): Promise<string> {
-  const answer = (await client.request('turn/start', { threadId, input: [{ type: 'text', text, text_elements: [] }] })) as { turn: { id: string } };
-  await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === answer.turn.id);
-  return answer.turn.id;
-}
+const configureHooks = (hooks: readonly HookSpec[]) => configureHookScripts(scenario(), hooks);
+const inputs = hookInputs;
 
 describe('lifecycle hooks', () => {
   it('blocks a command with a PreToolUse hook, adds UserPromptSubmit context, and never runs an untrusted hook', async () => {

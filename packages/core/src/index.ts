@@ -132,7 +132,7 @@ export type {
   McpElicitationRequest,
 } from './session/client-requests.js';
 export { COMMAND_REJECTED_OUTPUT, CommandApprovals } from './tools/approvals/command-approvals.js';
-export type { Authorization, CommandApprovalsOptions, CommandCall, PatchCall } from './tools/approvals/command-approvals.js';
+export type { Authorization, CommandApprovalsOptions, CommandCall, PatchCall, PermissionHookAnswer, PermissionHookRequest } from './tools/approvals/command-approvals.js';
 export { allowsEscalationRequests, asksAfterSandboxDenial, commandRequirement } from './tools/approvals/command-requirement.js';
 export type { ApprovalPolicy, CommandFacts, CommandRequirement } from './tools/approvals/command-requirement.js';
 export { isKnownSafeCommand } from './tools/approvals/known-safe-command.js';

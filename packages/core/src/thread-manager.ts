@@ -306,6 +306,8 @@ export class ThreadManager {
         contributed: (options.extensions ?? this.#options.extensions).hooks,
         env: this.#options.env ?? {},
         bypassTrust: this.#options.bypassHookTrust === true,
+        // A sub-agent's hooks are told who it is; Skein's spawns name no role, which Codex calls `default`.
+        subagent: child === undefined ? undefined : { agentId: threadId, agentType: 'default', parentTranscriptPath: this.#live.get(child.parent.threadId)?.path ?? null },
       },
     });
     if (loaded !== undefined && writer !== undefined) {

@@ -23,7 +23,9 @@ export type HookEventName =
  * What a hook is told: the JSON object a command hook reads on stdin. The shared fields are always
  * there; each event adds its own (`tool_name`, `tool_input`, `tool_response` and `tool_use_id` for
  * tool events, `prompt` for userPromptSubmit, `source` for sessionStart, `trigger` for the compaction
- * events, `stop_hook_active` and `last_assistant_message` for stop).
+ * events, `stop_hook_active` and `last_assistant_message` for stop and subagentStop, `reason` for
+ * sessionEnd). In a sub-agent's thread every event but sessionEnd also carries `agent_id` (the
+ * sub-agent's thread id) and `agent_type`.
  */
 export interface HookInput {
   readonly session_id: string;
@@ -33,7 +35,8 @@ export interface HookInput {
   readonly cwd: string;
   /** The event, as hook configuration names it: `PreToolUse`, `Stop`, … */
   readonly hook_event_name: string;
-  readonly model: string;
+  /** Absent for sessionEnd. */
+  readonly model?: string;
   /** `default` or `bypassPermissions`, from the thread's approval policy (compaction events carry none, as in Codex). */
   readonly permission_mode?: string;
   readonly [field: string]: unknown;
@@ -46,16 +49,36 @@ export interface HookOutput {
   readonly reason?: string | undefined;
   /** Shown to the user, not the model. */
   readonly systemMessage?: string | undefined;
+  /** Claude's fields that Skein, as Codex, refuses on tool and permission events (the run fails, nothing changes). */
+  readonly continue?: boolean | undefined;
+  readonly stopReason?: string | undefined;
+  readonly suppressOutput?: boolean | undefined;
   readonly hookSpecificOutput?:
     | {
         readonly hookEventName?: string | undefined;
         /** Text the model reads as a developer message. */
         readonly additionalContext?: string | undefined;
-        /** preToolUse: `deny` blocks the call with `permissionDecisionReason`. */
+        /**
+         * preToolUse: `deny` blocks the call with `permissionDecisionReason` (required); `allow` must
+         * come with `updatedInput`, which replaces the tool's input (`{command}` for `Bash` and
+         * `apply_patch`, the arguments for other tools). `ask` is refused.
+         */
         readonly permissionDecision?: 'allow' | 'deny' | 'ask' | undefined;
         readonly permissionDecisionReason?: string | undefined;
+        readonly updatedInput?: Readonly<Record<string, unknown>> | undefined;
+        /** postToolUse: refused, as in Codex. */
+        readonly updatedMCPToolOutput?: unknown;
         /** permissionRequest: answers the approval the command needs, so the user is not asked (`message` is why, for a deny). */
-        readonly decision?: { readonly behavior: 'allow' | 'deny'; readonly message?: string | undefined } | undefined;
+        readonly decision?:
+          | {
+              readonly behavior: 'allow' | 'deny';
+              readonly message?: string | undefined;
+              /** Refused, as in Codex. */
+              readonly interrupt?: boolean | undefined;
+              readonly updatedInput?: unknown;
+              readonly updatedPermissions?: unknown;
+            }
+          | undefined;
       }
     | undefined;
 }

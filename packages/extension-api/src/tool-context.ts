@@ -65,7 +65,8 @@ export interface ToolApprovals {
   command(call: CommandApprovalCall): Promise<Authorization>;
   /** After the sandbox denied a command: whether to run it again unconfined (undefined: do not ask). */
   retryWithoutSandbox(call: CommandApprovalCall, alreadyApproved: boolean): Promise<Authorization | undefined>;
-  patch(changes: readonly PatchApprovalChange[]): Promise<Authorization>;
+  /** `patch` is the patch's text, which PermissionRequest hooks are shown. */
+  patch(changes: readonly PatchApprovalChange[], patch?: string): Promise<Authorization>;
 }
 
 /** Input for a nested call: the arguments of a function tool (a string is taken as their JSON text), the text of a custom tool. */

@@ -20,6 +20,11 @@ export interface ToolResult {
    * `{}`. Without it the cell gets the output (parsed when it is JSON text).
    */
   readonly structured?: JsonValue;
+  /**
+   * What PostToolUse hooks are told the tool answered (`tool_response`): an MCP tool's
+   * `CallToolResult`. Without it they get the output (its text, or its content items).
+   */
+  readonly hookResponse?: JsonValue;
 }
 
 // An extension may carry its own copy of this package (another version, another install); the host

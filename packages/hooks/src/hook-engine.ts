@@ -50,6 +50,8 @@ export interface HookEventOutcome {
   readonly contexts: readonly { readonly text: string; readonly runId: string }[];
   /** permissionRequest: some hook approved and none blocked. */
   readonly allowed: boolean;
+  /** preToolUse: the input the first hook (in listing order) that rewrote it gave, when none blocked. */
+  readonly updatedInput?: Readonly<Record<string, unknown>> | undefined;
   readonly runs: readonly HookRunSummary[];
 }
 
@@ -70,6 +72,13 @@ export interface HookEngineOptions {
 type Runnable =
   | { readonly kind: 'command'; readonly hook: CommandHook }
   | { readonly kind: 'extension'; readonly extensionId: string; readonly contributor: HookContributor; readonly displayOrder: number };
+
+/** One finished run and what it decided beyond its entries. */
+interface RunDecision {
+  readonly run: HookRunSummary;
+  readonly allowed: boolean;
+  readonly updatedInput: Readonly<Record<string, unknown>> | undefined;
+}
 
 const NO_OUTCOME: HookEventOutcome = { blocked: undefined, contexts: [], runs: [], allowed: false };
 
@@ -119,7 +128,7 @@ export class HookEngine {
   async run(request: HookEventRequest): Promise<HookEventOutcome> {
     const selected = this.#selected(request.event, request.matchValue);
     if (selected.length === 0) return NO_OUTCOME;
-    const sync: Promise<{ readonly run: HookRunSummary; readonly allowed: boolean }>[] = [];
+    const sync: Promise<RunDecision>[] = [];
     for (const runnable of selected) {
       const running = this.#runOne(runnable, request);
       if (runnable.kind === 'command' && runnable.hook.async) void running;
@@ -130,13 +139,14 @@ export class HookEngine {
     const blocking = runs.find((run) => run.status === 'blocked');
     return {
       allowed: blocking === undefined && results.some((result) => result.allowed),
+      updatedInput: blocking === undefined ? results.find((result) => result.updatedInput !== undefined)?.updatedInput : undefined,
       blocked: blocking === undefined ? undefined : { reason: blocking.entries.find((entry) => entry.kind === 'feedback')?.text ?? 'blocked by a hook', runId: blocking.id },
       contexts: runs.flatMap((run) => run.entries.filter((entry) => entry.kind === 'context').map((entry) => ({ text: entry.text, runId: run.id }))),
       runs,
     };
   }
 
-  async #runOne(runnable: Runnable, request: HookEventRequest): Promise<{ readonly run: HookRunSummary; readonly allowed: boolean }> {
+  async #runOne(runnable: Runnable, request: HookEventRequest): Promise<RunDecision> {
     const started = this.#now();
     const base = this.#summary(runnable, request, started);
     request.onRun?.('started', base);
@@ -144,7 +154,7 @@ export class HookEngine {
     const ended = this.#now();
     const run: HookRunSummary = { ...base, status: result.status, completedAt: Math.floor(ended / 1000), durationMs: Math.max(0, Math.round(ended - started)), entries: result.entries };
     request.onRun?.('completed', run);
-    return { run, allowed: result.allowed === true };
+    return { run, allowed: result.allowed === true, updatedInput: result.updatedInput };
   }
 
   #summary(runnable: Runnable, request: HookEventRequest, startedMs: number): HookRunSummary {
@@ -152,7 +162,7 @@ export class HookEngine {
     const common = {
       eventName: request.event,
       handlerType: 'command' as const,
-      scope: request.event === 'sessionStart' ? ('thread' as const) : ('turn' as const),
+      scope: request.event === 'sessionStart' || request.event === 'sessionEnd' ? ('thread' as const) : ('turn' as const),
       status: 'running' as const,
       startedAt: Math.floor(startedMs / 1000),
       completedAt: null,

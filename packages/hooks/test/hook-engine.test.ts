@@ -106,6 +106,45 @@ describe('HookEngine', () => {
     ]);
   });
 
+  it('rewrites input only on an allow that carries it; refuses what Codex refuses, changing nothing', async () => {
+    const answer = (name: string, json: object) => hook(script(name, `echo '${JSON.stringify(json)}'`));
+    const specific = (fields: object) => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...fields } });
+    const rewrite = await run([answer('rewrite', specific({ permissionDecision: 'allow', updatedInput: { command: 'echo safe' } }))]);
+    expect(rewrite.outcome).toMatchObject({ blocked: undefined, updatedInput: { command: 'echo safe' } });
+    expect(rewrite.outcome.runs[0]?.status).toBe('completed');
+
+    const refused: [object, string][] = [
+      [specific({ permissionDecision: 'allow' }), 'PreToolUse hook returned unsupported permissionDecision:allow'],
+      [specific({ updatedInput: { command: 'x' } }), 'PreToolUse hook returned updatedInput without permissionDecision:allow'],
+      [specific({ permissionDecision: 'deny' }), 'PreToolUse hook returned permissionDecision:deny without a non-empty permissionDecisionReason'],
+      [specific({ permissionDecision: 'ask' }), 'PreToolUse hook returned unsupported permissionDecision:ask'],
+      [specific({ permissionDecisionReason: 'why' }), 'PreToolUse hook returned permissionDecisionReason without permissionDecision'],
+      [{ decision: 'approve' }, 'PreToolUse hook returned unsupported decision:approve'],
+      [{ reason: 'why' }, 'PreToolUse hook returned reason without decision'],
+      [{ continue: false }, 'PreToolUse hook returned unsupported continue:false'],
+      [{ suppressOutput: true }, 'PreToolUse hook returned unsupported suppressOutput'],
+      [{ stopReason: 'stop' }, 'PreToolUse hook returned unsupported stopReason'],
+    ];
+    const { outcome } = await run(refused.map(([json], index) => ({ ...answer(`refused-${index}`, json), displayOrder: index })));
+    expect(outcome).toMatchObject({ blocked: undefined, updatedInput: undefined });
+    expect(outcome.runs.map((summary) => [summary.status, summary.entries[0]?.text])).toEqual(refused.map(([, message]) => ['failed', message]));
+  });
+
+  it('fails an exit 2 that gives no reason instead of blocking', async () => {
+    const { outcome } = await run([hook(script('silent', 'exit 2'))]);
+    expect(outcome.blocked).toBeUndefined();
+    expect(outcome.runs[0]?.entries).toEqual([{ kind: 'error', text: 'PreToolUse hook exited with code 2 but did not write a blocking reason to stderr' }]);
+  });
+
+  it('refuses plain stdout from an Interrupt hook and shows its systemMessage', async () => {
+    const engine = new HookEngine({ hooks: [hook(script('plain', 'echo hello'), { event: 'interrupt' }), hook(script('json', `echo '{"systemMessage":"stopped"}'`), { event: 'interrupt', displayOrder: 1 })], env: { PATH: process.env.PATH } });
+    const outcome = await engine.run({ event: 'interrupt', input: { ...input, hook_event_name: 'Interrupt' }, cwd: root, signal: new AbortController().signal });
+    expect(outcome.runs.map((summary) => [summary.status, summary.entries])).toEqual([
+      ['failed', [{ kind: 'error', text: 'Interrupt hook returned non-JSON stdout' }]],
+      ['completed', [{ kind: 'warning', text: 'stopped' }]],
+    ]);
+  });
+
   it('runs extension hooks beside command hooks, a throw being a failed run', async () => {
     const engine = new HookEngine({
       hooks: [],

@@ -28,6 +28,7 @@ export interface CompactionRequest {
 export interface CompactionResponse {
   readonly summary: string;
   readonly usage: TokenUsage | undefined;
+  readonly responseId: string | undefined;
 }
 
 /** Asks the model for the handoff summary; throws `ModelError` when it fails or answers without text. */
@@ -52,7 +53,7 @@ export async function requestHandoffSummary(request: CompactionRequest): Promise
       case 'completed': {
         const summary = lastAssistantText(produced);
         if (summary === undefined || summary.trim() === '') throw new ModelError('ResponseFailed', 'the compaction response held no summary text');
-        return { summary, usage: event.usage };
+        return { summary, usage: event.usage, responseId: event.responseId };
       }
       default:
         break;

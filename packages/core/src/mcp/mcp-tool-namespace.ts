@@ -1,7 +1,7 @@
 // A ready MCP server's tools as the model sees them: one deferred namespace `mcp__<server>` (found
 // through tool_search), each tool called back by its own name. A call shows as an `mcpToolCall` item
 // and answers the model as Codex does: a wall-time header, then one part per content block.
-import { defineFunctionTool, ToolError, type FunctionToolHandler, type NamespaceToolHandler, type ToolContext, type ToolResult } from '@skein/extension-api';
+import { defineFunctionTool, ToolError, type FunctionToolHandler, type JsonValue, type NamespaceToolHandler, type ToolContext, type ToolResult } from '@skein/extension-api';
 import type { McpContentBlock, McpTool, McpToolResult } from '@skein/mcp-client';
 import type { ToolOutputContentItem } from '@skein/protocol';
 import * as z from 'zod';
@@ -113,7 +113,10 @@ async function callMcpTool(serverName: string, tool: McpTool, args: Record<strin
     status: result.isError === true ? 'failed' : 'completed',
     result: { content: result.content, structuredContent: result.structuredContent ?? null, ...(result._meta === undefined ? {} : { _meta: result._meta }) },
   });
-  return { output, success: result.isError !== true, externalContext: true };
+  // Hooks get the server's answer as it came, as Codex gives it (probed).
+  // (The result came from the wire as JSON, so it is one.)
+  const hookResponse = { content: result.content, ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }), ...(result.isError === undefined ? {} : { isError: result.isError }) } as unknown as JsonValue;
+  return { output, success: result.isError !== true, externalContext: true, hookResponse };
 }
 
 /** One content block as a part of the model's output: text as text, images as images, anything else as its JSON. */

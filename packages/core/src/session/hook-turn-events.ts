@@ -1,13 +1,15 @@
-// The hook events of a turn's opening and end: SessionStart on the first turn since the thread
-// opened (its context ends the turn's context), UserPromptSubmit on the user's prompt (its context
-// follows the prompt; a block keeps the prompt from the model), and Stop when the turn would end (a
-// block sends it on with a hook prompt). At most MAX_STOP_CONTINUATIONS Stop blocks per turn: a
-// hook that always blocks would otherwise sample forever.
+// The hook events of a turn's opening and end: SessionStart (SubagentStart in a sub-agent's
+// thread) on the first turn since the thread opened (its context ends the turn's context),
+// UserPromptSubmit on the user's prompt (its context follows the prompt; a block keeps the prompt
+// from the model), Stop (SubagentStop) when the turn would end (a block sends it on with a hook
+// prompt), and Interrupt when it was interrupted. At most MAX_STOP_CONTINUATIONS Stop blocks per
+// turn: a hook that always blocks would otherwise sample forever.
+import { hookConfigName } from '@skein/hooks';
 import { hookPromptText, type ResponseItem } from '@skein/protocol';
 import type { ToolCallHooks } from '../tools/tool-call-hooks.js';
-import type { ModelRequestObserver, StopGate, TurnHooks } from '../turn/turn-hooks.js';
+import type { InterruptObserver, ModelRequestObserver, StopGate, TurnHooks } from '../turn/turn-hooks.js';
 import { hookToolCalls } from './hook-tool-calls.js';
-import { hookContextMessage, type TurnHookRunner } from './thread-hooks.js';
+import { hookContextMessage, type ThreadOpeningEvent, type TurnHookRunner } from './thread-hooks.js';
 import { breakdownOf, rolloutUsage } from './thread-token-usage.js';
 
 /** How many times Stop hooks may send one turn on. */
@@ -25,14 +27,21 @@ export interface HookOpening {
 
 const NOTHING: HookOpening = { context: [], afterPrompt: [], blocked: undefined };
 
-/** Runs SessionStart (when `sessionStart` names its source) and UserPromptSubmit (when there is a prompt). */
+/** Runs the thread's opening event (SessionStart, or SubagentStart in a sub-agent's thread) when there is one, and UserPromptSubmit on a user's prompt. */
 export async function hookOpening(
   runner: TurnHookRunner,
-  turn: { readonly turnId: string; readonly signal: AbortSignal; readonly sessionStart: 'startup' | 'resume' | undefined; readonly prompt: string | undefined },
+  turn: { readonly turnId: string; readonly signal: AbortSignal; readonly opening: ThreadOpeningEvent | undefined; readonly prompt: string | undefined },
 ): Promise<HookOpening> {
-  const { turnId, signal, sessionStart, prompt } = turn;
-  if (!runner.hasHooks('sessionStart') && !runner.hasHooks('userPromptSubmit')) return NOTHING;
-  const started = sessionStart === undefined ? undefined : await runner.run({ event: 'sessionStart', turnId, matchValue: sessionStart, signal, fields: { source: sessionStart } });
+  const { turnId, signal, opening } = turn;
+  // A sub-agent's task comes from its parent, not a user: Codex runs no UserPromptSubmit for it (probed).
+  const prompt = runner.subagent ? undefined : turn.prompt;
+  if (!runner.hasHooks(opening?.event ?? 'sessionStart') && !runner.hasHooks('userPromptSubmit')) return NOTHING;
+  const started =
+    opening === undefined
+      ? undefined
+      : opening.event === 'sessionStart'
+        ? await runner.run({ event: 'sessionStart', turnId, matchValue: opening.source, signal, fields: { source: opening.source } })
+        : await runner.run({ event: 'subagentStart', turnId, matchValue: opening.agentType, signal, fields: {} });
   const submitted = prompt === undefined ? undefined : await runner.run({ event: 'userPromptSubmit', turnId, signal, fields: { prompt } });
   return {
     context: (started?.contexts ?? []).map((entry) => hookContextMessage(entry.text)),
@@ -45,9 +54,10 @@ export async function hookOpening(
 export function turnLifecycleHooks(runner: TurnHookRunner, threadId: string, warn: (message: string) => void): { readonly toolCalls: ToolCallHooks | undefined; readonly turnHooks: Partial<TurnHooks> } {
   const stopGate = hookStopGate(runner, warn);
   const modelRequests = hookModelRequests(runner, threadId);
+  const interrupts = hookInterrupts(runner);
   return {
     toolCalls: hookToolCalls(runner),
-    turnHooks: { stopGates: stopGate === undefined ? [] : [stopGate], modelRequests: modelRequests === undefined ? [] : [modelRequests] },
+    turnHooks: { stopGates: listOf(stopGate), modelRequests: listOf(modelRequests), interrupts: listOf(interrupts) },
   };
 }
 
@@ -59,18 +69,23 @@ export function withHookOpening<T extends { readonly context: readonly ResponseI
   return { ...opening, context: [...opening.context, ...hooks.context], input };
 }
 
-/** The Stop hooks as a stop gate, or undefined when the thread has none. */
+function listOf<T>(value: T | undefined): T[] {
+  return value === undefined ? [] : [value];
+}
+
+/** The Stop hooks (SubagentStop in a sub-agent's thread) as a stop gate, or undefined when the thread has none. */
 export function hookStopGate(runner: TurnHookRunner, warn: (message: string) => void): StopGate | undefined {
-  if (!runner.hasHooks('stop')) return undefined;
+  const event = runner.subagent ? 'subagentStop' : 'stop';
+  if (!runner.hasHooks(event)) return undefined;
   return {
     name: 'stop hooks',
     async beforeStop(step, stopping) {
       if (stopping.continuations >= MAX_STOP_CONTINUATIONS) {
-        warn(`Stop hooks sent this turn on ${MAX_STOP_CONTINUATIONS} times; it ends here`);
+        warn(`${hookConfigName(event)} hooks sent this turn on ${MAX_STOP_CONTINUATIONS} times; it ends here`);
         return [];
       }
       const outcome = await runner.run({
-        event: 'stop',
+        event,
         turnId: step.turnId,
         signal: step.signal,
         fields: { stop_hook_active: stopping.continuations > 0, last_assistant_message: stopping.lastAgentMessage ?? null },
@@ -82,13 +97,14 @@ export function hookStopGate(runner: TurnHookRunner, warn: (message: string) => 
 }
 
 /**
- * PreModelRequest and PostModelRequest around each of a turn's sampling requests, with Codex's fields
- * (probed): the request's kind, id and attempt, the thread id, and after it its status, error, token
- * usage and response id. They watch; nothing they answer changes the request.
+ * PreModelRequest and PostModelRequest around each of a turn's sampling requests (and a compaction's
+ * summary request, `foreground_compaction`), with Codex's fields (probed): the request's kind, id and
+ * attempt, the thread id, and after it its status, error, token usage and response id. They watch;
+ * nothing they answer changes the request.
  */
-export function hookModelRequests(runner: TurnHookRunner, threadId: string): ModelRequestObserver | undefined {
+export function hookModelRequests(runner: TurnHookRunner, threadId: string, kind: 'sampling' | 'foreground_compaction' = 'sampling'): ModelRequestObserver | undefined {
   if (!runner.hasHooks('preModelRequest') && !runner.hasHooks('postModelRequest')) return undefined;
-  const fields = (requestId: string) => ({ kind: 'sampling', request_id: requestId, attempt_number: 1, thread_id: threadId });
+  const fields = (requestId: string) => ({ kind, request_id: requestId, attempt_number: 1, thread_id: threadId });
   return {
     name: 'model request hooks',
     async beforeRequest(step, request) {
@@ -101,6 +117,21 @@ export function hookModelRequests(runner: TurnHookRunner, threadId: string): Mod
           ? { status: 'completed', error: null, token_usage: result.usage === undefined ? null : rolloutUsage(breakdownOf(result.usage)), response_id: result.responseId ?? null }
           : { status: 'failed', error: result.error, token_usage: null, response_id: null };
       await runner.run({ event: 'postModelRequest', turnId: step.turnId, runSuffix: request.requestId, signal: step.signal, fields: { ...fields(request.requestId), ...outcome } });
+    },
+  };
+}
+
+/**
+ * The Interrupt hooks, once a turn was interrupted and before the client hears it ended (Codex's
+ * order, probed). They watch: the turn is already over, and a hook can only show a `systemMessage`.
+ */
+export function hookInterrupts(runner: TurnHookRunner): InterruptObserver | undefined {
+  if (!runner.hasHooks('interrupt')) return undefined;
+  return {
+    name: 'interrupt hooks',
+    async interrupted(turnId) {
+      // The turn's own signal is aborted; the hooks' deadlines bound them instead.
+      await runner.run({ event: 'interrupt', turnId, signal: new AbortController().signal, fields: {} });
     },
   };
 }

@@ -46,7 +46,7 @@ export function threadApprovals(options: ThreadApprovalsOptions): BindApprovals 
   return ({ turnId, callId, environmentId, signal }): ToolApprovals => ({
     command: (call) => approvals.authorizeCommand({ ...call, turnId, callId, environmentId }, signal),
     retryWithoutSandbox: (call, alreadyApproved) => approvals.authorizeRetryWithoutSandbox({ ...call, turnId, callId, environmentId }, alreadyApproved, signal),
-    patch: (changes) => approvals.authorizePatch({ turnId, callId, environmentId, changes }, signal),
+    patch: (changes, patch) => approvals.authorizePatch({ turnId, callId, environmentId, changes, patch }, signal),
   });
 }
 

@@ -23,6 +23,8 @@ import type { TurnOutcome } from '../turn/run-turn.js';
 import type { BeforeSamplingHook } from '../turn/turn-hooks.js';
 import type { ActiveTurn, TurnSlot } from './active-turn.js';
 import type { ThreadRecorder } from './thread-recorder.js';
+import { observeModelRequest } from '../turn/observe-model-request.js';
+import { hookModelRequests } from './hook-turn-events.js';
 import type { TurnHookRunner } from './thread-hooks.js';
 import type { TokenAccounting } from './token-accounting.js';
 import type { TurnContextAssembly } from './turn-context-assembly.js';
@@ -142,16 +144,22 @@ export class ThreadCompaction {
     try {
       await compactHook('preCompact');
       const metadata = run.metadata();
-      const { summary, usage } = await requestHandoffSummary({
-        client: this.#options.client,
-        model,
-        request: this.#options.requestFields(config, metadata.clientMetadata),
-        input: history.forPrompt(),
-        headers: metadata.headers,
-        signal: run.signal,
-        uuid,
-        onRetry: (retry) => emit({ type: 'streamRetrying', turnId, ...retry }),
-      });
+      const send = () =>
+        requestHandoffSummary({
+          client: this.#options.client,
+          model,
+          request: this.#options.requestFields(config, metadata.clientMetadata),
+          input: history.forPrompt(),
+          headers: metadata.headers,
+          signal: run.signal,
+          uuid,
+          onRetry: (retry) => emit({ type: 'streamRetrying', turnId, ...retry }),
+        });
+      // The summary request is a model request of its own to PreModelRequest and PostModelRequest hooks (Codex's `foreground_compaction`).
+      const observer = hooks === undefined ? undefined : hookModelRequests(hooks, this.#options.threadId, 'foreground_compaction');
+      const step = { turnId, samplingIndex: 0, signal: run.signal, history: () => history.forPrompt() };
+      const warn = (message: string) => emit({ type: 'warning', message });
+      const { summary, usage } = await observeModelRequest(observer === undefined ? [] : [observer], step, warn, send, (response) => ({ status: 'completed', responseId: response.responseId, usage: response.usage }));
       // Charged before the next window starts; a spent budget aborts the turn without a retry, keeping the old window.
       if (this.#options.chargeUsage?.(usage) === 'exhausted') throw new BudgetExhaustedError();
       const window = nextContextWindow(this.#window, uuid);

@@ -6,7 +6,7 @@ import type { Config, ConfigLayer } from '@skein/config';
 import type { Contribution, HookContributor, HookEventName, HookInput } from '@skein/extension-api';
 import { discoverHooks, HookEngine, hookConfigName, type HookEventOutcome, type HookLayer } from '@skein/hooks';
 import type { ResponseItem } from '@skein/protocol';
-import type { CommandCall, PermissionHookAnswer } from '../tools/approvals/command-approvals.js';
+import type { PermissionHookAnswer, PermissionHookRequest } from '../tools/approvals/command-approvals.js';
 import type { CoreEvent } from '../turn/core-event.js';
 
 /** What the thread's hooks need from the session. */
@@ -22,10 +22,25 @@ export interface ThreadHooksOptions {
   readonly emit: (event: CoreEvent) => void;
   /** Why the thread's first turn runs SessionStart: a new (or forked) thread, or a resumed one. */
   readonly sessionStart: 'startup' | 'resume';
+  /** A sub-agent's thread: SubagentStart and SubagentStop in place of SessionStart and Stop, and its id and type on every event. */
+  readonly subagent?: SubagentHookFacts | undefined;
 }
 
+/** Who a sub-agent is, as its hooks are told (Codex's fields, probed). */
+export interface SubagentHookFacts {
+  /** The sub-agent's thread id. */
+  readonly agentId: string;
+  /** Its role; `default` for every agent Skein spawns, as for Codex's spawns without a role. */
+  readonly agentType: string;
+  /** SubagentStop is the parent's event: its `transcript_path` is the parent's rollout. */
+  readonly parentTranscriptPath: string | null;
+}
+
+/** What opens a thread's first turn: SessionStart (with its source), or SubagentStart in a sub-agent's thread. */
+export type ThreadOpeningEvent = { readonly event: 'sessionStart'; readonly source: 'startup' | 'resume' } | { readonly event: 'subagentStart'; readonly agentType: string };
+
 /** The lifecycle hook settings a host gives a thread (the rest the session knows). */
-export type LifecycleHookSettings = Pick<ThreadHooksOptions, 'transcriptPath' | 'contributed' | 'env' | 'bypassTrust'>;
+export type LifecycleHookSettings = Pick<ThreadHooksOptions, 'transcriptPath' | 'contributed' | 'env' | 'bypassTrust' | 'subagent'>;
 
 /** One event of one turn. */
 export interface HookEventCall {
@@ -39,6 +54,8 @@ export interface HookEventCall {
 
 /** The hooks a turn runs with: its config's engine, its model and cwd. */
 export interface TurnHookRunner {
+  /** The thread is a sub-agent's: its turns end with SubagentStop and read no UserPromptSubmit. */
+  readonly subagent: boolean;
   /** Whether the event has any hook, whatever it would be about. */
   hasHooks(event: HookEventName): boolean;
   handles(event: HookEventName, matchValue?: string): boolean;
@@ -52,11 +69,12 @@ export class ThreadHooks {
   #current: TurnHookRunner | undefined;
   /** What the thread was already told of its hook files: they are read every turn, a problem is said once. */
   readonly #reported = new Set<string>();
-  #sessionStart: 'startup' | 'resume' | undefined;
+  #opening: ThreadOpeningEvent | undefined;
 
   constructor(options: ThreadHooksOptions) {
     this.#options = options;
-    this.#sessionStart = options.sessionStart;
+    const { subagent } = options;
+    this.#opening = subagent === undefined ? { event: 'sessionStart', source: options.sessionStart } : { event: 'subagentStart', agentType: subagent.agentType };
   }
 
   /** A session's hooks from what its host gave (none without settings); a resumed thread starts as `resume`. */
@@ -66,17 +84,18 @@ export class ThreadHooks {
       contributed: settings?.contributed ?? [],
       env: settings?.env ?? {},
       bypassTrust: settings?.bypassTrust ?? false,
+      subagent: settings?.subagent,
       sessionId: session.sessionId,
       emit: session.emit,
       sessionStart: session.resumed ? 'resume' : 'startup',
     });
   }
 
-  /** SessionStart's source for the first turn since the thread opened; undefined after. */
-  takeSessionStart(): 'startup' | 'resume' | undefined {
-    const source = this.#sessionStart;
-    this.#sessionStart = undefined;
-    return source;
+  /** The event that opens the first turn since the thread opened; undefined after. */
+  takeOpening(): ThreadOpeningEvent | undefined {
+    const opening = this.#opening;
+    this.#opening = undefined;
+    return opening;
   }
 
   /**
@@ -85,8 +104,9 @@ export class ThreadHooks {
    */
   async forTurn(config: Config, model: string): Promise<TurnHookRunner> {
     const engine = await this.#engine(config);
-    const { emit, sessionId, transcriptPath } = this.#options;
+    const { emit, sessionId, transcriptPath, subagent } = this.#options;
     return (this.#current = {
+      subagent: subagent !== undefined,
       hasHooks: (event) => engine.hasHooks(event),
       handles: (event, matchValue) => engine.handles(event, matchValue),
       run: (call) => {
@@ -94,12 +114,15 @@ export class ThreadHooks {
           session_id: sessionId,
           // SessionStart is about the thread, not a turn (Codex sends it no turn id).
           ...(call.event === 'sessionStart' ? {} : { turn_id: call.turnId }),
-          transcript_path: transcriptPath,
+          // SubagentStop is the parent's event, about the sub-agent's transcript.
+          transcript_path: call.event === 'subagentStop' ? (subagent?.parentTranscriptPath ?? null) : transcriptPath,
+          ...(call.event === 'subagentStop' ? { agent_transcript_path: transcriptPath } : {}),
           cwd: config.cwd,
           hook_event_name: hookConfigName(call.event),
           model,
           // Codex sends compaction and model-request hooks no permission mode (probed).
           ...(NO_PERMISSION_MODE.has(call.event) ? {} : { permission_mode: permissionMode(config) }),
+          ...(subagent === undefined ? {} : { agent_id: subagent.agentId, agent_type: subagent.agentType }),
           ...call.fields,
         };
         return engine.run({
@@ -116,16 +139,29 @@ export class ThreadHooks {
   }
 
   /**
-   * PermissionRequest, for a command that needs the user's approval: a hook may allow or deny it
-   * in the user's place (Codex's fields, probed: the command and the model's justification).
+   * PermissionRequest, for a command or patch that needs the user's approval: a hook may allow or
+   * deny it in the user's place (Codex's fields, probed: the tool's name and input; no tool_use_id).
    */
-  async permissionRequest(call: CommandCall, signal: AbortSignal): Promise<PermissionHookAnswer | undefined> {
+  async permissionRequest(request: PermissionHookRequest, signal: AbortSignal): Promise<PermissionHookAnswer | undefined> {
     const runner = this.#current;
-    if (runner === undefined || !runner.handles('permissionRequest', 'Bash')) return undefined;
-    const toolInput = { command: call.script, ...(call.justification === undefined ? {} : { description: call.justification }) };
-    const outcome = await runner.run({ event: 'permissionRequest', turnId: call.turnId, matchValue: 'Bash', runSuffix: call.callId, signal, fields: { tool_name: 'Bash', tool_input: toolInput } });
+    if (runner === undefined || !runner.handles('permissionRequest', request.toolName)) return undefined;
+    const outcome = await runner.run({ event: 'permissionRequest', turnId: request.turnId, matchValue: request.toolName, runSuffix: request.callId, signal, fields: { tool_name: request.toolName, tool_input: request.toolInput } });
     if (outcome.blocked !== undefined) return { behavior: 'deny', message: outcome.blocked.reason };
     return outcome.allowed ? { behavior: 'allow' } : undefined;
+  }
+
+  /**
+   * SessionEnd, as the thread closes (a root thread's; a sub-agent's session is its root's). It
+   * watches: what it answers changes nothing, and no client is told of it, as in Codex (probed: its
+   * only reason is `other`, and it gets no turn, model or permission mode).
+   */
+  async sessionEnd(config: Config): Promise<void> {
+    if (this.#options.subagent !== undefined) return;
+    const engine = await this.#engine(config);
+    if (!engine.hasHooks('sessionEnd')) return;
+    const { sessionId, transcriptPath } = this.#options;
+    const input: HookInput = { session_id: sessionId, transcript_path: transcriptPath, cwd: config.cwd, hook_event_name: hookConfigName('sessionEnd'), reason: 'other' };
+    await engine.run({ event: 'sessionEnd', input, cwd: config.cwd, signal: new AbortController().signal });
   }
 
   async #engine(config: Config): Promise<HookEngine> {

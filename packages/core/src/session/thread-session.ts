@@ -312,7 +312,7 @@ export class ThreadSession {
           // new prompt follows the summary.
           open: async () => {
             const prompt = input.some((part) => part.type === 'text') ? input.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n') : undefined;
-            const hooked = await hookOpening(hookRunner, { turnId, signal, sessionStart: this.#hooks.takeSessionStart(), prompt });
+            const hooked = await hookOpening(hookRunner, { turnId, signal, opening: this.#hooks.takeOpening(), prompt });
             // Interrupted while a hook ran: the prompt was not cleared, so nothing of it is recorded.
             if (signal.aborted) throw new ModelError('Aborted', 'the turn was interrupted');
             if (hooked.blocked !== undefined) return { context: [], input: [], stopBeforeSampling: hooked.blocked };
@@ -449,10 +449,11 @@ export class ThreadSession {
     return captureCommand(target, argv, options);
   }
 
-  /** Interrupts a running turn and waits for it to end, then ends the thread's commands (every live exec session is killed). */
+  /** Interrupts a running turn and waits for it to end, runs the SessionEnd hooks, then ends the thread's commands (every live exec session is killed). */
   async close(): Promise<void> {
     this.#closed = true;
     await this.#turns.stop();
+    await this.#hooks.sessionEnd(this.#config);
     await Promise.all([this.environments.closeAll(), this.#tools.close()]);
   }
 

@@ -1,7 +1,7 @@
 // Routes the model's tool calls to handlers. Whatever goes wrong — an unknown tool, arguments that do
 // not parse, a handler that throws — becomes a tool output the model can read, never a failed turn;
 // only a FatalToolError (or an interrupt) propagates.
-import { FatalToolError, ToolError, type LeafToolHandler, type NamespaceToolHandler, type ToolContext, type ToolHandler, type ToolResult } from '@skein/extension-api';
+import { FatalToolError, ToolError, type JsonValue, type LeafToolHandler, type NamespaceToolHandler, type ToolContext, type ToolHandler, type ToolResult } from '@skein/extension-api';
 import { isKnownResponseItem, toolOutputFor, withResponseItemMetadata, type AdditionalToolsItem, type ResponseItem, type ToolSearchCallItem, type ToolSpec } from '@skein/protocol';
 import * as z from 'zod';
 import { ToolSearchIndex } from './tool-search/tool-search-index.js';
@@ -9,6 +9,13 @@ import { runToolSearch } from './tool-search/tool-search.js';
 
 /** A call the router can run: a function call or a custom tool call from the model. */
 export type ToolCall = Extract<ResponseItem, { type: 'function_call' | 'custom_tool_call' }>;
+
+/** A call's output item, whether the tool succeeded, and what PostToolUse hooks are told it answered when the tool says. */
+export interface DispatchedCall {
+  readonly item: ResponseItem;
+  readonly success: boolean;
+  readonly hookResponse?: JsonValue;
+}
 
 /** Whether `item` is a call the router handles. */
 export function isToolCall(item: ResponseItem): item is ToolCall {
@@ -121,11 +128,15 @@ export class ToolRouter {
    *
    * @throws FatalToolError when the handler says the turn cannot go on; the abort reason after an interrupt.
    */
-  async dispatch(call: ToolCall, context: Omit<ToolContext, 'callId'>): Promise<{ item: ResponseItem; success: boolean }> {
+  async dispatch(call: ToolCall, context: Omit<ToolContext, 'callId'>): Promise<DispatchedCall> {
     const result = await this.run(call, { ...context, callId: call.call_id });
     const item = toolOutputFor(call, result.output);
     // The mark travels with the output into history and the rollout, so it survives a resume.
-    return { item: result.externalContext === true ? withResponseItemMetadata(item, { external_context: true }) : item, success: result.success };
+    return {
+      item: result.externalContext === true ? withResponseItemMetadata(item, { external_context: true }) : item,
+      success: result.success,
+      ...(result.hookResponse === undefined ? {} : { hookResponse: result.hookResponse }),
+    };
   }
 
   /** Answers a tool search over every deferred tool: the router's own and the source's (waiting for those still starting). */

@@ -82,13 +82,15 @@ export class TurnToolCalls {
           outputs[index] = [toolOutputFor(call, context)];
           return;
         }
-        const blocked = await hooks?.beforeCall(call, turn);
-        if (blocked !== undefined) {
-          outputs[index] = [toolOutputFor(call, blocked)];
+        const verdict = await hooks?.beforeCall(call, turn);
+        if (verdict !== undefined && 'blocked' in verdict) {
+          outputs[index] = [toolOutputFor(call, verdict.blocked)];
           return;
         }
-        const { item } = await router.dispatch(call, context);
-        outputs[index] = hooks === undefined ? [item] : await hooks.afterCall(call, item, turn);
+        // A hook's rewritten input runs under the model's call id, so its output answers the model's call.
+        const running = verdict?.call ?? call;
+        const dispatched = await router.dispatch(running, context);
+        outputs[index] = hooks === undefined ? [dispatched.item] : await hooks.afterCall(running, dispatched, turn);
       } catch (error) {
         // The router turns ordinary failures into outputs; an interrupt ends the calls quietly.
         if (!signal.aborted) throw error;

@@ -5,7 +5,6 @@
 // What the model produced is recorded in history at one boundary, item by item as the stream
 // completes each (tool calls once the response is whole); what is recorded is in the thread's file
 // before the next request goes out.
-import { randomUUID } from 'node:crypto';
 import { FatalToolError } from '@skein/extension-api';
 import { TURN_ABORTED_FRAGMENT, isKnownResponseItem, messageText, toolCallId, toolOutputFor, withResponseItemMetadata, type AdditionalToolsItem, type ResponseItem } from '@skein/protocol';
 import { BudgetExhaustedError } from '../budgets/budget-exhausted-error.js';
@@ -20,6 +19,7 @@ import type { CoreEvent } from './core-event.js';
 import type { ThreadSessionError } from '../session/active-turn.js';
 import type { TokenUsage } from '../model-client/response-event.js';
 import { NO_TURN_HOOKS, type AfterResponseVerdict, type ModelRequestObserver, type SampledResponse, type TurnHooks, type TurnStep, type TurnStopping } from './turn-hooks.js';
+import { observeModelRequest } from './observe-model-request.js';
 
 /** What a turn runs with; the session owns these and passes them in. */
 export interface TurnDependencies {
@@ -168,6 +168,7 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
       return { status: 'interrupted', error };
     }
     if (signal.aborted) {
+      await tellInterrupted(deps, hooks, turnId);
       const aborted = deps.history.recordAborted(turnId, (deps.now() - started) / 1000);
       for (const item of aborted) deps.emit({ type: 'itemCompleted', turnId, item });
       deps.history.record([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: TURN_ABORTED_MESSAGE }] }], turnId);
@@ -179,6 +180,13 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
       return { status: 'failed', error };
     }
     throw error;
+  }
+}
+
+/** Tells the interrupt observers, each in turn; one that throws is a warning, never the turn's end. */
+async function tellInterrupted(deps: TurnDependencies, hooks: TurnHooks, turnId: string): Promise<void> {
+  for (const observer of hooks.interrupts ?? []) {
+    await observer.interrupted(turnId).catch((error: unknown) => deps.emit({ type: 'warning', message: `${observer.name}: ${error instanceof Error ? error.message : String(error)}` }));
   }
 }
 
@@ -208,23 +216,9 @@ async function afterResponse(hooks: TurnHooks, step: TurnStep, response: Sampled
 }
 
 /** One sampling request, with its observers told before it goes out and once it ends. */
-async function observedSample(deps: TurnDependencies, params: TurnParameters, observers: readonly ModelRequestObserver[], step: TurnStep): Promise<SampleResult> {
-  if (observers.length === 0) return sample(deps, params);
-  const request = { requestId: randomUUID() };
-  // An observer watches: one that throws is a warning, never the turn's error.
-  const tell = async (observe: (observer: ModelRequestObserver) => Promise<void>) => {
-    for (const observer of observers) await observe(observer).catch((error: unknown) => deps.emit({ type: 'warning', message: `${observer.name}: ${error instanceof Error ? error.message : String(error)}` }));
-  };
-  await tell((observer) => observer.beforeRequest(step, request));
-  let result: SampleResult;
-  try {
-    result = await sample(deps, params);
-  } catch (error) {
-    await tell((observer) => observer.afterRequest(step, request, { status: 'failed', error: error instanceof Error ? error.message : String(error) }));
-    throw error;
-  }
-  await tell((observer) => observer.afterRequest(step, request, { status: 'completed', responseId: result.responseId, usage: result.usage }));
-  return result;
+function observedSample(deps: TurnDependencies, params: TurnParameters, observers: readonly ModelRequestObserver[], step: TurnStep): Promise<SampleResult> {
+  const warn = (message: string) => deps.emit({ type: 'warning', message });
+  return observeModelRequest(observers, step, warn, () => sample(deps, params), (result) => ({ status: 'completed', responseId: result.responseId, usage: result.usage }));
 }
 
 /** What one sampling request produced. */

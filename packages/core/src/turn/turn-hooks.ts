@@ -89,6 +89,12 @@ export interface ModelRequestObserver {
   afterRequest(step: TurnStep, request: ModelRequestPlace, result: ModelRequestResult): Promise<void>;
 }
 
+/** Told when a turn was interrupted, before the client is (the Interrupt hooks). */
+export interface InterruptObserver {
+  readonly name: string;
+  interrupted(turnId: string): Promise<void>;
+}
+
 /** A turn's hooks, each list run in order. */
 export interface TurnHooks {
   readonly beforeSampling: readonly BeforeSamplingHook[];
@@ -96,10 +102,11 @@ export interface TurnHooks {
   readonly afterResponse: readonly AfterResponseHook[];
   readonly stopGates?: readonly StopGate[];
   readonly modelRequests?: readonly ModelRequestObserver[];
+  readonly interrupts?: readonly InterruptObserver[];
 }
 
 /** No hooks. */
-export const NO_TURN_HOOKS: TurnHooks = { beforeSampling: [], responseGates: [], afterResponse: [], stopGates: [], modelRequests: [] };
+export const NO_TURN_HOOKS: TurnHooks = { beforeSampling: [], responseGates: [], afterResponse: [], stopGates: [], modelRequests: [], interrupts: [] };
 
 /** Joins hook sets, keeping each list's order (earlier sets first). */
 export function combineTurnHooks(...sets: readonly Partial<TurnHooks>[]): TurnHooks {
@@ -109,5 +116,6 @@ export function combineTurnHooks(...sets: readonly Partial<TurnHooks>[]): TurnHo
     afterResponse: sets.flatMap((set) => set.afterResponse ?? []),
     stopGates: sets.flatMap((set) => set.stopGates ?? []),
     modelRequests: sets.flatMap((set) => set.modelRequests ?? []),
+    interrupts: sets.flatMap((set) => set.interrupts ?? []),
   };
 }

@@ -126,7 +126,7 @@ export function applyPatchTool(options: ApplyPatchToolOptions): CustomToolHandle
       try {
         patch = parsePatch(input);
         changes = await planPatch(patch, fs, cwd, call);
-        const authorization = await context.approvals.patch(changes.map(summarize));
+        const authorization = await context.approvals.patch(changes.map(summarize), input);
         if (authorization.type === 'rejected') {
           options.onChanges?.(changes.map(summarize), context, false, `${authorization.output}\n`);
           return answer(1, started, `${authorization.output}\n`);

@@ -28,6 +28,8 @@ export interface PatchCall {
   /** The environment whose files the patch changes. */
   readonly environmentId: string;
   readonly changes: readonly { readonly path: string; readonly kind: 'add' | 'update' | 'delete'; readonly movePath?: string | undefined; readonly diff?: string }[];
+  /** The patch as the model wrote it, for PermissionRequest hooks. */
+  readonly patch?: string | undefined;
 }
 
 export type { Authorization };
@@ -49,10 +51,19 @@ export interface CommandApprovalsOptions {
   /** Records a prefix the user allowed for good (Codex appends it to `rules/default.rules`). */
   persistAllowedPrefix(prefix: readonly string[]): Promise<void>;
   /** The thread's PermissionRequest hooks, asked before the user: an answer stands for the user's. */
-  permissionHook?: ((call: CommandCall, signal: AbortSignal) => Promise<PermissionHookAnswer | undefined>) | undefined;
+  permissionHook?: ((request: PermissionHookRequest, signal: AbortSignal) => Promise<PermissionHookAnswer | undefined>) | undefined;
 }
 
-/** What PermissionRequest hooks decided for a command. */
+/** What PermissionRequest hooks are asked about: the tool as hooks name it and its input (Codex's fields, probed). */
+export interface PermissionHookRequest {
+  readonly turnId: string;
+  readonly callId: string;
+  /** `Bash` or `apply_patch`. */
+  readonly toolName: string;
+  readonly toolInput: Readonly<Record<string, unknown>>;
+}
+
+/** What PermissionRequest hooks decided for a command or patch. */
 export type PermissionHookAnswer = { readonly behavior: 'allow' } | { readonly behavior: 'deny'; readonly message: string };
 
 /** What the model reads when the user turns a command down (Codex's wording of the error). */
@@ -139,6 +150,12 @@ export class CommandApprovals {
     if (policy === 'on-failure') return { type: 'run', sandboxed: true };
     const refusal = refusalReason(policy);
     if (refusal !== undefined) return rejected(`writing outside the writable roots was refused: ${refusal}`);
+    // A hook's answer stands for the user's; the model reads a refusal's message as it is (probed).
+    if (call.patch !== undefined) {
+      const hooked = await this.#options.permissionHook?.({ turnId: call.turnId, callId: call.callId, toolName: 'apply_patch', toolInput: { command: call.patch.trimEnd() } }, signal);
+      if (hooked?.behavior === 'deny') return rejected(hooked.message);
+      if (hooked?.behavior === 'allow') return this.#patchDecision('accept', keys);
+    }
     const client = this.#options.client;
     if (client === undefined) return rejected(NO_CLIENT);
     const firstOutside = outside[0];
@@ -163,7 +180,8 @@ export class CommandApprovals {
     signal: AbortSignal,
   ): Promise<Authorization> {
     // A hook's answer stands for the user's (Codex's wording of a refusal, probed).
-    const hooked = await this.#options.permissionHook?.(call, signal);
+    const toolInput = { command: call.script, ...(call.justification === undefined ? {} : { description: call.justification }) };
+    const hooked = await this.#options.permissionHook?.({ turnId: call.turnId, callId: call.callId, toolName: 'Bash', toolInput }, signal);
     if (hooked?.behavior === 'deny') return rejected(`exec_command failed: CreateProcess { message: ${JSON.stringify(`Rejected(${JSON.stringify(hooked.message)})`)} }`);
     if (hooked?.behavior === 'allow') return { type: 'run', sandboxed, approved: true };
     const client = this.#options.client;
