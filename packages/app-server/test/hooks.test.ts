@@ -80,6 +80,31 @@ describe('lifecycle hooks', () => {
     expect(JSON.stringify(read.thread)).not.toContain('hunter2');
   });
 
+  it('runs UserPromptSubmit on input steered into a running turn: a blocked message never reaches the model, context follows the one it is about', async () => {
+    const { model } = scenario();
+    const { log } = configureHooks([
+      { event: 'userPromptSubmit', script: `case "$input" in *secret*) echo "no secrets" >&2; exit 2;; *also*) echo '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"STEER-CTX"}}';; esac`, trusted: true },
+    ]);
+    model.expect([sse(functionCall('exec_command', { cmd: 'sleep 1', yield_time_ms: 5000 }, { callId: 'call_sleep' }), completed()), sse(assistantMessage('Done.'), completed())]);
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client, { sandbox: 'danger-full-access' });
+    const { turn } = (await client.request('turn/start', { threadId, input: [{ type: 'text', text: 'Wait a second.', text_elements: [] }] })) as { turn: { id: string } };
+    await client.waitFor('item/started', (params) => (params as { item: { type: string } }).item.type === 'commandExecution');
+    for (const text of ['also check the logs', 'my secret is hunter2']) await client.request('turn/steer', { threadId, expectedTurnId: turn.id, input: [{ type: 'text', text, text_elements: [] }] });
+    await client.waitFor('turn/completed', () => true);
+
+    expect(inputs(log).map((input) => [input.prompt, input.turn_id])).toEqual([
+      ['Wait a second.', turn.id],
+      ['also check the logs', turn.id],
+      ['my secret is hunter2', turn.id],
+    ]);
+    const second = model.requests[1]!;
+    expect(JSON.stringify(second.body)).not.toContain('hunter2');
+    const items = second.inputItems();
+    const steeredAt = items.findIndex((item) => JSON.stringify(item).includes('also check the logs'));
+    expect(items[steeredAt + 1]).toMatchObject({ role: 'developer', content: [{ text: 'STEER-CTX' }] });
+  });
+
   it('records nothing of a prompt whose UserPromptSubmit hook was interrupted, and stops the hook', async () => {
     const { home, model } = scenario();
     const finished = path.join(home.home, 'scan-finished');

@@ -1,6 +1,7 @@
 // Discovers and stacks the config layers — the system file, user file, selected profile, trusted project files,
 // `-c` overrides, `--enable`/`--disable` — validates each one, and resolves the immutable Config.
 // Nothing is applied unless everything loads: any error leaves the caller with no Config at all.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
 import path from 'node:path';
@@ -179,7 +180,8 @@ async function readProjectLayers(
   const trusted = isProjectTrusted(parsed.projects ?? {}, root, cwd);
   const layers: ConfigLayer[] = [];
   for (const file of projectConfigFiles(root, cwd, homeDir)) {
-    const table = await readTomlFile(file);
+    // A project's `.codex/hooks.json` needs no config.toml beside it (as in Codex): its layer is then empty.
+    const table = (await readTomlFile(file)) ?? (existsSync(path.join(path.dirname(file), 'hooks.json')) ? {} : undefined);
     if (table === undefined) continue;
     if (!trusted) {
       warnings.push({

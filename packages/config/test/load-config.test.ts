@@ -180,6 +180,18 @@ model_verbosity = "medium"
     expect(warnings[0]?.message).toContain(`[projects."${project}"]`);
   });
 
+  it("gives a trusted project's .codex/hooks.json a layer of its own when no config.toml is beside it; an untrusted one only a warning", async () => {
+    const projectFile = path.join(project, '.codex', 'config.toml');
+    write(path.join(project, '.codex', 'hooks.json'), '{"hooks":{}}');
+    const untrusted = await load();
+    expect(untrusted.config.layers.some((layer) => layer.name.type === 'project')).toBe(false);
+    expect(untrusted.warnings).toEqual([expect.objectContaining({ code: 'UntrustedProjectConfig', origin: projectFile })]);
+    userConfig(`[projects."${project}"]\ntrust_level = "trusted"\n`);
+    const trusted = await load();
+    expect(trusted.warnings).toEqual([]);
+    expect(trusted.config.layers.find((layer) => layer.name.type === 'project')).toMatchObject({ name: { type: 'project', file: projectFile }, table: {} });
+  });
+
   it('honours an explicit untrusted entry closer to the cwd', async () => {
     const sub = path.join(project, 'vendor');
     mkdirSync(sub);

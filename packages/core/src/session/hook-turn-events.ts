@@ -5,7 +5,7 @@
 // prompt), and Interrupt when it was interrupted. At most MAX_STOP_CONTINUATIONS Stop blocks per
 // turn: a hook that always blocks would otherwise sample forever.
 import { hookConfigName } from '@skein/hooks';
-import { hookPromptText, type ResponseItem } from '@skein/protocol';
+import { hookPromptText, isKnownResponseItem, messageText, type ResponseItem } from '@skein/protocol';
 import type { ToolCallHooks } from '../tools/tool-call-hooks.js';
 import type { InterruptObserver, ModelRequestObserver, StopGate, TurnHooks } from '../turn/turn-hooks.js';
 import { hookToolCalls } from './hook-tool-calls.js';
@@ -50,14 +50,43 @@ export async function hookOpening(
   };
 }
 
+/**
+ * UserPromptSubmit for input steered into a running turn, as Codex runs it (probed): each user
+ * message is a prompt of its own; a blocked one never reaches the model, context follows the one
+ * it is about. Other steered items pass as they are.
+ */
+export async function hookSteeredInput(runner: TurnHookRunner, turnId: string, signal: AbortSignal, items: readonly ResponseItem[]): Promise<readonly ResponseItem[]> {
+  const screened: ResponseItem[] = [];
+  for (const item of items) {
+    const prompt = isKnownResponseItem(item) && item.type === 'message' && item.role === 'user' ? messageText(item) : undefined;
+    if (prompt === undefined) {
+      screened.push(item);
+      continue;
+    }
+    const outcome = await runner.run({ event: 'userPromptSubmit', turnId, signal, fields: { prompt } });
+    if (outcome.blocked !== undefined) continue;
+    screened.push(item, ...outcome.contexts.map((entry) => hookContextMessage(entry.text)));
+  }
+  return screened;
+}
+
+/** What steered input passes through before the model reads it. */
+export type SteeredScreen = (items: readonly ResponseItem[]) => Promise<readonly ResponseItem[]>;
+
 /** Where a turn's hooks plug in beside its opening: its tool calls, its stop gates, its model-request observers. */
-export function turnLifecycleHooks(runner: TurnHookRunner, threadId: string, warn: (message: string) => void): { readonly toolCalls: ToolCallHooks | undefined; readonly turnHooks: Partial<TurnHooks> } {
+export function turnLifecycleHooks(
+  runner: TurnHookRunner,
+  turn: { readonly threadId: string; readonly turnId: string; readonly signal: AbortSignal },
+  warn: (message: string) => void,
+): { readonly toolCalls: ToolCallHooks | undefined; readonly turnHooks: Partial<TurnHooks>; readonly screenSteered: SteeredScreen | undefined } {
   const stopGate = hookStopGate(runner, warn);
-  const modelRequests = hookModelRequests(runner, threadId);
+  const modelRequests = hookModelRequests(runner, turn.threadId);
   const interrupts = hookInterrupts(runner);
+  const screensPrompts = !runner.subagent && runner.hasHooks('userPromptSubmit');
   return {
     toolCalls: hookToolCalls(runner),
     turnHooks: { stopGates: listOf(stopGate), modelRequests: listOf(modelRequests), interrupts: listOf(interrupts) },
+    screenSteered: screensPrompts ? (items) => hookSteeredInput(runner, turn.turnId, turn.signal, items) : undefined,
   };
 }
 

@@ -269,7 +269,8 @@ export class ThreadSession {
       const { selection } = environments;
       const router = await this.#tools.router(config, model, selection.usable, selection.ids.length > 1);
       const hookRunner = await this.#hooks.forTurn(config, model.slug);
-      const lifecycle = turnLifecycleHooks(hookRunner, this.threadId, (message) => this.#emit({ type: 'warning', message }));
+      const lifecycle = turnLifecycleHooks(hookRunner, { threadId: this.threadId, turnId, signal: active.controller.signal }, (message) => this.#emit({ type: 'warning', message }));
+      if (lifecycle.screenSteered !== undefined) active.steered.screenWith(lifecycle.screenSteered);
       const turnStartedAtMs = this.#options.clock.now().getTime();
       // Read before each request: a compaction moves the turn to the next window.
       const metadata = (compaction?: CompactionTrigger) => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: options.clientMetadata, turnTrigger: options.turnTrigger });

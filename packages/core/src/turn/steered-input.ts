@@ -8,6 +8,12 @@ export class SteeredInput implements BeforeSamplingHook {
   readonly name = 'steered-input';
   readonly #waiting: ResponseItem[] = [];
   #closed = false;
+  #screen: ((items: readonly ResponseItem[]) => Promise<readonly ResponseItem[]>) | undefined;
+
+  /** What the input passes through before a request carries it (the UserPromptSubmit hooks): it may drop or add items. */
+  screenWith(screen: (items: readonly ResponseItem[]) => Promise<readonly ResponseItem[]>): void {
+    this.#screen = screen;
+  }
 
   /** Adds items for the next request; false once the turn has ended (the caller keeps them). */
   push(...items: readonly ResponseItem[]): boolean {
@@ -26,7 +32,8 @@ export class SteeredInput implements BeforeSamplingHook {
     return this.#waiting.length > 0;
   }
 
-  beforeSampling(): readonly ResponseItem[] {
-    return this.#waiting.splice(0);
+  beforeSampling(): readonly ResponseItem[] | Promise<readonly ResponseItem[]> {
+    const items = this.#waiting.splice(0);
+    return this.#screen === undefined || items.length === 0 ? items : this.#screen(items);
   }
 }
