@@ -100,4 +100,39 @@ describe('tool hooks', () => {
     expect(model.requests[1]!.toolOutputText('call_patch')).toContain('no patches today');
     expect(hookInputs(log)).toEqual([expect.objectContaining({ hook_event_name: 'PermissionRequest', tool_name: 'apply_patch', tool_input: { command: patch.trimEnd() } })]);
   });
+
+  it("runs MCP tool hooks on the thread's server: the tool's text is the hook's answer, an error answer a failed run", async () => {
+    const { home, model } = scenario();
+    const context = { hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'MCP-CTX' } };
+    configureHooks(
+      scenario(),
+      [
+        // The fixture's echo answers its arguments as JSON text: here, a hook's answer.
+        { event: 'userPromptSubmit', mcp: { server: 'fixture', tool: 'echo', input: context }, trusted: true },
+        { event: 'preToolUse', matcher: 'Bash', mcp: { server: 'fixture', tool: 'fail', input: {} }, trusted: true },
+      ],
+      { after: `\n${mcpFixtureServerToml('fixture')}` },
+    );
+    model.expect([sse(functionCall('exec_command', { cmd: 'touch ran.txt' }, { callId: 'call_touch' }), completed()), sse(assistantMessage('Done.'), completed())]);
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client, { sandbox: 'danger-full-access' });
+    await runTurn(client, threadId, 'Touch it.');
+
+    const items = model.requests[0]!.inputItems();
+    const promptAt = items.findIndex((item) => JSON.stringify(item).includes('Touch it.'));
+    expect(items[promptAt + 1]).toMatchObject({ role: 'developer', content: [{ text: 'MCP-CTX' }] });
+    // The failing hook blocks nothing: the command ran.
+    expect(existsSync(path.join(home.workspace, 'ran.txt'))).toBe(true);
+    const runs = client.notifications.filter((note) => note.method === 'hook/completed').map((note) => (note.params as { run: { eventName: string; handlerType: string; status: string; entries: { text: string }[] } }).run);
+    expect(runs.map((run) => [run.eventName, run.handlerType, run.status])).toEqual([
+      ['userPromptSubmit', 'mcpTool', 'completed'],
+      ['preToolUse', 'mcpTool', 'failed'],
+    ]);
+    expect(runs[1]!.entries[0]!.text).toContain('the fixture failed on purpose');
+    const listed = (await client.request('hooks/list', {})) as { data: { hooks: Record<string, unknown>[] }[] };
+    expect(listed.data[0]!.hooks.map((hook) => [hook.handlerType, hook.server, hook.tool, hook.trustStatus])).toEqual([
+      ['mcpTool', 'fixture', 'fail', 'trusted'],
+      ['mcpTool', 'fixture', 'echo', 'trusted'],
+    ]);
+  });
 });

@@ -42,7 +42,7 @@ describe('skein exec with hooks', () => {
     writeFileSync(guard, '#!/bin/sh\ncase "$(cat)" in *\'"rm \'*) echo "no rm here" >&2; exit 2;; esac\n');
     chmodSync(guard, 0o755);
     const configFile = path.join(home, 'config.toml');
-    const hash = hookHash({ event: 'preToolUse', matcher: 'Bash', command: guard, timeoutSec: 600, async: false, statusMessage: null });
+    const hash = hookHash({ event: 'preToolUse', matcher: 'Bash', handler: { type: 'command', command: guard, async: false }, timeoutSec: 600, statusMessage: null });
     fixture.writeConfig(`[[hooks.PreToolUse]]\nmatcher = "Bash"\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "${guard}"\n\n[hooks.state."${configFile}:pre_tool_use:0:0"]\ntrusted_hash = "${hash}"\n\n`);
     writeFileSync(path.join(repo, 'victim.txt'), 'keep\n');
     server.expect([sse(functionCall('exec_command', { cmd: 'rm -f victim.txt' }, { callId: 'call_rm' }), completed()), sse(assistantMessage('ok'), completed())]);

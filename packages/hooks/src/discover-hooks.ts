@@ -4,9 +4,9 @@
 // the user's own files (system and user config, `-c`): a project can never trust its own hooks.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CommandHandlerConfig, DEFAULT_HOOK_TIMEOUT_SEC, HookEventsConfig, HooksJsonFile, HookStateTable, MatcherGroupConfig, UNSUPPORTED_HANDLER_TYPES } from './hook-config.js';
+import { CommandHandlerConfig, DEFAULT_HOOK_TIMEOUT_SEC, HookEventsConfig, HooksJsonFile, HookStateTable, MatcherGroupConfig, McpToolHandlerConfig, UNSUPPORTED_HANDLER_TYPES } from './hook-config.js';
 import { eventOfConfigName, eventOrder, snakeName, usesMatcher } from './hook-events.js';
-import { hookHash, trustStatus, type HashedCommandHook, type HookTrustStatus } from './hook-trust.js';
+import { hookHash, trustStatus, type HookDefinition, type HookHandler, type HookTrustStatus } from './hook-trust.js';
 
 /** Where a hook was configured, as `hooks/list` says it. */
 export type HookSource = 'system' | 'user' | 'project' | 'sessionFlags' | 'unknown';
@@ -19,8 +19,8 @@ export interface HookLayer {
   readonly table: Readonly<Record<string, unknown>>;
 }
 
-/** A configured command hook: its definition (`matcher` null when absent, and for events that read none) and where it stands. */
-export interface CommandHook extends HashedCommandHook {
+/** A configured hook: its definition (`matcher` null when absent, and for events that read none) and where it stands. */
+export interface ConfiguredHook extends HookDefinition {
   readonly key: string;
   readonly source: HookSource;
   readonly sourcePath: string;
@@ -38,7 +38,7 @@ export interface HookError {
 
 /** The hooks of a set of layers. */
 export interface HookCatalog {
-  readonly hooks: readonly CommandHook[];
+  readonly hooks: readonly ConfiguredHook[];
   readonly warnings: readonly string[];
   readonly errors: readonly HookError[];
 }
@@ -46,7 +46,7 @@ export interface HookCatalog {
 /** Reads the layers' hooks (and their hooks.json files). Never throws for a bad file: it becomes an error entry. */
 export async function discoverHooks(layers: readonly HookLayer[]): Promise<HookCatalog> {
   const state = trustState(layers);
-  const found: Omit<CommandHook, 'displayOrder'>[] = [];
+  const found: Omit<ConfiguredHook, 'displayOrder'>[] = [];
   const warnings: string[] = [];
   const errors: HookError[] = [];
   for (const layer of layers) {
@@ -66,7 +66,7 @@ export async function discoverHooks(layers: readonly HookLayer[]): Promise<HookC
 }
 
 const LAYER_RANK: Record<HookSource, number> = { system: 0, user: 1, project: 2, sessionFlags: 3, unknown: 4 };
-const layerRank = (hook: Omit<CommandHook, 'displayOrder'>) => LAYER_RANK[hook.source];
+const layerRank = (hook: Omit<ConfiguredHook, 'displayOrder'>) => LAYER_RANK[hook.source];
 
 /** `[hooks.state]` from the layers the user owns; a project's own state is never read. */
 function trustState(layers: readonly HookLayer[]): HookStateTable {
@@ -110,8 +110,8 @@ function readEvents(
   state: HookStateTable,
   warnings: string[],
   errors: HookError[],
-): Omit<CommandHook, 'displayOrder'>[] {
-  const hooks: Omit<CommandHook, 'displayOrder'>[] = [];
+): Omit<ConfiguredHook, 'displayOrder'>[] {
+  const hooks: Omit<ConfiguredHook, 'displayOrder'>[] = [];
   const table = HookEventsConfig.safeParse(events);
   if (!table.success) return hooks;
   for (const [eventKey, groups] of Object.entries(table.data)) {
@@ -139,22 +139,17 @@ function readEvents(
         const where = `hooks.${eventKey}[${groupIndex}].hooks[${handlerIndex}]`;
         const type = (rawHandler as { type?: unknown } | null)?.type;
         if (typeof type === 'string' && (UNSUPPORTED_HANDLER_TYPES as readonly string[]).includes(type)) {
-          warnings.push(`${file}: ${where}: '${type}' hooks are not run by Skein yet; it is skipped`);
+          // Codex's wording (probed), so a user reads the same in either tool.
+          warnings.push(`skipping ${type} hook in ${file}: ${type} hooks are not supported yet`);
           continue;
         }
-        const handler = CommandHandlerConfig.safeParse(rawHandler);
-        if (!handler.success) {
-          errors.push({ path: file, message: `${where}: ${handler.error.issues[0]?.message ?? 'invalid handler'}` });
+        const parsed = readHandler(rawHandler);
+        if (typeof parsed === 'string') {
+          if (parsed === EMPTY_MCP_TOOL) warnings.push(`skipping MCP tool hook in ${file}: server and tool must not be empty`);
+          else errors.push({ path: file, message: `${where}: ${parsed}` });
           continue;
         }
-        const definition = {
-          event: info.name,
-          matcher,
-          command: handler.data.command,
-          timeoutSec: handler.data.timeout ?? handler.data.timeoutSec ?? DEFAULT_HOOK_TIMEOUT_SEC,
-          async: handler.data.async ?? false,
-          statusMessage: handler.data.statusMessage ?? null,
-        };
+        const definition: HookDefinition = { event: info.name, matcher, ...parsed };
         const key = `${file}:${snakeName(info.name)}:${groupIndex}:${handlerIndex}`;
         const currentHash = hookHash(definition);
         hooks.push({ ...definition, key, source: layer.source, sourcePath: file, currentHash, trustStatus: trustStatus(state, key, currentHash), enabled: state[key]?.enabled ?? true });
@@ -162,6 +157,26 @@ function readEvents(
     }
   }
   return hooks;
+}
+
+const EMPTY_MCP_TOOL = 'server and tool must not be empty';
+
+/** A handler's definition, or why it is not one. */
+function readHandler(raw: unknown): Pick<HookDefinition, 'handler' | 'timeoutSec' | 'statusMessage'> | string {
+  if ((raw as { type?: unknown } | null)?.type === 'mcp_tool') {
+    const mcp = McpToolHandlerConfig.safeParse(raw);
+    if (!mcp.success) return mcp.error.issues[0]?.message ?? 'invalid handler';
+    if (mcp.data.server.trim() === '' || mcp.data.tool.trim() === '') return EMPTY_MCP_TOOL;
+    const handler: HookHandler = { type: 'mcpTool', server: mcp.data.server, tool: mcp.data.tool, input: mcp.data.input ?? {} };
+    return { handler, timeoutSec: mcp.data.timeout ?? mcp.data.timeoutSec ?? DEFAULT_HOOK_TIMEOUT_SEC, statusMessage: mcp.data.statusMessage ?? null };
+  }
+  const command = CommandHandlerConfig.safeParse(raw);
+  if (!command.success) return command.error.issues[0]?.message ?? 'invalid handler';
+  return {
+    handler: { type: 'command', command: command.data.command, async: command.data.async ?? false },
+    timeoutSec: command.data.timeout ?? command.data.timeoutSec ?? DEFAULT_HOOK_TIMEOUT_SEC,
+    statusMessage: command.data.statusMessage ?? null,
+  };
 }
 
 /** Whether a matcher compiles; `*` and the empty string match every tool. */

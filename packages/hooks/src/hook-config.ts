@@ -19,8 +19,21 @@ export const CommandHandlerConfig = z
   .loose();
 export type CommandHandlerConfig = z.infer<typeof CommandHandlerConfig>;
 
-/** Handler kinds Codex defines that Skein does not run yet. */
-export const UNSUPPORTED_HANDLER_TYPES = ['mcp_tool', 'prompt', 'agent'] as const;
+/** An MCP tool handler as configured: a tool of one of the thread's MCP servers, called with `input` as its arguments. */
+export const McpToolHandlerConfig = z
+  .object({
+    type: z.literal('mcp_tool'),
+    server: z.string(),
+    tool: z.string(),
+    input: z.record(z.string(), z.unknown()).optional(),
+    timeout: z.number().int().positive().max(MAX_HOOK_TIMEOUT_SEC).optional(),
+    timeoutSec: z.number().int().positive().max(MAX_HOOK_TIMEOUT_SEC).optional(),
+    statusMessage: z.string().optional(),
+  })
+  .loose();
+
+/** Handler kinds Codex 0.171.0 defines and skips, with a warning (probed). */
+export const UNSUPPORTED_HANDLER_TYPES = ['prompt', 'agent'] as const;
 
 /** One matcher group: an optional matcher and its handlers (each checked on its own). */
 export const MatcherGroupConfig = z.object({ matcher: z.string().optional(), hooks: z.array(z.unknown()) }).loose();

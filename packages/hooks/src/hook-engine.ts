@@ -3,8 +3,9 @@
 // listing order: the first block wins, every context is kept. Async hooks run behind the turn and
 // decide nothing. With no hook for an event the call costs one lookup.
 import type { Contribution, HookContributor, HookEventName, HookInput } from '@skein/extension-api';
-import { matcherSelects, type CommandHook, type HookSource } from './discover-hooks.js';
+import { matcherSelects, type ConfiguredHook, type HookSource } from './discover-hooks.js';
 import { kebabName, usesMatcher } from './hook-events.js';
+import type { HookHandler } from './hook-trust.js';
 import { commandHookResult, outputResult, type HookEntry, type HookResult } from './hook-result.js';
 import { runCommandHook, type CommandHookExit, type CommandHookRun } from './run-command-hook.js';
 
@@ -12,7 +13,7 @@ import { runCommandHook, type CommandHookExit, type CommandHookRun } from './run
 export interface HookRunSummary {
   readonly id: string;
   readonly eventName: HookEventName;
-  readonly handlerType: 'command';
+  readonly handlerType: 'command' | 'mcpTool';
   readonly executionMode: 'sync' | 'async';
   readonly scope: 'thread' | 'turn';
   readonly sourcePath: string;
@@ -57,7 +58,7 @@ export interface HookEventOutcome {
 
 /** What the engine runs with. */
 export interface HookEngineOptions {
-  readonly hooks: readonly CommandHook[];
+  readonly hooks: readonly ConfiguredHook[];
   readonly contributed?: readonly Contribution<HookContributor>[];
   /** `--dangerously-bypass-hook-trust`: run configured hooks whatever their trust status. */
   readonly bypassTrust?: boolean;
@@ -66,11 +67,28 @@ export interface HookEngineOptions {
   readonly now?: () => number;
   /** How command hooks are started (tests and benchmarks pass their own). */
   readonly runCommand?: (run: CommandHookRun) => Promise<CommandHookExit>;
+  /** Calls a tool of one of the thread's MCP servers, for MCP tool hooks; without it they fail. */
+  readonly callMcpTool?: ((call: McpToolHookCall) => Promise<McpToolHookAnswer>) | undefined;
+}
+
+/** One MCP tool hook's call: the tool, its configured arguments, and its deadline. */
+export interface McpToolHookCall {
+  readonly server: string;
+  readonly tool: string;
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+}
+
+/** What the tool answered: its text content (read as a command hook's stdout) and whether it reported an error. */
+export interface McpToolHookAnswer {
+  readonly text: string;
+  readonly isError: boolean;
 }
 
 /** A runnable hook of either kind. */
 type Runnable =
-  | { readonly kind: 'command'; readonly hook: CommandHook }
+  | { readonly kind: 'configured'; readonly hook: ConfiguredHook }
   | { readonly kind: 'extension'; readonly extensionId: string; readonly contributor: HookContributor; readonly displayOrder: number };
 
 /** One finished run and what it decided beyond its entries. */
@@ -93,7 +111,7 @@ export class HookEngine {
     this.#now = options.now ?? Date.now;
     for (const hook of options.hooks) {
       const runnable = hook.enabled && (hook.trustStatus === 'trusted' || hook.trustStatus === 'managed' || options.bypassTrust === true);
-      if (runnable) this.#add(hook.event, { kind: 'command', hook });
+      if (runnable) this.#add(hook.event, { kind: 'configured', hook });
     }
     for (const [index, { extensionId, contributor }] of (options.contributed ?? []).entries()) {
       this.#add(contributor.event, { kind: 'extension', extensionId, contributor, displayOrder: options.hooks.length + index });
@@ -121,7 +139,7 @@ export class HookEngine {
     if (all === undefined) return [];
     // An event that reads no matcher (Stop, UserPromptSubmit, …) runs every hook it has.
     if (!usesMatcher(event)) return all;
-    return all.filter((runnable) => matcherSelects(runnable.kind === 'command' ? runnable.hook.matcher : runnable.contributor.matcher, matchValue));
+    return all.filter((runnable) => matcherSelects(runnable.kind === 'configured' ? runnable.hook.matcher : runnable.contributor.matcher, matchValue));
   }
 
   /** Runs the event's hooks and gathers what they decided. */
@@ -131,7 +149,7 @@ export class HookEngine {
     const sync: Promise<RunDecision>[] = [];
     for (const runnable of selected) {
       const running = this.#runOne(runnable, request);
-      if (runnable.kind === 'command' && runnable.hook.async) void running;
+      if (runnable.kind === 'configured' && runnable.hook.handler.type === 'command' && runnable.hook.handler.async) void running;
       else sync.push(running);
     }
     const results = await Promise.all(sync);
@@ -169,9 +187,19 @@ export class HookEngine {
       durationMs: null,
       entries: [],
     };
-    if (runnable.kind === 'command') {
+    if (runnable.kind === 'configured') {
       const { hook } = runnable;
-      return { ...common, id: `${kebabName(request.event)}:${hook.displayOrder}:${hook.sourcePath}${suffix}`, executionMode: hook.async ? 'async' : 'sync', sourcePath: hook.sourcePath, source: hook.source, displayOrder: hook.displayOrder, statusMessage: hook.statusMessage };
+      const { handler } = hook;
+      return {
+        ...common,
+        id: `${kebabName(request.event)}:${hook.displayOrder}:${hook.sourcePath}${suffix}`,
+        handlerType: handler.type,
+        executionMode: handler.type === 'command' && handler.async ? 'async' : 'sync',
+        sourcePath: hook.sourcePath,
+        source: hook.source,
+        displayOrder: hook.displayOrder,
+        statusMessage: hook.statusMessage,
+      };
     }
     const sourcePath = `extension:${runnable.extensionId}`;
     return { ...common, id: `${kebabName(request.event)}:${runnable.displayOrder}:${sourcePath}${suffix}`, executionMode: 'sync', sourcePath, source: 'unknown', displayOrder: runnable.displayOrder, statusMessage: null };
@@ -185,15 +213,25 @@ export class HookEngine {
         return { status: 'failed', entries: [{ kind: 'error', text: `extension '${runnable.extensionId}': ${error instanceof Error ? error.message : String(error)}` }] };
       }
     }
+    const { hook } = runnable;
+    const timeoutMs = hook.timeoutSec * 1000;
+    if (hook.handler.type === 'mcpTool') return this.#mcpToolResult(request, hook.handler, timeoutMs);
     const run = this.#options.runCommand ?? runCommandHook;
-    const exit = await run({
-      command: runnable.hook.command,
-      cwd: request.cwd,
-      env: this.#options.env,
-      input: JSON.stringify(request.input),
-      timeoutMs: runnable.hook.timeoutSec * 1000,
-      signal: request.signal,
-    });
+    const exit = await run({ command: hook.handler.command, cwd: request.cwd, env: this.#options.env, input: JSON.stringify(request.input), timeoutMs, signal: request.signal });
     return commandHookResult(request.event, exit);
+  }
+
+  /** An MCP tool hook, as Codex runs one (probed): the tool's text is read as a command hook's stdout, an error answer fails the run. */
+  async #mcpToolResult(request: HookEventRequest, handler: Extract<HookHandler, { type: 'mcpTool' }>, timeoutMs: number): Promise<HookResult> {
+    const call = this.#options.callMcpTool;
+    const failed = (message: string): HookResult => ({ status: 'failed', entries: [{ kind: 'error', text: message }] });
+    if (call === undefined) return failed(`MCP tool hooks cannot run here: no MCP servers are available to call ${handler.server}/${handler.tool}`);
+    try {
+      const answer = await call({ server: handler.server, tool: handler.tool, input: handler.input, timeoutMs, signal: request.signal });
+      if (answer.isError) return failed(`${handler.server}/${handler.tool} answered with an error${answer.text === '' ? '' : `: ${answer.text.slice(0, 2000)}`}`);
+      return commandHookResult(request.event, { kind: 'exited', code: 0, stdout: answer.text, stderr: '' });
+    } catch (error) {
+      return failed(`${handler.server}/${handler.tool}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 }

@@ -13,19 +13,27 @@ export const BYPASS_HOOK_TRUST_WARNING = '--dangerously-bypass-hook-trust is on:
 /** How a hook's trust stands. */
 export type HookTrustStatus = 'managed' | 'untrusted' | 'trusted' | 'modified';
 
-/** The parts of a command hook its hash covers. */
-export interface HashedCommandHook {
+/** What a hook runs: a shell command, or a tool of one of the thread's MCP servers (called with `input` as its arguments). */
+export type HookHandler =
+  | { readonly type: 'command'; readonly command: string; readonly async: boolean }
+  | { readonly type: 'mcpTool'; readonly server: string; readonly tool: string; readonly input: Readonly<Record<string, unknown>> };
+
+/** The parts of a hook its hash covers. */
+export interface HookDefinition {
   readonly event: HookEventName;
   readonly matcher: string | null;
-  readonly command: string;
+  readonly handler: HookHandler;
   readonly timeoutSec: number;
-  readonly async: boolean;
   readonly statusMessage: string | null;
 }
 
 /** `sha256:<hex>` of the hook's definition. */
-export function hookHash(hook: HashedCommandHook): string {
-  const handler: Record<string, unknown> = { async: hook.async, command: hook.command, timeout: hook.timeoutSec, type: 'command' };
+export function hookHash(hook: HookDefinition): string {
+  const { handler: what } = hook;
+  const handler: Record<string, unknown> =
+    what.type === 'command'
+      ? { async: what.async, command: what.command, timeout: hook.timeoutSec, type: 'command' }
+      : { input: what.input, server: what.server, timeout: hook.timeoutSec, tool: what.tool, type: 'mcp_tool' };
   if (hook.statusMessage !== null) handler.statusMessage = hook.statusMessage;
   const definition: Record<string, unknown> = { event_name: snakeName(hook.event), hooks: [handler] };
   if (hook.matcher !== null && usesMatcher(hook.event)) definition.matcher = hook.matcher;

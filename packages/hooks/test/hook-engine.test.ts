@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { HookInput } from '@skein/extension-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HookEngine, type CommandHook, type HookRunSummary } from '../src/index.js';
+import { HookEngine, type ConfiguredHook, type HookRunSummary } from '../src/index.js';
 
 let root: string;
 beforeEach(() => {
@@ -20,14 +20,13 @@ function script(name: string, body: string): string {
   return file;
 }
 
-function hook(command: string, overrides: Partial<CommandHook> = {}): CommandHook {
+function hook(command: string, overrides: Partial<ConfiguredHook> = {}): ConfiguredHook {
   return {
     key: `${root}/config.toml:pre_tool_use:0:0`,
     event: 'preToolUse',
     matcher: null,
-    command,
+    handler: { type: 'command', command, async: false },
     timeoutSec: 10,
-    async: false,
     statusMessage: null,
     source: 'user',
     sourcePath: `${root}/config.toml`,
@@ -41,7 +40,7 @@ function hook(command: string, overrides: Partial<CommandHook> = {}): CommandHoo
 
 const input: HookInput = { session_id: 's', turn_id: 't', transcript_path: null, cwd: '/', hook_event_name: 'PreToolUse', model: 'gpt-5.5', permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'rm -rf /' }, tool_use_id: 'call_1' };
 
-async function run(hooks: CommandHook[], engineOptions: { bypassTrust?: boolean } = {}) {
+async function run(hooks: ConfiguredHook[], engineOptions: { bypassTrust?: boolean } = {}) {
   const seen: [string, HookRunSummary][] = [];
   const engine = new HookEngine({ hooks, env: { PATH: process.env.PATH }, ...engineOptions });
   const outcome = await engine.run({ event: 'preToolUse', input, matchValue: 'Bash', runSuffix: 'call_1', cwd: root, signal: new AbortController().signal, onRun: (phase, summary) => seen.push([phase, summary]) });

@@ -4,9 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { hookHash } from '../src/index.js';
 
 const command = (event: Parameters<typeof hookHash>[0]['event'], matcher: string | null, commandText: string, timeoutSec = 600, statusMessage: string | null = null, async = false) =>
-  hookHash({ event, matcher, command: commandText, timeoutSec, async, statusMessage });
+  hookHash({ event, matcher, handler: { type: 'command', command: commandText, async }, timeoutSec, statusMessage });
 
 describe('hookHash', () => {
+  it("matches Codex's hash of an MCP tool hook: its server, tool, input and timeout", () => {
+    const hash = hookHash({ event: 'preToolUse', matcher: 'Bash', handler: { type: 'mcpTool', server: 'hooksrv', tool: 'guard', input: {} }, timeoutSec: 600, statusMessage: null });
+    expect(hash).toBe('sha256:2e6ae5541389d9a0665ed265967121b70b931eacd4ea09371bc63986ed073435');
+  });
+
   it("matches the hashes Codex reported, whatever the hook's place in its file", () => {
     expect(command('preToolUse', 'Bash', 'x')).toBe('sha256:8b3de0db500a24df6d2c8ddb5e04090edd5f3066951d7e252357fb79bb6bbd16');
     expect(command('preToolUse', null, 'x')).toBe('sha256:250c1e9748c7a3130fcf12b596c40e211966274196ce0e2fec7f5eb707626bb0');

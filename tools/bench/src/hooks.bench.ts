@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { HookInput } from '@skein/extension-api';
-import { HookEngine, type CommandHook } from '@skein/hooks';
+import { HookEngine, type ConfiguredHook } from '@skein/hooks';
 
 const ROUNDS = 40;
 const WARMUP = 3;
@@ -15,13 +15,12 @@ const script = path.join(scratch, 'allow.sh');
 writeFileSync(script, '#!/bin/sh\ncat > /dev/null\nexit 0\n');
 chmodSync(script, 0o755);
 
-const hook = (displayOrder: number): CommandHook => ({
+const hook = (displayOrder: number): ConfiguredHook => ({
   key: `${scratch}/config.toml:pre_tool_use:${displayOrder}:0`,
   event: 'preToolUse',
   matcher: 'Bash',
-  command: script,
+  handler: { type: 'command', command: script, async: false },
   timeoutSec: 60,
-  async: false,
   statusMessage: null,
   source: 'user',
   sourcePath: `${scratch}/config.toml`,

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { Config } from '@skein/config';
 import { hookLayers } from '@skein/core';
-import { discoverHooks, type CommandHook } from '@skein/hooks';
+import { discoverHooks, type ConfiguredHook } from '@skein/hooks';
 import { HooksListParams } from '@skein/protocol';
 import { AppServerRequestError } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod } from '../method.js';
@@ -46,13 +46,12 @@ async function entryFor(cwd: string, config: Config) {
 }
 
 /** One hook, with the fields in Codex's order. */
-function hookMetadata(hook: CommandHook) {
+function hookMetadata(hook: ConfiguredHook) {
+  const { handler } = hook;
   return {
     key: hook.key,
     eventName: hook.event,
-    handlerType: 'command',
-    command: hook.command,
-    async: hook.async,
+    ...(handler.type === 'command' ? { handlerType: 'command', command: handler.command, async: handler.async } : { handlerType: 'mcpTool', server: handler.server, tool: handler.tool }),
     matcher: hook.matcher,
     timeoutSec: hook.timeoutSec,
     statusMessage: hook.statusMessage,

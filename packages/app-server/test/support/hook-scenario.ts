@@ -7,11 +7,12 @@ import { hookHash } from '@skein/hooks';
 import type { AppServerTestClient } from '@skein/test-support';
 import type { ModelScenario } from './model-scenario.js';
 
-/** One hook: a shell script body (after `input=$(cat)` and the log line) for `event`. */
+/** One hook for `event`: a shell script body (after `input=$(cat)` and the log line), or a tool of an MCP server. */
 export interface HookSpec {
   readonly event: HookEventName;
   readonly matcher?: string;
-  readonly script: string;
+  readonly script?: string;
+  readonly mcp?: { readonly server: string; readonly tool: string; readonly input: Readonly<Record<string, unknown>> };
   readonly trusted: boolean;
 }
 
@@ -23,22 +24,35 @@ export function configureHooks(scenario: ModelScenario, hooks: readonly HookSpec
   const tables: string[] = [];
   const groups = new Map<HookEventName, number>();
   hooks.forEach((hook, index) => {
-    const script = path.join(home.home, `hook-${index}.sh`);
-    writeFileSync(script, `#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' "$input" >> ${log}\n${hook.script}\n`);
-    chmodSync(script, 0o755);
     const name = hook.event[0]!.toUpperCase() + hook.event.slice(1);
-    tables.push(`[[hooks.${name}]]\n${hook.matcher === undefined ? '' : `matcher = "${hook.matcher}"\n`}[[hooks.${name}.hooks]]\ntype = "command"\ncommand = "${script}"\n`);
+    const handler = hook.mcp === undefined ? commandHandler(path.join(home.home, `hook-${index}.sh`), log, hook.script ?? 'exit 0') : hook.mcp;
+    const body = 'command' in handler ? `type = "command"\ncommand = "${handler.command}"` : `type = "mcp_tool"\nserver = "${handler.server}"\ntool = "${handler.tool}"\ninput = ${inlineToml(handler.input)}`;
+    tables.push(`[[hooks.${name}]]\n${hook.matcher === undefined ? '' : `matcher = "${hook.matcher}"\n`}[[hooks.${name}.hooks]]\n${body}\n`);
     // The trust key counts groups per event.
     const group = groups.get(hook.event) ?? 0;
     groups.set(hook.event, group + 1);
     if (hook.trusted) {
       const snake = hook.event.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-      const hash = hookHash({ event: hook.event, matcher: hook.matcher ?? null, command: script, timeoutSec: 600, async: false, statusMessage: null });
+      const definition = 'command' in handler ? { type: 'command' as const, command: handler.command, async: false } : { type: 'mcpTool' as const, ...handler };
+      const hash = hookHash({ event: hook.event, matcher: hook.matcher ?? null, handler: definition, timeoutSec: 600, statusMessage: null });
       tables.push(`[hooks.state."${configFile}:${snake}:${group}:0"]\ntrusted_hash = "${hash}"\n`);
     }
   });
   scenario.configure({ before: extra.before ?? '', after: `\n${tables.join('\n')}${extra.after ?? ''}` });
   return { log, configFile };
+}
+
+/** Writes a script that logs its stdin to `log`, then runs `body`. */
+function commandHandler(file: string, log: string, body: string): { readonly command: string } {
+  writeFileSync(file, `#!/bin/sh\ninput=$(cat)\nprintf '%s\\n' "$input" >> ${log}\n${body}\n`);
+  chmodSync(file, 0o755);
+  return { command: file };
+}
+
+/** A JSON object as a TOML inline table. */
+function inlineToml(value: unknown): string {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return `{ ${Object.entries(value).map(([key, item]) => `${key} = ${inlineToml(item)}`).join(', ')} }`;
+  return JSON.stringify(value);
 }
 
 /** What the hooks read, in the order they ran. */

@@ -4,9 +4,10 @@
 // a blocked call's output or a hook prompt; every run reaches the client as `hookRun` events.
 import type { Config, ConfigLayer } from '@skein/config';
 import type { Contribution, HookContributor, HookEventName, HookInput } from '@skein/extension-api';
-import { discoverHooks, HookEngine, hookConfigName, type HookEventOutcome, type HookLayer } from '@skein/hooks';
+import { discoverHooks, HookEngine, hookConfigName, type HookEventOutcome, type HookLayer, type McpToolHookAnswer, type McpToolHookCall } from '@skein/hooks';
 import type { ResponseItem } from '@skein/protocol';
 import type { PermissionHookAnswer, PermissionHookRequest } from '../tools/approvals/command-approvals.js';
+import type { McpConnections } from '../mcp/mcp-connections.js';
 import type { CoreEvent } from '../turn/core-event.js';
 
 /** What the thread's hooks need from the session. */
@@ -24,6 +25,8 @@ export interface ThreadHooksOptions {
   readonly sessionStart: 'startup' | 'resume';
   /** A sub-agent's thread: SubagentStart and SubagentStop in place of SessionStart and Stop, and its id and type on every event. */
   readonly subagent?: SubagentHookFacts | undefined;
+  /** The thread's MCP servers, which MCP tool hooks call. */
+  readonly mcpConnections?: (() => McpConnections) | undefined;
 }
 
 /** Who a sub-agent is, as its hooks are told (Codex's fields, probed). */
@@ -78,7 +81,7 @@ export class ThreadHooks {
   }
 
   /** A session's hooks from what its host gave (none without settings); a resumed thread starts as `resume`. */
-  static forSession(settings: LifecycleHookSettings | undefined, session: Pick<ThreadHooksOptions, 'sessionId' | 'emit'> & { readonly resumed: boolean }): ThreadHooks {
+  static forSession(settings: LifecycleHookSettings | undefined, session: Pick<ThreadHooksOptions, 'sessionId' | 'emit' | 'mcpConnections'> & { readonly resumed: boolean }): ThreadHooks {
     return new ThreadHooks({
       transcriptPath: settings?.transcriptPath ?? null,
       contributed: settings?.contributed ?? [],
@@ -87,6 +90,7 @@ export class ThreadHooks {
       subagent: settings?.subagent,
       sessionId: session.sessionId,
       emit: session.emit,
+      mcpConnections: session.mcpConnections,
       sessionStart: session.resumed ? 'resume' : 'startup',
     });
   }
@@ -171,8 +175,20 @@ export class ThreadHooks {
       this.#reported.add(message);
       this.#options.emit({ type: 'warning', message });
     }
-    return new HookEngine({ hooks: catalog.hooks, contributed: this.#options.contributed, env: this.#options.env, bypassTrust: this.#options.bypassTrust });
+    const { contributed, env, bypassTrust, mcpConnections } = this.#options;
+    return new HookEngine({ hooks: catalog.hooks, contributed, env, bypassTrust, callMcpTool: mcpConnections === undefined ? undefined : mcpToolHookCaller(mcpConnections) });
   }
+}
+
+/** Calls an MCP tool hook's tool on the thread's server, within the hook's deadline; its text content is its answer. */
+function mcpToolHookCaller(connections: () => McpConnections): (call: McpToolHookCall) => Promise<McpToolHookAnswer> {
+  return async ({ server: name, tool, input, timeoutMs, signal }) => {
+    const within = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+    const server = await connections().server(name, within);
+    const result = await server.client.callTool(tool, input, { signal: within });
+    const text = result.content.flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : [])).join('');
+    return { text, isError: result.isError === true };
+  };
 }
 
 /** The config layers that may define hooks: system, user, trusted projects and `-c` flags (a profile's table is not a file of its own). */

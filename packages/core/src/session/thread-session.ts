@@ -111,7 +111,7 @@ export class ThreadSession {
     });
     this.#items = new TurnItems(() => options.clock.now().getTime());
     this.#offeredTools = new OfferedToolsRecord(options.recorder);
-    this.#hooks = ThreadHooks.forSession(options.lifecycleHooks, { sessionId: this.sessionId, emit, resumed: options.historyInitialization === 'cold_resume' });
+    this.#hooks = ThreadHooks.forSession(options.lifecycleHooks, { sessionId: this.sessionId, emit, resumed: options.historyInitialization === 'cold_resume', mcpConnections: () => this.#tools.mcp.connections });
     const clientRequests = options.clientRequests === undefined ? undefined : withApprovalItems(options.clientRequests, this.#items, (events) => events.forEach((event) => this.#announce(event)));
     this.environments = new EnvironmentState(options.environment, { monotonicMs: options.clock.monotonicMs, onCommandEvent: (event) => this.#onCommandEvent(event) });
     options.extensions.useEnvironments(() => this.environments.toolEnvironments(this.#config));
