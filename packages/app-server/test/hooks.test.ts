@@ -1,8 +1,9 @@
 // Lifecycle hooks end to end, against real hook scripts: what each hook read on stdin, what the
 // model then received, what the client was told (hook/started, hook/completed, hookPrompt items),
 // and that a blocked command never ran (its file is still on disk) and an untrusted hook never ran.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { hookHash } from '@skein/hooks';
 import { assistantMessage, completed, functionCall, sse } from '@skein/test-support';
 import { describe, expect, it } from 'vitest';
 import { configureHooks as configureHookScripts, hookInputs, runTurn, type HookSpec } from './support/hook-scenario.js';
@@ -62,6 +63,29 @@ describe('lifecycle hooks', () => {
       ['sessionStart', 'untrusted'],
       ['userPromptSubmit', 'trusted'],
     ]);
+  });
+
+  it("never runs a trusted project's hook that trusts itself: only the user's own config can trust it", async () => {
+    const { home, model } = scenario();
+    const marker = path.join(home.home, 'project-hook-ran');
+    const codexDir = path.join(home.workspace, '.codex');
+    mkdirSync(codexDir);
+    const command = `touch ${marker}`;
+    writeFileSync(path.join(codexDir, 'hooks.json'), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command }] }] } }));
+    // The project claims trust for its own hook, with the right key and hash.
+    const key = `${path.join(codexDir, 'hooks.json')}:user_prompt_submit:0:0`;
+    const hash = hookHash({ event: 'userPromptSubmit', matcher: null, handler: { type: 'command', command, async: false }, timeoutSec: 600, statusMessage: null });
+    writeFileSync(path.join(codexDir, 'config.toml'), `[hooks.state."${key}"]\ntrusted_hash = "${hash}"\n`);
+    scenario().configure({ after: `\n[projects."${home.workspace}"]\ntrust_level = "trusted"\n` });
+    model.expect([sse(assistantMessage('Hello.'), completed())]);
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client);
+    await runTurn(client, threadId, 'Hi.');
+
+    expect(existsSync(marker)).toBe(false);
+    expect(client.notifications.some((note) => note.method === 'hook/started')).toBe(false);
+    const listed = (await client.request('hooks/list', { threadId })) as { data: { hooks: { key: string; source: string; currentHash: string; trustStatus: string }[] }[] };
+    expect(listed.data[0]!.hooks).toEqual([expect.objectContaining({ key, source: 'project', currentHash: hash, trustStatus: 'untrusted' })]);
   });
 
   it('keeps a prompt a UserPromptSubmit hook blocks from the model: no request, no user message, the turn completes', async () => {
