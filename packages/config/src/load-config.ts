@@ -180,19 +180,23 @@ async function readProjectLayers(
   const trusted = isProjectTrusted(parsed.projects ?? {}, root, cwd);
   const layers: ConfigLayer[] = [];
   for (const file of projectConfigFiles(root, cwd, homeDir)) {
-    // A project's `.codex/hooks.json` needs no config.toml beside it (as in Codex): its layer is then empty.
-    const table = (await readTomlFile(file)) ?? (existsSync(path.join(path.dirname(file), 'hooks.json')) ? {} : undefined);
+    // A project's `.codex/hooks.json` needs no config.toml beside it (as in Codex): its layer is then
+    // empty, named after the config.toml its hooks.json is found beside.
+    const hooksJson = path.join(path.dirname(file), 'hooks.json');
+    const read = await readTomlFile(file);
+    const table = read ?? (existsSync(hooksJson) ? {} : undefined);
     if (table === undefined) continue;
+    const origin = read === undefined ? hooksJson : file;
     if (!trusted) {
       warnings.push({
         code: 'UntrustedProjectConfig',
-        origin: file,
+        origin,
         key: undefined,
-        message: `${file}: ignored because ${root} is not trusted; add [projects."${root}"] trust_level = "trusted" to your config.toml to use it`,
+        message: `${origin}: ignored because ${root} is not trusted; add [projects."${root}"] trust_level = "trusted" to your config.toml to use it`,
       });
       continue;
     }
-    layers.push({ name: { type: 'project', file }, origin: file, table: check(table, file) });
+    layers.push({ name: { type: 'project', file }, origin, table: check(table, file) });
   }
   return layers;
 }

@@ -185,7 +185,7 @@ model_verbosity = "medium"
     write(path.join(project, '.codex', 'hooks.json'), '{"hooks":{}}');
     const untrusted = await load();
     expect(untrusted.config.layers.some((layer) => layer.name.type === 'project')).toBe(false);
-    expect(untrusted.warnings).toEqual([expect.objectContaining({ code: 'UntrustedProjectConfig', origin: projectFile })]);
+    expect(untrusted.warnings).toEqual([expect.objectContaining({ code: 'UntrustedProjectConfig', origin: path.join(project, '.codex', 'hooks.json') })]);
     userConfig(`[projects."${project}"]\ntrust_level = "trusted"\n`);
     const trusted = await load();
     expect(trusted.warnings).toEqual([]);

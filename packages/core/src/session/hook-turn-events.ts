@@ -5,7 +5,7 @@
 // prompt), and Interrupt when it was interrupted. At most MAX_STOP_CONTINUATIONS Stop blocks per
 // turn: a hook that always blocks would otherwise sample forever.
 import { hookConfigName } from '@skein/hooks';
-import { hookPromptText, isKnownResponseItem, messageText, type ResponseItem } from '@skein/protocol';
+import { BUILT_IN_CONTEXT_FRAGMENTS, hookPromptText, isKnownResponseItem, messageText, recognizeContextFragment, type ResponseItem } from '@skein/protocol';
 import type { ToolCallHooks } from '../tools/tool-call-hooks.js';
 import type { InterruptObserver, ModelRequestObserver, StopGate, TurnHooks } from '../turn/turn-hooks.js';
 import { hookToolCalls } from './hook-tool-calls.js';
@@ -53,25 +53,28 @@ export async function hookOpening(
 /**
  * UserPromptSubmit for input steered into a running turn, as Codex runs it (probed): each user
  * message is a prompt of its own; a blocked one never reaches the model, context follows the one
- * it is about. Other steered items pass as they are.
+ * it is about. Other steered items pass as they are, and so do records the thread made itself (a
+ * user shell command's). Once `signal` is aborted the prompts not yet screened are dropped, as an
+ * opening prompt whose hooks were interrupted is not recorded.
  */
 export async function hookSteeredInput(runner: TurnHookRunner, turnId: string, signal: AbortSignal, items: readonly ResponseItem[]): Promise<readonly ResponseItem[]> {
   const screened: ResponseItem[] = [];
   for (const item of items) {
     const prompt = isKnownResponseItem(item) && item.type === 'message' && item.role === 'user' ? messageText(item) : undefined;
-    if (prompt === undefined) {
+    if (prompt === undefined || recognizeContextFragment(prompt, 'user', BUILT_IN_CONTEXT_FRAGMENTS) !== undefined) {
       screened.push(item);
       continue;
     }
+    if (signal.aborted) continue;
     const outcome = await runner.run({ event: 'userPromptSubmit', turnId, signal, fields: { prompt } });
-    if (outcome.blocked !== undefined) continue;
+    if (outcome.blocked !== undefined || signal.aborted) continue;
     screened.push(item, ...outcome.contexts.map((entry) => hookContextMessage(entry.text)));
   }
   return screened;
 }
 
-/** What steered input passes through before the model reads it. */
-export type SteeredScreen = (items: readonly ResponseItem[]) => Promise<readonly ResponseItem[]>;
+/** What steered input passes through before the model reads it; `signal` is the turn's unless given (input left when the turn ended). */
+export type SteeredScreen = (items: readonly ResponseItem[], signal?: AbortSignal) => Promise<readonly ResponseItem[]>;
 
 /** Where a turn's hooks plug in beside its opening: its tool calls, its stop gates, its model-request observers. */
 export function turnLifecycleHooks(
@@ -86,7 +89,7 @@ export function turnLifecycleHooks(
   return {
     toolCalls: hookToolCalls(runner),
     turnHooks: { stopGates: listOf(stopGate), modelRequests: listOf(modelRequests), interrupts: listOf(interrupts) },
-    screenSteered: screensPrompts ? (items) => hookSteeredInput(runner, turn.turnId, turn.signal, items) : undefined,
+    screenSteered: screensPrompts ? (items, signal = turn.signal) => hookSteeredInput(runner, turn.turnId, signal, items) : undefined,
   };
 }
 

@@ -333,6 +333,9 @@ export class ThreadSession {
           requestMetadata: () => metadata(),
         },
       );
+      // Input steered in too late for a request is kept for the next turn, past the same hooks.
+      const leftover = await active.steered.closeScreened();
+      if (leftover.length > 0) this.history.record(leftover, active.turnId);
       this.#finishTurn(active);
       await this.#options.recorder.flush();
       this.#goalWork.afterTurn(outcome);
@@ -454,8 +457,11 @@ export class ThreadSession {
   async close(): Promise<void> {
     this.#closed = true;
     await this.#turns.stop();
-    await this.#hooks.sessionEnd(this.#config);
-    await Promise.all([this.environments.closeAll(), this.#tools.close()]);
+    try {
+      await this.#hooks.sessionEnd(this.#config);
+    } finally {
+      await Promise.all([this.environments.closeAll(), this.#tools.close()]);
+    }
   }
 
   /** The thread's MCP servers (statuses, direct calls, reads). */

@@ -83,6 +83,8 @@ export class TurnToolCalls {
           return;
         }
         const verdict = await hooks?.beforeCall(call, turn);
+        // Interrupted while its hooks ran (a hook that would have blocked it was stopped): it does not run.
+        if (signal.aborted) return;
         if (verdict !== undefined && 'blocked' in verdict) {
           outputs[index] = [toolOutputFor(call, verdict.blocked)];
           return;

@@ -8,11 +8,17 @@ export class SteeredInput implements BeforeSamplingHook {
   readonly name = 'steered-input';
   readonly #waiting: ResponseItem[] = [];
   #closed = false;
-  #screen: ((items: readonly ResponseItem[]) => Promise<readonly ResponseItem[]>) | undefined;
+  #screen: ((items: readonly ResponseItem[], signal?: AbortSignal) => Promise<readonly ResponseItem[]>) | undefined;
 
   /** What the input passes through before a request carries it (the UserPromptSubmit hooks): it may drop or add items. */
-  screenWith(screen: (items: readonly ResponseItem[]) => Promise<readonly ResponseItem[]>): void {
+  screenWith(screen: (items: readonly ResponseItem[], signal?: AbortSignal) => Promise<readonly ResponseItem[]>): void {
     this.#screen = screen;
+  }
+
+  /** `close()`, with what no request carried passed through the screen too (under its own signal: the turn is over). */
+  async closeScreened(): Promise<ResponseItem[]> {
+    const leftover = this.close();
+    return this.#screen === undefined || leftover.length === 0 ? leftover : [...(await this.#screen(leftover, new AbortController().signal))];
   }
 
   /** Adds items for the next request; false once the turn has ended (the caller keeps them). */
