@@ -1,5 +1,6 @@
 // What a host holds of a loaded thread: the operations clients ask for, without the session behind
 // them. Hosts (app-server, exec) and tests use only this.
+import type { HookCatalog } from '@skein/hooks';
 import type { ThreadGoals } from './goals/thread-goals.js';
 import type { McpConnections } from './mcp/mcp-connections.js';
 import type { ContextWindow } from './compaction/context-window.js';
@@ -96,6 +97,8 @@ export interface ThreadHandle {
    * input. Rejects with `ShellUnavailable` when the thread has no environment ready.
    */
   captureCommand(argv: readonly string[], options?: CaptureCommandOptions): Promise<CommandCapture>;
+  /** The thread's configured hooks as its next turn reads them: its config layers' and its executors' projects'. */
+  listHooks(): Promise<HookCatalog>;
   /** Moves later turns to another environment (or to none). */
   useEnvironment(environment: SelectedEnvironment | readonly SelectedEnvironment[] | undefined): void;
   /** Later turns work over `roots` on the primary environment (the environments stay as they are). */
@@ -164,6 +167,7 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
     rename: (name) => session.rename(name),
     runUserShellCommand: (command, options) => session.runUserShellCommand(command, options),
     captureCommand: (argv, options) => session.captureCommand(argv, options),
+    listHooks: () => session.listHooks(),
     useEnvironment: (environment) => session.environments.use(environment),
     useWorkspaceRoots: (roots) => session.environments.useWorkspaceRoots(roots),
     close,

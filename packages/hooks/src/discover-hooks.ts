@@ -17,6 +17,11 @@ export interface HookLayer {
   /** The layer's config.toml (absent for `-c` flags); its hooks.json is looked for beside it. */
   readonly file: string | undefined;
   readonly table: Readonly<Record<string, unknown>>;
+  /**
+   * A project on an executor: its hooks.json as read there (path and text, so nothing is read from
+   * this machine), and the environment its command hooks run on.
+   */
+  readonly environment?: { readonly id: string; readonly hooksJson: { readonly path: string; readonly text: string } } | undefined;
 }
 
 /** A configured hook: its definition (`matcher` null when absent, and for events that read none) and where it stands. */
@@ -28,6 +33,8 @@ export interface ConfiguredHook extends HookDefinition {
   readonly currentHash: string;
   readonly trustStatus: HookTrustStatus;
   readonly enabled: boolean;
+  /** The executor a project's hook was found on, where its command runs; null for this machine. */
+  readonly environmentId: string | null;
 }
 
 /** A file's problem, as `hooks/list`'s `errors` holds it. */
@@ -54,6 +61,12 @@ export async function discoverHooks(layers: readonly HookLayer[]): Promise<HookC
     if (tableHooks !== undefined && layer.file !== undefined) {
       const { state: _state, ...events } = (typeof tableHooks === 'object' && tableHooks !== null ? tableHooks : {}) as Record<string, unknown>;
       found.push(...readEvents(events, layer, layer.file, state, warnings, errors));
+    }
+    const remote = layer.environment?.hooksJson;
+    if (remote !== undefined) {
+      const json = parseHooksJson(remote.path, remote.text, errors);
+      if (json !== undefined) found.push(...readEvents(json, layer, remote.path, state, warnings, errors));
+      continue;
     }
     if (layer.file === undefined) continue;
     const jsonPath = path.join(path.dirname(layer.file), 'hooks.json');
@@ -88,6 +101,10 @@ async function readHooksJson(file: string, errors: HookError[]): Promise<Record<
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') errors.push({ path: file, message: `could not read: ${(error as Error).message}` });
     return undefined;
   }
+  return parseHooksJson(file, text, errors);
+}
+
+function parseHooksJson(file: string, text: string, errors: HookError[]): Record<string, unknown> | undefined {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -152,7 +169,8 @@ function readEvents(
         const definition: HookDefinition = { event: info.name, matcher, ...parsed };
         const key = `${file}:${snakeName(info.name)}:${groupIndex}:${handlerIndex}`;
         const currentHash = hookHash(definition);
-        hooks.push({ ...definition, key, source: layer.source, sourcePath: file, currentHash, trustStatus: trustStatus(state, key, currentHash), enabled: state[key]?.enabled ?? true });
+        const environmentId = layer.environment?.id ?? null;
+        hooks.push({ ...definition, key, source: layer.source, sourcePath: file, currentHash, trustStatus: trustStatus(state, key, currentHash), enabled: state[key]?.enabled ?? true, environmentId });
       }
     }
   }

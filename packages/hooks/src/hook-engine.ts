@@ -67,6 +67,8 @@ export interface HookEngineOptions {
   readonly now?: () => number;
   /** How command hooks are started (tests and benchmarks pass their own). */
   readonly runCommand?: (run: CommandHookRun) => Promise<CommandHookExit>;
+  /** Runs a command hook an executor's project declared on that executor; without it such hooks fail. */
+  readonly runCommandOn?: ((environmentId: string, run: CommandHookRun) => Promise<CommandHookExit>) | undefined;
   /** Calls a tool of one of the thread's MCP servers, for MCP tool hooks; without it they fail. */
   readonly callMcpTool?: ((call: McpToolHookCall) => Promise<McpToolHookAnswer>) | undefined;
 }
@@ -216,8 +218,11 @@ export class HookEngine {
     const { hook } = runnable;
     const timeoutMs = hook.timeoutSec * 1000;
     if (hook.handler.type === 'mcpTool') return this.#mcpToolResult(request, hook.handler, timeoutMs);
-    const run = this.#options.runCommand ?? runCommandHook;
-    const exit = await run({ command: hook.handler.command, cwd: request.cwd, env: this.#options.env, input: JSON.stringify(request.input), timeoutMs, signal: request.signal });
+    const run: CommandHookRun = { command: hook.handler.command, cwd: request.cwd, env: this.#options.env, input: JSON.stringify(request.input), timeoutMs, signal: request.signal };
+    const { environmentId } = hook;
+    if (environmentId === null) return commandHookResult(request.event, await (this.#options.runCommand ?? runCommandHook)(run));
+    const runOn = this.#options.runCommandOn;
+    const exit: CommandHookExit = runOn === undefined ? { kind: 'failed', message: `the hook belongs to the environment '${environmentId}', which cannot run it here` } : await runOn(environmentId, run);
     return commandHookResult(request.event, exit);
   }
 

@@ -34,6 +34,7 @@ function hook(command: string, overrides: Partial<ConfiguredHook> = {}): Configu
     currentHash: 'sha256:x',
     trustStatus: 'trusted',
     enabled: true,
+    environmentId: null,
     ...overrides,
   };
 }

@@ -28,6 +28,7 @@ const hook = (displayOrder: number): ConfiguredHook => ({
   currentHash: 'sha256:bench',
   trustStatus: 'trusted',
   enabled: true,
+  environmentId: null,
 });
 
 const input: HookInput = { session_id: 's', turn_id: 't', transcript_path: null, cwd: scratch, hook_event_name: 'PreToolUse', model: 'gpt-5.5', permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'call_1' };

@@ -19,8 +19,10 @@ export const HOOKS_LIST_METHODS: ReadonlyMap<string, AppServerMethod> = new Map(
         const named = params.threadId ?? null;
         if (named !== null) {
           if (params.cwds !== undefined) throw AppServerRequestError.invalidRequest('hooks/list takes a threadId or cwds, not both');
-          const { config } = server.threads.loaded(named);
-          return { data: [await entryFor(config.cwd, config)] };
+          const thread = server.threads.loaded(named);
+          // The thread's own reading: its executors' project hooks too.
+          const catalog = await thread.handle.listHooks();
+          return { data: [{ cwd: thread.config.cwd, hooks: catalog.hooks.map(hookMetadata), warnings: catalog.warnings, errors: catalog.errors }] };
         }
         // Codex echoes each cwd as sent, and lists for its working directory when none is given.
         const base = server.config.config.cwd;
@@ -59,7 +61,7 @@ function hookMetadata(hook: ConfiguredHook) {
     sourcePath: hook.sourcePath,
     source: hook.source,
     pluginId: null,
-    environmentId: null,
+    environmentId: hook.environmentId,
     displayOrder: hook.displayOrder,
     enabled: hook.enabled,
     isManaged: false,

@@ -50,7 +50,7 @@ async function projectDocs(place: AgentsMdPlace, rootMarkers: readonly string[])
 }
 
 /** The folders from the project root down to the cwd; just the cwd when no folder above holds a marker. */
-async function foldersFromRoot(place: AgentsMdPlace, rootMarkers: readonly string[]): Promise<PathUri[]> {
+export async function foldersFromRoot(place: AgentsMdPlace, rootMarkers: readonly string[]): Promise<PathUri[]> {
   const walked: PathUri[] = [];
   for (let folder = place.cwd; ; folder = folder.parent()) {
     walked.unshift(folder);
@@ -76,7 +76,7 @@ async function exists(fileSystem: ExecutorFileSystem, path: PathUri): Promise<bo
 }
 
 /** The file's text; undefined when it is missing, not a file, or unreadable there. */
-async function readIfFile(fileSystem: ExecutorFileSystem, path: PathUri): Promise<string | undefined> {
+export async function readIfFile(fileSystem: ExecutorFileSystem, path: PathUri): Promise<string | undefined> {
   try {
     return await fileSystem.readFileText(path);
   } catch {

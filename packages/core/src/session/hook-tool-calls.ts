@@ -82,7 +82,14 @@ function toolFields(tool: HookedTool, call: ToolCall): Record<string, unknown> {
  * command without `command` does not run; the model reads why (Codex's words).
  */
 function rewritten(call: ToolCall, tool: HookedTool, input: Readonly<Record<string, unknown>>): BeforeCallVerdict {
-  if (tool.command === undefined) return call.type === 'function_call' ? { call: { ...call, arguments: JSON.stringify(input) } } : undefined;
+  if (tool.command === undefined) {
+    if (call.type !== 'function_call') return undefined;
+    // The call's environment was chosen (and approved) for the model's input; a hook may not move it (as Codex refuses).
+    const from = tool.input.environment_id;
+    const to = input.environment_id;
+    if (to !== undefined && to !== from) return { blocked: `PreToolUse hook cannot change the tool environment (from ${JSON.stringify(from ?? null)} to ${JSON.stringify(to)})` };
+    return { call: { ...call, arguments: JSON.stringify(from === undefined ? input : { ...input, environment_id: from }) } };
+  }
   const command = input.command;
   if (typeof command !== 'string') return { blocked: 'hook returned updatedInput without string field `command`' };
   if (call.type === 'custom_tool_call') return { call: { ...call, input: command } };

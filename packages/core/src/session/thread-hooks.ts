@@ -4,10 +4,11 @@
 // a blocked call's output or a hook prompt; every run reaches the client as `hookRun` events.
 import type { Config, ConfigLayer } from '@skein/config';
 import type { Contribution, HookContributor, HookEventName, HookInput } from '@skein/extension-api';
-import { discoverHooks, HookEngine, hookConfigName, type HookEventOutcome, type HookLayer, type McpToolHookAnswer, type McpToolHookCall } from '@skein/hooks';
+import { discoverHooks, HookEngine, hookConfigName, type HookCatalog, type HookEventOutcome, type HookLayer, type McpToolHookAnswer, type McpToolHookCall } from '@skein/hooks';
 import type { ResponseItem } from '@skein/protocol';
 import type { PermissionHookAnswer, PermissionHookRequest } from '../tools/approvals/command-approvals.js';
 import type { McpConnections } from '../mcp/mcp-connections.js';
+import type { EnvironmentHookHost } from './environment-hooks.js';
 import type { CoreEvent } from '../turn/core-event.js';
 
 /** What the thread's hooks need from the session. */
@@ -27,6 +28,8 @@ export interface ThreadHooksOptions {
   readonly subagent?: SubagentHookFacts | undefined;
   /** The thread's MCP servers, which MCP tool hooks call. */
   readonly mcpConnections?: (() => McpConnections) | undefined;
+  /** The executors' project hooks, and how to run them there. */
+  readonly environmentHooks?: EnvironmentHookHost | undefined;
 }
 
 /** Who a sub-agent is, as its hooks are told (Codex's fields, probed). */
@@ -81,7 +84,7 @@ export class ThreadHooks {
   }
 
   /** A session's hooks from what its host gave (none without settings); a resumed thread starts as `resume`. */
-  static forSession(settings: LifecycleHookSettings | undefined, session: Pick<ThreadHooksOptions, 'sessionId' | 'emit' | 'mcpConnections'> & { readonly resumed: boolean }): ThreadHooks {
+  static forSession(settings: LifecycleHookSettings | undefined, session: Pick<ThreadHooksOptions, 'sessionId' | 'emit' | 'mcpConnections' | 'environmentHooks'> & { readonly resumed: boolean }): ThreadHooks {
     return new ThreadHooks({
       transcriptPath: settings?.transcriptPath ?? null,
       contributed: settings?.contributed ?? [],
@@ -91,6 +94,7 @@ export class ThreadHooks {
       sessionId: session.sessionId,
       emit: session.emit,
       mcpConnections: session.mcpConnections,
+      environmentHooks: session.environmentHooks,
       sessionStart: session.resumed ? 'resume' : 'startup',
     });
   }
@@ -168,15 +172,34 @@ export class ThreadHooks {
     await engine.run({ event: 'sessionEnd', input, cwd: config.cwd, signal: new AbortController().signal });
   }
 
+  /** The hooks of the thread's config layers and of its executors' projects, as a turn under `config` reads them. */
+  async catalog(config: Config): Promise<HookCatalog> {
+    const { environmentHooks } = this.#options;
+    // An executor that cannot be read now keeps its hooks out, with a warning.
+    const remote = await (environmentHooks?.layers(config) ?? Promise.resolve([])).catch((error: unknown) => {
+      this.#options.emit({ type: 'warning', message: `could not read the executors' hooks: ${error instanceof Error ? error.message : String(error)}` });
+      return [];
+    });
+    return discoverHooks([...hookLayers(config.layers), ...remote]);
+  }
+
   async #engine(config: Config): Promise<HookEngine> {
-    const catalog = await discoverHooks(hookLayers(config.layers));
+    const { environmentHooks } = this.#options;
+    const catalog = await this.catalog(config);
     for (const message of [...catalog.warnings, ...catalog.errors.map((error) => `${error.path}: ${error.message}`)]) {
       if (this.#reported.has(message)) continue;
       this.#reported.add(message);
       this.#options.emit({ type: 'warning', message });
     }
     const { contributed, env, bypassTrust, mcpConnections } = this.#options;
-    return new HookEngine({ hooks: catalog.hooks, contributed, env, bypassTrust, callMcpTool: mcpConnections === undefined ? undefined : mcpToolHookCaller(mcpConnections) });
+    return new HookEngine({
+      hooks: catalog.hooks,
+      contributed,
+      env,
+      bypassTrust,
+      callMcpTool: mcpConnections === undefined ? undefined : mcpToolHookCaller(mcpConnections),
+      runCommandOn: environmentHooks === undefined ? undefined : (environmentId, run) => environmentHooks.run(environmentId, run, config),
+    });
   }
 }
 

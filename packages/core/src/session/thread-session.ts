@@ -1,6 +1,7 @@
 // One loaded thread: its history, settings and extensions, running one turn at a time. It wires the
 // parts that each own one job — context assembly, the tool plan, the environment, token accounting,
 // the turn runner and its hooks — and answers interrupt and steer for the running turn.
+import type { HookCatalog } from '@skein/hooks';
 import type { Config } from '@skein/config';
 import type { ToolEnvironment } from '@skein/extension-api';
 import { newTurnId, randomUuidV7, type ResponseItem, type UserInput, type UuidV7Source } from '@skein/protocol';
@@ -34,6 +35,7 @@ import { ThreadUserShell } from './thread-user-shell.js';
 import { ThreadSessionError, type ActiveTurn, type TurnSlot } from './active-turn.js';
 import { InjectedItems } from './injected-items.js';
 import { hookOpening, turnLifecycleHooks, withHookOpening } from './hook-turn-events.js';
+import { threadEnvironmentHooks } from './environment-hooks.js';
 import { ThreadHooks } from './thread-hooks.js';
 import { ModelError } from '../model-client/model-error.js';
 import { OfferedToolsRecord } from './offered-tools-record.js';
@@ -111,7 +113,13 @@ export class ThreadSession {
     });
     this.#items = new TurnItems(() => options.clock.now().getTime());
     this.#offeredTools = new OfferedToolsRecord(options.recorder);
-    this.#hooks = ThreadHooks.forSession(options.lifecycleHooks, { sessionId: this.sessionId, emit, resumed: options.historyInitialization === 'cold_resume', mcpConnections: () => this.#tools.mcp.connections });
+    this.#hooks = ThreadHooks.forSession(options.lifecycleHooks, {
+      sessionId: this.sessionId,
+      emit,
+      resumed: options.historyInitialization === 'cold_resume',
+      mcpConnections: () => this.#tools.mcp.connections,
+      environmentHooks: threadEnvironmentHooks(() => this.environments, () => this.#turns.running?.environments, options.clock.monotonicMs),
+    });
     const clientRequests = options.clientRequests === undefined ? undefined : withApprovalItems(options.clientRequests, this.#items, (events) => events.forEach((event) => this.#announce(event)));
     this.environments = new EnvironmentState(options.environment, { monotonicMs: options.clock.monotonicMs, onCommandEvent: (event) => this.#onCommandEvent(event) });
     options.extensions.useEnvironments(() => this.environments.toolEnvironments(this.#config));
@@ -462,6 +470,11 @@ export class ThreadSession {
     } finally {
       await Promise.all([this.environments.closeAll(), this.#tools.close()]);
     }
+  }
+
+  /** The thread's configured hooks (`hooks/list {threadId}`). */
+  listHooks(): Promise<HookCatalog> {
+    return this.#hooks.catalog(this.#config);
   }
 
   /** The thread's MCP servers (statuses, direct calls, reads). */
