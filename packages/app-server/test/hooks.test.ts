@@ -264,4 +264,32 @@ describe('lifecycle hooks', () => {
       ['call_allowed', 'completed'],
     ]);
   });
+
+  it("tells the client what Codex 0.171.0 tells it in the z1 hooks scenario, notification for notification", async () => {
+    const { model } = scenario();
+    const recorded = JSON.parse(readFileSync(new URL('./fixtures/z1-hooks-app-server.codex.json', import.meta.url), 'utf8')) as { notifications: unknown[] };
+    configureHooks([
+      { event: 'preToolUse', matcher: 'Bash', script: `case "$input" in *'"rm '*) echo "no rm here" >&2; exit 2;; esac`, trusted: true },
+      { event: 'userPromptSubmit', script: `echo '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"CTX-FROM-HOOK"}}'`, trusted: true },
+    ]);
+    model.expect([sse(functionCall('exec_command', { cmd: 'rm -f victim.txt' }, { callId: 'call_rm' }), completed()), sse(assistantMessage('I could not.'), completed())]);
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client, { sandbox: 'danger-full-access' });
+    await runTurn(client, threadId, 'Remove the victim.');
+
+    const volatile = (value: unknown, key: string) => (value === null ? null : `<${key}>`);
+    const seen = client.notifications
+      // Left out of the recording too; text deltas because the recording's mock streamed none.
+      .filter((note) => !['account/rateLimits/updated', 'thread/tokenUsage/updated', 'remoteControl/status/changed', 'item/agentMessage/delta'].includes(note.method))
+      .map((note) => {
+        const params = note.params as { item?: { type: string }; run?: Record<string, unknown> };
+        if (params.run !== undefined) {
+          const { run } = params;
+          const sourcePath = String(run.sourcePath);
+          return { method: note.method, run: { ...run, id: String(run.id).replace(sourcePath, '<sourcePath>'), sourcePath: '<sourcePath>', startedAt: volatile(run.startedAt, 'startedAt'), completedAt: volatile(run.completedAt, 'completedAt'), durationMs: volatile(run.durationMs, 'durationMs') } };
+        }
+        return params.item === undefined ? { method: note.method } : { method: note.method, itemType: params.item.type };
+      });
+    expect(seen).toEqual(recorded.notifications);
+  });
 });
