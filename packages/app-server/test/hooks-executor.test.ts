@@ -38,7 +38,7 @@ async function executorProject(trusted: boolean): Promise<{ readonly url: string
   mkdirSync(path.join(project, '.codex'), { recursive: true });
   const hooksJson = path.join(project, '.codex', 'hooks.json');
   writeFileSync(hooksJson, JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: GUARD }] }] } }));
-  const key = `${hooksJson}:pre_tool_use:0:0`;
+  const key = `environment:remote:${hooksJson}:pre_tool_use:0:0`;
   const hash = hookHash({ event: 'preToolUse', matcher: 'Bash', handler: { type: 'command', command: GUARD, async: false }, timeoutSec: 600, statusMessage: null });
   if (trusted) writeFileSync(path.join(home.home, 'config.toml'), `${mockProviderConfigToml(model.url)}\n[hooks.state."${key}"]\ntrusted_hash = "${hash}"\n`);
   return { url: executor.url, project, key };

@@ -97,7 +97,7 @@ export interface ThreadHandle {
    * input. Rejects with `ShellUnavailable` when the thread has no environment ready.
    */
   captureCommand(argv: readonly string[], options?: CaptureCommandOptions): Promise<CommandCapture>;
-  /** The thread's configured hooks as its next turn reads them: its config layers' and its executors' projects'. */
+  /** The thread's configured hooks, read now under its current settings and environments: its config layers' and its executors' projects'. */
   listHooks(): Promise<HookCatalog>;
   /** Moves later turns to another environment (or to none). */
   useEnvironment(environment: SelectedEnvironment | readonly SelectedEnvironment[] | undefined): void;

@@ -167,7 +167,9 @@ function readEvents(
           continue;
         }
         const definition: HookDefinition = { event: info.name, matcher, ...parsed };
-        const key = `${file}:${snakeName(info.name)}:${groupIndex}:${handlerIndex}`;
+        // An executor's file is named with its environment: the same path here or on another executor is another file, trusted apart.
+        const place = layer.environment === undefined ? file : `environment:${layer.environment.id}:${file}`;
+        const key = `${place}:${snakeName(info.name)}:${groupIndex}:${handlerIndex}`;
         const currentHash = hookHash(definition);
         const environmentId = layer.environment?.id ?? null;
         hooks.push({ ...definition, key, source: layer.source, sourcePath: file, currentHash, trustStatus: trustStatus(state, key, currentHash), enabled: state[key]?.enabled ?? true, environmentId });

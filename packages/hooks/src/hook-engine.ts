@@ -112,7 +112,9 @@ export class HookEngine {
     this.#options = options;
     this.#now = options.now ?? Date.now;
     for (const hook of options.hooks) {
-      const runnable = hook.enabled && (hook.trustStatus === 'trusted' || hook.trustStatus === 'managed' || options.bypassTrust === true);
+      // The bypass is for hook files the automation vets itself: an executor's project is not one of them.
+      const bypassed = options.bypassTrust === true && hook.environmentId === null;
+      const runnable = hook.enabled && (hook.trustStatus === 'trusted' || hook.trustStatus === 'managed' || bypassed);
       if (runnable) this.#add(hook.event, { kind: 'configured', hook });
     }
     for (const [index, { extensionId, contributor }] of (options.contributed ?? []).entries()) {

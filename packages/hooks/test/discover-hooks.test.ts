@@ -87,4 +87,14 @@ describe('discoverHooks', () => {
       ['hooks.json', expect.stringContaining('not valid JSON')],
     ]);
   });
+
+  it("keys an executor's hooks.json by its environment, so trust given to the same path here does not carry there", async () => {
+    const file = path.join(root, 'repo', '.codex', 'hooks.json');
+    const text = JSON.stringify({ hooks: { Stop: [{ hooks: [handler('check')] }] } });
+    const hash = hookHash({ event: 'stop', matcher: null, handler: { type: 'command', command: 'check', async: false }, timeoutSec: 600, statusMessage: null });
+    const user: HookLayer = { source: 'user', file: path.join(root, 'config.toml'), table: { hooks: { state: { [`${file}:stop:0:0`]: { trusted_hash: hash } } } } };
+    const remote: HookLayer = { source: 'project', file: path.join(root, 'repo', '.codex', 'config.toml'), table: {}, environment: { id: 'box', hooksJson: { path: file, text } } };
+    const [listed] = (await discoverHooks([user, remote])).hooks;
+    expect(listed).toMatchObject({ key: `environment:box:${file}:stop:0:0`, environmentId: 'box', trustStatus: 'untrusted', sourcePath: file });
+  });
 });

@@ -78,6 +78,13 @@ describe('HookEngine', () => {
     expect(readFileSync(marker, 'utf8')).toBe('');
   });
 
+  it("never lets the trust bypass run an executor project's hook", () => {
+    const engine = new HookEngine({ hooks: [hook('true', { trustStatus: 'untrusted', environmentId: 'remote' })], env: {}, bypassTrust: true });
+    expect(engine.hasHooks('preToolUse')).toBe(false);
+    const trusted = new HookEngine({ hooks: [hook('true', { trustStatus: 'trusted', environmentId: 'remote' })], env: {}, bypassTrust: true });
+    expect(trusted.hasHooks('preToolUse')).toBe(true);
+  });
+
   it('turns every misbehaving hook into a failed run that blocks nothing', async () => {
     const notExecutable = path.join(root, 'plain.sh');
     writeFileSync(notExecutable, 'exit 2\n');

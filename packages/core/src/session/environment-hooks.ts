@@ -4,15 +4,22 @@
 // machine. They need the user's trust like any hook. This machine's projects are config layers.
 import { LOCAL_ENVIRONMENT_ID, type Config } from '@skein/config';
 import type { ToolEnvironment } from '@skein/extension-api';
-import { MAX_HOOK_OUTPUT_BYTES, type CommandHookExit, type CommandHookRun, type HookLayer } from '@skein/hooks';
-import { foldersFromRoot, readIfFile } from '../context/agents-md-discovery.js';
+import { MAX_HOOK_OUTPUT_BYTES, type CommandHookExit, type CommandHookRun, type HookError, type HookLayer } from '@skein/hooks';
+import { FileSystemError, type PathUri } from '@skein/protocol';
+import { foldersFromRoot } from '../context/agents-md-discovery.js';
 import { captureCommand, type CaptureTarget } from './command-capture.js';
 import { commandEnvironment, environmentIdOf, type EnvironmentSelection, type EnvironmentState } from './thread-environment.js';
+
+/** What the executors' projects declare, and what could not be read there (as `hooks/list` errors). */
+export interface EnvironmentHookFiles {
+  readonly layers: readonly HookLayer[];
+  readonly problems: readonly HookError[];
+}
 
 /** How an executor's hooks are found and run. */
 export interface EnvironmentHookHost {
   /** The remote environments' project hook files, as hook layers. */
-  layers(config: Config): Promise<HookLayer[]>;
+  layers(config: Config): Promise<EnvironmentHookFiles>;
   /** Runs a command hook on the environment `environmentId`. */
   run(environmentId: string, run: CommandHookRun, config: Config): Promise<CommandHookExit>;
 }
@@ -26,8 +33,10 @@ export interface EnvironmentHookSource {
 }
 
 // The event goes to the hook through a variable (the executor's process API has no end-of-input),
-// piped into its command's stdin by the executor's own shell.
-const RUN_WITH_INPUT = 'printf "%s" "$SKEIN_HOOK_INPUT" | /bin/sh -c "$SKEIN_HOOK_COMMAND"';
+// piped into its command's stdin by the executor's own shell; neither variable reaches the hook.
+const RUN_WITH_INPUT = 'c=$SKEIN_HOOK_COMMAND; i=$SKEIN_HOOK_INPUT; unset SKEIN_HOOK_COMMAND SKEIN_HOOK_INPUT; printf "%s" "$i" | /bin/sh -c "$c"';
+// How long finding an executor's hook files may take before the turn goes on without them.
+const DISCOVERY_DEADLINE_MS = 10_000;
 // The most a variable carries on Linux (MAX_ARG_STRLEN is 128 KiB), with room to spare.
 const MAX_REMOTE_INPUT_BYTES = 120 * 1024;
 
@@ -50,11 +59,14 @@ export function threadEnvironmentHooks(stateOf: () => EnvironmentState, running:
 
 /** The host over a thread's environments. */
 export function environmentHookHost(source: EnvironmentHookSource): EnvironmentHookHost {
+  // The walk up to each environment's project root, kept per environment and cwd: hooks are read every turn.
+  const folders = new Map<string, Promise<PathUri[]>>();
   return {
     async layers(config) {
       const remote = source.environments(config).filter((environment) => environment.id !== LOCAL_ENVIRONMENT_ID);
-      const found = await Promise.all(remote.map((environment) => projectHookFiles(environment, config.projectRootMarkers)));
-      return found.flat();
+      if (remote.length === 0) return { layers: [], problems: [] };
+      const found = await Promise.all(remote.map((environment) => withinDeadline(environment, projectHookFiles(environment, config.projectRootMarkers, folders))));
+      return { layers: found.flatMap((files) => files.layers), problems: found.flatMap((files) => files.problems) };
     },
     async run(environmentId, run, config) {
       const target = source.target(environmentId, config);
@@ -80,16 +92,40 @@ export function environmentHookHost(source: EnvironmentHookSource): EnvironmentH
 }
 
 /** Each `.codex/hooks.json` from the environment's project root down to its cwd, as a project layer run there. */
-async function projectHookFiles(environment: ToolEnvironment, rootMarkers: readonly string[]): Promise<HookLayer[]> {
-  const place = { environmentId: environment.id, fileSystem: environment.fileSystem, cwd: environment.cwd };
+async function projectHookFiles(environment: ToolEnvironment, rootMarkers: readonly string[], folders: Map<string, Promise<PathUri[]>>): Promise<EnvironmentHookFiles> {
   const convention = environment.cwd.convention;
-  const layers: HookLayer[] = [];
-  for (const folder of await foldersFromRoot(place, rootMarkers)) {
-    const codexDir = folder.join('.codex');
-    const file = codexDir.join('hooks.json');
-    const text = await readIfFile(environment.fileSystem, file);
-    if (text === undefined) continue;
-    layers.push({ source: 'project', file: codexDir.join('config.toml').toNativePath(convention), table: {}, environment: { id: environment.id, hooksJson: { path: file.toNativePath(convention), text } } });
+  const place = { environmentId: environment.id, fileSystem: environment.fileSystem, cwd: environment.cwd };
+  const key = `${environment.id}\0${environment.cwd.toNativePath(convention)}`;
+  let walked = folders.get(key);
+  if (walked === undefined) folders.set(key, (walked = foldersFromRoot(place, rootMarkers)));
+  const read = await Promise.all(
+    (await walked).map(async (folder): Promise<EnvironmentHookFiles> => {
+      const codexDir = folder.join('.codex');
+      const file = codexDir.join('hooks.json');
+      const path = file.toNativePath(convention);
+      try {
+        const text = await environment.fileSystem.readFileText(file);
+        // Hook commands run with /bin/sh; a Windows executor has none.
+        if (environment.os === 'windows') return { layers: [], problems: [{ path, message: `hooks on the Windows executor '${environment.id}' are not run: they need a POSIX shell` }] };
+        return { layers: [{ source: 'project', file: codexDir.join('config.toml').toNativePath(convention), table: {}, environment: { id: environment.id, hooksJson: { path, text } } }], problems: [] };
+      } catch (error) {
+        if (error instanceof FileSystemError && (error.code === 'NotFound' || error.code === 'NotADirectory')) return { layers: [], problems: [] };
+        return { layers: [], problems: [{ path, message: `could not read on '${environment.id}': ${error instanceof Error ? error.message : String(error)}` }] };
+      }
+    }),
+  );
+  return { layers: read.flatMap((files) => files.layers), problems: read.flatMap((files) => files.problems) };
+}
+
+/** The environment's files, or a problem saying it did not answer in time (the turn does not wait longer). */
+async function withinDeadline(environment: ToolEnvironment, files: Promise<EnvironmentHookFiles>): Promise<EnvironmentHookFiles> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<EnvironmentHookFiles>((resolve) => {
+    timer = setTimeout(() => resolve({ layers: [], problems: [{ path: environment.cwd.toNativePath(environment.cwd.convention), message: `the executor '${environment.id}' did not list its project's hooks within ${DISCOVERY_DEADLINE_MS / 1000} s; they do not run this turn` }] }), DISCOVERY_DEADLINE_MS);
+  });
+  try {
+    return await Promise.race([files, late]);
+  } finally {
+    clearTimeout(timer);
   }
-  return layers;
 }

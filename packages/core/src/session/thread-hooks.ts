@@ -174,13 +174,10 @@ export class ThreadHooks {
 
   /** The hooks of the thread's config layers and of its executors' projects, as a turn under `config` reads them. */
   async catalog(config: Config): Promise<HookCatalog> {
-    const { environmentHooks } = this.#options;
-    // An executor that cannot be read now keeps its hooks out, with a warning.
-    const remote = await (environmentHooks?.layers(config) ?? Promise.resolve([])).catch((error: unknown) => {
-      this.#options.emit({ type: 'warning', message: `could not read the executors' hooks: ${error instanceof Error ? error.message : String(error)}` });
-      return [];
-    });
-    return discoverHooks([...hookLayers(config.layers), ...remote]);
+    // An executor's file that cannot be read keeps its hooks out, as an error entry (said once per thread, as any).
+    const remote = (await this.#options.environmentHooks?.layers(config)) ?? { layers: [], problems: [] };
+    const catalog = await discoverHooks([...hookLayers(config.layers), ...remote.layers]);
+    return remote.problems.length === 0 ? catalog : { ...catalog, errors: [...catalog.errors, ...remote.problems] };
   }
 
   async #engine(config: Config): Promise<HookEngine> {
