@@ -2,7 +2,7 @@
 // rewrites a command (the rewritten one runs, checked on disk) or answers what Codex refuses (the
 // command runs unchanged); MCP tools under Codex's `mcp__<server>__<tool>` names, blocked before
 // the server is called or told the server's answer after; and PermissionRequest answering a patch.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { assistantMessage, completed, customToolCall, functionCall, mcpFixtureServerToml, sse } from '@skein/test-support';
 import { describe, expect, it } from 'vitest';
@@ -134,5 +134,27 @@ describe('tool hooks', () => {
       ['mcpTool', 'fixture', 'fail', 'trusted'],
       ['mcpTool', 'fixture', 'echo', 'trusted'],
     ]);
+  });
+
+  it("runs tool hooks on a code-mode cell's calls, not on the cell: a blocked nested command never runs, the cell reads why", async () => {
+    const { home, model } = scenario();
+    const { log } = configureHooks(scenario(), [{ event: 'preToolUse', script: `case "$input" in *'"rm '*) echo "no rm in cells" >&2; exit 2;; esac`, trusted: true }]);
+    writeFileSync(path.join(home.workspace, 'victim.txt'), 'keep me\n');
+    const cell = 'const a = await tools.exec_command({ cmd: "echo fine" });\ntext(a.output);\ntry { await tools.exec_command({ cmd: "rm -f victim.txt" }); } catch (error) { text(String(error.message ?? error)); }';
+    model.expect([sse(customToolCall('exec', cell, { callId: 'call_cell' }), completed()), sse(assistantMessage('Done.'), completed())]);
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client, { model: 'gpt-6.2-sol', sandbox: 'danger-full-access' });
+    await runTurn(client, threadId, 'Run a cell.');
+
+    expect(readFileSync(path.join(home.workspace, 'victim.txt'), 'utf8')).toBe('keep me\n');
+    const seen = hookInputs(log);
+    // The cell itself fires nothing; each command it runs does, as Bash.
+    expect(seen.map((input) => [input.hook_event_name, input.tool_name, input.tool_input])).toEqual([
+      ['PreToolUse', 'Bash', { command: 'echo fine' }],
+      ['PreToolUse', 'Bash', { command: 'rm -f victim.txt' }],
+    ]);
+    const answer = JSON.stringify(model.requests[1]!.body!.input.at(-1));
+    expect(answer).toContain('fine');
+    expect(answer).toContain('Command blocked by PreToolUse hook: no rm in cells. Command: rm -f victim.txt');
   });
 });

@@ -35,7 +35,7 @@ export interface TurnToolCallsOptions {
   readonly emit: (event: CoreEvent) => void;
   /** Ids for the calls tools make through `dispatch`. */
   readonly newCallId: () => string;
-  /** The lifecycle hooks around the model's calls (not around nested ones), when the thread has any. */
+  /** The lifecycle hooks around the model's calls and the calls they make (a code-mode cell's), when the thread has any. */
   readonly hooks?: ToolCallHooks | undefined;
 }
 
@@ -156,8 +156,26 @@ export class TurnToolCalls {
         : { type: 'function_call', call_id: callId, name, arguments: typeof input === 'string' ? input : JSON.stringify(input), ...scope };
     emit({ type: 'itemStarted', turnId, item: call });
     const context = this.#context(turn, callId, depth, requestedEnvironmentId(call) ?? callerEnvironmentId);
-    const result: ToolResult = typeof context === 'string' ? { output: context, success: false } : await router.run(call, context);
+    const result: ToolResult = typeof context === 'string' ? { output: context, success: false } : await this.#hookedRun(turn, call, context);
     emit({ type: 'itemCompleted', turnId, item: toolOutputFor(call, result.output) });
     return result;
+  }
+
+  /**
+   * A nested call under the thread's tool hooks, as Codex runs them for a code-mode cell's calls
+   * (probed): a block is the call's failed result, a rewrite runs instead, a PostToolUse block
+   * replaces the result. Context a hook adds has no place here: the model reads only the cell's output.
+   */
+  async #hookedRun(turn: TurnScope, call: ToolCall, context: ToolContext): Promise<ToolResult> {
+    const { router, hooks } = this.#options;
+    if (hooks === undefined) return router.run(call, context);
+    const verdict = await hooks.beforeCall(call, turn);
+    if (turn.signal.aborted) return { output: 'aborted before dispatch', success: false };
+    if (verdict !== undefined && 'blocked' in verdict) return { output: verdict.blocked, success: false };
+    const running = verdict?.call ?? call;
+    const result = await router.run(running, context);
+    const after = await hooks.afterCall(running, { item: toolOutputFor(running, result.output), success: result.success, ...(result.hookResponse === undefined ? {} : { hookResponse: result.hookResponse }) }, turn);
+    const output = (after.at(-1) as { output?: ToolResult['output'] } | undefined)?.output;
+    return output === undefined || output === result.output ? result : { output, success: false };
   }
 }
