@@ -112,5 +112,13 @@ describe('lifecycle hooks around turns and threads', () => {
     expect(developer).toBeGreaterThanOrEqual(0);
     expect(developer).toBeLessThan(task);
     expect(second!.messageTexts('user').at(-1)).toMatch(/^<hook_prompt hook_run_id="subagent-stop:\d+:[^"]+">check your answer<\/hook_prompt>$/);
+    // The client sees the sub-agent's runs under the sub-agent's thread, and its hook prompt as an item there.
+    const childRuns = client.notifications.filter((note) => note.method === 'hook/completed' && (note.params as { threadId: string }).threadId === childId).map((note) => (note.params as { run: { eventName: string; status: string } }).run);
+    expect(childRuns.map((run) => [run.eventName, run.status])).toEqual([
+      ['subagentStart', 'completed'],
+      ['subagentStop', 'blocked'],
+      ['subagentStop', 'completed'],
+    ]);
+    expect(client.notifications.some((note) => note.method === 'item/completed' && (note.params as { threadId: string; item: { type: string } }).threadId === childId && (note.params as { item: { type: string } }).item.type === 'hookPrompt')).toBe(true);
   });
 });
