@@ -34,10 +34,10 @@ import { TokenAccounting, type TokenUsageReport } from './token-accounting.js';
 import { ThreadUserShell } from './thread-user-shell.js';
 import { ThreadSessionError, type ActiveTurn, type TurnSlot } from './active-turn.js';
 import { InjectedItems } from './injected-items.js';
-import { hookOpening, turnLifecycleHooks, withHookOpening } from './hook-turn-events.js';
+import { turnLifecycleHooks } from './hook-turn-events.js';
+import { openTurn } from './turn-opening.js';
 import { threadEnvironmentHooks } from './environment-hooks.js';
 import { ThreadHooks } from './thread-hooks.js';
-import { ModelError } from '../model-client/model-error.js';
 import { OfferedToolsRecord } from './offered-tools-record.js';
 import { worldStateStep } from './world-state-step.js';
 import { requestMetadata, sharedRequestFields, type RequestPlace } from './turn-requests.js';
@@ -269,6 +269,7 @@ export class ThreadSession {
     if (options.turnTrigger === undefined) await this.#turns.yieldGoalTurn();
     const active = this.#turns.begin(options.turnId, options.turnTrigger);
     const { turnId } = active;
+    const { userMessage } = options;
     const config = this.#config;
     const model = this.#model;
     try {
@@ -319,37 +320,34 @@ export class ThreadSession {
           turnId,
           // A compaction due before the turn runs before its context and input are recorded, so the
           // new prompt follows the summary.
-          open: async () => {
-            const prompt = input.some((part) => part.type === 'text') ? input.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n') : undefined;
-            const hooked = await hookOpening(hookRunner, { turnId, signal, opening: this.#hooks.takeOpening(), prompt });
-            // Interrupted while a hook ran: the prompt was not cleared, so nothing of it is recorded.
-            if (signal.aborted) throw new ModelError('Aborted', 'the turn was interrupted');
-            if (hooked.blocked !== undefined) return { context: [], input: [], stopBeforeSampling: hooked.blocked };
-            options.onPromptAccepted?.();
-            // The window is measured against this turn's model (a switch to a smaller one can make a
-            // compaction due); the model that held the history writes the summary.
-            if (this.#compaction.isDue(config, model)) await this.#compaction.compact(compaction('pre_turn', this.#lastTurnModel ?? model));
-            this.#lastTurnModel = model;
-            const assembled = withHookOpening(await this.#context.assemble(config, model, turnId, input), hooked);
-            // Codex records what a code-mode model is offered ahead of the turn's context.
-            this.#offeredTools.record(router.additionalTools);
-            const withItems = options.inputItems === undefined ? assembled : { ...assembled, input: [...assembled.input, ...options.inputItems] };
-            const { userMessage } = options;
-            return userMessage === undefined ? withItems : { ...withItems, onInputRecorded: () => this.#options.recorder.recordUserMessage(turnId, userMessage, input) };
-          },
+          open: () =>
+            openTurn(
+              { turnId, signal, input, inputItems: options.inputItems },
+              {
+                hooks: hookRunner,
+                opening: this.#hooks.takeOpening(),
+                onPromptAccepted: options.onPromptAccepted,
+                compactIfDue: async () => {
+                  // The window is measured against this turn's model (a switch to a smaller one can
+                  // make a compaction due); the model that held the history writes the summary.
+                  if (this.#compaction.isDue(config, model)) await this.#compaction.compact(compaction('pre_turn', this.#lastTurnModel ?? model));
+                  this.#lastTurnModel = model;
+                },
+                assemble: () => this.#context.assemble(config, model, turnId, input),
+                recordOffered: () => this.#offeredTools.record(router.additionalTools),
+                recordUserMessage: userMessage === undefined ? undefined : () => this.#options.recorder.recordUserMessage(turnId, userMessage, input),
+              },
+            ),
           signal,
           requestMetadata: () => metadata(),
         },
       );
-      // Input steered in too late for a request is kept for the next turn, past the same hooks.
-      const leftover = await active.steered.closeScreened();
-      if (leftover.length > 0) this.history.record(leftover, active.turnId);
-      this.#finishTurn(active);
+      await this.#finishTurn(active);
       await this.#options.recorder.flush();
       this.#goalWork.afterTurn(outcome);
       return outcome;
     } finally {
-      this.#finishTurn(active);
+      await this.#finishTurn(active);
     }
   }
 
@@ -381,9 +379,12 @@ export class ThreadSession {
     return requestMetadata(sender, { ...place, window: this.#compaction.window });
   }
 
-  /** Ends a model turn: input steered in that no request carried is kept for the next turn, then the thread is free. */
-  #finishTurn(active: ActiveTurn): void {
-    const leftover = active.steered.close();
+  /**
+   * Ends a model turn (again, harmlessly, once ended): input steered in that no request carried is
+   * kept for the next turn, past the same UserPromptSubmit hooks, then the thread is free.
+   */
+  async #finishTurn(active: ActiveTurn): Promise<void> {
+    const leftover = await active.steered.closeScreened();
     if (leftover.length > 0) this.history.record(leftover, active.turnId);
     this.#injected.recordWaiting();
     this.#turns.end(active);
