@@ -2,6 +2,7 @@
 // them); nested tables ignore fields they do not model, as Codex's reader does.
 import * as z from 'zod';
 import { ToolsToml, WebSearchModeToml } from './web-search-settings.js';
+import { CheckpointsToml, GhostSnapshotToml } from './checkpoint-settings.js';
 
 const absolutePath = z.string().refine((value) => value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(value), {
   message: 'expected an absolute path',
@@ -189,6 +190,8 @@ const settings = {
   web_search: WebSearchModeToml.optional(),
   /** `[tools]`: settings of the built-in tools (`[tools.web_search]`). */
   tools: ToolsToml.optional(),
+  /** `[ghost_snapshot]`: Codex's undo-snapshot caps, the defaults of Skein's checkpoints. */
+  ghost_snapshot: GhostSnapshotToml.optional(),
   /** Raw `[features]` table; @skein/features validates it. */
   features: z.record(z.string(), z.unknown()).optional(),
   /** `[skein]`: settings of Skein's own, which Codex ignores. */
@@ -196,6 +199,8 @@ const settings = {
     .object({
       /** Extensions to load: package names (resolved from this file's directory) or paths relative to it. */
       extensions: z.array(z.string().min(1, 'an extension spec cannot be empty')).optional(),
+      /** `[skein.checkpoints]`: file checkpoints before turns write (see checkpoint-settings.ts). */
+      checkpoints: CheckpointsToml.optional(),
     })
     .optional(),
 };

@@ -3,6 +3,7 @@ import type { Features } from '@skein/features';
 import type { ApprovalPolicyToml, McpServerToml, SandboxModeToml, ShellEnvironmentPolicyToml, SkillToggleToml } from './config-toml.js';
 import type { ModelProviderInfo } from './model-providers.js';
 import type { WebSearchSettings } from './web-search-settings.js';
+import type { CheckpointSettings } from './checkpoint-settings.js';
 
 /** The model when config names none: Codex 0.171.0's default (a code-mode model), so one config behaves alike in both. */
 export const DEFAULT_MODEL = 'gpt-6.2-sol';
@@ -94,6 +95,8 @@ export interface Config {
   readonly codeMode: CodeModeSettings;
   /** Thread goals: the largest token budget a goal may have (`[goals] max_goal_token_budget`); unset, no limit. */
   readonly goals: { readonly maxTokenBudget: number | undefined };
+  /** File checkpoints before turns write (`[skein.checkpoints]`, `[ghost_snapshot]`). */
+  readonly checkpoints: CheckpointSettings;
   /** `[skein] extensions` of every layer, lowest precedence first; untrusted projects contribute none. */
   readonly extensions: readonly ExtensionSpec[];
   /** The layers that produced this config, lowest precedence first. */

@@ -50,3 +50,5 @@ export type { ConfiguredEnvironment, EnvironmentTransport, EnvironmentsConfig } 
 export { AUTH_FILE, AuthFile, apiKeyOf, authFilePath, maskApiKey, readAuthFile, readSavedApiKey, removeSavedAuth, saveApiKey } from './auth-file.js';
 export { WebSearchModeToml, WebSearchToolToml } from './web-search-settings.js';
 export type { WebSearchMode, WebSearchSettings } from './web-search-settings.js';
+export { CheckpointModeToml, checkpointSettings, DEFAULT_CHECKPOINT_MAX_AGE_DAYS, DEFAULT_CHECKPOINT_MAX_DIR_FILES, DEFAULT_CHECKPOINT_MAX_FILE_BYTES } from './checkpoint-settings.js';
+export type { CheckpointMode, CheckpointSettings } from './checkpoint-settings.js';

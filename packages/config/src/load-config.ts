@@ -17,6 +17,7 @@ import { DEFAULT_PROJECT_ROOT_MARKERS, findProjectRoot, isProjectTrusted, projec
 import { isTable, mergeTables, readTomlFile, type TomlTable } from './toml-table.js';
 import { validateLayer } from './validate-layer.js';
 import { webSearchSettings } from './web-search-settings.js';
+import { checkpointSettings } from './checkpoint-settings.js';
 
 /** What the caller (cli, app-server) knows: where it runs and what the user passed. */
 export interface LoadConfigOptions {
@@ -133,6 +134,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
       toolInputSchemaMaxBytes: merged.code_mode?.tool_input_schema_max_bytes,
     },
     goals: { maxTokenBudget: merged.goals?.max_goal_token_budget },
+    checkpoints: checkpointSettings(merged.skein?.checkpoints, merged.ghost_snapshot),
     agents: {
       maxDepth: merged.agents?.max_depth ?? 1,
       defaultSubagentModel: merged.agents?.default_subagent_model,

@@ -1,0 +1,161 @@
+// Checkpoint operations over one environment: each runs one of checkpoint-scripts.ts on that
+// environment's machine and parses what it printed. Nothing here knows about threads or turns.
+import type { CheckpointSettings } from '@skein/config';
+import type { CommandCapture } from '../session/command-capture.js';
+import { DIFF_SCRIPT, GIT_ENVIRONMENT, NOT_A_WORKSPACE_EXIT, PATCH_SCRIPT, PRUNE_SCRIPT, RESTORE_SCRIPT, SNAPSHOT_SCRIPT, TOO_MANY_FILES_EXIT } from './checkpoint-scripts.js';
+
+/** Runs a script with positional arguments and variables on the environment, in its cwd. */
+export type CheckpointRunner = (script: string, args: readonly string[], env: Readonly<Record<string, string>>) => Promise<CommandCapture>;
+
+/** A checkpoint operation that could not be carried out (the message says why, from git when it spoke). */
+export class CheckpointError extends Error {
+  override readonly name = 'CheckpointError';
+}
+
+/** Where a checkpoint's repository is: the work tree's own (`shadowDir` empty), or a private one for a folder outside git. */
+export interface CheckpointPlace {
+  readonly shadowDir: string;
+}
+
+/** A snapshot taken: the work tree's root (native path), the commit, and what was left out (paths from the root). */
+export interface Snapshot {
+  readonly root: string;
+  readonly commit: string;
+  readonly skipped: readonly string[];
+}
+
+/** Why no snapshot could be taken: nothing to checkpoint here (no git, not a work tree, too many files). */
+export interface SnapshotUnavailable {
+  readonly unavailable: string;
+}
+
+/** What changed for one path between two commits. */
+export type PathChange = 'A' | 'M' | 'D';
+
+const SNAPSHOT_OUTPUT_BYTES = 16 * 1024 * 1024;
+const OPERATION_TIMEOUT_MS = 120_000;
+
+/** The checkpoint operations of one environment. */
+export class GitCheckpoints {
+  readonly #run: CheckpointRunner;
+  readonly #place: CheckpointPlace;
+
+  constructor(run: CheckpointRunner, place: CheckpointPlace) {
+    this.#run = run;
+    this.#place = place;
+  }
+
+  /** Snapshots the work tree into `ref`, pruning checkpoints under `prunePrefix` older than `settings.maxAgeDays`. */
+  async snapshot(ref: string, settings: CheckpointSettings, options: { readonly message: string; readonly prunePrefix: string; readonly nowMs: number }): Promise<Snapshot | SnapshotUnavailable> {
+    const capture = await this.#run(SNAPSHOT_SCRIPT, [], {
+      ...this.#variables(),
+      SKEIN_CP_REF: ref,
+      SKEIN_CP_MAX_BYTES: String(settings.maxFileBytes),
+      SKEIN_CP_MAX_DIR_FILES: String(settings.maxDirFiles),
+      SKEIN_CP_MAX_WORKSPACE_FILES: String(settings.maxWorkspaceFiles),
+      SKEIN_CP_MESSAGE: options.message,
+      SKEIN_CP_PRUNE_PREFIX: options.prunePrefix,
+      SKEIN_CP_PRUNE_BEFORE: String(Math.floor(options.nowMs / 1000 - settings.maxAgeDays * 86_400)),
+    });
+    if (capture.exitCode === NOT_A_WORKSPACE_EXIT || capture.exitCode === TOO_MANY_FILES_EXIT) return { unavailable: capture.stderr.trim() || 'nothing to checkpoint here' };
+    const stdout = succeeded(capture, 'snapshot');
+    const marker = stdout.indexOf('\n--skipped--\n');
+    const [root, commit] = stdout.slice(0, marker).split('\n');
+    if (marker < 0 || root === undefined || commit === undefined || !/^[0-9a-f]{40,64}$/.test(commit)) throw new CheckpointError(`the snapshot printed nothing usable: ${stdout.slice(0, 200)}`);
+    return { root, commit, skipped: nulList(stdout.slice(marker + '\n--skipped--\n'.length)) };
+  }
+
+  /** What differs between `from` and `to`, path by path (only `paths` when given). */
+  async changes(from: string, to: string, paths: readonly string[] = []): Promise<Map<string, PathChange>> {
+    const fields = nulList(succeeded(await this.#run(DIFF_SCRIPT, [from, to, ...paths.map(literal)], this.#variables()), 'diff'));
+    const changes = new Map<string, PathChange>();
+    for (let index = 0; index + 1 < fields.length; index += 2) {
+      const status = (fields[index] as string).charAt(0);
+      if (status === 'A' || status === 'M' || status === 'D') changes.set(fields[index + 1] as string, status);
+      // A type change (a file became a link) is a rewrite.
+      else if (status === 'T') changes.set(fields[index + 1] as string, 'M');
+    }
+    return changes;
+  }
+
+  /** The unified diff from `from` to `to` for `paths`, per path. */
+  async patches(from: string, to: string, paths: readonly string[]): Promise<Map<string, string>> {
+    if (paths.length === 0) return new Map();
+    return splitPatch(succeeded(await this.#run(PATCH_SCRIPT, [from, to, ...paths.map(literal)], this.#variables()), 'diff'));
+  }
+
+  /** Writes `write` from `source` (bytes and mode) and deletes `remove`; returns the paths it could not delete. */
+  async restore(source: string, write: readonly string[], remove: readonly string[]): Promise<string[]> {
+    const args = [source, ...write.flatMap((path) => ['w', path]), ...remove.flatMap((path) => ['d', path])];
+    const capture = await this.#run(RESTORE_SCRIPT, args, this.#variables());
+    if (capture.exitCode === 1 && capture.stdout !== '') return nulList(capture.stdout);
+    succeeded(capture, 'restore');
+    return [];
+  }
+
+  /** Deletes every ref under `prefix`. */
+  async prune(prefix: string): Promise<void> {
+    const capture = await this.#run(PRUNE_SCRIPT, [prefix], this.#variables());
+    if (capture.exitCode === NOT_A_WORKSPACE_EXIT) return;
+    succeeded(capture, 'prune');
+  }
+
+  #variables(): Record<string, string> {
+    return { ...GIT_ENVIRONMENT, SKEIN_CP_SHADOW_DIR: this.#place.shadowDir };
+  }
+}
+
+/** Runs scripts with `/bin/sh -c` through a capture. */
+export function shellRunner(capture: (argv: readonly string[], options: { readonly env: Readonly<Record<string, string>>; readonly maxOutputBytes: number; readonly timeoutMs: number }) => Promise<CommandCapture>): CheckpointRunner {
+  return (script, args, env) => capture(['/bin/sh', '-c', script, 'skein-checkpoint', ...args], { env, maxOutputBytes: SNAPSHOT_OUTPUT_BYTES, timeoutMs: OPERATION_TIMEOUT_MS });
+}
+
+function succeeded(capture: CommandCapture, what: string): string {
+  if (capture.failure !== null) throw new CheckpointError(`the checkpoint ${what} could not run: ${capture.failure}`);
+  if (capture.timedOut) throw new CheckpointError(`the checkpoint ${what} took longer than ${OPERATION_TIMEOUT_MS / 1000} s`);
+  if (capture.truncated) throw new CheckpointError(`the checkpoint ${what} printed more than ${SNAPSHOT_OUTPUT_BYTES} bytes`);
+  if (capture.exitCode !== 0) throw new CheckpointError(`the checkpoint ${what} failed (exit ${String(capture.exitCode)}): ${capture.stderr.trim() || capture.stdout.trim()}`);
+  return capture.stdout;
+}
+
+function nulList(text: string): string[] {
+  return text.split('\0').filter((entry) => entry !== '');
+}
+
+/** A pathspec that matches exactly `path` from the top of the work tree. */
+function literal(path: string): string {
+  return `:(top,literal)${path}`;
+}
+
+/** `git diff` output cut per file; a header whose name git had to quote is matched by its unquoted form. */
+function splitPatch(text: string): Map<string, string> {
+  const patches = new Map<string, string>();
+  for (const section of text.split(/^(?=diff --git )/m)) {
+    const header = /^diff --git (?:"a\/((?:[^"\\]|\\.)*)"|a\/(\S.*?)) (?:"b\/|b\/)/.exec(section);
+    if (header === null) continue;
+    const path = header[1] === undefined ? (header[2] as string) : unquote(header[1]);
+    patches.set(path, section.replace(/^diff --git [^\n]*\n/, ''));
+  }
+  return patches;
+}
+
+function unquote(text: string): string {
+  const bytes: number[] = [];
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text.charAt(index);
+    if (char !== '\\') {
+      bytes.push(...Buffer.from(char));
+      continue;
+    }
+    const next = text.charAt(index + 1);
+    const octal = /^[0-7]{3}/.exec(text.slice(index + 1));
+    if (octal !== null) {
+      bytes.push(parseInt(octal[0], 8));
+      index += 3;
+      continue;
+    }
+    bytes.push(({ n: 10, t: 9, '"': 34, '\\': 92 } as Record<string, number>)[next] ?? next.charCodeAt(0));
+    index += 1;
+  }
+  return Buffer.from(bytes).toString('utf8');
+}

@@ -1,0 +1,134 @@
+// GitCheckpoints on this machine's real git: a snapshot goes to a private ref through a private
+// index, and a restore writes files back, without touching the user's index, HEAD, branches or stash.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { checkpointSettings } from '@skein/config';
+import { LocalProcesses } from '@skein/exec-server';
+import { PathUri } from '@skein/protocol';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GitCheckpoints, shellRunner } from '../src/checkpoints/git-checkpoints.js';
+import { captureCommand } from '../src/session/command-capture.js';
+
+let dir: string;
+let processes: LocalProcesses;
+const settings = checkpointSettings({ max_file_bytes: 1024, max_dir_files: 5 }, undefined);
+const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+
+function checkpoints(shadowDir = ''): GitCheckpoints {
+  const target = { processes, cwd: PathUri.fromNativePath(dir, 'posix'), env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir }, sandbox: null, now: () => performance.now() };
+  return new GitCheckpoints(shellRunner((argv, options) => captureCommand(target, argv, options)), { shadowDir });
+}
+
+/** Every file under the work tree (outside .git) with the hash of its bytes and its mode. */
+function tree(root = dir): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (folder: string) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const full = path.join(folder, entry.name);
+      if (entry.name === '.git') continue;
+      if (entry.isDirectory()) walk(full);
+      else out[path.relative(root, full)] = entry.isSymbolicLink() ? 'link' : `${createHash('sha256').update(readFileSync(full)).digest('hex').slice(0, 12)} ${(statSync(full).mode & 0o777).toString(8)}`;
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/** The user's git state, byte for byte: the index file, HEAD, refs (ours excluded), stash. */
+function userGitState(): string {
+  const index = existsSync(path.join(dir, '.git/index')) ? createHash('sha256').update(readFileSync(path.join(dir, '.git/index'))).digest('hex') : 'none';
+  return [index, readFileSync(path.join(dir, '.git/HEAD'), 'utf8'), git('for-each-ref', '--format=%(refname) %(objectname)').split('\n').filter((line) => !line.startsWith('refs/skein/')).join('\n'), git('stash', 'list')].join('\n--\n');
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'skein-checkpoint-'));
+  processes = new LocalProcesses();
+});
+afterEach(async () => {
+  await processes.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('GitCheckpoints', () => {
+  it('snapshots and restores tracked, untracked and small ignored files, leaving the user state alone', async () => {
+    git('init', '-q', '-b', 'main');
+    writeFileSync(path.join(dir, '.gitignore'), 'build/\nbig/\n*.log\n');
+    writeFileSync(path.join(dir, 'tracked.txt'), 'one\n');
+    writeFileSync(path.join(dir, 'script.sh'), '#!/bin/sh\n');
+    chmodSync(path.join(dir, 'script.sh'), 0o755);
+    git('add', '.');
+    git('commit', '-qm', 'first');
+    writeFileSync(path.join(dir, 'staged.txt'), 'staged\n');
+    git('add', 'staged.txt');
+    git('stash', 'push', '-q', '--', 'staged.txt');
+    writeFileSync(path.join(dir, 'staged.txt'), 'staged again\n');
+    git('add', 'staged.txt');
+    writeFileSync(path.join(dir, 'untracked.txt'), 'u\n');
+    writeFileSync(path.join(dir, 'huge-untracked.bin'), 'x'.repeat(4096));
+    mkdirSync(path.join(dir, 'build'));
+    writeFileSync(path.join(dir, 'build/out.js'), 'small ignored\n');
+    mkdirSync(path.join(dir, 'big'));
+    for (let index = 0; index < 8; index += 1) writeFileSync(path.join(dir, `big/${index}.dat`), 'many\n');
+    writeFileSync(path.join(dir, 'debug.log'), 'ignored file\n');
+    symlinkSync('tracked.txt', path.join(dir, 'link'));
+    const userState = userGitState();
+    const before = tree();
+
+    const cp = checkpoints();
+    const snapshot = await cp.snapshot('refs/skein/checkpoints/t/1/before', settings, { message: 'before', prunePrefix: 'refs/skein/checkpoints/', nowMs: Date.now() });
+    if (!('commit' in snapshot)) throw new Error(snapshot.unavailable);
+    expect(snapshot.root).toBe(dir);
+    expect([...snapshot.skipped].sort()).toEqual(['big/', 'huge-untracked.bin']);
+    expect(git('ls-tree', '-r', '--name-only', snapshot.commit).trim().split('\n').sort()).toEqual(['.gitignore', 'build/out.js', 'debug.log', 'link', 'script.sh', 'staged.txt', 'tracked.txt', 'untracked.txt']);
+    expect(userGitState()).toBe(userState);
+
+    // The turn: edits, creates in a new folder, deletes, changes a mode.
+    writeFileSync(path.join(dir, 'tracked.txt'), 'two\n');
+    mkdirSync(path.join(dir, 'src/deep'), { recursive: true });
+    writeFileSync(path.join(dir, 'src/deep/new.ts'), 'new\n');
+    rmSync(path.join(dir, 'untracked.txt'));
+    rmSync(path.join(dir, 'build/out.js'));
+    chmodSync(path.join(dir, 'script.sh'), 0o644);
+    const after = await cp.snapshot('refs/skein/checkpoints/t/1/after', settings, { message: 'after', prunePrefix: '', nowMs: Date.now() });
+    if (!('commit' in after)) throw new Error(after.unavailable);
+    const changed = await cp.changes(snapshot.commit, after.commit);
+    expect(Object.fromEntries(changed)).toEqual({ 'build/out.js': 'D', 'script.sh': 'M', 'src/deep/new.ts': 'A', 'tracked.txt': 'M', 'untracked.txt': 'D' });
+    const back = await cp.changes(after.commit, snapshot.commit);
+    const patches = await cp.patches(after.commit, snapshot.commit, ['tracked.txt']);
+    expect(patches.get('tracked.txt')).toContain('-two\n+one');
+    const failed = await cp.restore(snapshot.commit, [...back].filter(([, kind]) => kind !== 'D').map(([file]) => file), [...back].filter(([, kind]) => kind === 'D').map(([file]) => file));
+    expect(failed).toEqual([]);
+    expect(tree()).toEqual(before);
+    expect(existsSync(path.join(dir, 'src'))).toBe(false);
+    expect(userGitState()).toBe(userState);
+
+    await cp.prune('refs/skein/checkpoints/t/');
+    expect(git('for-each-ref', 'refs/skein/')).toBe('');
+  });
+
+  it('says there is nothing to checkpoint outside git, and uses a private repository when asked to', async () => {
+    writeFileSync(path.join(dir, 'notes.txt'), 'a\n');
+    const unavailable = await checkpoints().snapshot('refs/skein/checkpoints/t/1/before', settings, { message: 'm', prunePrefix: '', nowMs: Date.now() });
+    expect(unavailable).toEqual({ unavailable: 'not a git work tree' });
+    const shadowDir = mkdtempSync(path.join(tmpdir(), 'skein-shadow-'));
+    try {
+      const cp = checkpoints(path.join(shadowDir, 'repo'));
+      const before = await cp.snapshot('refs/skein/checkpoints/t/1/before', settings, { message: 'm', prunePrefix: '', nowMs: Date.now() });
+      if (!('commit' in before)) throw new Error(before.unavailable);
+      writeFileSync(path.join(dir, 'notes.txt'), 'b\n');
+      writeFileSync(path.join(dir, 'new.txt'), 'n\n');
+      const now = await cp.snapshot('refs/skein/checkpoints/t/1/after', settings, { message: 'm', prunePrefix: '', nowMs: Date.now() });
+      if (!('commit' in now)) throw new Error(now.unavailable);
+      expect(Object.fromEntries(await cp.changes(now.commit, before.commit))).toEqual({ 'new.txt': 'D', 'notes.txt': 'M' });
+      expect(await cp.restore(before.commit, ['notes.txt'], ['new.txt'])).toEqual([]);
+      expect(tree()).toEqual({ 'notes.txt': tree()['notes.txt'] });
+      expect(readFileSync(path.join(dir, 'notes.txt'), 'utf8')).toBe('a\n');
+      expect(existsSync(path.join(dir, '.git'))).toBe(false);
+    } finally {
+      rmSync(shadowDir, { recursive: true, force: true });
+    }
+  });
+});
