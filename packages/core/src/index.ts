@@ -164,3 +164,5 @@ export type { ReviewErrorCode } from './review/review-error.js';
 export { EMPTY_REVIEW_TEXT, REVIEW_OUTPUT_SCHEMA, ReviewFinding, ReviewOutput, parseReviewOutput, renderReviewOutput } from './review/review-output.js';
 export { reviewHint, reviewPrompt, reviewRequest } from './review/review-prompt.js';
 export type { MultiAgentMode } from './agents/agent-instructions.js';
+export type { RevertOptions, RevertResult } from './session/thread-revert.js';
+export type { EnvironmentRestore, RestoredFile } from './checkpoints/thread-checkpoints.js';

@@ -15,6 +15,7 @@ import type { ResponsesServiceTier } from './model/responses-request.js';
 import type { UserShellResult } from './session/user-shell-command.js';
 import type { CaptureCommandOptions, CommandCapture } from './session/command-capture.js';
 import type { TurnOutcome } from './turn/run-turn.js';
+import type { RevertOptions, RevertResult } from './session/thread-revert.js';
 import type { MultiAgentMode } from './agents/agent-instructions.js';
 
 /** Options of {@link ThreadHandle.runTurn}. */
@@ -99,6 +100,13 @@ export interface ThreadHandle {
   captureCommand(argv: readonly string[], options?: CaptureCommandOptions): Promise<CommandCapture>;
   /** The thread's configured hooks, read now under its current settings and environments: its config layers' and its executors' projects'. */
   listHooks(): Promise<HookCatalog>;
+  /**
+   * Drops `beforeTurnId` and every later turn from the history and puts back the files they changed
+   * where checkpoints exist (`thread/revert`); the thread then continues from what its file holds.
+   */
+  revert(beforeTurnId: string, options?: RevertOptions): Promise<RevertResult>;
+  /** Deletes the thread's file checkpoints on its attached environments. */
+  pruneCheckpoints(): Promise<void>;
   /** Moves later turns to another environment (or to none). */
   useEnvironment(environment: SelectedEnvironment | readonly SelectedEnvironment[] | undefined): void;
   /** Later turns work over `roots` on the primary environment (the environments stay as they are). */
@@ -115,7 +123,7 @@ export interface ThreadHandle {
 }
 
 /** The handle over a session; `close` is the manager's (it also releases the rollout and the registry entry). */
-export function handleFor(session: ThreadSession, path: string | undefined, close: () => Promise<void>): ThreadHandle {
+export function handleFor(session: ThreadSession, path: string | undefined, reload: (() => Promise<void>) | undefined, close: () => Promise<void>): ThreadHandle {
   return {
     threadId: session.threadId,
     sessionId: session.sessionId,
@@ -168,6 +176,8 @@ export function handleFor(session: ThreadSession, path: string | undefined, clos
     runUserShellCommand: (command, options) => session.runUserShellCommand(command, options),
     captureCommand: (argv, options) => session.captureCommand(argv, options),
     listHooks: () => session.listHooks(),
+    revert: (beforeTurnId, options) => session.revert(beforeTurnId, options, reload),
+    pruneCheckpoints: () => session.pruneCheckpoints(),
     useEnvironment: (environment) => session.environments.use(environment),
     useWorkspaceRoots: (roots) => session.environments.useWorkspaceRoots(roots),
     close,

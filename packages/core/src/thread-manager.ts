@@ -11,6 +11,7 @@ import { newThreadId, randomUuidV7, ThreadId, type UuidV7Source } from '@skein/p
 import { capabilityRootRecord, type ForkPoint, type GitInfo, type LoadedThread, type RolloutWriter, type ThreadListQuery, type ThreadPage } from '@skein/rollout';
 import { RolloutBudgetLedgers } from './budgets/rollout-budget-ledger.js';
 import { ExtensionHost } from './extensions/extension-host.js';
+import { CHECKPOINT_STORE_ID, type CheckpointStore } from './checkpoints/thread-checkpoints.js';
 import { ThreadExtensionState } from './extensions/thread-extension-state.js';
 import { ResponsesClient } from './model-client/responses-client.js';
 import { RolloutThreadRecorder } from './persistence/rollout-recorder.js';
@@ -301,6 +302,8 @@ export class ThreadManager {
       collaboration: agent?.collaboration,
       mcpEnv: this.#options.env,
       continueGoals: this.#options.continueGoals,
+      checkpointStore: checkpointStoreOf(threadState),
+      recordedTurns: writer === undefined ? undefined : async () => (await this.#options.store.loadThread(threadId)).turns,
       lifecycleHooks: {
         transcriptPath: writer?.path ?? null,
         contributed: (options.extensions ?? this.#options.extensions).hooks,
@@ -310,13 +313,14 @@ export class ThreadManager {
         subagent: child === undefined ? undefined : { agentId: threadId, agentType: 'default', parentTranscriptPath: this.#live.get(child.parent.threadId)?.path ?? null },
       },
     });
-    if (loaded !== undefined && writer !== undefined) {
-      extensions.restoreWorldState(loaded.worldState);
-      threadState.restore(loaded.extensionState);
-      if (loaded.goal !== undefined && loaded.goal !== null) session.goals.restore(loaded.goal);
-      const baseline = loaded.needsInitialContext ? undefined : loaded.referenceTurnContext;
+    // What the file holds goes back into the session: on resume, and again after a revert dropped turns.
+    const restoreFromFile = (from: LoadedThread) => {
+      extensions.restoreWorldState(from.worldState);
+      threadState.replaceAll(from.extensionState);
+      if (from.goal !== undefined && from.goal !== null) session.goals.restore(from.goal);
+      const baseline = from.needsInitialContext ? undefined : from.referenceTurnContext;
       session.restore(
-        loaded.history,
+        from.history,
         baseline === undefined
           ? undefined
           : {
@@ -328,12 +332,15 @@ export class ThreadManager {
               workspaceRoots: baseline.runtime_workspace_roots ?? undefined,
               multiAgentMode: recordedMultiAgentMode(baseline),
             },
-        loaded.tokenCount === undefined ? NO_TOKENS : breakdownFromRollout(loaded.tokenCount.total_token_usage),
+        from.tokenCount === undefined ? NO_TOKENS : breakdownFromRollout(from.tokenCount.total_token_usage),
         {
-          window: restoredContextWindow(threadId, loaded.window, this.#uuid),
-          ...(loaded.tokenCount === undefined ? {} : { lastTokenUsage: breakdownFromRollout(loaded.tokenCount.last_token_usage) }),
+          window: restoredContextWindow(threadId, from.window, this.#uuid),
+          ...(from.tokenCount === undefined ? {} : { lastTokenUsage: breakdownFromRollout(from.tokenCount.last_token_usage) }),
         },
       );
+    };
+    if (loaded !== undefined && writer !== undefined) {
+      restoreFromFile(loaded);
       await extensions.lifecycle('onThreadResume', threadId, config.cwd);
     } else {
       await extensions.lifecycle('onThreadStart', threadId, config.cwd);
@@ -342,7 +349,8 @@ export class ThreadManager {
     options.onEvent({ type: 'sessionConfigured', threadId, model: config.model, cwd: config.cwd, rolloutPath: writer?.path ?? '', resumed: loaded !== undefined });
     // Closing twice (a signal handler and a finally block, say) closes once.
     let closing: Promise<void> | undefined;
-    const handle = handleFor(session, writer?.path, () =>
+    const reload = writer === undefined ? undefined : async () => restoreFromFile(await this.#options.store.loadThread(threadId));
+    const handle = handleFor(session, writer?.path, reload, () =>
       (closing ??= (async () => {
         try {
           await this.#agents.closed(threadId);
@@ -365,4 +373,9 @@ export class ThreadManager {
   #announce(event: ThreadRegistryEvent): void {
     for (const listener of this.#listeners) listener(event);
   }
+}
+
+/** The thread's durable store for checkpoint records: a store of its own among the extensions'. */
+function checkpointStoreOf(state: ThreadExtensionState): CheckpointStore {
+  return { ...state.storeFor(CHECKPOINT_STORE_ID), keys: () => state.keysOf(CHECKPOINT_STORE_ID) };
 }

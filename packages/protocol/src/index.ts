@@ -278,6 +278,7 @@ export {
   InitialTurnsPageParams,
   ThreadResumeParams,
   ThreadSetNameParams,
+  ThreadRevertParams,
   ThreadInjectItemsParams,
   ThreadShellCommandParams,
   ToolRequestUserInputResponse,

@@ -34,6 +34,7 @@ import { THREAD_INJECT_ITEMS_METHODS } from './thread-inject-items.js';
 import { THREAD_ITEMS_LIST_METHODS } from './thread-items-list.js';
 import { THREAD_QUEUE_METHODS } from './thread-queue.js';
 import { THREAD_TURNS_LIST_METHODS } from './thread-turns-list.js';
+import { THREAD_REVERT_METHODS } from './thread-revert.js';
 import { THREAD_METHODS } from './threads.js';
 import { TURN_METHODS } from './turns.js';
 import { FEEDBACK_SAVE_METHODS } from './feedback-save.js';
@@ -64,6 +65,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   THREAD_SECTION_METHODS,
   THREAD_ATTACHMENT_METHODS,
   THREAD_TURNS_LIST_METHODS,
+  THREAD_REVERT_METHODS,
   THREAD_ITEMS_LIST_METHODS,
   THREAD_INJECT_ITEMS_METHODS,
   THREAD_QUEUE_METHODS,

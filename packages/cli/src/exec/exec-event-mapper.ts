@@ -56,6 +56,7 @@ export class ExecEventMapper {
       case 'sessionConfigured':
       case 'tokenUsage': // One response's usage; a turn reports the thread's total (threadTokenUsage).
       case 'threadNameUpdated':
+      case 'threadRolledBack':
       case 'turnDiffUpdated': // The app-server's turn/diff/updated; Codex's JSON stream has no such event.
       case 'agentMessageDelta':
       case 'reasoningSummaryDelta':

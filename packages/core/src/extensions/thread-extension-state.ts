@@ -38,6 +38,12 @@ export class ThreadExtensionState {
     }
   }
 
+  /** Replaces every store with what the file replays to (after a revert dropped turns), unrecorded. */
+  replaceAll(entries: readonly { readonly extensionId: string; readonly key: string; readonly value: unknown }[]): void {
+    for (const values of this.#stores.values()) values.clear();
+    this.restore(entries);
+  }
+
   /** The store extension `extensionId` sees as its `thread` scope. */
   storeFor(extensionId: string): DurableExtensionData {
     const values = this.#storeOf(extensionId);
@@ -65,6 +71,11 @@ export class ThreadExtensionState {
         record({ extensionId, key, value: undefined });
       },
     };
+  }
+
+  /** The keys extension `extensionId`'s store holds, in the order they were first set. */
+  keysOf(extensionId: string): string[] {
+    return [...(this.#stores.get(extensionId)?.keys() ?? [])];
   }
 
   #storeOf(extensionId: string): Map<string, StoredValue> {

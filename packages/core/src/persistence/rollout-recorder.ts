@@ -108,6 +108,9 @@ export class RolloutThreadRecorder implements ThreadRecorder {
         // Codex records commands that ran and applied (or failed) patches, so thread/read can show them with their turn.
         if (event.phase === 'completed') this.#itemCompleted(event.turnId, event.item);
         break;
+      case 'threadRolledBack':
+        this.#append([{ type: 'event_msg', payload: { type: 'thread_rolled_back', num_turns: event.numTurns } }]);
+        break;
       case 'threadNameUpdated':
         this.#append([{ type: 'event_msg', payload: { type: 'thread_name_updated', thread_id: event.threadId, thread_name: event.name } }]);
         break;

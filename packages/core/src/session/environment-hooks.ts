@@ -48,13 +48,21 @@ export function threadEnvironmentHooks(stateOf: () => EnvironmentState, running:
   const environments = (config: Config) => stateOf().toolEnvironments(config, running() ?? stateOf().selection);
   return environmentHookHost({
     environments,
-    target(environmentId, config) {
-      const environment = (running() ?? stateOf().selection).ready.find((candidate) => environmentIdOf(candidate) === environmentId);
-      const tool = environments(config).find((candidate) => candidate.id === environmentId);
-      if (environment === undefined || tool === undefined) return undefined;
-      return { processes: tool.processes, cwd: tool.cwd, sandbox: null, now, ...commandEnvironment(environment, config.shellEnvironmentPolicy) };
-    },
+    target: (environmentId, config) => unconfinedTarget(stateOf(), running(), environmentId, config, now),
   });
+}
+
+/**
+ * Where a host's own command runs on the attached environment `environmentId` (the running turn's
+ * selection when there is one): its process runner, its cwd and variables, unconfined (the user's
+ * own hooks, checkpoints of the user's files). Undefined when it is not attached and ready.
+ */
+export function unconfinedTarget(state: EnvironmentState, running: EnvironmentSelection | undefined, environmentId: string, config: Config, now: () => number): CaptureTarget | undefined {
+  const selection = running ?? state.selection;
+  const environment = selection.ready.find((candidate) => environmentIdOf(candidate) === environmentId);
+  const tool = state.toolEnvironments(config, selection).find((candidate) => candidate.id === environmentId);
+  if (environment === undefined || tool === undefined) return undefined;
+  return { processes: tool.processes, cwd: tool.cwd, sandbox: null, now, ...commandEnvironment(environment, config.shellEnvironmentPolicy) };
 }
 
 /** The host over a thread's environments. */

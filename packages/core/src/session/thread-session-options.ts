@@ -1,3 +1,5 @@
+import type { CheckpointStore } from '../checkpoints/thread-checkpoints.js';
+import type { TurnRecord } from '@skein/rollout';
 // What a thread session is built from (every capability injected), and the base instructions it runs with.
 import type { LifecycleHookSettings } from './thread-hooks.js';
 import type { RolloutBudgetLedger } from '../budgets/rollout-budget-ledger.js';
@@ -76,4 +78,8 @@ export interface ThreadSessionOptions {
   readonly mcpEnv?: Readonly<Record<string, string | undefined>> | undefined;
   /** The sub-agent tools this thread offers (`collaboration`, or v1's `multi_agent_v1`), bound to the thread. */
   readonly collaboration?: ((binding: CollaborationToolsBinding) => NamespaceToolHandler) | undefined;
+  /** The thread's durable store for checkpoint records (absent: checkpoints are kept in memory only). */
+  readonly checkpointStore?: CheckpointStore | undefined;
+  /** The thread's surviving recorded turns, read from its file; absent for an ephemeral thread. */
+  readonly recordedTurns?: (() => Promise<readonly TurnRecord[]>) | undefined;
 }

@@ -36,7 +36,10 @@ import { ThreadSessionError, type ActiveTurn, type TurnSlot } from './active-tur
 import { InjectedItems } from './injected-items.js';
 import { turnLifecycleHooks } from './hook-turn-events.js';
 import { openTurn } from './turn-opening.js';
-import { threadEnvironmentHooks } from './environment-hooks.js';
+import { threadEnvironmentHooks, unconfinedTarget } from './environment-hooks.js';
+import { memoryCheckpointStore, ThreadCheckpoints } from '../checkpoints/thread-checkpoints.js';
+import { shellRunner } from '../checkpoints/git-checkpoints.js';
+import { revertThread, type RevertOptions, type RevertResult } from './thread-revert.js';
 import { ThreadHooks } from './thread-hooks.js';
 import { OfferedToolsRecord } from './offered-tools-record.js';
 import { worldStateStep } from './world-state-step.js';
@@ -71,6 +74,7 @@ export class ThreadSession {
   readonly #tokens: TokenAccounting;
   readonly #items: TurnItems;
   readonly #userShell: ThreadUserShell;
+  readonly #checkpoints: ThreadCheckpoints;
   /** How the parts that run turns of their own (a compaction, a user's command) claim the thread. */
   readonly #slot: TurnSlot = {
     running: () => this.#turns.running,
@@ -167,6 +171,19 @@ export class ThreadSession {
     this.#tokens = new TokenAccounting(emit, () => effectiveContextWindow(this.#model));
     this.history = new ThreadHistory({ toolOutputTokenLimit: options.config.toolOutputTokenLimit ?? DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, uuid: this.#uuid, onRecorded: (items) => options.recorder.recordItems(items) });
     this.history.setInstructions(baseInstructionsFor(options.config, options.baseInstructions));
+    this.#checkpoints = new ThreadCheckpoints({
+      threadId: options.threadId,
+      store: options.checkpointStore ?? memoryCheckpointStore(),
+      nowMs: () => options.clock.now().getTime(),
+      settings: () => this.#config.checkpoints,
+      homeDir: () => this.#config.homeDir,
+      cwdOf: (environmentId) => this.environments.cwdOf(environmentId, this.#config),
+      target: (environmentId) => {
+        const target = unconfinedTarget(this.environments, this.#turns.running?.environments, environmentId, this.#config, options.clock.monotonicMs);
+        return target === undefined ? undefined : { runner: shellRunner((argv, capture) => captureCommand(target, argv, capture)) };
+      },
+      warn: (message) => emit({ type: 'warning', message }),
+    });
     this.#userShell = new ThreadUserShell({
       environments: this.environments,
       config: () => this.#config,
@@ -272,6 +289,7 @@ export class ThreadSession {
     const { userMessage } = options;
     const config = this.#config;
     const model = this.#model;
+    const checkpoints = this.#checkpoints.forTurn(turnId);
     try {
       this.#options.extensions.beginTurn(turnId);
       const environments = new TurnEnvironments(active.environments, this.environments, config, (turnConfig) => this.#context.environmentUpdate(turnConfig));
@@ -291,7 +309,7 @@ export class ThreadSession {
           client: this.#options.client,
           history: this.history,
           router,
-          calls: new TurnToolCalls({ router, ...environments.callOptions, approvals: this.#approvals, emit, newCallId: () => `call_${this.#uuid()}`, hooks: lifecycle.toolCalls }),
+          calls: new TurnToolCalls({ router, ...environments.callOptions, approvals: this.#approvals, emit, newCallId: () => `call_${this.#uuid()}`, hooks: lifecycle.toolCalls, beforeWrite: (environmentId) => checkpoints.beforeWrite(environmentId) }),
           model,
           request: {
             ...sharedRequestFields(config, this.threadId, metadata().clientMetadata),
@@ -301,6 +319,7 @@ export class ThreadSession {
           emit,
           now: this.#options.clock.monotonicMs,
           written: () => this.#options.recorder.written(),
+          beforeEnd: () => checkpoints.finish(),
           onOffered: (item) => this.#offeredTools.record(item),
           // Before sampling: compaction when a response filled the window, the budgets' reminders,
           // the thread's hooks, then steered input, just before the request. After a response:
@@ -347,6 +366,7 @@ export class ThreadSession {
       this.#goalWork.afterTurn(outcome);
       return outcome;
     } finally {
+      await checkpoints.finish();
       await this.#finishTurn(active);
     }
   }
@@ -460,6 +480,20 @@ export class ThreadSession {
     if (environment === undefined || tool === undefined) return Promise.reject(new ThreadSessionError('ShellUnavailable', USER_SHELL_UNAVAILABLE));
     const target = { processes: tool.processes, cwd: tool.cwd, sandbox: tool.sandbox, now: this.#options.clock.monotonicMs, ...commandEnvironment(environment, this.#config.shellEnvironmentPolicy) };
     return captureCommand(target, argv, options);
+  }
+
+  /**
+   * Drops `beforeTurnId` and every later turn from the history and, where checkpoints were taken,
+   * puts the files they changed back (see thread-revert.ts); `reload` puts the file's state back
+   * into the session before another turn can start.
+   */
+  revert(beforeTurnId: string, options: RevertOptions = {}, reload?: () => Promise<void>): Promise<RevertResult> {
+    return revertThread({ slot: this.#slot, recorder: this.#options.recorder, checkpoints: this.#checkpoints, recordedTurns: this.#options.recordedTurns, newCallId: () => `call_${this.#uuid()}`, reload }, beforeTurnId, options);
+  }
+
+  /** Deletes the thread's checkpoints on its attached environments (archive, delete). */
+  pruneCheckpoints(): Promise<void> {
+    return this.#checkpoints.prune();
   }
 
   /** Interrupts a running turn and waits for it to end, runs the SessionEnd hooks, then ends the thread's commands (every live exec session is killed). */

@@ -37,7 +37,16 @@ export interface TurnToolCallsOptions {
   readonly newCallId: () => string;
   /** The lifecycle hooks around the model's calls and the calls they make (a code-mode cell's), when the thread has any. */
   readonly hooks?: ToolCallHooks | undefined;
+  /** Awaited before a call that may write runs on environment `environmentId` (the turn's checkpoint there is taken first). */
+  readonly beforeWrite?: ((environmentId: string) => Promise<void>) | undefined;
 }
+
+/**
+ * Tools that never change an environment's files themselves: a code-mode cell writes only through
+ * the calls it makes (each checked on its own), the others only talk. Any other call that is not
+ * parallel-safe may write.
+ */
+const NEVER_WRITES = new Set(['exec', 'wait', 'update_plan', 'request_user_input', 'tool_search', 'create_goal', 'update_goal', 'get_goal']);
 
 /** The turn calls belong to. */
 export interface TurnScope {
@@ -91,6 +100,7 @@ export class TurnToolCalls {
         }
         // A hook's rewritten input runs under the model's call id, so its output answers the model's call.
         const running = verdict?.call ?? call;
+        await this.#beforeWrite(running, context);
         const dispatched = await router.dispatch(running, context);
         outputs[index] = hooks === undefined ? [dispatched.item] : await hooks.afterCall(running, dispatched, turn);
       } catch (error) {
@@ -111,6 +121,13 @@ export class TurnToolCalls {
     }
     await settle(together);
     return outputs.flatMap((items): (ResponseItem | undefined)[] => (items === undefined ? [undefined] : [...items]));
+  }
+
+  /** Lets the turn checkpoint the call's environment first when the call may write there. */
+  async #beforeWrite(call: ToolCall, context: ToolContext): Promise<void> {
+    const { beforeWrite, router } = this.#options;
+    if (beforeWrite === undefined || context.environment === undefined || NEVER_WRITES.has(call.name) || router.isParallel(call)) return;
+    await beforeWrite(context.environment.id);
   }
 
   /**
@@ -168,11 +185,15 @@ export class TurnToolCalls {
    */
   async #hookedRun(turn: TurnScope, call: ToolCall, context: ToolContext): Promise<ToolResult> {
     const { router, hooks } = this.#options;
-    if (hooks === undefined) return router.run(call, context);
+    if (hooks === undefined) {
+      await this.#beforeWrite(call, context);
+      return router.run(call, context);
+    }
     const verdict = await hooks.beforeCall(call, turn);
     if (turn.signal.aborted) return { output: 'aborted before dispatch', success: false };
     if (verdict !== undefined && 'blocked' in verdict) return { output: verdict.blocked, success: false };
     const running = verdict?.call ?? call;
+    await this.#beforeWrite(running, context);
     const result = await router.run(running, context);
     const after = await hooks.afterCall(running, { item: toolOutputFor(running, result.output), success: result.success, ...(result.hookResponse === undefined ? {} : { hookResponse: result.hookResponse }) }, turn);
     const output = (after.at(-1) as { output?: ToolResult['output'] } | undefined)?.output;

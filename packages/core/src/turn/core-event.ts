@@ -85,6 +85,8 @@ export type CoreEvent =
     }
   /** The turn's patches so far, as one unified diff from the turn's start (see turn-diff.ts). */
   | { readonly type: 'turnDiffUpdated'; readonly turnId: string; readonly diff: string }
+  /** The last `numTurns` user turns left the history (a revert); recorded as Codex's `thread_rolled_back`. */
+  | { readonly type: 'threadRolledBack'; readonly numTurns: number }
   /** The thread was given a name (or its name removed). */
   | { readonly type: 'threadNameUpdated'; readonly threadId: string; readonly name: string | null }
   /** The model looked at an image file (view_image), by absolute path. */

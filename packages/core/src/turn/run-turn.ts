@@ -23,6 +23,8 @@ import { observeModelRequest } from './observe-model-request.js';
 
 /** What a turn runs with; the session owns these and passes them in. */
 export interface TurnDependencies {
+  /** Awaited just before the turn's last event (its files' closing checkpoints): a client that hears the end finds the thread free. */
+  readonly beforeEnd?: (() => Promise<void>) | undefined;
   readonly client: ResponsesClient;
   readonly history: ThreadHistory;
   /** The tools offered (its `direct` specs go into every request). */
@@ -113,6 +115,7 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
     opening.onContextRecorded?.();
     // The hook's run already told the client why (Codex says nothing more, probed).
     if (opening.stopBeforeSampling !== undefined) {
+      await deps.beforeEnd?.();
       deps.emit({ type: 'turnCompleted', turnId, lastAgentMessage: undefined });
       return { status: 'completed', lastAgentMessage: undefined };
     }
@@ -154,7 +157,8 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
           recordAndAnnounce(deps, more, turnId);
           continue;
         }
-        deps.emit({ type: 'turnCompleted', turnId, lastAgentMessage });
+        await deps.beforeEnd?.();
+      deps.emit({ type: 'turnCompleted', turnId, lastAgentMessage });
         return { status: 'completed', lastAgentMessage };
       }
     }
@@ -164,6 +168,7 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
       // meanwhile): the model reads the budget's note, the client gets the error with the usual
       // aborted-turn events.
       deps.history.record([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: BUDGET_EXHAUSTED_MESSAGE }] }], turnId);
+      await deps.beforeEnd?.();
       deps.emit({ type: 'turnAborted', turnId, reason: 'interrupted', error });
       return { status: 'interrupted', error };
     }
@@ -172,10 +177,12 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
       const aborted = deps.history.recordAborted(turnId, (deps.now() - started) / 1000);
       for (const item of aborted) deps.emit({ type: 'itemCompleted', turnId, item });
       deps.history.record([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: TURN_ABORTED_MESSAGE }] }], turnId);
+      await deps.beforeEnd?.();
       deps.emit({ type: 'turnAborted', turnId, reason: 'interrupted' });
       return { status: 'interrupted' };
     }
     if (error instanceof ModelError || error instanceof FatalToolError) {
+      await deps.beforeEnd?.();
       deps.emit({ type: 'turnFailed', turnId, error });
       return { status: 'failed', error };
     }

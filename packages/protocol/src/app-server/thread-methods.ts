@@ -101,3 +101,13 @@ export type FileChangeApprovalResponse = z.infer<typeof FileChangeApprovalRespon
 /** The answer to `item/tool/requestUserInput`. */
 export const ToolRequestUserInputResponse = lazySchema(() => z.object({ answers: z.record(z.string(), z.object({ answers: z.array(z.string()) })) }));
 export type ToolRequestUserInputResponse = z.infer<typeof ToolRequestUserInputResponse>;
+
+/**
+ * `thread/revert`: drops `beforeTurnId` and every later turn from the thread's history. Skein's own
+ * fields: `restoreFiles` (default true) also puts back the files those turns changed where
+ * checkpoints exist; `force` overwrites files changed since the turn that wrote them.
+ */
+export const ThreadRevertParams = lazySchema(() =>
+  z.object({ threadId: z.string(), beforeTurnId: z.string(), restoreFiles: z.boolean().nullish(), force: z.boolean().nullish() }),
+);
+export type ThreadRevertParams = z.infer<typeof ThreadRevertParams>;

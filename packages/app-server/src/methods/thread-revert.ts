@@ -1,0 +1,51 @@
+// `thread/revert`: drops a turn and every later one from a thread's history, as Codex 0.171.0 answers
+// it (the thread with no turns, and cursors to page the history that is left backwards), and — Skein's
+// addition — puts back the files those turns changed where checkpoints were taken (`fileRestore` in
+// the answer; the restore reaches subscribers as a turn with one file-change item per environment).
+import type { EnvironmentRestore } from '@skein/core';
+import { ThreadRevertParams } from '@skein/protocol';
+import { AppServerRequestError } from '../app-server-error.js';
+import { defineMethod, type AppServerMethod } from '../method.js';
+import type { WireObject } from '../threads/thread-items.js';
+import { withStoredMetadata } from '../threads/thread-metadata.js';
+import { resumeExtras } from './resume-extras.js';
+import { afterResponse, asRequestError } from './threads.js';
+
+/** The `thread/revert` method. */
+export const THREAD_REVERT_METHODS: ReadonlyMap<string, AppServerMethod> = new Map([
+  [
+    'thread/revert',
+    defineMethod({
+      params: ThreadRevertParams,
+      async handle(params, context) {
+        const hub = context.server.threads;
+        // The restore runs on the thread's environments, so a thread that is not loaded is loaded for this client first.
+        const thread = hub.isLoaded(params.threadId) ? hub.loaded(params.threadId) : (await hub.resume({ threadId: params.threadId, excludeTurns: true }, context.connection)).thread;
+        if (thread.activeTurnId !== undefined) throw AppServerRequestError.invalidRequest(`turn ${thread.activeTurnId} is still running; interrupt it before reverting`);
+        // A turn the client saw end may still be closing (its last records); the revert waits for it.
+        await thread.settled();
+        const result = await thread.handle.revert(params.beforeTurnId, { restoreFiles: params.restoreFiles ?? true, force: params.force === true }).catch((error: unknown) => asRequestError(error));
+        const turns = await hub.recordedTurns(thread.id);
+        const { turnsBackwardsCursor, itemsBackwardsCursor } = resumeExtras(thread.id, {}, turns);
+        afterResponse(() => context.server.broadcast(thread.id, 'thread/reverted', { threadId: thread.id }));
+        return {
+          thread: withStoredMetadata(await hub.store(), hub.threadOf(thread, [])),
+          turnsBackwardsCursor,
+          itemsBackwardsCursor,
+          fileRestore: result.restores.length === 0 ? null : { turnId: result.restoreTurnId ?? null, environments: result.restores.map(restoreObject) },
+        };
+      },
+    }),
+  ],
+]);
+
+function restoreObject(restore: EnvironmentRestore): WireObject {
+  return {
+    environmentId: restore.environmentId,
+    root: restore.root,
+    restored: restore.restored.map((file) => ({ path: file.path, kind: file.kind })),
+    conflicts: [...restore.conflicts],
+    failed: [...restore.failed],
+    error: restore.error ?? null,
+  };
+}

@@ -1,0 +1,130 @@
+// thread/revert with checkpoints, end to end: turns write through apply_patch and shell commands,
+// the revert drops them from the history (Codex's answer and rollback line) and puts their files back
+// exactly (hashes compared), keeps and reports a file the user changed since, and never touches the
+// user's index, HEAD, branches or stash.
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { assistantMessage, completed, customToolCall, functionCall, sse, type AppServerTestClient } from '@skein/test-support';
+import { describe, expect, it } from 'vitest';
+import { fileHashes, git, userGitState } from './support/git-workspace.js';
+import { runTurn } from './support/hook-scenario.js';
+import { useModelScenario } from './support/model-scenario.js';
+
+const scenario = useModelScenario();
+
+/** A repository with three committed files, an ignored folder, a second branch, a stash entry and a staged change. */
+function userRepository(dir: string): void {
+  git(dir, 'init', '-q', '-b', 'main');
+  writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\n');
+  for (const name of ['keep.txt', 'edit.txt', 'gone.txt']) writeFileSync(path.join(dir, name), `${name} as committed\n`);
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'initial');
+  git(dir, 'branch', 'feature');
+  writeFileSync(path.join(dir, 'keep.txt'), 'stashed edit\n');
+  git(dir, 'stash', 'push', '-q');
+  writeFileSync(path.join(dir, 'staged.txt'), 'staged by the user\n');
+  git(dir, 'add', 'staged.txt');
+  mkdirSync(path.join(dir, 'node_modules', 'dep'), { recursive: true });
+  writeFileSync(path.join(dir, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
+}
+
+const PATCH_ONE = ['*** Begin Patch', '*** Add File: src/new.txt', '+made by turn one', '*** Update File: edit.txt', '@@', '-edit.txt as committed', '+edited by turn one', '*** Delete File: gone.txt', '*** End Patch', ''].join('\n');
+const PATCH_TWO = ['*** Begin Patch', '*** Update File: edit.txt', '@@', '-edited by turn one', '+edited by turn two', '*** Add File: later.txt', '+made by turn two', '*** End Patch', ''].join('\n');
+
+async function revert(client: AppServerTestClient, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return (await client.request('thread/revert', params)) as Record<string, unknown>;
+}
+
+describe('thread/revert', () => {
+  it('drops the turns and restores their files exactly, keeping a file the user changed since, and the user git state', async () => {
+    const { home, model } = scenario();
+    const workspace = home.workspace;
+    userRepository(workspace);
+    const initial = fileHashes(workspace);
+    const userState = userGitState(workspace);
+    model.expect([
+      sse(customToolCall('apply_patch', PATCH_ONE, { callId: 'call_patch_one' }), completed()),
+      sse(functionCall('exec_command', { cmd: 'printf shell > shell.txt && rm keep.txt && chmod 755 staged.txt' }, { callId: 'call_shell' }), completed()),
+      sse(assistantMessage('Turn one done.'), completed()),
+      sse(customToolCall('apply_patch', PATCH_TWO, { callId: 'call_patch_two' }), completed()),
+      sse(assistantMessage('Turn two done.'), completed()),
+      sse(assistantMessage('After the revert.'), completed()),
+    ]);
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client, { sandbox: 'danger-full-access' });
+    const turnOne = await runTurn(client, threadId, 'First change.');
+    await runTurn(client, threadId, 'Second change.');
+    expect(readFileSync(path.join(workspace, 'edit.txt'), 'utf8')).toBe('edited by turn two\n');
+    expect(existsSync(path.join(workspace, 'keep.txt'))).toBe(false);
+    // The user edits a file the agent wrote, after it wrote it.
+    writeFileSync(path.join(workspace, 'later.txt'), 'the user kept working here\n');
+    // Checkpoints never changed the user's git state.
+    expect(userGitState(workspace)).toBe(userState);
+
+    const answer = await revert(client, { threadId, beforeTurnId: turnOne });
+
+    expect(fileHashes(workspace, ['later.txt'])).toEqual(initial);
+    expect(readFileSync(path.join(workspace, 'later.txt'), 'utf8')).toBe('the user kept working here\n');
+    expect(existsSync(path.join(workspace, 'src'))).toBe(false);
+    expect(userGitState(workspace)).toBe(userState);
+    expect(answer['thread']).toMatchObject({ id: threadId, turns: [] });
+    const restore = answer['fileRestore'] as { turnId: string; environments: { environmentId: string; restored: { path: string; kind: string }[]; conflicts: string[]; failed: string[]; error: null }[] };
+    expect(restore.environments).toHaveLength(1);
+    const [local] = restore.environments;
+    expect(local).toMatchObject({ environmentId: 'local', conflicts: [path.join(workspace, 'later.txt')], failed: [], error: null });
+    expect(Object.fromEntries(local!.restored.map((file) => [path.relative(workspace, file.path), file.kind]))).toEqual({
+      'edit.txt': 'update',
+      'gone.txt': 'add',
+      'keep.txt': 'add',
+      'shell.txt': 'delete',
+      'src/new.txt': 'delete',
+      'staged.txt': 'update',
+    });
+    // The client sees the restore as a turn with a file change, then thread/reverted; the warning names the kept file.
+    await client.waitFor('thread/reverted', (params) => (params as { threadId: string }).threadId === threadId);
+    const change = client.notificationsOf('item/completed').map((params) => (params as { turnId: string; item: { type: string; changes: { path: string; diff: string }[] } })).find((params) => params.turnId === restore.turnId);
+    expect(change?.item.type).toBe('fileChange');
+    expect(change?.item.changes.find((file) => file.path.endsWith('edit.txt'))?.diff).toContain('+edit.txt as committed');
+    expect(JSON.stringify(client.notificationsOf('warning'))).toContain('later.txt');
+    expect(client.schemaFailures).toEqual([]);
+
+    // The history the model sees next holds neither turn; the rollout recorded Codex's rollback line.
+    await runTurn(client, threadId, 'Carry on.');
+    const body = JSON.stringify(model.requests.at(-1)!.body.input);
+    expect(body).toContain('Carry on.');
+    expect(body).not.toContain('First change.');
+    expect(body).not.toContain('Second change.');
+    const { thread } = (await client.request('thread/read', { threadId, includeTurns: false })) as { thread: { path: string } };
+    expect(readFileSync(thread.path, 'utf8')).toContain('{"type":"thread_rolled_back","num_turns":2}');
+  });
+
+  it('keeps the files with restoreFiles false, overwrites the user\'s change with force, and answers Codex\'s refusals', async () => {
+    const { home, model } = scenario();
+    const workspace = home.workspace;
+    userRepository(workspace);
+    model.expect([
+      sse(functionCall('exec_command', { cmd: 'printf one > one.txt' }, { callId: 'call_one' }), completed()),
+      sse(assistantMessage('One.'), completed()),
+      sse(functionCall('exec_command', { cmd: 'printf two > two.txt' }, { callId: 'call_two' }), completed()),
+      sse(assistantMessage('Two.'), completed()),
+    ]);
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client, { sandbox: 'danger-full-access' });
+    const turnOne = await runTurn(client, threadId, 'One.');
+    const turnTwo = await runTurn(client, threadId, 'Two.');
+
+    await expect(revert(client, { threadId, beforeTurnId: 'no-such-turn' })).rejects.toThrow(/-32600: Invalid request: turn not found: no-such-turn/);
+    await expect(revert(client, { threadId: '019a0000-0000-7000-8000-000000000000', beforeTurnId: turnOne })).rejects.toMatchObject({ rpcCode: -32600 });
+
+    const kept = await revert(client, { threadId, beforeTurnId: turnTwo, restoreFiles: false });
+    expect(kept['fileRestore']).toBeNull();
+    expect(existsSync(path.join(workspace, 'two.txt'))).toBe(true);
+
+    writeFileSync(path.join(workspace, 'one.txt'), 'edited by the user\n');
+    const forced = await revert(client, { threadId, beforeTurnId: turnOne, force: true });
+    expect((forced['fileRestore'] as { environments: { conflicts: string[] }[] }).environments[0]!.conflicts).toEqual([]);
+    expect(existsSync(path.join(workspace, 'one.txt'))).toBe(false);
+    // two.txt's turn was dropped without its files: nothing restores it any more.
+    expect(existsSync(path.join(workspace, 'two.txt'))).toBe(true);
+  });
+});
