@@ -2,31 +2,15 @@
 // the revert drops them from the history (Codex's answer and rollback line) and puts their files back
 // exactly (hashes compared), keeps and reports a file the user changed since, and never touches the
 // user's index, HEAD, branches or stash.
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { assistantMessage, completed, customToolCall, functionCall, sse, type AppServerTestClient } from '@skein/test-support';
 import { describe, expect, it } from 'vitest';
-import { fileHashes, git, userGitState } from './support/git-workspace.js';
+import { fileHashes, userGitState, userRepository } from './support/git-workspace.js';
 import { runTurn } from './support/hook-scenario.js';
 import { useModelScenario } from './support/model-scenario.js';
 
 const scenario = useModelScenario();
-
-/** A repository with three committed files, an ignored folder, a second branch, a stash entry and a staged change. */
-function userRepository(dir: string): void {
-  git(dir, 'init', '-q', '-b', 'main');
-  writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\n');
-  for (const name of ['keep.txt', 'edit.txt', 'gone.txt']) writeFileSync(path.join(dir, name), `${name} as committed\n`);
-  git(dir, 'add', '.');
-  git(dir, 'commit', '-qm', 'initial');
-  git(dir, 'branch', 'feature');
-  writeFileSync(path.join(dir, 'keep.txt'), 'stashed edit\n');
-  git(dir, 'stash', 'push', '-q');
-  writeFileSync(path.join(dir, 'staged.txt'), 'staged by the user\n');
-  git(dir, 'add', 'staged.txt');
-  mkdirSync(path.join(dir, 'node_modules', 'dep'), { recursive: true });
-  writeFileSync(path.join(dir, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
-}
 
 const PATCH_ONE = ['*** Begin Patch', '*** Add File: src/new.txt', '+made by turn one', '*** Update File: edit.txt', '@@', '-edit.txt as committed', '+edited by turn one', '*** Delete File: gone.txt', '*** End Patch', ''].join('\n');
 const PATCH_TWO = ['*** Begin Patch', '*** Update File: edit.txt', '@@', '-edited by turn one', '+edited by turn two', '*** Add File: later.txt', '+made by turn two', '*** End Patch', ''].join('\n');

@@ -2,7 +2,7 @@
 // the user's git state (index file bytes, HEAD, branches, stash) to prove a checkpoint left it alone.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const IDENTITY = { GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 'test@example.invalid', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 'test@example.invalid' };
@@ -38,3 +38,20 @@ export function userGitState(dir: string): string {
     git(dir, 'stash', 'list'),
   ].join('\n--\n');
 }
+
+/** A repository with three committed files, an ignored folder, a second branch, a stash entry and a staged change. */
+export function userRepository(dir: string): void {
+  git(dir, 'init', '-q', '-b', 'main');
+  writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\n');
+  for (const name of ['keep.txt', 'edit.txt', 'gone.txt']) writeFileSync(path.join(dir, name), `${name} as committed\n`);
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'initial');
+  git(dir, 'branch', 'feature');
+  writeFileSync(path.join(dir, 'keep.txt'), 'stashed edit\n');
+  git(dir, 'stash', 'push', '-q');
+  writeFileSync(path.join(dir, 'staged.txt'), 'staged by the user\n');
+  git(dir, 'add', 'staged.txt');
+  mkdirSync(path.join(dir, 'node_modules', 'dep'), { recursive: true });
+  writeFileSync(path.join(dir, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
+}
+

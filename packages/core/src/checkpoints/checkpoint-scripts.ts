@@ -30,6 +30,8 @@ export const TOO_MANY_FILES_EXIT = 4;
 // work tree is the cwd, created on first use and bounded by SKEIN_CP_MAX_WORKSPACE_FILES.
 const LOCATE = String.raw`
 command -v git >/dev/null 2>&1 || { echo "git is not installed" >&2; exit ${NOT_A_WORKSPACE_EXIT}; }
+# A private repository under the executor user's home is named from it (~/...).
+case "$SKEIN_CP_SHADOW_DIR" in "~/"*) SKEIN_CP_SHADOW_DIR="$HOME/$(printf '%s' "$SKEIN_CP_SHADOW_DIR" | cut -c3-)" ;; esac
 if [ -n "$SKEIN_CP_SHADOW_DIR" ]; then
   if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then echo "inside a git work tree" >&2; exit ${NOT_A_WORKSPACE_EXIT}; fi
   [ -d "$SKEIN_CP_SHADOW_DIR/objects" ] || git init -q --bare "$SKEIN_CP_SHADOW_DIR" >/dev/null || exit 1
