@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { assistantMessage, completed, customToolCall, functionCall, sse, type AppServerTestClient } from '@skein/test-support';
 import { describe, expect, it } from 'vitest';
-import { fileHashes, userGitState, userRepository } from './support/git-workspace.js';
+import { fileHashes, git, userGitState, userRepository } from './support/git-workspace.js';
 import { runTurn } from './support/hook-scenario.js';
 import { useModelScenario } from './support/model-scenario.js';
 
@@ -74,7 +74,7 @@ describe('thread/revert', () => {
 
     // The history the model sees next holds neither turn; the rollout recorded Codex's rollback line.
     await runTurn(client, threadId, 'Carry on.');
-    const body = JSON.stringify(model.requests.at(-1)!.body.input);
+    const body = JSON.stringify(model.requests.at(-1)!.body?.input);
     expect(body).toContain('Carry on.');
     expect(body).not.toContain('First change.');
     expect(body).not.toContain('Second change.');
@@ -110,5 +110,34 @@ describe('thread/revert', () => {
     expect(existsSync(path.join(workspace, 'one.txt'))).toBe(false);
     // two.txt's turn was dropped without its files: nothing restores it any more.
     expect(existsSync(path.join(workspace, 'two.txt'))).toBe(true);
+  });
+
+  it('prunes a thread\'s checkpoints when it is archived, and when a stored thread is deleted after a restart', async () => {
+    const { home, model } = scenario();
+    const workspace = home.workspace;
+    userRepository(workspace);
+    model.expect([
+      sse(functionCall('exec_command', { cmd: 'printf a > a.txt' }, { callId: 'call_a' }), completed()),
+      sse(assistantMessage('A.'), completed()),
+      sse(functionCall('exec_command', { cmd: 'printf b > b.txt' }, { callId: 'call_b' }), completed()),
+      sse(assistantMessage('B.'), completed()),
+    ]);
+    const refsOf = (threadId: string) => git(workspace, 'for-each-ref', '--format=%(refname)', `refs/skein/checkpoints/${threadId}/`).trim().split('\n').filter((line) => line !== '');
+    const first = await scenario().startServer();
+    const client = await scenario().connectTo(first);
+    const archived = await scenario().startThread(client, { sandbox: 'danger-full-access' });
+    const archivedTurn = await runTurn(client, archived, 'A.');
+    expect(refsOf(archived)).toEqual([`refs/skein/checkpoints/${archived}/${archivedTurn}/after`, `refs/skein/checkpoints/${archived}/${archivedTurn}/before`]);
+    await client.request('thread/archive', { threadId: archived });
+    expect(refsOf(archived)).toEqual([]);
+
+    const deleted = await scenario().startThread(client, { sandbox: 'danger-full-access' });
+    await runTurn(client, deleted, 'B.');
+    expect(refsOf(deleted)).toHaveLength(2);
+    await client.close();
+    await first.close();
+    const restarted = await scenario().connectTo(await scenario().startServer());
+    await restarted.request('thread/delete', { threadId: deleted });
+    expect(refsOf(deleted)).toEqual([]);
   });
 });

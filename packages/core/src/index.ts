@@ -166,3 +166,4 @@ export { reviewHint, reviewPrompt, reviewRequest } from './review/review-prompt.
 export type { MultiAgentMode } from './agents/agent-instructions.js';
 export type { RevertOptions, RevertResult } from './session/thread-revert.js';
 export type { EnvironmentRestore, RestoredFile } from './checkpoints/thread-checkpoints.js';
+export { pruneLocalCheckpoints } from './checkpoints/thread-checkpoints.js';

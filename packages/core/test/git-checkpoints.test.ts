@@ -10,6 +10,7 @@ import { LocalProcesses } from '@skein/exec-server';
 import { PathUri } from '@skein/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GitCheckpoints, shellRunner } from '../src/checkpoints/git-checkpoints.js';
+import { CHECKPOINT_STORE_ID, pruneLocalCheckpoints } from '../src/checkpoints/thread-checkpoints.js';
 import { captureCommand } from '../src/session/command-capture.js';
 
 let dir: string;
@@ -130,5 +131,19 @@ describe('GitCheckpoints', () => {
     } finally {
       rmSync(shadowDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('pruneLocalCheckpoints', () => {
+  it("deletes a stored thread's refs on this machine from the records its file holds", async () => {
+    git('init', '-q', '-b', 'main');
+    writeFileSync(path.join(dir, 'a.txt'), 'a\n');
+    const snapshot = await checkpoints().snapshot('refs/skein/checkpoints/thread-1/turn-1/before', settings, { message: 'm', prunePrefix: '', nowMs: Date.now() });
+    if (!('commit' in snapshot)) throw new Error(snapshot.unavailable);
+    await checkpoints().snapshot('refs/skein/checkpoints/thread-2/turn-1/before', settings, { message: 'm', prunePrefix: '', nowMs: Date.now() });
+    const record = { turnId: 'turn-1', environmentId: 'local', root: dir, shadowDir: '', before: snapshot.commit, takenAtMs: 1 };
+    const pruned = await pruneLocalCheckpoints('thread-1', [{ extensionId: CHECKPOINT_STORE_ID, value: record }, { extensionId: 'other', value: record }, { extensionId: CHECKPOINT_STORE_ID, value: { ...record, environmentId: 'remote' } }]);
+    expect(pruned).toBe(1);
+    expect(git('for-each-ref', '--format=%(refname)', 'refs/skein/').trim()).toBe('refs/skein/checkpoints/thread-2/turn-1/before');
   });
 });

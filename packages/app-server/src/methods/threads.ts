@@ -1,6 +1,6 @@
 // `thread/*`: start, resume, fork, list, read, archive, delete, naming, subscriptions and user shell
 // commands. Each answers promptly; running turns notify in the background (turns: turns.ts).
-import { ThreadSessionError } from '@skein/core';
+import { pruneLocalCheckpoints, ThreadSessionError } from '@skein/core';
 import {
   AppServerErrorCode,
   ThreadForkParams,
@@ -31,6 +31,21 @@ export function afterResponse(notify: () => void): void {
 
 function hubOf(context: MethodContext) {
   return context.server.threads;
+}
+
+/**
+ * A thread's file checkpoints go with it (archive, delete): through its environments when it is
+ * loaded, else those on this machine, from the records its file holds. One that cannot be pruned
+ * now (an executor that is gone) is pruned by age when the next checkpoint is taken there.
+ */
+async function pruneCheckpoints(context: MethodContext, threadId: string): Promise<void> {
+  const hub = hubOf(context);
+  try {
+    if (hub.isLoaded(threadId)) await hub.loaded(threadId).handle.pruneCheckpoints();
+    else await pruneLocalCheckpoints(threadId, (await (await hub.store()).loadThread(threadId)).extensionState);
+  } catch {
+    // Best effort by design: archiving or deleting the thread does not wait on its checkpoints.
+  }
 }
 
 /** A session refusal as the client's error. */
@@ -183,6 +198,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       threadIdNoun: 'session',
       async handle(params, context) {
         const hub = hubOf(context);
+        await pruneCheckpoints(context, params.threadId);
         await hub.unload(params.threadId);
         await (await hub.store()).archive(params.threadId).catch((error: unknown) => asRequestError(error));
         afterResponse(() => context.server.broadcastToAll('thread/archived', { threadId: params.threadId }));
@@ -201,6 +217,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         if ((await store.find(params.threadId)) === undefined) {
           throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, `no rollout found for thread id ${params.threadId}`);
         }
+        await pruneCheckpoints(context, params.threadId);
         await hub.unload(params.threadId);
         await store.delete(params.threadId).catch((error: unknown) => asRequestError(error));
         afterResponse(() => context.server.broadcastToAll('thread/deleted', { threadId: params.threadId }));

@@ -29,6 +29,7 @@ import { BYPASS_HOOK_TRUST_WARNING } from '@skein/hooks';
 import { sandboxStartupWarning } from '@skein/sandboxing';
 import { Option, type Command } from 'commander';
 import { ExecError } from '../exec/exec-error.js';
+import { execRevert, type ExecRevertOptions } from '../exec/exec-revert.js';
 import { ExecEventMapper } from '../exec/exec-event-mapper.js';
 import { connectRemoteEnvironment, execServerUrlFrom, type RemoteExecEnvironment } from '../exec/exec-server-environment.js';
 import { ReviewAnswer, reviewInput, reviewTargetFrom, ReviewTargetError, type ReviewTargetFlags } from '../exec/exec-review.js';
@@ -72,6 +73,9 @@ interface ExecOptions {
   readonly dangerouslyBypassApprovalsAndSandbox?: boolean;
 }
 
+/** `exec` options with `exec resume`'s revert flags. */
+type ExecRunOptions = ExecOptions & ExecRevertOptions;
+
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** Adds `exec` (and `exec resume`) to `program`; `setExitCode` receives 1 when the turn fails. */
@@ -114,6 +118,9 @@ export function addExecCommand(program: Command, io: ExecIo, setExitCode: (code:
     .addOption(new Option('--experimental-json', 'same as --json').hideHelp())
     .option('-i, --image <file>', 'attach an image (repeatable)', collect, [])
     .option('-o, --output-last-message <file>', 'also write the final agent message to this file')
+    .option('--revert <turn-id>', 'first drop this turn and every later one, and put back the files they changed; with no prompt, only revert')
+    .option('--keep-files', 'with --revert: drop the turns but leave the files as they are')
+    .option('--force', 'with --revert: also overwrite files changed since the turn that wrote them')
     .action((id: string | undefined, prompt: string | undefined, options: ExecOptions, self: Command) => {
       // With --last the only positional is the prompt.
       const target = options.last === true ? { prompt: id, resume: 'last' as const } : { prompt, resume: id };
@@ -155,7 +162,7 @@ function withParentOptions(self: Command, options: ExecOptions): ExecOptions {
 
 async function runExec(
   target: { readonly prompt: string | undefined; readonly resume: string | undefined; readonly review?: ReviewTargetFlags },
-  options: ExecOptions,
+  options: ExecRunOptions,
   globals: GlobalOptions,
   io: ExecIo,
   setExitCode: (code: number) => void,
@@ -192,7 +199,10 @@ async function runExec(
   const outputSchema = options.outputSchema === undefined ? undefined : await readJson(path.resolve(io.cwd, options.outputSchema));
   // A review's prompt is its instructions (if any); what the model receives is built once the thread runs.
   const review = target.review === undefined ? undefined : reviewTargetFrom(target.review, target.prompt === undefined ? undefined : await promptFrom(target.prompt, io));
-  const prompt = review === undefined ? await promptFrom(target.prompt, io) : reviewHint(review);
+  // `resume --revert` without a prompt only reverts: nothing is read from stdin.
+  const revertOnly = options.revert !== undefined && target.prompt === undefined;
+  if ((options.keepFiles === true || options.force === true) && options.revert === undefined) throw new ExecError('RevertFlags', '--keep-files and --force go with --revert <turn-id>');
+  const prompt = review === undefined ? (revertOnly ? '' : await promptFrom(target.prompt, io)) : reviewHint(review);
   for (const image of options.image) await checkImage(path.resolve(cwd, image));
   // A spec that fails to load is a warning and the turn runs without it; --strict-config makes it an error.
   // Skills are installed by default; one turn needs no file watcher.
@@ -253,7 +263,7 @@ async function runExec(
     if (json) io.stdout(`${JSON.stringify(mapper.threadStarted(handle.threadId)[0])}\n`);
     else {
       human.banner({ version: SKEIN_VERSION, config, threadId: handle.threadId, rolloutPath: handle.path });
-      human.prompt(prompt);
+      if (!revertOnly) human.prompt(prompt);
     }
     // Killed or interrupted: stop the turn, kill its commands and close the rollout before exiting.
     const unregister = io.onTermination?.(async () => {
@@ -262,6 +272,12 @@ async function runExec(
       await handle.close();
     });
     try {
+      if (options.revert !== undefined) {
+        const reverted = await execRevert(handle, { ...options, revert: options.revert });
+        for (const line of reverted.lines) io.stderr(`${line}\n`);
+        if (!reverted.complete) setExitCode(1);
+        if (revertOnly) return;
+      }
       const schema = review === undefined ? outputSchema : REVIEW_OUTPUT_SCHEMA;
       const outcome = await handle.runTurn(input, schema === undefined ? {} : { outputSchema: schema });
       const completed = outcome.status === 'completed';

@@ -2,7 +2,7 @@
 // message as `error: …` and exits 1.
 
 /** What went wrong, for callers that switch on it. */
-export type ExecErrorCode = 'NotInGitRepository' | 'OutputFileNotWritten' | 'EphemeralResume' | 'UnsupportedApprovalPolicy';
+export type ExecErrorCode = 'NotInGitRepository' | 'OutputFileNotWritten' | 'EphemeralResume' | 'UnsupportedApprovalPolicy' | 'RevertFlags';
 
 /** A refusal or failure of `skein exec` the user can act on. */
 export class ExecError extends Error {

@@ -8,7 +8,10 @@ import path from 'node:path';
 import { LOCAL_ENVIRONMENT_ID, type CheckpointSettings } from '@skein/config';
 import type { DurableExtensionData, JsonValue } from '@skein/extension-api';
 import * as z from 'zod';
-import { GitCheckpoints, type CheckpointRunner, type PathChange, type Snapshot } from './git-checkpoints.js';
+import { LocalProcesses } from '@skein/exec-server';
+import { PathUri } from '@skein/protocol';
+import { captureCommand } from '../session/command-capture.js';
+import { GitCheckpoints, shellRunner, type CheckpointRunner, type PathChange, type Snapshot } from './git-checkpoints.js';
 
 /** The durable store checkpoints are kept in (an id no extension can take: extensions are named by package, and this scope is ours). */
 export const CHECKPOINT_STORE_ID = '@skein/checkpoints';
@@ -255,6 +258,41 @@ export class TurnCheckpoints {
       await this.#thread.take(this.#turnId, environmentId, 'after');
     }
   }
+}
+
+/**
+ * Deletes the checkpoints a thread that is not loaded left on this machine (archive and delete of a
+ * stored thread), from the records its file holds; an executor's are left to its age pruning.
+ * Returns how many repositories were pruned.
+ */
+export async function pruneLocalCheckpoints(threadId: string, recorded: readonly { readonly extensionId: string; readonly value: unknown }[]): Promise<number> {
+  const places = new Map<string, CheckpointRecord>();
+  for (const entry of recorded) {
+    if (entry.extensionId !== CHECKPOINT_STORE_ID) continue;
+    const record = CheckpointRecord.safeParse(entry.value);
+    if (record.success && record.data.environmentId === LOCAL_ENVIRONMENT_ID) places.set(`${record.data.root}\0${record.data.shadowDir}`, record.data);
+  }
+  if (places.size === 0) return 0;
+  const processes = new LocalProcesses();
+  try {
+    for (const record of places.values()) {
+      const target = { processes, cwd: PathUri.fromNativePath(record.root, 'posix'), env: hostVariables(), sandbox: null, now: () => performance.now() };
+      await new GitCheckpoints(shellRunner((argv, options) => captureCommand(target, argv, options)), { shadowDir: record.shadowDir }).prune(`${REF_ROOT}/${threadId}/`);
+    }
+  } finally {
+    await processes.close();
+  }
+  return places.size;
+}
+
+/** The variables git needs from this process (where it is, whose home), nothing else. */
+function hostVariables(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ['PATH', 'HOME', 'LANG']) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
 }
 
 /** A store that lives as long as the session (an ephemeral thread's, or a host that gave none). */
