@@ -142,7 +142,7 @@ describe('pruneLocalCheckpoints', () => {
     if (!('commit' in snapshot)) throw new Error(snapshot.unavailable);
     await checkpoints().snapshot('refs/skein/checkpoints/thread-2/turn-1/before', settings, { message: 'm', prunePrefix: '', nowMs: Date.now() });
     const record = { turnId: 'turn-1', environmentId: 'local', root: dir, shadowDir: '', before: snapshot.commit, takenAtMs: 1 };
-    const pruned = await pruneLocalCheckpoints('thread-1', [{ extensionId: CHECKPOINT_STORE_ID, value: record }, { extensionId: 'other', value: record }, { extensionId: CHECKPOINT_STORE_ID, value: { ...record, environmentId: 'remote' } }]);
+    const pruned = await pruneLocalCheckpoints('thread-1', [{ extensionId: CHECKPOINT_STORE_ID, value: record }, { extensionId: 'other', value: record }, { extensionId: CHECKPOINT_STORE_ID, value: { ...record, environmentId: 'remote' } }], { processes, env: { PATH: process.env['PATH'] }, now: () => performance.now() });
     expect(pruned).toBe(1);
     expect(git('for-each-ref', '--format=%(refname)', 'refs/skein/').trim()).toBe('refs/skein/checkpoints/thread-2/turn-1/before');
   });

@@ -42,7 +42,7 @@ async function pruneCheckpoints(context: MethodContext, threadId: string): Promi
   const hub = hubOf(context);
   try {
     if (hub.isLoaded(threadId)) await hub.loaded(threadId).handle.pruneCheckpoints();
-    else await pruneLocalCheckpoints(threadId, (await (await hub.store()).loadThread(threadId)).extensionState);
+    else await pruneLocalCheckpoints(threadId, (await (await hub.store()).loadThread(threadId)).extensionState, hub.hostCommands);
   } catch {
     // Best effort by design: archiving or deleting the thread does not wait on its checkpoints.
   }

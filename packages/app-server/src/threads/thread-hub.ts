@@ -3,7 +3,7 @@
 // and answers thread questions from the rollout store for the rest.
 import path from 'node:path';
 import type { Config } from '@skein/config';
-import { withPrimaryWorkspaceRoots, type SelectedEnvironment, type ThreadHandle, type ThreadManager } from '@skein/core';
+import { withPrimaryWorkspaceRoots, type SelectedEnvironment, type ThreadEnvironment, type ThreadHandle, type ThreadManager } from '@skein/core';
 import type { ExtensionRegistry } from '@skein/extension-api';
 import type { ThreadStartParams, ThreadForkParams, ThreadResumeParams } from '@skein/protocol';
 import type { LoadedThread, ThreadStore, ThreadSummary } from '@skein/rollout';
@@ -93,6 +93,11 @@ export class ThreadHub {
   /** Every loaded thread that has a session attached. */
   attached(): LiveThread[] {
     return [...this.#threads.values()].filter((thread) => thread.attached);
+  }
+
+  /** Where the host's own commands run on this machine: the local environment's processes and variables, and the clock for their deadlines. */
+  get hostCommands(): { readonly processes: ThreadEnvironment['processes']; readonly env: ThreadEnvironment['env']; readonly now: () => number } {
+    return { processes: this.options.environment.processes, env: this.options.environment.env, now: () => this.server.now() };
   }
 
   isLoaded(threadId: string): boolean {

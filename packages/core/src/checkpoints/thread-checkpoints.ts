@@ -8,7 +8,7 @@ import path from 'node:path';
 import { LOCAL_ENVIRONMENT_ID, type CheckpointSettings } from '@skein/config';
 import type { DurableExtensionData, JsonValue } from '@skein/extension-api';
 import * as z from 'zod';
-import { LocalProcesses } from '@skein/exec-server';
+import type { ExecutorProcesses } from '@skein/exec-server';
 import { PathUri } from '@skein/protocol';
 import { captureCommand } from '../session/command-capture.js';
 import { GitCheckpoints, shellRunner, type CheckpointRunner, type PathChange, type Snapshot } from './git-checkpoints.js';
@@ -265,34 +265,23 @@ export class TurnCheckpoints {
  * stored thread), from the records its file holds; an executor's are left to its age pruning.
  * Returns how many repositories were pruned.
  */
-export async function pruneLocalCheckpoints(threadId: string, recorded: readonly { readonly extensionId: string; readonly value: unknown }[]): Promise<number> {
+export async function pruneLocalCheckpoints(
+  threadId: string,
+  recorded: readonly { readonly extensionId: string; readonly value: unknown }[],
+  host: { readonly processes: ExecutorProcesses; readonly env: Readonly<Record<string, string | undefined>>; readonly now: () => number },
+): Promise<number> {
   const places = new Map<string, CheckpointRecord>();
   for (const entry of recorded) {
     if (entry.extensionId !== CHECKPOINT_STORE_ID) continue;
     const record = CheckpointRecord.safeParse(entry.value);
     if (record.success && record.data.environmentId === LOCAL_ENVIRONMENT_ID) places.set(`${record.data.root}\0${record.data.shadowDir}`, record.data);
   }
-  if (places.size === 0) return 0;
-  const processes = new LocalProcesses();
-  try {
-    for (const record of places.values()) {
-      const target = { processes, cwd: PathUri.fromNativePath(record.root, 'posix'), env: hostVariables(), sandbox: null, now: () => performance.now() };
-      await new GitCheckpoints(shellRunner((argv, options) => captureCommand(target, argv, options)), { shadowDir: record.shadowDir }).prune(`${REF_ROOT}/${threadId}/`);
-    }
-  } finally {
-    await processes.close();
+  const env = Object.fromEntries(Object.entries(host.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  for (const record of places.values()) {
+    const target = { processes: host.processes, cwd: PathUri.fromNativePath(record.root, 'posix'), env, sandbox: null, now: host.now };
+    await new GitCheckpoints(shellRunner((argv, options) => captureCommand(target, argv, options)), { shadowDir: record.shadowDir }).prune(`${REF_ROOT}/${threadId}/`);
   }
   return places.size;
-}
-
-/** The variables git needs from this process (where it is, whose home), nothing else. */
-function hostVariables(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of ['PATH', 'HOME', 'LANG']) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  return env;
 }
 
 /** A store that lives as long as the session (an ephemeral thread's, or a host that gave none). */
