@@ -2,7 +2,7 @@
 // index, and a restore writes files back, without touching the user's index, HEAD, branches or stash.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { checkpointSettings } from '@skein/config';
@@ -146,4 +146,51 @@ describe('pruneLocalCheckpoints', () => {
     expect(pruned).toBe(1);
     expect(git('for-each-ref', '--format=%(refname)', 'refs/skein/').trim()).toBe('refs/skein/checkpoints/thread-2/turn-1/before');
   });
+});
+
+/** A file of `size` bytes that takes no disk: created empty, then extended. */
+function sparseFile(file: string, size: number): void {
+  writeFileSync(file, '');
+  truncateSync(file, size);
+}
+
+describe('a large repository', () => {
+  it('checkpoints 10,000 tracked files beside a 200 MB ignored folder, leaving the folder out', async () => {
+    git('init', '-q', '-b', 'main');
+    // No background gc racing the test's cleanup after 10,000 objects.
+    git('config', 'gc.auto', '0');
+    writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\nbuild/\n');
+    for (let folder = 0; folder < 100; folder += 1) {
+      mkdirSync(path.join(dir, 'src', String(folder)), { recursive: true });
+      for (let file = 0; file < 100; file += 1) writeFileSync(path.join(dir, 'src', String(folder), `${file}.ts`), `export const value = ${folder * 100 + file};\n`);
+    }
+    git('add', '.');
+    git('commit', '-qm', 'ten thousand files');
+    // 2,000 files of 100 KB (sparse: the test writes no 200 MB) and one 150 MB build output.
+    mkdirSync(path.join(dir, 'node_modules', 'big'), { recursive: true });
+    for (let file = 0; file < 2000; file += 1) sparseFile(path.join(dir, 'node_modules', 'big', `${file}.js`), 100 * 1024);
+    mkdirSync(path.join(dir, 'build'));
+    sparseFile(path.join(dir, 'build', 'bundle.bin'), 150 * 1024 * 1024);
+    const defaults = checkpointSettings(undefined, undefined);
+
+    const cp = checkpoints();
+    const before = await cp.snapshot('refs/skein/checkpoints/t/1/before', defaults, { message: 'm', prunePrefix: '', nowMs: Date.now() });
+    if (!('commit' in before)) throw new Error(before.unavailable);
+    expect([...before.skipped].sort()).toEqual(['build/bundle.bin', 'node_modules/']);
+    expect(git('ls-tree', '-r', '--name-only', before.commit).trim().split('\n')).toHaveLength(10_001);
+    // No blob of the ignored folder or the build output went into the repository.
+    const sizes = git('cat-file', '--batch-all-objects', '--batch-check=%(objecttype) %(objectsize)').trim().split('\n');
+    expect(sizes.filter((line) => line.startsWith('blob ') && Number(line.slice(5)) >= 100 * 1024)).toEqual([]);
+
+    writeFileSync(path.join(dir, 'src', '7', '7.ts'), 'changed\n');
+    rmSync(path.join(dir, 'src', '8'), { recursive: true });
+    const after = await cp.snapshot('refs/skein/checkpoints/t/1/after', defaults, { message: 'm', prunePrefix: '', nowMs: Date.now() });
+    if (!('commit' in after)) throw new Error(after.unavailable);
+    const back = await cp.changes(after.commit, before.commit);
+    expect(back.size).toBe(101);
+    await cp.restore(before.commit, [...back.keys()], []);
+    expect(readFileSync(path.join(dir, 'src', '7', '7.ts'), 'utf8')).toBe('export const value = 707;\n');
+    expect(readdirSync(path.join(dir, 'src', '8'))).toHaveLength(100);
+    expect(statSync(path.join(dir, 'build', 'bundle.bin')).size).toBe(150 * 1024 * 1024);
+  }, 60_000);
 });
