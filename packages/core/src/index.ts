@@ -167,3 +167,7 @@ export type { MultiAgentMode } from './agents/agent-instructions.js';
 export type { RevertOptions, RevertResult } from './session/thread-revert.js';
 export type { EnvironmentRestore, RestoredFile } from './checkpoints/thread-checkpoints.js';
 export { pruneLocalCheckpoints } from './checkpoints/thread-checkpoints.js';
+export { CheckpointError, GitCheckpoints, shellRunner } from './checkpoints/git-checkpoints.js';
+export type { CheckpointPlace, CheckpointRunner, PathChange, Snapshot, SnapshotUnavailable } from './checkpoints/git-checkpoints.js';
+export { captureCommand } from './session/command-capture.js';
+export type { CaptureTarget } from './session/command-capture.js';
