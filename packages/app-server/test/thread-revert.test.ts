@@ -140,4 +140,43 @@ describe('thread/revert', () => {
     await restarted.request('thread/delete', { threadId: deleted });
     expect(refsOf(deleted)).toEqual([]);
   });
+
+  it('forks at a turn into a new worktree holding the files that turn left, over the commit HEAD was', async () => {
+    const { home, model } = scenario();
+    const workspace = home.workspace;
+    userRepository(workspace);
+    model.expect([
+      sse(functionCall('exec_command', { cmd: 'printf one > a.txt && printf changed > edit.txt' }, { callId: 'call_one' }), completed()),
+      sse(assistantMessage('One.'), completed()),
+      sse(functionCall('exec_command', { cmd: 'printf two > a.txt && printf b > b.txt' }, { callId: 'call_two' }), completed()),
+      sse(assistantMessage('Two.'), completed()),
+      sse(assistantMessage('Just talking.'), completed()),
+    ]);
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client, { sandbox: 'danger-full-access' });
+    const turnOne = await runTurn(client, threadId, 'One.');
+    await runTurn(client, threadId, 'Two.');
+    const userState = userGitState(workspace);
+    const dest = path.join(path.dirname(workspace), 'forked');
+
+    const forked = (await client.request('thread/fork', { threadId, lastTurnId: turnOne, worktree: { path: dest } })) as { thread: { id: string }; cwd: string; worktree: { path: string; commit: string } };
+
+    expect(forked.worktree.path).toBe(dest);
+    expect(forked.cwd).toBe(dest);
+    expect(readFileSync(path.join(dest, 'a.txt'), 'utf8')).toBe('one');
+    expect(readFileSync(path.join(dest, 'edit.txt'), 'utf8')).toBe('changed');
+    expect(existsSync(path.join(dest, 'b.txt'))).toBe(false);
+    // The worktree sits on the user's commit; the turn's work shows as changes, untracked files stay untracked.
+    expect(git(dest, 'rev-parse', 'HEAD')).toBe(git(workspace, 'rev-parse', 'HEAD'));
+    expect(git(dest, 'status', '--porcelain').split('\n').filter((line) => line !== '').sort()).toEqual([' M edit.txt', '?? a.txt', '?? staged.txt']);
+    // The source's files and the user's git state are as they were.
+    expect(readFileSync(path.join(workspace, 'a.txt'), 'utf8')).toBe('two');
+    expect(userGitState(workspace)).toBe(userState);
+    expect(client.schemaFailures).toEqual([]);
+
+    // A thread that never wrote has no checkpoint to start a worktree from.
+    const talker = await scenario().startThread(client, { sandbox: 'danger-full-access' });
+    await runTurn(client, talker, 'Talk.');
+    await expect(client.request('thread/fork', { threadId: talker, worktree: {} })).rejects.toThrow(/-32600: Invalid request: no checkpoint on this machine records the files at the fork point/);
+  });
 });

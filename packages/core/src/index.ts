@@ -171,3 +171,5 @@ export { CheckpointError, GitCheckpoints, shellRunner } from './checkpoints/git-
 export type { CheckpointPlace, CheckpointRunner, PathChange, Snapshot, SnapshotUnavailable } from './checkpoints/git-checkpoints.js';
 export { captureCommand } from './session/command-capture.js';
 export type { CaptureTarget } from './session/command-capture.js';
+export { forkIntoWorktree } from './checkpoints/checkpoint-worktree.js';
+export type { ForkPoint, ForkWorktree } from './checkpoints/checkpoint-worktree.js';

@@ -18,6 +18,7 @@ import { AppServerRequestError } from '../app-server-error.js';
 import { checkWorkspaceRoots, selectEnvironment } from '../environments/environment-selection.js';
 import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
 import { paginate } from '../pagination.js';
+import { forkWorktree } from './fork-worktree.js';
 import { resumeExtras } from './resume-extras.js';
 import { turnsPage } from './thread-turns-list.js';
 import type { WireObject } from '../threads/thread-items.js';
@@ -123,7 +124,10 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       async handle(params, context) {
         const hub = hubOf(context);
         checkWorkspaceRoots(params.runtimeWorkspaceRoots);
-        const { thread, response } = await hub.fork(params, context.connection);
+        // A fork into a worktree works there: its files as the source's checkpoints recorded them.
+        const worktree = await forkWorktree(params, context);
+        const { thread, response } = await hub.fork(worktree === undefined ? params : { ...params, cwd: worktree.cwd }, context.connection);
+        if (worktree !== undefined) response['worktree'] = { path: worktree.path, commit: worktree.commit };
         if (params.excludeTurns !== true) context.connection.notify('deprecationNotice', { summary: FULL_HISTORY_DEPRECATION, details: null });
         // The thread exists now: a turn list that cannot be read costs the notification its turn id, not the fork.
         const turns = params.excludeTurns === true ? await hub.recordedTurns(thread.id).catch((): WireObject[] => []) : (((response['thread'] as WireObject)['turns'] ?? []) as WireObject[]);

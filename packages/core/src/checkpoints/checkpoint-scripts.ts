@@ -153,3 +153,14 @@ export const PRUNE_SCRIPT = String.raw`set -u
 ${LOCATE}
 git for-each-ref --format='delete %(refname)' "$1" | git update-ref --stdin
 `;
+
+/**
+ * Adds a worktree at the first argument, detached at the second (a commit of the user's), holding
+ * the third's files (a snapshot) as changes on top of it: what was untracked stays untracked.
+ */
+export const WORKTREE_SCRIPT = String.raw`set -u
+${LOCATE}
+dest=$1; base=$2; snapshot=$3
+git worktree add -q --no-checkout --detach "$dest" "$base" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+cd "$dest" && git read-tree "$snapshot" && git checkout-index -a -q && git reset -q
+`;

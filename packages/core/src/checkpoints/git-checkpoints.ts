@@ -2,7 +2,7 @@
 // environment's machine and parses what it printed. Nothing here knows about threads or turns.
 import type { CheckpointSettings } from '@skein/config';
 import type { CommandCapture } from '../session/command-capture.js';
-import { DIFF_SCRIPT, GIT_ENVIRONMENT, NOT_A_WORKSPACE_EXIT, PATCH_SCRIPT, PRUNE_SCRIPT, RESTORE_SCRIPT, SNAPSHOT_SCRIPT, TOO_MANY_FILES_EXIT } from './checkpoint-scripts.js';
+import { DIFF_SCRIPT, GIT_ENVIRONMENT, NOT_A_WORKSPACE_EXIT, PATCH_SCRIPT, PRUNE_SCRIPT, RESTORE_SCRIPT, SNAPSHOT_SCRIPT, TOO_MANY_FILES_EXIT, WORKTREE_SCRIPT } from './checkpoint-scripts.js';
 
 /** Runs a script with positional arguments and variables on the environment, in its cwd. */
 export type CheckpointRunner = (script: string, args: readonly string[], env: Readonly<Record<string, string>>) => Promise<CommandCapture>;
@@ -91,6 +91,12 @@ export class GitCheckpoints {
     if (capture.exitCode === 1 && capture.stdout !== '') return nulList(capture.stdout);
     succeeded(capture, 'restore');
     return [];
+  }
+
+  /** A new worktree at `dest` (native) with `snapshot`'s files over its parent commit (itself when it has none). */
+  async worktree(dest: string, snapshot: string): Promise<void> {
+    const base = await this.#run('git rev-parse -q --verify "$1^" || echo "$1"', [snapshot], this.#variables());
+    succeeded(await this.#run(WORKTREE_SCRIPT, [dest, succeeded(base, 'worktree').trim(), snapshot], this.#variables()), 'worktree');
   }
 
   /** Deletes every ref under `prefix`. */

@@ -18,7 +18,7 @@ export const CHECKPOINT_STORE_ID = '@skein/checkpoints';
 const REF_ROOT = 'refs/skein/checkpoints';
 
 /** One environment's checkpoint around one turn. */
-const CheckpointRecord = z.object({
+export const CheckpointRecord = z.object({
   turnId: z.string(),
   environmentId: z.string(),
   /** The work tree's root on that machine (native). */
@@ -31,7 +31,7 @@ const CheckpointRecord = z.object({
   /** When the checkpoint was taken (ms since the epoch): the order turns wrote in. */
   takenAtMs: z.number(),
 });
-type CheckpointRecord = z.infer<typeof CheckpointRecord>;
+export type CheckpointRecord = z.infer<typeof CheckpointRecord>;
 
 /** The thread's durable store for checkpoint records, with its keys. */
 export interface CheckpointStore extends DurableExtensionData {
@@ -268,20 +268,35 @@ export class TurnCheckpoints {
 export async function pruneLocalCheckpoints(
   threadId: string,
   recorded: readonly { readonly extensionId: string; readonly value: unknown }[],
-  host: { readonly processes: ExecutorProcesses; readonly env: Readonly<Record<string, string | undefined>>; readonly now: () => number },
+  host: HostCommands,
 ): Promise<number> {
   const places = new Map<string, CheckpointRecord>();
-  for (const entry of recorded) {
-    if (entry.extensionId !== CHECKPOINT_STORE_ID) continue;
-    const record = CheckpointRecord.safeParse(entry.value);
-    if (record.success && record.data.environmentId === LOCAL_ENVIRONMENT_ID) places.set(`${record.data.root}\0${record.data.shadowDir}`, record.data);
-  }
-  const env = Object.fromEntries(Object.entries(host.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  for (const record of places.values()) {
-    const target = { processes: host.processes, cwd: PathUri.fromNativePath(record.root, 'posix'), env, sandbox: null, now: host.now };
-    await new GitCheckpoints(shellRunner((argv, options) => captureCommand(target, argv, options)), { shadowDir: record.shadowDir }).prune(`${REF_ROOT}/${threadId}/`);
-  }
+  for (const record of localRecords(recorded)) places.set(`${record.root}\0${record.shadowDir}`, record);
+  for (const record of places.values()) await localCheckpoints(record, host).prune(`${REF_ROOT}/${threadId}/`);
   return places.size;
+}
+
+/** The checkpoint records of this machine among a thread file's durable stores. */
+export function localRecords(recorded: readonly { readonly extensionId: string; readonly value: unknown }[]): CheckpointRecord[] {
+  return recorded.flatMap((entry) => {
+    if (entry.extensionId !== CHECKPOINT_STORE_ID) return [];
+    const record = CheckpointRecord.safeParse(entry.value);
+    return record.success && record.data.environmentId === LOCAL_ENVIRONMENT_ID ? [record.data] : [];
+  });
+}
+
+/** What the host runs its own commands on this machine with. */
+export interface HostCommands {
+  readonly processes: ExecutorProcesses;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly now: () => number;
+}
+
+/** The checkpoint operations of `record`'s repository on this machine. */
+export function localCheckpoints(record: CheckpointRecord, host: HostCommands): GitCheckpoints {
+  const env = Object.fromEntries(Object.entries(host.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const target = { processes: host.processes, cwd: PathUri.fromNativePath(record.root, 'posix'), env, sandbox: null, now: host.now };
+  return new GitCheckpoints(shellRunner((argv, options) => captureCommand(target, argv, options)), { shadowDir: record.shadowDir });
 }
 
 /** A store that lives as long as the session (an ephemeral thread's, or a host that gave none). */

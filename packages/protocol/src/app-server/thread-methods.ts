@@ -33,6 +33,11 @@ export const ThreadForkParams = lazySchema(() => z.object({
   /** Fork up to and with this turn. */
   lastTurnId: z.string().nullish(),
   threadSource: z.string().nullish(),
+  /**
+   * Skein's own: start the fork in a new git worktree holding the files as the source thread's
+   * checkpoints recorded them at the fork point (`path`: where; default under `$CODEX_HOME/worktrees`).
+   */
+  worktree: z.object({ path: z.string().min(1).nullish() }).nullish(),
 }));
 export type ThreadForkParams = z.infer<typeof ThreadForkParams>;
 
