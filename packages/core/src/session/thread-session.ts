@@ -36,9 +36,9 @@ import { ThreadSessionError, type ActiveTurn, type TurnSlot } from './active-tur
 import { InjectedItems } from './injected-items.js';
 import { turnLifecycleHooks } from './hook-turn-events.js';
 import { openTurn } from './turn-opening.js';
-import { threadEnvironmentHooks, unconfinedTarget } from './environment-hooks.js';
-import { memoryCheckpointStore, ThreadCheckpoints } from '../checkpoints/thread-checkpoints.js';
-import { shellRunner } from '../checkpoints/git-checkpoints.js';
+import { threadEnvironmentHooks } from './environment-hooks.js';
+import type { ThreadCheckpoints } from '../checkpoints/thread-checkpoints.js';
+import { sessionCheckpoints } from './session-checkpoints.js';
 import { revertThread, type RevertOptions, type RevertResult } from './thread-revert.js';
 import { ThreadHooks } from './thread-hooks.js';
 import { OfferedToolsRecord } from './offered-tools-record.js';
@@ -171,17 +171,14 @@ export class ThreadSession {
     this.#tokens = new TokenAccounting(emit, () => effectiveContextWindow(this.#model));
     this.history = new ThreadHistory({ toolOutputTokenLimit: options.config.toolOutputTokenLimit ?? DEFAULT_TOOL_OUTPUT_TOKEN_LIMIT, uuid: this.#uuid, onRecorded: (items) => options.recorder.recordItems(items) });
     this.history.setInstructions(baseInstructionsFor(options.config, options.baseInstructions));
-    this.#checkpoints = new ThreadCheckpoints({
+    this.#checkpoints = sessionCheckpoints({
       threadId: options.threadId,
-      store: options.checkpointStore ?? memoryCheckpointStore(),
+      store: options.checkpointStore,
       nowMs: () => options.clock.now().getTime(),
-      settings: () => this.#config.checkpoints,
-      homeDir: () => this.#config.homeDir,
-      cwdOf: (environmentId) => this.environments.cwdOf(environmentId, this.#config),
-      target: (environmentId) => {
-        const target = unconfinedTarget(this.environments, this.#turns.running?.environments, environmentId, this.#config, options.clock.monotonicMs);
-        return target === undefined ? undefined : { runner: shellRunner((argv, capture) => captureCommand(target, argv, capture)) };
-      },
+      monotonicMs: options.clock.monotonicMs,
+      config: () => this.#config,
+      environments: this.environments,
+      running: () => this.#turns.running?.environments,
       warn: (message) => emit({ type: 'warning', message }),
     });
     this.#userShell = new ThreadUserShell({
