@@ -185,7 +185,7 @@ export class ThreadCheckpoints {
     const git = new GitCheckpoints(target.runner, { shadowDir: first.shadowDir });
     const native = (file: string) => joinNative(first.root, file);
     try {
-      const now = await git.snapshot(`${REF_ROOT}/${this.#options.threadId}/revert-${this.#options.nowMs()}`, { ...this.#options.settings(), mode: 'on' }, { message: 'skein: before a revert', prunePrefix: '', nowMs: this.#options.nowMs() });
+      const now = await git.snapshot(`${REF_ROOT}/${this.#options.threadId}/revert-${this.#options.nowMs()}`, this.#options.settings(), { message: 'skein: before a revert', prunePrefix: '', nowMs: this.#options.nowMs() });
       if (!('commit' in now)) return { ...empty, error: now.unavailable };
       // Each file the turns wrote, and the state the last of them left it in.
       const expected = new Map<string, string>();

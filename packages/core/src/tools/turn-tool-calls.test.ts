@@ -106,4 +106,31 @@ describe('TurnToolCalls', () => {
     ]);
     expect(approvalsFor).toEqual(['first', 'second', 'second', 'second']);
   });
+
+  it('checkpoints the environment before a call that may write, also one a tool makes, and not before read-only calls', async () => {
+    const [first, second] = ['first', 'second'].map((id) => ({ ...testToolContext().environment!, id }));
+    const tool = (name: string, options: { parallel?: boolean; relay?: string } = {}) =>
+      defineFunctionTool({
+        ...(options.parallel === true ? { parallel: true } : {}),
+        spec: { type: 'function', name, description: '', strict: false, parameters: noArgs },
+        arguments: z.object({}),
+        handle: (_args, context) => (options.relay === undefined ? Promise.resolve({ output: name, success: true }) : context.dispatch(options.relay, {})),
+      });
+    const checkpointed: string[] = [];
+    const routed = new TurnToolCalls({
+      router: new ToolRouter([tool('write'), tool('read', { parallel: true }), tool('update_plan'), tool('exec', { relay: 'write' })]),
+      environment: first,
+      environments: [first!, second!],
+      approvals: () => testToolContext().approvals,
+      emit: () => undefined,
+      newCallId: () => 'nested',
+      beforeWrite: (environmentId) => {
+        checkpointed.push(environmentId);
+        return Promise.resolve();
+      },
+    });
+    await routed.runAll([call('read', 'a'), call('update_plan', 'b'), call('write', 'c', { environment_id: 'second' }), call('exec', 'd')], turn);
+    // The cell itself is not checked; the write it makes is, where it runs.
+    expect(checkpointed).toEqual(['second', 'first']);
+  });
 });

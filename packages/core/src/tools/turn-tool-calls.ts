@@ -126,7 +126,7 @@ export class TurnToolCalls {
   /** Lets the turn checkpoint the call's environment first when the call may write there. */
   async #beforeWrite(call: ToolCall, context: ToolContext): Promise<void> {
     const { beforeWrite, router } = this.#options;
-    if (beforeWrite === undefined || context.environment === undefined || NEVER_WRITES.has(call.name) || router.isParallel(call)) return;
+    if (beforeWrite === undefined || context.environment === undefined || (call.namespace === undefined && NEVER_WRITES.has(call.name)) || router.isParallel(call)) return;
     await beforeWrite(context.environment.id);
   }
 
