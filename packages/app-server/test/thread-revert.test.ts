@@ -179,4 +179,25 @@ describe('thread/revert', () => {
     await runTurn(client, talker, 'Talk.');
     await expect(client.request('thread/fork', { threadId: talker, worktree: {} })).rejects.toThrow(/-32600: Invalid request: no checkpoint on this machine records the files at the fork point/);
   });
+
+  it('warns once per thread of untracked files too large to checkpoint, and never of ignored ones', async () => {
+    const { home, model } = scenario();
+    scenario().configure({ after: '\n[skein.checkpoints]\nmax_file_bytes = 1024\n' });
+    const workspace = home.workspace;
+    userRepository(workspace);
+    writeFileSync(path.join(workspace, 'dataset.csv'), 'x'.repeat(4096));
+    writeFileSync(path.join(workspace, 'node_modules', 'dep', 'big.js'), 'y'.repeat(4096));
+    model.expect([
+      sse(functionCall('exec_command', { cmd: 'printf a > a.txt' }, { callId: 'call_a' }), completed()),
+      sse(assistantMessage('A.'), completed()),
+      sse(functionCall('exec_command', { cmd: 'printf b > b.txt' }, { callId: 'call_b' }), completed()),
+      sse(assistantMessage('B.'), completed()),
+    ]);
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client, { sandbox: 'danger-full-access' });
+    await runTurn(client, threadId, 'A.');
+    await runTurn(client, threadId, 'B.');
+    const warnings = client.notificationsOf('warning').map((params) => (params as { message: string }).message);
+    expect(warnings).toEqual(["checkpoints on 'local' leave out 1 untracked entry over their size limits (dataset.csv); a revert cannot restore it"]);
+  });
 });

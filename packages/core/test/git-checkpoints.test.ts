@@ -18,8 +18,8 @@ let processes: LocalProcesses;
 const settings = checkpointSettings({ max_file_bytes: 1024, max_dir_files: 5 }, undefined);
 const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
 
-function checkpoints(shadowDir = ''): GitCheckpoints {
-  const target = { processes, cwd: PathUri.fromNativePath(dir, 'posix'), env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir }, sandbox: null, now: () => performance.now() };
+function checkpoints(shadowDir = '', cwd = dir): GitCheckpoints {
+  const target = { processes, cwd: PathUri.fromNativePath(cwd, 'posix'), env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir }, sandbox: null, now: () => performance.now() };
   return new GitCheckpoints(shellRunner((argv, options) => captureCommand(target, argv, options)), { shadowDir });
 }
 
@@ -82,7 +82,8 @@ describe('GitCheckpoints', () => {
     const snapshot = await cp.snapshot('refs/skein/checkpoints/t/1/before', settings, { message: 'before', prunePrefix: 'refs/skein/checkpoints/', nowMs: Date.now() });
     if (!('commit' in snapshot)) throw new Error(snapshot.unavailable);
     expect(snapshot.root).toBe(dir);
-    expect([...snapshot.skipped].sort()).toEqual(['big/', 'huge-untracked.bin']);
+    expect(snapshot.skipped).toEqual(['huge-untracked.bin']);
+    expect(snapshot.skippedIgnored).toEqual(['big/']);
     expect(git('ls-tree', '-r', '--name-only', snapshot.commit).trim().split('\n').sort()).toEqual(['.gitignore', 'build/out.js', 'debug.log', 'link', 'script.sh', 'staged.txt', 'tracked.txt', 'untracked.txt']);
     expect(userGitState()).toBe(userState);
 
@@ -108,6 +109,16 @@ describe('GitCheckpoints', () => {
 
     await cp.prune('refs/skein/checkpoints/t/');
     expect(git('for-each-ref', 'refs/skein/')).toBe('');
+  });
+
+  it('leaves a folder the repository ignores to a private repository of its own', async () => {
+    git('init', '-q', '-b', 'main');
+    writeFileSync(path.join(dir, '.gitignore'), 'scratch/\n');
+    mkdirSync(path.join(dir, 'scratch'));
+    const inside = path.join(dir, 'scratch');
+    expect(await checkpoints('', inside).snapshot('refs/skein/checkpoints/t/1/before', settings, { message: 'm', prunePrefix: '', nowMs: Date.now() })).toEqual({ unavailable: `the git repository at ${dir} ignores this folder` });
+    const shadow = await checkpoints(path.join(dir, '.git', 'shadow-for-test'), inside).snapshot('refs/skein/checkpoints/t/1/before', settings, { message: 'm', prunePrefix: '', nowMs: Date.now() });
+    expect(shadow).toMatchObject({ root: inside });
   });
 
   it('says there is nothing to checkpoint outside git, and uses a private repository when asked to', async () => {
@@ -176,7 +187,8 @@ describe('a large repository', () => {
     const cp = checkpoints();
     const before = await cp.snapshot('refs/skein/checkpoints/t/1/before', defaults, { message: 'm', prunePrefix: '', nowMs: Date.now() });
     if (!('commit' in before)) throw new Error(before.unavailable);
-    expect([...before.skipped].sort()).toEqual(['build/bundle.bin', 'node_modules/']);
+    expect(before.skipped).toEqual([]);
+    expect([...before.skippedIgnored].sort()).toEqual(['build/bundle.bin', 'node_modules/']);
     expect(git('ls-tree', '-r', '--name-only', before.commit).trim().split('\n')).toHaveLength(10_001);
     // No blob of the ignored folder or the build output went into the repository.
     const sizes = git('cat-file', '--batch-all-objects', '--batch-check=%(objecttype) %(objectsize)').trim().split('\n');

@@ -33,12 +33,14 @@ command -v git >/dev/null 2>&1 || { echo "git is not installed" >&2; exit ${NOT_
 # A private repository under the executor user's home is named from it (~/...).
 case "$SKEIN_CP_SHADOW_DIR" in "~/"*) SKEIN_CP_SHADOW_DIR="$HOME/$(printf '%s' "$SKEIN_CP_SHADOW_DIR" | cut -c3-)" ;; esac
 if [ -n "$SKEIN_CP_SHADOW_DIR" ]; then
-  if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then echo "inside a git work tree" >&2; exit ${NOT_A_WORKSPACE_EXIT}; fi
+  # A folder a repository ignores is not that repository's: it may have a private one.
+  if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && ! git check-ignore -q . 2>/dev/null; then echo "inside a git work tree" >&2; exit ${NOT_A_WORKSPACE_EXIT}; fi
   [ -d "$SKEIN_CP_SHADOW_DIR/objects" ] || git init -q --bare "$SKEIN_CP_SHADOW_DIR" >/dev/null || exit 1
   GIT_DIR=$SKEIN_CP_SHADOW_DIR; GIT_WORK_TREE=$(pwd -P); export GIT_DIR GIT_WORK_TREE
   root=$GIT_WORK_TREE; gitdir=$GIT_DIR
 else
   root=$(git rev-parse --show-toplevel 2>/dev/null) || { echo "not a git work tree" >&2; exit ${NOT_A_WORKSPACE_EXIT}; }
+  if git check-ignore -q . 2>/dev/null; then echo "the git repository at $root ignores this folder" >&2; exit ${NOT_A_WORKSPACE_EXIT}; fi
   gitdir=$(git rev-parse --absolute-git-dir) || exit 1
 fi
 cd "$root" || exit 1
@@ -49,7 +51,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 /**
  * Takes a snapshot of the work tree into the ref SKEIN_CP_REF and prints `root`, the commit, then
- * the NUL-separated entries it left out. Tracked files are always kept; an untracked or ignored
+ * the NUL-separated untracked entries it left out, then the ignored ones. Tracked files are always kept; an untracked or ignored
  * file over SKEIN_CP_MAX_BYTES, and a folder of them holding more than SKEIN_CP_MAX_DIR_FILES files,
  * are left out. Refs under SKEIN_CP_PRUNE_PREFIX committed before SKEIN_CP_PRUNE_BEFORE (Unix
  * seconds) are deleted on the way.
@@ -102,7 +104,9 @@ if [ -n "$SKEIN_CP_PRUNE_PREFIX" ]; then
   done | git update-ref --stdin || true
 fi
 printf '%s\n%s\n--skipped--\n' "$root" "$commit"
-cat "$tmp/skipped.untracked" "$tmp/skipped.ignored"
+cat "$tmp/skipped.untracked"
+printf '\n--ignored--\n'
+cat "$tmp/skipped.ignored"
 `;
 
 /**

@@ -21,7 +21,10 @@ export interface CheckpointPlace {
 export interface Snapshot {
   readonly root: string;
   readonly commit: string;
+  /** Untracked entries over the caps: work the user may expect back. */
   readonly skipped: readonly string[];
+  /** Ignored entries over the caps (build output, dependencies). */
+  readonly skippedIgnored: readonly string[];
 }
 
 /** Why no snapshot could be taken: nothing to checkpoint here (no git, not a work tree, too many files). */
@@ -60,9 +63,15 @@ export class GitCheckpoints {
     if (capture.exitCode === NOT_A_WORKSPACE_EXIT || capture.exitCode === TOO_MANY_FILES_EXIT) return { unavailable: capture.stderr.trim() || 'nothing to checkpoint here' };
     const stdout = succeeded(capture, 'snapshot');
     const marker = stdout.indexOf('\n--skipped--\n');
+    const ignoredMarker = stdout.lastIndexOf('\n--ignored--\n');
     const [root, commit] = stdout.slice(0, marker).split('\n');
-    if (marker < 0 || root === undefined || commit === undefined || !/^[0-9a-f]{40,64}$/.test(commit)) throw new CheckpointError(`the snapshot printed nothing usable: ${stdout.slice(0, 200)}`);
-    return { root, commit, skipped: nulList(stdout.slice(marker + '\n--skipped--\n'.length)) };
+    if (marker < 0 || ignoredMarker < marker || root === undefined || commit === undefined || !/^[0-9a-f]{40,64}$/.test(commit)) throw new CheckpointError(`the snapshot printed nothing usable: ${stdout.slice(0, 200)}`);
+    return {
+      root,
+      commit,
+      skipped: nulList(stdout.slice(marker + '\n--skipped--\n'.length, ignoredMarker)),
+      skippedIgnored: nulList(stdout.slice(ignoredMarker + '\n--ignored--\n'.length)),
+    };
   }
 
   /** What differs between `from` and `to`, path by path (only `paths` when given). */

@@ -81,6 +81,8 @@ export interface EnvironmentRestore {
 /** The checkpoints of one thread. */
 export class ThreadCheckpoints {
   readonly #options: ThreadCheckpointsOptions;
+  /** Left-out entries already told, per environment. */
+  readonly #warned = new Set<string>();
 
   constructor(options: ThreadCheckpointsOptions) {
     this.#options = options;
@@ -144,16 +146,25 @@ export class ThreadCheckpoints {
     try {
       const snapshot = await this.#snapshot(target, environmentId, `${REF_ROOT}/${this.#options.threadId}/${turnId}/${phase}`, settings, existing?.shadowDir);
       if (snapshot === undefined) return;
-      if (snapshot.skipped.length > 0 && phase === 'before' && settings.warnings) {
-        const shown = snapshot.skipped.slice(0, 5).join(', ');
-        this.#options.warn(`the checkpoint before this turn on '${environmentId}' left out ${snapshot.skipped.length} untracked or ignored ${snapshot.skipped.length === 1 ? 'entry' : 'entries'} over its size limits (${shown}${snapshot.skipped.length > 5 ? ', …' : ''}); a revert cannot restore them`);
-      }
+      if (phase === 'before' && settings.warnings) this.#warnLeftOut(environmentId, snapshot.skipped);
       const base = existing ?? { root: snapshot.root, shadowDir: snapshot.shadowDir, before: snapshot.commit, takenAtMs: this.#options.nowMs() };
       const { root, shadowDir, before, takenAtMs } = base;
       this.#options.store.set(key, { turnId, environmentId, root, shadowDir, before, takenAtMs, ...(phase === 'after' ? { after: snapshot.commit } : {}) });
     } catch (error) {
       this.#options.warn(`could not checkpoint the files on '${environmentId}' ${phase} this turn: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * Untracked entries a checkpoint left out are told once per thread (each turn would leave them out
+   * again); ignored ones are not: build output and dependencies are expected to be left out.
+   */
+  #warnLeftOut(environmentId: string, skipped: readonly string[]): void {
+    const fresh = skipped.filter((entry) => !this.#warned.has(`${environmentId}\0${entry}`));
+    if (fresh.length === 0) return;
+    for (const entry of fresh) this.#warned.add(`${environmentId}\0${entry}`);
+    const shown = fresh.slice(0, 5).join(', ');
+    this.#options.warn(`checkpoints on '${environmentId}' leave out ${fresh.length} untracked ${fresh.length === 1 ? 'entry' : 'entries'} over their size limits (${shown}${fresh.length > 5 ? ', …' : ''}); a revert cannot restore ${fresh.length === 1 ? 'it' : 'them'}`);
   }
 
   /** A snapshot in the work tree's own repository, else (with `mode = "on"`) in a private one; undefined when neither applies. */
