@@ -200,4 +200,27 @@ describe('thread/revert', () => {
     const warnings = client.notificationsOf('warning').map((params) => (params as { message: string }).message);
     expect(warnings).toEqual(["checkpoints on 'local' leave out 1 untracked entry over their size limits (dataset.csv); a revert cannot restore it"]);
   });
+
+  it('loads a stored thread to revert it after a restart, and restores its files', async () => {
+    const { home, model } = scenario();
+    const workspace = home.workspace;
+    userRepository(workspace);
+    const initial = fileHashes(workspace);
+    model.expect([sse(customToolCall('apply_patch', PATCH_ONE, { callId: 'call_patch' }), completed()), sse(assistantMessage('Done.'), completed())]);
+    const first = await scenario().startServer();
+    const client = await scenario().connectTo(first);
+    const threadId = await scenario().startThread(client, { sandbox: 'danger-full-access' });
+    const turnId = await runTurn(client, threadId, 'Change.');
+    await client.close();
+    await first.close();
+
+    const restarted = await scenario().connectTo(await scenario().startServer());
+    const answer = (await restarted.request('thread/revert', { threadId, beforeTurnId: turnId })) as { thread: { id: string; turns: unknown[] } };
+
+    expect(answer.thread).toMatchObject({ id: threadId, turns: [] });
+    expect(fileHashes(workspace)).toEqual(initial);
+    const { data } = (await restarted.request('thread/turns/list', { threadId, itemsView: 'full' })) as { data: { items: { type: string }[] }[] };
+    // Only the restore's own turn is left, holding its file change.
+    expect(data.map((turn) => turn.items.map((item) => item.type))).toEqual([['fileChange']]);
+  });
 });
