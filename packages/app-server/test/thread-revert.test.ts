@@ -97,8 +97,8 @@ describe('thread/revert', () => {
     const turnOne = await runTurn(client, threadId, 'One.');
     const turnTwo = await runTurn(client, threadId, 'Two.');
 
-    await expect(revert(client, { threadId, beforeTurnId: 'no-such-turn' })).rejects.toThrow(/-32600: Invalid request: turn not found: no-such-turn/);
-    await expect(revert(client, { threadId: '019a0000-0000-7000-8000-000000000000', beforeTurnId: turnOne })).rejects.toMatchObject({ rpcCode: -32600 });
+    await expect(revert(client, { threadId, beforeTurnId: 'no-such-turn' })).rejects.toThrow(/-32600: turn not found: no-such-turn$/);
+    await expect(revert(client, { threadId: '019a0000-0000-7000-8000-000000000000', beforeTurnId: turnOne })).rejects.toThrow(/-32600: thread not found: 019a0000-0000-7000-8000-000000000000$/)
 
     const kept = await revert(client, { threadId, beforeTurnId: turnTwo, restoreFiles: false });
     expect(kept['fileRestore']).toBeNull();
@@ -222,5 +222,24 @@ describe('thread/revert', () => {
     const { data } = (await restarted.request('thread/turns/list', { threadId, itemsView: 'full' })) as { data: { items: { type: string }[] }[] };
     // Only the restore's own turn is left, holding its file change.
     expect(data.map((turn) => turn.items.map((item) => item.type))).toEqual([['fileChange']]);
+  });
+
+  it('interrupts a running turn to revert it, as Codex does, and restores what it wrote so far', async () => {
+    const { home, model } = scenario();
+    const workspace = home.workspace;
+    userRepository(workspace);
+    const initial = fileHashes(workspace);
+    model.expect([sse(functionCall('exec_command', { cmd: 'printf x > x.txt && sleep 30', yield_time_ms: 30_000 }, { callId: 'call_sleep' }), completed())]);
+    const client = await scenario().connect();
+    const threadId = await scenario().startThread(client, { sandbox: 'danger-full-access' });
+    const { turn } = (await client.request('turn/start', { threadId, input: [{ type: 'text', text: 'Write, then wait.', text_elements: [] }] })) as { turn: { id: string } };
+    await client.waitFor('item/started', (params) => (params as { item: { type: string } }).item.type === 'commandExecution');
+    while (!existsSync(path.join(workspace, 'x.txt'))) await new Promise((resolve) => setTimeout(resolve, 20));
+
+    const answer = await revert(client, { threadId, beforeTurnId: turn.id });
+
+    expect(client.notificationsOf('turn/completed').map((params) => (params as { turn: { id: string; status: string } }).turn)).toContainEqual(expect.objectContaining({ id: turn.id, status: 'interrupted' }));
+    expect(answer['thread']).toMatchObject({ status: { type: 'idle' }, turns: [] });
+    expect(fileHashes(workspace)).toEqual(initial);
   });
 });

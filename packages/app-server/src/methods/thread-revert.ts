@@ -2,14 +2,14 @@
 // it (the thread with no turns, and cursors to page the history that is left backwards), and — Skein's
 // addition — puts back the files those turns changed where checkpoints were taken (`fileRestore` in
 // the answer; the restore reaches subscribers as a turn with one file-change item per environment).
-import type { EnvironmentRestore } from '@skein/core';
-import { ThreadRevertParams } from '@skein/protocol';
+import { ThreadSessionError, type EnvironmentRestore } from '@skein/core';
+import { AppServerErrorCode, ThreadRevertParams } from '@skein/protocol';
 import { AppServerRequestError } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod } from '../method.js';
 import type { WireObject } from '../threads/thread-items.js';
 import { withStoredMetadata } from '../threads/thread-metadata.js';
 import { resumeExtras } from './resume-extras.js';
-import { afterResponse, asRequestError } from './threads.js';
+import { afterResponse } from './threads.js';
 
 /** The `thread/revert` method. */
 export const THREAD_REVERT_METHODS: ReadonlyMap<string, AppServerMethod> = new Map([
@@ -19,12 +19,15 @@ export const THREAD_REVERT_METHODS: ReadonlyMap<string, AppServerMethod> = new M
       params: ThreadRevertParams,
       async handle(params, context) {
         const hub = context.server.threads;
+        if (!hub.isLoaded(params.threadId) && (await (await hub.store()).find(params.threadId)) === undefined) throw refused(`thread not found: ${params.threadId}`);
         // The restore runs on the thread's environments, so a thread that is not loaded is loaded for this client first.
         const thread = hub.isLoaded(params.threadId) ? hub.loaded(params.threadId) : (await hub.resume({ threadId: params.threadId, excludeTurns: true }, context.connection)).thread;
-        if (thread.activeTurnId !== undefined) throw AppServerRequestError.invalidRequest(`turn ${thread.activeTurnId} is still running; interrupt it before reverting`);
-        // A turn the client saw end may still be closing (its last records); the revert waits for it.
+        // As Codex: a running turn is interrupted, and the revert waits for it (and any turn still closing) to end.
+        thread.handle.interruptIfRunning();
         await thread.settled();
-        const result = await thread.handle.revert(params.beforeTurnId, { restoreFiles: params.restoreFiles ?? true, force: params.force === true }).catch((error: unknown) => asRequestError(error));
+        const result = await thread.handle.revert(params.beforeTurnId, { restoreFiles: params.restoreFiles ?? true, force: params.force === true }).catch((error: unknown) => {
+          throw error instanceof ThreadSessionError ? refused(error.message) : error;
+        });
         const turns = await hub.recordedTurns(thread.id);
         const { turnsBackwardsCursor, itemsBackwardsCursor } = resumeExtras(thread.id, {}, turns);
         afterResponse(() => context.server.broadcast(thread.id, 'thread/reverted', { threadId: thread.id }));
@@ -38,6 +41,11 @@ export const THREAD_REVERT_METHODS: ReadonlyMap<string, AppServerMethod> = new M
     }),
   ],
 ]);
+
+/** A -32600 worded as Codex words its revert refusals (`turn not found: <id>`, no prefix). */
+function refused(message: string): AppServerRequestError {
+  return new AppServerRequestError(AppServerErrorCode.InvalidRequest, message);
+}
 
 function restoreObject(restore: EnvironmentRestore): WireObject {
   return {
