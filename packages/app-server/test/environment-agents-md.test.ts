@@ -2,34 +2,19 @@
 // environment): each environment's docs come through its own file system, from its project root
 // (the nearest folder with a `.git`) down to its cwd; with docs on two environments each gets a
 // ``for `<id>` with root <cwd>`` section; `instructionSources` lists every file, the global one first.
-import { spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { assistantMessage, completed, mockProviderConfigToml, sse, startMockResponsesServer, type AppServerTestClient, type MockResponsesServer } from '@skein/test-support';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeHome, spawnStdioClient, type TestHome } from './support/app-server-harness.js';
-import { EXEC_TOKEN, startExecServer } from './support/exec-servers.js';
+import { assistantMessage, completed, sse } from '@skein/test-support';
+import { describe, expect, it } from 'vitest';
+import { EXEC_TOKEN } from './support/exec-servers.js';
+import { useExecutorScenario } from './support/executor-scenario.js';
 
 /** Whether bubblewrap can bind a folder over another here (it needs user namespaces). */
 const BWRAP = spawnSync('bwrap', ['--dev-bind', '/', '/', '--tmpfs', os.tmpdir(), 'true']).status === 0;
 
-let model: MockResponsesServer;
-let home: TestHome;
-const children: ChildProcess[] = [];
-let client: AppServerTestClient | undefined;
-
-beforeEach(async () => {
-  model = await startMockResponsesServer();
-  home = makeHome(mockProviderConfigToml(model.url));
-});
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill();
-  await model.close();
-  home.cleanup();
-});
+const scenario = useExecutorScenario();
 
 /** A repository at `root` with a doc at its root and one in `root/<sub>`; returns the sub folder. */
 function repository(root: string, sub: string, name: string): string {
@@ -43,9 +28,9 @@ function repository(root: string, sub: string, name: string): string {
 
 /** Starts a thread on the local workspace and the remote executor, runs one turn; the AGENTS.md text the model got and the start answer. */
 async function firstTurn(url: string, localCwd: string, remoteCwd: string): Promise<{ agentsMd: string | undefined; instructionSources: string[] }> {
+  const { model } = scenario();
   model.expect([sse(assistantMessage('Read.'), completed())]);
-  client = spawnStdioClient(home);
-  await client.initialize({ capabilities: { experimentalApi: true } });
+  const client = await scenario().connect();
   await client.request('environment/add', { environmentId: 'remote', execServerUrl: url, authBearerToken: EXEC_TOKEN });
   const started = (await client.request('thread/start', {
     cwd: localCwd,
@@ -66,10 +51,11 @@ async function firstTurn(url: string, localCwd: string, remoteCwd: string): Prom
 
 describe('AGENTS.md on every attached environment', () => {
   it('reads each environment’s docs from its project root down, one section per environment, and lists every file', async () => {
+    const { home } = scenario();
     writeFileSync(path.join(home.home, 'AGENTS.md'), 'GLOBAL RULES\n');
     const localRoot = path.join(home.workspace, 'proj');
     const localCwd = repository(localRoot, 'sub', 'A');
-    const executor = await startExecServer(path.dirname(home.workspace), 'executor', children);
+    const executor = await scenario().startExecutor('executor');
     const remoteRoot = path.join(executor.root, 'repo');
     const remoteCwd = repository(remoteRoot, 'pkg', 'B');
 
@@ -102,13 +88,14 @@ describe('AGENTS.md on every attached environment', () => {
   });
 
   it.skipIf(!BWRAP)('finds a remote environment’s docs on the executor’s own file system (the executor under bubblewrap)', async () => {
+    const { home } = scenario();
     // `view` is empty on this host; the executor sees `hidden` bound over it, a repository with docs.
     const root = path.join(path.dirname(home.workspace), 'isolated');
     const hidden = path.join(root, 'hidden');
     const view = path.join(root, 'view');
     repository(path.join(hidden, 'repo'), 'pkg', 'B');
     mkdirSync(view, { recursive: true });
-    const executor = await startExecServer(path.dirname(root), 'isolated', children, () => ['bwrap', '--die-with-parent', '--dev-bind', '/', '/', '--bind', hidden, view]);
+    const executor = await scenario().startExecutor('isolated', () => ['bwrap', '--die-with-parent', '--dev-bind', '/', '/', '--bind', hidden, view]);
     const remoteCwd = path.join(view, 'repo', 'pkg');
 
     // Only the remote environment has docs: Codex's one-environment form, titled with its cwd.

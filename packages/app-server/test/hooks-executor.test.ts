@@ -2,38 +2,23 @@
 // system) run on that executor, against a real exec-server: the hook sees the executor's own
 // variables and works in its cwd; it needs the user's trust like any hook; the client sees the run
 // with the environment's id in hooks/list.
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { hookHash } from '@skein/hooks';
-import { assistantMessage, completed, functionCall, mockProviderConfigToml, sse, startMockResponsesServer, type AppServerTestClient, type MockResponsesServer } from '@skein/test-support';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeHome, spawnStdioClient, type TestHome } from './support/app-server-harness.js';
-import { EXEC_TOKEN, MARKER, startExecServer } from './support/exec-servers.js';
+import { assistantMessage, completed, functionCall, mockProviderConfigToml, sse, type AppServerTestClient } from '@skein/test-support';
+import { describe, expect, it } from 'vitest';
+import { EXEC_TOKEN, MARKER } from './support/exec-servers.js';
+import { useExecutorScenario } from './support/executor-scenario.js';
 
-let model: MockResponsesServer;
-let home: TestHome;
-const children: ChildProcess[] = [];
-let client: AppServerTestClient | undefined;
-
-beforeEach(async () => {
-  model = await startMockResponsesServer();
-  home = makeHome(mockProviderConfigToml(model.url));
-});
-afterEach(async () => {
-  await client?.close();
-  client = undefined;
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill();
-  await model.close();
-  home.cleanup();
-});
+const scenario = useExecutorScenario();
 
 // Records where it ran and what it read, and blocks `rm`.
 const GUARD = `input=$(cat); printf '%s' "$input" > hook-input.json; echo "$${MARKER}" > hook-ran-on.txt; case "$input" in *'"rm '*) echo "no rm on the executor" >&2; exit 2;; esac`;
 
 /** An executor with a project whose `.codex/hooks.json` declares the guard; `trusted` writes the user's trust for it. */
 async function executorProject(trusted: boolean): Promise<{ readonly url: string; readonly project: string; readonly key: string }> {
-  const executor = await startExecServer(path.dirname(home.workspace), 'executor', children);
+  const { home, model } = scenario();
+  const executor = await scenario().startExecutor('executor');
   const project = path.join(executor.root, 'project');
   mkdirSync(path.join(project, '.codex'), { recursive: true });
   const hooksJson = path.join(project, '.codex', 'hooks.json');
@@ -44,34 +29,35 @@ async function executorProject(trusted: boolean): Promise<{ readonly url: string
   return { url: executor.url, project, key };
 }
 
-async function runOnExecutor(url: string, project: string): Promise<string> {
-  client = spawnStdioClient(home);
-  await client.initialize({ capabilities: { experimentalApi: true } });
+async function runOnExecutor(url: string, project: string): Promise<{ readonly client: AppServerTestClient; readonly threadId: string }> {
+  const client = await scenario().connect();
   await client.request('environment/add', { environmentId: 'remote', execServerUrl: url, authBearerToken: EXEC_TOKEN });
   const started = (await client.request('thread/start', { approvalPolicy: 'never', sandbox: 'danger-full-access', environments: [{ environmentId: 'remote', cwd: project }] })) as { thread: { id: string } };
   const { turn } = (await client.request('turn/start', { threadId: started.thread.id, input: [{ type: 'text', text: 'Clean up.', text_elements: [] }] })) as { turn: { id: string } };
   await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id);
-  return started.thread.id;
+  return { client, threadId: started.thread.id };
 }
 
 describe("an executor's project hooks", () => {
   it('run on that executor, in its cwd, with its variables, and block a command there', async () => {
+    const { model } = scenario();
     const { url, project, key } = await executorProject(true);
     writeFileSync(path.join(project, 'victim.txt'), 'keep me\n');
     model.expect([sse(functionCall('exec_command', { cmd: 'rm -f victim.txt' }, { callId: 'call_rm' }), completed()), sse(assistantMessage('Blocked.'), completed())]);
-    const threadId = await runOnExecutor(url, project);
+    const { client, threadId } = await runOnExecutor(url, project);
 
     expect(readFileSync(path.join(project, 'victim.txt'), 'utf8')).toBe('keep me\n');
     // The marker variable exists only in the exec-server's processes.
     expect(readFileSync(path.join(project, 'hook-ran-on.txt'), 'utf8')).toBe('executor\n');
     expect(JSON.parse(readFileSync(path.join(project, 'hook-input.json'), 'utf8'))).toMatchObject({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -f victim.txt' }, cwd: project });
     expect(model.requests[1]!.toolOutputText('call_rm')).toBe('Command blocked by PreToolUse hook: no rm on the executor. Command: rm -f victim.txt');
-    const listed = (await client!.request('hooks/list', { threadId })) as { data: { hooks: { key: string; environmentId: string | null; trustStatus: string }[] }[] };
+    const listed = (await client.request('hooks/list', { threadId })) as { data: { hooks: { key: string; environmentId: string | null; trustStatus: string }[] }[] };
     expect(listed.data.flatMap((entry) => entry.hooks)).toEqual([expect.objectContaining({ key, environmentId: 'remote', trustStatus: 'trusted' })]);
-    expect(client!.schemaFailures).toEqual([]);
+    expect(client.schemaFailures).toEqual([]);
   });
 
   it('never run untrusted', async () => {
+    const { model } = scenario();
     const { url, project } = await executorProject(false);
     model.expect([sse(functionCall('exec_command', { cmd: 'touch made.txt' }, { callId: 'call_touch' }), completed()), sse(assistantMessage('Done.'), completed())]);
     await runOnExecutor(url, project);

@@ -12,8 +12,8 @@ import { startExecServer, type ExecServerChild } from './exec-servers.js';
 export interface ExecutorScenario {
   readonly model: MockResponsesServer;
   readonly home: TestHome;
-  /** Starts an exec-server in a folder `name` beside the workspace (its HOME is that folder). */
-  startExecutor(name: string): Promise<ExecServerChild>;
+  /** Starts an exec-server in a folder `name` beside the workspace (its HOME is that folder), optionally under a wrapper command. */
+  startExecutor(name: string, wrap?: (root: string) => readonly string[]): Promise<ExecServerChild>;
   /** Spawns the app-server over stdio and initializes a client with the experimental API. */
   connect(): Promise<AppServerTestClient>;
 }
@@ -33,7 +33,7 @@ export function useExecutorScenario(): () => ExecutorScenario {
     scenario = {
       model: started,
       home: made,
-      startExecutor: (name) => startExecServer(path.dirname(made.workspace), name, children),
+      startExecutor: (name, wrap) => startExecServer(path.dirname(made.workspace), name, children, wrap),
       async connect() {
         const client = spawnStdioClient(made);
         clients.push(client);
