@@ -132,5 +132,21 @@ describe('TurnToolCalls', () => {
     await routed.runAll([call('read', 'a'), call('update_plan', 'b'), call('write', 'c', { environment_id: 'second' }), call('exec', 'd')], turn);
     // The cell itself is not checked; the write it makes is, where it runs.
     expect(checkpointed).toEqual(['second', 'first']);
+    // Setting an agent to work is parallel-safe, but the agent may write the same files meanwhile.
+    const spawn = ResponseItem.parse({ type: 'function_call', name: 'spawn_agent', namespace: 'collaboration', call_id: 'e', arguments: '{}' });
+    const delegating = new TurnToolCalls({
+      router: new ToolRouter([{ kind: 'namespace', name: 'collaboration', description: '', tools: [tool('spawn_agent', { parallel: true })] }]),
+      environment: first,
+      approvals: () => testToolContext().approvals,
+      emit: () => undefined,
+      newCallId: () => 'nested',
+      beforeWrite: (environmentId) => {
+        checkpointed.push(`agents on ${environmentId}`);
+        return Promise.resolve();
+      },
+    });
+    if (!isToolCall(spawn)) throw new Error('not a call');
+    await delegating.runAll([spawn], turn);
+    expect(checkpointed.at(-1)).toBe('agents on first');
   });
 });

@@ -48,6 +48,12 @@ export interface TurnToolCallsOptions {
  */
 const NEVER_WRITES = new Set(['exec', 'wait', 'update_plan', 'request_user_input', 'tool_search', 'create_goal', 'update_goal', 'get_goal']);
 
+/**
+ * Calls that set sub-agents to work (multi-agent v1 and v2): parallel-safe, but the agents may write
+ * to the same workspace while the turn runs, so the turn's checkpoint is taken first.
+ */
+const DELEGATES_WORK = new Set(['spawn_agent', 'followup_task', 'send_input', 'resume_agent']);
+
 /** The turn calls belong to. */
 export interface TurnScope {
   readonly turnId: string;
@@ -126,7 +132,9 @@ export class TurnToolCalls {
   /** Lets the turn checkpoint the call's environment first when the call may write there. */
   async #beforeWrite(call: ToolCall, context: ToolContext): Promise<void> {
     const { beforeWrite, router } = this.#options;
-    if (beforeWrite === undefined || context.environment === undefined || (call.namespace === undefined && NEVER_WRITES.has(call.name)) || router.isParallel(call)) return;
+    if (beforeWrite === undefined || context.environment === undefined) return;
+    const delegates = call.namespace !== undefined && DELEGATES_WORK.has(call.name);
+    if (!delegates && ((call.namespace === undefined && NEVER_WRITES.has(call.name)) || router.isParallel(call))) return;
     await beforeWrite(context.environment.id);
   }
 
