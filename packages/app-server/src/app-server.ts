@@ -1,5 +1,6 @@
 // AppServer: the app-server service independent of transport. It owns the connections, the method
 // table, the thread subscription sets and what every handler shares (config, filesystem).
+import { EventLoopDelay } from './event-loop-delay.js';
 import { HostMcp } from './mcp/host-mcp.js';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -117,6 +118,8 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   readonly #log: (line: string) => void;
   #nextConnectionId = 1;
   #nextServerRequestId = 0;
+  /** The event loop's delay, for `server/diagnostics`. */
+  readonly eventLoopDelay = new EventLoopDelay();
   /** Approvals and questions of loaded threads, pending until a subscriber answers. */
   readonly #threadRequests = new ThreadServerRequests(() => this.#nextServerRequestId++);
 
@@ -254,6 +257,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
     await this.standaloneProcesses.close();
     await Promise.all([this.#threads?.closeAll(), this.mcp.close()]);
     await this.#options.skills?.close();
+    this.eventLoopDelay.stop();
   }
 
   #threadConnections(threadId: string): AppServerConnection[] {

@@ -85,7 +85,11 @@ describe('server and turn tools', () => {
     await threadWithOneTurn();
     const diagnostics = (await client.request('server/diagnostics', {})) as { process: Record<string, unknown>; gauges: { name: string; value: number }[] };
     expect(diagnostics.process).toEqual({ id: process.pid, residentMemoryBytes: expect.any(Number) as unknown, physicalFootprintBytes: null });
-    expect(Object.fromEntries(diagnostics.gauges.map((gauge) => [gauge.name, gauge.value]))).toEqual({ 'app.requests.in_flight': 1, 'app.connections': 1, 'app.threads.loaded': 1 });
+    const gauges = Object.fromEntries(diagnostics.gauges.map((gauge) => [gauge.name, gauge.value]));
+    expect(gauges).toEqual({ 'app.requests.in_flight': 1, 'app.connections': 1, 'app.threads.loaded': 1, 'app.event_loop.delay_p99_us': expect.any(Number) as unknown, 'app.event_loop.delay_max_us': expect.any(Number) as unknown });
+    // Skein's own gauges: how late the event loop ran since the previous reading.
+    expect(gauges['app.event_loop.delay_p99_us']).toBeGreaterThanOrEqual(0);
+    expect(gauges['app.event_loop.delay_max_us']).toBeGreaterThanOrEqual(0);
     expect(client.schemaFailures).toEqual([]);
   });
 

@@ -22,6 +22,7 @@ export const SERVER_DIAGNOSTICS_METHODS: ReadonlyMap<string, AppServerMethod> = 
       params: ServerDiagnosticsParams,
       async handle(_params, { server }) {
         const inFlight = server.connections.reduce((sum, connection) => sum + connection.requestsInFlight, 0);
+        const delay = server.eventLoopDelay.read();
         return {
           process: { id: process.pid, residentMemoryBytes: process.memoryUsage.rss(), physicalFootprintBytes: null },
           gauges: [
@@ -30,6 +31,9 @@ export const SERVER_DIAGNOSTICS_METHODS: ReadonlyMap<string, AppServerMethod> = 
             // Skein's: connected clients and loaded threads.
             { name: 'app.connections', value: server.connections.length },
             { name: 'app.threads.loaded', value: await loadedThreads(server) },
+            // The event loop's lateness since the previous call (µs; gauges are integers): what every client waits on.
+            { name: 'app.event_loop.delay_p99_us', value: delay.p99Us },
+            { name: 'app.event_loop.delay_max_us', value: delay.maxUs },
           ],
         };
       },
