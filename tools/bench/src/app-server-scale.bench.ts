@@ -34,11 +34,14 @@ const workspace = path.join(root, 'workspace');
 await Promise.all([mkdir(home), mkdir(workspace)]);
 await writeFile(path.join(home, 'config.toml'), mockProviderConfigToml(model.url));
 await writeFile(path.join(root, 'token'), `${TOKEN}\n`);
+// SKEIN_BENCH_PROFILE=<dir> writes the measured server's CPU profile there (node --cpu-prof).
+const PROFILE = process.env['SKEIN_BENCH_PROFILE'];
 const ENV = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: root, CODEX_HOME: home, TERM: 'xterm' };
+const NODE_FLAGS = PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`];
 
 /** The built binary listening on a loopback WebSocket behind a capability token. */
 async function listeningServer(): Promise<{ readonly url: string; readonly child: ChildProcess }> {
-  const child = spawn(process.execPath, [SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', path.join(root, 'token')], { cwd: workspace, env: ENV, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', path.join(root, 'token')], { cwd: workspace, env: ENV, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr?.setEncoding('utf8');
