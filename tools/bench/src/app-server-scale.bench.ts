@@ -117,7 +117,7 @@ try {
     await lister.close();
     return { ids, server };
   })()));
-  const { url, child } = storedIds.server;
+  const { url } = storedIds.server;
   clients.push(...(await Promise.all(Array.from({ length: CLIENTS }, () => connect(url)))));
   const [first] = clients as [AppServerTestClient];
   const idle = await diagnostics(first);

@@ -300,6 +300,7 @@ export class LiveThread {
       case 'toolProgress':
       case 'sessionConfigured':
       case 'threadNameUpdated':
+      case 'threadRolledBack': // The revert's answer and thread/reverted tell the client (thread-revert.ts).
       case 'reasoningSummaryDelta': // This one and the next eight went out above (eventNotification).
       case 'streamRetrying':
       case 'warning':

@@ -143,6 +143,7 @@ export class HumanOutput {
         return;
       case 'sessionConfigured':
       case 'threadNameUpdated':
+      case 'threadRolledBack':
       case 'threadTokenUsage':
       case 'itemStarted':
       case 'agentMessageDelta':
