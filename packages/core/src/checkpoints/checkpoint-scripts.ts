@@ -12,12 +12,14 @@ export const GIT_ENVIRONMENT: Readonly<Record<string, string>> = {
   GIT_AUTHOR_EMAIL: 'checkpoint@skein.invalid',
   GIT_COMMITTER_NAME: 'Skein checkpoint',
   GIT_COMMITTER_EMAIL: 'checkpoint@skein.invalid',
-  // The user's hooks and filters stay theirs; a checkpoint stores the bytes on disk.
-  GIT_CONFIG_COUNT: '2',
+  // No hook or file-system monitor runs for a checkpoint, and it stores the bytes on disk as they are.
+  GIT_CONFIG_COUNT: '3',
   GIT_CONFIG_KEY_0: 'core.hooksPath',
   GIT_CONFIG_VALUE_0: '/dev/null',
   GIT_CONFIG_KEY_1: 'core.autocrlf',
   GIT_CONFIG_VALUE_1: 'false',
+  GIT_CONFIG_KEY_2: 'core.fsmonitor',
+  GIT_CONFIG_VALUE_2: 'false',
 };
 
 /** Exit status of a script run where there is nothing to checkpoint (no git, not a work tree). */
