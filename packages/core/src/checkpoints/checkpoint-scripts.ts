@@ -26,6 +26,8 @@ export const GIT_ENVIRONMENT: Readonly<Record<string, string>> = {
 export const NOT_A_WORKSPACE_EXIT = 3;
 /** Exit status when a folder outside git holds more files than `SKEIN_CP_MAX_WORKSPACE_FILES`. */
 export const TOO_MANY_FILES_EXIT = 4;
+/** Exit status of a restore that wrote everything but could not delete some files (listed on stdout). */
+export const RESTORE_PARTIAL_EXIT = 5;
 
 // Where the work tree and the repository are. In a git work tree, its own repository; with
 // SKEIN_CP_SHADOW_DIR (a folder outside git, `mode = "on"`), a private bare repository there whose
@@ -77,7 +79,11 @@ survey() {
   git ls-files -z -o --exclude-standard --directory "$@" | xargs -0 -r sh -c '
     for entry; do
       case "$entry" in
-        */) if [ "$(find "$entry" -type f 2>/dev/null | head -n "$((maxdir + 1))" | wc -l)" -gt "$maxdir" ]; then printf "%s\000" "$entry" >>"$tmp/skipped.$kind"; continue; fi
+        # find would read a name starting with a dash as an option: such an entry is left out.
+        -*) printf "%s\000" "$entry" >>"$tmp/skipped.$kind" ;;
+        # A repository inside with nothing committed cannot be added (git refuses it): left out.
+        */) if [ -e "$entry.git" ] && ! git -C "$entry" rev-parse -q --verify HEAD >/dev/null 2>&1; then printf "%s\000" "$entry" >>"$tmp/skipped.$kind"; continue; fi
+            if [ "$(find "$entry" -type f 2>/dev/null | head -n "$((maxdir + 1))" | wc -l)" -gt "$maxdir" ]; then printf "%s\000" "$entry" >>"$tmp/skipped.$kind"; continue; fi
             find "$entry" -type f -size +"$max"c -print0 >>"$tmp/skipped.$kind"
             printf "%s\000" "$entry" >>"$tmp/kept.$kind" ;;
         *) if [ -n "$(find "$entry" -prune -type f -size +"$max"c)" ]; then printf "%s\000" "$entry" >>"$tmp/skipped.$kind"; else printf "%s\000" "$entry" >>"$tmp/kept.$kind"; fi ;;
@@ -118,20 +124,21 @@ cat "$tmp/skipped.ignored"
 export const DIFF_SCRIPT = String.raw`set -u
 ${LOCATE}
 from=$1; to=$2; shift 2
-git diff --no-renames --no-ext-diff --name-status -z "$from" "$to" -- "$@"
+git diff --no-renames --no-ext-diff --no-textconv --name-status -z "$from" "$to" -- "$@"
 `;
 
 /** Prints the unified diff between two commits for the given paths (for the client's item). */
 export const PATCH_SCRIPT = String.raw`set -u
 ${LOCATE}
 from=$1; to=$2; shift 2
-git diff --no-renames --no-ext-diff --no-color --binary "$from" "$to" -- "$@"
+git diff --no-renames --no-ext-diff --no-textconv --no-color --binary --src-prefix=a/ --dst-prefix=b/ "$from" "$to" -- "$@"
 `;
 
 /**
  * Writes files back. Arguments: the source commit, then `w` or `d` and a path for each file: `w`
  * writes the commit's version (bytes and mode) through a private index, `d` deletes the file and
- * any folders it leaves empty. Prints the paths it could not touch.
+ * any folders it leaves empty. Prints the paths it could not delete, and then exits with
+ * RESTORE_PARTIAL_EXIT; a write that fails is exit 1.
  */
 export const RESTORE_SCRIPT = String.raw`set -u
 ${LOCATE}
@@ -143,7 +150,7 @@ while [ $# -ge 2 ]; do
   action=$1; path=$2; shift 2
   case "$action" in
     w) printf ':(top,literal)%s\000' "$path" >>"$tmp/write" ;;
-    d) if [ -e "$path" ] || [ -L "$path" ]; then rm -f -- "$path" || { printf '%s\000' "$path"; failed=1; continue; }; fi
+    d) if [ -e "$path" ] || [ -L "$path" ]; then rm -f -- "$path" || { printf '%s\000' "$path"; failed=${RESTORE_PARTIAL_EXIT}; continue; }; fi
        dir=$(dirname -- "$path")
        while [ "$dir" != "." ] && [ "$dir" != "/" ] && rmdir -- "$dir" 2>/dev/null; do dir=$(dirname -- "$dir"); done ;;
   esac

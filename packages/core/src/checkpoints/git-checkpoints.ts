@@ -2,7 +2,7 @@
 // environment's machine and parses what it printed. Nothing here knows about threads or turns.
 import type { CheckpointSettings } from '@skein/config';
 import type { CommandCapture } from '../session/command-capture.js';
-import { DIFF_SCRIPT, GIT_ENVIRONMENT, NOT_A_WORKSPACE_EXIT, PATCH_SCRIPT, PRUNE_SCRIPT, RESTORE_SCRIPT, SNAPSHOT_SCRIPT, TOO_MANY_FILES_EXIT, WORKTREE_SCRIPT } from './checkpoint-scripts.js';
+import { DIFF_SCRIPT, GIT_ENVIRONMENT, NOT_A_WORKSPACE_EXIT, PATCH_SCRIPT, PRUNE_SCRIPT, RESTORE_PARTIAL_EXIT, RESTORE_SCRIPT, SNAPSHOT_SCRIPT, TOO_MANY_FILES_EXIT, WORKTREE_SCRIPT } from './checkpoint-scripts.js';
 
 /** Runs a script with positional arguments and variables on the environment, in its cwd. */
 export type CheckpointRunner = (script: string, args: readonly string[], env: Readonly<Record<string, string>>) => Promise<CommandCapture>;
@@ -75,31 +75,41 @@ export class GitCheckpoints {
   }
 
   /** What differs between `from` and `to`, path by path (only `paths` when given). */
-  async changes(from: string, to: string, paths: readonly string[] = []): Promise<Map<string, PathChange>> {
-    const fields = nulList(succeeded(await this.#run(DIFF_SCRIPT, [from, to, ...paths.map(literal)], this.#variables()), 'diff'));
+  async changes(from: string, to: string, paths?: readonly string[]): Promise<Map<string, PathChange>> {
     const changes = new Map<string, PathChange>();
-    for (let index = 0; index + 1 < fields.length; index += 2) {
-      const status = (fields[index] as string).charAt(0);
-      if (status === 'A' || status === 'M' || status === 'D') changes.set(fields[index + 1] as string, status);
-      // A type change (a file became a link) is a rewrite.
-      else if (status === 'T') changes.set(fields[index + 1] as string, 'M');
+    if (paths !== undefined && paths.length === 0) return changes;
+    for (const chunk of chunksOf(paths)) {
+      const fields = nulList(succeeded(await this.#run(DIFF_SCRIPT, [from, to, ...chunk.map(literal)], this.#variables()), 'diff'));
+      for (let index = 0; index + 1 < fields.length; index += 2) {
+        const status = (fields[index] as string).charAt(0);
+        if (status === 'A' || status === 'M' || status === 'D') changes.set(fields[index + 1] as string, status);
+        // A type change (a file became a link) is a rewrite.
+        else if (status === 'T') changes.set(fields[index + 1] as string, 'M');
+      }
     }
     return changes;
   }
 
   /** The unified diff from `from` to `to` for `paths`, per path. */
   async patches(from: string, to: string, paths: readonly string[]): Promise<Map<string, string>> {
-    if (paths.length === 0) return new Map();
-    return splitPatch(succeeded(await this.#run(PATCH_SCRIPT, [from, to, ...paths.map(literal)], this.#variables()), 'diff'));
+    const patches = new Map<string, string>();
+    if (paths.length === 0) return patches;
+    for (const chunk of chunksOf(paths)) for (const [path, patch] of splitPatch(succeeded(await this.#run(PATCH_SCRIPT, [from, to, ...chunk.map(literal)], this.#variables()), 'diff'))) patches.set(path, patch);
+    return patches;
   }
 
   /** Writes `write` from `source` (bytes and mode) and deletes `remove`; returns the paths it could not delete. */
   async restore(source: string, write: readonly string[], remove: readonly string[]): Promise<string[]> {
-    const args = [source, ...write.flatMap((path) => ['w', path]), ...remove.flatMap((path) => ['d', path])];
-    const capture = await this.#run(RESTORE_SCRIPT, args, this.#variables());
-    if (capture.exitCode === 1 && capture.stdout !== '') return nulList(capture.stdout);
-    succeeded(capture, 'restore');
-    return [];
+    const failed: string[] = [];
+    const actions = [...write.map((path) => ['w', path]), ...remove.map((path) => ['d', path])];
+    // Deletions first: a file the turns put where a folder was must go before the folder's files come back.
+    actions.sort((left, right) => (left[0] === right[0] ? 0 : left[0] === 'd' ? -1 : 1));
+    for (const chunk of chunksOf(actions)) {
+      const capture = await this.#run(RESTORE_SCRIPT, [source, ...chunk.flat()], this.#variables());
+      if (capture.exitCode === RESTORE_PARTIAL_EXIT) failed.push(...nulList(capture.stdout));
+      else succeeded(capture, 'restore');
+    }
+    return failed;
   }
 
   /** A new worktree at `dest` (native) with `snapshot`'s files over its parent commit (itself when it has none). */
@@ -131,6 +141,17 @@ function succeeded(capture: CommandCapture, what: string): string {
   if (capture.truncated) throw new CheckpointError(`the checkpoint ${what} printed more than ${SNAPSHOT_OUTPUT_BYTES} bytes`);
   if (capture.exitCode !== 0) throw new CheckpointError(`the checkpoint ${what} failed (exit ${String(capture.exitCode)}): ${capture.stderr.trim() || capture.stdout.trim()}`);
   return capture.stdout;
+}
+
+/** Paths per script run: far below any system's argument limit, however long the paths. */
+const PATHS_PER_RUN = 500;
+
+/** `items` in runs of {@link PATHS_PER_RUN}; no items (or none given) is one run with none. */
+function chunksOf<T>(items: readonly T[] | undefined): T[][] {
+  if (items === undefined || items.length === 0) return [[]];
+  const chunks: T[][] = [];
+  for (let start = 0; start < items.length; start += PATHS_PER_RUN) chunks.push(items.slice(start, start + PATHS_PER_RUN));
+  return chunks;
 }
 
 function nulList(text: string): string[] {

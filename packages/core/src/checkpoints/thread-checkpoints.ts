@@ -11,11 +11,14 @@ import * as z from 'zod';
 import type { ExecutorProcesses } from '@skein/exec-server';
 import { PathUri } from '@skein/protocol';
 import { captureCommand } from '../session/command-capture.js';
-import { GitCheckpoints, shellRunner, type CheckpointRunner, type PathChange, type Snapshot } from './git-checkpoints.js';
+import { restoreWorkspace } from './checkpoint-restore.js';
+import { GitCheckpoints, shellRunner, type CheckpointRunner, type Snapshot } from './git-checkpoints.js';
 
 /** The durable store checkpoints are kept in (an id no extension can take: extensions are named by package, and this scope is ours). */
 export const CHECKPOINT_STORE_ID = '@skein/checkpoints';
 const REF_ROOT = 'refs/skein/checkpoints';
+/** Left-out entries a record keeps (a thread's durable store holds each record in full). */
+const MAX_RECORDED_LEFT_OUT = 1000;
 
 /** One environment's checkpoint around one turn. */
 export const CheckpointRecord = z.object({
@@ -30,6 +33,10 @@ export const CheckpointRecord = z.object({
   after: z.string().optional(),
   /** When the checkpoint was taken (ms since the epoch): the order turns wrote in. */
   takenAtMs: z.number(),
+  /** What the opening snapshot left out (over its caps): a revert never deletes these. */
+  leftOut: z.array(z.string()).optional(),
+  /** More was left out than {@link MAX_RECORDED_LEFT_OUT} entries: a revert deletes nothing untracked. */
+  leftOutTruncated: z.boolean().optional(),
 });
 export type CheckpointRecord = z.infer<typeof CheckpointRecord>;
 
@@ -40,7 +47,8 @@ export interface CheckpointStore extends DurableExtensionData {
 
 /** How to reach an environment's machine. */
 export interface CheckpointTarget {
-  readonly runner: CheckpointRunner;
+  /** Runs scripts in `cwd` (native), or in the environment's cwd when none is given. */
+  runnerAt(cwd?: string): CheckpointRunner;
 }
 
 /** What a thread's checkpoints need from their session. */
@@ -106,31 +114,67 @@ export class ThreadCheckpoints {
    * `refs/skein/checkpoints/<thread>/revert-<time>` so the revert itself can be undone by hand.
    */
   async restore(turnIds: readonly string[], options: { readonly force: boolean }): Promise<EnvironmentRestore[]> {
+    const reports: EnvironmentRestore[] = [];
+    for (const records of this.#workspacesOf(turnIds)) {
+      const first = records[0] as CheckpointRecord;
+      const target = this.#options.target(first.environmentId);
+      if (target === undefined) {
+        reports.push({ environmentId: first.environmentId, root: first.root, restored: [], conflicts: [], failed: [], error: `the environment '${first.environmentId}' is not attached to this thread` });
+        continue;
+      }
+      const git = new GitCheckpoints(target.runnerAt(first.root), { shadowDir: first.shadowDir });
+      const nowMs = this.#options.nowMs();
+      const restored = await restoreWorkspace(git, {
+        records,
+        force: options.force,
+        settings: this.#options.settings(),
+        revertRef: `${REF_ROOT}/${this.#options.threadId}/revert-${nowMs}`,
+        turnRefPrefix: (turnId) => `${REF_ROOT}/${this.#options.threadId}/${turnId}/`,
+        nowMs,
+      }).catch((error: unknown) => ({ root: first.root, restored: [], conflicts: [], failed: [], error: (error as Error).message }));
+      reports.push({ environmentId: first.environmentId, ...restored });
+    }
+    this.#forgetRecords(turnIds);
+    return reports;
+  }
+
+  /** Drops the records of `turnIds` and deletes their refs, leaving the files as they are (a revert that keeps them). */
+  async forget(turnIds: readonly string[]): Promise<void> {
+    for (const records of this.#workspacesOf(turnIds)) {
+      const first = records[0] as CheckpointRecord;
+      const target = this.#options.target(first.environmentId);
+      if (target === undefined) continue;
+      const git = new GitCheckpoints(target.runnerAt(first.root), { shadowDir: first.shadowDir });
+      for (const record of records) await git.prune(`${REF_ROOT}/${this.#options.threadId}/${record.turnId}/`).catch(() => undefined);
+    }
+    this.#forgetRecords(turnIds);
+  }
+
+  /** The records of `turnIds`, one list per workspace (environment, root and repository), oldest first. */
+  #workspacesOf(turnIds: readonly string[]): CheckpointRecord[][] {
     const dropped = new Set(turnIds);
-    const byEnvironment = new Map<string, CheckpointRecord[]>();
+    const workspaces = new Map<string, CheckpointRecord[]>();
     for (const record of this.#records()) {
       if (!dropped.has(record.turnId)) continue;
-      const list = byEnvironment.get(record.environmentId) ?? [];
-      list.push(record);
-      byEnvironment.set(record.environmentId, list);
+      const key = `${record.environmentId}\0${record.root}\0${record.shadowDir}`;
+      workspaces.set(key, [...(workspaces.get(key) ?? []), record]);
     }
-    const reports: EnvironmentRestore[] = [];
-    for (const [environmentId, records] of byEnvironment) {
-      records.sort((a, b) => a.takenAtMs - b.takenAtMs);
-      reports.push(await this.#restoreEnvironment(environmentId, records, options.force));
-    }
-    for (const turnId of turnIds) for (const environmentId of byEnvironment.keys()) this.#options.store.delete(keyOf(turnId, environmentId));
-    return reports;
+    return [...workspaces.values()].map((records) => records.sort((a, b) => a.takenAtMs - b.takenAtMs));
+  }
+
+  #forgetRecords(turnIds: readonly string[]): void {
+    const dropped = new Set(turnIds);
+    for (const record of this.#records()) if (dropped.has(record.turnId)) this.#options.store.delete(keyOf(record.turnId, record.environmentId));
   }
 
   /** Deletes every checkpoint ref of this thread on the attached environments (archive, delete). */
   async prune(): Promise<void> {
     const places = new Map<string, CheckpointRecord>();
-    for (const record of this.#records()) places.set(`${record.environmentId}\0${record.shadowDir}`, record);
+    for (const record of this.#records()) places.set(`${record.environmentId}\0${record.root}\0${record.shadowDir}`, record);
     for (const record of places.values()) {
       const target = this.#options.target(record.environmentId);
       if (target === undefined) continue;
-      await new GitCheckpoints(target.runner, { shadowDir: record.shadowDir }).prune(`${REF_ROOT}/${this.#options.threadId}/`).catch((error: unknown) => this.#options.warn(`could not prune the checkpoints on '${record.environmentId}': ${(error as Error).message}`));
+      await new GitCheckpoints(target.runnerAt(record.root), { shadowDir: record.shadowDir }).prune(`${REF_ROOT}/${this.#options.threadId}/`).catch((error: unknown) => this.#options.warn(`could not prune the checkpoints on '${record.environmentId}': ${(error as Error).message}`));
     }
   }
 
@@ -144,12 +188,25 @@ export class ThreadCheckpoints {
     const existing = this.#options.store.get(key, CheckpointRecord);
     if (phase === 'after' && existing === undefined) return;
     try {
-      const snapshot = await this.#snapshot(target, environmentId, `${REF_ROOT}/${this.#options.threadId}/${turnId}/${phase}`, settings, existing?.shadowDir);
+      const snapshot = await this.#snapshot(target, environmentId, `${REF_ROOT}/${this.#options.threadId}/${turnId}/${phase}`, settings, existing);
       if (snapshot === undefined) return;
-      if (phase === 'before' && settings.warnings) this.#warnLeftOut(environmentId, snapshot.skipped);
-      const base = existing ?? { root: snapshot.root, shadowDir: snapshot.shadowDir, before: snapshot.commit, takenAtMs: this.#options.nowMs() };
-      const { root, shadowDir, before, takenAtMs } = base;
-      this.#options.store.set(key, { turnId, environmentId, root, shadowDir, before, takenAtMs, ...(phase === 'after' ? { after: snapshot.commit } : {}) });
+      if (existing !== undefined) {
+        // The closing snapshot is of the workspace the opening one was.
+        if (snapshot.root === existing.root) this.#options.store.set(key, asJson({ ...existing, after: snapshot.commit }));
+        return;
+      }
+      if (settings.warnings) this.#warnLeftOut(environmentId, snapshot.skipped);
+      const leftOut = [...snapshot.skipped, ...snapshot.skippedIgnored];
+      this.#options.store.set(key, {
+        turnId,
+        environmentId,
+        root: snapshot.root,
+        shadowDir: snapshot.shadowDir,
+        before: snapshot.commit,
+        takenAtMs: this.#options.nowMs(),
+        ...(leftOut.length === 0 ? {} : { leftOut: leftOut.slice(0, MAX_RECORDED_LEFT_OUT) }),
+        ...(leftOut.length > MAX_RECORDED_LEFT_OUT ? { leftOutTruncated: true } : {}),
+      });
     } catch (error) {
       this.#options.warn(`could not checkpoint the files on '${environmentId}' ${phase} this turn: ${(error as Error).message}`);
     }
@@ -167,18 +224,27 @@ export class ThreadCheckpoints {
     this.#options.warn(`checkpoints on '${environmentId}' leave out ${fresh.length} untracked ${fresh.length === 1 ? 'entry' : 'entries'} over their size limits (${shown}${fresh.length > 5 ? ', …' : ''}); a revert cannot restore ${fresh.length === 1 ? 'it' : 'them'}`);
   }
 
-  /** A snapshot in the work tree's own repository, else (with `mode = "on"`) in a private one; undefined when neither applies. */
-  async #snapshot(target: CheckpointTarget, environmentId: string, ref: string, settings: CheckpointSettings, shadowDir: string | undefined): Promise<(Snapshot & { readonly shadowDir: string }) | undefined> {
+  /**
+   * A snapshot in the work tree's own repository, else (with `mode = "on"`) in a private one;
+   * undefined when neither applies. A closing snapshot goes where the opening one went.
+   */
+  async #snapshot(target: CheckpointTarget, environmentId: string, ref: string, settings: CheckpointSettings, opening: CheckpointRecord | undefined): Promise<(Snapshot & { readonly shadowDir: string }) | undefined> {
     const options = { message: `skein checkpoint ${ref}`, prunePrefix: `${REF_ROOT}/`, nowMs: this.#options.nowMs() };
-    if (shadowDir === undefined || shadowDir === '') {
-      const snapshot = await new GitCheckpoints(target.runner, { shadowDir: '' }).snapshot(ref, settings, options);
-      if ('commit' in snapshot) return { ...snapshot, shadowDir: '' };
-      if (settings.mode !== 'on' || shadowDir === '') return undefined;
+    if (opening !== undefined) {
+      const snapshot = await new GitCheckpoints(target.runnerAt(opening.root), { shadowDir: opening.shadowDir }).snapshot(ref, settings, options);
+      return 'commit' in snapshot ? { ...snapshot, shadowDir: opening.shadowDir } : undefined;
     }
-    const shadow = shadowDir ?? this.#shadowDirOf(environmentId);
-    const snapshot = await new GitCheckpoints(target.runner, { shadowDir: shadow }).snapshot(ref, settings, options);
+    const inGit = await new GitCheckpoints(target.runnerAt(), { shadowDir: '' }).snapshot(ref, settings, options);
+    if ('commit' in inGit) return { ...inGit, shadowDir: '' };
+    if (settings.mode !== 'on') return undefined;
+    const shadow = this.#shadowDirOf(environmentId);
+    const snapshot = await new GitCheckpoints(target.runnerAt(), { shadowDir: shadow }).snapshot(ref, settings, options);
     if ('commit' in snapshot) return { ...snapshot, shadowDir: shadow };
-    if (settings.warnings) this.#options.warn(`no checkpoint of '${environmentId}' this turn: ${snapshot.unavailable}`);
+    // Told once per thread: each turn would say it again.
+    if (settings.warnings && !this.#warned.has(`${environmentId}\0unavailable`)) {
+      this.#warned.add(`${environmentId}\0unavailable`);
+      this.#options.warn(`no checkpoints of '${environmentId}': ${snapshot.unavailable}`);
+    }
     return undefined;
   }
 
@@ -186,50 +252,6 @@ export class ThreadCheckpoints {
   #shadowDirOf(environmentId: string): string {
     const name = createHash('sha256').update(this.#options.cwdOf(environmentId)).digest('hex').slice(0, 24);
     return environmentId === LOCAL_ENVIRONMENT_ID ? path.join(this.#options.homeDir(), 'checkpoints', `${name}.git`) : `~/.skein/checkpoints/${name}.git`;
-  }
-
-  async #restoreEnvironment(environmentId: string, records: readonly CheckpointRecord[], force: boolean): Promise<EnvironmentRestore> {
-    const first = records[0] as CheckpointRecord;
-    const empty = { environmentId, root: first.root, restored: [], conflicts: [], failed: [] };
-    const target = this.#options.target(environmentId);
-    if (target === undefined) return { ...empty, error: `the environment '${environmentId}' is not attached to this thread` };
-    const git = new GitCheckpoints(target.runner, { shadowDir: first.shadowDir });
-    const native = (file: string) => joinNative(first.root, file);
-    try {
-      const now = await git.snapshot(`${REF_ROOT}/${this.#options.threadId}/revert-${this.#options.nowMs()}`, this.#options.settings(), { message: 'skein: before a revert', prunePrefix: '', nowMs: this.#options.nowMs() });
-      if (!('commit' in now)) return { ...empty, error: now.unavailable };
-      // Each file the turns wrote, and the state the last of them left it in.
-      const expected = new Map<string, string>();
-      for (const record of records) {
-        const after = record.after ?? now.commit;
-        for (const file of (await git.changes(record.before, after)).keys()) expected.set(file, after);
-      }
-      const conflicts = new Set<string>();
-      for (const after of new Set(expected.values())) {
-        if (after === now.commit) continue;
-        const since = await git.changes(after, now.commit, [...expected].filter(([, commit]) => commit === after).map(([file]) => file));
-        for (const file of since.keys()) conflicts.add(file);
-      }
-      const restoring = [...expected.keys()].filter((file) => force || !conflicts.has(file));
-      const changes = restoring.length === 0 ? new Map<string, PathChange>() : await git.changes(now.commit, first.before, restoring);
-      const diffs = await git.patches(now.commit, first.before, [...changes.keys()]);
-      const write = [...changes].filter(([, change]) => change !== 'D').map(([file]) => file);
-      const remove = [...changes].filter(([, change]) => change === 'D').map(([file]) => file);
-      const failed = await git.restore(first.before, write, remove);
-      await git.prune(`${REF_ROOT}/${this.#options.threadId}/${first.turnId}/`);
-      for (const record of records.slice(1)) await git.prune(`${REF_ROOT}/${this.#options.threadId}/${record.turnId}/`);
-      const kindOf = (change: PathChange): RestoredFile['kind'] => (change === 'D' ? 'delete' : change === 'A' ? 'add' : 'update');
-      return {
-        environmentId,
-        root: first.root,
-        restored: [...changes].filter(([file]) => !failed.includes(file)).map(([file, change]) => ({ path: native(file), kind: kindOf(change), diff: diffs.get(file) ?? '' })),
-        conflicts: force ? [] : [...conflicts].filter((file) => expected.has(file)).map(native),
-        failed: failed.map(native),
-        error: undefined,
-      };
-    } catch (error) {
-      return { ...empty, error: (error as Error).message };
-    }
   }
 
   #records(): CheckpointRecord[] {
@@ -324,12 +346,12 @@ export function memoryCheckpointStore(): CheckpointStore {
   };
 }
 
+/** A record as the store keeps it (absent fields left out, as JSON would). */
+function asJson(record: CheckpointRecord): JsonValue {
+  return JSON.parse(JSON.stringify(record)) as JsonValue;
+}
+
 function keyOf(turnId: string, environmentId: string): string {
   return `${turnId}/${environmentId}`;
 }
 
-/** `root` and a path from it, in the root's own spelling (an executor may be Windows). */
-function joinNative(root: string, file: string): string {
-  const separator = root.includes('\\') && !root.includes('/') ? '\\' : '/';
-  return `${root.replace(/[\\/]+$/, '')}${separator}${separator === '/' ? file : file.replaceAll('/', '\\')}`;
-}

@@ -1,6 +1,7 @@
 // A session's checkpoints over its environments: each attached environment is reached through its
 // own process runner, unconfined (the user's files, in `.git`, which the sandbox keeps read-only).
 import type { Config } from '@skein/config';
+import { PathUri } from '@skein/protocol';
 import { shellRunner } from '../checkpoints/git-checkpoints.js';
 import { memoryCheckpointStore, ThreadCheckpoints, type CheckpointStore } from '../checkpoints/thread-checkpoints.js';
 import { captureCommand } from './command-capture.js';
@@ -35,9 +36,13 @@ export function sessionCheckpoints(options: SessionCheckpointsOptions): ThreadCh
     target(environmentId) {
       const running = options.running();
       // Checkpoints are POSIX shell scripts: a Windows executor has none (docs/checkpoints.md).
-      if (environments.toolEnvironments(config(), running).find((environment) => environment.id === environmentId)?.os === 'windows') return undefined;
+      const tool = environments.toolEnvironments(config(), running).find((environment) => environment.id === environmentId);
+      if (tool === undefined || tool.os === 'windows') return undefined;
       const target = unconfinedTarget(environments, running, environmentId, config(), options.monotonicMs);
-      return target === undefined ? undefined : { runner: shellRunner((argv, capture) => captureCommand(target, argv, capture)) };
+      if (target === undefined) return undefined;
+      return {
+        runnerAt: (cwd) => shellRunner((argv, capture) => captureCommand(cwd === undefined ? target : { ...target, cwd: PathUri.fromNativePath(cwd, tool.pathConvention) }, argv, capture)),
+      };
     },
   });
 }

@@ -57,7 +57,8 @@ export async function revertThread(deps: ThreadRevertDeps, beforeTurnId: string,
       throw new ThreadSessionError('TurnNotFound', `turn ${beforeTurnId} has no user message to revert to${start === undefined ? '' : `; revert before ${start}, the user turn it follows`}`);
     }
     const droppedTurnIds = dropped.flatMap((turn) => (turn.turnId === undefined ? [] : [turn.turnId]));
-    const restores = options.restoreFiles === false ? [] : await checkpoints.restore(droppedTurnIds, { force: options.force === true });
+    // Without the files, the dropped turns' checkpoints go all the same: nothing would ever restore them.
+    const restores = options.restoreFiles === false ? await checkpoints.forget(droppedTurnIds).then(() => []) : await checkpoints.restore(droppedTurnIds, { force: options.force === true });
     slot.emit({ type: 'threadRolledBack', numTurns: dropped.filter((turn) => turn.userTurn).length });
     const reported = restores.filter((restore) => restore.restored.length > 0 || restore.conflicts.length > 0 || restore.failed.length > 0 || restore.error !== undefined);
     if (reported.length > 0) reportAsTurn(slot, active.turnId, reported, deps.newCallId);
