@@ -68,7 +68,7 @@ describe('checkpoints on an executor', () => {
     expect(existsSync(path.join(project, 'new.txt'))).toBe(false);
     expect(existsSync(path.join(project, '.git'))).toBe(false);
     // The exec-server's HOME is its root: the private repository is there, not on this machine.
-    expect(readdirSync(path.join(root, '.skein', 'checkpoints'))).toHaveLength(1);
+    expect(readdirSync(path.join(root, '.codex', 'skein-checkpoints'))).toHaveLength(1);
     expect(existsSync(path.join(home.home, 'checkpoints'))).toBe(false);
   });
 });

@@ -248,10 +248,14 @@ export class ThreadCheckpoints {
     return undefined;
   }
 
-  /** This machine keeps them in `$CODEX_HOME/checkpoints`; an executor in its user's `~/.skein/checkpoints`. */
+  /**
+   * This machine keeps them in `$CODEX_HOME/checkpoints`; an executor in its user's
+   * `~/.codex/skein-checkpoints`. Both are in a `.codex` folder, which the sandbox keeps read-only to
+   * the model's commands even inside a writable root: its config could name programs git runs.
+   */
   #shadowDirOf(environmentId: string): string {
     const name = createHash('sha256').update(this.#options.cwdOf(environmentId)).digest('hex').slice(0, 24);
-    return environmentId === LOCAL_ENVIRONMENT_ID ? path.join(this.#options.homeDir(), 'checkpoints', `${name}.git`) : `~/.skein/checkpoints/${name}.git`;
+    return environmentId === LOCAL_ENVIRONMENT_ID ? path.join(this.#options.homeDir(), 'checkpoints', `${name}.git`) : `~/.codex/skein-checkpoints/${name}.git`;
   }
 
   #records(): CheckpointRecord[] {
