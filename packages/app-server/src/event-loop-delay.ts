@@ -1,5 +1,7 @@
 // How late the server's event loop runs its callbacks: the measure of whether one busy thread (or a
 // slow client) holds up every other. Sampled by Node's own histogram; `server/diagnostics` reads it.
+// The histogram starts at the first reading, so a server that is never asked loads nothing for it
+// (its start-up stays free of perf_hooks, which the CLI bundle loads lazily).
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 
 /** Samples every 10 ms: fine enough for a p99 of a loaded server, cheap enough to leave on. */
@@ -7,21 +9,25 @@ const RESOLUTION_MS = 10;
 
 /** The event loop's delay since the last reading. */
 export class EventLoopDelay {
-  readonly #histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  #histogram: IntervalHistogram | undefined;
 
-  constructor() {
-    this.#histogram.enable();
-  }
-
-  /** The p99 and the largest delay (whole microseconds) since the previous reading, which starts a new window. */
+  /**
+   * The p99 and the largest delay (whole microseconds) since the previous reading, which starts a
+   * new window; the first reading starts the measurement and answers zeros.
+   */
   read(): { readonly p99Us: number; readonly maxUs: number } {
+    if (this.#histogram === undefined) {
+      this.#histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+      this.#histogram.enable();
+      return { p99Us: 0, maxUs: 0 };
+    }
     const reading = { p99Us: micros(this.#histogram.percentile(99)), maxUs: micros(this.#histogram.max) };
     this.#histogram.reset();
     return reading;
   }
 
   stop(): void {
-    this.#histogram.disable();
+    this.#histogram?.disable();
   }
 }
 

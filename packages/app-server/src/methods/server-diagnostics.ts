@@ -31,7 +31,8 @@ export const SERVER_DIAGNOSTICS_METHODS: ReadonlyMap<string, AppServerMethod> = 
             // Skein's: connected clients and loaded threads.
             { name: 'app.connections', value: server.connections.length },
             { name: 'app.threads.loaded', value: await loadedThreads(server) },
-            // The event loop's lateness since the previous call (µs; gauges are integers): what every client waits on.
+            // The event loop's lateness since the previous call (µs; gauges are integers): what every client
+            // waits on. The first call starts the measurement.
             { name: 'app.event_loop.delay_p99_us', value: delay.p99Us },
             { name: 'app.event_loop.delay_max_us', value: delay.maxUs },
           ],
