@@ -101,12 +101,6 @@ export class ThreadCheckpoints {
     return new TurnCheckpoints(this, turnId);
   }
 
-  /** Whether any turn among `turnIds` has a checkpoint. */
-  covers(turnIds: readonly string[]): boolean {
-    const wanted = new Set(turnIds);
-    return this.#records().some((record) => wanted.has(record.turnId));
-  }
-
   /**
    * Puts every environment's files back as they were before the first of `turnIds` (the turns being
    * dropped, oldest first) wrote; a file changed since the last of them wrote it is kept unless `force`.
