@@ -2,7 +2,6 @@
 // [ID | --last]` — printing the final message (or, with `--json`, the `exec --json` event stream).
 // Its flags are `codex exec`'s where they apply (all the ones `@openai/codex-sdk` passes), so the SDK
 // and scripts written for Codex drive Skein unchanged.
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { hostSkills } from '@skein/app-server/host-skills';
 import { ConfigError, parseConfigOverride, readSavedApiKey, type Config } from '@skein/config';
@@ -12,7 +11,6 @@ import {
   localHostFacts,
   localThreadEnvironment,
   localUserAgentHost,
-  MAX_LOCAL_IMAGE_BYTES,
   readInstallationId,
   REVIEW_OUTPUT_SCHEMA,
   reviewHint,
@@ -29,6 +27,7 @@ import { BYPASS_HOOK_TRUST_WARNING } from '@skein/hooks';
 import { sandboxStartupWarning } from '@skein/sandboxing';
 import { Option, type Command } from 'commander';
 import { ExecError } from '../exec/exec-error.js';
+import { checkImage, promptFrom, readJson } from '../exec/exec-input.js';
 import { execRevert, type ExecRevertOptions } from '../exec/exec-revert.js';
 import { ExecEventMapper } from '../exec/exec-event-mapper.js';
 import { connectRemoteEnvironment, execServerUrlFrom, type RemoteExecEnvironment } from '../exec/exec-server-environment.js';
@@ -311,17 +310,6 @@ function gitInfoFor(cwd: string, startsThread: boolean): (dir: string) => Promis
   return (dir) => (dir === cwd && early !== undefined ? early : collectGitInfo(dir));
 }
 
-/**
- * The prompt: the argument, or stdin when there is none (or it is `-`). Input piped alongside an
- * argument is appended in a `<stdin>` block, as `codex exec` does, so `cat log | skein exec "why?"` works.
- */
-async function promptFrom(argument: string | undefined, io: ExecIo): Promise<string> {
-  if (argument === undefined || argument === '-') return readPrompt(io);
-  if (io.stdinIsTerminal !== false) return argument;
-  const piped = (await io.readStdin()).replace(/\s+$/, '');
-  return piped.trim() === '' ? argument : `${argument}\n\n<stdin>\n${piped}\n</stdin>`;
-}
-
 /** The key `skein login --with-api-key` (or Codex's) saved; a damaged auth.json is a warning, not a stop. */
 async function savedApiKeyOf(config: Config, io: ExecIo): Promise<string | undefined> {
   try {
@@ -372,34 +360,6 @@ async function lastThreadId(threads: ThreadManager, cwd: string): Promise<string
   return newest.id;
 }
 
-async function readPrompt(io: ExecIo): Promise<string> {
-  io.stderr('Reading prompt from stdin...\n');
-  const text = (await io.readStdin()).trim();
-  if (text === '') throw new ConfigError('InvalidValue', 'exec', undefined, 'no prompt given: pass one as an argument or on stdin');
-  return text;
-}
-
-/** Fails before any thread is created when an attached image cannot be sent. */
-async function checkImage(file: string): Promise<void> {
-  const size = await stat(file).then(
-    (info) => (info.isFile() ? info.size : undefined),
-    () => undefined,
-  );
-  if (size === undefined) throw new ConfigError('InvalidValue', `--image ${file}`, undefined, 'no such file');
-  if (!/\.(png|jpe?g|gif|webp)$/i.test(file)) throw new ConfigError('InvalidValue', `--image ${file}`, undefined, 'not a PNG, JPEG, GIF or WebP image');
-  if (size > MAX_LOCAL_IMAGE_BYTES) throw new ConfigError('InvalidValue', `--image ${file}`, undefined, `${size} bytes; images up to ${MAX_LOCAL_IMAGE_BYTES} bytes can be sent`);
-}
-
-async function readJson(file: string): Promise<unknown> {
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as unknown;
-  } catch (error) {
-    throw new ConfigError('InvalidValue', `--output-schema ${file}`, undefined, `cannot read a JSON Schema: ${(error as Error).message}`);
-  }
-}
-
-
-/** The IANA zone the model is told about; `UTC` is reported as `Etc/UTC`, as Codex does. */
 
 /**
  * Codex 0.171.0's exec refuses `approval_policy = "untrusted"` before it starts (probed), whether

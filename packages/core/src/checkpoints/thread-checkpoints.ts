@@ -139,7 +139,7 @@ export class ThreadCheckpoints {
       const target = this.#options.target(first.environmentId);
       if (target === undefined) continue;
       const git = new GitCheckpoints(target.runnerAt(first.root), { shadowDir: first.shadowDir });
-      for (const record of records) await git.prune(`${REF_ROOT}/${this.#options.threadId}/${record.turnId}/`).catch(() => undefined);
+      for (const record of records) await git.prune(`${REF_ROOT}/${this.#options.threadId}/${record.turnId}/`).catch((error: unknown) => this.#options.warn(`could not delete the checkpoints of turn ${record.turnId} on '${first.environmentId}': ${(error as Error).message}`));
     }
     this.#forgetRecords(turnIds);
   }
