@@ -1,6 +1,7 @@
-// The one test command (`pnpm test`): build, typecheck, lint and test every package through turbo,
-// then print the workspace-wide summary. Stale reports are removed first so that a package whose
-// tests did not run cannot contribute an old result. The run gets an id (SKEIN_TEST_RUN_ID), under
+// The one test command (`pnpm test`): build, typecheck, lint, check the public API reports
+// (api-extractor) and test every package through turbo, then print the workspace-wide summary.
+// Stale reports are removed first so that a package whose tests did not run cannot contribute an
+// old result. The run gets an id (SKEIN_TEST_RUN_ID), under
 // which test files share what they probe once per run (the sandbox, say); its directory goes at the end.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -18,7 +19,7 @@ const runDir = path.join(tmpdir(), `skein-test-run-${runId}`);
 const extraArgs = process.argv.slice(2);
 const turbo = spawnSync(
   'pnpm',
-  ['exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'test', '--continue', '--output-logs=new-only', ...extraArgs],
+  ['exec', 'turbo', 'run', 'build', 'typecheck', 'lint', 'api', 'test', '--continue', '--output-logs=new-only', ...extraArgs],
   { cwd: root, stdio: 'inherit', env: { ...process.env, SKEIN_TEST_RUN_ID: runId } },
 );
 rmSync(runDir, { recursive: true, force: true });

@@ -1,4 +1,7 @@
 // @skein/core — threads, turns and the model client. Re-exports only.
+//
+// This root entry is internal: the engine Skein's own packages (app-server, cli) share, with no
+// semver promise. Services that embed Skein use `@skein/core/host` (src/host/), the versioned API.
 
 export { ResponsesClient } from './model-client/responses-client.js';
 export type { ResponsesClientOptions, StreamOptions } from './model-client/responses-client.js';
@@ -173,3 +176,8 @@ export { captureCommand } from './session/command-capture.js';
 export type { CaptureTarget } from './session/command-capture.js';
 export { forkIntoWorktree } from './checkpoints/checkpoint-worktree.js';
 export type { ForkPoint, ForkWorktree } from './checkpoints/checkpoint-worktree.js';
+export { agentMessageItem, commandExecutionItem, fileChangeItem, hookPromptItem, imageViewItem, mcpToolCallItem, reasoningItem, threadItem, userMessageItem, webSearchItem } from './wire/thread-items.js';
+export type { WireObject } from './wire/thread-items.js';
+export { UNKNOWN_RATE_LIMITS, turnErrorObject } from './wire/turn-wire.js';
+export { eventNotification } from './wire/event-notifications.js';
+export type { EventNotification } from './wire/event-notifications.js';

@@ -3,24 +3,13 @@
 // installed `skein exec --extension` against the mock model, resumed, and checked: the todo list and
 // its world state survive the resume, the model is shown only the change, and no module Node loads
 // comes from the workspace.
-import { execFile, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { AppServerTestClient, assistantMessage, completed, functionCall, mockProviderConfigToml, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod';
-import { localSqlitePrebuild } from './sqlite-prebuild.js';
-
-const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
-const EXAMPLE = path.join(ROOT, 'examples', 'todo-extension');
-// Packing builds every package (cached by turbo); npm then fetches the third-party dependencies
-// (better-sqlite3's binary comes from the workspace's build: sqlite-prebuild.ts).
-const SETUP_TIMEOUT_MS = 600_000;
-
-const PackManifest = z.object({ packages: z.array(z.object({ name: z.string(), tarball: z.string() })) });
+import { installExample, run, SETUP_TIMEOUT_MS } from './example-install.js';
 
 /** Writes every ESM module Node resolves (one URL per line) to $SKEIN_MODULE_LOG. */
 const RECORD_MODULES = `
@@ -44,31 +33,7 @@ let model: MockResponsesServer;
 beforeAll(async () => {
   // realpath: the module URLs Node reports are real paths, and tmpdir may be a symlink.
   scratch = realpathSync(mkdtempSync(path.join(tmpdir(), 'skein-todo-example-')));
-  const tarballs = path.join(scratch, 'tarballs');
-  await run(process.execPath, [path.join(ROOT, 'scripts', 'pack-packages.mjs'), '--out', tarballs], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
-  const packed = PackManifest.parse(JSON.parse(readFileSync(path.join(tarballs, 'manifest.json'), 'utf8'))).packages;
-
-  example = path.join(scratch, 'todo-extension');
-  cpSync(EXAMPLE, example, { recursive: true, filter: (source) => !/[\\/](node_modules|dist)([\\/]|$)/.test(path.relative(EXAMPLE, source)) });
-  // Every @skein package, direct or not, comes from its tarball: nothing is asked of the registry
-  // under that name (the packages are not published), and nothing of the workspace is linked.
-  const manifest = JSON.parse(readFileSync(path.join(example, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
-  const tarballOf = (name: string) => `file:${packed.find((pkg) => pkg.name === name)?.tarball ?? name}`;
-  for (const field of ['dependencies', 'devDependencies']) {
-    for (const name of Object.keys(manifest[field] ?? {})) if (name.startsWith('@skein/')) manifest[field]![name] = tarballOf(name);
-  }
-  // The peer range names the release the example is written for; the tarballs carry the unreleased version.
-  for (const name of Object.keys(manifest.peerDependencies ?? {})) if (name.startsWith('@skein/')) manifest.peerDependencies![name] = '*';
-  manifest.overrides = Object.fromEntries(packed.map((pkg) => [pkg.name, tarballOf(pkg.name)]));
-  writeFileSync(path.join(example, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-
-  const prebuilds = await localSqlitePrebuild(path.join(ROOT, 'packages', 'rollout'), path.join(scratch, 'prebuilds'));
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
-    cwd: example,
-    env: { ...process.env, ...prebuilds },
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  await run('npm', ['run', 'build'], { cwd: example });
+  example = await installExample('todo-extension', scratch);
 
   home = path.join(scratch, 'home');
   mkdirSync(home);

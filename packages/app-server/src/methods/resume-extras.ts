@@ -2,7 +2,7 @@
 // collaboration mode the thread runs in, and cursors a client that resumed without the full history
 // (`excludeTurns`) pages backwards from: each opens a newest-first page of `thread/turns/list` or
 // `thread/items/list` that starts with the thread's last turn or item.
-import type { WireObject } from '../threads/thread-items.js';
+import type { WireObject } from '@skein/core';
 import { historyCursor } from './history-page.js';
 
 /** `collaborationMode`, `turnsBackwardsCursor` and `itemsBackwardsCursor` of a resumed thread whose recorded turns are `turns`. */

@@ -8,7 +8,7 @@ import { refuse } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod } from '../method.js';
 import type { LiveThread, TurnPresentation } from '../threads/live-thread.js';
 import { requestServiceTier } from '../threads/service-tier.js';
-import { agentMessageItem } from '../threads/thread-items.js';
+import { agentMessageItem } from '@skein/core';
 
 /** The review method. */
 export const REVIEW_START_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string, AppServerMethod>([

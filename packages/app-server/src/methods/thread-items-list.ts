@@ -4,7 +4,7 @@
 import { AppServerErrorCode, ThreadItemsListParams } from '@skein/protocol';
 import { AppServerRequestError } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod } from '../method.js';
-import type { WireObject } from '../threads/thread-items.js';
+import type { WireObject } from '@skein/core';
 import { historyPage } from './history-page.js';
 
 interface ItemEntry {

@@ -2,7 +2,7 @@
 // the items found, in the order asked; an id (or a turn) the thread does not have is left out.
 import { ThreadItemsReadParams } from '@skein/protocol';
 import { defineMethod, type AppServerMethod } from '../method.js';
-import type { WireObject } from '../threads/thread-items.js';
+import type { WireObject } from '@skein/core';
 
 /** The `thread/items/read` method. */
 export const THREAD_ITEMS_READ_METHODS: ReadonlyMap<string, AppServerMethod> = new Map([

@@ -6,7 +6,7 @@ import { ThreadSessionError, type EnvironmentRestore } from '@skein/core';
 import { AppServerErrorCode, ThreadRevertParams } from '@skein/protocol';
 import { AppServerRequestError } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod } from '../method.js';
-import type { WireObject } from '../threads/thread-items.js';
+import type { WireObject } from '@skein/core';
 import { withStoredMetadata } from '../threads/thread-metadata.js';
 import { resumeExtras } from './resume-extras.js';
 import { afterResponse } from './threads.js';

@@ -10,7 +10,7 @@ import { MAX_PAGE_SIZE, RolloutError, type ThreadSearchHit, type ThreadSearchQue
 import { AppServerRequestError } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod, type ClientConnection, type MethodContext } from '../method.js';
 import { firstSnippet, matchRanges, snippetAround } from '../thread-search/search-snippet.js';
-import type { WireObject } from '../threads/thread-items.js';
+import type { WireObject } from '@skein/core';
 import { withStoredMetadata } from '../threads/thread-metadata.js';
 import { historyCursor } from './history-page.js';
 import { paginate } from '../pagination.js';

@@ -5,7 +5,7 @@ import { ThreadTimelineListParams } from '@skein/protocol';
 import { defineMethod, type AppServerMethod } from '../method.js';
 import { paginate } from '../pagination.js';
 import type { RecordedTurn } from '../threads/recorded-turns.js';
-import type { WireObject } from '../threads/thread-items.js';
+import type { WireObject } from '@skein/core';
 
 /**
  * A turn's start and end entries. Codex 0.171.0 sends their fields in camelCase (`turnId`,

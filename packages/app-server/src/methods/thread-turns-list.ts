@@ -3,7 +3,7 @@
 // final answer; `full`; or `notLoaded`). `thread/resume` can carry the first page (`initialTurnsPage`).
 import { ThreadTurnsListParams, type InitialTurnsPageParams } from '@skein/protocol';
 import { defineMethod, type AppServerMethod } from '../method.js';
-import type { WireObject } from '../threads/thread-items.js';
+import type { WireObject } from '@skein/core';
 import { historyPage } from './history-page.js';
 
 /** The `thread/turns/list` method. */

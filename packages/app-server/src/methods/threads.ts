@@ -21,7 +21,7 @@ import { paginate } from '../pagination.js';
 import { forkWorktree } from './fork-worktree.js';
 import { resumeExtras } from './resume-extras.js';
 import { turnsPage } from './thread-turns-list.js';
-import type { WireObject } from '../threads/thread-items.js';
+import type { WireObject } from '@skein/core';
 import { withStoredMetadata } from '../threads/thread-metadata.js';
 import { sectionThreadPage, unfiledThreadPage } from '../threads/thread-sections.js';
 

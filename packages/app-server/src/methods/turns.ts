@@ -8,7 +8,7 @@ import { checkWorkspaceRoots, selectEnvironment, settleSelection } from '../envi
 import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
 import type { LiveThread } from '../threads/live-thread.js';
 import { chosenServiceTier, requestServiceTier } from '../threads/service-tier.js';
-import type { WireObject } from '../threads/thread-items.js';
+import type { WireObject } from '@skein/core';
 import { recordPermissions, selectPermissions } from '../threads/permission-selection.js';
 import { environmentEntries, nextTurnConfig, threadSettingsObject } from '../threads/thread-settings.js';
 import { asRequestError } from './threads.js';

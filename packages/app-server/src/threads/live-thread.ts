@@ -2,15 +2,13 @@
 // v2 notifications for the thread's subscribers (in Codex's order), its status is tracked and
 // announced; its questions (ThreadQuestions) become server requests to its subscribers. What it needs
 // from its server is ThreadHost (thread-host.ts).
-import { eventNotification } from './event-notifications.js';
 export type { ThreadHost, TurnPresentation } from './thread-host.js';
 import type { Config } from '@skein/config';
-import type { CoreEvent, SelectedEnvironment, ThreadHandle, TurnItem, ResponsesServiceTier, UserMessageRecord } from '@skein/core';
+import { eventNotification, threadItem, turnErrorObject, UNKNOWN_RATE_LIMITS, userMessageItem } from '@skein/core';
+import type { CoreEvent, SelectedEnvironment, ThreadHandle, TurnItem, ResponsesServiceTier, UserMessageRecord, WireObject } from '@skein/core';
 import type { UserInput } from '@skein/protocol';
 import type { ThreadHost, TurnPresentation } from './thread-host.js';
-import { threadItem, userMessageItem, type WireObject } from './thread-items.js';
 import { ThreadQuestions, type ActiveFlag } from './thread-questions.js';
-import { UNKNOWN_RATE_LIMITS, turnErrorObject } from './turn-wire.js';
 import { textOf, turnObject, type ActiveTurn } from './live-turn.js';
 
 /** Identity and bookkeeping of a thread beyond its session. */

@@ -1,7 +1,7 @@
 // A loaded thread's running turn as the app-server keeps it, and its v2 wire object.
 import type { UserInput } from '@skein/protocol';
 import type { TurnPresentation } from './thread-host.js';
-import type { WireObject } from './thread-items.js';
+import type { WireObject } from '@skein/core';
 
 /** The turn a LiveThread is running. */
 export interface ActiveTurn {

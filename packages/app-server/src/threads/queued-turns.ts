@@ -6,7 +6,7 @@ import { QueuedSubmissionError, type QueuedSubmissions } from '@skein/rollout';
 import { refuse } from '../app-server-error.js';
 import type { LiveThread } from './live-thread.js';
 import { requestServiceTier } from './service-tier.js';
-import type { WireObject } from './thread-items.js';
+import type { WireObject } from '@skein/core';
 
 /** Tells a thread's subscribers its queue changed (they read it again with `thread/queue/list`). */
 export type QueueChanged = (threadId: string) => void;

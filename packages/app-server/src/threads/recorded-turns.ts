@@ -4,7 +4,7 @@
 import { displayCommand, webSearchOf } from '@skein/core';
 import { isKnownResponseItem, parseHookPrompt, type ContextFragmentDefinition, type ResponseItem } from '@skein/protocol';
 import { forEachThreadLine, isUserTurnBoundary, userMessageText, type LoadedThread, type RolloutLine } from '@skein/rollout';
-import { agentMessageItem, commandExecutionItem, fileChangeItem, hookPromptItem, mcpToolCallItem, reasoningItem, webSearchItem, type WireObject } from './thread-items.js';
+import { agentMessageItem, commandExecutionItem, fileChangeItem, hookPromptItem, mcpToolCallItem, reasoningItem, webSearchItem, type WireObject } from '@skein/core';
 import * as z from 'zod';
 
 interface TurnTrace {

@@ -3,7 +3,7 @@
 import type { UserInput } from '@skein/protocol';
 import type { ClientConnection } from '../method.js';
 import type { AskOptions } from './thread-server-requests.js';
-import type { WireObject } from './thread-items.js';
+import type { WireObject } from '@skein/core';
 
 /** What a thread needs from the server it is loaded in. */
 export interface ThreadHost {

@@ -12,7 +12,7 @@ import type { ClientConnection } from '../method.js';
 import { chosenServiceTier } from './service-tier.js';
 import { LiveThread, type ThreadHost } from './live-thread.js';
 import { previewOf, recordedTurns, recordedTurnsWithPositions, type RecordedTurn } from './recorded-turns.js';
-import type { WireObject } from './thread-items.js';
+import type { WireObject } from '@skein/core';
 import { EnvironmentManager } from '../environments/environment-manager.js';
 import { announceWhenConnected, relayConnectionNotices } from '../environments/environment-notices.js';
 import { settleSelection } from '../environments/environment-selection.js';

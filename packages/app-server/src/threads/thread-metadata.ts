@@ -1,7 +1,7 @@
 // The metadata clients set on a stored thread (`thread/metadata/update`: Git facts, Daybreak) on the
 // Thread objects the server answers with; it lives in the index database, not the rollout file.
 import type { GitInfo, StoredThreadMetadata, ThreadGitFacts, ThreadStore } from '@skein/rollout';
-import type { WireObject } from './thread-items.js';
+import type { WireObject } from '@skein/core';
 import { withSection } from './thread-sections.js';
 
 /** The wire `gitInfo`: null when every fact is unknown, as for a thread outside a repository. */

@@ -3,7 +3,7 @@
 import type { Config } from '@skein/config';
 import type { MultiAgentMode } from '@skein/core';
 import { defaultWorkspaceRoots, legacyWorkspacePolicy, sandboxPolicyFromConfig } from '@skein/sandboxing';
-import type { WireObject } from './thread-items.js';
+import type { WireObject } from '@skein/core';
 
 /** What a Thread object says. Times are milliseconds since the epoch (sent as seconds). */
 export interface ThreadFacts {

@@ -4,7 +4,7 @@ import type { ContextFragmentDefinition } from '@skein/extension-api';
 import type { LoadedThread, ThreadSummary } from '@skein/rollout';
 import type { LiveThread } from './live-thread.js';
 import { previewOf } from './recorded-turns.js';
-import type { WireObject } from './thread-items.js';
+import type { WireObject } from '@skein/core';
 import { threadEnvironmentEntry, threadObject } from './thread-object.js';
 
 /** A thread `thread/list` found in the index and that is not loaded. */

@@ -15,7 +15,7 @@ import {
 } from '@skein/rollout';
 import { AppServerRequestError } from '../app-server-error.js';
 import { MAX_PAGE_SIZE } from '../limits.js';
-import type { WireObject } from './thread-items.js';
+import type { WireObject } from '@skein/core';
 import { parseUuid } from './thread-id.js';
 
 /** The wire `ThreadSection`. */

@@ -5,7 +5,7 @@ import type { SelectedEnvironment } from '@skein/core';
 import type { SandboxMode, SandboxPolicy } from '@skein/protocol';
 import type { LiveThread } from './live-thread.js';
 import { threadConfigOverrides, tomlValue, type ThreadSettingsParams } from './thread-config-overrides.js';
-import type { WireObject } from './thread-items.js';
+import type { WireObject } from '@skein/core';
 import { activePermissionProfile, approvalPolicyObject, primaryWorkspaceRoots, sandboxPolicyObject, threadEnvironmentEntry } from './thread-object.js';
 import { defaultWorkspaceRoots } from '@skein/sandboxing';
 

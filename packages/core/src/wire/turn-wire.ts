@@ -1,6 +1,7 @@
 // What a turn's notifications carry beyond its items, in Codex's wire shapes: the error of a turn
 // that failed or was stopped, and the rate limits reported after each response.
-import { codexErrorInfoOf, type TurnError } from '@skein/core';
+import { codexErrorInfoOf } from '../turn/codex-error-info.js';
+import type { TurnError } from '../turn/run-turn.js';
 import type { WireObject } from './thread-items.js';
 
 /**

@@ -1,7 +1,7 @@
 // The core events that become a notification of their own, whatever turn the thread is in:
 // progress, retries, warnings, safety buffering, hook runs, MCP server starts and the thread's goal. The rest need the thread's
 // turn state and are LiveThread's.
-import type { CoreEvent } from '@skein/core';
+import type { CoreEvent } from '../turn/core-event.js';
 
 /** A notification to send; `afterAnswer` when it must follow the answer to the request that caused it. */
 export interface EventNotification {

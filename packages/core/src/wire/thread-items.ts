@@ -1,6 +1,6 @@
 // The items of a turn as app-server clients see them (`ThreadItem`), projected from core's turn
 // items and from recorded history: user and agent messages, reasoning, commands and file changes.
-import type { AsyncQuestion, McpToolCallTurnItem, TurnItem } from '@skein/core';
+import type { AsyncQuestion, McpToolCallTurnItem, TurnItem } from '../turn/turn-item.js';
 import type { ResponseItem, UserInput } from '@skein/protocol';
 
 /** A JSON object sent to clients. */
