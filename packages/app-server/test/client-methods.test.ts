@@ -114,6 +114,24 @@ describe('threads no client holds', () => {
     expect(await client.request('thread/loaded/list', {})).toEqual({ data: [], nextCursor: null });
     expect(await client.request('thread/unsubscribe', { threadId })).toEqual({ status: 'notLoaded' });
   });
+
+  it('come back on the next thread/resume with their history, and an unloaded thread refuses a turn until then', async () => {
+    const server = await serve();
+    const client = await connect(server, 'websocket');
+    const threadId = await startThread(client);
+    await runTurn(client, threadId, 'remember the word heron', 'Noted: heron.');
+    await client.request('thread/unsubscribe', { threadId });
+    await client.waitFor('thread/closed', (params) => (params as { threadId: string }).threadId === threadId);
+    expect(await client.request('thread/loaded/list', {})).toEqual({ data: [], nextCursor: null });
+    // As Codex: a turn needs the thread loaded; the client resumes it first.
+    expect(await client.requestReply('turn/start', { threadId, input: text('still there?') })).toMatchObject({ error: { code: -32600, message: `thread not found: ${threadId}` } });
+
+    const resumed = (await client.request('thread/resume', { threadId })) as { thread: { id: string; turns: unknown[] } };
+    expect(resumed.thread.id).toBe(threadId);
+    expect(resumed.thread.turns).toHaveLength(1);
+    await runTurn(client, threadId, 'which word?', 'Heron.');
+    expect(JSON.stringify(model.requests.at(-1)?.body?.input)).toContain('Noted: heron.');
+  });
 });
 
 describe('hooks/list and collaborationMode/list', () => {
