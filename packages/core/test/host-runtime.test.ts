@@ -1,12 +1,17 @@
 // The host API end to end, in process: a runtime over a real home directory and store, threads on
 // this machine, turns read as async iterables. The model is the mock Responses server; the test
 // asserts on what it receives and on the events the host sees.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { assistantMessage, completed, functionCall, held, mockProviderConfigToml, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRuntime, HostError, type SkeinRuntime, type TurnEvent } from '../src/host/index.js';
+
+const EXEC_SERVER_BIN = path.resolve(import.meta.dirname, '../node_modules/@skein/exec-server/dist/bin.js');
 
 let model: MockResponsesServer;
 let root: string;
@@ -136,6 +141,22 @@ describe('the host API', () => {
     expect(result.finalResponse).toBeUndefined();
     expect(events.at(-1)).toMatchObject({ method: 'turn/completed', params: { turn: { status: 'interrupted' } } });
     expect(() => thread.interrupt()).toThrow(/no turn is running/);
+  });
+
+  it('runs commands on an exec-server when the runtime names one', async () => {
+    const executor = spawn(process.execPath, [EXEC_SERVER_BIN, '--listen', 'ws://127.0.0.1:0'], { cwd, env: { PATH: process.env['PATH'], HOME: root, EXECUTOR_MARK: 'on-the-executor' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const [url] = (await once(createInterface({ input: executor.stdout }), 'line')) as [string];
+      model.expect([sse(functionCall('exec_command', { cmd: 'echo "[$EXECUTOR_MARK]"' }, { callId: 'call_where' }), completed()), sse(assistantMessage('There.'), completed())]);
+      const skein = await runtime({ environment: { execServerUrl: url.trim() } });
+      const thread = await skein.startThread();
+      const result = await thread.run('where are you?').result;
+      expect(result.status).toBe('completed');
+      expect(model.requests[1]?.toolOutputText('call_where')).toContain('[on-the-executor]');
+      await skein.close();
+    } finally {
+      executor.kill();
+    }
   });
 
   it('refuses bad input with a HostError that says what to change', async () => {
