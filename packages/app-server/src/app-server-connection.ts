@@ -1,6 +1,7 @@
 // One client of the app-server: the initialize handshake, a bounded request queue worked in arrival
-// order, notifications filtered by the client's opt-outs, and server→client requests with their own
-// ids. Malformed input is dropped without an answer, as Codex 0.171.0 does.
+// order, notifications filtered by the client's opt-outs, server→client requests with their own ids,
+// and a bound on what the client leaves unread. Malformed input is dropped without an answer, as
+// Codex 0.171.0 does.
 import { RequestQueue, type JsonRpcServiceConnection, type MessageChannel } from '@skein/json-rpc';
 import {
   AppServerErrorCode,
@@ -82,7 +83,11 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
   #disposed = false;
   readonly #pendingServerRequests = new Map<number, PendingServerRequest>();
   readonly #closed = new AbortController();
+  /** Set once the connection hung up on a client that stopped reading; nothing more is sent. */
+  #hungUp = false;
   #droppedNotifications = 0;
+  /** Whether the last notification was dropped, so a run of drops is logged once. */
+  #dropping = false;
 
   constructor(
     private readonly channel: MessageChannel,
@@ -127,7 +132,10 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
     return this.#closed.signal;
   }
 
-  /** Notifications dropped because the client was not reading (see `MAX_OUTBOUND_BUFFERED_BYTES`). */
+  /**
+   * Notifications dropped because a client that cannot be disconnected (stdio) was not reading (see
+   * `MAX_OUTBOUND_BUFFERED_BYTES`); a WebSocket client is disconnected instead, so it stays 0 there.
+   */
   get droppedNotifications(): number {
     return this.#droppedNotifications;
   }
@@ -178,15 +186,11 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
 
   notify(method: string, params: unknown): void {
     if (this.#disposed || this.#initializeParams === undefined || this.#optOut.has(method)) return;
-    if (this.channel.bufferedBytes > this.setup.maxOutboundBufferedBytes) {
-      this.#droppedNotifications += 1;
-      return;
-    }
-    this.send({ method, params, emittedAtMs: this.setup.now() });
+    this.send({ method, params, emittedAtMs: this.setup.now() }, 'notification');
   }
 
   request(method: string, params: unknown, options: { readonly onSent?: (requestId: number) => void; readonly signal?: AbortSignal } = {}): Promise<unknown> {
-    if (this.#disposed) return Promise.reject(new ServerRequestError('ConnectionClosed', `the client disconnected before ${method} could be sent`));
+    if (this.#disposed || this.#hungUp) return Promise.reject(new ServerRequestError('ConnectionClosed', `the client disconnected before ${method} could be sent`));
     if (this.#pendingServerRequests.size >= this.setup.maxPendingServerRequests) {
       return Promise.reject(new ServerRequestError('TooManyPending', `the client has ${this.#pendingServerRequests.size} unanswered requests; not sending ${method}`));
     }
@@ -216,8 +220,8 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
 
   /** Sends a request under an id the server assigned; false when the client has gone or not initialized. */
   sendRequest(id: number, method: string, params: unknown): boolean {
-    if (this.#disposed || this.#initializeParams === undefined) return false;
-    this.send({ id, method, params });
+    if (this.#disposed || this.#hungUp || this.#initializeParams === undefined) return false;
+    this.send({ id, method, params }, 'request');
     return true;
   }
 
@@ -263,7 +267,7 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
   private async handle(request: QueuedRequest): Promise<void> {
     try {
       const result = await this.dispatch(request);
-      this.send({ id: request.id, result });
+      this.send({ id: request.id, result }, 'response');
       if (request.method === 'initialize') this.setup.afterInitialize(this);
     } catch (error) {
       const answer = toJsonRpcError(error);
@@ -318,11 +322,35 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
   }
 
   private sendError(id: RequestId, error: JsonRpcErrorObject): void {
-    this.send({ error, id });
+    this.send({ error, id }, 'response');
   }
 
-  private send(message: object): void {
-    if (!this.#disposed) this.channel.send(JSON.stringify(message));
+  /**
+   * Sends `message`, unless the client has left more than `maxOutboundBufferedBytes` unread behind
+   * what is being written. Then, as Codex does with a full outbound queue, a client the transport can
+   * drop (WebSocket) is disconnected, whatever the message; a stdio client cannot be, so it loses
+   * notifications only, and answers and requests wait in the pipe's buffer.
+   */
+  private send(message: object, kind: 'notification' | 'response' | 'request'): void {
+    if (this.#disposed || this.#hungUp) return;
+    if (this.channel.bufferedBytes > this.setup.maxOutboundBufferedBytes) {
+      const { disconnect } = this.channel;
+      if (disconnect !== undefined) {
+        this.#hungUp = true;
+        // Codex's words, so logs and alerts written for Codex match.
+        this.setup.log(`disconnecting slow connection after outbound queue filled: ConnectionId(${this.id})`);
+        disconnect();
+        return;
+      }
+      if (kind === 'notification') {
+        this.#droppedNotifications += 1;
+        if (!this.#dropping) this.setup.log(`connection ${this.id}: dropping notifications while the client leaves over ${this.setup.maxOutboundBufferedBytes} bytes unread`);
+        this.#dropping = true;
+        return;
+      }
+    }
+    if (kind === 'notification') this.#dropping = false;
+    this.channel.send(JSON.stringify(message));
   }
 }
 

@@ -10,7 +10,13 @@ export const DEFAULT_CONCURRENT_REQUESTS = 8;
 export const MAX_REQUEST_BYTES = 64 * MiB;
 /** Server→client requests one connection may leave unanswered. */
 export const MAX_PENDING_SERVER_REQUESTS = 1024;
-/** Bytes a slow client may leave unread before further notifications to it are dropped. */
+/**
+ * Bytes a client may leave unread behind the message being written to it. Past it a WebSocket client
+ * is disconnected at the next message, as Codex drops a connection whose 128-message outbound queue
+ * is full; a stdio client, which cannot be, loses notifications (answers still queue). A bound in
+ * bytes, not messages: the transport reports bytes (the socket's unwritten data), and a delta of a
+ * few characters and a multi-megabyte `thread/read` answer are both one message.
+ */
 export const MAX_OUTBOUND_BUFFERED_BYTES = 64 * MiB;
 /** The longest page a list method returns, whatever `limit` asks for. */
 export const MAX_PAGE_SIZE = 1000;

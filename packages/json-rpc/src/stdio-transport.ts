@@ -4,15 +4,18 @@
 import type { Readable, Writable } from 'node:stream';
 import type { JsonRpcService, JsonRpcServiceConnection } from './json-rpc-service.js';
 import { LineSplitter } from './line-splitter.js';
+import { OutboundBacklog } from './outbound-backlog.js';
 
 /** Serves one client on `input`/`output`; resolves once input has ended and the client is torn down. */
 export async function serveStdio<C extends JsonRpcServiceConnection>(server: JsonRpcService<C>, input: Readable, output: Writable): Promise<void> {
+  const backlog = new OutboundBacklog();
+  // No `disconnect`: the client owns the pipe, so a slow one is waited for (or shed) by the service.
   const connection = server.connect({
     send: (text) => {
-      if (output.writable) output.write(`${text}\n`);
+      if (output.writable) output.write(`${text}\n`, backlog.add(Buffer.byteLength(text) + 1));
     },
     get bufferedBytes() {
-      return output.writableLength;
+      return backlog.waitingBytes;
     },
   });
   const splitter = new LineSplitter(server.maxRequestBytes, {

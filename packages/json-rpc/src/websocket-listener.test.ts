@@ -138,4 +138,46 @@ describe('listenWebSocket', () => {
     await closed;
     expect(service.connections.size).toBe(0);
   });
+
+  it('lets a service hang up on a client: the socket ends without a close frame and the service disconnects it', async () => {
+    const { url, service } = await start();
+    const ws = await connect(url);
+    if (!(ws instanceof WebSocket)) throw new Error('refused');
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    const [connection] = service.connections;
+    expect(connection?.channel.disconnect).toBeTypeOf('function');
+    connection?.channel.disconnect?.();
+    expect(await closed).toBe(1006);
+    expect(service.connections.size).toBe(0);
+  });
+
+  it('reports as buffered what waits behind the message being written to a client that stopped reading', async () => {
+    const { url, service } = await start();
+    const ws = await connect(url);
+    if (!(ws instanceof WebSocket)) throw new Error('refused');
+    const [connection] = service.connections;
+    if (connection === undefined) throw new Error('no connection');
+    ws.pause();
+    // Far more than loopback's kernel buffers take, so it is still being written while the rest queues.
+    const big = JSON.stringify({ method: 'big', params: 'x'.repeat(32 * 1024 * 1024) });
+    const small = JSON.stringify({ method: 'small', params: 'y'.repeat(1000) });
+    connection.channel.send(big);
+    expect(connection.channel.bufferedBytes).toBe(0);
+    for (let index = 0; index < 3; index += 1) connection.channel.send(small);
+    expect(connection.channel.bufferedBytes).toBe(3 * small.length);
+    const received = new Promise<void>((resolve) => {
+      let count = 0;
+      ws.on('message', () => {
+        count += 1;
+        if (count === 4) resolve();
+      });
+    });
+    ws.resume();
+    await received;
+    // A round trip, so the server has also seen its writes complete.
+    ws.send(JSON.stringify({ id: 1, method: 'echo' }));
+    expect(await nextMessage(ws)).toEqual({ id: 1, result: null });
+    expect(connection.channel.bufferedBytes).toBe(0);
+    ws.close();
+  });
 });

@@ -1,6 +1,7 @@
 // A JSON-RPC service over WebSocket: one text (or binary) frame per message, the security rules
 // both servers share (no browser origins, no unauthenticated listener off loopback, optional
 // bearer-token auth on the upgrade: capability token or signed JWT), and heartbeats so a vanished client is noticed and torn down.
+// A service may also hang up on a client itself (one that stopped reading) through its channel.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { JsonRpcErrorCode } from '@skein/protocol/executor';
@@ -9,6 +10,7 @@ import type { UpgradeAuth } from './upgrade-auth.js';
 import type { JsonRpcService, JsonRpcServiceConnection } from './json-rpc-service.js';
 import { HARD_FRAME_FACTOR, HEARTBEAT_INTERVAL_MS } from './limits.js';
 import { checkListenerExposure, type WebSocketAddress } from './listen-address.js';
+import { OutboundBacklog } from './outbound-backlog.js';
 import { UNKNOWN_REQUEST_ID } from './request-id.js';
 
 /** Options of {@link listenWebSocket}. */
@@ -90,11 +92,15 @@ export async function listenWebSocket<C extends JsonRpcServiceConnection>(option
   const attach = (ws: WebSocket): void => {
     sockets.add(ws);
     alive.add(ws);
+    const backlog = new OutboundBacklog();
     const connection = server.connect({
-      send: (text) => ws.send(text),
+      send: (text) => ws.send(text, backlog.add(Buffer.byteLength(text))),
       get bufferedBytes() {
-        return ws.bufferedAmount;
+        return backlog.waitingBytes;
       },
+      // No close frame: it would wait behind the backlog the client is not reading. The socket is
+      // destroyed and 'close' below runs the service's disconnect, as for a vanished client.
+      disconnect: () => ws.terminate(),
     });
     ws.on('pong', () => alive.add(ws));
     ws.on('message', (data) => connection.receive(rawText(data)));
