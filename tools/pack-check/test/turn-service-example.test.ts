@@ -37,7 +37,7 @@ function startService(env: Record<string, string | undefined>): { child: ChildPr
   const child = spawn(process.execPath, [path.join(example, 'dist', 'src', 'main.js')], { cwd: example, env: { PATH: process.env.PATH, HOME: scratch, CODEX_HOME: home, PORT: '0', ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const url = new Promise<string>((resolve) => {
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(stderr);
       if (match?.[1] !== undefined) resolve(match[1]);
