@@ -19,6 +19,7 @@ import { AppServer } from './app-server.js';
 import { HostExtensions } from './extensions/host-extensions.js';
 import { hostSkills } from './skills/host-skills.js';
 import { loadThreadConfig } from './threads/thread-cwd.js';
+import { recentGitInfo } from './threads/recent-git-info.js';
 
 /** The app-server's settings, as its flags spell them. */
 export interface AppServerSettings extends TransportFlags {
@@ -115,13 +116,15 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
   const environmentsConfig = await loadEnvironmentsToml(config.config.homeDir);
   if (settings.bypassHookTrust === true) io.stderr.write(`warning: ${BYPASS_HOOK_TRUST_WARNING}\n`);
   const environment = localThreadEnvironment({ cwd: io.cwd, env: io.env });
+  // Threads started in one folder together share one git lookup (see recent-git-info.ts).
+  const gitInfo = recentGitInfo();
   return new AppServer({
     config: { ...config, warnings },
     configLoad,
     version: settings.version,
     threads: {
       // The store tells the extensions' fragments from user turns when it reads a thread.
-      openStore: () => ThreadStore.open({ home: config.config.homeDir, contextFragments: registry.contextFragments }),
+      openStore: () => ThreadStore.open({ home: config.config.homeDir, contextFragments: registry.contextFragments, gitInfo }),
       environment,
       environmentsConfig,
       extensions: (threadConfig) => extensions.forConfig(threadConfig),

@@ -1,19 +1,20 @@
 // Discovers and stacks the config layers — the system file, user file, selected profile, trusted project files,
 // `-c` overrides, `--enable`/`--disable` — validates each one, and resolves the immutable Config.
 // Nothing is applied unless everything loads: any error leaves the caller with no Config at all.
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+// A load is cached (loaded-config-cache.ts): an unchanged config is not read and validated again.
 import * as z from 'zod';
 import path from 'node:path';
 import { FeatureConfigError, isFeatureKey, resolveFeatures, type FeatureSource } from '@skein/features';
 import { overridesToTable, parseConfigOverride } from './cli-override.js';
 import { ConfigError } from './config-error.js';
+import { ConfigReads } from './config-reads.js';
 import { ConfigToml, type McpServerToml, type ProfileToml } from './config-toml.js';
 import type { ConfigWarning } from './config-warning.js';
 import { DEFAULT_EXEC_YIELD_TIME_MS, DEFAULT_MODEL, DEFAULT_PROJECT_DOC_MAX_BYTES, SYSTEM_CONFIG_FILE, deepFreeze, type Config, type ConfigLayer, type ExtensionSpec } from './config.js';
 import { resolveHomeDir } from './home-dir.js';
 import { builtInProviders, resolveProvider, type ModelProviderInfo } from './model-providers.js';
 import { DEFAULT_PROJECT_ROOT_MARKERS, findProjectRoot, isProjectTrusted, projectConfigFiles } from './project-layers.js';
+import { LoadedConfigCache } from './loaded-config-cache.js';
 import { isTable, mergeTables, readTomlFile, type TomlTable } from './toml-table.js';
 import { validateLayer } from './validate-layer.js';
 import { webSearchSettings } from './web-search-settings.js';
@@ -51,26 +52,69 @@ export interface LoadedConfig {
   readonly warnings: readonly ConfigWarning[];
 }
 
-/** Loads the effective configuration. Throws `ConfigError` (file, key, reason) on the first problem. */
+/** Every process's loads share one cache: the config files are the process's too. */
+const cache = new LoadedConfigCache();
+
+/**
+ * Loads the effective configuration. Throws `ConfigError` (file, key, reason) on the first problem.
+ * An earlier result is reused while the files it read are unchanged on disk (see LoadedConfigCache).
+ */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   if (!path.isAbsolute(options.cwd)) throw new ConfigError('InvalidValue', 'cwd', undefined, `must be absolute, got '${options.cwd}'`);
+  const inputs = { ...options, homeDir: options.homeDir ?? resolveHomeDir(options.env), systemConfigFile: systemConfigFile(options) };
+  const key = loadKey(inputs);
+  const cached = cache.get(key);
+  if (cached !== undefined) return cached;
+  const reads = new ConfigReads();
+  const loaded = await loadFresh(inputs, reads);
+  cache.set(key, loaded, reads);
+  return loaded;
+}
+
+/** The machine-wide file (`/etc/codex/config.toml` unless the caller names one; none on Windows). */
+function systemConfigFile(options: LoadConfigOptions): string | null {
+  if (options.systemConfigFile !== undefined) return options.systemConfigFile;
+  return process.platform === 'win32' ? null : SYSTEM_CONFIG_FILE;
+}
+
+/**
+ * Everything a load depends on besides the disk: the options, with the environment narrowed to the
+ * one variable read past the home directory (already resolved).
+ */
+function loadKey(options: LoadConfigOptions & { readonly homeDir: string; readonly systemConfigFile: string | null }): string {
+  return JSON.stringify([
+    options.cwd,
+    options.homeDir,
+    options.systemConfigFile,
+    options.profile ?? null,
+    options.overrides ?? [],
+    options.enable ?? [],
+    options.disable ?? [],
+    Object.entries(options.featureDefaults ?? {}),
+    options.strict ?? false,
+    options.env['CODEX_OSS_BASE_URL'] ?? null,
+  ]);
+}
+
+async function loadFresh(options: LoadConfigOptions & { readonly homeDir: string; readonly systemConfigFile: string | null }, reads: ConfigReads): Promise<LoadedConfig> {
   const strict = options.strict ?? false;
-  const homeDir = options.homeDir ?? resolveHomeDir(options.env);
+  const homeDir = options.homeDir;
   const warnings: ConfigWarning[] = [];
   const check = (table: TomlTable, origin: string): TomlTable => {
     warnings.push(...validateLayer(table, origin, strict));
     return table;
   };
+  const readText = (file: string) => reads.readText(file);
 
-  const systemFile = options.systemConfigFile === undefined ? (process.platform === 'win32' ? null : SYSTEM_CONFIG_FILE) : options.systemConfigFile;
-  const systemTable = systemFile === null ? undefined : check((await readTomlFile(systemFile)) ?? {}, systemFile);
+  const systemFile = options.systemConfigFile;
+  const systemTable = systemFile === null ? undefined : check((await readTomlFile(systemFile, readText)) ?? {}, systemFile);
   const userFile = path.join(homeDir, 'config.toml');
-  const userTable = check((await readTomlFile(userFile)) ?? {}, userFile);
+  const userTable = check((await readTomlFile(userFile, readText)) ?? {}, userFile);
   const overrides = (options.overrides ?? []).map(parseConfigOverride);
   for (const override of overrides) check(overridesToTable([override]), `-c ${override.raw}`);
   const sessionTable = overridesToTable(overrides);
 
-  const projectLayers = await readProjectLayers(options.cwd, homeDir, mergeTables(mergeTables(systemTable ?? {}, userTable), sessionTable), check, warnings);
+  const projectLayers = await readProjectLayers(options.cwd, homeDir, mergeTables(mergeTables(systemTable ?? {}, userTable), sessionTable), check, warnings, reads);
 
   // Codex lists the system layer even when its file does not exist.
   const layers: ConfigLayer[] = [
@@ -114,7 +158,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     modelAutoCompactTokenLimit: merged.model_auto_compact_token_limit,
     modelContextWindow: merged.model_context_window,
     developerInstructions: merged.developer_instructions,
-    baseInstructions: await readBaseInstructions(merged, layers, options.cwd),
+    baseInstructions: await readBaseInstructions(merged, layers, options.cwd, reads),
     projectDocMaxBytes: merged.project_doc_max_bytes ?? DEFAULT_PROJECT_DOC_MAX_BYTES,
     projectRootMarkers: merged.project_root_markers ?? DEFAULT_PROJECT_ROOT_MARKERS,
     toolOutputTokenLimit: merged.tool_output_token_limit,
@@ -145,10 +189,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     extensions: extensionSpecs(layers, options.cwd),
     layers,
   };
-  // Features is immutable on its own; everything else is plain data frozen here.
+  // Features is immutable on its own; everything else is plain data frozen here (a cached result is shared).
   const { features: _features, ...data } = config;
   deepFreeze(data);
-  return { config: Object.freeze(config), warnings };
+  deepFreeze(warnings);
+  return Object.freeze({ config: Object.freeze(config), warnings });
 }
 
 /** The servers a skills catalog lists `mcp/skill` resources of: marked, and not switched off. */
@@ -175,18 +220,19 @@ async function readProjectLayers(
   userAndSession: TomlTable,
   check: (table: TomlTable, origin: string) => TomlTable,
   warnings: ConfigWarning[],
+  reads: ConfigReads,
 ): Promise<ConfigLayer[]> {
   const parsed = ConfigToml.parse(userAndSession);
   const markers = parsed.project_root_markers ?? DEFAULT_PROJECT_ROOT_MARKERS;
-  const root = findProjectRoot(cwd, markers);
+  const root = findProjectRoot(cwd, markers, (candidate) => reads.exists(candidate));
   const trusted = isProjectTrusted(parsed.projects ?? {}, root, cwd);
   const layers: ConfigLayer[] = [];
   for (const file of projectConfigFiles(root, cwd, homeDir)) {
     // A project's `.codex/hooks.json` needs no config.toml beside it (as in Codex): its layer is then
     // empty, named after the config.toml its hooks.json is found beside.
     const hooksJson = path.join(path.dirname(file), 'hooks.json');
-    const read = await readTomlFile(file);
-    const table = read ?? (existsSync(hooksJson) ? {} : undefined);
+    const read = await readTomlFile(file, (at) => reads.readText(at));
+    const table = read ?? (reads.exists(hooksJson) ? {} : undefined);
     if (table === undefined) continue;
     const origin = read === undefined ? hooksJson : file;
     if (!trusted) {
@@ -311,18 +357,20 @@ function resolveProviders(merged: ConfigToml, userFile: string, warnings: Config
 }
 
 /** The contents of `model_instructions_file` (relative to the file that sets it), else `instructions`. */
-async function readBaseInstructions(merged: ConfigToml, layers: readonly ConfigLayer[], cwd: string): Promise<string | undefined> {
+async function readBaseInstructions(merged: ConfigToml, layers: readonly ConfigLayer[], cwd: string, reads: ConfigReads): Promise<string | undefined> {
   const file = merged.model_instructions_file;
   if (file === undefined) return merged.instructions;
   const layer = layerSetting(layers, 'model_instructions_file');
   const base = layer !== undefined && layer.name.type !== 'sessionFlags' ? path.dirname(layer.name.file) : cwd;
   const absolute = path.resolve(base, file);
+  let text: string | undefined;
   try {
-    return await readFile(absolute, 'utf8');
+    text = await reads.readText(absolute);
   } catch (error) {
-    throw new ConfigError('UnreadableFile', layer?.origin ?? 'defaults', 'model_instructions_file',
-      `cannot read ${absolute}: ${(error as Error).message}`);
+    throw new ConfigError('UnreadableFile', layer?.origin ?? 'defaults', 'model_instructions_file', `cannot read ${absolute}: ${(error as Error).message}`);
   }
+  if (text === undefined) throw new ConfigError('UnreadableFile', layer?.origin ?? 'defaults', 'model_instructions_file', `cannot read ${absolute}: no such file`);
+  return text;
 }
 
 /** The highest layer that sets top-level `key`. */

@@ -7,10 +7,10 @@ import type { ProjectToml } from './config-toml.js';
 /** Files that mark a project root when no `project_root_markers` is configured (Codex's default). */
 export const DEFAULT_PROJECT_ROOT_MARKERS: readonly string[] = ['.git'];
 
-/** The nearest folder at or above `cwd` holding one of `markers`, else `cwd` itself. */
-export function findProjectRoot(cwd: string, markers: readonly string[]): string {
+/** The nearest folder at or above `cwd` holding one of `markers`, else `cwd` itself; `exists` asks the disk. */
+export function findProjectRoot(cwd: string, markers: readonly string[], exists: (path: string) => boolean = existsSync): string {
   for (let dir = cwd; ; dir = path.dirname(dir)) {
-    if (markers.some((marker) => existsSync(path.join(dir, marker)))) return dir;
+    if (markers.some((marker) => exists(path.join(dir, marker)))) return dir;
     if (path.dirname(dir) === dir) return cwd;
   }
 }

@@ -24,17 +24,28 @@ export function parseToml(text: string, origin: string): TomlTable {
   }
 }
 
-/** Reads and parses a TOML file; `undefined` when it does not exist. */
-export async function readTomlFile(file: string): Promise<TomlTable | undefined> {
-  let text: string;
+/** Reads a file's text; `undefined` when it does not exist. */
+export type ReadText = (file: string) => Promise<string | undefined>;
+
+/** Reads and parses a TOML file; `undefined` when it does not exist. `readText` reads it (default: from disk). */
+export async function readTomlFile(file: string, readText: ReadText = readTextFile): Promise<TomlTable | undefined> {
+  let text: string | undefined;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readText(file);
+  } catch (error) {
+    throw new ConfigError('UnreadableFile', file, undefined, (error as Error).message);
+  }
+  return text === undefined ? undefined : parseToml(text, file);
+}
+
+async function readTextFile(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw new ConfigError('UnreadableFile', file, undefined, (error as Error).message);
+    throw error;
   }
-  return parseToml(text, file);
 }
 
 /** `upper` stacked on `lower`: tables merge key by key, any other value replaces. Inputs are not modified. */

@@ -34,3 +34,26 @@ describe('isWritable on a Windows executor', () => {
     expect(context?.workspaceRoots?.map(String)).toEqual(['file:///c:/repo']);
   });
 });
+
+describe('sandboxContextFor, memoized (issue #43: built on every turn)', () => {
+  const settings = { sandboxMode: 'workspace-write', sandboxWorkspaceWrite: { writableRoots: ['/data'], networkAccess: false, excludeTmpdirEnvVar: false, excludeSlashTmp: false } } as const;
+
+  it('answers the same inputs with one frozen context', () => {
+    const context = sandboxContextFor(settings, '/repo', ['/repo']);
+
+    expect(sandboxContextFor({ ...settings, sandboxWorkspaceWrite: { ...settings.sandboxWorkspaceWrite } }, '/repo', ['/repo'])).toBe(context);
+    expect(Object.isFrozen(context)).toBe(true);
+    expect(Object.isFrozen(context?.permissions)).toBe(true);
+  });
+
+  it('builds another context when any input differs', () => {
+    const context = sandboxContextFor(settings, '/repo', ['/repo']);
+
+    expect(String(sandboxContextFor(settings, '/other', ['/other'])?.cwd)).toBe('file:///other');
+    expect(sandboxContextFor(settings, '/repo', ['/repo', '/more'])?.workspaceRoots?.map(String)).toEqual(['file:///repo', 'file:///more']);
+    expect(sandboxContextFor({ ...settings, sandboxWorkspaceWrite: { ...settings.sandboxWorkspaceWrite, networkAccess: true } }, '/repo', ['/repo'])?.permissions).toMatchObject({ network: 'enabled' });
+    expect(JSON.stringify(sandboxContextFor({ ...settings, sandboxMode: 'read-only' }, '/repo', ['/repo'])?.permissions)).not.toContain('write');
+    expect(sandboxContextFor({ ...settings, sandboxMode: 'danger-full-access' }, '/repo', ['/repo'])).toBeNull();
+    expect(sandboxContextFor(settings, '/repo', ['/repo'])).toBe(context);
+  });
+});

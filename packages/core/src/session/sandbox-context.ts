@@ -6,12 +6,38 @@ import { FileSystemSandboxContext } from '@skein/exec-server';
 import { PathUri, type FileSystemSandboxEntry, type PathConvention } from '@skein/protocol';
 import { accessAt, defaultWorkspaceRoots, PROTECTED_DIRECTORY_NAMES, resolveSandboxPolicy, sandboxPolicyFromConfig, workspaceFileSystemPolicy, workspacePermissionProfile } from '@skein/sandboxing';
 
+/** Distinct contexts kept (see `built`); past this the memo starts over. */
+const BUILT_CONTEXTS_MAX = 256;
+/**
+ * Contexts already built, keyed by every input they are made of: the sandbox mode, the
+ * `[sandbox_workspace_write]` values, the cwd, the roots and the path convention. Every turn asks
+ * for its thread's (several times), so building and schema-checking one each time was a turn's
+ * largest sandbox cost; a context is frozen, so sharing it is safe.
+ */
+const built = new Map<string, FileSystemSandboxContext | null>();
+
 /** The context for commands and file edits of a thread running in `cwd` over `roots`. */
 export function sandboxContextFor(
   settings: Pick<Config, 'sandboxMode' | 'sandboxWorkspaceWrite'>,
   cwd: string,
   roots: readonly string[] = defaultWorkspaceRoots(settings, cwd),
   convention: PathConvention = 'posix',
+): FileSystemSandboxContext | null {
+  const table = settings.sandboxWorkspaceWrite;
+  const key = JSON.stringify([settings.sandboxMode, table.writableRoots, table.networkAccess, table.excludeTmpdirEnvVar, table.excludeSlashTmp, cwd, roots, convention]);
+  const known = built.get(key);
+  if (known !== undefined) return known;
+  const context = buildSandboxContext(settings, cwd, roots, convention);
+  if (built.size >= BUILT_CONTEXTS_MAX) built.clear();
+  built.set(key, context === null ? null : deepFreeze(context));
+  return context;
+}
+
+function buildSandboxContext(
+  settings: Pick<Config, 'sandboxMode' | 'sandboxWorkspaceWrite'>,
+  cwd: string,
+  roots: readonly string[],
+  convention: PathConvention,
 ): FileSystemSandboxContext | null {
   const profile = workspacePermissionProfile(sandboxPolicyFromConfig(settings), roots);
   if (profile.type !== 'managed') return null;
@@ -41,6 +67,14 @@ export function sandboxContextFor(
     workspaceRoots: roots.flatMap((root) => uri(root) ?? []),
     windowsSandboxLevel: 'disabled',
   });
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }
 
 /** Whether commands under these settings run confined (anything but danger-full-access). */

@@ -80,9 +80,21 @@ export function requestMetadata(sender: RequestSender, place: RequestPlace): Tur
     turnTrigger: place.turnTrigger ?? sender.clientTurnTrigger,
     ...(sender.agent === undefined ? {} : { agentName: sender.agent.path }),
     ...(sender.agent?.parent === undefined ? {} : { spawnedBy: { threadId: sender.agent.parent.threadId, turnId: sender.agent.parent.turnId } }),
-    betaFeatures: config.features
-      .list()
-      .filter((status) => status.enabled && status.spec.stage === 'beta')
-      .map((status) => status.spec.key),
+    betaFeatures: enabledBetaFeatures(config.features),
   });
+}
+
+/**
+ * The enabled beta features' keys, by feature set: every request names them, and a feature set is
+ * immutable (and shared by every thread of one config), so each is listed once.
+ */
+const betaFeaturesOf = new WeakMap<Config['features'], readonly string[]>();
+
+function enabledBetaFeatures(features: Config['features']): readonly string[] {
+  let keys = betaFeaturesOf.get(features);
+  if (keys === undefined) {
+    keys = Object.freeze(features.list().filter((status) => status.enabled && status.spec.stage === 'beta').map((status) => status.spec.key));
+    betaFeaturesOf.set(features, keys);
+  }
+  return keys;
 }

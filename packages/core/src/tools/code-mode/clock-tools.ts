@@ -6,7 +6,9 @@ import * as z from 'zod';
 /** The longest sleep: beyond it the model should wait on something real. */
 export const MAX_SLEEP_MS = 600_000;
 
+// Built once, not per thread (see collaboration-tools.ts).
 const SleepArgs = z.object({ duration_ms: z.number().min(0).max(MAX_SLEEP_MS) });
+const NoArgs = z.object({});
 
 export function clockTools(now: () => number): NamespaceToolHandler {
   return {
@@ -38,7 +40,7 @@ export function clockTools(now: () => number): NamespaceToolHandler {
         kind: 'function',
         exposure: 'hidden',
         spec: { type: 'function', name: 'curr_time', description: 'The current time in UTC.', strict: false, parameters: { type: 'object', properties: {}, additionalProperties: false } },
-        arguments: z.object({}),
+        arguments: NoArgs,
         handle: () => Promise.resolve({ output: JSON.stringify({ current_time: utcTime(now()) }), success: true }),
       },
     ],

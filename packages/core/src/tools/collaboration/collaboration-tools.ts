@@ -28,7 +28,43 @@ export function spec(name: string, description: string, properties: Record<strin
   return { type: 'function', name, description, strict: false, parameters: { type: 'object', properties, ...(required.length === 0 ? {} : { required: [...required] }), additionalProperties: false } };
 }
 
+// Specs and argument schemas are built once here, not per thread: every thread of an agent tree
+// binds the namespace, and zod schemas are large (each compiles its own parser) (issue #43).
+const FOLLOWUP_TASK = spec('followup_task', 'Give an agent more work. An idle or finished agent starts working on it at once; a working one reads it at its next step.', { message, target }, ['target', 'message']);
+const SEND_MESSAGE = spec('send_message', 'Send a message to a working agent; it reads it at its next step. It does not wake an idle agent (use followup_task).', { message, target }, ['target', 'message']);
+const INTERRUPT_AGENT = spec('interrupt_agent', "Stop an agent's current work. It keeps its history and can be given more work with followup_task.", { target }, ['target']);
+const LIST_AGENTS = spec('list_agents', 'List the agents of this session with their status (a finished one with its final answer).', { path_prefix: { type: 'string', description: 'Only agents at or under this path.' } }, []);
+const SPAWN_AGENT = spec(
+  'spawn_agent',
+  'Start a sub-agent on a task. It works in its own thread, with the same workspace and permissions, and its final answer comes back to you; wait_agent waits for it.',
+  {
+    fork_turns: { type: 'string', description: '`none` (the default): the agent starts fresh. `all`: it starts with a copy of this conversation.' },
+    message,
+    model: { type: 'string', description: 'The model the agent uses; by default this thread’s.' },
+    reasoning_effort: { type: 'string', description: 'The reasoning effort the agent uses; by default this thread’s.' },
+    task_name: { type: 'string', description: 'A short name for the task: lower-case letters, digits and underscores. The agent’s path is yours plus this name.' },
+  },
+  ['task_name', 'message'],
+);
+const WAIT_AGENT = spec('wait_agent', 'Wait until one of your agents finishes or sends you something, or until the timeout. Its answer arrives as a message right after.', { timeout_ms: { type: 'number', description: `How long to wait at most, in milliseconds (${WAIT_TIMEOUT_MS.min} to ${WAIT_TIMEOUT_MS.max}; default ${WAIT_TIMEOUT_MS.default}).` } }, []);
 const TargetAndMessage = z.object({ target: z.string().min(1, 'target must name an agent'), message: z.string() });
+const InterruptArgs = z.object({ target: z.string().min(1, 'target must name an agent') });
+const ListArgs = z.object({ path_prefix: z.string().optional() });
+const SpawnArgs = z.object({
+  task_name: z.string(),
+  message: z.string(),
+  fork_turns: z.enum(['all', 'none'], { error: 'fork_turns is "all" or "none"' }).optional(),
+  model: z.string().min(1).optional(),
+  reasoning_effort: z.string().min(1).optional(),
+});
+const WaitArgs = z.object({
+  timeout_ms: z
+    .number()
+    .int('timeout_ms must be a whole number of milliseconds')
+    .min(WAIT_TIMEOUT_MS.min, `timeout_ms must be at least ${WAIT_TIMEOUT_MS.min}`)
+    .max(WAIT_TIMEOUT_MS.max, `timeout_ms must be at most ${WAIT_TIMEOUT_MS.max}`)
+    .optional(),
+});
 
 /** The namespace, bound to one thread's place in its tree. */
 export function collaborationTools(binding: CollaborationBinding): NamespaceToolHandler {
@@ -39,9 +75,9 @@ export function collaborationTools(binding: CollaborationBinding): NamespaceTool
   };
   const rootTurnOf = (caller: AgentNode, context: ToolContext) => caller.parent?.rootTurnId ?? context.turnId;
   // send_message and followup_task differ only in whether the message is a new task.
-  const messageTool = (name: string, description: string, followup: boolean) =>
+  const messageTool = (toolSpec: FunctionToolSpec, followup: boolean) =>
     defineFunctionTool({
-      spec: spec(name, description, { message, target }, ['target', 'message']),
+      spec: toolSpec,
       arguments: TargetAndMessage,
       handle: (args, context) => {
         binding.tree.send(callerOf(), args.target, args.message, followup, context.callId);
@@ -53,40 +89,23 @@ export function collaborationTools(binding: CollaborationBinding): NamespaceTool
     name: 'collaboration',
     description: 'Work with sub-agents: threads of their own that take a task, work on it alone, and report back.',
     tools: [
-      messageTool('followup_task', 'Give an agent more work. An idle or finished agent starts working on it at once; a working one reads it at its next step.', true),
+      messageTool(FOLLOWUP_TASK, true),
       defineFunctionTool({
-        spec: spec('interrupt_agent', "Stop an agent's current work. It keeps its history and can be given more work with followup_task.", { target }, ['target']),
-        arguments: z.object({ target: z.string().min(1, 'target must name an agent') }),
+        spec: INTERRUPT_AGENT,
+        arguments: InterruptArgs,
         handle: (args) => Promise.resolve({ output: JSON.stringify({ previous_status: binding.tree.interrupt(callerOf(), args.target) }), success: true }),
       }),
       defineFunctionTool({
-        spec: spec('list_agents', 'List the agents of this session with their status (a finished one with its final answer).', { path_prefix: { type: 'string', description: 'Only agents at or under this path.' } }, []),
-        arguments: z.object({ path_prefix: z.string().optional() }),
+        spec: LIST_AGENTS,
+        arguments: ListArgs,
         handle: (args) => Promise.resolve({ output: JSON.stringify({ agents: binding.tree.list(args.path_prefix) }), success: true }),
       }),
-      messageTool('send_message', 'Send a message to a working agent; it reads it at its next step. It does not wake an idle agent (use followup_task).', false),
+      messageTool(SEND_MESSAGE, false),
       defineFunctionTool({
         // Spawns of one response open their threads together (names are reserved before any opens).
         parallel: true,
-        spec: spec(
-          'spawn_agent',
-          'Start a sub-agent on a task. It works in its own thread, with the same workspace and permissions, and its final answer comes back to you; wait_agent waits for it.',
-          {
-            fork_turns: { type: 'string', description: '`none` (the default): the agent starts fresh. `all`: it starts with a copy of this conversation.' },
-            message,
-            model: { type: 'string', description: 'The model the agent uses; by default this thread’s.' },
-            reasoning_effort: { type: 'string', description: 'The reasoning effort the agent uses; by default this thread’s.' },
-            task_name: { type: 'string', description: 'A short name for the task: lower-case letters, digits and underscores. The agent’s path is yours plus this name.' },
-          },
-          ['task_name', 'message'],
-        ),
-        arguments: z.object({
-          task_name: z.string(),
-          message: z.string(),
-          fork_turns: z.enum(['all', 'none'], { error: 'fork_turns is "all" or "none"' }).optional(),
-          model: z.string().min(1).optional(),
-          reasoning_effort: z.string().min(1).optional(),
-        }),
+        spec: SPAWN_AGENT,
+        arguments: SpawnArgs,
         handle: async (args, context) => {
           const caller = callerOf();
           const child = await binding.tree.spawn(
@@ -113,15 +132,8 @@ export function collaborationTools(binding: CollaborationBinding): NamespaceTool
         },
       }),
       defineFunctionTool({
-        spec: spec('wait_agent', 'Wait until one of your agents finishes or sends you something, or until the timeout. Its answer arrives as a message right after.', { timeout_ms: { type: 'number', description: `How long to wait at most, in milliseconds (${WAIT_TIMEOUT_MS.min} to ${WAIT_TIMEOUT_MS.max}; default ${WAIT_TIMEOUT_MS.default}).` } }, []),
-        arguments: z.object({
-          timeout_ms: z
-            .number()
-            .int('timeout_ms must be a whole number of milliseconds')
-            .min(WAIT_TIMEOUT_MS.min, `timeout_ms must be at least ${WAIT_TIMEOUT_MS.min}`)
-            .max(WAIT_TIMEOUT_MS.max, `timeout_ms must be at most ${WAIT_TIMEOUT_MS.max}`)
-            .optional(),
-        }),
+        spec: WAIT_AGENT,
+        arguments: WaitArgs,
         handle: async (args, context) => {
           const caller = callerOf();
           const item = (status: CollabAgentToolCallTurnItem['status'], completedAtMs: number | null, startedAtMs: number): CollabAgentToolCallTurnItem => ({

@@ -27,6 +27,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** One structured input item; Skein takes its text (other kinds are refused with a reason). */
 const InputItem = z.object({ type: z.string().optional(), text: z.string().optional(), image_url: z.string().optional(), audio_url: z.string().optional(), path: z.string().optional(), name: z.string().optional() });
+// Argument schemas are built once here, not per thread (see collaboration-tools.ts).
+const WaitArgs = z.object({ targets: z.array(z.string()).min(1, 'targets must name at least one agent'), timeout_ms: z.number().optional() });
+const SendInputArgs = z.object({ target: z.string(), message: z.string().optional(), items: z.array(InputItem).optional(), interrupt: z.boolean().optional() });
+const SpawnArgs = z.object({ message: z.string().optional(), items: z.array(InputItem).optional(), fork_context: z.boolean().optional(), model: z.string().min(1).optional(), reasoning_effort: z.string().min(1).optional() });
+const IdArgs = z.object({ id: z.string() });
+const TargetArgs = z.object({ target: z.string() });
 const inputItemSchema = {
   type: 'object',
   properties: {
@@ -40,6 +46,39 @@ const inputItemSchema = {
   additionalProperties: false,
 } as const;
 const items = { type: 'array', description: 'The input as items; use this or message.', items: inputItemSchema } as const;
+
+// Specs built once, not per thread (see collaboration-tools.ts).
+const WAIT_AGENT = spec(
+  'wait_agent',
+  'Wait until one of the agents reaches a final status (completed, errored, interrupted, closed), or the timeout passes. Answers the statuses of those that did; an empty status means it timed out. Each end also arrives as a notification.',
+  { targets: { type: 'array', description: 'The agent ids to wait on; the first to finish ends the wait.', items: { type: 'string' } }, timeout_ms: { type: 'number', description: `Milliseconds to wait (${WAIT_TIMEOUT_MS.min} to ${WAIT_TIMEOUT_MS.max}; default ${WAIT_TIMEOUT_MS.default}). Prefer long waits to polling.` } },
+  ['targets'],
+);
+const SEND_INPUT = spec(
+  'send_input',
+  'Send an existing agent more input. A working agent reads it at its next step; with interrupt=true it stops what it does and takes this at once. An idle agent starts working on it. Reuse an agent this way when the new work builds on what it already knows.',
+  {
+    interrupt: { type: 'boolean', description: 'Stop the current work and take this now (default: queue it).' },
+    items,
+    message: { type: 'string', description: 'The input as plain text; use this or items.' },
+    target: { type: 'string', description: 'The agent id spawn_agent answered.' },
+  },
+  ['target'],
+);
+const SPAWN_AGENT = spec(
+  'spawn_agent',
+  'Start a sub-agent on a well-scoped task and return its id (and a nickname) at once; it works in parallel and its end arrives as a notification (or through wait_agent). It runs your model unless you name another; only do that when the user asks. Spawn only when the user or the project instructions ask for sub-agents or parallel work.',
+  {
+    fork_context: { type: 'boolean', description: 'Give the agent this conversation so far (default: only the message).' },
+    items,
+    message: { type: 'string', description: 'The task as plain text: a complete brief, since the agent sees nothing else; use this or items.' },
+    model: { type: 'string', description: 'A model for the agent instead of yours.' },
+    reasoning_effort: { type: 'string', description: 'A reasoning effort for the agent instead of yours.' },
+  },
+  [],
+);
+const RESUME_AGENT = spec('resume_agent', 'Open a closed agent again, so it takes input; answers its status.', { id: { type: 'string', description: 'The agent id.' } }, ['id']);
+const CLOSE_AGENT = spec('close_agent', 'Close an agent you no longer need: its work stops and it takes no more input (resume_agent opens it again). Answers the status it had.', { target: { type: 'string', description: 'The agent id.' } }, ['target']);
 
 /** The message of a call that gives `message` or `items`: one text, or a refusal the model reads. */
 function messageOf(args: { readonly message?: string | undefined; readonly items?: readonly z.infer<typeof InputItem>[] | undefined }): string {
@@ -98,13 +137,8 @@ export function multiAgentV1Tools(binding: MultiAgentV1Binding): NamespaceToolHa
 
   const tools: LeafToolHandler[] = [
     defineFunctionTool({
-      spec: spec(
-        'wait_agent',
-        'Wait until one of the agents reaches a final status (completed, errored, interrupted, closed), or the timeout passes. Answers the statuses of those that did; an empty status means it timed out. Each end also arrives as a notification.',
-        { targets: { type: 'array', description: 'The agent ids to wait on; the first to finish ends the wait.', items: { type: 'string' } }, timeout_ms: { type: 'number', description: `Milliseconds to wait (${WAIT_TIMEOUT_MS.min} to ${WAIT_TIMEOUT_MS.max}; default ${WAIT_TIMEOUT_MS.default}). Prefer long waits to polling.` } },
-        ['targets'],
-      ),
-      arguments: z.object({ targets: z.array(z.string()).min(1, 'targets must name at least one agent'), timeout_ms: z.number().optional() }),
+      spec: WAIT_AGENT,
+      arguments: WaitArgs,
       handle: async (args, context) => {
         const targets = args.targets.map(agentOf);
         const timeout = Math.min(WAIT_TIMEOUT_MS.max, Math.max(WAIT_TIMEOUT_MS.min, args.timeout_ms ?? WAIT_TIMEOUT_MS.default));
@@ -117,18 +151,8 @@ export function multiAgentV1Tools(binding: MultiAgentV1Binding): NamespaceToolHa
       },
     }),
     defineFunctionTool({
-      spec: spec(
-        'send_input',
-        'Send an existing agent more input. A working agent reads it at its next step; with interrupt=true it stops what it does and takes this at once. An idle agent starts working on it. Reuse an agent this way when the new work builds on what it already knows.',
-        {
-          interrupt: { type: 'boolean', description: 'Stop the current work and take this now (default: queue it).' },
-          items,
-          message: { type: 'string', description: 'The input as plain text; use this or items.' },
-          target: { type: 'string', description: 'The agent id spawn_agent answered.' },
-        },
-        ['target'],
-      ),
-      arguments: z.object({ target: z.string(), message: z.string().optional(), items: z.array(InputItem).optional(), interrupt: z.boolean().optional() }),
+      spec: SEND_INPUT,
+      arguments: SendInputArgs,
       handle: async (args, context) => {
         const target = agentOf(args.target);
         const text = messageOf(args);
@@ -142,19 +166,8 @@ export function multiAgentV1Tools(binding: MultiAgentV1Binding): NamespaceToolHa
       },
     }),
     defineFunctionTool({
-      spec: spec(
-        'spawn_agent',
-        'Start a sub-agent on a well-scoped task and return its id (and a nickname) at once; it works in parallel and its end arrives as a notification (or through wait_agent). It runs your model unless you name another; only do that when the user asks. Spawn only when the user or the project instructions ask for sub-agents or parallel work.',
-        {
-          fork_context: { type: 'boolean', description: 'Give the agent this conversation so far (default: only the message).' },
-          items,
-          message: { type: 'string', description: 'The task as plain text: a complete brief, since the agent sees nothing else; use this or items.' },
-          model: { type: 'string', description: 'A model for the agent instead of yours.' },
-          reasoning_effort: { type: 'string', description: 'A reasoning effort for the agent instead of yours.' },
-        },
-        [],
-      ),
-      arguments: z.object({ message: z.string().optional(), items: z.array(InputItem).optional(), fork_context: z.boolean().optional(), model: z.string().min(1).optional(), reasoning_effort: z.string().min(1).optional() }),
+      spec: SPAWN_AGENT,
+      arguments: SpawnArgs,
       handle: async (args, context) => {
         const caller = callerOf();
         const text = messageOf(args);
@@ -174,8 +187,8 @@ export function multiAgentV1Tools(binding: MultiAgentV1Binding): NamespaceToolHa
       },
     }),
     defineFunctionTool({
-      spec: spec('resume_agent', 'Open a closed agent again, so it takes input; answers its status.', { id: { type: 'string', description: 'The agent id.' } }, ['id']),
-      arguments: z.object({ id: z.string() }),
+      spec: RESUME_AGENT,
+      arguments: IdArgs,
       handle: async (args, context) => {
         const target = agentOf(args.id);
         const status = await shown(context, { tool: 'resumeAgent', senderThreadId: sender(), receiverThreadIds: [target.threadId], prompt: null, model: null, reasoningEffort: null }, () => {
@@ -186,8 +199,8 @@ export function multiAgentV1Tools(binding: MultiAgentV1Binding): NamespaceToolHa
       },
     }),
     defineFunctionTool({
-      spec: spec('close_agent', 'Close an agent you no longer need: its work stops and it takes no more input (resume_agent opens it again). Answers the status it had.', { target: { type: 'string', description: 'The agent id.' } }, ['target']),
-      arguments: z.object({ target: z.string() }),
+      spec: CLOSE_AGENT,
+      arguments: TargetArgs,
       handle: async (args, context) => {
         const target = agentOf(args.target);
         const previous = await shown(context, { tool: 'closeAgent', senderThreadId: sender(), receiverThreadIds: [target.threadId], prompt: null, model: null, reasoningEffort: null }, () => {
