@@ -4,7 +4,7 @@
 export { startMockResponsesServer, DEFAULT_MAX_BODY_BYTES, RESPONSES_PATH } from './mock-responses-server.js';
 export type { MockResponsesServer, MockResponsesServerOptions, ToleratedProblem } from './mock-responses-server.js';
 
-export { sse, httpError, matching, routed, held, replyTo } from './scripted-response.js';
+export { sse, httpError, matching, routed, held, paced, replyTo } from './scripted-response.js';
 export type {
   ScriptedResponse,
   SseResponse,
@@ -13,6 +13,7 @@ export type {
   ScriptStep,
   ScriptHeaders,
   SseHold,
+  SsePace,
 } from './scripted-response.js';
 
 export {

@@ -2,6 +2,8 @@
 // every request, checks tool call pairing on each, and reports everything that went wrong on verify()
 // and, so that no test can forget to ask, when it closes — except what the test declared it expects.
 import { createServer } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { CapturedRequest } from './captured-request.js';
 import { readBoundedBody } from './internal/read-bounded-body.js';
@@ -273,7 +275,7 @@ class MockResponsesServerImpl implements MockResponsesServer {
         let stream = scripted;
         if (scripted.compute !== undefined) {
           try {
-            stream = { ...scripted.compute(request), ...(scripted.hold === undefined ? {} : { hold: scripted.hold }) };
+            stream = { ...scripted.compute(request), ...(scripted.hold === undefined ? {} : { hold: scripted.hold }), ...(scripted.pace === undefined ? {} : { pace: scripted.pace }) };
           } catch (error) {
             const message = `${where}: responses[${scriptIndex}] could not make its reply: ${(error as Error).message}`;
             this.#problems.push({ kind: 'server-error', requestIndex, scriptIndex, message });
@@ -320,8 +322,12 @@ class MockResponsesServerImpl implements MockResponsesServer {
       ...(rendered.cut?.reset === false ? { connection: 'close' } : {}),
       ...scripted.headers,
     });
+    const gapMs = scripted.pace === undefined || rendered.frames.length === 0 ? 0 : scripted.pace.overMs / rendered.frames.length;
+    // Frames keep to a schedule from the start, so a late timer delays one frame, not all after it.
+    const pacedFrom = performance.now();
     for (const [index, frame] of rendered.frames.entries()) {
       if (index === holdAt && index > 0) await scripted.hold?.until;
+      if (gapMs > 0) await sleep(Math.max(0, pacedFrom + (index + 1) * gapMs - performance.now()));
       if (!(await writeChunk(response, frame))) {
         // The client went away mid-stream, so it never saw the calls it would owe outputs for.
         if (awaited !== undefined && this.#awaitedOutputs.get(conversation) === awaited) this.#awaitedOutputs.delete(conversation);

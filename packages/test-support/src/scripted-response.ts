@@ -24,6 +24,8 @@ export interface SseResponse {
   readonly routed?: true;
   /** Where the server stops and waits before going on (a model that takes its time); see `held`. */
   readonly hold?: SseHold;
+  /** How long the server takes to stream it (a model's pace); see `paced`. */
+  readonly pace?: SsePace;
   /** Makes the stream from the request when it arrives, in place of `steps`; see `replyTo`. */
   readonly compute?: (request: CapturedRequest) => SseResponse;
 }
@@ -36,6 +38,15 @@ export interface SseResponse {
 export interface SseHold {
   readonly before: 'start' | 'completed';
   readonly until: PromiseLike<unknown>;
+}
+
+/**
+ * A stream served at a model's pace: its frames evenly spread over `overMs`, the first after one
+ * gap (the time to the first token), each on a schedule from the start (a late frame does not
+ * push back the rest), so the whole answer takes about `overMs`.
+ */
+export interface SsePace {
+  readonly overMs: number;
 }
 
 /** An HTTP error answer with a JSON body. */
@@ -125,6 +136,18 @@ export function replyTo(compute: (request: CapturedRequest) => SseResponse): Sse
  */
 export function held(response: SseResponse, hold: SseHold): SseResponse {
   return { ...response, hold };
+}
+
+/**
+ * The same stream, served over `pace.overMs` with a pause before each frame: a model that takes its
+ * time, for benchmarks that separate what the client adds from what the model takes.
+ * @example paced(sse(assistantMessage(['Hel', 'lo']), completed()), { overMs: 1000 })
+ */
+export function paced(response: SseResponse, pace: SsePace): SseResponse {
+  if (!Number.isFinite(pace.overMs) || pace.overMs < 0) {
+    throw new MockServerError('InvalidScript', `paced() takes a finite, non-negative overMs, not ${pace.overMs}`);
+  }
+  return { ...response, pace };
 }
 
 function isEventList(step: ScriptStep | readonly MockEvent[]): step is readonly MockEvent[] {

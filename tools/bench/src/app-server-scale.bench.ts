@@ -1,175 +1,271 @@
 // One app-server at scale (issue #43): 1,000 loaded threads — half started, half resumed from
-// disk — held by 50 WebSocket clients, then turns on 100 of them at once against the mock model.
-// Prints RSS, the event loop's p99 delay (the server's own `server/diagnostics` gauge), turn time
-// p50/p99 against a lone thread's median, and how long `thread/list` and `thread/loaded/list` take.
+// disk — held by 50 WebSocket clients, then turns on 100 of them two ways:
+// - burst: all 100 at once against a model that answers at once. On one event loop they queue for
+//   the CPU, so their times measure the server's CPU per turn (burst wall / 100), not waiting.
+// - paced: waves of 100 turns, each wave started over ~1 s (independent users), against a model that
+//   streams its answer over SKEIN_BENCH_MODEL_MS (default 1,000 ms); a turn's overhead is its wall
+//   time minus the model's.
+// Both are compared with a lone thread's turns of the same kind (goal: p99 ≤ 2× the lone median).
+// Prints RSS and KiB per thread, the event loop's p99/max delay (the server's `server/diagnostics`),
+// the server's CPU time (Linux /proc), and how long `thread/list` and `thread/loaded/list` take.
+// The mock model runs in a worker thread (scale-model-worker.ts), so the clients' work here does not slow it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { AppServerTestClient, assistantMessage, completed, mockProviderConfigToml, sse, startMockResponsesServer } from '@skein/test-support';
+import { isMainThread } from 'node:worker_threads';
+import { AppServerTestClient, mockProviderConfigToml } from '@skein/test-support';
+import { serveScaleModel, startScaleModel } from './scale-model-worker.js';
 
 const THREADS = Number(process.env['SKEIN_BENCH_THREADS'] ?? 1000);
 const CLIENTS = 50;
 const CONCURRENT_TURNS = 100;
 const LONE_TURNS = 30;
+const LONE_PACED_TURNS = 10;
+/** Paced waves, one after another: 300 samples make a p99 that is not just the one slowest turn. */
+const PACED_WAVES = 3;
+/** How long the paced model takes over one answer, and over how long the paced turns start. */
+const MODEL_MS = Number(process.env['SKEIN_BENCH_MODEL_MS'] ?? 1000);
+const SPREAD_MS = 1000;
 const TOKEN = 'skein-scale-bench-token';
 
-const SERVER_BIN = path.join(path.dirname(fileURLToPath(import.meta.resolve('@skein/app-server'))), 'bin.js');
-const text = (value: string) => [{ type: 'text', text: value, text_elements: [] }];
-const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-const percentile = (samples: readonly number[], p: number) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-};
-const ms = (value: number) => `${value.toFixed(1)} ms`;
+if (isMainThread) await main();
+else await serveScaleModel();
 
-const model = await startMockResponsesServer();
-// Every request answers at once with one message; the scale run sends thousands.
-model.expect(Array.from({ length: THREADS / 2 + LONE_TURNS + CONCURRENT_TURNS + 50 }, () => sse(assistantMessage('Done.'), completed())));
-const root = await mkdtemp(path.join(tmpdir(), 'skein-scale-bench-'));
-const home = path.join(root, 'home');
-const workspace = path.join(root, 'workspace');
-await Promise.all([mkdir(home), mkdir(workspace)]);
-await writeFile(path.join(home, 'config.toml'), mockProviderConfigToml(model.url));
-await writeFile(path.join(root, 'token'), `${TOKEN}\n`);
-// SKEIN_BENCH_PROFILE=<dir> writes the measured server's CPU profile there (node --cpu-prof).
-const PROFILE = process.env['SKEIN_BENCH_PROFILE'];
-const ENV = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: root, CODEX_HOME: home, TERM: 'xterm' };
-const NODE_FLAGS = PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`];
+async function main(): Promise<void> {
+  const SERVER_BIN = path.join(path.dirname(fileURLToPath(import.meta.resolve('@skein/app-server'))), 'bin.js');
+  const text = (value: string) => [{ type: 'text', text: value, text_elements: [] }];
+  const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const percentile = (samples: readonly number[], p: number) => {
+    const sorted = [...samples].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+  };
 
-/** The built binary listening on a loopback WebSocket behind a capability token. */
-async function listeningServer(): Promise<{ readonly url: string; readonly child: ChildProcess }> {
-  const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', path.join(root, 'token')], { cwd: workspace, env: ENV, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      stderr += chunk;
-      const match = /listening on: (ws:\/\/\S+)/.exec(stderr);
-      if (match?.[1] !== undefined) resolve(match[1]);
+  const model = await startScaleModel(new URL(import.meta.url));
+  const root = await mkdtemp(path.join(tmpdir(), 'skein-scale-bench-'));
+  const home = path.join(root, 'home');
+  const workspace = path.join(root, 'workspace');
+  await Promise.all([mkdir(home), mkdir(workspace)]);
+  await writeFile(path.join(home, 'config.toml'), mockProviderConfigToml(model.url));
+  await writeFile(path.join(root, 'token'), `${TOKEN}\n`);
+  // SKEIN_BENCH_PROFILE=<dir> writes the measured server's CPU profile there (node --cpu-prof), and
+  // phases.json: each phase's start and end on the monotonic clock the profile's timestamps use (µs).
+  const PROFILE = process.env['SKEIN_BENCH_PROFILE'];
+  const ENV = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: root, CODEX_HOME: home, TERM: 'xterm' };
+  const NODE_FLAGS = PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`];
+  const phases: { name: string; startUs: number; endUs: number }[] = [];
+  const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
+  /** The built binary listening on a loopback WebSocket behind a capability token. */
+  async function listeningServer(): Promise<{ readonly url: string; readonly child: ChildProcess }> {
+    const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', path.join(root, 'token')], { cwd: workspace, env: ENV, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stderr?.setEncoding('utf8');
+      child.stderr?.on('data', (chunk: string) => {
+        stderr += chunk;
+        const match = /listening on: (ws:\/\/\S+)/.exec(stderr);
+        if (match?.[1] !== undefined) resolve(match[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`app-server exited with ${code}:\n${stderr}`)));
     });
-    child.once('exit', (code) => reject(new Error(`app-server exited with ${code}:\n${stderr}`)));
-  });
-  return { url, child };
-}
-
-async function connect(url: string): Promise<AppServerTestClient> {
-  const client = await AppServerTestClient.connectWebSocket(url, { token: TOKEN, timeoutMs: 120_000 });
-  await client.initialize({ clientInfo: { name: 'skein_scale_bench', title: null, version: '0.0.0' } });
-  return client;
-}
-
-async function startThread(client: AppServerTestClient): Promise<string> {
-  const { thread } = (await client.request('thread/start', { cwd: workspace, approvalPolicy: 'never', sandbox: 'read-only' })) as { thread: { id: string } };
-  return thread.id;
-}
-
-/** turn/start → turn/completed on `threadId`, in ms. */
-async function timedTurn(client: AppServerTestClient, threadId: string, label: string): Promise<number> {
-  const started = performance.now();
-  const { turn } = (await client.request('turn/start', { threadId, input: text(label) })) as { turn: { id: string } };
-  const done = (await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id, 120_000)) as { turn: { status: string } };
-  if (done.turn.status !== 'completed') throw new Error(`turn ${label} ended ${done.turn.status}`);
-  return performance.now() - started;
-}
-
-async function diagnostics(client: AppServerTestClient): Promise<{ readonly rss: number; readonly gauges: Record<string, number> }> {
-  const answer = (await client.request('server/diagnostics', {})) as { process: { residentMemoryBytes: number }; gauges: { name: string; value: number }[] };
-  return { rss: answer.process.residentMemoryBytes, gauges: Object.fromEntries(answer.gauges.map((gauge) => [gauge.name, gauge.value])) };
-}
-
-async function timed<T>(work: () => Promise<T>): Promise<{ readonly value: T; readonly ms: number }> {
-  const started = performance.now();
-  const value = await work();
-  return { value, ms: performance.now() - started };
-}
-
-const servers: ChildProcess[] = [];
-const clients: AppServerTestClient[] = [];
-try {
-  // Threads on disk to resume: each started and given one turn by an earlier server, then let go.
-  const stored = THREADS / 2;
-  {
-    const server = await listeningServer();
-    servers.push(server.child);
-    const writers = await Promise.all(Array.from({ length: 10 }, () => connect(server.url)));
-    const made = await timed(() => Promise.all(writers.map(async (client, index) => {
-      for (let n = index; n < stored; n += writers.length) await timedTurn(client, await startThread(client), `stored ${n}`);
-    })));
-    console.log(`prepared ${stored} stored threads with one turn each in ${(made.ms / 1000).toFixed(1)} s`);
-    for (const client of writers) await client.close();
-    server.child.kill('SIGTERM');
-    await new Promise((resolve) => server.child.once('exit', resolve));
+    return { url, child };
   }
-  const storedIds = ((await (async () => {
+
+  async function connect(url: string): Promise<AppServerTestClient> {
+    const client = await AppServerTestClient.connectWebSocket(url, { token: TOKEN, timeoutMs: 120_000 });
+    await client.initialize({ clientInfo: { name: 'skein_scale_bench', title: null, version: '0.0.0' } });
+    return client;
+  }
+
+  async function startThread(client: AppServerTestClient): Promise<string> {
+    const { thread } = (await client.request('thread/start', { cwd: workspace, approvalPolicy: 'never', sandbox: 'read-only' })) as { thread: { id: string } };
+    return thread.id;
+  }
+
+  /** turn/start → turn/completed on `threadId`, in ms. */
+  async function timedTurn(client: AppServerTestClient, threadId: string, label: string): Promise<number> {
+    const started = performance.now();
+    const { turn } = (await client.request('turn/start', { threadId, input: text(label) })) as { turn: { id: string } };
+    const done = (await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id, 120_000)) as { turn: { status: string } };
+    if (done.turn.status !== 'completed') throw new Error(`turn ${label} ended ${done.turn.status}`);
+    return performance.now() - started;
+  }
+
+  /** RSS and gauges; every call closes the server's event-loop window and opens the next. */
+  async function diagnostics(client: AppServerTestClient): Promise<{ readonly rss: number; readonly loopP99: string; readonly loopMax: string; readonly threads: number }> {
+    const answer = (await client.request('server/diagnostics', {})) as { process: { residentMemoryBytes: number }; gauges: { name: string; value: number }[] };
+    const gauges = Object.fromEntries(answer.gauges.map((gauge) => [gauge.name, gauge.value]));
+    return {
+      rss: answer.process.residentMemoryBytes,
+      loopP99: ms((gauges['app.event_loop.delay_p99_us'] ?? NaN) / 1000),
+      loopMax: ms((gauges['app.event_loop.delay_max_us'] ?? NaN) / 1000),
+      threads: gauges['app.threads.loaded'] ?? 0,
+    };
+  }
+
+  /** The server's user + system CPU time so far (ms), from /proc; undefined off Linux. */
+  function cpuMs(child: ChildProcess): number | undefined {
+    try {
+      // Fields 14 and 15 (utime, stime) in clock ticks (100 a second on Linux), after the `(comm)` field.
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function timed<T>(work: () => Promise<T>): Promise<{ readonly value: T; readonly ms: number }> {
+    const started = performance.now();
+    const value = await work();
+    return { value, ms: performance.now() - started };
+  }
+
+  /** `work` timed, and noted in phases.json as `name`. */
+  async function phase<T>(name: string, work: () => Promise<T>): Promise<{ readonly value: T; readonly ms: number }> {
+    const startUs = monotonicUs();
+    const result = await timed(work);
+    phases.push({ name, startUs, endUs: monotonicUs() });
+    return result;
+  }
+
+  const servers: ChildProcess[] = [];
+  const clients: AppServerTestClient[] = [];
+  try {
+    // Threads on disk to resume: each started and given one turn by an earlier server, then let go.
+    const stored = THREADS / 2;
+    {
+      await model.script(stored, 0);
+      const server = await listeningServer();
+      servers.push(server.child);
+      const writers = await Promise.all(Array.from({ length: 10 }, () => connect(server.url)));
+      const made = await phase('prepare', () => Promise.all(writers.map(async (client, index) => {
+        for (let n = index; n < stored; n += writers.length) await timedTurn(client, await startThread(client), `stored ${n}`);
+      })));
+      console.log(`prepared ${stored} stored threads with one turn each in ${(made.ms / 1000).toFixed(1)} s`);
+      for (const client of writers) await client.close();
+      server.child.kill('SIGTERM');
+      await new Promise((resolve) => server.child.once('exit', resolve));
+    }
     const server = await listeningServer();
     servers.push(server.child);
-    const lister = await connect(server.url);
-    const ids: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = (await lister.request('thread/list', { limit: 100, ...(cursor === null ? {} : { cursor }) })) as { data: { id: string }[]; nextCursor: string | null };
-      ids.push(...page.data.map((thread) => thread.id));
-      cursor = page.nextCursor;
-    } while (cursor !== null);
-    await lister.close();
-    return { ids, server };
-  })()));
-  const { url } = storedIds.server;
-  clients.push(...(await Promise.all(Array.from({ length: CLIENTS }, () => connect(url)))));
-  const [first] = clients as [AppServerTestClient];
-  const idle = await diagnostics(first);
-
-  // A lone thread's turns: the baseline every figure under load is compared with.
-  const lone = await startThread(first);
-  await timedTurn(first, lone, 'warm-up');
-  const loneTurns: number[] = [];
-  for (let n = 0; n < LONE_TURNS; n++) loneTurns.push(await timedTurn(first, lone, `lone ${n}`));
-  const loneMedian = percentile(loneTurns, 50);
-
-  // Load: each client starts its share of new threads and resumes its share of stored ones.
-  const starts: number[] = [];
-  const resumes: number[] = [];
-  const threadsOf: string[][] = clients.map(() => []);
-  const loading = await timed(() => Promise.all(clients.map(async (client, index) => {
-    for (let n = index; n < THREADS - stored; n += CLIENTS) {
-      const { value, ms: took } = await timed(() => startThread(client));
-      starts.push(took);
-      threadsOf[index]!.push(value);
+    const storedIds: string[] = [];
+    {
+      const lister = await connect(server.url);
+      let cursor: string | null = null;
+      do {
+        const page = (await lister.request('thread/list', { limit: 100, ...(cursor === null ? {} : { cursor }) })) as { data: { id: string }[]; nextCursor: string | null };
+        storedIds.push(...page.data.map((thread) => thread.id));
+        cursor = page.nextCursor;
+      } while (cursor !== null);
+      await lister.close();
     }
-    for (let n = index; n < storedIds.ids.length; n += CLIENTS) {
-      const threadId = storedIds.ids[n]!;
-      const { ms: took } = await timed(() => client.request('thread/resume', { threadId, excludeTurns: true }));
-      resumes.push(took);
-      threadsOf[index]!.push(threadId);
-    }
-  })));
-  const loaded = await diagnostics(first);
-  const loadedCount = loaded.gauges['app.threads.loaded'] ?? 0;
+    clients.push(...(await Promise.all(Array.from({ length: CLIENTS }, () => connect(server.url)))));
+    const [first] = clients as [AppServerTestClient];
+    const idle = await diagnostics(first);
 
-  // 100 turns at once, two threads per client, one started and one resumed.
-  await diagnostics(first); // opens a fresh event-loop window
-  const concurrent = await timed(() => Promise.all(clients.flatMap((client, index) => [threadsOf[index]![0]!, threadsOf[index]!.at(-1)!].slice(0, CONCURRENT_TURNS / CLIENTS).map((threadId) => timedTurn(client, threadId, `load ${index}`)))));
-  const underLoad = await diagnostics(first);
+    // A lone thread's turns: the baseline every figure under load is compared with.
+    const lone = await startThread(first);
+    await model.script(1 + LONE_TURNS, 0);
+    await timedTurn(first, lone, 'warm-up');
+    const loneTurns: number[] = [];
+    const loneCpuBefore = cpuMs(server.child);
+    await phase('lone', async () => {
+      for (let n = 0; n < LONE_TURNS; n++) loneTurns.push(await timedTurn(first, lone, `lone ${n}`));
+    });
+    const loneCpu = ((cpuMs(server.child) ?? NaN) - (loneCpuBefore ?? NaN)) / LONE_TURNS;
+    const loneMedian = percentile(loneTurns, 50);
+    await model.script(LONE_PACED_TURNS, MODEL_MS);
+    const loneOverheads: number[] = [];
+    const lonePacedCpuBefore = cpuMs(server.child);
+    await phase('lone paced', async () => {
+      for (let n = 0; n < LONE_PACED_TURNS; n++) loneOverheads.push((await timedTurn(first, lone, `lone paced ${n}`)) - MODEL_MS);
+    });
+    const lonePacedCpu = ((cpuMs(server.child) ?? NaN) - (lonePacedCpuBefore ?? NaN)) / LONE_PACED_TURNS;
+    const loneOverheadMedian = percentile(loneOverheads, 50);
 
-  const list = await timed(() => first.request('thread/list', { limit: 50 }));
-  const loadedList = await timed(() => first.request('thread/loaded/list', { limit: THREADS + 10 }));
+    // Load: each client starts its share of new threads and resumes its share of stored ones.
+    const starts: number[] = [];
+    const resumes: number[] = [];
+    const threadsOf: string[][] = clients.map(() => []);
+    const loading = await phase('load', () => Promise.all(clients.map(async (client, index) => {
+      for (let n = index; n < THREADS - stored; n += CLIENTS) {
+        const { value, ms: took } = await timed(() => startThread(client));
+        starts.push(took);
+        threadsOf[index]!.push(value);
+      }
+      for (let n = index; n < storedIds.length; n += CLIENTS) {
+        const threadId = storedIds[n]!;
+        const { ms: took } = await timed(() => client.request('thread/resume', { threadId, excludeTurns: true }));
+        resumes.push(took);
+        threadsOf[index]!.push(threadId);
+      }
+    })));
+    const loaded = await diagnostics(first);
+    // Two threads per client, one started and one resumed; the paced turns are their second.
+    const loadThreads = clients.flatMap((client, index) => [threadsOf[index]![0]!, threadsOf[index]!.at(-1)!].slice(0, CONCURRENT_TURNS / CLIENTS).map((threadId) => ({ client, threadId })));
 
-  const p50 = percentile(concurrent.value, 50);
-  const p99 = percentile(concurrent.value, 99);
-  console.log(`server: built skein-app-server over a loopback WebSocket; ${CLIENTS} clients (each message schema-checked client-side); mock model answers at once`);
-  console.log(`loaded ${loadedCount} threads (${THREADS - stored} started: p50 ${ms(percentile(starts, 50))}, p99 ${ms(percentile(starts, 99))}; ${stored} resumed: p50 ${ms(percentile(resumes, 50))}, p99 ${ms(percentile(resumes, 99))}) in ${(loading.ms / 1000).toFixed(1)} s`);
-  console.log(`RSS: ${mib(idle.rss)} with ${CLIENTS} clients and no thread; ${mib(loaded.rss)} with ${loadedCount} threads: ${((loaded.rss - idle.rss) / Math.max(1, loadedCount) / 1024).toFixed(0)} KiB per thread; ${mib(underLoad.rss)} after the concurrent turns`);
-  console.log(`lone thread turn (${LONE_TURNS}): p50 ${ms(loneMedian)}, p99 ${ms(percentile(loneTurns, 99))}`);
-  console.log(`${concurrent.value.length} turns at once: p50 ${ms(p50)}, p99 ${ms(p99)} (p99 / lone median = ${(p99 / loneMedian).toFixed(1)}×; all done in ${ms(concurrent.ms)})`);
-  console.log(`event loop during the concurrent turns: p99 delay ${ms((underLoad.gauges['app.event_loop.delay_p99_us'] ?? NaN) / 1000)}, max ${ms((underLoad.gauges['app.event_loop.delay_max_us'] ?? NaN) / 1000)}`);
-  console.log(`thread/list (limit 50) ${ms(list.ms)}; thread/loaded/list (${loadedCount}) ${ms(loadedList.ms)}`);
-  console.log(`goal: p99 turn ≤ 2× lone median: ${p99 <= 2 * loneMedian ? 'met' : 'not met'}; RSS < 1 GiB: ${underLoad.rss < 1024 ** 3 ? 'met' : 'not met'}`);
-} finally {
-  for (const client of clients) await client.close().catch(() => undefined);
-  for (const server of servers) if (server.exitCode === null) server.kill('SIGTERM');
-  await model.close().catch(() => undefined);
-  await rm(root, { recursive: true, force: true });
+    // Burst: 100 turns at once.
+    await model.script(CONCURRENT_TURNS, 0);
+    await diagnostics(first); // opens a fresh event-loop window
+    const burstCpuBefore = cpuMs(server.child);
+    const burst = await phase('burst', () => Promise.all(loadThreads.map(({ client, threadId }, n) => timedTurn(client, threadId, `burst ${n}`))));
+    const burstCpu = (cpuMs(server.child) ?? NaN) - (burstCpuBefore ?? NaN);
+    const afterBurst = await diagnostics(first);
+
+    // Paced: waves of 100 turns, each started evenly over SPREAD_MS, against a model that takes MODEL_MS.
+    await model.script(PACED_WAVES * CONCURRENT_TURNS, MODEL_MS);
+    await diagnostics(first);
+    // This process's own lateness: when it is high, the clients, not the server, held the turns up.
+    const benchLoop = monitorEventLoopDelay({ resolution: 10 });
+    benchLoop.enable();
+    await model.lateness(); // opens the model's window
+    const pacedCpuBefore = cpuMs(server.child);
+    const pacedRun = await phase('paced', async () => {
+      const overheads: number[] = [];
+      for (let wave = 0; wave < PACED_WAVES; wave++) {
+        overheads.push(...(await Promise.all(loadThreads.map(async ({ client, threadId }, n) => {
+          await sleep((n * SPREAD_MS) / loadThreads.length);
+          return (await timedTurn(client, threadId, `paced ${wave}.${n}`)) - MODEL_MS;
+        }))));
+      }
+      return overheads;
+    });
+    const pacedCpu = ((cpuMs(server.child) ?? NaN) - (pacedCpuBefore ?? NaN)) / PACED_WAVES;
+    benchLoop.disable();
+    const modelLateness = await model.lateness();
+    const afterPaced = await diagnostics(first);
+
+    const list = await phase('list', () => first.request('thread/list', { limit: 50 }));
+    const loadedList = await phase('loaded list', () => first.request('thread/loaded/list', { limit: THREADS + 10 }));
+
+    const burstP50 = percentile(burst.value, 50);
+    const burstP99 = percentile(burst.value, 99);
+    const overheadP50 = percentile(pacedRun.value, 50);
+    const overheadP99 = percentile(pacedRun.value, 99);
+    const goal = (ratio: number) => `${ratio.toFixed(1)}× (goal ≤ 2×: ${ratio <= 2 ? 'met' : 'not met'})`;
+    const cpu = (total: number) => (Number.isNaN(total) ? 'n/a' : `${ms(total)}, ${ms(total / CONCURRENT_TURNS)} a turn`);
+    console.log(`server: built skein-app-server over a loopback WebSocket; ${CLIENTS} clients (each message schema-checked client-side); the mock model in a worker thread`);
+    console.log(`loaded ${loaded.threads} threads (${THREADS - stored} started: p50 ${ms(percentile(starts, 50))}, p99 ${ms(percentile(starts, 99))}; ${stored} resumed: p50 ${ms(percentile(resumes, 50))}, p99 ${ms(percentile(resumes, 99))}) in ${(loading.ms / 1000).toFixed(1)} s`);
+    console.log(`RSS: ${mib(idle.rss)} with ${CLIENTS} clients and no thread; ${mib(loaded.rss)} with ${loaded.threads} threads: ${((loaded.rss - idle.rss) / Math.max(1, loaded.threads) / 1024).toFixed(0)} KiB per thread; ${mib(afterPaced.rss)} after the turns`);
+    console.log(`lone thread, model answers at once (${LONE_TURNS} turns): p50 ${ms(loneMedian)}, p99 ${ms(percentile(loneTurns, 99))}; server CPU ${Number.isNaN(loneCpu) ? 'n/a' : ms(loneCpu)} a turn`);
+    console.log(`burst, ${burst.value.length} turns at once: p50 ${ms(burstP50)}, p99 ${ms(burstP99)}; p99 / lone median = ${goal(burstP99 / loneMedian)}`);
+    console.log(`  all done in ${ms(burst.ms)}: ${ms(burst.ms / CONCURRENT_TURNS)} of server time a turn (wall / ${CONCURRENT_TURNS}); server CPU ${cpu(burstCpu)}; event loop p99 ${afterBurst.loopP99}, max ${afterBurst.loopMax}`);
+    console.log(`lone thread, model takes ${MODEL_MS} ms (${LONE_PACED_TURNS} turns): overhead (turn − model) p50 ${ms(loneOverheadMedian)}, p99 ${ms(percentile(loneOverheads, 99))}; server CPU ${Number.isNaN(lonePacedCpu) ? 'n/a' : ms(lonePacedCpu)} a turn`);
+    console.log(`paced, ${PACED_WAVES} waves of ${CONCURRENT_TURNS} turns each started over ${SPREAD_MS} ms, model takes ${MODEL_MS} ms: overhead p50 ${ms(overheadP50)}, p99 ${ms(overheadP99)}; p99 / lone overhead median = ${goal(overheadP99 / loneOverheadMedian)}`);
+    console.log(`  server CPU a wave ${cpu(pacedCpu)}; event loop p99 ${afterPaced.loopP99}, max ${afterPaced.loopMax}; the bench's own event loop p99 ${ms(benchLoop.percentile(99) / 1e6)}, max ${ms(benchLoop.max / 1e6)}; the model's timers late by p99 ${ms(modelLateness.p99Ms)}, max ${ms(modelLateness.maxMs)}`);
+    console.log(`thread/list (limit 50) ${ms(list.ms)}; thread/loaded/list (${loaded.threads}) ${ms(loadedList.ms)}`);
+    console.log(`goal: RSS < 1 GiB: ${afterPaced.rss < 1024 ** 3 ? 'met' : 'not met'}`);
+    if (PROFILE !== undefined) await writeFile(path.join(PROFILE, 'phases.json'), `${JSON.stringify({ serverPid: server.child.pid, phases }, null, 2)}\n`);
+  } finally {
+    for (const client of clients) await client.close().catch(() => undefined);
+    for (const server of servers) if (server.exitCode === null) server.kill('SIGTERM');
+    await model.close().catch(() => undefined);
+    await rm(root, { recursive: true, force: true });
+  }
 }

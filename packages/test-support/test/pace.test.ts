@@ -1,0 +1,34 @@
+// A paced response: the server spreads the stream over `overMs` (a model that takes its time, for
+// benchmarks); what it sends is the same as unpaced. No assertion here depends on time.
+import { afterEach, describe, expect, it } from 'vitest';
+import { assistantMessage, completed, paced, sse, startMockResponsesServer } from '../src/index.js';
+import type { MockResponsesServer } from '../src/index.js';
+import { eventTypes, post, responsesBody, userMessage } from './sse-client.js';
+
+let server: MockResponsesServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('paced responses', () => {
+  it('send every event of the script, in order, as the unpaced one does', async () => {
+    const script = sse(assistantMessage(['Hel', 'lo']), completed());
+    server = await startMockResponsesServer({ responses: [script, paced(script, { overMs: 50 })] });
+
+    const unpaced = await post(server.url, responsesBody([userMessage('hi')]));
+    const spread = await post(server.url, responsesBody([userMessage('hi')]));
+
+    expect(eventTypes(spread)).toEqual(eventTypes(unpaced));
+    expect(spread.events.map((event) => event.data['delta']).filter((delta) => delta !== undefined)).toEqual(['Hel', 'lo']);
+    server.verify();
+  });
+
+  it('refuses a duration that is negative or not a number', () => {
+    const script = sse(assistantMessage('hi'), completed());
+
+    expect(() => paced(script, { overMs: -1 })).toThrow(expect.objectContaining({ code: 'InvalidScript' }));
+    expect(() => paced(script, { overMs: Number.NaN })).toThrow('finite, non-negative overMs');
+    expect(paced(script, { overMs: 0 })).toEqual({ ...script, pace: { overMs: 0 } });
+  });
+});
