@@ -34,26 +34,46 @@ function refused<T>(act: () => T): T {
   }
 }
 
+// Specs and argument schemas are built once per process: every loaded thread has these tools, and
+// rebuilding them per thread was a measurable share of a thread's memory (issue #43).
+const GET_GOAL = {
+  spec: spec('get_goal', "Read this thread's goal: its objective, status, token budget and the tokens and time used so far.", {}, []),
+  args: z.looseObject({}),
+};
+const CREATE_GOAL = {
+  spec: spec(
+    'create_goal',
+    'Set a goal for this thread: an objective you keep working towards across turns until it is done. Only one unfinished goal at a time.',
+    {
+      objective: { type: 'string', description: 'What the goal is, stated so that it is clear when it is met.' },
+      token_budget: { type: 'integer', description: 'Tokens the work may use at most (optional).' },
+    },
+    ['objective'],
+  ),
+  args: z.object({ objective: z.string(), token_budget: z.number().optional() }),
+};
+const UPDATE_GOAL = {
+  spec: spec(
+    'update_goal',
+    'Mark the goal complete when it is met, or blocked or paused when the user asks or you cannot go on. Resuming a goal is up to the user.',
+    { status: { type: 'string', description: "The goal's new status.", enum: [...MODEL_GOAL_STATUSES] } },
+    ['status'],
+  ),
+  args: z.object({ status: z.string() }),
+};
+
 /** The three goal tools of one thread. */
 export function goalTools(binding: GoalToolsBinding): FunctionToolHandler[] {
   const { goals } = binding;
   return [
     defineFunctionTool({
-      spec: spec('get_goal', "Read this thread's goal: its objective, status, token budget and the tokens and time used so far.", {}, []),
-      arguments: z.looseObject({}),
+      spec: GET_GOAL.spec,
+      arguments: GET_GOAL.args,
       handle: () => Promise.resolve({ output: goalToolOutput(goals.goal), success: true }),
     }),
     defineFunctionTool({
-      spec: spec(
-        'create_goal',
-        'Set a goal for this thread: an objective you keep working towards across turns until it is done. Only one unfinished goal at a time.',
-        {
-          objective: { type: 'string', description: 'What the goal is, stated so that it is clear when it is met.' },
-          token_budget: { type: 'integer', description: 'Tokens the work may use at most (optional).' },
-        },
-        ['objective'],
-      ),
-      arguments: z.object({ objective: z.string(), token_budget: z.number().optional() }),
+      spec: CREATE_GOAL.spec,
+      arguments: CREATE_GOAL.args,
       handle: (args, context) => {
         const goal = refused(() => goals.create(args.objective, args.token_budget, context.turnId));
         binding.inject([goalObjectiveItem(goal.objective)]);
@@ -61,13 +81,8 @@ export function goalTools(binding: GoalToolsBinding): FunctionToolHandler[] {
       },
     }),
     defineFunctionTool({
-      spec: spec(
-        'update_goal',
-        'Mark the goal complete when it is met, or blocked or paused when the user asks or you cannot go on. Resuming a goal is up to the user.',
-        { status: { type: 'string', description: 'The goal\'s new status.', enum: [...MODEL_GOAL_STATUSES] } },
-        ['status'],
-      ),
-      arguments: z.object({ status: z.string() }),
+      spec: UPDATE_GOAL.spec,
+      arguments: UPDATE_GOAL.args,
       handle: (args, context) => {
         const status = (MODEL_GOAL_STATUSES as readonly string[]).includes(args.status) ? (args.status as (typeof MODEL_GOAL_STATUSES)[number]) : undefined;
         if (status === undefined) throw new ToolError(`update_goal can set the status to ${MODEL_GOAL_STATUSES.join(', ')} only; making a goal active again, or budget and usage limits, are for the user and the system`);
