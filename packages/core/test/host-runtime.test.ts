@@ -143,6 +143,22 @@ describe('the host API', () => {
     expect(() => thread.interrupt()).toThrow(/no turn is running/);
   });
 
+  it('stops a turn interrupted before it began: at once after run, or by a signal aborted already', async () => {
+    const skein = await runtime();
+    const thread = await skein.startThread();
+    const run = thread.run('never mind');
+    run.interrupt();
+    const first = await run.result;
+    expect(first.error).toBeNull();
+    expect(first.status).toBe('interrupted');
+    const signal = AbortSignal.abort();
+    const second = await thread.run('not this either', { signal }).result;
+    expect(second.error).toBeNull();
+    expect(second.status).toBe('interrupted');
+    // Neither reached the model (the mock fails the test on a request it has no answer for).
+    expect(model.requests).toHaveLength(0);
+  });
+
   it('runs commands on an exec-server when the runtime names one', async () => {
     const executor = spawn(process.execPath, [EXEC_SERVER_BIN, '--listen', 'ws://127.0.0.1:0'], { cwd, env: { PATH: process.env['PATH'], HOME: root, EXECUTOR_MARK: 'on-the-executor' }, stdio: ['ignore', 'pipe', 'inherit'] });
     try {

@@ -8,7 +8,7 @@ import type { CoreEvent } from '../turn/core-event.js';
 import { userMessageItem } from '../wire/thread-items.js';
 import { HostError } from './host-error.js';
 import { turnErrorObject } from '../wire/turn-wire.js';
-import type { TokenUsageSnapshot, TurnErrorInfo, TurnEvent, TurnObject } from './turn-event.js';
+import type { TokenUsageSnapshot, TurnErrorInfo, TurnEvent, TurnObject, TurnStatus } from './turn-event.js';
 import { turnNotifications } from './turn-notifications.js';
 import { TurnRunQueue, type TurnRun } from './turn-run.js';
 
@@ -47,6 +47,8 @@ export class HostThreadImpl implements HostThread {
   #closed = false;
   /** When the running turn started (for its `turn/completed` object). */
   #startedAtMs = 0;
+  /** How the running turn ended, once core said so (its result settles when core let go of it). */
+  #ending: { readonly status: TurnStatus; readonly error: TurnObject['error'] } | undefined;
 
   constructor(
     private readonly nowMs: () => number,
@@ -105,10 +107,13 @@ export class HostThreadImpl implements HostThread {
       .runTurn(content, { turnId: turn.turnId, userMessage, onPromptAccepted: showMessage, ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }) })
       .then(
         // Core announced the ending already; this covers a turn it refused before running it.
-        (outcome) => this.#end(turn, outcome.status, outcome.status === 'completed' || outcome.error === undefined ? null : (turnErrorObject(outcome.error) as unknown as TurnErrorInfo)),
-        (error: unknown) => this.#end(turn, 'failed', { message: error instanceof Error ? error.message : String(error), codexErrorInfo: null, additionalDetails: null }),
+        (outcome) => this.#announceEnd(turn, outcome.status, outcome.status === 'completed' || outcome.error === undefined ? null : (turnErrorObject(outcome.error) as unknown as TurnErrorInfo)),
+        (error: unknown) => this.#announceEnd(turn, 'failed', { message: error instanceof Error ? error.message : String(error), codexErrorInfo: null, additionalDetails: null }),
       )
-      .finally(() => options.signal?.removeEventListener('abort', abort));
+      .finally(() => {
+        options.signal?.removeEventListener('abort', abort);
+        this.#settle(turn);
+      });
     return turn;
   }
 
@@ -139,19 +144,33 @@ export class HostThreadImpl implements HostThread {
       for (const notification of turnNotifications(this.id, turnId, event, this.nowMs).events) this.onOtherEvent(notification);
       return;
     }
+    // An interrupt asked for before core began the turn (right after `run`, or an aborted signal) takes effect now.
+    if (event.type === 'turnStarted' && turn.interruptRequested) this.#core.interruptIfRunning();
     const { events, ending } = turnNotifications(this.id, turn.turnId, event, this.nowMs);
     for (const notification of events) turn.push(notification);
-    if (ending !== undefined) this.#end(turn, ending.status, ending.error);
+    if (ending !== undefined) this.#announceEnd(turn, ending.status, ending.error);
   };
 
-  #end(turn: TurnRunQueue, status: 'completed' | 'interrupted' | 'failed', error: TurnObject['error']): void {
-    if (this.#turn !== turn) return;
-    this.#turn = undefined;
+  /** Tells the turn's reader it ended (once): `turn/completed`, as the app-server sends it. */
+  #announceEnd(turn: TurnRunQueue, status: TurnStatus, error: TurnObject['error']): void {
+    if (this.#turn !== turn || this.#ending !== undefined) return;
+    this.#ending = { status, error };
     // As the app-server's: the final answer is the turn's summary; an interrupted turn carries none.
     const answer = status === 'interrupted' ? undefined : turn.lastAgentMessage;
     const result = this.#turnObject(turn.turnId, status, error, this.#startedAtMs, this.nowMs(), answer === undefined ? [] : [answer]);
     turn.push({ method: 'turn/completed', params: { threadId: this.id, turn: result } });
-    turn.finish(status, error, this.#core.tokenReport);
+  }
+
+  /**
+   * Settles the turn's result once core let go of it, not at its ending event: a caller that awaits
+   * `result` and runs the next turn at once must find the thread free.
+   */
+  #settle(turn: TurnRunQueue): void {
+    if (this.#turn !== turn) return;
+    const ending = this.#ending ?? { status: 'failed', error: { message: 'the turn ended without an outcome', codexErrorInfo: null, additionalDetails: null } };
+    this.#turn = undefined;
+    this.#ending = undefined;
+    turn.finish(ending.status, ending.error, this.#core.tokenReport);
   }
 
   #turnObject(id: string, status: TurnObject['status'], error: TurnObject['error'], startedAtMs: number, completedAtMs: number | null, items: readonly ThreadItem[] = []): TurnObject {

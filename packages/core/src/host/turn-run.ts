@@ -20,6 +20,7 @@ export class TurnRunQueue implements TurnRun {
   readonly #waiting: ((result: IteratorResult<TurnEvent>) => void)[] = [];
   readonly #items: ThreadItem[] = [];
   #ended = false;
+  #interruptRequested = false;
   #lastAgentMessage: ThreadItem | undefined;
   readonly result: Promise<TurnResult>;
   #settle!: (result: TurnResult) => void;
@@ -38,7 +39,14 @@ export class TurnRunQueue implements TurnRun {
   }
 
   interrupt(): void {
-    if (!this.#ended) this.interrupter();
+    if (this.#ended) return;
+    this.#interruptRequested = true;
+    this.interrupter();
+  }
+
+  /** Whether `interrupt` was called: a turn core had not begun yet is stopped as soon as it begins. */
+  get interruptRequested(): boolean {
+    return this.#interruptRequested;
   }
 
   push(event: TurnEvent): void {
