@@ -3,7 +3,7 @@
 // asserts on what it receives and on the events the host sees.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -24,8 +24,7 @@ beforeEach(async () => {
   root = mkdtempSync(path.join(tmpdir(), 'skein-host-'));
   home = path.join(root, 'home');
   cwd = path.join(root, 'work');
-  for (const dir of [home, cwd]) rmSync(dir, { recursive: true, force: true });
-  await Promise.all([home, cwd].map((dir) => import('node:fs/promises').then((fs) => fs.mkdir(dir))));
+  for (const dir of [home, cwd]) mkdirSync(dir);
   writeFileSync(path.join(home, 'config.toml'), mockProviderConfigToml(model.url));
 });
 afterEach(async () => {

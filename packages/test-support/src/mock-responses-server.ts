@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { CapturedRequest } from './captured-request.js';
 import { readBoundedBody } from './internal/read-bounded-body.js';
+import { lowerCasedHeaders, sendError, writeChunk } from './internal/http-replies.js';
 import { renderSse } from './internal/render-sse.js';
 import { StreamCut } from './mock-event.js';
 import { MockIdAllocator } from './mock-id-allocator.js';
@@ -371,34 +372,4 @@ function describeScripted(scripted: ScriptedResponse): string {
       return String(unreachable);
     }
   }
-}
-
-function lowerCasedHeaders(request: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return headers;
-}
-
-/** The mock's own errors use OpenAI's error body shape, so clients surface the message. */
-function sendError(response: ServerResponse, status: number, code: string, message: string): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ error: { message, type: 'mock_server_error', param: null, code } }));
-}
-
-/** Resolves once the chunk is handed to the socket, or with `false` if the client is gone. */
-function writeChunk(response: ServerResponse, chunk: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (response.destroyed) {
-      resolve(false);
-      return;
-    }
-    const onClose = (): void => resolve(false);
-    response.once('close', onClose);
-    response.write(chunk, (error) => {
-      response.off('close', onClose);
-      resolve(error === undefined || error === null);
-    });
-  });
 }
