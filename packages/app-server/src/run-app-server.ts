@@ -6,7 +6,7 @@ import { CONFIG_FLAG_OPTIONS, ConfigError, loadConfig, loadEnvironmentsToml, typ
 import { SavedApiKey } from './saved-api-key.js';
 import { ExtensionLoadError, extensionFlagSources, localHostFacts, localThreadEnvironment, readInstallationId, type ModuleImporter } from '@skein/core';
 import { CODEX_VERSION } from '@skein/protocol';
-import { ThreadStore } from '@skein/rollout';
+import { FileThreadStore } from '@skein/rollout';
 import {
   TRANSPORT_FLAG_OPTIONS,
   readTransportFlags,
@@ -124,7 +124,7 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
     version: settings.version,
     threads: {
       // The store tells the extensions' fragments from user turns when it reads a thread.
-      openStore: () => ThreadStore.open({ home: config.config.homeDir, contextFragments: registry.contextFragments, gitInfo }),
+      openStore: () => FileThreadStore.open({ home: config.config.homeDir, contextFragments: registry.contextFragments, gitInfo }),
       environment,
       environmentsConfig,
       extensions: (threadConfig) => extensions.forConfig(threadConfig),

@@ -8,7 +8,7 @@ import { restoredContextWindow } from './compaction/context-window.js';
 import { ThreadManagerError, type OpenThreadOptions, type StartThreadOptions, type ThreadManagerOptions, type ThreadRegistryEvent } from './thread-manager-options.js';
 import type { Config } from '@skein/config';
 import { newThreadId, randomUuidV7, ThreadId, type UuidV7Source } from '@skein/protocol';
-import { capabilityRootRecord, type ForkPoint, type GitInfo, type LoadedThread, type RolloutWriter, type ThreadListQuery, type ThreadPage } from '@skein/rollout';
+import { capabilityRootRecord, type ForkPoint, type GitInfo, type LoadedThread, type ThreadWriter, type ThreadListQuery, type ThreadPage } from '@skein/rollout';
 import { RolloutBudgetLedgers } from './budgets/rollout-budget-ledger.js';
 import { ExtensionHost } from './extensions/extension-host.js';
 import { CHECKPOINT_STORE_ID, type CheckpointStore } from './checkpoints/thread-checkpoints.js';
@@ -250,7 +250,7 @@ export class ThreadManager {
   /** `writer` is undefined for an ephemeral thread, which records nowhere. */
   async #open(
     threadId: ThreadId,
-    writer: RolloutWriter | undefined,
+    writer: ThreadWriter | undefined,
     loaded: LoadedThread | undefined,
     options: OpenThreadOptions & Pick<StartThreadOptions, 'init' | 'sessionId' | 'threadSource'>,
     announce: ThreadRegistryEvent['type'],
@@ -350,7 +350,7 @@ export class ThreadManager {
     // Closing twice (a signal handler and a finally block, say) closes once.
     let closing: Promise<void> | undefined;
     const reload = writer === undefined ? undefined : async () => restoreFromFile(await this.#options.store.loadThread(threadId));
-    const handle = handleFor(session, writer?.path, reload, () =>
+    const handle = handleFor(session, writer?.path ?? undefined, reload, () =>
       (closing ??= (async () => {
         try {
           await this.#agents.closed(threadId);

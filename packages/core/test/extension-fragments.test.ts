@@ -1,7 +1,7 @@
 // An extension's context fragments end to end (issue 14): only declared fragments reach the model,
 // and after a resume a user-role fragment recorded in the thread is never taken for a user turn.
 import { ExtensionRegistryBuilder, defineContextFragment, defineExtension } from '@skein/extension-api';
-import { ThreadStore } from '@skein/rollout';
+import { FileThreadStore } from '@skein/rollout';
 import { assistantMessage, completed, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestWorkspace, startTestThread, type TestWorkspace } from '../src/testing/index.js';
@@ -83,7 +83,7 @@ describe('extension context fragments', () => {
     await thread.close();
 
     // Codex's `thread_rolled_back` line, as a client's rollback of two turns records it.
-    const store = await ThreadStore.open({ home: workspace.home, contextFragments: extensions.contextFragments });
+    const store = await FileThreadStore.open({ home: workspace.home, contextFragments: extensions.contextFragments });
     const { writer } = await store.openForResume(threadId);
     await writer.append({ type: 'event_msg', payload: { type: 'thread_rolled_back', num_turns: 2 } });
     await writer.close();

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@skein/config';
 import { ExtensionRegistryBuilder, defineExtension, type ExtensionRegistry } from '@skein/extension-api';
-import { ThreadStore } from '@skein/rollout';
+import { FileThreadStore, type ThreadStore } from '@skein/rollout';
 import { assistantMessage, completed, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ThreadManager, type CoreEvent, type ThreadRegistryEvent } from '../src/index.js';
@@ -42,7 +42,7 @@ async function manager(extraOverrides: string[] = [], extensions: ExtensionRegis
     homeDir: home,
     overrides: [`model_providers.mock={ name = "Mock", base_url = "${server.url}", request_max_retries = 0 }`, 'model_provider=mock', 'model="gpt-5.5"', ...extraOverrides],
   });
-  const store = await ThreadStore.open({ home });
+  const store = await FileThreadStore.open({ home });
   stores.push(store);
   return new ThreadManager({
     store,

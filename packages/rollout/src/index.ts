@@ -120,7 +120,7 @@ export type { ExtensionStateEntry, ThreadReconstruction, TurnRecord, TurnStatus,
 export { MAX_HISTORY_BASE_DEPTH, forEachThreadLine, loadThread } from './reconstruct/load-thread.js';
 export type { LoadThreadOptions, LoadedThread, ThreadPathResolver, ThreadReplay } from './reconstruct/load-thread.js';
 export { resumeRollout } from './reconstruct/resume-rollout.js';
-export type { ResumeRolloutOptions, ResumedThread } from './reconstruct/resume-rollout.js';
+export type { ResumeRolloutOptions, ResumedRollout } from './reconstruct/resume-rollout.js';
 
 export { MAX_QUEUED_BYTES, RolloutWriter } from './write/rollout-writer.js';
 export type { CreateRolloutOptions, Durability, NewSessionMeta, ResumePoint, RolloutWriterOptions } from './write/rollout-writer.js';
@@ -145,10 +145,11 @@ export type { IndexedFileState, ThreadListQuery, ThreadPage, ThreadSearchHit, Th
 export { FILE_SCAN_CONCURRENCY, findThreadFile, listThreadFiles } from './thread-index/thread-files.js';
 export type { ThreadFile } from './thread-index/thread-files.js';
 
-export { MESSAGE_READ_BATCH, SUMMARY_CONCURRENCY, ThreadStore } from './thread-store.js';
+export { FileThreadStore, MESSAGE_READ_BATCH, SUMMARY_CONCURRENCY } from './file-thread-store.js';
 export { GIT_COMMAND_TIMEOUT_MS, collectGitInfo } from './git-info.js';
 export type { CollectGitInfoOptions } from './git-info.js';
-export type { IndexRepair, ThreadSearchOptions, ThreadStoreOptions } from './thread-store.js';
+export type { FileThreadStoreOptions, IndexRepair } from './file-thread-store.js';
+export type { CreateThreadOptions, ForkThreadOptions, ResumedThread, ThreadSearchOptions, ThreadStore, ThreadWriter } from './thread-store.js';
 export { INITIAL_READ_REVISION, ReadReceipts } from './thread-index/read-receipts.js';
 export { MAX_QUEUED_SUBMISSIONS, QueuedSubmissionError, QueuedSubmissions } from './thread-index/queued-submissions.js';
 export type { QueuedSubmission } from './thread-index/queued-submissions.js';

@@ -9,7 +9,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codexMockConfig } from '../scripts/codex-mock-config.mjs';
-import { ThreadStore, capabilityRootRecord, loadThread, type RolloutItem } from '../src/index.js';
+import { FileThreadStore, capabilityRootRecord, loadThread, type RolloutItem } from '../src/index.js';
 import { assistantMessage as assistantItem, extensionState, functionCall, functionCallOutput, item, rolledBack, taskComplete, taskStarted, turnContext, userMessage } from './support/builders.js';
 
 const codex = resolveCodexBinary(import.meta.url);
@@ -22,7 +22,7 @@ let root: string;
 let home: string;
 let workspace: string;
 let server: MockResponsesServer;
-let store: ThreadStore;
+let store: FileThreadStore;
 beforeEach(async () => {
   root = path.join(HOMES, randomUUID());
   home = path.join(root, 'codex-home');
@@ -31,7 +31,7 @@ beforeEach(async () => {
   await mkdir(workspace, { recursive: true });
   server = await startMockResponsesServer({ responses: [sse(assistantMessage('Resumed answer.', { phase: 'final_answer' }), completed())] });
   await writeFile(path.join(home, 'config.toml'), codexMockConfig(server.url));
-  store = await ThreadStore.open({ home });
+  store = await FileThreadStore.open({ home });
 });
 afterEach(async () => {
   store.close();

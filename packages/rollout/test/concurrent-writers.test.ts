@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ThreadIndex, ThreadStore, listThreadFiles, summarizeRolloutFile, type ThreadSummary } from '../src/index.js';
+import { ThreadIndex, FileThreadStore, listThreadFiles, summarizeRolloutFile, type ThreadSummary } from '../src/index.js';
 import { temporaryHome } from './support/builders.js';
 
 const run = promisify(execFile);
@@ -49,7 +49,7 @@ describe('concurrent writers of different threads', () => {
     for (const summary of fromFiles) expect(summary.title).toMatch(/^question w\d-t\d-turn0$/);
     index.close();
 
-    const store = await ThreadStore.open({ home: home.home });
+    const store = await FileThreadStore.open({ home: home.home });
     expect(await store.rebuildIndex()).toMatchObject({ updated: fromFiles.length, removed: 0, skipped: [] });
     expect(allRows(store.index)).toEqual(fromFiles);
     const vscode = store.index.list({ source: 'vscode', limit: 100 }).data;

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { appendFile, mkdir, open, readFile, stat, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ThreadStore, currentProcessLockOwner, isWriterLockHeld, liveRolloutPath, loadThread, resumeRollout, type OpenFile } from '../src/index.js';
+import { FileThreadStore, currentProcessLockOwner, isWriterLockHeld, liveRolloutPath, loadThread, resumeRollout, type OpenFile } from '../src/index.js';
 import { asLines, assistantMessage, sessionMeta, steppingClock, temporaryHome, tokenCount, tokens, userTurn, uuidV7, worldState, writeJsonl } from './support/builders.js';
 
 /** Counts opens and bytes read per path; any other way of reading a handle is recorded too. */
@@ -53,11 +53,11 @@ const texts = (history: readonly unknown[]) => history.map((entry) => (entry as 
 
 let home: Awaited<ReturnType<typeof temporaryHome>>;
 let fs: ReturnType<typeof watchedFileSystem>;
-let store: ThreadStore;
+let store: FileThreadStore;
 beforeEach(async () => {
   home = await temporaryHome();
   fs = watchedFileSystem();
-  store = await ThreadStore.open({ home: home.home, clock: steppingClock(Date.parse('2026-11-30T10:00:00.000Z'), 1000), openFile: fs.openFile });
+  store = await FileThreadStore.open({ home: home.home, clock: steppingClock(Date.parse('2026-11-30T10:00:00.000Z'), 1000), openFile: fs.openFile });
 });
 afterEach(async () => {
   store.close();

@@ -3,14 +3,14 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MESSAGE_READ_BATCH, ThreadStore, liveRolloutPath, serializeRolloutLine, type ThreadSearchQuery } from '../src/index.js';
+import { MESSAGE_READ_BATCH, FileThreadStore, liveRolloutPath, serializeRolloutLine, type ThreadSearchQuery } from '../src/index.js';
 import { assistantMessage, item, sessionMeta, steppingClock, temporaryHome, userTurn } from './support/builders.js';
 
 let home: Awaited<ReturnType<typeof temporaryHome>>;
-let store: ThreadStore;
+let store: FileThreadStore;
 beforeEach(async () => {
   home = await temporaryHome();
-  store = await ThreadStore.open({ home: home.home, clock: steppingClock(Date.parse('2026-11-30T10:00:00.000Z'), 1000) });
+  store = await FileThreadStore.open({ home: home.home, clock: steppingClock(Date.parse('2026-11-30T10:00:00.000Z'), 1000) });
 });
 afterEach(async () => {
   store.close();

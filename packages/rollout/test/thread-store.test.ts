@@ -3,14 +3,14 @@ import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { THREAD_INDEX_FILE, ThreadStore, type ThreadSummary } from '../src/index.js';
+import { THREAD_INDEX_FILE, FileThreadStore, type ThreadSummary } from '../src/index.js';
 import { assistantMessage, steppingClock, temporaryHome, userTurn } from './support/builders.js';
 
 let home: Awaited<ReturnType<typeof temporaryHome>>;
-let store: ThreadStore;
+let store: FileThreadStore;
 beforeEach(async () => {
   home = await temporaryHome();
-  store = await ThreadStore.open({ home: home.home, clock: steppingClock(Date.parse('2026-11-30T10:00:00.000Z'), 1000) });
+  store = await FileThreadStore.open({ home: home.home, clock: steppingClock(Date.parse('2026-11-30T10:00:00.000Z'), 1000) });
 });
 afterEach(async () => {
   store.close();
@@ -24,7 +24,7 @@ async function thread(title: string, cwd = '/workspace', source = 'exec'): Promi
   return writer.threadId;
 }
 
-async function listAll(query: Parameters<ThreadStore['list']>[0] = {}): Promise<ThreadSummary[]> {
+async function listAll(query: Parameters<FileThreadStore['list']>[0] = {}): Promise<ThreadSummary[]> {
   const all: ThreadSummary[] = [];
   let cursor: string | null = null;
   do {
@@ -35,7 +35,7 @@ async function listAll(query: Parameters<ThreadStore['list']>[0] = {}): Promise<
   return all;
 }
 
-describe('ThreadStore', () => {
+describe('FileThreadStore', () => {
   it('indexes a thread as it is written: title, cwd, source, file time', async () => {
     const id = await thread('Fix the flaky test', '/repo', 'vscode');
     const found = await store.find(id);
@@ -108,7 +108,7 @@ describe('ThreadStore', () => {
     const before = await listAll();
     store.close();
     for (const suffix of ['', '-wal', '-shm']) await rm(path.join(home.home, `${THREAD_INDEX_FILE}${suffix}`), { force: true });
-    store = await ThreadStore.open({ home: home.home });
+    store = await FileThreadStore.open({ home: home.home });
     expect(await listAll()).toEqual(before);
   });
 
@@ -118,7 +118,7 @@ describe('ThreadStore', () => {
     store.close();
     for (const suffix of ['-wal', '-shm']) await rm(path.join(home.home, `${THREAD_INDEX_FILE}${suffix}`), { force: true });
     await writeFile(path.join(home.home, THREAD_INDEX_FILE), Buffer.alloc(8192, 0x5a));
-    store = await ThreadStore.open({ home: home.home });
+    store = await FileThreadStore.open({ home: home.home });
     expect(await listAll()).toEqual(before);
   });
 
@@ -137,7 +137,7 @@ describe('ThreadStore', () => {
     await copyFile(codexFile, target);
     expect(await store.find(header.payload.id)).toMatchObject({ title: 'Say hello.', source: 'exec', cwd: '/workspace' });
     store.close();
-    store = await ThreadStore.open({ home: home.home });
+    store = await FileThreadStore.open({ home: home.home });
     expect((await listAll()).map((summary) => summary.id)).toContain(header.payload.id);
   });
 
@@ -154,10 +154,10 @@ describe('ThreadStore', () => {
     // A row lost (another process wrote the file, or the index was reset): only a reconcile finds it.
     store.index.remove(id);
     store.close();
-    store = await ThreadStore.open({ home: home.home, reconcileOnOpen: false });
+    store = await FileThreadStore.open({ home: home.home, reconcileOnOpen: false });
     expect(store.index.get(id)).toBeUndefined();
     store.close();
-    store = await ThreadStore.open({ home: home.home });
+    store = await FileThreadStore.open({ home: home.home });
     expect(store.index.get(id)).toMatchObject({ id });
   });
 

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ThreadStore, loadThread, readRolloutFile, readRolloutTail, RolloutWriter, liveRolloutPath, serializeRolloutLine, type Durability, type RolloutItem } from '@skein/rollout';
+import { FileThreadStore, loadThread, readRolloutFile, readRolloutTail, RolloutWriter, liveRolloutPath, serializeRolloutLine, type Durability, type RolloutItem } from '@skein/rollout';
 import { ITEMS_PER_TURN, LARGE_THREAD_TURNS, buildLargeThread, turnItems } from './large-thread.js';
 
 const TURNS = LARGE_THREAD_TURNS;
@@ -108,11 +108,11 @@ async function listBench(): Promise<void> {
     await writeFile(file, `${header}\n${user}\n`);
   }
   let start = performance.now();
-  const store = await ThreadStore.open({ home });
+  const store = await FileThreadStore.open({ home });
   const firstOpen = performance.now() - start;
   store.close();
   start = performance.now();
-  const reopened = await ThreadStore.open({ home });
+  const reopened = await FileThreadStore.open({ home });
   const reopen = performance.now() - start;
   const first: number[] = [];
   const deep: number[] = [];

@@ -6,7 +6,7 @@ import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ThreadStore, liveRolloutPath, serializeRolloutLine } from '@skein/rollout';
+import { FileThreadStore, liveRolloutPath, serializeRolloutLine } from '@skein/rollout';
 
 const THREADS = 10_000;
 const TURNS = 10;
@@ -56,7 +56,7 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 try {
   const home = path.join(root, 'home');
   const paths = await writeThreads(home);
-  const store = await ThreadStore.open({ home });
+  const store = await FileThreadStore.open({ home });
   const firstSearch = await timed(() => store.search({ term: 'quetzalcoatl' }));
   const found = (await store.search({ term: 'quetzalcoatl', limit: 100 })).data.length;
   if (found !== THREADS / 1000) throw new Error(`expected ${THREADS / 1000} threads with the rare term, found ${found}`);

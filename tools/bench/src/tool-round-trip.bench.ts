@@ -11,7 +11,7 @@ import { ThreadManager, sandboxContextFor } from '@skein/core';
 import { LocalFileSystem, LocalProcesses, PlatformSandbox, SandboxedFileSystem, type ExecutorProcesses, type FileSystemSandboxContext } from '@skein/exec-server';
 import { ExtensionRegistryBuilder } from '@skein/extension-api';
 import { PathUri } from '@skein/protocol';
-import { ThreadStore } from '@skein/rollout';
+import { FileThreadStore, type ThreadStore } from '@skein/rollout';
 import { probeSandbox } from '@skein/sandboxing';
 import { assistantMessage, completed, functionCall, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 
@@ -52,7 +52,7 @@ async function managerFor(server: MockResponsesServer, sandboxMode: string): Pro
       'approval_policy="never"',
     ],
   });
-  const store = await ThreadStore.open({ home });
+  const store = await FileThreadStore.open({ home });
   const manager = new ThreadManager({
     environment: {
       fileSystem: new LocalFileSystem({ sandboxed: new SandboxedFileSystem({ fallbackCwd: cwd, hostEnv: ENV }) }),

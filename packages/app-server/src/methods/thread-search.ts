@@ -65,8 +65,7 @@ async function search(params: ThreadSearchParams, context: MethodContext, stream
       signal: stop.signal,
       ...(stream
         ? {
-            onRead: ({ threadIds }: { readonly threadIds: readonly string[] }) => {
-              const found = store.index.search({ ...query, cursor: null, threadIds }).data;
+            onPartial: (found: readonly ThreadSearchHit[]) => {
               sentPartial ||= found.length > 0;
               partial(found);
             },

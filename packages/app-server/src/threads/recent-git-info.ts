@@ -19,7 +19,7 @@ export interface RecentGitInfoOptions {
 }
 
 /**
- * A `ThreadStoreOptions.gitInfo` that answers a folder asked about within `reuseMs` with the same
+ * A `FileThreadStoreOptions.gitInfo` that answers a folder asked about within `reuseMs` with the same
  * lookup, keyed by the cwd as given; lookups under way are shared too. Entries older than that are
  * dropped on the next miss, so it holds only the folders asked about lately.
  */

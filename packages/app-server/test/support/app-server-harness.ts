@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { loadConfig } from '@skein/config';
 import { localThreadEnvironment } from '@skein/core';
 import { ExtensionRegistryBuilder, type ExtensionRegistry } from '@skein/extension-api';
-import { ThreadStore } from '@skein/rollout';
+import { FileThreadStore } from '@skein/rollout';
 import { listenWebSocket, serveStdio, type WebSocketListener } from '@skein/json-rpc';
 import { AppServerTestClient } from '@skein/test-support';
 import { AppServer, type AppServerOptions } from '../../src/index.js';
@@ -108,7 +108,7 @@ export function spawnStdioClient(home: TestHome, extraArgs: readonly string[] = 
 export function threadsOn(home: TestHome, extensions: ExtensionRegistry = new ExtensionRegistryBuilder().build()): NonNullable<AppServerOptions['threads']> {
   const environment = localThreadEnvironment({ cwd: home.workspace, env: home.env });
   return {
-    openStore: () => ThreadStore.open({ home: home.home, contextFragments: extensions.contextFragments }),
+    openStore: () => FileThreadStore.open({ home: home.home, contextFragments: extensions.contextFragments }),
     environment,
     extensions: () => Promise.resolve({ registry: extensions, unreported: [] }),
     contextFragments: extensions.contextFragments,

@@ -22,7 +22,7 @@ import {
 } from '@skein/core';
 import type { ExtensionRegistry } from '@skein/extension-api';
 import { CODEX_VERSION, type UserInput } from '@skein/protocol';
-import { collectGitInfo, ThreadStore, type GitInfo } from '@skein/rollout';
+import { collectGitInfo, FileThreadStore, type ThreadStore, type GitInfo } from '@skein/rollout';
 import { BYPASS_HOOK_TRUST_WARNING } from '@skein/hooks';
 import { sandboxStartupWarning } from '@skein/sandboxing';
 import { Option, type Command } from 'commander';
@@ -215,7 +215,7 @@ async function runExec(
   ];
 
   // The store tells the extensions' fragments from user turns when it reads a thread.
-  const store = await ThreadStore.open({ home: config.homeDir, contextFragments: extensions.registry.contextFragments, gitInfo, reconcileOnOpen: target.resume !== undefined });
+  const store = await FileThreadStore.open({ home: config.homeDir, contextFragments: extensions.registry.contextFragments, gitInfo, reconcileOnOpen: target.resume !== undefined });
   let remote: RemoteExecEnvironment | undefined;
   try {
     // Connected before the thread starts, so an unreachable exec-server fails before any model request.

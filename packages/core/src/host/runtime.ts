@@ -7,7 +7,7 @@ import { loadConfig, readSavedApiKey, type Config } from '@skein/config';
 import { connectExecServer } from '@skein/exec-server';
 import type { Extension } from '@skein/extension-api';
 import { CODEX_VERSION, ThreadId } from '@skein/protocol';
-import { RolloutError, ThreadStore, type ThreadListQuery, type ThreadPage } from '@skein/rollout';
+import { RolloutError, FileThreadStore, type ThreadStore, type ThreadListQuery, type ThreadPage } from '@skein/rollout';
 import { extensionFlagSources, loadExtensions } from '../extensions/load-extensions.js';
 import { readInstallationId } from '../installation-id.js';
 import { userAgent, localUserAgentHost } from '../model-client/user-agent.js';
@@ -122,7 +122,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Skein
   const extensions = await loadExtensions([...config.extensions, ...extensionFlagSources(specsOf(options.extensions), cwd)], { builtIn: objectsOf(options.extensions) });
   for (const problem of extensions.problems) warn(problem.message);
   const environment = await environmentFor(options.environment ?? 'local', cwd, env);
-  const store = options.store ?? (await ThreadStore.open({ home, contextFragments: extensions.registry.contextFragments }).catch(async (error: unknown) => {
+  const store = options.store ?? (await FileThreadStore.open({ home, contextFragments: extensions.registry.contextFragments }).catch(async (error: unknown) => {
     await environment?.close();
     throw error;
   }));

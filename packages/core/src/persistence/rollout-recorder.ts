@@ -2,7 +2,7 @@
 // `response_item`, turn settings as `turn_context`, world state, extensions' durable thread state
 // (`skein_extension_state`), and the turn lifecycle events.
 // Lines are appended in the order they are recorded; `flush` makes them durable.
-import type { RolloutItem, RolloutWriter } from '@skein/rollout';
+import type { RolloutItem, ThreadWriter } from '@skein/rollout';
 import type { ExtensionStateRecord } from '../extensions/thread-extension-state.js';
 import type { CoreEvent } from '../turn/core-event.js';
 import { codexErrorInfoOf, rolloutErrorInfo } from '../turn/codex-error-info.js';
@@ -13,11 +13,11 @@ import { rolloutUsage } from '../session/thread-token-usage.js';
 
 /** Records one thread into its rollout file. */
 export class RolloutThreadRecorder implements ThreadRecorder {
-  readonly #writer: RolloutWriter;
+  readonly #writer: ThreadWriter;
   #chain: Promise<void> = Promise.resolve();
   #failure: Error | undefined;
 
-  constructor(writer: RolloutWriter) {
+  constructor(writer: ThreadWriter) {
     this.#writer = writer;
   }
 

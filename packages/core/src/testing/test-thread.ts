@@ -10,7 +10,7 @@ import { loadConfig, type Config } from '@skein/config';
 import { ExecServer, LocalFileSystem, LocalProcesses, PlatformSandbox, SandboxedFileSystem, connectExecServer } from '@skein/exec-server';
 import { ExtensionRegistryBuilder, type ExtensionRegistry } from '@skein/extension-api';
 import { listenWebSocket } from '@skein/json-rpc';
-import { ThreadStore } from '@skein/rollout';
+import { FileThreadStore } from '@skein/rollout';
 import type { ClientRequests } from '../session/client-requests.js';
 import type { ThreadEnvironment } from '../session/thread-environment.js';
 import type { ThreadHandle } from '../thread-handle.js';
@@ -102,7 +102,7 @@ export async function startTestThread(workspace: TestWorkspace, options: TestThr
   const extensions = options.extensions ?? new ExtensionRegistryBuilder().build();
   const newManager = async () => {
     // The store must know the extensions' fragments, as a host's does, to tell them from user turns.
-    const store = await ThreadStore.open({ home: workspace.home, contextFragments: extensions.contextFragments });
+    const store = await FileThreadStore.open({ home: workspace.home, contextFragments: extensions.contextFragments });
     workspace.defer(() => store.close());
     const manager = new ThreadManager({
       store,

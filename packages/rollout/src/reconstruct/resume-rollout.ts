@@ -13,7 +13,7 @@ export interface ResumeRolloutOptions extends RolloutWriterOptions {
 }
 
 /** A thread opened for resume: the writer that continues its file, and its reconstruction. */
-export interface ResumedThread {
+export interface ResumedRollout {
   readonly writer: RolloutWriter;
   /** The thread as the file held it when the lock was taken (history, turns, world state, token totals, header, problems). */
   readonly loaded: LoadedThread;
@@ -25,7 +25,7 @@ export interface ResumedThread {
  * `loaded.problems` and then cut off (or completed, if it only lost its newline). Throws
  * `WriterBusy` when someone else is writing the thread, `MissingSessionMeta` when the file is not one.
  */
-export async function resumeRollout(filePath: string, options: ResumeRolloutOptions): Promise<ResumedThread> {
+export async function resumeRollout(filePath: string, options: ResumeRolloutOptions): Promise<ResumedRollout> {
   const { resolveThreadPath, maxLineBytes, ...writerOptions } = options;
   const { writer, read } = await RolloutWriter.resumeReading(filePath, writerOptions, async (handle) => {
     const reconstructor = new ThreadReconstructor(options);

@@ -1,21 +1,19 @@
 // The append-only writer: one owner per thread file, lines in the order they were appended, handed
 // to the OS as they come and made durable (fsync) at least when a turn ends.
-import { newThreadId, randomUuidV7, type ResponseItem, type ThreadId, type UuidV7Source } from '@skein/protocol';
+import { newThreadId, randomUuidV7, type ThreadId, type UuidV7Source } from '@skein/protocol';
 import { constants } from 'node:fs';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { rolloutTimestamp, systemClock, type Clock } from '../clock.js';
-import { compactedWriteProblem, type Compacted } from '../lines/compacted.js';
-import type { EventMsg } from '../lines/event-msg.js';
-import { rolloutItemProblem, serializeRolloutLine, type RolloutItem } from '../lines/rollout-line.js';
+import { rolloutItemProblem, type RolloutItem } from '../lines/rollout-line.js';
 import type { BaseInstructions, GitInfo, SessionMeta, SessionSource } from '../lines/session-meta.js';
-import type { TurnContext } from '../lines/turn-context.js';
 import { openFile, type OpenFile } from '../open-file.js';
-import { isPersistedRolloutItem, sanitizeForPersistence, type EventPersistenceMode } from '../persistence-policy.js';
+import type { EventPersistenceMode } from '../persistence-policy.js';
 import { readRolloutHead, readRolloutTail } from '../read/tail-reader.js';
 import { RolloutError } from '../rollout-error.js';
 import { liveRolloutPath, requireRolloutFileName } from '../rollout-path.js';
-import { isUserTurnBoundary, userMessageText, type ContextFragmentOptions } from '../user-turn.js';
+import type { ContextFragmentOptions } from '../user-turn.js';
+import { RolloutLineEncoder } from './line-encoder.js';
 import { completeTail, repairTornTail } from './torn-tail.js';
 import { acquireWriterLock, currentProcessLockOwner, type LockOwner, type WriterLock } from './writer-lock.js';
 
@@ -103,11 +101,7 @@ export class RolloutWriter {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private failure: unknown;
-  private ordinal: number;
-  private titleText: string | undefined;
-  private modelName: string | undefined;
-  private readonly clock: Clock;
-  private readonly persistence: EventPersistenceMode;
+  private readonly encoder: RolloutLineEncoder;
   private readonly durability: Durability;
 
   private constructor(
@@ -122,9 +116,13 @@ export class RolloutWriter {
     nextOrdinal: number,
     private readonly options: RolloutWriterOptions,
   ) {
-    this.ordinal = nextOrdinal;
-    this.clock = options.clock ?? systemClock;
-    this.persistence = options.persistence ?? 'limited';
+    this.encoder = new RolloutLineEncoder({
+      clock: options.clock ?? systemClock,
+      persistence: options.persistence ?? 'limited',
+      nextOrdinal,
+      where: path,
+      ...(options.contextFragments === undefined ? {} : { contextFragments: options.contextFragments }),
+    });
     this.durability = options.durability ?? 'turn';
   }
 
@@ -215,17 +213,17 @@ export class RolloutWriter {
 
   /** The ordinal the next line gets. */
   get nextOrdinal(): number {
-    return this.ordinal;
+    return this.encoder.nextOrdinal;
   }
 
   /** The first user message appended through this writer (the thread's title, for the index). */
   get firstUserMessage(): string | undefined {
-    return this.titleText;
+    return this.encoder.firstUserMessage;
   }
 
   /** The model of the last `turn_context` appended through this writer (the thread's model, for the index). */
   get lastModel(): string | undefined {
-    return this.modelName;
+    return this.encoder.lastModel;
   }
 
   /**
@@ -235,24 +233,15 @@ export class RolloutWriter {
    */
   async append(...items: RolloutItem[]): Promise<void> {
     this.assertOpen();
-    for (const item of items) {
-      const problem = rolloutItemProblem(item) ?? (item.type === 'compacted' ? compactedWriteProblem(item.payload as Compacted) : undefined);
-      if (problem !== undefined) throw new RolloutError('InvalidItem', problem, this.path);
-    }
     // No await before the lines are queued: ordinals and file order follow the order of the calls.
     if (this.queuedBytes > (this.options.maxQueuedBytes ?? MAX_QUEUED_BYTES)) {
       throw new RolloutError('QueueFull', `${this.queuedBytes} bytes are waiting to be written to ${this.path}; await appends before adding more`, this.path);
     }
-    let boundary = false;
-    for (const original of items) {
-      if (!isPersistedRolloutItem(original, this.persistence)) continue;
-      const item = sanitizeForPersistence(original, this.persistence);
-      const text = `${serializeRolloutLine({ timestamp: rolloutTimestamp(this.clock.now()), ordinal: this.ordinal }, item)}\n`;
-      this.ordinal += 1;
+    const { lines, boundary } = this.encoder.encode(items);
+    for (const line of lines) {
+      const text = `${line}\n`;
       this.queue.push(text);
       this.queuedBytes += text.length;
-      boundary ||= isDurabilityBoundary(item);
-      this.noteTitle(item);
     }
     const sync = this.durability === 'always' || (boundary && this.durability === 'turn');
     await this.enqueueWrite(sync);
@@ -313,31 +302,6 @@ export class RolloutWriter {
     } catch (error) {
       this.options.onBoundaryError?.(error);
     }
-  }
-
-  private noteTitle(item: RolloutItem): void {
-    if (item.type === 'turn_context') this.modelName = (item.payload as TurnContext).model;
-    if (this.titleText !== undefined) return;
-    if (item.type === 'response_item' && isUserTurnBoundary(item.payload as ResponseItem, this.options.contextFragments) && (item.payload as ResponseItem).type === 'message') {
-      this.titleText = userMessageText(item.payload as ResponseItem);
-    } else if (item.type === 'event_msg' && (item.payload as EventMsg).type === 'user_message') {
-      this.titleText = (item.payload as { message: string }).message;
-    }
-  }
-}
-
-/** Lines after which the `turn` durability fsyncs. */
-function isDurabilityBoundary(item: RolloutItem): boolean {
-  switch (item.type) {
-    case 'session_meta':
-    case 'compacted':
-      return true;
-    case 'event_msg': {
-      const type = (item.payload as EventMsg).type;
-      return type === 'task_complete' || type === 'turn_aborted' || type === 'thread_rolled_back';
-    }
-    default:
-      return false;
   }
 }
 
