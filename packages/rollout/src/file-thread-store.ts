@@ -24,7 +24,7 @@ import { ThreadIndex, type ThreadListQuery, type ThreadPage, type ThreadSearchPa
 import { readMessageTexts } from './thread-index/thread-message-reader.js';
 import type { ThreadMessagesRead } from './thread-index/thread-messages.js';
 import { findThreadFile, listThreadFiles, type ThreadFile } from './thread-index/thread-files.js';
-import { summarizeRolloutFile, summaryFromMeta, type ThreadSummary } from './thread-index/thread-summary.js';
+import { summarizeRolloutFile, summaryFromMeta, type FileThreadSummary, type ThreadSummary } from './thread-index/thread-summary.js';
 import { RolloutWriter, type Durability } from './write/rollout-writer.js';
 import type { ContextFragmentOptions } from './user-turn.js';
 import type { CreateThreadOptions, ForkThreadOptions, ThreadSearchOptions, ThreadStore } from './thread-store.js';
@@ -188,7 +188,7 @@ export class FileThreadStore implements ThreadStore {
    */
   async list(query: ThreadListQuery = {}): Promise<ThreadPage> {
     const page = this.index.list(query);
-    if (page.data.every((thread) => existsSync(thread.path))) return page;
+    if (page.data.every((thread) => thread.path !== null && existsSync(thread.path))) return page;
     await this.reconcile();
     return this.index.list(query);
   }
@@ -237,7 +237,7 @@ export class FileThreadStore implements ThreadStore {
   }
 
   /** A thread by id, or undefined. An id the index does not know is looked for among the files. */
-  async find(threadId: string): Promise<ThreadSummary | undefined> {
+  async find(threadId: string): Promise<FileThreadSummary | undefined> {
     const row = this.index.get(threadId);
     if (row !== undefined && existsSync(row.path)) return row;
     const file = await findThreadFile(this.home, threadId);
@@ -249,7 +249,7 @@ export class FileThreadStore implements ThreadStore {
   }
 
   /** Moves a thread's file to `archived_sessions/` (`WriterBusy` while it is being written). */
-  async archive(threadId: string): Promise<ThreadSummary> {
+  async archive(threadId: string): Promise<FileThreadSummary> {
     const summary = await this.require(threadId);
     if (summary.archived) return summary;
     await this.assertIdle(summary.id);
@@ -260,7 +260,7 @@ export class FileThreadStore implements ThreadStore {
   }
 
   /** Moves an archived thread's file back under `sessions/YYYY/MM/DD/` (its creation date). */
-  async unarchive(threadId: string): Promise<ThreadSummary> {
+  async unarchive(threadId: string): Promise<FileThreadSummary> {
     const summary = await this.require(threadId);
     if (!summary.archived) return summary;
     await this.assertIdle(summary.id);
@@ -381,7 +381,7 @@ export class FileThreadStore implements ThreadStore {
     this.index.upsert(summary, { size: info.size, mtimeMs: info.mtimeMs });
   }
 
-  private async indexFile(filePath: string, archived: boolean, knownTitle?: string | null): Promise<ThreadSummary> {
+  private async indexFile(filePath: string, archived: boolean, knownTitle?: string | null): Promise<FileThreadSummary> {
     const info = await stat(filePath);
     const read = await summarizeRolloutFile(filePath, archived, this.readOptions());
     const summary = read.title === null && knownTitle ? { ...read, title: knownTitle } : read;
@@ -389,7 +389,7 @@ export class FileThreadStore implements ThreadStore {
     return summary;
   }
 
-  private async require(threadId: string): Promise<ThreadSummary> {
+  private async require(threadId: string): Promise<FileThreadSummary> {
     const summary = await this.find(threadId);
     if (summary === undefined) throw new RolloutError('ThreadNotFound', `no thread ${threadId} under ${this.home}`);
     return summary;

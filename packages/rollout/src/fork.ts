@@ -55,65 +55,86 @@ export interface ForkedRollout {
  * `forked_from_id` = the source's. Throws `TurnNotFound` for a turn the source does not have.
  */
 export async function forkRollout(options: ForkRolloutOptions): Promise<ForkedRollout> {
-  const clock = options.clock ?? systemClock;
   const lines: RolloutLine[] = [];
-  const reconstructor = new ThreadReconstructor(options);
   const { meta: sourceMeta, problems } = await forEachThreadLine(
     options.sourcePath,
     (line) => {
-      if (line.type === 'session_meta') return;
-      lines.push(line);
-      // Positions in `lines` stand in for line numbers, so turns map straight onto the copy.
-      reconstructor.push(line, lines.length - 1);
+      if (line.type !== 'session_meta') lines.push(line);
     },
     {
       ...(options.resolveThreadPath === undefined ? {} : { resolveThreadPath: options.resolveThreadPath }),
       ...(options.openFile === undefined ? {} : { openFile: options.openFile }),
     },
   );
-  const cut = cutIndex(reconstructor, lines.length, options.upTo, options.sourcePath);
-  const threadId = options.threadId ?? newThreadId(options.uuid ?? randomUuidV7);
-  const createdAt = clock.now();
-  const { history_base: _base, forked_from_ordinal_exclusive: _ordinal, ...inherited } = sourceMeta;
-  const meta: SessionMeta = {
-    ...inherited,
-    session_id: threadId,
-    id: threadId,
-    forked_from_id: sourceMeta.id,
-    timestamp: rolloutTimestamp(createdAt),
-    history_mode: 'paginated',
-    ...options.meta,
-  };
-  const filePath = liveRolloutPath(options.home, threadId, createdAt);
-  const text = [serializeRolloutLine({ timestamp: rolloutTimestamp(createdAt), ordinal: 0 }, { type: 'session_meta', payload: meta })];
-  for (let index = 0; index < cut; index += 1) {
-    const line = lines[index] as RolloutLine;
-    text.push(serializeRolloutLine({ timestamp: line.timestamp, ordinal: index + 1 }, line));
-  }
+  const createdAt = (options.clock ?? systemClock).now();
+  const fork = forkLines({ ...options, sourceMeta, lines, createdAt, where: options.sourcePath });
+  const filePath = liveRolloutPath(options.home, fork.threadId, createdAt);
   await mkdir(path.dirname(filePath), { recursive: true });
   const handle = await (options.openFile ?? openFile)(filePath, 'ax').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EEXIST') throw new RolloutError('AlreadyExists', `${filePath} already exists`, filePath, undefined, { cause: error });
     throw error;
   });
   try {
-    await handle.writeFile(`${text.join('\n')}\n`, 'utf8');
+    await handle.writeFile(`${fork.lines.join('\n')}\n`, 'utf8');
     await handle.datasync();
   } finally {
     await handle.close();
   }
-  return { path: filePath, threadId, meta, copiedLines: cut, problems };
+  return { path: filePath, threadId: fork.threadId, meta: fork.meta, copiedLines: fork.lines.length - 1, problems };
 }
 
-function cutIndex(reconstructor: ThreadReconstructor, lineCount: number, upTo: ForkPoint | undefined, sourcePath: string): number {
+/** What `forkLines` is given: the source's header and lines (headers left out), and the fork's settings. */
+export interface ForkLinesOptions extends ContextFragmentOptions {
+  readonly sourceMeta: SessionMeta;
+  readonly lines: readonly RolloutLine[];
+  readonly upTo?: ForkPoint;
+  readonly threadId?: ThreadId;
+  readonly uuid?: UuidV7Source;
+  readonly createdAt: Date;
+  readonly meta?: Readonly<Record<string, unknown>>;
+  /** Named in errors (the source's file, or its id). */
+  readonly where: string;
+}
+
+/**
+ * A fork's lines, whatever stores them: the new header (new id, `session_id` = the new id,
+ * `forked_from_id` = the source's), then the source's lines up to `upTo`, timestamps kept and
+ * ordinals renumbered. Throws `TurnNotFound` for a turn the source does not have.
+ */
+export function forkLines(options: ForkLinesOptions): { readonly threadId: ThreadId; readonly meta: SessionMeta; readonly lines: readonly string[] } {
+  const reconstructor = new ThreadReconstructor(options);
+  // Positions in `lines` stand in for line numbers, so turns map straight onto the copy.
+  options.lines.forEach((line, index) => reconstructor.push(line, index));
+  const cut = cutIndex(reconstructor, options.lines.length, options.upTo, options.where);
+  const threadId = options.threadId ?? newThreadId(options.uuid ?? randomUuidV7);
+  const { history_base: _base, forked_from_ordinal_exclusive: _ordinal, ...inherited } = options.sourceMeta;
+  const meta: SessionMeta = {
+    ...inherited,
+    session_id: threadId,
+    id: threadId,
+    forked_from_id: options.sourceMeta.id,
+    timestamp: rolloutTimestamp(options.createdAt),
+    history_mode: 'paginated',
+    ...options.meta,
+  };
+  const text = [serializeRolloutLine({ timestamp: rolloutTimestamp(options.createdAt), ordinal: 0 }, { type: 'session_meta', payload: meta })];
+  for (let index = 0; index < cut; index += 1) {
+    const line = options.lines[index] as RolloutLine;
+    text.push(serializeRolloutLine({ timestamp: line.timestamp, ordinal: index + 1 }, line));
+  }
+  return { threadId, meta, lines: text };
+}
+
+function cutIndex(reconstructor: ThreadReconstructor, lineCount: number, upTo: ForkPoint | undefined, where: string): number {
   if (upTo === undefined) return lineCount;
   const { turns } = reconstructor.finish();
   if ('turnId' in upTo) {
     const turn = turns.find((candidate) => candidate.turnId === upTo.turnId);
-    if (turn === undefined) throw new RolloutError('TurnNotFound', `the thread in ${sourcePath} has no surviving turn ${upTo.turnId}`, sourcePath);
+    if (turn === undefined) throw new RolloutError('TurnNotFound', `the thread in ${where} has no surviving turn ${upTo.turnId}`, where);
     return turn.lastLine + 1;
   }
   if (!Number.isInteger(upTo.userTurns) || upTo.userTurns < 0) {
-    throw new RolloutError('InvalidArgument', `userTurns must be a non-negative integer, got ${upTo.userTurns}`, sourcePath);
+    throw new RolloutError('InvalidArgument', `userTurns must be a non-negative integer, got ${upTo.userTurns}`, where);
   }
   const userTurns = turns.filter((turn) => turn.userTurn);
   const next = userTurns[upTo.userTurns];

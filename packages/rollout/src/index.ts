@@ -127,10 +127,14 @@ export type { CreateRolloutOptions, Durability, NewSessionMeta, ResumePoint, Rol
 export { WRITER_LOCKS_DIR, acquireWriterLock, currentProcessLockOwner, isWriterLockHeld, writerLockPath } from './write/writer-lock.js';
 export type { LockOwner, WriterLock } from './write/writer-lock.js';
 
-export { forkRollout } from './fork.js';
-export type { ForkPoint, ForkRolloutOptions, ForkedRollout } from './fork.js';
+export { forkLines, forkRollout } from './fork.js';
+export type { ForkLinesOptions, ForkPoint, ForkRolloutOptions, ForkedRollout } from './fork.js';
+export { searchableMessageText } from './thread-index/thread-message-reader.js';
+export { RolloutLineEncoder } from './write/line-encoder.js';
+export type { EncodedLines, LineEncoderOptions } from './write/line-encoder.js';
 
 export { MAX_TITLE_CHARS, TITLE_SCAN_MAX_LINES, ThreadSummary, summarizeRolloutFile, summaryFromMeta } from './thread-index/thread-summary.js';
+export type { FileThreadSummary } from './thread-index/thread-summary.js';
 export { decodeThreadCursor, encodeThreadCursor } from './thread-index/thread-cursor.js';
 export type { ThreadCursor, ThreadSortKey } from './thread-index/thread-cursor.js';
 export {

@@ -29,7 +29,11 @@ export type RolloutErrorCode =
   /** A file name that is not `rollout-<timestamp>-<uuid>.jsonl`. */
   | 'InvalidRolloutPath'
   /** An argument outside its allowed range (a page size, a limit). */
-  | 'InvalidArgument';
+  | 'InvalidArgument'
+  /** The store's database failed or could not be reached; what the failed call would have written was not. */
+  | 'StoreUnavailable'
+  /** Another host took the thread over after this writer's lease lapsed; the writer accepts no more lines. */
+  | 'LeaseLost';
 
 /** A failure reading, writing, listing or moving rollout files. */
 export class RolloutError extends Error {

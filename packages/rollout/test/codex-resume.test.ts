@@ -156,7 +156,7 @@ describe('codex exec resume on a rollout Skein wrote', () => {
     expect(server.requests[0]?.messageTexts('user').at(-1)).toBe('Next question.');
 
     // Codex appended its turn to Skein's file; Skein reads the whole file back.
-    const after = await loadThread(before.path);
+    const after = await loadThread(before.path ?? expect.fail("a file thread has a path"));
     expect(after.problems).toEqual([]);
     // Codex kept Skein's lines and header: the extension state and the capability roots are still there.
     expect(after.extensionState).toEqual(state);

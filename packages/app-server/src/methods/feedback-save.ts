@@ -22,7 +22,7 @@ interface ManifestEntry {
 /** The thread's rollout file, when the report is about a stored thread. */
 async function rolloutOf(context: MethodContext, threadId: string): Promise<string | undefined> {
   const summary = await (await context.server.threads.store()).find(threadId);
-  return summary?.path;
+  return summary?.path ?? undefined;
 }
 
 /** Reads one log for the archive, or says why it was left out. */

@@ -3,9 +3,12 @@
 // the order the rollout holds them, with the turn's start and end times.
 import { displayCommand, webSearchOf } from '@skein/core';
 import { isKnownResponseItem, parseHookPrompt, type ContextFragmentDefinition, type ResponseItem } from '@skein/protocol';
-import { forEachThreadLine, isUserTurnBoundary, userMessageText, type LoadedThread, type RolloutLine } from '@skein/rollout';
+import { isUserTurnBoundary, userMessageText, type LoadedThread, type RolloutLine, type ThreadStore } from '@skein/rollout';
 import { agentMessageItem, commandExecutionItem, fileChangeItem, hookPromptItem, mcpToolCallItem, reasoningItem, webSearchItem, type WireObject } from '@skein/core';
 import * as z from 'zod';
+
+/** Where a thread's lines are read again from: its store. */
+type ThreadLines = Pick<ThreadStore, 'forEachLine'>;
 
 interface TurnTrace {
   readonly items: WireObject[];
@@ -37,12 +40,12 @@ export interface RecordedTurn {
  * while it is `runningTurnId`; any other was cut short (its process was killed) and is
  * `interrupted`, as Codex reports it.
  */
-export async function recordedTurns(loaded: LoadedThread, contextFragments?: readonly ContextFragmentDefinition[], runningTurnId?: string): Promise<WireObject[]> {
-  return (await recordedTurnsWithPositions(loaded, contextFragments, runningTurnId)).map((recorded) => recorded.turn);
+export async function recordedTurns(lines: ThreadLines, loaded: LoadedThread, contextFragments?: readonly ContextFragmentDefinition[], runningTurnId?: string): Promise<WireObject[]> {
+  return (await recordedTurnsWithPositions(lines, loaded, contextFragments, runningTurnId)).map((recorded) => recorded.turn);
 }
 
 /** {@link recordedTurns} with each turn's positions in the file, for a timeline. */
-export async function recordedTurnsWithPositions(loaded: LoadedThread, contextFragments?: readonly ContextFragmentDefinition[], runningTurnId?: string): Promise<RecordedTurn[]> {
+export async function recordedTurnsWithPositions(lines: ThreadLines, loaded: LoadedThread, contextFragments?: readonly ContextFragmentDefinition[], runningTurnId?: string): Promise<RecordedTurn[]> {
   const surviving = new Set(loaded.turns.flatMap((turn) => (turn.turnId === undefined ? [] : [turn.turnId])));
   const traces = new Map<string, TurnTrace>();
   const emptyTrace = (): TurnTrace => ({ items: [], itemPositions: [], startedAtMs: null, completedAtMs: null, startedPosition: null, completedPosition: null, error: null });
@@ -54,7 +57,7 @@ export async function recordedTurnsWithPositions(loaded: LoadedThread, contextFr
     }
     return found;
   };
-  await forEachThreadLine(loaded.path, (line, lineNumber) => {
+  await lines.forEachLine(loaded.meta.id, (line, lineNumber) => {
     const turnId = lineTurnId(line);
     if (turnId === undefined || !surviving.has(turnId)) return;
     const turn = trace(turnId);

@@ -149,7 +149,7 @@ export class ThreadHub {
       if (params.runtimeWorkspaceRoots != null) existing.handle.useWorkspaceRoots(params.runtimeWorkspaceRoots);
       await this.#reselectPermissions(existing, permissions);
       this.#hold(existing.id);
-      const turns = params.excludeTurns === true || existing.facts.ephemeral ? [] : await recordedTurns(await this.#read(existing.id), this.options.contextFragments, existing.activeTurnId);
+      const turns = params.excludeTurns === true || existing.facts.ephemeral ? [] : await recordedTurns(await this.store(), await this.#read(existing.id), this.options.contextFragments, existing.activeTurnId);
       return { thread: existing, response: await this.response(existing, turns), loaded: undefined };
     }
     const loaded = await this.#read(params.threadId);
@@ -166,7 +166,7 @@ export class ThreadHub {
     recordPermissions(live, permissions);
     // The turns are read before the thread opens: nothing appends to the file until its next turn,
     // and a failed read then leaves nothing loaded behind.
-    const turns = params.excludeTurns === true ? [] : await recordedTurns(loaded, extensions.contextFragments);
+    const turns = params.excludeTurns === true ? [] : await recordedTurns(await this.store(), loaded, extensions.contextFragments);
     const manager = await this.#manager();
     const handle = await manager.resume(params.threadId, { extensions, onEvent: live.onEvent, clientRequests: live.questions, config, ...this.#client(connection), workspaceRoots: params.runtimeWorkspaceRoots ?? undefined });
     // A resumed root brought its sub-agents back: the client follows them as it follows the root.
@@ -200,7 +200,7 @@ export class ThreadHub {
     });
     let turns: WireObject[];
     try {
-      turns = params.excludeTurns === true ? [] : await recordedTurns(await (await this.store()).loadThread(handle.threadId), this.options.contextFragments);
+      turns = params.excludeTurns === true ? [] : await recordedTurns(await this.store(), await (await this.store()).loadThread(handle.threadId), this.options.contextFragments);
     } catch (error) {
       // The copy is made, but this client cannot be shown it: release it rather than keep a thread no one holds.
       await handle.close();
@@ -283,7 +283,7 @@ export class ThreadHub {
     if (live?.facts.ephemeral === true) return method === undefined ? [] : refuse(`ephemeral threads do not support ${method}`);
     // A turn that just completed may still be writing its last lines; its end is on file once it settled.
     await live?.settled();
-    const turns = await recordedTurnsWithPositions(await this.#read(threadId), this.options.contextFragments, live?.activeTurnId);
+    const turns = await recordedTurnsWithPositions(await this.store(), await this.#read(threadId), this.options.contextFragments, live?.activeTurnId);
     if (method !== undefined && live !== undefined && turns.length === 0 && live.activeTurnId === undefined) {
       refuse(`thread ${threadId} is not materialized yet; ${method} is unavailable before first user message`);
     }
@@ -295,9 +295,9 @@ export class ThreadHub {
     const live = this.#threads.get(threadId);
     // A loaded thread describes itself; its file is read only for its turns (an ephemeral one has none).
     if (live?.facts.ephemeral === true && includeTurns) refuse('ephemeral threads do not support includeTurns');
-    if (live !== undefined) return this.threadOf(live, includeTurns ? await recordedTurns(await this.#read(threadId), this.options.contextFragments, live.activeTurnId) : []);
+    if (live !== undefined) return this.threadOf(live, includeTurns ? await recordedTurns(await this.store(), await this.#read(threadId), this.options.contextFragments, live.activeTurnId) : []);
     const loaded = await this.#read(threadId);
-    return storedThreadObject(loaded, includeTurns ? await recordedTurns(loaded, this.options.contextFragments) : [], this.options.cliVersion, this.options.contextFragments);
+    return storedThreadObject(loaded, includeTurns ? await recordedTurns(await this.store(), loaded, this.options.contextFragments) : [], this.options.cliVersion, this.options.contextFragments);
   }
 
   /** A listed thread: the live object when loaded, else the index's summary. */

@@ -25,7 +25,8 @@ export interface LoadThreadOptions extends Omit<RolloutReadOptions, 'endByteOffs
 
 /** A reconstructed thread with what the read met on the way. */
 export interface LoadedThread extends ThreadReconstruction {
-  readonly path: string;
+  /** The thread's rollout file; null where the store keeps no file (a database). */
+  readonly path: string | null;
   readonly meta: SessionMeta;
   /** Damaged lines, a torn tail, an unreachable parent: reported, never thrown (unless `strict`). */
   readonly problems: readonly RolloutProblem[];

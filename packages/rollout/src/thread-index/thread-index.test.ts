@@ -4,14 +4,14 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { temporaryHome, uuidV7 } from '../../test/support/builders.js';
 import { THREAD_INDEX_FILE, ThreadIndex } from './thread-index.js';
-import type { ThreadSummary } from './thread-summary.js';
+import type { FileThreadSummary } from './thread-summary.js';
 
 let home: Awaited<ReturnType<typeof temporaryHome>>;
 beforeEach(async () => (home = await temporaryHome()));
 afterEach(() => home.dispose());
 
 const BASE = Date.parse('2026-11-30T10:00:00.000Z');
-function summary(n: number, overrides: Partial<ThreadSummary> = {}): ThreadSummary {
+function summary(n: number, overrides: Partial<FileThreadSummary> = {}): FileThreadSummary {
   const id = uuidV7(n);
   return {
     id,

@@ -11,7 +11,7 @@ import { ThreadMessages } from './thread-messages.js';
 import { ThreadMetadata } from './thread-metadata.js';
 import { ThreadSections } from './thread-sections.js';
 import { pageQuery, type ThreadListQuery } from './thread-page-query.js';
-import type { ThreadSummary } from './thread-summary.js';
+import type { FileThreadSummary, ThreadSummary } from './thread-summary.js';
 
 // better-sqlite3 is required when a host first opens an index, not when it loads this package: an
 // app-server answers its first requests before any thread is read (issue #18).
@@ -171,7 +171,7 @@ export class ThreadIndex {
   }
 
   /** Inserts or replaces a thread's row, with the state of its file when it was read. */
-  upsert(summary: ThreadSummary, file: { readonly size: number; readonly mtimeMs: number }): void {
+  upsert(summary: FileThreadSummary, file: { readonly size: number; readonly mtimeMs: number }): void {
     this.db
       .prepare(
         `INSERT INTO threads (id, path, cwd, created_ms, updated_ms, title, model_provider, model, source, archived, parent_thread_id, session_id, forked_from_id, file_size, file_mtime_ms)
@@ -191,7 +191,7 @@ export class ThreadIndex {
   }
 
   /** The thread's row, if indexed. */
-  get(id: string): ThreadSummary | undefined {
+  get(id: string): FileThreadSummary | undefined {
     const row = this.db.prepare('SELECT * FROM threads WHERE id = ?').get(id.toLowerCase()) as Row | undefined;
     return row === undefined ? undefined : fromRow(row);
   }
@@ -313,7 +313,7 @@ export class ThreadIndex {
   }
 }
 
-function toRow(summary: ThreadSummary, file: { readonly size: number; readonly mtimeMs: number }): Row {
+function toRow(summary: FileThreadSummary, file: { readonly size: number; readonly mtimeMs: number }): Row {
   return {
     id: summary.id.toLowerCase(),
     path: summary.path,
@@ -333,7 +333,7 @@ function toRow(summary: ThreadSummary, file: { readonly size: number; readonly m
   };
 }
 
-function fromRow(row: Row): ThreadSummary {
+function fromRow(row: Row): FileThreadSummary {
   return {
     id: row.id,
     path: row.path,

@@ -38,7 +38,7 @@ export async function readMessageTexts(filePath: string, from: number, options: 
       let lineStart = 0;
       for (let newline = chunk.indexOf(NEWLINE, 0); newline !== -1 && newline < bytesRead; newline = chunk.indexOf(NEWLINE, lineStart)) {
         pending.push(chunk.subarray(lineStart, newline));
-        const text = messageText(Buffer.concat(pending).toString('utf8'), options.contextFragments);
+        const text = searchableMessageText(Buffer.concat(pending).toString('utf8'), options.contextFragments);
         if (text !== undefined) texts.push(text);
         pending = [];
         lineStart = newline + 1;
@@ -53,8 +53,8 @@ export async function readMessageTexts(filePath: string, from: number, options: 
   return { texts, end };
 }
 
-/** The text of a line holding a user's or the agent's message; undefined for any other line. */
-function messageText(line: string, fragments: readonly ContextFragmentDefinition[] | undefined): string | undefined {
+/** The text of a line holding a user's or the agent's message (what search covers); undefined for any other line. */
+export function searchableMessageText(line: string, fragments: readonly ContextFragmentDefinition[] | undefined): string | undefined {
   // Most lines are not messages: skip them without parsing.
   if (!line.includes('"response_item"') || !line.includes('"message"')) return undefined;
   let value: unknown;

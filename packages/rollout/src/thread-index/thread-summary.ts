@@ -23,7 +23,8 @@ export const TITLE_SCAN_MAX_LINES = 2000;
 /** One thread in the index. Times are ISO 8601 (UTC, milliseconds). */
 export const ThreadSummary = lazySchema(() => z.object({
   id: z.string(),
-  path: z.string(),
+  /** The rollout file; null where the store keeps no file (a database). */
+  path: z.string().nullable(),
   cwd: z.string(),
   createdAt: z.string(),
   /** The file's last modification. */
@@ -43,13 +44,16 @@ export const ThreadSummary = lazySchema(() => z.object({
 }));
 export type ThreadSummary = z.infer<typeof ThreadSummary>;
 
+/** A summary of a thread the file store keeps: it always has a file. */
+export type FileThreadSummary = ThreadSummary & { readonly path: string };
+
 /** The summary fields that come from a thread's header. */
 export function summaryFromMeta(
   meta: SessionMeta,
   file: { readonly path: string; readonly archived: boolean; readonly updatedAt: Date },
   title: string | undefined,
   model?: string,
-): ThreadSummary {
+): FileThreadSummary {
   return {
     id: meta.id,
     path: file.path,
@@ -72,7 +76,7 @@ export function summaryFromMeta(
  * user turn's message item, an `item_completed` user message, or an older file's `user_message`
  * event) and the first `turn_context` (the model; it precedes the message in Codex's files). Throws `MissingSessionMeta` for a file that is not a thread.
  */
-export async function summarizeRolloutFile(filePath: string, archived: boolean, options: { readonly openFile?: OpenFile } & ContextFragmentOptions = {}): Promise<ThreadSummary> {
+export async function summarizeRolloutFile(filePath: string, archived: boolean, options: { readonly openFile?: OpenFile } & ContextFragmentOptions = {}): Promise<FileThreadSummary> {
   const info = await stat(filePath);
   let meta: SessionMeta | undefined;
   let title: string | undefined;

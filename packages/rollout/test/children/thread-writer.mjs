@@ -1,9 +1,9 @@
-// Child process of the concurrency test: opens the shared home's ThreadStore and writes threads,
+// Child process of the concurrency test: opens the shared home's FileThreadStore and writes threads,
 // each with a few turns, while other processes do the same.
-import { ThreadStore } from '../../dist/index.js';
+import { FileThreadStore } from '../../dist/index.js';
 
 const [home, worker, threadCount, turnCount] = process.argv.slice(2);
-const store = await ThreadStore.open({ home, onIndexError: (error) => process.stderr.write(`index error: ${error}\n`) });
+const store = await FileThreadStore.open({ home, onIndexError: (error) => process.stderr.write(`index error: ${error}\n`) });
 for (let thread = 0; thread < Number(threadCount); thread += 1) {
   const writer = await store.createThread({ meta: { cwd: `/worker-${worker}`, source: Number(worker) % 2 === 0 ? 'exec' : 'vscode', model_provider: 'mock' } });
   for (let turn = 0; turn < Number(turnCount); turn += 1) {
