@@ -29,4 +29,6 @@ export {
   MAX_REQUEST_BYTES,
 } from './limits.js';
 export { AppServerSettingsError, createAppServer, parseAppServerArgs, runAppServer } from './run-app-server.js';
+export { ThreadStoreConfigError, openThreadStore } from './threads/open-thread-store.js';
+export type { OpenThreadStoreOptions } from './threads/open-thread-store.js';
 export type { AppServerIo, AppServerSettings } from './run-app-server.js';

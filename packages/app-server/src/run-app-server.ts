@@ -6,7 +6,6 @@ import { CONFIG_FLAG_OPTIONS, ConfigError, loadConfig, loadEnvironmentsToml, typ
 import { SavedApiKey } from './saved-api-key.js';
 import { ExtensionLoadError, extensionFlagSources, localHostFacts, localThreadEnvironment, readInstallationId, type ModuleImporter } from '@skein/core';
 import { CODEX_VERSION } from '@skein/protocol';
-import { FileThreadStore } from '@skein/rollout';
 import {
   TRANSPORT_FLAG_OPTIONS,
   readTransportFlags,
@@ -19,6 +18,7 @@ import { AppServer } from './app-server.js';
 import { HostExtensions } from './extensions/host-extensions.js';
 import { hostSkills } from './skills/host-skills.js';
 import { loadThreadConfig } from './threads/thread-cwd.js';
+import { openThreadStore } from './threads/open-thread-store.js';
 import { recentGitInfo } from './threads/recent-git-info.js';
 
 /** The app-server's settings, as its flags spell them. */
@@ -118,13 +118,17 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
   const environment = localThreadEnvironment({ cwd: io.cwd, env: io.env });
   // Threads started in one folder together share one git lookup (see recent-git-info.ts).
   const gitInfo = recentGitInfo();
+  // The store tells the extensions' fragments from user turns when it reads a thread.
+  const openStore = () =>
+    openThreadStore(config.config.threadStore, { home: config.config.homeDir, env: io.env, contextFragments: registry.contextFragments, gitInfo, onWarning: (message) => io.stderr.write(`warning: ${message}\n`) });
+  // A database store opens now: a missing URL or an unreachable database stops the start, not the first request.
+  const sharedStore = config.config.threadStore.kind === 'postgres' ? await openStore() : undefined;
   return new AppServer({
     config: { ...config, warnings },
     configLoad,
     version: settings.version,
     threads: {
-      // The store tells the extensions' fragments from user turns when it reads a thread.
-      openStore: () => FileThreadStore.open({ home: config.config.homeDir, contextFragments: registry.contextFragments, gitInfo }),
+      openStore: sharedStore === undefined ? openStore : () => Promise.resolve(sharedStore),
       environment,
       environmentsConfig,
       extensions: (threadConfig) => extensions.forConfig(threadConfig),

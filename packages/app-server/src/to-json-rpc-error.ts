@@ -2,6 +2,7 @@
 // cannot use are -32600 "Invalid request: …", OS failures -32603 with the OS's own message.
 import { FileSystemError } from '@skein/exec-server';
 import { JsonRpcErrorMapper, mapErrorClass } from '@skein/json-rpc';
+import { RolloutError } from '@skein/rollout';
 import { AppServerErrorCode, AppServerErrorMessage, type JsonRpcErrorObject } from '@skein/protocol';
 import * as z from 'zod';
 
@@ -36,13 +37,16 @@ const mapper = new JsonRpcErrorMapper({
       const aboutTheRequest = error.errno === undefined && error.code !== 'Io' && error.code !== 'SandboxUnavailable';
       return { code: aboutTheRequest ? AppServerErrorCode.InvalidRequest : AppServerErrorCode.InternalError, message: error.message };
     }),
+    // A thread another host is writing (a shared store) is the request's problem, named in the message; a failed database is ours.
+    mapErrorClass(RolloutError, (error) => ({ code: error.code === 'WriterBusy' ? AppServerErrorCode.InvalidRequest : AppServerErrorCode.InternalError, message: error.message })),
   ],
 });
 
 /**
  * The JSON-RPC error object for `error`. A `FileSystemError` from the OS is -32603 with the OS's
  * message (`No such file or directory (os error 2)`); one about the request itself (not a file,
- * a directory without `recursive`) is -32600. Anything unexpected is -32603 with its message.
+ * a directory without `recursive`) is -32600, as is a thread another writer holds (`WriterBusy`).
+ * Anything unexpected is -32603 with its message.
  */
 export function toJsonRpcError(error: unknown): JsonRpcErrorObject {
   return mapper.toJsonRpcError(error);

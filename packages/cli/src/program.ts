@@ -61,6 +61,7 @@ const SUBCOMMANDS: readonly { readonly names: readonly string[]; readonly load: 
   { names: ['exec-server'], load: async () => (await import('./commands/exec-server.js')).addExecServerCommand },
   { names: ['app-server'], load: async () => (await import('./commands/app-server.js')).addAppServerCommand },
   { names: ['login', 'logout'], load: async () => (await import('./commands/login.js')).addLoginCommand },
+  { names: ['thread'], load: async () => (await import('./commands/thread.js')).addThreadCommand },
 ];
 
 /**

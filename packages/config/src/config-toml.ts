@@ -3,6 +3,7 @@
 import * as z from 'zod';
 import { ToolsToml, WebSearchModeToml } from './web-search-settings.js';
 import { CheckpointsToml, GhostSnapshotToml } from './checkpoint-settings.js';
+import { ThreadStoreToml } from './thread-store-settings.js';
 
 const absolutePath = z.string().refine((value) => value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(value), {
   message: 'expected an absolute path',
@@ -201,6 +202,8 @@ const settings = {
       extensions: z.array(z.string().min(1, 'an extension spec cannot be empty')).optional(),
       /** `[skein.checkpoints]`: file checkpoints before turns write (see checkpoint-settings.ts). */
       checkpoints: CheckpointsToml.optional(),
+      /** `[skein.thread_store]`: where threads are kept (see thread-store-settings.ts). */
+      thread_store: ThreadStoreToml.optional(),
     })
     .optional(),
 };

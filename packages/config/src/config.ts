@@ -4,6 +4,7 @@ import type { ApprovalPolicyToml, McpServerToml, SandboxModeToml, ShellEnvironme
 import type { ModelProviderInfo } from './model-providers.js';
 import type { WebSearchSettings } from './web-search-settings.js';
 import type { CheckpointSettings } from './checkpoint-settings.js';
+import type { ThreadStoreSettings } from './thread-store-settings.js';
 
 /** The model when config names none: Codex 0.171.0's default (a code-mode model), so one config behaves alike in both. */
 export const DEFAULT_MODEL = 'gpt-6.2-sol';
@@ -97,6 +98,8 @@ export interface Config {
   readonly goals: { readonly maxTokenBudget: number | undefined };
   /** File checkpoints before turns write (`[skein.checkpoints]`, `[ghost_snapshot]`). */
   readonly checkpoints: CheckpointSettings;
+  /** Where threads are kept (`[skein.thread_store]`). */
+  readonly threadStore: ThreadStoreSettings;
   /** `[skein] extensions` of every layer, lowest precedence first; untrusted projects contribute none. */
   readonly extensions: readonly ExtensionSpec[];
   /** The layers that produced this config, lowest precedence first. */

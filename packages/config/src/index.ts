@@ -52,3 +52,5 @@ export { WebSearchModeToml, WebSearchToolToml } from './web-search-settings.js';
 export type { WebSearchMode, WebSearchSettings } from './web-search-settings.js';
 export { CheckpointModeToml, checkpointSettings, DEFAULT_CHECKPOINT_MAX_AGE_DAYS, DEFAULT_CHECKPOINT_MAX_DIR_FILES, DEFAULT_CHECKPOINT_MAX_FILE_BYTES } from './checkpoint-settings.js';
 export type { CheckpointMode, CheckpointSettings } from './checkpoint-settings.js';
+export { DEFAULT_DATABASE_URL_ENV, DEFAULT_LEASE_SECS, DEFAULT_MAX_CONNECTIONS, ThreadStoreToml, threadStoreSettings } from './thread-store-settings.js';
+export type { ThreadStoreSettings } from './thread-store-settings.js';

@@ -19,6 +19,7 @@ import { isTable, mergeTables, readTomlFile, type TomlTable } from './toml-table
 import { validateLayer } from './validate-layer.js';
 import { webSearchSettings } from './web-search-settings.js';
 import { checkpointSettings } from './checkpoint-settings.js';
+import { threadStoreSettings } from './thread-store-settings.js';
 
 /** What the caller (cli, app-server) knows: where it runs and what the user passed. */
 export interface LoadConfigOptions {
@@ -179,6 +180,7 @@ async function loadFresh(options: LoadConfigOptions & { readonly homeDir: string
     },
     goals: { maxTokenBudget: merged.goals?.max_goal_token_budget },
     checkpoints: checkpointSettings(merged.skein?.checkpoints, merged.ghost_snapshot),
+    threadStore: threadStoreSettings(merged.skein?.thread_store),
     agents: {
       maxDepth: merged.agents?.max_depth ?? 1,
       defaultSubagentModel: merged.agents?.default_subagent_model,

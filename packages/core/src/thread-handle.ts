@@ -45,8 +45,10 @@ export interface ThreadHandle {
   readonly threadId: string;
   /** The root thread of this thread's tree (its own id for a root thread). */
   readonly sessionId: string;
-  /** The rollout file; undefined for an ephemeral thread, which writes none. */
+  /** The rollout file; undefined for an ephemeral thread, which writes none, and for one kept in a database. */
   readonly path: string | undefined;
+  /** Whether the thread keeps no record (nothing is written, it cannot be resumed). */
+  readonly ephemeral: boolean;
   /** The settings turns run with now. */
   readonly config: Config;
   /** The running turn's id, if any. */
@@ -123,11 +125,12 @@ export interface ThreadHandle {
 }
 
 /** The handle over a session; `close` is the manager's (it also releases the rollout and the registry entry). */
-export function handleFor(session: ThreadSession, path: string | undefined, reload: (() => Promise<void>) | undefined, close: () => Promise<void>): ThreadHandle {
+export function handleFor(session: ThreadSession, record: { readonly path: string | undefined; readonly ephemeral: boolean }, reload: (() => Promise<void>) | undefined, close: () => Promise<void>): ThreadHandle {
   return {
     threadId: session.threadId,
     sessionId: session.sessionId,
-    path,
+    path: record.path,
+    ephemeral: record.ephemeral,
     get config() {
       return session.config;
     },

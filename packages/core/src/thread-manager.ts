@@ -102,7 +102,7 @@ export class ThreadManager {
         clientRequests: this.#options.subagentClientRequests?.(threadId, child.parent.threadId, { path: child.path, depth: child.depth }),
         // The parent's attached environments (null: it had none), so the sub-agent works where its parent does.
         environment: this.#environments.get(child.parent.threadId) ?? null,
-        ephemeral: parent.path === undefined,
+        ephemeral: parent.ephemeral,
       },
       child,
       threadId,
@@ -350,7 +350,7 @@ export class ThreadManager {
     // Closing twice (a signal handler and a finally block, say) closes once.
     let closing: Promise<void> | undefined;
     const reload = writer === undefined ? undefined : async () => restoreFromFile(await this.#options.store.loadThread(threadId));
-    const handle = handleFor(session, writer?.path ?? undefined, reload, () =>
+    const handle = handleFor(session, { path: writer?.path ?? undefined, ephemeral: writer === undefined }, reload, () =>
       (closing ??= (async () => {
         try {
           await this.#agents.closed(threadId);

@@ -27,6 +27,8 @@ import { findThreadFile, listThreadFiles, type ThreadFile } from './thread-index
 import { summarizeRolloutFile, summaryFromMeta, type FileThreadSummary, type ThreadSummary } from './thread-index/thread-summary.js';
 import { RolloutWriter, type Durability } from './write/rollout-writer.js';
 import type { ContextFragmentOptions } from './user-turn.js';
+import { exportRolloutFile, importRolloutFile } from './transfer/file-transfer.js';
+import type { ImportedRollout } from './transfer/imported-rollout.js';
 import type { CreateThreadOptions, ForkThreadOptions, ThreadSearchOptions, ThreadStore } from './thread-store.js';
 import type { RolloutLine } from './lines/rollout-line.js';
 import { currentProcessLockOwner, isWriterLockHeld, type LockOwner } from './write/writer-lock.js';
@@ -279,11 +281,22 @@ export class FileThreadStore implements ThreadStore {
       if (error.code !== 'ENOENT') throw error;
     });
     this.index.remove(summary.id);
-    this.index.readReceipts.remove(summary.id);
-    this.index.threadMetadata.remove(summary.id);
-    this.index.queuedSubmissions.removeAll(summary.id);
-    this.index.threadSections.removeThread(summary.id);
-    this.index.threadAttachments.removeAll(summary.id);
+    await this.index.readReceipts.remove(summary.id);
+    await this.index.threadMetadata.remove(summary.id);
+    await this.index.queuedSubmissions.removeAll(summary.id);
+    await this.index.threadSections.removeThread(summary.id);
+    await this.index.threadAttachments.removeAll(summary.id);
+  }
+
+  /** Calls `write` with each line of the thread's file. */
+  async exportRollout(threadId: string, write: (line: string) => Promise<void> | void): Promise<void> {
+    await exportRolloutFile((await this.require(threadId)).path, write);
+  }
+
+  /** Writes a checked rollout as a new thread file and indexes it. */
+  async importRollout(rollout: ImportedRollout): Promise<FileThreadSummary> {
+    if ((await this.find(rollout.meta.id)) !== undefined) throw new RolloutError('AlreadyExists', `thread ${rollout.meta.id} is already in ${this.home}`);
+    return this.indexFile(await importRolloutFile(this.home, rollout), false);
   }
 
   /**

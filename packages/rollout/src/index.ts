@@ -130,6 +130,8 @@ export type { LockOwner, WriterLock } from './write/writer-lock.js';
 export { forkLines, forkRollout } from './fork.js';
 export type { ForkLinesOptions, ForkPoint, ForkRolloutOptions, ForkedRollout } from './fork.js';
 export { searchableMessageText } from './thread-index/thread-message-reader.js';
+export { readImportedRollout } from './transfer/imported-rollout.js';
+export type { ImportedRollout } from './transfer/imported-rollout.js';
 export { RolloutLineEncoder } from './write/line-encoder.js';
 export type { EncodedLines, LineEncoderOptions } from './write/line-encoder.js';
 
@@ -156,11 +158,11 @@ export type { FileThreadStoreOptions, IndexRepair } from './file-thread-store.js
 export type { CreateThreadOptions, ForkThreadOptions, ResumedThread, ThreadSearchOptions, ThreadStore, ThreadWriter } from './thread-store.js';
 export { INITIAL_READ_REVISION, ReadReceipts } from './thread-index/read-receipts.js';
 export { MAX_QUEUED_SUBMISSIONS, QueuedSubmissionError, QueuedSubmissions } from './thread-index/queued-submissions.js';
-export type { QueuedSubmission } from './thread-index/queued-submissions.js';
-export { ThreadMetadata } from './thread-index/thread-metadata.js';
+export type { QueuedSubmission, QueuedSubmissionStore } from './thread-index/queued-submissions.js';
+export { NO_THREAD_METADATA, patchThreadMetadata, ThreadMetadata } from './thread-index/thread-metadata.js';
 export { PINNED_SECTION_ID, PINNED_SECTION_NAME, SECTION_POSITION_STEP, ThreadSectionError, ThreadSections } from './thread-index/thread-sections.js';
-export type { ThreadSection, ThreadSectionAppearance, ThreadSectionMembership, ThreadSectionMove } from './thread-index/thread-sections.js';
+export type { ThreadSection, ThreadSectionAppearance, ThreadSectionMembership, ThreadSectionMove, ThreadSectionStore } from './thread-index/thread-sections.js';
 export { ThreadAttachments } from './thread-index/thread-attachments.js';
-export type { ThreadAttachment, ThreadAttachmentAdd, ThreadAttachmentKey } from './thread-index/thread-attachments.js';
-export type { StoredThreadMetadata, ThreadGitFacts, ThreadMetadataPatch } from './thread-index/thread-metadata.js';
-export type { ReadState, ReadStateUpdate, UnreadPosition } from './thread-index/read-receipts.js';
+export type { ThreadAttachment, ThreadAttachmentAdd, ThreadAttachmentKey, ThreadAttachmentStore } from './thread-index/thread-attachments.js';
+export type { StoredThreadMetadata, ThreadGitFacts, ThreadMetadataPatch, ThreadMetadataStore } from './thread-index/thread-metadata.js';
+export type { ReadReceiptStore, ReadState, ReadStateUpdate, UnreadPosition } from './thread-index/read-receipts.js';

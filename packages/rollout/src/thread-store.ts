@@ -7,13 +7,14 @@ import type { ForkPoint } from './fork.js';
 import type { RolloutItem, RolloutLine } from './lines/rollout-line.js';
 import type { SessionMeta } from './lines/session-meta.js';
 import type { LoadedThread, ThreadReplay } from './reconstruct/load-thread.js';
-import type { QueuedSubmissions } from './thread-index/queued-submissions.js';
-import type { ReadReceipts } from './thread-index/read-receipts.js';
-import type { ThreadAttachments } from './thread-index/thread-attachments.js';
+import type { QueuedSubmissionStore } from './thread-index/queued-submissions.js';
+import type { ReadReceiptStore } from './thread-index/read-receipts.js';
+import type { ThreadAttachmentStore } from './thread-index/thread-attachments.js';
 import type { ThreadListQuery, ThreadPage, ThreadSearchHit, ThreadSearchPage, ThreadSearchQuery } from './thread-index/thread-index.js';
-import type { ThreadMetadata } from './thread-index/thread-metadata.js';
-import type { ThreadSections } from './thread-index/thread-sections.js';
+import type { ThreadMetadataStore } from './thread-index/thread-metadata.js';
+import type { ThreadSectionStore } from './thread-index/thread-sections.js';
 import type { ThreadSummary } from './thread-index/thread-summary.js';
+import type { ImportedRollout } from './transfer/imported-rollout.js';
 import type { NewSessionMeta } from './write/rollout-writer.js';
 
 /**
@@ -37,6 +38,11 @@ export interface ThreadWriter {
   append(...items: RolloutItem[]): Promise<void>;
   /** Makes everything appended so far durable. */
   flush(): Promise<void>;
+  /**
+   * Resolves once everything appended so far survives this process being killed (a file: written
+   * to the OS; a database: committed); rejects when that cannot be done now.
+   */
+  written(): Promise<void>;
   /** Flushes, then lets the thread go. Idempotent. */
   close(): Promise<void>;
 }
@@ -100,11 +106,15 @@ export interface ThreadStore {
   unarchive(threadId: string): Promise<ThreadSummary>;
   /** Deletes a thread and everything kept beside it (`WriterBusy` while it is being written). */
   delete(threadId: string): Promise<void>;
-  readonly readReceipts: ReadReceipts;
-  readonly queuedSubmissions: QueuedSubmissions;
-  readonly threadMetadata: ThreadMetadata;
-  readonly threadSections: ThreadSections;
-  readonly threadAttachments: ThreadAttachments;
+  /** Calls `write` with each line of a thread's Codex JSONL rollout (without newlines), in order. */
+  exportRollout(threadId: string, write: (line: string) => Promise<void> | void): Promise<void>;
+  /** Stores a checked rollout as a thread of its own id (`AlreadyExists` when the store has it). */
+  importRollout(rollout: ImportedRollout): Promise<ThreadSummary>;
+  readonly readReceipts: ReadReceiptStore;
+  readonly queuedSubmissions: QueuedSubmissionStore;
+  readonly threadMetadata: ThreadMetadataStore;
+  readonly threadSections: ThreadSectionStore;
+  readonly threadAttachments: ThreadAttachmentStore;
   /** Lets go of the store's resources; writers already handed out stay usable where the backend allows. */
   close(): Promise<void> | void;
 }

@@ -97,3 +97,6 @@ export {
 } from './probe-once-per-run.js';
 export type { ProbeOncePerRunOptions, ProbedCapability, SkippableTestContext } from './probe-once-per-run.js';
 export { resolveCodexBinary } from './codex-binary.js';
+export { createTestDatabase, postgresSkipReason } from './postgres-test-database.js';
+export type { TestDatabase } from './postgres-test-database.js';
+export { TcpRelay } from './tcp-relay.js';

@@ -88,7 +88,7 @@ export const THREAD_ATTACHMENT_METHODS: ReadonlyMap<string, AppServerMethod> = n
         checkIdentity(params);
         const threadId = threadIdOf(params.threadId);
         const store = await storeOfThread(context, threadId);
-        const added = store.threadAttachments.add(threadId, {
+        const added = await store.threadAttachments.add(threadId, {
           id: randomUuidV7(),
           attachmentType: params.attachmentType,
           identityKey: params.identityKey,
@@ -109,7 +109,7 @@ export const THREAD_ATTACHMENT_METHODS: ReadonlyMap<string, AppServerMethod> = n
         const threadId = threadIdOf(params.threadId);
         const after = params.cursor === undefined || params.cursor === null ? undefined : attachmentCursor(params.cursor, threadId);
         // A thread nothing was attached to, known or not, has an empty list (as in Codex).
-        const page = (await context.server.threads.store()).threadAttachments.list(threadId, { after, limit: pageSize(params.limit) });
+        const page = await (await context.server.threads.store()).threadAttachments.list(threadId, { after, limit: pageSize(params.limit) });
         const last = page.attachments.at(-1);
         return { data: page.attachments, nextCursor: page.more && last !== undefined ? `${threadId}|${last.createdAt}|${last.id}` : null };
       },
@@ -124,7 +124,7 @@ export const THREAD_ATTACHMENT_METHODS: ReadonlyMap<string, AppServerMethod> = n
         checkIdentity(params);
         const threadId = threadIdOf(params.threadId);
         const store = await storeOfThread(context, threadId);
-        const removed = store.threadAttachments.remove(threadId, params.attachmentType, params.identityKey);
+        const removed = await store.threadAttachments.remove(threadId, params.attachmentType, params.identityKey);
         if (removed !== undefined) updated(context, threadId, removed, 'deleted');
         return {};
       },
@@ -142,7 +142,7 @@ export const THREAD_ATTACHMENT_METHODS: ReadonlyMap<string, AppServerMethod> = n
         const limit = pageSize(params.limit);
         const owners: { threadId: string; archived: boolean }[] = [];
         let more = false;
-        for (const threadId of store.threadAttachments.owners(params.attachmentType, params.identityKey)) {
+        for (const threadId of await store.threadAttachments.owners(params.attachmentType, params.identityKey)) {
           if (after !== undefined && threadId <= after) continue;
           // A thread that is not stored (any more) owns nothing; a loaded one not yet written is live.
           const summary = await store.find(threadId);

@@ -39,8 +39,8 @@ export const THREAD_METADATA_METHODS: ReadonlyMap<string, AppServerMethod> = new
         }
         // The first Git change merges over the facts the thread recorded when it started.
         const recorded = git === undefined ? undefined : recordedGitFacts((await store.loadThread(params.threadId)).meta.git);
-        store.threadMetadata.update(params.threadId, { gitInfo: git, daybreakEnabled }, recorded);
-        return { thread: withStoredMetadata(store, await hub.describe(params.threadId, false)) };
+        await store.threadMetadata.update(params.threadId, { gitInfo: git, daybreakEnabled }, recorded);
+        return { thread: await withStoredMetadata(store, await hub.describe(params.threadId, false)) };
       },
     }),
   ],

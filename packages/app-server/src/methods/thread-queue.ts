@@ -12,14 +12,14 @@ import {
   ThreadQueueStartParams,
   ThreadQueueUpdateParams,
 } from '@skein/protocol';
-import { QueuedSubmissionError, type QueuedSubmission, type QueuedSubmissions } from '@skein/rollout';
+import { QueuedSubmissionError, type QueuedSubmission, type QueuedSubmissionStore } from '@skein/rollout';
 import { AppServerRequestError, refuse } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
 import { paginate } from '../pagination.js';
 import { startQueuedTurn } from '../threads/queued-turns.js';
 
 /** The queue of a thread this server knows (loaded, or stored in this home); Codex's error otherwise. */
-async function queueOf(context: MethodContext, threadId: string): Promise<QueuedSubmissions> {
+async function queueOf(context: MethodContext, threadId: string): Promise<QueuedSubmissionStore> {
   const hub = context.server.threads;
   const store = await hub.store();
   if (!hub.isLoaded(threadId) && (await store.find(threadId)) === undefined) {
@@ -56,7 +56,7 @@ export const THREAD_QUEUE_METHODS: ReadonlyMap<string, AppServerMethod> = new Ma
           responsesapiClientMetadata: params.responsesapiClientMetadata ?? null,
         };
         try {
-          queue.add(params.threadId, submission);
+          await queue.add(params.threadId, submission);
         } catch (error) {
           refused(error);
         }
@@ -65,7 +65,7 @@ export const THREAD_QUEUE_METHODS: ReadonlyMap<string, AppServerMethod> = new Ma
         if (thread !== undefined && thread.activeTurnId === undefined) {
           // An idle thread takes the message at once: the queue changes twice before the answer.
           changed(context)(params.threadId);
-          startQueuedTurn(thread, queue, changed(context));
+          await startQueuedTurn(thread, queue, changed(context));
         } else {
           setImmediate(() => changed(context)(params.threadId));
         }
@@ -79,7 +79,7 @@ export const THREAD_QUEUE_METHODS: ReadonlyMap<string, AppServerMethod> = new Ma
       params: ThreadQueueListParams,
       async handle(params, context) {
         const queue = await queueOf(context, params.threadId);
-        return paginate(queue.list(params.threadId).map(wire), params);
+        return paginate((await queue.list(params.threadId)).map(wire), params);
       },
     }),
   ],
@@ -91,7 +91,7 @@ export const THREAD_QUEUE_METHODS: ReadonlyMap<string, AppServerMethod> = new Ma
         const queue = await queueOf(context, params.threadId);
         let updated: QueuedSubmission;
         try {
-          updated = queue.update(params.threadId, params.queuedSubmissionId, { input: params.input, responsesapiClientMetadata: params.responsesapiClientMetadata ?? null });
+          updated = await queue.update(params.threadId, params.queuedSubmissionId, { input: params.input, responsesapiClientMetadata: params.responsesapiClientMetadata ?? null });
         } catch (error) {
           refused(error);
         }
@@ -106,7 +106,7 @@ export const THREAD_QUEUE_METHODS: ReadonlyMap<string, AppServerMethod> = new Ma
       params: ThreadQueueDeleteParams,
       async handle(params, context) {
         const queue = await queueOf(context, params.threadId);
-        const deleted = queue.remove(params.threadId, params.queuedSubmissionId);
+        const deleted = await queue.remove(params.threadId, params.queuedSubmissionId);
         if (deleted) setImmediate(() => changed(context)(params.threadId));
         return { deleted };
       },
@@ -119,7 +119,7 @@ export const THREAD_QUEUE_METHODS: ReadonlyMap<string, AppServerMethod> = new Ma
       async handle(params, context) {
         const queue = await queueOf(context, params.threadId);
         try {
-          queue.reorder(params.threadId, params.queuedSubmissionIds);
+          await queue.reorder(params.threadId, params.queuedSubmissionIds);
         } catch (error) {
           refused(error);
         }
@@ -137,7 +137,7 @@ export const THREAD_QUEUE_METHODS: ReadonlyMap<string, AppServerMethod> = new Ma
         const hub = context.server.threads;
         // A stored thread no client has loaded runs nothing until one resumes it.
         if (!hub.isLoaded(params.threadId)) refuse(`thread not loaded: ${params.threadId}`);
-        return { turn: startQueuedTurn(hub.loaded(params.threadId), queue, changed(context), params.queuedSubmissionId ?? undefined) };
+        return { turn: await startQueuedTurn(hub.loaded(params.threadId), queue, changed(context), params.queuedSubmissionId ?? undefined) };
       },
     }),
   ],

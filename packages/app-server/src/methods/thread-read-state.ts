@@ -19,7 +19,7 @@ export const THREAD_READ_STATE_METHODS: ReadonlyMap<string, AppServerMethod> = n
         if (loaded?.facts.ephemeral === true || (loaded === undefined && (await store.find(params.threadId)) === undefined)) {
           throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, `thread not found: ${params.threadId}`);
         }
-        const outcome = store.readReceipts.update(params.threadId, params.expectedRevision, params.operation.type);
+        const outcome = await store.readReceipts.update(params.threadId, params.expectedRevision, params.operation.type);
         if (!outcome.applied) {
           throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, 'the read state has changed since that revision', { reason: 'readStateConflict', readState: outcome.current });
         }

@@ -32,7 +32,7 @@ export const THREAD_REVERT_METHODS: ReadonlyMap<string, AppServerMethod> = new M
         const { turnsBackwardsCursor, itemsBackwardsCursor } = resumeExtras(thread.id, {}, turns);
         afterResponse(() => context.server.broadcast(thread.id, 'thread/reverted', { threadId: thread.id }));
         return {
-          thread: withStoredMetadata(await hub.store(), hub.threadOf(thread, [])),
+          thread: await withStoredMetadata(await hub.store(), hub.threadOf(thread, [])),
           turnsBackwardsCursor,
           itemsBackwardsCursor,
           fileRestore: result.restores.length === 0 ? null : { turnId: result.restoreTurnId ?? null, environments: result.restores.map(restoreObject) },

@@ -52,9 +52,12 @@ async function search(params: ThreadSearchParams, context: MethodContext, stream
   const hub = context.server.threads;
   const store = await hub.store();
   const result = (hits: readonly ThreadSearchHit[]) =>
-    hits.map((hit) => ({ thread: withStoredMetadata(store, hub.summaryObject(hit.summary)), snippet: firstSnippet(hit.message, query.term) }));
+    Promise.all(hits.map(async (hit) => ({ thread: await withStoredMetadata(store, hub.summaryObject(hit.summary)), snippet: firstSnippet(hit.message, query.term) })));
+  // The store tells partial hits synchronously; their metadata is read in turn, so they go out in order and before the answer.
+  let partialsSent: Promise<void> = Promise.resolve();
   const partial = (hits: readonly ThreadSearchHit[]) => {
-    if (hits.length > 0) context.connection.notify('thread/search/partial', { requestId: context.requestId, data: result(hits) });
+    if (hits.length === 0) return;
+    partialsSent = partialsSent.then(async () => context.connection.notify('thread/search/partial', { requestId: context.requestId, data: await result(hits) }));
   };
   const running = searchesOf(context.connection);
   const stop = new AbortController();
@@ -73,7 +76,8 @@ async function search(params: ThreadSearchParams, context: MethodContext, stream
         : {}),
     });
     if (stream && !sentPartial) partial(page.data);
-    return { data: result(page.data), nextCursor: page.nextCursor, backwardsCursor: null };
+    await partialsSent;
+    return { data: await result(page.data), nextCursor: page.nextCursor, backwardsCursor: null };
   } catch (error) {
     if (error instanceof RolloutError && error.code === 'InvalidCursor') throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, `invalid cursor: ${params.cursor ?? ''}`);
     if (error instanceof RolloutError && error.code === 'InvalidArgument') throw new AppServerRequestError(AppServerErrorCode.InvalidRequest, error.message);

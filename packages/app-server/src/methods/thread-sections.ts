@@ -63,7 +63,7 @@ export const THREAD_SECTION_METHODS: ReadonlyMap<string, AppServerMethod> = new 
         const sections = (await context.server.threads.store()).threadSections;
         // The cursor is the last id of the page before; any text is a place in id order, as in Codex.
         const limit = Math.min(Math.max(params.limit ?? MAX_PAGE_SIZE, 1), MAX_PAGE_SIZE);
-        const page = sections.list({ afterId: params.cursor ?? undefined, limit });
+        const page = await sections.list({ afterId: params.cursor ?? undefined, limit });
         const last = page.sections.at(-1);
         return { data: page.sections.map(sectionObject), nextCursor: page.more && last !== undefined ? last.id : null };
       },
@@ -76,7 +76,7 @@ export const THREAD_SECTION_METHODS: ReadonlyMap<string, AppServerMethod> = new 
       async handle(params, context) {
         const name = sectionName(params.name);
         const appearance = params.appearance === undefined || params.appearance === null ? null : appearanceOf(params.appearance);
-        const section = (await context.server.threads.store()).threadSections.create({ id: randomUuidV7(), name, appearance });
+        const section = await (await context.server.threads.store()).threadSections.create({ id: randomUuidV7(), name, appearance });
         return { section: sectionObject(section) };
       },
     }),
@@ -90,7 +90,7 @@ export const THREAD_SECTION_METHODS: ReadonlyMap<string, AppServerMethod> = new 
         const appearance = params.appearance === undefined || params.appearance === null ? params.appearance : appearanceOf(params.appearance);
         const sections = (await context.server.threads.store()).threadSections;
         try {
-          return { section: sectionObject(sections.update(params.sectionId, name, appearance)) };
+          return { section: sectionObject(await sections.update(params.sectionId, name, appearance)) };
         } catch (error) {
           editRefused(error, params.sectionId, 'renamed');
         }
@@ -104,7 +104,7 @@ export const THREAD_SECTION_METHODS: ReadonlyMap<string, AppServerMethod> = new 
       async handle(params, context) {
         const sections = (await context.server.threads.store()).threadSections;
         try {
-          sections.delete(params.sectionId);
+          await sections.delete(params.sectionId);
         } catch (error) {
           editRefused(error, params.sectionId, 'deleted');
         }
@@ -130,7 +130,7 @@ export const THREAD_SECTION_METHODS: ReadonlyMap<string, AppServerMethod> = new 
         if (state === 'ephemeral') refuse(`ephemeral thread does not support section moves: ${params.threadId}`);
         if (beforeThreadId !== undefined && params.sectionId === null) refuse('beforeThreadId requires a non-null sectionId');
         try {
-          store.threadSections.move({ threadId: params.threadId, sectionId: params.sectionId, beforeThreadId, nowMs: Date.now() });
+          await store.threadSections.move({ threadId: params.threadId, sectionId: params.sectionId, beforeThreadId, nowMs: Date.now() });
         } catch (error) {
           if (!(error instanceof ThreadSectionError) || error.code === 'BuiltInSection') throw error;
           refuse(moveRefusal(error.code, params.threadId, params.sectionId ?? '', beforeThreadId ?? ''));

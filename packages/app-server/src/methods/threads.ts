@@ -92,7 +92,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         const hub = hubOf(context);
         checkWorkspaceRoots(params.runtimeWorkspaceRoots);
         const { thread, response } = await hub.resume(params, context.connection);
-        response['thread'] = withStoredMetadata(await hub.store(), response['thread'] as WireObject);
+        response['thread'] = await withStoredMetadata(await hub.store(), response['thread'] as WireObject);
         const turns = params.excludeTurns === true ? await hub.recordedTurns(thread.id) : ((response['thread'] as WireObject)['turns'] as WireObject[]);
         // The page a client asked to bootstrap its history with (Codex's TUI does, with excludeTurns).
         const initialPage = params.initialTurnsPage ?? null;
@@ -167,8 +167,9 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         // asks for the threads filed in none, absent for all.
         const page = sectionId !== null ? await sectionThreadPage(store, sectionId, params) : params.sectionId === null ? await unfiledThreadPage(store, query) : await store.list(query);
         // Every listed thread is a stored one, so each has a read state (Codex keys them by id).
-        const readStates = Object.fromEntries(page.data.map((summary) => [summary.id, store.readReceipts.get(summary.id)]));
-        return { data: page.data.map((summary) => withStoredMetadata(store, hub.summaryObject(summary))), nextCursor: page.nextCursor, backwardsCursor: null, readStates };
+        const readStates = Object.fromEntries(await Promise.all(page.data.map(async (summary) => [summary.id, await store.readReceipts.get(summary.id)] as const)));
+        const data = await Promise.all(page.data.map((summary) => withStoredMetadata(store, hub.summaryObject(summary))));
+        return { data, nextCursor: page.nextCursor, backwardsCursor: null, readStates };
       },
     }),
   ],
@@ -179,9 +180,9 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       async handle(params, context) {
         const hub = hubOf(context);
         const store = await hub.store();
-        const thread = withStoredMetadata(store, await hub.describe(params.threadId, params.includeTurns));
+        const thread = await withStoredMetadata(store, await hub.describe(params.threadId, params.includeTurns));
         // An ephemeral thread keeps nothing durable, its read state included.
-        const readState = thread['ephemeral'] === true ? null : store.readReceipts.get(params.threadId);
+        const readState = thread['ephemeral'] === true ? null : await store.readReceipts.get(params.threadId);
         return { thread, readState };
       },
     }),
@@ -241,7 +242,7 @@ export const THREAD_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
         // Before the answer, as issue #35 asks (the TUI refreshes its list on it); codex app-server
         // 0.171.0 sent it after the answer over stdio when probed.
         context.server.broadcastToAll('thread/unarchived', { threadId: params.threadId });
-        return { thread: withStoredMetadata(store, hub.summaryObject(summary)) };
+        return { thread: await withStoredMetadata(store, hub.summaryObject(summary)) };
       },
     }),
   ],

@@ -29,6 +29,8 @@ export class LiveThread {
   #config: Config;
   #turn: ActiveTurn | undefined;
   #running: Promise<void> | undefined;
+  /** A turn's end waiting for its read state from the store (see #endTurn). */
+  #ending: Promise<void> | undefined;
   /** A model response reported usage; its thread total comes next, and the rate limits after it. */
   #responseUsage = false;
   #flags: ActiveFlag[] = [];
@@ -224,6 +226,7 @@ export class LiveThread {
   /** Waits for a background turn to finish (tests, shutdown). */
   async settled(): Promise<void> {
     await this.#running;
+    await this.#ending;
   }
 
   /** Core's event stream for this thread. */
@@ -367,12 +370,23 @@ export class LiveThread {
     }
     // A turn that never became the running one (refused by the session) still ends for its client.
     if (turn.lastDiff !== undefined) this.#emit('turn/diff/updated', { threadId: this.id, turnId: turn.id, diff: turn.lastDiff });
+    // A user turn's result is unread now: Codex says so just before the thread goes idle (not
+    // after a compaction run as a turn of its own, nor after an interrupted turn, as Codex).
+    const publishes = this.#turn === turn && !this.facts.ephemeral && turn.userTurn && status !== 'interrupted';
+    const published = publishes ? this.host.publishTurn?.(this.id, turn.id) : undefined;
+    if (!(published instanceof Promise)) return this.#closeTurn(turn, status, error, published);
+    // The store answers later (a database): the turn stays the running one until it has, so clients
+    // still see the read state, the idle status and turn/completed in that order.
+    this.#ending = published.then(
+      (readState: unknown) => this.#closeTurn(turn, status, error, readState),
+      () => this.#closeTurn(turn, status, error, undefined),
+    );
+  }
+
+  #closeTurn(turn: ActiveTurn, status: 'completed' | 'interrupted' | 'failed', error: WireObject | null, readState: unknown): void {
     if (this.#turn === turn) {
       this.#turn = undefined;
       this.#flags = [];
-      // A user turn's result is unread now: Codex says so just before the thread goes idle (not
-      // after a compaction run as a turn of its own, nor after an interrupted turn, as Codex).
-      const readState = this.facts.ephemeral || !turn.userTurn || status === 'interrupted' ? undefined : this.host.publishTurn?.(this.id, turn.id);
       if (readState !== undefined) this.#emit('thread/readState/changed', { threadId: this.id, readState });
       // Settings changed during the turn apply from the next one on.
       for (const apply of this.#deferred.splice(0)) apply();

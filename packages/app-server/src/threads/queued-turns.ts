@@ -2,7 +2,7 @@
 // first one as soon as the thread is idle, as Codex 0.171.0 delivers them. An interrupted turn
 // leaves the queue waiting for the user (`thread/queue/start`), as Codex's does.
 import { newTurnId, randomUuidV7 } from '@skein/protocol';
-import { QueuedSubmissionError, type QueuedSubmissions } from '@skein/rollout';
+import { QueuedSubmissionError, type QueuedSubmissionStore } from '@skein/rollout';
 import { refuse } from '../app-server-error.js';
 import type { LiveThread } from './live-thread.js';
 import { requestServiceTier } from './service-tier.js';
@@ -15,11 +15,11 @@ export type QueueChanged = (threadId: string) => void;
  * Starts `submissionId` (else the first queued message) as the thread's next turn and answers the
  * turn; refused in Codex's words while a turn runs, or when nothing (or not that) is queued.
  */
-export function startQueuedTurn(thread: LiveThread, queue: QueuedSubmissions, changed: QueueChanged, submissionId?: string): WireObject {
+export async function startQueuedTurn(thread: LiveThread, queue: QueuedSubmissionStore, changed: QueueChanged, submissionId?: string): Promise<WireObject> {
   if (thread.activeTurnId !== undefined) refuse('thread already has an active or pending turn');
   let submission;
   try {
-    submission = queue.take(thread.id, submissionId);
+    submission = await queue.take(thread.id, submissionId);
   } catch (error) {
     if (error instanceof QueuedSubmissionError) refuse(error.message);
     throw error;
@@ -34,8 +34,8 @@ export function startQueuedTurn(thread: LiveThread, queue: QueuedSubmissions, ch
 }
 
 /** After a turn ended: the next queued message starts, unless the turn was interrupted or nothing waits. */
-export function deliverQueuedAfter(status: 'completed' | 'interrupted' | 'failed', thread: LiveThread, queue: QueuedSubmissions, changed: QueueChanged): void {
-  if (status === 'interrupted' || thread.activeTurnId !== undefined || queue.list(thread.id).length === 0) return;
+export async function deliverQueuedAfter(status: 'completed' | 'interrupted' | 'failed', thread: LiveThread, queue: QueuedSubmissionStore, changed: QueueChanged): Promise<void> {
+  if (status === 'interrupted' || thread.activeTurnId !== undefined || (await queue.list(thread.id)).length === 0) return;
   // Codex says the queue changed as the turn ends, before the next turn starts.
-  startQueuedTurn(thread, queue, changed);
+  await startQueuedTurn(thread, queue, changed);
 }

@@ -20,7 +20,7 @@ export interface ThreadHost {
   now(): number;
   /** A fresh id for items the server names itself (user messages). */
   newItemId(): string;
-  /** Records that a turn of the thread ended; answers the thread's new read state, if it keeps one. */
+  /** Records that a turn of the thread ended; answers (a promise of) the thread's new read state, if it keeps one. */
   publishTurn?(threadId: string, turnId: string): unknown;
   /** Called once a turn ended and its `turn/completed` went out (the thread is idle): delivers what was queued. */
   turnEnded?(threadId: string, status: 'completed' | 'interrupted' | 'failed'): void;

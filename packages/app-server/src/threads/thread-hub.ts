@@ -265,7 +265,7 @@ export class ThreadHub {
     await Promise.all([...this.#threads.keys()].map((threadId) => this.unload(threadId)));
     await this.environments.closeAll();
     await this.options.release?.();
-    (await this.#store?.catch(() => undefined))?.close();
+    await (await this.#store?.catch(() => undefined))?.close();
   }
 
   /** A thread's recorded turns, oldest first, with every item (none for an ephemeral thread). */
@@ -385,12 +385,10 @@ export class ThreadHub {
     const thread = this.#threads.get(threadId);
     const store = this.#openStore;
     if (thread === undefined || store === undefined) return;
-    try {
-      deliverQueuedAfter(status, thread, store.queuedSubmissions, (id) => this.server.broadcast(id, 'thread/queue/changed', { threadId: id }));
-    } catch (error) {
+    deliverQueuedAfter(status, thread, store.queuedSubmissions, (id) => this.server.broadcast(id, 'thread/queue/changed', { threadId: id })).catch((error: unknown) => {
       // A queue that cannot be read must not break the turn that just ended; the client hears why.
       this.server.broadcast(threadId, 'warning', { threadId, message: `the queued message could not be started: ${(error as Error).message}` });
-    }
+    });
   }
 
   /**

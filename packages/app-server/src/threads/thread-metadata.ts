@@ -16,9 +16,9 @@ export function recordedGitFacts(git: GitInfo | null | undefined): ThreadGitFact
 }
 
 /** `thread` with what clients stored for it, its section included (an ephemeral thread has nothing stored). */
-export function withStoredMetadata(store: ThreadStore, thread: WireObject): WireObject {
+export async function withStoredMetadata(store: ThreadStore, thread: WireObject): Promise<WireObject> {
   if (thread['ephemeral'] === true || typeof thread['id'] !== 'string') return thread;
-  return withSection(store, withMetadata(thread, store.threadMetadata.get(thread['id'])));
+  return withSection(store, withMetadata(thread, await store.threadMetadata.get(thread['id'])));
 }
 
 function withMetadata(thread: WireObject, stored: StoredThreadMetadata): WireObject {

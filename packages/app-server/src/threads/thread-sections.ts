@@ -24,9 +24,9 @@ export function sectionObject(section: ThreadSection): WireObject {
 }
 
 /** `thread` with the section it is filed in (a thread in none keeps `section: null`). */
-export function withSection(store: ThreadStore, thread: WireObject): WireObject {
+export async function withSection(store: ThreadStore, thread: WireObject): Promise<WireObject> {
   if (typeof thread['id'] !== 'string') return thread;
-  const filed = store.threadSections.sectionOf(thread['id']);
+  const filed = await store.threadSections.sectionOf(thread['id']);
   if (filed === undefined) return thread;
   return { ...thread, section: sectionObject(filed.section), sectionEnteredAt: Math.floor(filed.enteredAtMs / 1000) };
 }
@@ -46,7 +46,7 @@ export async function sectionThreadPage(store: ThreadStore, sectionId: string, p
   const cwd = typeof params.cwd === 'string' ? params.cwd : undefined;
   const sources = params.sourceKinds ?? undefined;
   const listed: Listed[] = [];
-  for (const member of store.threadSections.members(sectionId)) {
+  for (const member of await store.threadSections.members(sectionId)) {
     const summary = await store.find(member.threadId);
     if (summary === undefined || summary.archived !== (params.archived === true)) continue;
     if ((cwd !== undefined && summary.cwd !== cwd) || (sources !== undefined && !sources.includes(summary.source ?? ''))) continue;
@@ -102,7 +102,7 @@ export async function unfiledThreadPage(store: ThreadStore, query: ThreadListQue
   for (;;) {
     const page = await store.list({ ...query, cursor, limit });
     for (const summary of page.data) {
-      if (store.threadSections.membership(summary.id) !== undefined) continue;
+      if ((await store.threadSections.membership(summary.id)) !== undefined) continue;
       if (data.length === limit) {
         const last = data[limit - 1]!;
         return { data, nextCursor: encodeThreadCursor({ sortKey, time: Date.parse(sortKey === 'created' ? last.createdAt : last.updatedAt), id: last.id }) };

@@ -4,6 +4,7 @@
 // and scripts written for Codex drive Skein unchanged.
 import path from 'node:path';
 import { hostSkills } from '@skein/app-server/host-skills';
+import { openThreadStore } from '@skein/app-server/thread-store';
 import { ConfigError, parseConfigOverride, readSavedApiKey, type Config } from '@skein/config';
 import {
   extensionFlagSources,
@@ -22,7 +23,7 @@ import {
 } from '@skein/core';
 import type { ExtensionRegistry } from '@skein/extension-api';
 import { CODEX_VERSION, type UserInput } from '@skein/protocol';
-import { collectGitInfo, FileThreadStore, type ThreadStore, type GitInfo } from '@skein/rollout';
+import { collectGitInfo, type ThreadStore, type GitInfo } from '@skein/rollout';
 import { BYPASS_HOOK_TRUST_WARNING } from '@skein/hooks';
 import { sandboxStartupWarning } from '@skein/sandboxing';
 import { Option, type Command } from 'commander';
@@ -215,7 +216,14 @@ async function runExec(
   ];
 
   // The store tells the extensions' fragments from user turns when it reads a thread.
-  const store = await FileThreadStore.open({ home: config.homeDir, contextFragments: extensions.registry.contextFragments, gitInfo, reconcileOnOpen: target.resume !== undefined });
+  const store = await openThreadStore(config.threadStore, {
+    home: config.homeDir,
+    env: io.env,
+    contextFragments: extensions.registry.contextFragments,
+    gitInfo,
+    reconcileOnOpen: target.resume !== undefined,
+    onWarning: (message) => io.stderr(`warning: ${message}\n`),
+  });
   let remote: RemoteExecEnvironment | undefined;
   try {
     // Connected before the thread starts, so an unreachable exec-server fails before any model request.
@@ -255,7 +263,7 @@ async function runExec(
       // cannot show ends the run here, with only the error and no thread left behind.
       input = await reviewInput(handle, review).catch(async (error: unknown) => {
         await handle.close();
-        if (handle.path !== undefined) await store.delete(handle.threadId);
+        if (!handle.ephemeral) await store.delete(handle.threadId);
         throw error;
       });
     }
@@ -294,7 +302,7 @@ async function runExec(
       await handle.close();
     }
   } finally {
-    store.close();
+    await store.close();
     await skills.close();
     await remote?.close();
   }

@@ -49,7 +49,7 @@ export interface RuntimeOptions {
   readonly extensions?: readonly (Extension | string)[];
   /** Where commands and edits run; default `'local'`. */
   readonly environment?: EnvironmentChoice;
-  /** A store the host opened itself (it stays open after `close`); default one at `home`. */
+  /** A store the host opened itself (it stays open after `close`): a `PostgresThreadStore` shared with other hosts, say. Default: the files at `home`. */
   readonly store?: ThreadStore;
   /** Names this host in model requests and rollouts; default `skein_host`. */
   readonly originator?: string;
@@ -219,7 +219,7 @@ class Runtime implements SkeinRuntime {
     // Sub-agent threads the model spawned are the manager's, not the host's.
     await this.manager.closeAll();
     await this.environment?.close();
-    this.ownStore?.close();
+    await this.ownStore?.close();
   }
 
   async #open(

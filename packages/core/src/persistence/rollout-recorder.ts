@@ -147,16 +147,19 @@ export class RolloutThreadRecorder implements ThreadRecorder {
     if (recorded !== undefined) this.#append([{ type: 'event_msg', payload: { type: 'item_completed', turn_id: turnId, item: recorded } }]);
   }
 
-  /** Waits for every recorded line and makes them durable; rethrows the first write failure. */
+  /** Waits for every recorded line and makes them durable; rethrows the first write failure since the last flush. */
   async flush(): Promise<void> {
     await this.#chain;
-    if (this.#failure !== undefined) throw this.#failure;
+    const failure = this.#failure;
+    this.#failure = undefined;
+    if (failure !== undefined) throw failure;
     await this.#writer.flush();
   }
 
-  /** Waits until every recorded line is written (appends resolve once their lines reach the file). */
+  /** Waits until every recorded line is where a killed process keeps it (see `ThreadRecorder.written`). */
   async written(): Promise<void> {
     await this.#chain;
+    await this.#writer.written();
   }
 
   /** Flushes and releases the file. */
@@ -168,12 +171,13 @@ export class RolloutThreadRecorder implements ThreadRecorder {
 
   #append(lines: RolloutItem[]): void {
     this.#chain = this.#chain.then(async () => {
-      if (this.#failure !== undefined) return;
       try {
         await this.#writer.append(...lines);
       } catch (error) {
-        // Later lines would leave a gap in the record; keep the first failure and stop writing.
-        this.#failure = error instanceof Error ? error : new Error(String(error));
+        // Later lines still go to the writer, which knows whether it can take them: a file writer
+        // that failed refuses every later line (no gap in the record), a database writer keeps the
+        // failed batch and writes it with the next one. The first failure is `flush`'s to report.
+        this.#failure ??= error instanceof Error ? error : new Error(String(error));
       }
     });
   }

@@ -8,7 +8,7 @@ import type { EnvironmentSelection } from './thread-environment.js';
 export class ThreadSessionError extends Error {
   override readonly name = 'ThreadSessionError';
   constructor(
-    readonly code: 'TurnInProgress' | 'NoActiveTurn' | 'ShellUnavailable' | 'EmptyCommand' | 'Interrupted' | 'TurnNotFound' | 'NotRecorded',
+    readonly code: 'TurnInProgress' | 'NoActiveTurn' | 'ShellUnavailable' | 'EmptyCommand' | 'Interrupted' | 'TurnNotFound' | 'NotRecorded' | 'RecordUnavailable',
     message: string,
   ) {
     super(message);

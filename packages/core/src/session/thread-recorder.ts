@@ -57,8 +57,10 @@ export interface ThreadRecorder {
   /** Makes everything recorded so far durable; called when a turn ends. */
   flush(): Promise<void>;
   /**
-   * Resolves once everything recorded so far is in the file (handed to the OS, not fsynced), so it
-   * survives the process being killed. Never rejects: a write failure is `flush`'s to report.
+   * Resolves once everything recorded so far is where a killed process keeps it (a file: handed to
+   * the OS, not fsynced; a database: committed). Called before each model request. A file's write
+   * failure is `flush`'s to report; a store that cannot keep the record now (its database is away)
+   * rejects, and the turn stops before the model is sent what was not kept.
    */
   written(): Promise<void>;
 }

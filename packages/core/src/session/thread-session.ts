@@ -49,6 +49,7 @@ import type { MultiAgentMode } from '../agents/agent-instructions.js';
 import { USER_SHELL_UNAVAILABLE, type UserShellResult } from './user-shell-command.js';
 import type { RunTurnOptions } from '../thread-handle.js';
 import { userInputToItems } from './user-input-items.js';
+import { KeptAnnouncements } from './kept-announcements.js';
 
 export type { HostFacts, RecordedTurnSettings } from './turn-context-assembly.js';
 export type { SelectedEnvironment, StartingEnvironment, ThreadEnvironment } from './thread-environment.js';
@@ -94,12 +95,14 @@ export class ThreadSession {
   readonly #offeredTools: OfferedToolsRecord;
   /** The user's and the extensions' lifecycle hooks. */
   readonly #hooks: ThreadHooks;
+  readonly #announcements: KeptAnnouncements;
   /** The delegation mode the client chose (a thread of an agent tree tells its model; sticky across turns and resume). */
   #multiAgentMode: MultiAgentMode = 'explicitRequestOnly';
 
   constructor(options: ThreadSessionOptions) {
     this.threadId = options.threadId;
     this.#options = options;
+    this.#announcements = new KeptAnnouncements(options.recorder, (event) => options.onEvent(event));
     this.#config = options.config;
     this.#uuid = options.uuid ?? randomUuidV7;
     this.#turns = new TurnClaim(() => newTurnId(this.#uuid), () => this.environments.selection);
@@ -276,10 +279,11 @@ export class ThreadSession {
   }
 
   /** Runs one user turn to its end. Refuses while another turn runs. */
-  async runTurn(
-    input: readonly UserInput[],
-    options: RunTurnOptions = {},
-  ): Promise<TurnOutcome> {
+  runTurn(input: readonly UserInput[], options: RunTurnOptions = {}): Promise<TurnOutcome> {
+    return this.#announced(this.#runTurn(input, options));
+  }
+
+  async #runTurn(input: readonly UserInput[], options: RunTurnOptions): Promise<TurnOutcome> {
     if (options.turnTrigger === undefined) await this.#turns.yieldGoalTurn();
     const active = this.#turns.begin(options.turnId, options.turnTrigger);
     const { turnId } = active;
@@ -378,7 +382,7 @@ export class ThreadSession {
     const model = this.#model;
     const turnStartedAtMs = this.#options.clock.now().getTime();
     const compaction: CompactionTrigger = { trigger: 'manual', phase: 'standalone_turn' };
-    return this.#compaction.runAsTurn(this.#slot, ({ turnId, controller }) => ({
+    return this.#announced(this.#compaction.runAsTurn(this.#slot, ({ turnId, controller }) => ({
       turnId,
       signal: controller.signal,
       config,
@@ -386,7 +390,7 @@ export class ThreadSession {
       phase: 'standalone_turn',
       metadata: () => this.#requestMetadata({ turnId, config, model, compaction, turnStartedAtMs, extraClientMetadata: undefined }),
       hooks: () => this.#hooks.forTurn(config, model.slug),
-    }));
+    })));
   }
 
   /** The headers and client metadata of one request, in the thread's current window. */
@@ -463,7 +467,7 @@ export class ThreadSession {
    * ThreadUserShell.
    */
   runUserShellCommand(command: string, options: { readonly timeoutMs?: number | undefined } = {}): Promise<UserShellResult> {
-    return this.#userShell.run(command, options);
+    return this.#announced(this.#userShell.run(command, options));
   }
 
   /**
@@ -485,7 +489,7 @@ export class ThreadSession {
    * into the session before another turn can start.
    */
   revert(beforeTurnId: string, options: RevertOptions = {}, reload?: () => Promise<void>): Promise<RevertResult> {
-    return revertThread({ slot: this.#slot, recorder: this.#options.recorder, checkpoints: this.#checkpoints, recordedTurns: this.#options.recordedTurns, newCallId: () => `call_${this.#uuid()}`, reload }, beforeTurnId, options);
+    return this.#announced(revertThread({ slot: this.#slot, recorder: this.#options.recorder, checkpoints: this.#checkpoints, recordedTurns: this.#options.recordedTurns, newCallId: () => `call_${this.#uuid()}`, reload }, beforeTurnId, options));
   }
 
   /** Deletes the thread's checkpoints on its attached environments (archive, delete). */
@@ -530,6 +534,15 @@ export class ThreadSession {
     this.#tools.mcp.use(config, true);
   }
 
+  /** Settles as `work` does, once the events it announced reached the host (a turn's end waits for its record). */
+  async #announced<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } finally {
+      await this.#announcements.settled();
+    }
+  }
+
   /** Records and announces `event`, then the item events it leads to. */
   #emit(event: CoreEvent): void {
     this.#announce(event);
@@ -537,8 +550,7 @@ export class ThreadSession {
   }
 
   #announce(event: CoreEvent): void {
-    this.#options.recorder.recordEvent(event);
-    this.#options.onEvent(event);
+    this.#announcements.announce(event);
   }
 
   #onCommandEvent(event: UnifiedExecEvent): void {

@@ -16,7 +16,7 @@ import { buildResponsesBody, type SamplingRequest } from '../model/responses-req
 import { isModelCall, type ToolRouter } from '../tools/tool-router.js';
 import type { TurnToolCalls } from '../tools/turn-tool-calls.js';
 import type { CoreEvent } from './core-event.js';
-import type { ThreadSessionError } from '../session/active-turn.js';
+import { ThreadSessionError } from '../session/active-turn.js';
 import type { TokenUsage } from '../model-client/response-event.js';
 import { NO_TURN_HOOKS, type AfterResponseVerdict, type ModelRequestObserver, type SampledResponse, type TurnHooks, type TurnStep, type TurnStopping } from './turn-hooks.js';
 import { observeModelRequest } from './observe-model-request.js';
@@ -181,12 +181,24 @@ export async function runTurn(deps: TurnDependencies, params: TurnParameters): P
       deps.emit({ type: 'turnAborted', turnId, reason: 'interrupted' });
       return { status: 'interrupted' };
     }
-    if (error instanceof ModelError || error instanceof FatalToolError) {
+    if (error instanceof ModelError || error instanceof FatalToolError || (error instanceof ThreadSessionError && error.code === 'RecordUnavailable')) {
       await deps.beforeEnd?.();
       deps.emit({ type: 'turnFailed', turnId, error });
       return { status: 'failed', error };
     }
     throw error;
+  }
+}
+
+/**
+ * Waits until what the turn recorded is kept where a killed process keeps it. A store that cannot
+ * keep it now (its database is away) fails the turn before the model is sent what was not kept.
+ */
+async function keptBeforeRequest(deps: TurnDependencies): Promise<void> {
+  try {
+    await deps.written?.();
+  } catch (error) {
+    throw new ThreadSessionError('RecordUnavailable', `the thread's record could not be kept, so the model was not asked: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -246,7 +258,7 @@ async function sample(deps: TurnDependencies, params: TurnParameters): Promise<S
   const input = () => (offered === undefined ? deps.history.forPrompt() : [offered, ...deps.history.forPrompt()]);
   const body = () => buildResponsesBody({ ...deps.request, ...(metadata === undefined ? {} : { clientMetadata: metadata.clientMetadata }), model: deps.model, input: input(), tools: deps.router.specs() });
   const headers = metadata?.headers ?? params.headers;
-  await deps.written?.();
+  await keptBeforeRequest(deps);
   const produced: ResponseItem[] = [];
   // As Codex, an item is recorded as soon as the stream completes it, so a crash or a cut stream
   // keeps it. Tool calls (and what follows one) wait for the response's end: a call runs only once
@@ -259,7 +271,7 @@ async function sample(deps: TurnDependencies, params: TurnParameters): Promise<S
         heldBack = [];
         deps.emit({ type: 'streamRetrying', turnId, attempt: event.attempt, delayMs: event.delayMs, reason: event.reason });
         // The retry carries what was recorded; it must be in the thread's file before it goes out.
-        await deps.written?.();
+        await keptBeforeRequest(deps);
         break;
       case 'outputItemAdded':
         if (!isModelCall(event.item)) deps.emit({ type: 'itemStarted', turnId, item: event.item });

@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import { UserInput } from '@skein/protocol';
 import * as z from 'zod';
+import { settle } from './settle.js';
 
 /** One queued message: what `turn/start` would take, and the client's id for its user message. */
 export interface QueuedSubmission {
@@ -26,6 +27,24 @@ export class QueuedSubmissionError extends Error {
 
 /** The most messages one thread may hold queued: a bound on what a client can pile up. */
 export const MAX_QUEUED_SUBMISSIONS = 1_000;
+
+/** Each thread's queued messages in delivery order, kept beside the threads (SQLite here; PostgreSQL in `@skein/thread-store-postgres`). */
+export interface QueuedSubmissionStore {
+  /** A thread's queue, first to be delivered first. */
+  list(threadId: string): Promise<QueuedSubmission[]>;
+  /** Queues `submission` last; a `RangeError` once the thread holds {@link MAX_QUEUED_SUBMISSIONS}. */
+  add(threadId: string, submission: QueuedSubmission): Promise<void>;
+  /** Replaces a queued message's input and metadata, keeping its place; `NotFound` when it is not queued. */
+  update(threadId: string, id: string, change: Pick<QueuedSubmission, 'input' | 'responsesapiClientMetadata'>): Promise<QueuedSubmission>;
+  /** Removes a queued message; false when it was not queued (already delivered, say). */
+  remove(threadId: string, id: string): Promise<boolean>;
+  /** Puts the queue in `ids`' order, which must name every queued message exactly once (`NotAPermutation`). */
+  reorder(threadId: string, ids: readonly string[]): Promise<void>;
+  /** Removes and returns the message to deliver: `id`, else the first; `NotFound` / `Empty` when there is none. */
+  take(threadId: string, id?: string): Promise<QueuedSubmission>;
+  /** Forgets a thread's queue (the thread was deleted). */
+  removeAll(threadId: string): Promise<void>;
+}
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS queued_submissions (
@@ -51,74 +70,92 @@ const StoredInput = z.array(UserInput);
 const StoredMetadata = z.record(z.string(), z.string()).nullable();
 
 /** The queued submissions of one index database, per thread, in delivery order. */
-export class QueuedSubmissions {
+export class QueuedSubmissions implements QueuedSubmissionStore {
   constructor(private readonly db: Database.Database) {
     db.exec(SCHEMA);
   }
 
   /** A thread's queue, first to be delivered first. */
-  list(threadId: string): QueuedSubmission[] {
+  list(threadId: string): Promise<QueuedSubmission[]> {
+    return settle(() => this.#list(threadId));
+  }
+
+  #list(threadId: string): QueuedSubmission[] {
     const rows = this.db.prepare('SELECT id, client_user_message_id, input, client_metadata FROM queued_submissions WHERE thread_id = ? ORDER BY position').all(key(threadId)) as Row[];
     return rows.map(fromRow);
   }
 
   /** Queues `submission` last; refused once the thread holds {@link MAX_QUEUED_SUBMISSIONS}. */
-  add(threadId: string, submission: QueuedSubmission): void {
-    this.db
-      .transaction(() => {
-        const { count, last } = this.db.prepare('SELECT COUNT(*) AS count, MAX(position) AS last FROM queued_submissions WHERE thread_id = ?').get(key(threadId)) as { count: number; last: number | null };
-        if (count >= MAX_QUEUED_SUBMISSIONS) throw new RangeError(`a thread holds at most ${MAX_QUEUED_SUBMISSIONS} queued messages`);
-        this.db
-          .prepare('INSERT INTO queued_submissions (id, thread_id, position, client_user_message_id, input, client_metadata) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(submission.id, key(threadId), (last ?? 0) + 1, submission.clientUserMessageId, JSON.stringify(submission.input), metadataJson(submission.responsesapiClientMetadata));
-      })
-      .immediate();
+  add(threadId: string, submission: QueuedSubmission): Promise<void> {
+    return settle(() =>
+      this.db
+        .transaction(() => {
+          const { count, last } = this.db.prepare('SELECT COUNT(*) AS count, MAX(position) AS last FROM queued_submissions WHERE thread_id = ?').get(key(threadId)) as { count: number; last: number | null };
+          if (count >= MAX_QUEUED_SUBMISSIONS) throw new RangeError(`a thread holds at most ${MAX_QUEUED_SUBMISSIONS} queued messages`);
+          this.db
+            .prepare('INSERT INTO queued_submissions (id, thread_id, position, client_user_message_id, input, client_metadata) VALUES (?, ?, ?, ?, ?, ?)')
+            .run(submission.id, key(threadId), (last ?? 0) + 1, submission.clientUserMessageId, JSON.stringify(submission.input), metadataJson(submission.responsesapiClientMetadata));
+        })
+        .immediate(),
+    );
   }
 
   /** Replaces a queued message's input and metadata, keeping its place; `NotFound` when it is not queued. */
-  update(threadId: string, id: string, change: Pick<QueuedSubmission, 'input' | 'responsesapiClientMetadata'>): QueuedSubmission {
-    const updated = this.db
-      .prepare('UPDATE queued_submissions SET input = ?, client_metadata = ? WHERE thread_id = ? AND id = ?')
-      .run(JSON.stringify(change.input), metadataJson(change.responsesapiClientMetadata), key(threadId), id);
-    if (updated.changes === 0) throw notFound(id);
-    return this.#get(threadId, id) ?? fail(notFound(id));
+  update(threadId: string, id: string, change: Pick<QueuedSubmission, 'input' | 'responsesapiClientMetadata'>): Promise<QueuedSubmission> {
+    return settle(() => {
+      const updated = this.db
+        .prepare('UPDATE queued_submissions SET input = ?, client_metadata = ? WHERE thread_id = ? AND id = ?')
+        .run(JSON.stringify(change.input), metadataJson(change.responsesapiClientMetadata), key(threadId), id);
+      if (updated.changes === 0) throw notFound(id);
+      return this.#get(threadId, id) ?? fail(notFound(id));
+    });
   }
 
   /** Removes a queued message; false when it was not queued (already delivered, say). */
-  remove(threadId: string, id: string): boolean {
+  remove(threadId: string, id: string): Promise<boolean> {
+    return settle(() => this.#remove(threadId, id));
+  }
+
+  #remove(threadId: string, id: string): boolean {
     return this.db.prepare('DELETE FROM queued_submissions WHERE thread_id = ? AND id = ?').run(key(threadId), id).changes > 0;
   }
 
   /** Puts the queue in `ids`' order, which must name every queued message exactly once. */
-  reorder(threadId: string, ids: readonly string[]): void {
-    this.db
-      .transaction(() => {
-        const queued = this.list(threadId).map((submission) => submission.id);
-        const asked = new Set(ids);
-        if (asked.size !== ids.length || ids.length !== queued.length || queued.some((id) => !asked.has(id))) {
-          throw new QueuedSubmissionError('NotAPermutation', 'queue reorder must include every queued submission exactly once');
-        }
-        const place = this.db.prepare('UPDATE queued_submissions SET position = ? WHERE thread_id = ? AND id = ?');
-        ids.forEach((id, index) => place.run(index + 1, key(threadId), id));
-      })
-      .immediate();
+  reorder(threadId: string, ids: readonly string[]): Promise<void> {
+    return settle(() =>
+      this.db
+        .transaction(() => {
+          const queued = this.#list(threadId).map((submission) => submission.id);
+          const asked = new Set(ids);
+          if (asked.size !== ids.length || ids.length !== queued.length || queued.some((id) => !asked.has(id))) {
+            throw new QueuedSubmissionError('NotAPermutation', 'queue reorder must include every queued submission exactly once');
+          }
+          const place = this.db.prepare('UPDATE queued_submissions SET position = ? WHERE thread_id = ? AND id = ?');
+          ids.forEach((id, index) => place.run(index + 1, key(threadId), id));
+        })
+        .immediate(),
+    );
   }
 
   /** Removes and returns the message to deliver: `id`, else the first; `NotFound` / `Empty` when there is none. */
-  take(threadId: string, id?: string): QueuedSubmission {
-    return this.db
-      .transaction(() => {
-        const next = id === undefined ? this.list(threadId)[0] : this.#get(threadId, id);
-        if (next === undefined) throw id === undefined ? new QueuedSubmissionError('Empty', 'queue is empty') : notFound(id);
-        this.remove(threadId, next.id);
-        return next;
-      })
-      .immediate();
+  take(threadId: string, id?: string): Promise<QueuedSubmission> {
+    return settle(() =>
+      this.db
+        .transaction(() => {
+          const next = id === undefined ? this.#list(threadId)[0] : this.#get(threadId, id);
+          if (next === undefined) throw id === undefined ? new QueuedSubmissionError('Empty', 'queue is empty') : notFound(id);
+          this.#remove(threadId, next.id);
+          return next;
+        })
+        .immediate(),
+    );
   }
 
   /** Forgets a thread's queue (the thread was deleted). */
-  removeAll(threadId: string): void {
-    this.db.prepare('DELETE FROM queued_submissions WHERE thread_id = ?').run(key(threadId));
+  removeAll(threadId: string): Promise<void> {
+    return settle(() => {
+      this.db.prepare('DELETE FROM queued_submissions WHERE thread_id = ?').run(key(threadId));
+    });
   }
 
   #get(threadId: string, id: string): QueuedSubmission | undefined {

@@ -4,6 +4,7 @@
 // is never rebuilt from the files: it holds what the files cannot tell.
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { settle } from './settle.js';
 
 /** The first unread position: a turn, the thread's start (marked unread), or null when read. */
 export type UnreadPosition = { readonly type: 'turn'; readonly turnId: string } | { readonly type: 'threadStart' } | null;
@@ -19,6 +20,20 @@ export const INITIAL_READ_REVISION = '0';
 
 /** The outcome of an update: the new state, or the current one when the caller's revision is stale. */
 export type ReadStateUpdate = { readonly applied: true; readonly state: ReadState } | { readonly applied: false; readonly current: ReadState };
+
+/** Where clients' users left off in each thread, kept beside the threads (SQLite here; PostgreSQL in `@skein/thread-store-postgres`). */
+export interface ReadReceiptStore {
+  /** A thread's read state (read, at the initial revision, when nothing was recorded). */
+  get(threadId: string): Promise<ReadState>;
+  /** A turn of the thread ended with a result: it is unread unless an earlier one still is. */
+  publishTurn(threadId: string, turnId: string): Promise<ReadState>;
+  /** Marks the thread read, or unread from its last published turn (its start when it has none), if `expectedRevision` is current. */
+  update(threadId: string, expectedRevision: string, operation: 'read' | 'unread'): Promise<ReadStateUpdate>;
+  /** Forgets a thread's receipt (the thread was deleted). */
+  remove(threadId: string): Promise<void>;
+}
+
+const INITIAL_STATE: ReadState = { firstUnread: null, revision: INITIAL_READ_REVISION };
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS read_receipts (
@@ -38,58 +53,66 @@ interface Row {
 }
 
 /** The read receipts of one index database. */
-export class ReadReceipts {
+export class ReadReceipts implements ReadReceiptStore {
   constructor(private readonly db: Database.Database) {
     db.exec(SCHEMA);
   }
 
   /** A thread's read state (read, at the initial revision, when nothing was recorded). */
-  get(threadId: string): ReadState {
-    const row = this.#row(threadId);
-    return row === undefined ? { firstUnread: null, revision: INITIAL_READ_REVISION } : stateOf(row);
+  get(threadId: string): Promise<ReadState> {
+    return settle(() => {
+      const row = this.#row(threadId);
+      return row === undefined ? INITIAL_STATE : stateOf(row);
+    });
   }
 
   /** A turn of the thread ended with a result: it is unread unless an earlier one still is. */
-  publishTurn(threadId: string, turnId: string): ReadState {
-    return this.db
-      .transaction(() => {
-        const current = this.#row(threadId);
-        const keepEarlier = current !== undefined && current.first_unread_kind !== null;
-        const row: Row = {
-          first_unread_kind: keepEarlier ? current.first_unread_kind : 'turn',
-          first_unread_turn_id: keepEarlier ? current.first_unread_turn_id : turnId,
-          revision: randomUUID(),
-          last_published_turn_id: turnId,
-        };
-        this.#write(threadId, row);
-        return stateOf(row);
-      })
-      .immediate();
+  publishTurn(threadId: string, turnId: string): Promise<ReadState> {
+    return settle(() =>
+      this.db
+        .transaction(() => {
+          const current = this.#row(threadId);
+          const keepEarlier = current !== undefined && current.first_unread_kind !== null;
+          const row: Row = {
+            first_unread_kind: keepEarlier ? current.first_unread_kind : 'turn',
+            first_unread_turn_id: keepEarlier ? current.first_unread_turn_id : turnId,
+            revision: randomUUID(),
+            last_published_turn_id: turnId,
+          };
+          this.#write(threadId, row);
+          return stateOf(row);
+        })
+        .immediate(),
+    );
   }
 
   /** Marks the thread read, or unread from its last published turn (its start when it has none), if `expectedRevision` is current. */
-  update(threadId: string, expectedRevision: string, operation: 'read' | 'unread'): ReadStateUpdate {
-    return this.db
-      .transaction((): ReadStateUpdate => {
-        const current = this.#row(threadId);
-        const currentState = current === undefined ? this.get(threadId) : stateOf(current);
-        if (currentState.revision !== expectedRevision) return { applied: false, current: currentState };
-        const last = current?.last_published_turn_id ?? null;
-        const row: Row = {
-          first_unread_kind: operation === 'read' ? null : last === null ? 'threadStart' : 'turn',
-          first_unread_turn_id: operation === 'read' ? null : last,
-          revision: randomUUID(),
-          last_published_turn_id: last,
-        };
-        this.#write(threadId, row);
-        return { applied: true, state: stateOf(row) };
-      })
-      .immediate();
+  update(threadId: string, expectedRevision: string, operation: 'read' | 'unread'): Promise<ReadStateUpdate> {
+    return settle(() =>
+      this.db
+        .transaction((): ReadStateUpdate => {
+          const current = this.#row(threadId);
+          const currentState = current === undefined ? INITIAL_STATE : stateOf(current);
+          if (currentState.revision !== expectedRevision) return { applied: false, current: currentState };
+          const last = current?.last_published_turn_id ?? null;
+          const row: Row = {
+            first_unread_kind: operation === 'read' ? null : last === null ? 'threadStart' : 'turn',
+            first_unread_turn_id: operation === 'read' ? null : last,
+            revision: randomUUID(),
+            last_published_turn_id: last,
+          };
+          this.#write(threadId, row);
+          return { applied: true, state: stateOf(row) };
+        })
+        .immediate(),
+    );
   }
 
   /** Forgets a thread's receipt (the thread was deleted). */
-  remove(threadId: string): void {
-    this.db.prepare('DELETE FROM read_receipts WHERE thread_id = ?').run(threadId.toLowerCase());
+  remove(threadId: string): Promise<void> {
+    return settle(() => {
+      this.db.prepare('DELETE FROM read_receipts WHERE thread_id = ?').run(threadId.toLowerCase());
+    });
   }
 
   #row(threadId: string): Row | undefined {

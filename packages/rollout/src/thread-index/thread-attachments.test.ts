@@ -17,43 +17,43 @@ const [A, B] = [uuidV7(1), uuidV7(2)];
 const attachment = (n: number, attachmentType: string, identityKey: string, payload: unknown, createdAt = 100) => ({ id: uuidV7(100 + n), attachmentType, identityKey, payload, createdAt });
 
 describe('ThreadAttachments', () => {
-  it('adds one attachment per type and key: a second add answers the first, unchanged', () => {
+  it('adds one attachment per type and key: a second add answers the first, unchanged', async () => {
     const attachments = index.threadAttachments;
     const first = attachment(1, 'file', 'k1', { path: '/x' });
-    expect(attachments.add(A, first)).toEqual({ outcome: 'created', attachment: first });
-    expect(attachments.add(A, attachment(2, 'file', 'k1', { path: '/y' }))).toEqual({ outcome: 'existing', attachment: first });
+    expect(await attachments.add(A, first)).toEqual({ outcome: 'created', attachment: first });
+    expect(await attachments.add(A, attachment(2, 'file', 'k1', { path: '/y' }))).toEqual({ outcome: 'existing', attachment: first });
     // Another type, or another thread, is another attachment.
-    expect(attachments.add(A, attachment(3, 'url', 'k1', null)).outcome).toBe('created');
-    expect(attachments.add(B, attachment(4, 'file', 'k1', [1, 2.5, true])).outcome).toBe('created');
-    expect(attachments.list(A, { limit: 10 }).attachments).toEqual([first, attachment(3, 'url', 'k1', null)]);
+    expect((await attachments.add(A, attachment(3, 'url', 'k1', null))).outcome).toBe('created');
+    expect((await attachments.add(B, attachment(4, 'file', 'k1', [1, 2.5, true]))).outcome).toBe('created');
+    expect((await attachments.list(A, { limit: 10 })).attachments).toEqual([first, attachment(3, 'url', 'k1', null)]);
   });
 
-  it('lists oldest first in pages after a time and id, and finds the owners of a type and key', () => {
+  it('lists oldest first in pages after a time and id, and finds the owners of a type and key', async () => {
     const attachments = index.threadAttachments;
-    attachments.add(A, attachment(3, 'file', 'c', 3, 200));
-    attachments.add(A, attachment(1, 'file', 'a', 1, 100));
-    attachments.add(A, attachment(2, 'file', 'b', 2, 100));
-    const first = attachments.list(A, { limit: 2 });
+    await attachments.add(A, attachment(3, 'file', 'c', 3, 200));
+    await attachments.add(A, attachment(1, 'file', 'a', 1, 100));
+    await attachments.add(A, attachment(2, 'file', 'b', 2, 100));
+    const first = await attachments.list(A, { limit: 2 });
     expect(first.attachments.map((item) => item.identityKey)).toEqual(['a', 'b']);
     expect(first.more).toBe(true);
     const last = first.attachments.at(-1)!;
-    expect(attachments.list(A, { after: { createdAt: last.createdAt, id: last.id }, limit: 2 })).toEqual({ attachments: [attachment(3, 'file', 'c', 3, 200)], more: false });
-    attachments.add(B, attachment(4, 'file', 'a', 4));
-    expect(attachments.owners('file', 'a')).toEqual([A, B]);
-    expect(attachments.owners('file', 'zzz')).toEqual([]);
+    expect(await attachments.list(A, { after: { createdAt: last.createdAt, id: last.id }, limit: 2 })).toEqual({ attachments: [attachment(3, 'file', 'c', 3, 200)], more: false });
+    await attachments.add(B, attachment(4, 'file', 'a', 4));
+    expect(await attachments.owners('file', 'a')).toEqual([A, B]);
+    expect(await attachments.owners('file', 'zzz')).toEqual([]);
   });
 
-  it('removes one attachment (answering it once), or every attachment of a deleted thread, and keeps them across a reopen', () => {
+  it('removes one attachment (answering it once), or every attachment of a deleted thread, and keeps them across a reopen', async () => {
     const kept = attachment(1, 'file', 'k1', { nested: { deep: ['x'] } });
-    index.threadAttachments.add(A, kept);
-    index.threadAttachments.add(A, attachment(2, 'file', 'k2', 'gone'));
-    index.threadAttachments.add(B, attachment(3, 'file', 'k1', 'other'));
-    expect(index.threadAttachments.remove(A, 'file', 'k2')?.payload).toBe('gone');
-    expect(index.threadAttachments.remove(A, 'file', 'k2')).toBeUndefined();
-    index.threadAttachments.removeAll(B);
+    await index.threadAttachments.add(A, kept);
+    await index.threadAttachments.add(A, attachment(2, 'file', 'k2', 'gone'));
+    await index.threadAttachments.add(B, attachment(3, 'file', 'k1', 'other'));
+    expect((await index.threadAttachments.remove(A, 'file', 'k2'))?.payload).toBe('gone');
+    expect(await index.threadAttachments.remove(A, 'file', 'k2')).toBeUndefined();
+    await index.threadAttachments.removeAll(B);
     index.close();
     index = ThreadIndex.open(home.home);
-    expect(index.threadAttachments.list(A, { limit: 10 }).attachments).toEqual([kept]);
-    expect(index.threadAttachments.owners('file', 'k1')).toEqual([A]);
+    expect((await index.threadAttachments.list(A, { limit: 10 })).attachments).toEqual([kept]);
+    expect(await index.threadAttachments.owners('file', 'k1')).toEqual([A]);
   });
 });

@@ -2,6 +2,7 @@
 // identity key, with the client's JSON payload, and the reverse look-up of the threads that hold one.
 // Kept in the index database beside the read receipts and, like them, never rebuilt from the files.
 import type Database from 'better-sqlite3';
+import { settle } from './settle.js';
 
 /** An attachment; `createdAt` is in seconds since the epoch, as clients see it. */
 export interface ThreadAttachment {
@@ -22,6 +23,22 @@ export interface ThreadAttachmentAdd {
 export interface ThreadAttachmentKey {
   readonly createdAt: number;
   readonly id: string;
+}
+
+/** The attachments clients tie to threads, kept beside the threads (SQLite here; PostgreSQL in `@skein/thread-store-postgres`). */
+export interface ThreadAttachmentStore {
+  /** Stores `attachment` on the thread unless one of its type and key is there already (then that one is answered). */
+  add(threadId: string, attachment: ThreadAttachment): Promise<ThreadAttachmentAdd>;
+  /** The thread's attachment of this type and key. */
+  get(threadId: string, attachmentType: string, identityKey: string): Promise<ThreadAttachment | undefined>;
+  /** The thread's attachments, oldest first, after `after`. */
+  list(threadId: string, options: { readonly after?: ThreadAttachmentKey | undefined; readonly limit: number }): Promise<{ readonly attachments: ThreadAttachment[]; readonly more: boolean }>;
+  /** Removes the thread's attachment of this type and key; answers it, or undefined when there was none. */
+  remove(threadId: string, attachmentType: string, identityKey: string): Promise<ThreadAttachment | undefined>;
+  /** The threads holding an attachment of this type and key, by id. */
+  owners(attachmentType: string, identityKey: string): Promise<string[]>;
+  /** Forgets every attachment of a thread (the thread was deleted). */
+  removeAll(threadId: string): Promise<void>;
 }
 
 const SCHEMA = `
@@ -47,28 +64,34 @@ interface Row {
 }
 
 /** The attachments of one index database. */
-export class ThreadAttachments {
+export class ThreadAttachments implements ThreadAttachmentStore {
   constructor(private readonly db: Database.Database) {
     db.exec(SCHEMA);
   }
 
   /** Stores `attachment` on the thread unless one of its type and key is there already (then that one is answered). */
-  add(threadId: string, attachment: ThreadAttachment): ThreadAttachmentAdd {
+  add(threadId: string, attachment: ThreadAttachment): Promise<ThreadAttachmentAdd> {
     const thread = threadId.toLowerCase();
-    return this.db
-      .transaction((): ThreadAttachmentAdd => {
-        const existing = this.get(thread, attachment.attachmentType, attachment.identityKey);
-        if (existing !== undefined) return { outcome: 'existing', attachment: existing };
-        this.db
-          .prepare('INSERT INTO thread_attachments (id, thread_id, attachment_type, identity_key, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(attachment.id, thread, attachment.attachmentType, attachment.identityKey, JSON.stringify(attachment.payload ?? null), attachment.createdAt);
-        return { outcome: 'created', attachment: { ...attachment, payload: attachment.payload ?? null } };
-      })
-      .immediate();
+    return settle(() =>
+      this.db
+        .transaction((): ThreadAttachmentAdd => {
+          const existing = this.#get(thread, attachment.attachmentType, attachment.identityKey);
+          if (existing !== undefined) return { outcome: 'existing', attachment: existing };
+          this.db
+            .prepare('INSERT INTO thread_attachments (id, thread_id, attachment_type, identity_key, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+            .run(attachment.id, thread, attachment.attachmentType, attachment.identityKey, JSON.stringify(attachment.payload ?? null), attachment.createdAt);
+          return { outcome: 'created', attachment: { ...attachment, payload: attachment.payload ?? null } };
+        })
+        .immediate(),
+    );
   }
 
   /** The thread's attachment of this type and key. */
-  get(threadId: string, attachmentType: string, identityKey: string): ThreadAttachment | undefined {
+  get(threadId: string, attachmentType: string, identityKey: string): Promise<ThreadAttachment | undefined> {
+    return settle(() => this.#get(threadId, attachmentType, identityKey));
+  }
+
+  #get(threadId: string, attachmentType: string, identityKey: string): ThreadAttachment | undefined {
     const row = this.db
       .prepare('SELECT * FROM thread_attachments WHERE thread_id = ? AND attachment_type = ? AND identity_key = ?')
       .get(threadId.toLowerCase(), attachmentType, identityKey) as Row | undefined;
@@ -76,39 +99,47 @@ export class ThreadAttachments {
   }
 
   /** The thread's attachments, oldest first, after `after`. */
-  list(threadId: string, options: { readonly after?: ThreadAttachmentKey | undefined; readonly limit: number }): { readonly attachments: ThreadAttachment[]; readonly more: boolean } {
-    const after = options.after ?? { createdAt: Number.MIN_SAFE_INTEGER, id: '' };
-    const rows = this.db
-      .prepare(
-        `SELECT * FROM thread_attachments WHERE thread_id = @thread AND (created_at > @created OR (created_at = @created AND id > @id))
-         ORDER BY created_at, id LIMIT @limit`,
-      )
-      .all({ thread: threadId.toLowerCase(), created: after.createdAt, id: after.id, limit: options.limit + 1 }) as Row[];
-    return { attachments: rows.slice(0, options.limit).map(attachmentOf), more: rows.length > options.limit };
+  list(threadId: string, options: { readonly after?: ThreadAttachmentKey | undefined; readonly limit: number }): Promise<{ readonly attachments: ThreadAttachment[]; readonly more: boolean }> {
+    return settle(() => {
+      const after = options.after ?? { createdAt: Number.MIN_SAFE_INTEGER, id: '' };
+      const rows = this.db
+        .prepare(
+          `SELECT * FROM thread_attachments WHERE thread_id = @thread AND (created_at > @created OR (created_at = @created AND id > @id))
+           ORDER BY created_at, id LIMIT @limit`,
+        )
+        .all({ thread: threadId.toLowerCase(), created: after.createdAt, id: after.id, limit: options.limit + 1 }) as Row[];
+      return { attachments: rows.slice(0, options.limit).map(attachmentOf), more: rows.length > options.limit };
+    });
   }
 
   /** Removes the thread's attachment of this type and key; answers it, or undefined when there was none. */
-  remove(threadId: string, attachmentType: string, identityKey: string): ThreadAttachment | undefined {
+  remove(threadId: string, attachmentType: string, identityKey: string): Promise<ThreadAttachment | undefined> {
     const thread = threadId.toLowerCase();
-    return this.db
-      .transaction(() => {
-        const existing = this.get(thread, attachmentType, identityKey);
-        if (existing !== undefined) this.db.prepare('DELETE FROM thread_attachments WHERE id = ?').run(existing.id);
-        return existing;
-      })
-      .immediate();
+    return settle(() =>
+      this.db
+        .transaction(() => {
+          const existing = this.#get(thread, attachmentType, identityKey);
+          if (existing !== undefined) this.db.prepare('DELETE FROM thread_attachments WHERE id = ?').run(existing.id);
+          return existing;
+        })
+        .immediate(),
+    );
   }
 
   /** The threads holding an attachment of this type and key, by id. */
-  owners(attachmentType: string, identityKey: string): string[] {
-    return (
-      this.db.prepare('SELECT thread_id FROM thread_attachments WHERE attachment_type = ? AND identity_key = ? ORDER BY thread_id').all(attachmentType, identityKey) as { thread_id: string }[]
-    ).map((row) => row.thread_id);
+  owners(attachmentType: string, identityKey: string): Promise<string[]> {
+    return settle(() =>
+      (
+        this.db.prepare('SELECT thread_id FROM thread_attachments WHERE attachment_type = ? AND identity_key = ? ORDER BY thread_id').all(attachmentType, identityKey) as { thread_id: string }[]
+      ).map((row) => row.thread_id),
+    );
   }
 
   /** Forgets every attachment of a thread (the thread was deleted). */
-  removeAll(threadId: string): void {
-    this.db.prepare('DELETE FROM thread_attachments WHERE thread_id = ?').run(threadId.toLowerCase());
+  removeAll(threadId: string): Promise<void> {
+    return settle(() => {
+      this.db.prepare('DELETE FROM thread_attachments WHERE thread_id = ?').run(threadId.toLowerCase());
+    });
   }
 }
 

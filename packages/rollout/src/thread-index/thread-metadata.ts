@@ -2,6 +2,7 @@
 // they are, and its Daybreak choice. Kept in the index database beside the read receipts and, like
 // them, never rebuilt from the files: the files cannot tell it (Codex keeps these in `state_5.sqlite`).
 import type Database from 'better-sqlite3';
+import { settle } from './settle.js';
 
 /** A thread's Git facts in the app-server's terms; a null field is unknown or cleared. */
 export interface ThreadGitFacts {
@@ -20,6 +21,36 @@ export interface StoredThreadMetadata {
 export interface ThreadMetadataPatch {
   readonly gitInfo?: { readonly [K in keyof ThreadGitFacts]?: string | null | undefined } | undefined;
   readonly daybreakEnabled?: boolean | undefined;
+}
+
+/** The metadata clients set on threads, kept beside the threads (SQLite here; PostgreSQL in `@skein/thread-store-postgres`). */
+export interface ThreadMetadataStore {
+  /** What clients stored for the thread (nothing: no Git facts, no Daybreak choice). */
+  get(threadId: string): Promise<StoredThreadMetadata>;
+  /**
+   * Applies `patch` atomically. Git fields merge one by one over what was stored, or over
+   * `recordedGit` (the facts the thread was started with) when no client set any yet.
+   */
+  update(threadId: string, patch: ThreadMetadataPatch, recordedGit: ThreadGitFacts | undefined): Promise<StoredThreadMetadata>;
+  /** Forgets the thread's metadata (the thread was deleted). */
+  remove(threadId: string): Promise<void>;
+}
+
+/** What a thread has before any client stored metadata for it. */
+export const NO_THREAD_METADATA: StoredThreadMetadata = { gitInfo: undefined, daybreakEnabled: null };
+
+/** `current` with `patch` applied (see {@link ThreadMetadataStore.update}); every backend merges the same way. */
+export function patchThreadMetadata(current: StoredThreadMetadata, patch: ThreadMetadataPatch, recordedGit: ThreadGitFacts | undefined): StoredThreadMetadata {
+  let gitInfo = current.gitInfo;
+  if (patch.gitInfo !== undefined) {
+    const from = gitInfo ?? recordedGit ?? { sha: null, branch: null, originUrl: null };
+    gitInfo = {
+      sha: patch.gitInfo.sha === undefined ? from.sha : patch.gitInfo.sha,
+      branch: patch.gitInfo.branch === undefined ? from.branch : patch.gitInfo.branch,
+      originUrl: patch.gitInfo.originUrl === undefined ? from.originUrl : patch.gitInfo.originUrl,
+    };
+  }
+  return { gitInfo, daybreakEnabled: patch.daybreakEnabled ?? current.daybreakEnabled };
 }
 
 const SCHEMA = `
@@ -42,45 +73,41 @@ interface Row {
 }
 
 /** The client-set metadata of one index database. */
-export class ThreadMetadata {
+export class ThreadMetadata implements ThreadMetadataStore {
   constructor(private readonly db: Database.Database) {
     db.exec(SCHEMA);
   }
 
   /** What clients stored for the thread (nothing: no Git facts, no Daybreak choice). */
-  get(threadId: string): StoredThreadMetadata {
-    const row = this.#row(threadId);
-    return row === undefined ? { gitInfo: undefined, daybreakEnabled: null } : metadataOf(row);
+  get(threadId: string): Promise<StoredThreadMetadata> {
+    return settle(() => {
+      const row = this.#row(threadId);
+      return row === undefined ? NO_THREAD_METADATA : metadataOf(row);
+    });
   }
 
   /**
    * Applies `patch` in one transaction. Git fields merge one by one over what was stored, or over
    * `recordedGit` (the facts the thread was started with) when no client set any yet.
    */
-  update(threadId: string, patch: ThreadMetadataPatch, recordedGit: ThreadGitFacts | undefined): StoredThreadMetadata {
-    return this.db
-      .transaction(() => {
-        const current = this.#row(threadId);
-        const base = current === undefined ? { gitInfo: undefined, daybreakEnabled: null } : metadataOf(current);
-        let gitInfo = base.gitInfo;
-        if (patch.gitInfo !== undefined) {
-          const from = gitInfo ?? recordedGit ?? { sha: null, branch: null, originUrl: null };
-          gitInfo = {
-            sha: patch.gitInfo.sha === undefined ? from.sha : patch.gitInfo.sha,
-            branch: patch.gitInfo.branch === undefined ? from.branch : patch.gitInfo.branch,
-            originUrl: patch.gitInfo.originUrl === undefined ? from.originUrl : patch.gitInfo.originUrl,
-          };
-        }
-        const next: StoredThreadMetadata = { gitInfo, daybreakEnabled: patch.daybreakEnabled ?? base.daybreakEnabled };
-        this.#write(threadId, next);
-        return next;
-      })
-      .immediate();
+  update(threadId: string, patch: ThreadMetadataPatch, recordedGit: ThreadGitFacts | undefined): Promise<StoredThreadMetadata> {
+    return settle(() =>
+      this.db
+        .transaction(() => {
+          const current = this.#row(threadId);
+          const next = patchThreadMetadata(current === undefined ? NO_THREAD_METADATA : metadataOf(current), patch, recordedGit);
+          this.#write(threadId, next);
+          return next;
+        })
+        .immediate(),
+    );
   }
 
   /** Forgets the thread's metadata (the thread was deleted). */
-  remove(threadId: string): void {
-    this.db.prepare('DELETE FROM thread_metadata WHERE thread_id = ?').run(threadId.toLowerCase());
+  remove(threadId: string): Promise<void> {
+    return settle(() => {
+      this.db.prepare('DELETE FROM thread_metadata WHERE thread_id = ?').run(threadId.toLowerCase());
+    });
   }
 
   #row(threadId: string): Row | undefined {

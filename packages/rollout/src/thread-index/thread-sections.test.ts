@@ -18,10 +18,10 @@ const [A, B, C, D] = [uuidV7(1), uuidV7(2), uuidV7(3), uuidV7(4)];
 const WORK = '01a244fb-81bc-7720-a356-cb15f19863b5';
 const PLAY = '01a244fb-81c0-7980-a80d-307b356b3dae';
 
-const order = (sections: ThreadSections, sectionId: string) => sections.members(sectionId).map((member) => member.threadId);
-const refusal = (work: () => unknown) => {
+const order = async (sections: ThreadSections, sectionId: string) => (await sections.members(sectionId)).map((member) => member.threadId);
+const refusal = async (work: () => Promise<unknown>) => {
   try {
-    work();
+    await work();
   } catch (error) {
     return error instanceof ThreadSectionError ? error.code : error;
   }
@@ -29,11 +29,11 @@ const refusal = (work: () => unknown) => {
 };
 
 describe('ThreadSections', () => {
-  it('has the built-in Pinned section first, then sections by id, paged after an id', () => {
+  it('has the built-in Pinned section first, then sections by id, paged after an id', async () => {
     const sections = index.threadSections;
-    sections.create({ id: PLAY, name: 'Play', appearance: null });
-    sections.create({ id: WORK, name: 'Work', appearance: { icon: 'star', color: null } });
-    expect(sections.list({ limit: 10 })).toEqual({
+    await sections.create({ id: PLAY, name: 'Play', appearance: null });
+    await sections.create({ id: WORK, name: 'Work', appearance: { icon: 'star', color: null } });
+    expect(await sections.list({ limit: 10 })).toEqual({
       sections: [
         { id: PINNED_SECTION_ID, name: 'Pinned', appearance: null },
         { id: WORK, name: 'Work', appearance: { icon: 'star', color: null } },
@@ -41,64 +41,64 @@ describe('ThreadSections', () => {
       ],
       more: false,
     });
-    expect(sections.list({ limit: 1 })).toMatchObject({ sections: [{ id: PINNED_SECTION_ID }], more: true });
-    expect(sections.list({ afterId: WORK, limit: 1 })).toMatchObject({ sections: [{ id: PLAY }], more: false });
+    expect(await sections.list({ limit: 1 })).toMatchObject({ sections: [{ id: PINNED_SECTION_ID }], more: true });
+    expect(await sections.list({ afterId: WORK, limit: 1 })).toMatchObject({ sections: [{ id: PLAY }], more: false });
   });
 
-  it('appends moved threads, puts one before another, keeps entry time within a section and renumbers when there is no gap', () => {
+  it('appends moved threads, puts one before another, keeps entry time within a section and renumbers when there is no gap', async () => {
     const sections = index.threadSections;
-    sections.create({ id: WORK, name: 'Work', appearance: null });
-    sections.move({ threadId: A, sectionId: WORK, nowMs: 1_000 });
-    sections.move({ threadId: B, sectionId: WORK, nowMs: 2_000 });
-    expect(sections.members(WORK).map((member) => member.position)).toEqual([SECTION_POSITION_STEP, 2 * SECTION_POSITION_STEP]);
-    sections.move({ threadId: C, sectionId: WORK, beforeThreadId: A, nowMs: 3_000 });
-    expect(order(sections, WORK)).toEqual([C, A, B]);
-    expect(sections.membership(C)?.position).toBe(SECTION_POSITION_STEP / 2);
+    await sections.create({ id: WORK, name: 'Work', appearance: null });
+    await sections.move({ threadId: A, sectionId: WORK, nowMs: 1_000 });
+    await sections.move({ threadId: B, sectionId: WORK, nowMs: 2_000 });
+    expect((await sections.members(WORK)).map((member) => member.position)).toEqual([SECTION_POSITION_STEP, 2 * SECTION_POSITION_STEP]);
+    await sections.move({ threadId: C, sectionId: WORK, beforeThreadId: A, nowMs: 3_000 });
+    expect(await order(sections, WORK)).toEqual([C, A, B]);
+    expect((await sections.membership(C))?.position).toBe(SECTION_POSITION_STEP / 2);
     // Reordering inside the section keeps when the thread entered it; moving last appends.
-    sections.move({ threadId: A, sectionId: WORK, nowMs: 9_000 });
-    expect(order(sections, WORK)).toEqual([C, B, A]);
-    expect(sections.membership(A)?.enteredAtMs).toBe(1_000);
+    await sections.move({ threadId: A, sectionId: WORK, nowMs: 9_000 });
+    expect(await order(sections, WORK)).toEqual([C, B, A]);
+    expect((await sections.membership(A))?.enteredAtMs).toBe(1_000);
     // Squeeze until two neighbours touch: the section is renumbered and the order still holds.
-    for (let n = 0; n < 25; n += 1) sections.move({ threadId: n % 2 === 0 ? D : A, sectionId: WORK, beforeThreadId: C, nowMs: 10_000 });
-    expect(order(sections, WORK)).toEqual([A, D, C, B]);
-    expect(new Set(sections.members(WORK).map((member) => member.position)).size).toBe(4);
+    for (let n = 0; n < 25; n += 1) await sections.move({ threadId: n % 2 === 0 ? D : A, sectionId: WORK, beforeThreadId: C, nowMs: 10_000 });
+    expect(await order(sections, WORK)).toEqual([A, D, C, B]);
+    expect(new Set((await sections.members(WORK)).map((member) => member.position)).size).toBe(4);
   });
 
-  it('refuses an unknown section, a before-thread outside the section, a move before itself, and edits of Pinned', () => {
+  it('refuses an unknown section, a before-thread outside the section, a move before itself, and edits of Pinned', async () => {
     const sections = index.threadSections;
-    sections.create({ id: WORK, name: 'Work', appearance: null });
-    sections.move({ threadId: A, sectionId: PINNED_SECTION_ID, nowMs: 1 });
-    expect(refusal(() => sections.move({ threadId: B, sectionId: 'nope', nowMs: 1 }))).toBe('SectionNotFound');
-    expect(refusal(() => sections.move({ threadId: B, sectionId: WORK, beforeThreadId: A, nowMs: 1 }))).toBe('BeforeThreadNotInSection');
-    expect(refusal(() => sections.move({ threadId: B, sectionId: WORK, beforeThreadId: B, nowMs: 1 }))).toBe('MovedBeforeItself');
-    expect(refusal(() => sections.update(PINNED_SECTION_ID, 'Mine', undefined))).toBe('BuiltInSection');
-    expect(refusal(() => sections.delete(PINNED_SECTION_ID))).toBe('BuiltInSection');
-    expect(refusal(() => sections.update('nope', 'x', undefined))).toBe('SectionNotFound');
-    expect(sections.membership(B)).toBeUndefined();
+    await sections.create({ id: WORK, name: 'Work', appearance: null });
+    await sections.move({ threadId: A, sectionId: PINNED_SECTION_ID, nowMs: 1 });
+    expect(await refusal(() => sections.move({ threadId: B, sectionId: 'nope', nowMs: 1 }))).toBe('SectionNotFound');
+    expect(await refusal(() => sections.move({ threadId: B, sectionId: WORK, beforeThreadId: A, nowMs: 1 }))).toBe('BeforeThreadNotInSection');
+    expect(await refusal(() => sections.move({ threadId: B, sectionId: WORK, beforeThreadId: B, nowMs: 1 }))).toBe('MovedBeforeItself');
+    expect(await refusal(() => sections.update(PINNED_SECTION_ID, 'Mine', undefined))).toBe('BuiltInSection');
+    expect(await refusal(() => sections.delete(PINNED_SECTION_ID))).toBe('BuiltInSection');
+    expect(await refusal(() => sections.update('nope', 'x', undefined))).toBe('SectionNotFound');
+    expect(await sections.membership(B)).toBeUndefined();
   });
 
-  it('updates keep or replace the appearance; deleting a section unfiles its threads; moving to null unfiles one', () => {
+  it('updates keep or replace the appearance; deleting a section unfiles its threads; moving to null unfiles one', async () => {
     const sections = index.threadSections;
-    sections.create({ id: WORK, name: 'Work', appearance: { icon: 'i', color: 'red' } });
-    expect(sections.update(WORK, 'Play', undefined)).toEqual({ id: WORK, name: 'Play', appearance: { icon: 'i', color: 'red' } });
-    expect(sections.update(WORK, 'Play', null)).toEqual({ id: WORK, name: 'Play', appearance: null });
-    sections.move({ threadId: A, sectionId: WORK, nowMs: 1 });
-    sections.move({ threadId: B, sectionId: WORK, nowMs: 1 });
-    sections.move({ threadId: B, sectionId: null, nowMs: 2 });
-    expect(sections.sectionOf(B)).toBeUndefined();
-    expect(sections.sectionOf(A)).toEqual({ section: { id: WORK, name: 'Play', appearance: null }, enteredAtMs: 1 });
-    sections.delete(WORK);
-    expect(sections.get(WORK)).toBeUndefined();
-    expect(sections.membership(A)).toBeUndefined();
+    await sections.create({ id: WORK, name: 'Work', appearance: { icon: 'i', color: 'red' } });
+    expect(await sections.update(WORK, 'Play', undefined)).toEqual({ id: WORK, name: 'Play', appearance: { icon: 'i', color: 'red' } });
+    expect(await sections.update(WORK, 'Play', null)).toEqual({ id: WORK, name: 'Play', appearance: null });
+    await sections.move({ threadId: A, sectionId: WORK, nowMs: 1 });
+    await sections.move({ threadId: B, sectionId: WORK, nowMs: 1 });
+    await sections.move({ threadId: B, sectionId: null, nowMs: 2 });
+    expect(await sections.sectionOf(B)).toBeUndefined();
+    expect(await sections.sectionOf(A)).toEqual({ section: { id: WORK, name: 'Play', appearance: null }, enteredAtMs: 1 });
+    await sections.delete(WORK);
+    expect(await sections.get(WORK)).toBeUndefined();
+    expect(await sections.membership(A)).toBeUndefined();
   });
 
-  it('keeps sections and places across a reopen', () => {
-    index.threadSections.create({ id: WORK, name: 'Work', appearance: { icon: null, color: 'blue' } });
-    index.threadSections.move({ threadId: A, sectionId: WORK, nowMs: 42_000 });
+  it('keeps sections and places across a reopen', async () => {
+    await index.threadSections.create({ id: WORK, name: 'Work', appearance: { icon: null, color: 'blue' } });
+    await index.threadSections.move({ threadId: A, sectionId: WORK, nowMs: 42_000 });
     index.close();
     index = ThreadIndex.open(home.home);
-    expect(index.threadSections.get(WORK)).toEqual({ id: WORK, name: 'Work', appearance: { icon: null, color: 'blue' } });
-    expect(index.threadSections.membership(A)).toEqual({ threadId: A, sectionId: WORK, position: SECTION_POSITION_STEP, enteredAtMs: 42_000 });
-    expect(index.threadSections.list({ limit: 10 }).sections.map((section) => section.id)).toEqual([PINNED_SECTION_ID, WORK]);
+    expect(await index.threadSections.get(WORK)).toEqual({ id: WORK, name: 'Work', appearance: { icon: null, color: 'blue' } });
+    expect(await index.threadSections.membership(A)).toEqual({ threadId: A, sectionId: WORK, position: SECTION_POSITION_STEP, enteredAtMs: 42_000 });
+    expect((await index.threadSections.list({ limit: 10 })).sections.map((section) => section.id)).toEqual([PINNED_SECTION_ID, WORK]);
   });
 });

@@ -2,6 +2,7 @@
 // each thread in at most one, ordered by a position inside it. Kept in the index database beside the
 // read receipts and, like them, never rebuilt from the files (Codex keeps these in `state_5.sqlite`).
 import type Database from 'better-sqlite3';
+import { settle } from './settle.js';
 
 /** The built-in section every home has: listed first, never renamed or deleted (Codex's id). */
 export const PINNED_SECTION_ID = '01984de2-8f74-7c91-a3b2-5c5e937cf318';
@@ -52,6 +53,34 @@ export interface ThreadSectionMove {
   readonly nowMs: number;
 }
 
+/** The sections clients file threads into, kept beside the threads (SQLite here; PostgreSQL in `@skein/thread-store-postgres`). */
+export interface ThreadSectionStore {
+  /** Sections in id order (the built-in one first: its id is older than any made since), after `afterId`. */
+  list(options: { readonly afterId?: string | undefined; readonly limit: number }): Promise<{ readonly sections: ThreadSection[]; readonly more: boolean }>;
+  /** A section by id. */
+  get(sectionId: string): Promise<ThreadSection | undefined>;
+  /** Stores a new section. */
+  create(section: ThreadSection): Promise<ThreadSection>;
+  /** Renames a section and, unless `appearance` is undefined, replaces its appearance. Throws `SectionNotFound` / `BuiltInSection`. */
+  update(sectionId: string, name: string, appearance: ThreadSectionAppearance | null | undefined): Promise<ThreadSection>;
+  /** Deletes a section; the threads in it are then in none. Throws `SectionNotFound` / `BuiltInSection`. */
+  delete(sectionId: string): Promise<void>;
+  /**
+   * Files a thread: last in its section, or just before `beforeThreadId` (which must be in it). A
+   * thread that stays in its section keeps its `enteredAtMs`. Throws `SectionNotFound`,
+   * `BeforeThreadNotInSection` or `MovedBeforeItself`. Undefined when moved out of any section.
+   */
+  move(move: ThreadSectionMove): Promise<ThreadSectionMembership | undefined>;
+  /** Where a thread is filed, if anywhere. */
+  membership(threadId: string): Promise<ThreadSectionMembership | undefined>;
+  /** The section a thread is filed in, with when it entered it. */
+  sectionOf(threadId: string): Promise<{ readonly section: ThreadSection; readonly enteredAtMs: number } | undefined>;
+  /** The threads filed in a section, by position. */
+  members(sectionId: string): Promise<ThreadSectionMembership[]>;
+  /** Takes a thread out of its section (it was moved out, or deleted). */
+  removeThread(threadId: string): Promise<void>;
+}
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS thread_sections (
   id TEXT PRIMARY KEY,
@@ -86,54 +115,66 @@ interface MemberRow {
 }
 
 /** The sections of one index database and the threads filed in them. */
-export class ThreadSections {
+export class ThreadSections implements ThreadSectionStore {
   constructor(private readonly db: Database.Database) {
     db.exec(SCHEMA);
   }
 
   /** Sections in id order (the built-in one first: its id is older than any made since), after `afterId`. */
-  list(options: { readonly afterId?: string | undefined; readonly limit: number }): { readonly sections: ThreadSection[]; readonly more: boolean } {
-    const rows = this.db
-      .prepare('SELECT * FROM thread_sections WHERE id > @after ORDER BY id LIMIT @limit')
-      .all({ after: options.afterId ?? '', limit: options.limit + 1 }) as SectionRow[];
-    return { sections: rows.slice(0, options.limit).map(sectionOf), more: rows.length > options.limit };
+  list(options: { readonly afterId?: string | undefined; readonly limit: number }): Promise<{ readonly sections: ThreadSection[]; readonly more: boolean }> {
+    return settle(() => {
+      const rows = this.db
+        .prepare('SELECT * FROM thread_sections WHERE id > @after ORDER BY id LIMIT @limit')
+        .all({ after: options.afterId ?? '', limit: options.limit + 1 }) as SectionRow[];
+      return { sections: rows.slice(0, options.limit).map(sectionOf), more: rows.length > options.limit };
+    });
   }
 
   /** A section by id. */
-  get(sectionId: string): ThreadSection | undefined {
+  get(sectionId: string): Promise<ThreadSection | undefined> {
+    return settle(() => this.#get(sectionId));
+  }
+
+  #get(sectionId: string): ThreadSection | undefined {
     const row = this.db.prepare('SELECT * FROM thread_sections WHERE id = ?').get(sectionId) as SectionRow | undefined;
     return row === undefined ? undefined : sectionOf(row);
   }
 
   /** Stores a new section. */
-  create(section: ThreadSection): ThreadSection {
-    this.db.prepare('INSERT INTO thread_sections (id, name, appearance_set, icon, color) VALUES (@id, @name, @appearance_set, @icon, @color)').run(rowOf(section));
-    return section;
+  create(section: ThreadSection): Promise<ThreadSection> {
+    return settle(() => {
+      this.db.prepare('INSERT INTO thread_sections (id, name, appearance_set, icon, color) VALUES (@id, @name, @appearance_set, @icon, @color)').run(rowOf(section));
+      return section;
+    });
   }
 
   /** Renames a section and, unless `appearance` is undefined, replaces its appearance. Throws `SectionNotFound` / `BuiltInSection`. */
-  update(sectionId: string, name: string, appearance: ThreadSectionAppearance | null | undefined): ThreadSection {
-    return this.db
-      .transaction(() => {
-        const current = this.#require(sectionId);
-        if (current.id === PINNED_SECTION_ID) throw new ThreadSectionError('BuiltInSection', 'the built-in section cannot be renamed');
-        const next: ThreadSection = { id: current.id, name, appearance: appearance === undefined ? current.appearance : appearance };
-        this.db.prepare('UPDATE thread_sections SET name = @name, appearance_set = @appearance_set, icon = @icon, color = @color WHERE id = @id').run(rowOf(next));
-        return next;
-      })
-      .immediate();
+  update(sectionId: string, name: string, appearance: ThreadSectionAppearance | null | undefined): Promise<ThreadSection> {
+    return settle(() =>
+      this.db
+        .transaction(() => {
+          const current = this.#require(sectionId);
+          if (current.id === PINNED_SECTION_ID) throw new ThreadSectionError('BuiltInSection', 'the built-in section cannot be renamed');
+          const next: ThreadSection = { id: current.id, name, appearance: appearance === undefined ? current.appearance : appearance };
+          this.db.prepare('UPDATE thread_sections SET name = @name, appearance_set = @appearance_set, icon = @icon, color = @color WHERE id = @id').run(rowOf(next));
+          return next;
+        })
+        .immediate(),
+    );
   }
 
   /** Deletes a section; the threads in it are then in none. Throws `SectionNotFound` / `BuiltInSection`. */
-  delete(sectionId: string): void {
-    this.db
-      .transaction(() => {
-        const current = this.#require(sectionId);
-        if (current.id === PINNED_SECTION_ID) throw new ThreadSectionError('BuiltInSection', 'the built-in section cannot be deleted');
-        this.db.prepare('DELETE FROM thread_section_members WHERE section_id = ?').run(sectionId);
-        this.db.prepare('DELETE FROM thread_sections WHERE id = ?').run(sectionId);
-      })
-      .immediate();
+  delete(sectionId: string): Promise<void> {
+    return settle(() =>
+      this.db
+        .transaction(() => {
+          const current = this.#require(sectionId);
+          if (current.id === PINNED_SECTION_ID) throw new ThreadSectionError('BuiltInSection', 'the built-in section cannot be deleted');
+          this.db.prepare('DELETE FROM thread_section_members WHERE section_id = ?').run(sectionId);
+          this.db.prepare('DELETE FROM thread_sections WHERE id = ?').run(sectionId);
+        })
+        .immediate(),
+    );
   }
 
   /**
@@ -141,64 +182,80 @@ export class ThreadSections {
    * thread that stays in its section keeps its `enteredAtMs`. Throws `SectionNotFound`,
    * `BeforeThreadNotInSection` or `MovedBeforeItself`.
    */
-  move(move: ThreadSectionMove): ThreadSectionMembership | undefined {
+  move(move: ThreadSectionMove): Promise<ThreadSectionMembership | undefined> {
     const threadId = move.threadId.toLowerCase();
     const before = move.beforeThreadId === undefined || move.beforeThreadId === null ? undefined : move.beforeThreadId.toLowerCase();
-    return this.db
-      .transaction((): ThreadSectionMembership | undefined => {
-        if (move.sectionId === null) {
-          this.removeThread(threadId);
-          return undefined;
-        }
-        const sectionId = this.#require(move.sectionId).id;
-        if (before === threadId) throw new ThreadSectionError('MovedBeforeItself', `thread ${threadId} cannot be moved before itself`);
-        const current = this.membership(threadId);
-        let position: number;
-        if (before === undefined) {
-          position = this.#lastPosition(sectionId, threadId) + SECTION_POSITION_STEP;
-        } else {
-          const anchor = this.membership(before);
-          if (anchor === undefined || anchor.sectionId !== sectionId) throw new ThreadSectionError('BeforeThreadNotInSection', `thread ${before} is not in section ${sectionId}`);
-          position = this.#positionBefore(sectionId, threadId, anchor);
-        }
-        const enteredAtMs = current !== undefined && current.sectionId === sectionId ? current.enteredAtMs : move.nowMs;
-        const membership: ThreadSectionMembership = { threadId, sectionId, position, enteredAtMs };
-        this.db
-          .prepare(
-            `INSERT INTO thread_section_members (thread_id, section_id, position, entered_ms) VALUES (@thread_id, @section_id, @position, @entered_ms)
-             ON CONFLICT(thread_id) DO UPDATE SET section_id = excluded.section_id, position = excluded.position, entered_ms = excluded.entered_ms`,
-          )
-          .run({ thread_id: threadId, section_id: sectionId, position, entered_ms: enteredAtMs });
-        return membership;
-      })
-      .immediate();
+    return settle(() =>
+      this.db
+        .transaction((): ThreadSectionMembership | undefined => {
+          if (move.sectionId === null) {
+            this.#removeThread(threadId);
+            return undefined;
+          }
+          const sectionId = this.#require(move.sectionId).id;
+          if (before === threadId) throw new ThreadSectionError('MovedBeforeItself', `thread ${threadId} cannot be moved before itself`);
+          const current = this.#membership(threadId);
+          let position: number;
+          if (before === undefined) {
+            position = this.#lastPosition(sectionId, threadId) + SECTION_POSITION_STEP;
+          } else {
+            const anchor = this.#membership(before);
+            if (anchor === undefined || anchor.sectionId !== sectionId) throw new ThreadSectionError('BeforeThreadNotInSection', `thread ${before} is not in section ${sectionId}`);
+            position = this.#positionBefore(sectionId, threadId, anchor);
+          }
+          const enteredAtMs = current !== undefined && current.sectionId === sectionId ? current.enteredAtMs : move.nowMs;
+          const membership: ThreadSectionMembership = { threadId, sectionId, position, enteredAtMs };
+          this.db
+            .prepare(
+              `INSERT INTO thread_section_members (thread_id, section_id, position, entered_ms) VALUES (@thread_id, @section_id, @position, @entered_ms)
+               ON CONFLICT(thread_id) DO UPDATE SET section_id = excluded.section_id, position = excluded.position, entered_ms = excluded.entered_ms`,
+            )
+            .run({ thread_id: threadId, section_id: sectionId, position, entered_ms: enteredAtMs });
+          return membership;
+        })
+        .immediate(),
+    );
   }
 
   /** Where a thread is filed, if anywhere. */
-  membership(threadId: string): ThreadSectionMembership | undefined {
+  membership(threadId: string): Promise<ThreadSectionMembership | undefined> {
+    return settle(() => this.#membership(threadId));
+  }
+
+  #membership(threadId: string): ThreadSectionMembership | undefined {
     const row = this.db.prepare('SELECT * FROM thread_section_members WHERE thread_id = ?').get(threadId.toLowerCase()) as MemberRow | undefined;
     return row === undefined ? undefined : membershipOf(row);
   }
 
   /** The section a thread is filed in, with when it entered it. */
-  sectionOf(threadId: string): { readonly section: ThreadSection; readonly enteredAtMs: number } | undefined {
-    const membership = this.membership(threadId);
-    const section = membership === undefined ? undefined : this.get(membership.sectionId);
-    return membership === undefined || section === undefined ? undefined : { section, enteredAtMs: membership.enteredAtMs };
+  sectionOf(threadId: string): Promise<{ readonly section: ThreadSection; readonly enteredAtMs: number } | undefined> {
+    return settle(() => {
+      const membership = this.#membership(threadId);
+      const section = membership === undefined ? undefined : this.#get(membership.sectionId);
+      return membership === undefined || section === undefined ? undefined : { section, enteredAtMs: membership.enteredAtMs };
+    });
   }
 
   /** The threads filed in a section, by position. */
-  members(sectionId: string): ThreadSectionMembership[] {
+  members(sectionId: string): Promise<ThreadSectionMembership[]> {
+    return settle(() => this.#members(sectionId));
+  }
+
+  #members(sectionId: string): ThreadSectionMembership[] {
     return (this.db.prepare('SELECT * FROM thread_section_members WHERE section_id = ? ORDER BY position, thread_id').all(sectionId) as MemberRow[]).map(membershipOf);
   }
 
   /** Takes a thread out of its section (it was moved out, or deleted). */
-  removeThread(threadId: string): void {
+  removeThread(threadId: string): Promise<void> {
+    return settle(() => this.#removeThread(threadId));
+  }
+
+  #removeThread(threadId: string): void {
     this.db.prepare('DELETE FROM thread_section_members WHERE thread_id = ?').run(threadId.toLowerCase());
   }
 
   #require(sectionId: string): ThreadSection {
-    const section = this.get(sectionId);
+    const section = this.#get(sectionId);
     if (section === undefined) throw new ThreadSectionError('SectionNotFound', `section ${sectionId} does not exist`);
     return section;
   }
@@ -217,7 +274,7 @@ export class ThreadSections {
     const low = previous.previous ?? 0;
     if (anchor.position - low >= 2) return Math.floor((low + anchor.position) / 2);
     // No room: spread the others out again (the moving thread's own place is about to change).
-    const others = this.members(sectionId).filter((member) => member.threadId !== moving);
+    const others = this.#members(sectionId).filter((member) => member.threadId !== moving);
     const renumber = this.db.prepare('UPDATE thread_section_members SET position = ? WHERE thread_id = ?');
     let anchorPosition = anchor.position;
     others.forEach((member, index) => {

@@ -254,6 +254,11 @@ export class RolloutWriter {
     await this.enqueueWrite(true);
   }
 
+  /** Resolves once every append so far reached the OS (an append resolves only then, so this waits for those in flight). */
+  async written(): Promise<void> {
+    await this.chain;
+  }
+
   /** Flushes (fsync unless `durability` is `none`), closes the file and releases the writer lock. Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
