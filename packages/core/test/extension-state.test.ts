@@ -27,7 +27,7 @@ beforeEach(async () => {
   server = await startMockResponsesServer();
 });
 afterEach(async () => {
-  for (const store of stores.splice(0)) store.close();
+  for (const store of stores.splice(0)) await store.close();
   try {
     await server.close();
   } finally {

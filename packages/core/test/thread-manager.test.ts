@@ -25,7 +25,7 @@ beforeEach(async () => {
   server = await startMockResponsesServer();
 });
 afterEach(async () => {
-  for (const store of stores.splice(0)) store.close();
+  for (const store of stores.splice(0)) await store.close();
   // Closing verifies the mock model: no unexpected request, no unused response.
   try {
     await server.close();

@@ -67,12 +67,8 @@ async function manyThreads(store: ThreadStore): Promise<void> {
       JSON.stringify({ timestamp, type: 'session_meta', payload: { ...meta, id, session_id: id, timestamp } }),
       ...turnItems(index).slice(0, 3).map((item) => JSON.stringify({ timestamp, ...item })),
     ];
-    await store.importRollout(await readImportedRollout(toAsync(lines), `thread ${index}`));
+    await store.importRollout(await readImportedRollout(lines, `thread ${index}`));
   }
-}
-
-async function* toAsync(lines: readonly string[]): AsyncIterable<string> {
-  yield* lines;
 }
 
 async function listTimes(store: ThreadStore): Promise<{ first: number[]; walk: number }> {

@@ -152,7 +152,7 @@ async function measure(mode: (typeof MODES)[number]): Promise<void> {
     server.verify();
   } finally {
     await processes.close();
-    store.close();
+    await store.close();
     await server.close();
   }
   const overhead = samples.toolTurn.map((tool, index) => tool - samples.plainTurn[index]! - samples.directSpawn[index]!);

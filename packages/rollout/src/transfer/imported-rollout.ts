@@ -13,7 +13,7 @@ export interface ImportedRollout {
 }
 
 /** Checks the lines of a JSONL rollout (blank lines skipped); throws `CorruptLine` or `MissingSessionMeta` naming the line. */
-export async function readImportedRollout(source: AsyncIterable<string>, where: string): Promise<ImportedRollout> {
+export async function readImportedRollout(source: AsyncIterable<string> | Iterable<string>, where: string): Promise<ImportedRollout> {
   const texts: string[] = [];
   const lines: RolloutLine[] = [];
   let lineNumber = 0;
