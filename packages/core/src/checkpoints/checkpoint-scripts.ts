@@ -69,7 +69,9 @@ fi
 ${LOCATE}
 export GIT_INDEX_FILE="$tmp/index"
 # The user's index only lends its file stats (unchanged files are not hashed again); it is copied, never written.
-if [ -f "$gitdir/index" ]; then cp "$gitdir/index" "$GIT_INDEX_FILE" || exit 1; fi
+# Its time is kept (-p): git re-reads a file changed in the same second the index was written only
+# when it can tell (racy git), and a copy stamped now would hide a same-size edit from the snapshot.
+if [ -f "$gitdir/index" ]; then cp -p "$gitdir/index" "$GIT_INDEX_FILE" || exit 1; fi
 max=$SKEIN_CP_MAX_BYTES; maxdir=$SKEIN_CP_MAX_DIR_FILES
 # Untracked (and, with -i, ignored) entries, folders collapsed, sorted into "$tmp/kept.$1" and "$tmp/skipped.$1".
 survey() {
