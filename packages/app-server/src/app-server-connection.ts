@@ -17,6 +17,7 @@ import {
 import type { z } from 'zod';
 import { AppServerRequestError, ServerRequestError } from './app-server-error.js';
 import type { ClientConnection, MethodContext, MethodTable } from './method.js';
+import { SharedParams, notificationText } from './shared-params.js';
 import type { ServerRequestAnswer } from './threads/thread-server-requests.js';
 import { parseUuid } from './threads/thread-id.js';
 import { invalidParamsMessage, toJsonRpcError } from './to-json-rpc-error.js';
@@ -184,9 +185,11 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
     return this.#queue.drain();
   }
 
-  notify(method: string, params: unknown): void {
+  /** Sends a notification; `shared` carries its params already serialised when several clients get it (a broadcast). */
+  notify(method: string, params: unknown, shared?: SharedParams): void {
     if (this.#disposed || this.#initializeParams === undefined || this.#optOut.has(method)) return;
-    this.send({ method, params, emittedAtMs: this.setup.now() }, 'notification');
+    if (!this.admits('notification')) return;
+    this.channel.send(notificationText(method, shared ?? new SharedParams(params), this.setup.now()));
   }
 
   request(method: string, params: unknown, options: { readonly onSent?: (requestId: number) => void; readonly signal?: AbortSignal } = {}): Promise<unknown> {
@@ -325,14 +328,18 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
     this.send({ error, id }, 'response');
   }
 
+  private send(message: object, kind: 'response' | 'request'): void {
+    if (this.admits(kind)) this.channel.send(JSON.stringify(message));
+  }
+
   /**
-   * Sends `message`, unless the client has left more than `maxOutboundBufferedBytes` unread behind
-   * what is being written. Then, as Codex does with a full outbound queue, a client the transport can
-   * drop (WebSocket) is disconnected, whatever the message; a stdio client cannot be, so it loses
-   * notifications only, and answers and requests wait in the pipe's buffer.
+   * Whether a message may be sent: not when the client has left more than `maxOutboundBufferedBytes`
+   * unread behind what is being written. Then, as Codex does with a full outbound queue, a client the
+   * transport can drop (WebSocket) is disconnected, whatever the message; a stdio client cannot be,
+   * so it loses notifications only, and answers and requests wait in the pipe's buffer.
    */
-  private send(message: object, kind: 'notification' | 'response' | 'request'): void {
-    if (this.#disposed || this.#hungUp) return;
+  private admits(kind: 'notification' | 'response' | 'request'): boolean {
+    if (this.#disposed || this.#hungUp) return false;
     if (this.channel.bufferedBytes > this.setup.maxOutboundBufferedBytes) {
       const { disconnect } = this.channel;
       if (disconnect !== undefined) {
@@ -340,17 +347,17 @@ export class AppServerConnection implements ClientConnection, JsonRpcServiceConn
         // Codex's words, so logs and alerts written for Codex match.
         this.setup.log(`disconnecting slow connection after outbound queue filled: ConnectionId(${this.id})`);
         disconnect();
-        return;
+        return false;
       }
       if (kind === 'notification') {
         this.#droppedNotifications += 1;
         if (!this.#dropping) this.setup.log(`connection ${this.id}: dropping notifications while the client leaves over ${this.setup.maxOutboundBufferedBytes} bytes unread`);
         this.#dropping = true;
-        return;
+        return false;
       }
     }
     if (kind === 'notification') this.#dropping = false;
-    this.channel.send(JSON.stringify(message));
+    return true;
   }
 }
 

@@ -26,6 +26,7 @@ import { AppServerRequestError } from './app-server-error.js';
 import { StandaloneProcesses } from './processes/connection-processes.js';
 import { ThreadHub, type ThreadHubOptions, type ThreadHubServer } from './threads/thread-hub.js';
 import { ThreadServerRequests } from './threads/thread-server-requests.js';
+import { SharedParams } from './shared-params.js';
 import { ThreadSubscriptions } from './thread-subscriptions.js';
 import { platformInfo } from './platform-info.js';
 import { localUserAgentHost, userAgent, type UserAgentHost } from '@skein/core';
@@ -222,7 +223,8 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
 
   /** Sends a notification to every initialized client. */
   broadcastToAll(method: string, params: unknown): void {
-    for (const connection of this.#connections) connection.notify(method, params);
+    const shared = new SharedParams(params);
+    for (const connection of this.#connections) connection.notify(method, params, shared);
   }
 
   connect(channel: MessageChannel): AppServerConnection {

@@ -1,10 +1,12 @@
 // Which connections follow which threads, so a thread's notifications reach exactly its subscribers.
 // The thread methods fill the sets; a disconnect empties the client's memberships.
+import { SharedParams } from './shared-params.js';
 
 /** Something that can be subscribed to a thread (a connection). */
 export interface ThreadSubscriber {
   readonly id: number;
-  notify(method: string, params: unknown): void;
+  /** `shared` is `params` serialised once for all the subscribers a broadcast reaches. */
+  notify(method: string, params: unknown, shared?: SharedParams): void;
 }
 
 /** Subscription sets keyed by thread id. */
@@ -56,7 +58,8 @@ export class ThreadSubscriptions {
   /** Sends a notification to every subscriber of `threadId`; returns how many it was sent to. */
   broadcast(threadId: string, method: string, params: unknown): number {
     const subscribers = this.subscribers(threadId);
-    for (const subscriber of subscribers) subscriber.notify(method, params);
+    const shared = new SharedParams(params);
+    for (const subscriber of subscribers) subscriber.notify(method, params, shared);
     return subscribers.length;
   }
 }

@@ -2,6 +2,7 @@
 // both servers share (no browser origins, no unauthenticated listener off loopback, optional
 // bearer-token auth on the upgrade: capability token or signed JWT), and heartbeats so a vanished client is noticed and torn down.
 // A service may also hang up on a client itself (one that stopped reading) through its channel.
+// The frames a client is sent in one turn of the event loop go out in one write (write-coalescing.ts).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { JsonRpcErrorCode } from '@skein/protocol/executor';
@@ -12,6 +13,7 @@ import { HARD_FRAME_FACTOR, HEARTBEAT_INTERVAL_MS } from './limits.js';
 import { checkListenerExposure, type WebSocketAddress } from './listen-address.js';
 import { OutboundBacklog } from './outbound-backlog.js';
 import { UNKNOWN_REQUEST_ID } from './request-id.js';
+import { coalesceWrites } from './write-coalescing.js';
 
 /** Options of {@link listenWebSocket}. */
 export interface WebSocketListenerOptions<C extends JsonRpcServiceConnection = JsonRpcServiceConnection> extends WebSocketAddress {
@@ -82,19 +84,24 @@ export async function listenWebSocket<C extends JsonRpcServiceConnection>(option
     // keeps a web page from reaching a server bound to this machine (cross-site WebSocket hijacking).
     if (request.headers.origin !== undefined) return refuse(socket, '403 Forbidden', 'websocket upgrades from a browser (with an `Origin` header) are refused');
     const auth = options.auth;
-    if (auth === undefined) return wss.handleUpgrade(request, socket, head, (ws) => attach(ws));
+    if (auth === undefined) return wss.handleUpgrade(request, socket, head, (ws) => attach(ws, socket));
     void auth.refusal(request.headers.authorization).then(
-      (refusal) => (refusal === undefined ? wss.handleUpgrade(request, socket, head, (ws) => attach(ws)) : refuse(socket, '401 Unauthorized', refusal)),
+      (refusal) => (refusal === undefined ? wss.handleUpgrade(request, socket, head, (ws) => attach(ws, socket)) : refuse(socket, '401 Unauthorized', refusal)),
       () => refuse(socket, '401 Unauthorized', 'websocket bearer token could not be checked'),
     );
   });
 
-  const attach = (ws: WebSocket): void => {
+  /** `socket` is the one `ws` was made on: frames are coalesced on it, below the WebSocket layer. */
+  const attach = (ws: WebSocket, socket: Socket): void => {
     sockets.add(ws);
     alive.add(ws);
     const backlog = new OutboundBacklog();
+    const hold = coalesceWrites(socket);
     const connection = server.connect({
-      send: (text) => ws.send(text, backlog.add(Buffer.byteLength(text))),
+      send: (text) => {
+        hold();
+        ws.send(text, backlog.add(Buffer.byteLength(text)));
+      },
       get bufferedBytes() {
         return backlog.waitingBytes;
       },

@@ -57,6 +57,28 @@ describe('httpPost', () => {
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  it('hands a socket whose body was read back to the pool, where a later abort of its request cannot reach it', async () => {
+    let connections = 0;
+    const base = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.end('data: done\n\n');
+    });
+    server!.on('connection', () => (connections += 1));
+    const controllers: AbortController[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      const controller = new AbortController();
+      controllers.push(controller);
+      const answer = await httpPost(new URL(base), { method: 'POST', headers: {}, body: '', signal: controller.signal });
+      const reader = answer.bodyReader!();
+      while ((await reader.next()) !== undefined);
+      reader.stop();
+      await new Promise((resolve) => setImmediate(resolve));
+      // The turn ends and its signal fires: the pooled socket must survive it for the next request.
+      controller.abort();
+    }
+    expect(connections).toBe(1);
+  });
+
   it('refuses a scheme other than http and https', async () => {
     await expect(httpPost(new URL('ftp://example.com/'), { method: 'POST', headers: {}, body: '' })).rejects.toThrow('unsupported URL scheme ftp:');
   });

@@ -38,13 +38,38 @@ export const ServerEvent = lazySchema(() => z.discriminatedUnion('type', [
 ]));
 export type ServerEvent = z.infer<typeof ServerEvent>;
 
-// Read from the schema on the first event, so loading this module does not build it.
-let knownServerEvents: ReadonlySet<string> | undefined;
+// Each event type's own schema, read from the union on the first event, so loading this module does not build it.
+let schemaOfType: ReadonlyMap<string, z.ZodType<ServerEvent>> | undefined;
+
+function eventSchemas(): ReadonlyMap<string, z.ZodType<ServerEvent>> {
+  schemaOfType ??= new Map(ServerEvent.options.map((option) => [option.shape.type.value, option]));
+  return schemaOfType;
+}
 
 /** Whether `type` is one of the server event types above; anything else is ignored. */
 export function isKnownServerEvent(type: string): boolean {
-  knownServerEvents ??= new Set(ServerEvent.options.map((option) => option.shape.type.value));
-  return knownServerEvents.has(type);
+  return eventSchemas().has(type);
+}
+
+const TEXT_DELTA_TYPES: ReadonlySet<string> = new Set(['response.output_text.delta', 'response.reasoning_summary_text.delta', 'response.reasoning_text.delta']);
+
+/**
+ * `json` (an SSE event's data, whose `type` or SSE event name is `type`) checked as that server
+ * event; `undefined` for a type this client ignores. Same result as `ServerEvent.safeParse`, for
+ * less: a text delta, most of a stream, needs only its two strings checked, and any other event
+ * only its own schema. A failure is reported by the union, so its message is the union's.
+ */
+export function parseServerEvent(type: string, json: unknown): z.ZodSafeParseResult<ServerEvent> | undefined {
+  const schema = eventSchemas().get(type);
+  if (schema === undefined) return undefined;
+  const event = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : undefined;
+  if (event?.type === type) {
+    // A delta's schema is `type` plus two strings, other fields kept as they are: checked by hand, it is the same test.
+    if (TEXT_DELTA_TYPES.has(type) && typeof event.item_id === 'string' && typeof event.delta === 'string') return { success: true, data: json as ServerEvent };
+    const parsed = schema.safeParse(json);
+    if (parsed.success) return parsed;
+  }
+  return ServerEvent.safeParse(json);
 }
 
 /**

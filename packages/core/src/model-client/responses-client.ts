@@ -2,12 +2,13 @@
 // retries with backoff for failed requests and for streams cut before `response.completed`, and an
 // idle timeout. Failures surface as typed ModelErrors.
 import { OPENAI_PROVIDER_ID, type ModelProviderInfo } from '@skein/config';
-import type { ReadableStreamDefaultReader, ReadableStreamReadResult } from 'node:stream/web';
-import type { EventSourceMessage } from 'eventsource-parser/stream';
+import type { EventSourceMessage } from 'eventsource-parser';
+import { webBodyReader } from './body-reader.js';
 import { httpPost, type ModelHttpPost, type ModelHttpResponse } from './http-post.js';
 import { ModelError, classifyApiError } from './model-error.js';
-import { ServerEvent, isKnownServerEvent, safetyBufferingOf, type ResponseEvent } from './response-event.js';
+import { parseServerEvent, safetyBufferingOf, type ResponseEvent } from './response-event.js';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry-policy.js';
+import { readSseMessages } from './sse-reader.js';
 
 /** Capabilities the client needs, injected so tests control time and the network. */
 export interface ResponsesClientOptions {
@@ -168,24 +169,20 @@ export class ResponsesClient {
   }
 
   async *#read(response: ModelHttpResponse, signal: AbortSignal | undefined): AsyncGenerator<ResponseEvent> {
-    if (response.body === null) throw new ModelError('StreamDisconnected', 'the provider answered without a body');
-    // Imported with the first response: its module extends TransformStream, whose load a server's
-    // start need not wait for (issue #18).
-    const { EventSourceParserStream } = await import('eventsource-parser/stream');
-    const reader = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
+    // node:http's body is read as it comes; `body` (a web stream) only when that is all there is.
+    const body = response.bodyReader?.() ?? (response.body === null ? undefined : webBodyReader(response.body));
+    if (body === undefined) throw new ModelError('StreamDisconnected', 'the provider answered without a body');
     const context: StreamContext = { fasterModel: nonEmpty(response.headers.get(SAFETY_BUFFERING_FASTER_MODEL_HEADER) ?? undefined) };
-    try {
-      for (;;) {
-        const next = await readWithin(reader, this.#provider.streamIdleTimeoutMs, signal);
-        if (next.done) throw new ModelError('StreamDisconnected', 'the stream ended before response.completed');
-        const event = toResponseEvent(next.value, context);
+    for await (const messages of readSseMessages(body, this.#provider.streamIdleTimeoutMs)) {
+      for (const message of messages) {
+        if (signal?.aborted === true) throw new ModelError('Aborted', 'the request was cancelled');
+        const event = toResponseEvent(message, context);
         if (event === undefined) continue;
         yield event;
         if (event.type === 'completed') return;
       }
-    } finally {
-      await reader.cancel().catch(() => undefined);
     }
+    throw new ModelError('StreamDisconnected', 'the stream ended before response.completed');
   }
 }
 
@@ -204,8 +201,9 @@ function toResponseEvent(message: EventSourceMessage, context: StreamContext): R
     throw new ModelError('StreamDisconnected', `the provider sent an SSE event that is not JSON: ${message.data.slice(0, 120)}`);
   }
   const type = typeof json === 'object' && json !== null && 'type' in json ? json.type : message.event;
-  if (typeof type !== 'string' || !isKnownServerEvent(type)) return undefined;
-  const parsed = ServerEvent.safeParse(json);
+  if (typeof type !== 'string') return undefined;
+  const parsed = parseServerEvent(type, json);
+  if (parsed === undefined) return undefined;
   if (!parsed.success) throw new ModelError('ResponseFailed', `the provider sent a malformed ${type} event: ${parsed.error.issues[0]?.message ?? ''}`);
   const event = parsed.data;
   switch (event.type) {
@@ -234,20 +232,6 @@ function toResponseEvent(message: EventSourceMessage, context: StreamContext): R
       if (buffering === undefined) return undefined;
       return { type: 'safetyBuffering', useCases: buffering.useCases, reasons: buffering.reasons, fasterModel: buffering.retryModel ?? context.fasterModel };
     }
-  }
-}
-
-/** Reads the next message, failing with IdleTimeout when nothing arrives for `idleMs`. */
-async function readWithin<T>(reader: ReadableStreamDefaultReader<T>, idleMs: number, signal: AbortSignal | undefined): Promise<ReadableStreamReadResult<T>> {
-  let timer: NodeJS.Timeout | undefined;
-  const idle = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ModelError('IdleTimeout', `no data from the provider for ${idleMs} ms`)), idleMs);
-  });
-  try {
-    if (signal?.aborted === true) throw new ModelError('Aborted', 'the request was cancelled');
-    return await Promise.race([reader.read(), idle]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 
