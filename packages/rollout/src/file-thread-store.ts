@@ -295,7 +295,10 @@ export class FileThreadStore implements ThreadStore {
 
   /** Writes a checked rollout as a new thread file and indexes it. */
   async importRollout(rollout: ImportedRollout): Promise<FileThreadSummary> {
-    if ((await this.find(rollout.meta.id)) !== undefined) throw new RolloutError('AlreadyExists', `thread ${rollout.meta.id} is already in ${this.home}`);
+    // The index, not `find`: a miss there scans every file, which made filling a home quadratic.
+    // Every store on this home indexes what it writes, and the hard link refuses a same-path copy.
+    const known = this.index.get(rollout.meta.id);
+    if (known !== undefined && existsSync(known.path)) throw new RolloutError('AlreadyExists', `thread ${rollout.meta.id} is already in ${this.home}`);
     return this.indexFile(await importRolloutFile(this.home, rollout), false);
   }
 

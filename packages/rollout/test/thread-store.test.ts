@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { THREAD_INDEX_FILE, FileThreadStore, type ThreadSummary } from '../src/index.js';
+import { THREAD_INDEX_FILE, FileThreadStore, readImportedRollout, type ThreadSummary } from '../src/index.js';
 import { assistantMessage, steppingClock, temporaryHome, userTurn } from './support/builders.js';
 
 let home: Awaited<ReturnType<typeof temporaryHome>>;
@@ -101,6 +101,29 @@ describe('FileThreadStore', () => {
     const fork = await store.forkThread(id, { upTo: { userTurns: 1 } });
     expect(fork).toMatchObject({ forkedFromId: id, title: 'one' });
     expect((await store.loadThread(fork.id)).turns).toHaveLength(1);
+  });
+
+  it('exports a thread and imports it into another home once; a second import is refused', async () => {
+    const id = await thread('travelling');
+    const lines: string[] = [];
+    await store.exportRollout(id, (line) => {
+      lines.push(line);
+    });
+    const other = await temporaryHome();
+    const target = await FileThreadStore.open({ home: other.home });
+    try {
+      const imported = await target.importRollout(await readImportedRollout(lines, 'export'));
+      expect(imported).toMatchObject({ id, title: 'travelling' });
+      expect((await target.loadThread(id)).turns.map((turn) => turn.status)).toEqual(['completed']);
+      await expect(target.importRollout(await readImportedRollout(lines, 'export'))).rejects.toMatchObject({ code: 'AlreadyExists' });
+      // A fresh store on that home knows the thread from its index, without scanning the files.
+      const reopened = await FileThreadStore.open({ home: other.home, reconcileOnOpen: false });
+      await expect(reopened.importRollout(await readImportedRollout(lines, 'export'))).rejects.toMatchObject({ code: 'AlreadyExists' });
+      reopened.close();
+    } finally {
+      target.close();
+      await other.dispose();
+    }
   });
 
   it('rebuilds a deleted index from the files on the next open', async () => {
