@@ -2,7 +2,7 @@
 export { SkillsService } from './skills-service.js';
 export type { ClientSkillList, SkillsServiceOptions, TurnCatalog } from './skills-service.js';
 export { skillEnabled } from './skills-settings.js';
-export type { SkillToggle, SkillsSettings } from './skills-settings.js';
+export type { PluginSkillSource, SkillToggle, SkillsSettings } from './skills-settings.js';
 export type { SkillListing, SkillProvider, SkillProviderRequest, SkillResourceContents } from './providers/skill-provider.js';
 export type { Skill, SkillLocator, SkillMetadata, SkillProblem, SkillScope } from './skill.js';
 export { SKILLS_EXTENSION_ID, SKILLS_SECTION_ID } from './skills-extension.js';
@@ -12,3 +12,4 @@ export { MAX_RESULT_BYTES } from './tools/bounded-json.js';
 export { PACKAGE_NOT_AVAILABLE } from './tools/skills-tools.js';
 export { MCP_SKILL_MIME_TYPE, remoteSkillProvider } from './providers/remote-provider.js';
 export type { RemoteDiscoveryOptions, RemoteResource, RemoteResourceContents, RemoteSkillSource } from './providers/remote-provider.js';
+export type { PluginSkillSnapshot } from './plugins/plugin-skill-cache.js';

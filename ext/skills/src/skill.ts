@@ -6,7 +6,7 @@ export type SkillScope = 'user' | 'repo' | 'system' | 'admin';
 
 /** How a skill's files are reached. */
 export type SkillLocator =
-  /** A file on the host: `rootAlias` names a catalog root, `relativePath` the SKILL.md under it. */
+  /** A file on the host: `rootPath` is the catalog root it is listed under, `path` the SKILL.md (a plugin's skills are listed under its marketplace's cache folder). */
   | { readonly kind: 'file'; readonly rootPath: string; readonly path: string }
   /** A package on a remote executor (a capability root); `package` and `mainResource` are `skill://` URIs. */
   | {
@@ -43,6 +43,8 @@ export interface SkillMetadata {
 export interface Skill extends SkillMetadata {
   readonly scope: SkillScope;
   readonly locator: SkillLocator;
+  /** The installed plugin (`<plugin>@<marketplace>`) that brought the skill; undefined for every other skill. */
+  readonly pluginId?: string | undefined;
 }
 
 /** A file that looked like a skill but could not be read as one. */

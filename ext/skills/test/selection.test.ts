@@ -19,6 +19,13 @@ describe('selectSkills', () => {
     expect(selectSkills([text('$shared')], skills)).toEqual([skills[0]]);
   });
 
+  it('takes plugin names with a colon, and lets a linked mention name its skill by path', () => {
+    const plugin = { ...host('alpha:greet'), pluginId: 'alpha@mp' };
+    expect(selectSkills([text('please $alpha:greet.')], [...skills, plugin])).toEqual([plugin]);
+    // The link's path picks the host skill the package skill shadows; an unknown path falls back to the label.
+    expect(selectSkills([text('[$shared](/r/shared/SKILL.md) and [$greeter](/elsewhere/SKILL.md)')], skills)).toEqual([skills[1], skills[2]]);
+  });
+
   it('takes structured skill inputs, SKILL.md mentions and skill:// identifiers', () => {
     const picked = selectSkills(
       [{ type: 'skill', name: 'ignored', path: '/r/greeter/SKILL.md' }, { type: 'mention', name: 'x', path: '/r/a.b/SKILL.md' }, text('read skill://hub/shared/notes.md.')],

@@ -9,6 +9,7 @@ import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '@skein/co
 import { LocalFileSystem, type ExecutorFileSystem } from '@skein/exec-server';
 import { sandboxStartupWarning } from '@skein/sandboxing';
 import type { SkillsService } from '@skein/ext-skills';
+import type { PluginService } from '@skein/plugins';
 import type { HostSkills } from './skills/host-skills.js';
 import type { JsonRpcService, MessageChannel } from '@skein/json-rpc';
 import { CODEX_VERSION, type InitializeParams, type InitializeResponse, type RequestId } from '@skein/protocol';
@@ -100,6 +101,8 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   readonly fileSystem: ExecutorFileSystem;
   /** The skills extension's service, when the host installed it. */
   readonly skills: SkillsService | undefined;
+  /** The home's plugins and marketplaces, when the host installed the skills extension. */
+  readonly plugins: PluginService | undefined;
   /** Which connections follow which threads; the thread methods fill it. */
   readonly subscriptions = new ThreadSubscriptions();
   /** `command/exec` and `process/spawn` processes, per connection; killed when their connection closes. */
@@ -131,6 +134,9 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
     this.savedApiKey = options.savedApiKey ?? SavedApiKey.none(this.codexHome);
     this.fileSystem = options.fileSystem ?? new LocalFileSystem();
     this.skills = options.skills?.service;
+    this.plugins = options.skills?.plugins;
+    // A thread's `disabledPluginIds` hide its plugins' skills from its own turns.
+    options.skills?.useThreadPlugins((threadId) => (this.#threads?.isLoaded(threadId) === true ? this.#threads.loaded(threadId).disabledPluginIds : []));
     // A skill folder changed (or the extra roots did): clients list skills again.
     options.skills?.service.onChange(() => this.broadcastToAll('skills/changed', {}));
     this.#methods = methodTable(options.methods);

@@ -105,7 +105,7 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
   const config = await loadConfig({ ...configLoad, cwd: io.cwd });
   // Skills are installed by default; their settings are the config a thread in that directory loads.
   const skills = hostSkills(config.config, async (cwd) => (await loadThreadConfig((at) => loadConfig({ ...configLoad, strict: false, cwd: at }), cwd)).config);
-  const extensions = new HostExtensions(extensionFlagSources(settings.extensions ?? [], io.cwd), { strict: configLoad.strict ?? false, builtIn: [skills.service.extension], importModule: io.importModule });
+  const extensions = new HostExtensions(extensionFlagSources(settings.extensions ?? [], io.cwd), { strict: configLoad.strict ?? false, builtIn: skills.extensions, importModule: io.importModule });
   // Loaded now, so a strict server refuses to start and every client hears of a failure when it connects.
   const { registry, unreported } = await extensions.forConfig(config.config);
   const warnings = [

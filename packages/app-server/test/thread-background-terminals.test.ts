@@ -1,5 +1,5 @@
 // `thread/backgroundTerminals/list|terminate|clean` and the requests about features Skein has none of
-// (`plugin/installed`, `account/bedrock/checkGovCloudRequirements`), answered as
+// (`plugin/installed` with no marketplace, `account/bedrock/checkGovCloudRequirements`), answered as
 // Codex 0.171.0 answers them (probed side by side). A real `sleep` left running by exec_command is the
 // background terminal; the mock model is the only fake, and every message is schema-checked.
 import { writeFileSync } from 'node:fs';

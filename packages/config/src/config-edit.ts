@@ -7,7 +7,8 @@ import { splitKeyPath } from './split-key-path.js';
 
 /** One edit: a dotted key, its new value (`null` removes the key) and how a table value applies. */
 export interface ConfigEdit {
-  readonly keyPath: string;
+  /** Dotted (`a.b.c`), or the segments themselves when a key holds a dot. */
+  readonly keyPath: string | readonly string[];
   readonly value: unknown;
   /** `replace` sets the value as given; `upsert` merges a table into the table already there. */
   readonly mergeStrategy: 'replace' | 'upsert';

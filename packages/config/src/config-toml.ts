@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { ToolsToml, WebSearchModeToml } from './web-search-settings.js';
 import { CheckpointsToml, GhostSnapshotToml } from './checkpoint-settings.js';
 import { ThreadStoreToml } from './thread-store-settings.js';
+import { MarketplaceToml, PluginToml } from './plugin-settings.js';
 
 const absolutePath = z.string().refine((value) => value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(value), {
   message: 'expected an absolute path',
@@ -224,6 +225,10 @@ export const ConfigToml = z.looseObject({
   projects: z.record(z.string(), ProjectToml).optional(),
   /** Files whose presence marks a project root (default `[".git"]`). */
   project_root_markers: z.array(z.string().min(1)).optional(),
+  /** `[marketplaces.<name>]`: plugin marketplaces (see plugin-settings.ts). */
+  marketplaces: z.record(z.string(), MarketplaceToml).optional(),
+  /** `[plugins."<plugin>@<marketplace>"]`: installed plugins. */
+  plugins: z.record(z.string(), PluginToml).optional(),
 });
 export type ConfigToml = z.infer<typeof ConfigToml>;
 

@@ -5,6 +5,7 @@ import type { ModelProviderInfo } from './model-providers.js';
 import type { WebSearchSettings } from './web-search-settings.js';
 import type { CheckpointSettings } from './checkpoint-settings.js';
 import type { ThreadStoreSettings } from './thread-store-settings.js';
+import type { PluginSettings } from './plugin-settings.js';
 
 /** The model when config names none: Codex 0.171.0's default (a code-mode model), so one config behaves alike in both. */
 export const DEFAULT_MODEL = 'gpt-6.2-sol';
@@ -100,6 +101,8 @@ export interface Config {
   readonly checkpoints: CheckpointSettings;
   /** Where threads are kept (`[skein.thread_store]`). */
   readonly threadStore: ThreadStoreSettings;
+  /** Plugin marketplaces and installed plugins (`[marketplaces.*]`, `[plugins.*]`). */
+  readonly plugins: PluginSettings;
   /** `[skein] extensions` of every layer, lowest precedence first; untrusted projects contribute none. */
   readonly extensions: readonly ExtensionSpec[];
   /** The layers that produced this config, lowest precedence first. */

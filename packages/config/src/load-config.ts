@@ -20,6 +20,7 @@ import { validateLayer } from './validate-layer.js';
 import { webSearchSettings } from './web-search-settings.js';
 import { checkpointSettings } from './checkpoint-settings.js';
 import { threadStoreSettings } from './thread-store-settings.js';
+import { pluginSettings } from './plugin-settings.js';
 
 /** What the caller (cli, app-server) knows: where it runs and what the user passed. */
 export interface LoadConfigOptions {
@@ -181,6 +182,7 @@ async function loadFresh(options: LoadConfigOptions & { readonly homeDir: string
     goals: { maxTokenBudget: merged.goals?.max_goal_token_budget },
     checkpoints: checkpointSettings(merged.skein?.checkpoints, merged.ghost_snapshot),
     threadStore: threadStoreSettings(merged.skein?.thread_store),
+    plugins: pluginSettings(merged.marketplaces, merged.plugins),
     agents: {
       maxDepth: merged.agents?.max_depth ?? 1,
       defaultSubagentModel: merged.agents?.default_subagent_model,

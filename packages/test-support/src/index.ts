@@ -100,3 +100,5 @@ export { resolveCodexBinary } from './codex-binary.js';
 export { createTestDatabase, postgresSkipReason } from './postgres-test-database.js';
 export type { TestDatabase } from './postgres-test-database.js';
 export { TcpRelay } from './tcp-relay.js';
+export { commitMarketplace, gitIn, gitUrlRewrite, writePluginMarketplace } from './plugin-marketplace.js';
+export type { TestPlugin } from './plugin-marketplace.js';

@@ -34,12 +34,13 @@ export class HostSkillCache {
   readonly #metadata: SkillMetadataStore | undefined;
 
   /**
-   * `watch: false` leaves out the file watcher (one-shot hosts such as `skein exec`); `metadataFile`
-   * keeps what each SKILL.md said across processes (see skill-metadata-store.ts).
+   * `watch: false` leaves out the file watcher (one-shot hosts such as `skein exec`); `metadata` (or
+   * a store on `metadataFile`) keeps what each SKILL.md said across processes (see
+   * skill-metadata-store.ts).
    */
-  constructor(options: { readonly watch?: boolean; readonly metadataFile?: string } = {}) {
+  constructor(options: { readonly watch?: boolean; readonly metadataFile?: string; readonly metadata?: SkillMetadataStore } = {}) {
     this.#watch = options.watch ?? true;
-    this.#metadata = options.metadataFile === undefined ? undefined : new SkillMetadataStore(options.metadataFile);
+    this.#metadata = options.metadata ?? (options.metadataFile === undefined ? undefined : new SkillMetadataStore(options.metadataFile));
   }
 
   /** The snapshot for `roots`, scanned when there is none or it may be stale (`forceReload`). */

@@ -35,6 +35,8 @@ export class SkillMetadataStore {
   /** The keys asked for since the last save, most recent scan first in the next write. */
   readonly #recent = new Set<string>();
   #changed = false;
+  /** The save in progress, if any. */
+  #saving: Promise<void> = Promise.resolve();
 
   constructor(file: string) {
     this.#file = file;
@@ -54,8 +56,17 @@ export class SkillMetadataStore {
     return metadata;
   }
 
-  /** Writes the store when a file was parsed since the last write; keeps the last scan's entries first. */
-  async save(): Promise<void> {
+  /**
+   * Writes the store when a file was parsed since the last write; keeps the last scan's entries first.
+   * Saves run one after another: host and plugin scans share the store and its file.
+   */
+  save(): Promise<void> {
+    const run = this.#saving.then(() => this.#save());
+    this.#saving = run.catch(() => undefined);
+    return run;
+  }
+
+  async #save(): Promise<void> {
     const known = await this.#load();
     const recent = new Set(this.#recent);
     this.#recent.clear();

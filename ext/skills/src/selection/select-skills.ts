@@ -1,10 +1,13 @@
-// Which skills a turn's input selects: `$name` mentions in its text, structured skill inputs, mentions
-// of a skill's SKILL.md, and `skill://` package or resource identifiers. Unknown names select nothing.
+// Which skills a turn's input selects: `$name` mentions in its text (a plugin's skills are
+// `$plugin:skill`), linked mentions `[$name](path)`, structured skill inputs, mentions of a skill's
+// SKILL.md, and `skill://` package or resource identifiers. Unknown names select nothing.
 import type { UserInput } from '@skein/extension-api';
 import type { Skill } from '../skill.js';
 
-// `$name` not preceded by a word character or `$` (so `$$x` and `a$x` are not mentions).
-const MENTION = /(?<![\w$])\$([A-Za-z0-9][A-Za-z0-9_:-]*(?:\.[A-Za-z0-9_:-]+)*)/g;
+// `$name` not preceded by a word character or `$` (so `$$x` and `a$x` are not mentions); or a linked
+// mention `[$name](path)`, whose path names the skill (its SKILL.md or `skill://` package).
+const NAME = '[A-Za-z0-9][A-Za-z0-9_:-]*(?:\\.[A-Za-z0-9_:-]+)*';
+const MENTION = new RegExp(`\\[\\$(${NAME})\\]\\(([^)\\s]+)\\)|(?<![\\w$])\\$(${NAME})`, 'g');
 const SKILL_URI = /skill:\/\/[^\s"'`<>()]+/g;
 
 /**
@@ -22,7 +25,11 @@ export function selectSkills(input: readonly UserInput[], skills: readonly Skill
   for (const part of input) {
     switch (part.type) {
       case 'text':
-        for (const match of part.text.matchAll(MENTION)) add(byName.get(match[1] ?? ''));
+        for (const match of part.text.matchAll(MENTION)) {
+          // A linked mention's path wins over its label, so a shadowed skill can still be named.
+          const [, label, linked, name] = match;
+          add(linked === undefined ? byName.get(name ?? '') : (byPath(skills, linked) ?? byName.get(label ?? '')));
+        }
         for (const match of part.text.matchAll(SKILL_URI)) add(byPackage(skills, match[0]));
         break;
       case 'skill':

@@ -68,7 +68,7 @@ async function firstOverridden(server: AppServer, edits: readonly ConfigEdit[]):
   // The layers above the user's file (the system file is below it).
   const above = layers.slice(layers.findIndex((layer) => layer.name.type === 'user') + 1).toReversed();
   for (const edit of edits) {
-    const keyPath = edit.keyPath.split('.');
+    const keyPath = typeof edit.keyPath === 'string' ? edit.keyPath.split('.') : [...edit.keyPath];
     for (const layer of above) {
       const effective = valueAt(layer.table, keyPath);
       if (effective === undefined) continue;

@@ -21,6 +21,7 @@ import { MODEL_PROVIDER_LIST_METHODS } from './model-provider-list.js';
 import { PERMISSION_PROFILE_LIST_METHODS } from './permission-profile-list.js';
 import { PROCESS_METHODS } from './process.js';
 import { SKILLS_LIST_METHODS } from './skills-list.js';
+import { PLUGIN_METHODS } from './plugins.js';
 import { THREAD_READ_STATE_METHODS } from './thread-read-state.js';
 import { THREAD_BACKGROUND_TERMINALS_METHODS } from './thread-background-terminals.js';
 import { THREAD_COMPACT_METHODS } from './thread-compact.js';
@@ -56,6 +57,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   MODEL_PROVIDER_LIST_METHODS,
   EXPERIMENTAL_FEATURE_LIST_METHODS,
   SKILLS_LIST_METHODS,
+  PLUGIN_METHODS,
   HOOKS_LIST_METHODS,
   COLLABORATION_MODE_LIST_METHODS,
   THREAD_METHODS,

@@ -71,6 +71,7 @@ export const TURN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<string
         thread.serviceTier = chosenServiceTier(params.serviceTier, thread.serviceTier);
         // Sticky, as the thread's other settings a turn changes.
         if (params.multiAgentMode !== undefined && params.multiAgentMode !== null) thread.handle.setMultiAgentMode(params.multiAgentMode);
+        if (params.disabledPluginIds !== undefined && params.disabledPluginIds !== null) thread.disabledPluginIds = [...params.disabledPluginIds];
         // As Codex: overrides that change the thread's settings announce them before the turn starts.
         const settingsAfter = currentSettings(thread);
         if (settingsBefore !== undefined && JSON.stringify(settingsAfter) !== JSON.stringify(settingsBefore)) context.server.broadcast(thread.id, 'thread/settings/updated', { threadId: thread.id, threadSettings: settingsAfter });

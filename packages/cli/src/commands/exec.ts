@@ -207,7 +207,7 @@ async function runExec(
   // A spec that fails to load is a warning and the turn runs without it; --strict-config makes it an error.
   // Skills are installed by default; one turn needs no file watcher.
   const skills = hostSkills(config, () => Promise.resolve(config), { watch: false });
-  const extensions = await loadExtensions([...config.extensions, ...extensionFlagSources(options.extension, io.cwd)], { strict: globals.strictConfig, builtIn: [skills.service.extension], importModule: io.importModule });
+  const extensions = await loadExtensions([...config.extensions, ...extensionFlagSources(options.extension, io.cwd)], { strict: globals.strictConfig, builtIn: skills.extensions, importModule: io.importModule });
   for (const problem of extensions.problems) io.stderr(`warning: ${problem.message}\n`);
   let input: UserInput[] = [
     // As typed: the model is told the path the user gave (resolved against the thread's cwd when read).

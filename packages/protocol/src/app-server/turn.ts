@@ -60,6 +60,8 @@ export const TurnStartParams = lazySchema(() => z.object({
   runtimeWorkspaceRoots: z.array(z.string()).nullish(),
   /** Experimental: the environments this and later turns act on. */
   environments: z.array(z.object({ environmentId: z.string(), cwd: z.string(), runtimeWorkspaceRoots: z.array(z.string()).nullish() })).nullish(),
+  /** Plugins (`<plugin>@<marketplace>`) whose skills this and later turns leave out; `[]` clears the list. */
+  disabledPluginIds: z.array(z.string()).nullish(),
 }));
 export type TurnStartParams = z.infer<typeof TurnStartParams>;
 

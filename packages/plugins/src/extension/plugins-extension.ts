@@ -1,0 +1,86 @@
+// What the model is told about plugins: `<plugins_instructions>` in the thread's developer context
+// while any plugin is on for the thread, and, for a turn that mentions a plugin
+// (`[@name](plugin://<id>)` in text, or a `mention` input whose path is `plugin://<id>`), a developer
+// message naming what that plugin brings. Which plugins are on is the host's to say.
+import { defineContextFragment, defineExtension, type Extension, type ResponseItem, type UserInput } from '@skein/extension-api';
+
+export const PLUGINS_EXTENSION_ID = 'plugins';
+
+/** `<plugins_instructions>`: how the model should treat plugin capabilities. */
+export const PLUGINS_INSTRUCTIONS_FRAGMENT = defineContextFragment({
+  kind: 'plugins.instructions',
+  role: 'developer',
+  open: '<plugins_instructions>',
+  close: '</plugins_instructions>',
+});
+
+const INSTRUCTIONS = [
+  '## Plugins',
+  'A plugin is an installed bundle of capabilities (skills, and in time MCP servers and apps) that the user added to this session.',
+  '### How to use plugins',
+  '- Skill naming: a skill a plugin ships is named `plugin_name:skill_name`; use it like any other skill.',
+  '- MCP naming: a tool of an MCP server is called `mcp__server__tool`.',
+  '- When to use: prefer a plugin when the user names it or when the task plainly falls within what it offers.',
+  '- Capabilities: a plugin adds to the tools you already have; it does not replace them or change your permissions.',
+  '- Relevance: leave plugins alone when the task has nothing to do with them.',
+  '- Missing or blocked: if a plugin capability you need is unavailable or fails, say so and carry on with what you have.',
+].join('\n');
+
+/** A plugin that is on for a thread, as the model is told of it. */
+export interface ActivePlugin {
+  /** `<plugin>@<marketplace>`. */
+  readonly id: string;
+  readonly name: string;
+  /** The manifest's `interface.displayName`, else the name. */
+  readonly displayName: string;
+}
+
+export interface PluginsExtensionOptions {
+  /** The plugins on for `threadId` in `cwd`: installed, enabled, and not switched off by the thread. */
+  readonly activePlugins: (request: { readonly threadId: string; readonly cwd: string }) => Promise<readonly ActivePlugin[]>;
+}
+
+const PLUGIN_LINK = /\[@[^\]\s]+\]\(plugin:\/\/([^)\s]+)\)/g;
+
+/** The plugin ids a turn's input mentions, in order, each once. */
+export function mentionedPluginIds(input: readonly UserInput[]): string[] {
+  const ids: string[] = [];
+  const add = (id: string) => {
+    if (!ids.includes(id)) ids.push(id);
+  };
+  for (const part of input) {
+    if (part.type === 'text') for (const match of part.text.matchAll(PLUGIN_LINK)) add(match[1] ?? '');
+    else if (part.type === 'mention' && part.path.startsWith('plugin://')) add(part.path.slice('plugin://'.length));
+  }
+  return ids.filter((id) => id !== '');
+}
+
+/** The developer message for a mentioned plugin. */
+export function pluginMentionMessage(plugin: ActivePlugin): ResponseItem {
+  const text = [`Capabilities from the \`${plugin.displayName}\` plugin:`, `- Its skills are the ones named \`${plugin.name}:…\`.`, 'Use what this plugin provides where it helps with the task.'].join('\n');
+  return { type: 'message', role: 'developer', content: [{ type: 'input_text', text }] };
+}
+
+export function pluginsExtension(options: PluginsExtensionOptions): Extension {
+  return defineExtension({
+    id: PLUGINS_EXTENSION_ID,
+    fragments: [PLUGINS_INSTRUCTIONS_FRAGMENT],
+    context: {
+      async threadFragments(request) {
+        const active = await options.activePlugins({ threadId: request.threadId, cwd: request.cwd });
+        return active.length === 0 ? [] : [PLUGINS_INSTRUCTIONS_FRAGMENT.render(INSTRUCTIONS)];
+      },
+    },
+    turnInput: {
+      async contributeTurnInput(request) {
+        const mentioned = mentionedPluginIds(request.input);
+        if (mentioned.length === 0) return [];
+        const active = await options.activePlugins({ threadId: request.threadId, cwd: request.cwd });
+        return mentioned.flatMap((id) => {
+          const plugin = active.find((candidate) => candidate.id === id);
+          return plugin === undefined ? [] : [pluginMentionMessage(plugin)];
+        });
+      },
+    },
+  });
+}
