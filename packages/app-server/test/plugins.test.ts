@@ -3,12 +3,13 @@
 // plugin's skills in `skills/list` and in what the model receives (`<plugin>:<skill>` in the catalog,
 // `<plugins_instructions>`, `$plugin:skill` injection, a plugin mention), `disabledPluginIds`, and
 // every refusal as -32600 with the server still serving.
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   assistantMessage,
   commitMarketplace,
   completed,
+  functionCall,
   gitUrlRewrite,
   mockProviderConfigToml,
   sse,
@@ -122,6 +123,20 @@ describe('plugins from a local marketplace', () => {
     expect(client.schemaFailures).toEqual([]);
   });
 
+  it('keeps installed plugins away from the model with the plugins feature off', async () => {
+    const marketRoot = path.join(path.dirname(home.home), 'mp');
+    const manifest = writePluginMarketplace(marketRoot, 'localmp', [{ name: 'alpha', skills: { greet: 'Greets.' } }]);
+    appendFileSync(path.join(home.home, 'config.toml'), '\n[features]\nplugins = false\n');
+    const client = await appServer();
+    await client.request('marketplace/add', { source: marketRoot });
+    await client.request('plugin/install', { pluginName: 'alpha', marketplacePath: manifest });
+    model.expect([sse(assistantMessage('Hi.'), completed())]);
+    const { thread } = (await client.request('thread/start', { cwd: home.workspace })) as { thread: { id: string } };
+    await runTurnToEnd(client, thread.id, 'Use $alpha:greet.');
+    expect(developerTexts(0).some((text) => text.includes('alpha:greet') || text.startsWith('<plugins_instructions>'))).toBe(false);
+    expect(model.requests[0]!.messageTexts('user').at(-1)).toBe('Use $alpha:greet.');
+  });
+
   it('refuses bad requests with -32600 and keeps serving', async () => {
     const marketRoot = path.join(path.dirname(home.home), 'mp');
     const manifest = writePluginMarketplace(marketRoot, 'localmp', [{ name: 'na', policy: { installation: 'NOT_AVAILABLE' } }, { name: 'broken', manifest: '{"name":' }]);
@@ -174,6 +189,92 @@ describe('plugins from a git marketplace', () => {
     expect(await client.request('marketplace/remove', { marketplaceName: 'gitmp' })).toEqual({ marketplaceName: 'gitmp', installedRoot: checkout });
     expect(existsSync(checkout)).toBe(false);
     expect(client.schemaFailures).toEqual([]);
+  });
+});
+
+describe('plugin recommendations', () => {
+  it('lists recommended plugins, asks the user through the client, and the installed plugin serves the next turn', async () => {
+    const marketRoot = path.join(path.dirname(home.home), 'mp');
+    const manifest = writePluginMarketplace(marketRoot, 'localmp', [{ name: 'alpha', version: '1.2.3', skills: { greet: 'Greets the user politely.' } }, { name: 'beta' }]);
+    const source = path.join(path.dirname(home.home), 'recommended.json');
+    writeFileSync(source, JSON.stringify({ enabled: true, plugins: [{ id: 'alpha@localmp', name: 'alpha', display_name: 'Alpha Helper' }] }));
+    appendFileSync(path.join(home.home, 'config.toml'), `\n[features]\nrecommended_plugins = true\n\n[skein]\nplugin_recommendations = "${source}"\n`);
+    const client = await appServer();
+    await client.request('marketplace/add', { source: marketRoot });
+    const asked: unknown[] = [];
+    client.onServerRequest(async (request) => {
+      asked.push({ method: request.method, params: request.params });
+      // The user agrees; the client installs the plugin, as Codex's clients do, then answers.
+      await client.request('plugin/install', { pluginName: 'alpha', marketplacePath: manifest });
+      return { action: 'accept', content: null, _meta: null };
+    });
+    model.expect([
+      sse(functionCall('request_plugin_install', { plugin_id: 'alpha@localmp', suggest_reason: 'It greets people for you.' }, { callId: 'call_install' }), completed()),
+      sse(assistantMessage('Installed.'), completed()),
+      sse(assistantMessage('Hello!'), completed()),
+    ]);
+    const { thread } = (await client.request('thread/start', { cwd: home.workspace })) as { thread: { id: string } };
+    await runTurnToEnd(client, thread.id, 'Greet people for me.');
+
+    const first = model.requests[0]!;
+    const context = first.messageTexts('user').find((text) => text.includes('<recommended_plugins>')) ?? '';
+    expect(context).toContain('\n- Alpha Helper (alpha@localmp)\n');
+    const tool = (first.body?.tools ?? []).find((candidate) => (candidate as { name?: string }).name === 'request_plugin_install') as { parameters: unknown } | undefined;
+    expect(tool?.parameters).toMatchObject({ type: 'object', required: ['plugin_id', 'suggest_reason'], additionalProperties: false });
+    expect((first.body?.tools ?? []).some((candidate) => (candidate as { name?: string }).name === 'list_available_plugins_to_install')).toBe(false);
+    expect(asked).toEqual([
+      {
+        method: 'mcpServer/elicitation/request',
+        params: expect.objectContaining({
+          threadId: thread.id,
+          serverName: 'codex_apps',
+          mode: 'form',
+          _meta: { codex_approval_kind: 'tool_suggestion', tool_type: 'plugin', suggest_type: 'install', suggest_reason: 'It greets people for you.', tool_id: 'alpha@localmp', tool_name: 'Alpha Helper' },
+        }) as unknown,
+      },
+    ]);
+    expect(JSON.parse(model.requests[1]!.toolOutputText('call_install') ?? '{}')).toEqual({
+      completed: true,
+      user_confirmed: true,
+      tool_type: 'plugin',
+      action_type: 'install',
+      tool_id: 'alpha@localmp',
+      tool_name: 'Alpha Helper',
+      suggest_reason: 'It greets people for you.',
+    });
+
+    // The next turn has the plugin's skill.
+    await runTurnToEnd(client, thread.id, 'Now use $alpha:greet.');
+    const cached = path.join(home.home, 'plugins', 'cache', 'localmp', 'alpha', '1.2.3', 'skills', 'greet', 'SKILL.md');
+    expect(model.requests[2]!.messageTexts('user').at(-1)).toBe(`<skill>\n<name>alpha:greet</name>\n<path>${cached}</path>\n${readFileSync(cached, 'utf8')}\n</skill>`);
+    expect(client.schemaFailures).toEqual([]);
+  });
+
+  it('refuses a plugin that is not recommended and an empty reason, and goes on without a source that cannot be read', async () => {
+    const source = path.join(path.dirname(home.home), 'recommended.json');
+    writeFileSync(source, JSON.stringify({ plugins: [{ id: 'alpha@localmp', display_name: 'Alpha Helper' }] }));
+    appendFileSync(path.join(home.home, 'config.toml'), `\n[features]\nrecommended_plugins = true\n\n[skein]\nplugin_recommendations = "${source}"\n`);
+    const client = await appServer();
+    model.expect([
+      sse(functionCall('request_plugin_install', { plugin_id: 'evil@elsewhere', suggest_reason: 'x' }, { callId: 'call_1' }), completed()),
+      sse(functionCall('request_plugin_install', { plugin_id: 'alpha@localmp', suggest_reason: '  ' }, { callId: 'call_2' }), completed()),
+      sse(assistantMessage('Fine.'), completed()),
+      sse(assistantMessage('No list.'), completed()),
+    ]);
+    const { thread } = (await client.request('thread/start', { cwd: home.workspace })) as { thread: { id: string } };
+    await runTurnToEnd(client, thread.id, 'Install something.');
+    expect(model.requests[1]!.toolOutputText('call_1')).toMatch(/must be one of the plugins in the <recommended_plugins> list \(alpha@localmp\)/);
+    expect(model.requests[2]!.toolOutputText('call_2')).toBe('suggest_reason must not be empty');
+
+    // A source that cannot be read: a warning, no list, no tool, and the turn runs.
+    writeFileSync(source, '{ not json');
+    const other = (await client.request('thread/start', { cwd: home.workspace })) as { thread: { id: string } };
+    await runTurnToEnd(client, other.thread.id, 'Anything?');
+    const last = model.requests[3]!;
+    expect(last.messageTexts('user').some((text) => text.includes('<recommended_plugins>'))).toBe(false);
+    expect((last.body?.tools ?? []).some((candidate) => (candidate as { name?: string }).name === 'request_plugin_install')).toBe(false);
+    const warning = client.notifications.find((note) => note.method === 'warning' && JSON.stringify(note.params).includes('plugin recommendations are unavailable'));
+    expect(warning).toBeDefined();
   });
 });
 

@@ -205,6 +205,8 @@ const settings = {
       checkpoints: CheckpointsToml.optional(),
       /** `[skein.thread_store]`: where threads are kept (see thread-store-settings.ts). */
       thread_store: ThreadStoreToml.optional(),
+      /** Plugins worth suggesting: an `http(s)://` URL or an absolute file answering as Codex's recommendations endpoint. */
+      plugin_recommendations: z.string().min(1).optional(),
     })
     .optional(),
 };

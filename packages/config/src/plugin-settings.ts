@@ -28,10 +28,13 @@ export interface MarketplaceSetting {
 export interface PluginSettings {
   readonly marketplaces: Readonly<Record<string, MarketplaceSetting>>;
   readonly plugins: Readonly<Record<string, { readonly enabled: boolean }>>;
+  /** `[skein] plugin_recommendations`: where recommendations are read (with the `recommended_plugins` feature). */
+  readonly recommendations: string | undefined;
 }
 
-export function pluginSettings(marketplaces: Readonly<Record<string, MarketplaceToml>> | undefined, plugins: Readonly<Record<string, PluginToml>> | undefined): PluginSettings {
+export function pluginSettings(marketplaces: Readonly<Record<string, MarketplaceToml>> | undefined, plugins: Readonly<Record<string, PluginToml>> | undefined, recommendations?: string): PluginSettings {
   return {
+    recommendations,
     marketplaces: Object.fromEntries(
       Object.entries(marketplaces ?? {}).map(([name, table]) => [name, { sourceType: table.source_type, source: table.source, ref: table.ref, sparsePaths: table.sparse_paths ?? [] }]),
     ),

@@ -16,6 +16,8 @@ export type {
   PatchApprovalChange,
   ToolApprovals,
   ToolContext,
+  ToolElicitation,
+  ToolElicitationAnswer,
   ToolEnvironment,
   ToolInput,
 } from './tool-context.js';

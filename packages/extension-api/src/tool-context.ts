@@ -72,6 +72,24 @@ export interface ToolApprovals {
 /** Input for a nested call: the arguments of a function tool (a string is taken as their JSON text), the text of a custom tool. */
 export type ToolInput = JsonValue | string;
 
+/**
+ * A question for the user, asked as Codex asks on a server's behalf (`mcpServer/elicitation/request`):
+ * a `form` to fill (an empty schema for a yes or no) with `meta` telling a client what it is about.
+ */
+export interface ToolElicitation {
+  /** The server the question is asked for (`codex_apps` for Codex's own suggestions). */
+  readonly serverName: string;
+  readonly message: string;
+  readonly requestedSchema: JsonValue;
+  readonly meta?: Readonly<Record<string, JsonValue>> | undefined;
+}
+
+/** What the user did; no answer (no client, an error) is a decline. */
+export interface ToolElicitationAnswer {
+  readonly action: 'accept' | 'decline' | 'cancel';
+  readonly content?: unknown;
+}
+
 /** What a running tool knows and may do. */
 export interface ToolContext {
   readonly callId: string;
@@ -101,4 +119,9 @@ export interface ToolContext {
    * tool calls, so those clients do not see it).
    */
   progress(message: string): void;
+  /**
+   * Asks the thread's client a question (see {@link ToolElicitation}); undefined when the host has
+   * no one to ask (a CI run), when a tool must act as if declined.
+   */
+  readonly elicit?: ((question: ToolElicitation) => Promise<ToolElicitationAnswer>) | undefined;
 }

@@ -51,6 +51,8 @@ const ACTED_ON: Readonly<Record<string, Omit<CodexFeature, 'key'>>> = {
   goals: { stage: 'stable', defaultEnabled: true },
   multi_agent: { stage: 'deprecated', defaultEnabled: true },
   multi_agent_v2: { stage: 'stable', defaultEnabled: false },
+  plugins: { stage: 'stable', defaultEnabled: true },
+  recommended_plugins: { stage: 'stable', defaultEnabled: false },
   rollout_budget: { stage: 'underDevelopment', defaultEnabled: false },
   shell_snapshot: { stage: 'stable', defaultEnabled: true },
   shell_tool: { stage: 'stable', defaultEnabled: true },

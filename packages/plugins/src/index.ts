@@ -13,4 +13,7 @@ export { isSafeName, parsePluginId, pluginId } from './names.js';
 export { PluginError, type PluginErrorCode } from './plugin-error.js';
 export { installedPluginDir, marketplaceCheckoutsDir, pluginCacheDir } from './plugin-home.js';
 export { mentionedPluginIds, PLUGINS_EXTENSION_ID, PLUGINS_INSTRUCTIONS_FRAGMENT, pluginsExtension } from './extension/plugins-extension.js';
-export type { ActivePlugin, PluginsExtensionOptions } from './extension/plugins-extension.js';
+export type { ActivePlugin, PluginThread, PluginsExtensionOptions } from './extension/plugins-extension.js';
+export { readRecommendations, RECOMMENDATIONS_TIMEOUT_MS, type RecommendedPlugin } from './recommendations/recommendation-source.js';
+export { MAX_RECOMMENDED_PLUGINS, RECOMMENDED_PLUGINS_FRAGMENT } from './recommendations/recommended-plugins-fragment.js';
+export { REQUEST_PLUGIN_INSTALL_TOOL } from './recommendations/request-plugin-install-tool.js';

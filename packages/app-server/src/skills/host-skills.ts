@@ -7,7 +7,7 @@ import { skillsSettings, type Config } from '@skein/config';
 import { remoteSkillProvider, SkillsService } from '@skein/ext-skills';
 import { McpServers, resourceSource } from '@skein/mcp-client';
 import type { Extension } from '@skein/extension-api';
-import { enabledPluginSkills, PluginService, pluginsExtension } from '@skein/plugins';
+import { enabledPluginSkills, PluginService, pluginsExtension, readRecommendations, type InstalledPluginSkills, type PluginThread } from '@skein/plugins';
 
 /** The services and what they hold open. */
 export interface HostSkills {
@@ -29,6 +29,11 @@ export interface HostSkillsOptions {
   readonly userHome?: string;
 }
 
+/** The installed, enabled plugins whose skills `config` offers; none with the `plugins` feature off. */
+function pluginSkillsOf(config: Config): Promise<InstalledPluginSkills[]> {
+  return config.features.isEnabled('plugins') ? enabledPluginSkills(config.homeDir, config.plugins) : Promise.resolve([]);
+}
+
 /**
  * Skills for a host whose startup config is `config`; `configFor` loads the config of another
  * directory.
@@ -45,7 +50,7 @@ export function hostSkills(config: Config, configFor: (cwd: string) => Promise<C
     home: config.homeDir,
     settings: async (cwd) => {
       const loaded = await configFor(cwd);
-      return { ...skillsSettings(loaded), plugins: await enabledPluginSkills(loaded.homeDir, loaded.plugins) };
+      return { ...skillsSettings(loaded), plugins: await pluginSkillsOf(loaded) };
     },
     disabledPlugins: (threadId) => disabledPlugins(threadId),
     providers,
@@ -53,15 +58,22 @@ export function hostSkills(config: Config, configFor: (cwd: string) => Promise<C
     ...(options.watch === undefined ? {} : { watch: options.watch }),
   });
   const plugins = new PluginService({ home: config.homeDir, userHome, settings: async () => (await configFor(config.cwd)).plugins });
-  const activePlugins = async ({ threadId, cwd }: { readonly threadId: string; readonly cwd: string }) => {
-    const loaded = await configFor(cwd);
+  const activePlugins = async ({ threadId, cwd }: PluginThread) => {
     const off = new Set(disabledPlugins(threadId));
-    return (await enabledPluginSkills(loaded.homeDir, loaded.plugins)).filter((plugin) => !off.has(plugin.id));
+    return (await pluginSkillsOf(await configFor(cwd))).filter((plugin) => !off.has(plugin.id));
   };
+  // With the `recommended_plugins` feature and a source, the plugins it names that are not installed.
+  const recommendations = async ({ cwd }: PluginThread) => {
+    const loaded = await configFor(cwd);
+    const source = loaded.plugins.recommendations;
+    if (!loaded.features.isEnabled('recommended_plugins') || !loaded.features.isEnabled('plugins') || source === undefined) return [];
+    return (await readRecommendations(source)).filter((plugin) => loaded.plugins.plugins[plugin.id] === undefined);
+  };
+  const isInstalled = async (id: string) => (await enabledPluginSkills(config.homeDir, (await configFor(config.cwd)).plugins)).some((plugin) => plugin.id === id);
   return {
     service,
     plugins,
-    extensions: [service.extension, pluginsExtension({ activePlugins })],
+    extensions: [service.extension, pluginsExtension({ activePlugins, recommendations, isInstalled })],
     useThreadPlugins(disabled) {
       disabledPlugins = disabled;
     },

@@ -17,6 +17,7 @@ import { runTurn, type TurnOutcome } from '../turn/run-turn.js';
 import { TurnItems } from '../turn/turn-items.js';
 import { combineTurnHooks } from '../turn/turn-hooks.js';
 import { withApprovalItems } from './approval-items.js';
+import type { ClientRequests } from './client-requests.js';
 import { commandEvent } from './command-events.js';
 import { threadApprovals } from './thread-approvals.js';
 import { commandEnvironment, EnvironmentState } from './thread-environment.js';
@@ -65,6 +66,8 @@ export class ThreadSession {
   #config: Config;
   #model: ModelInfo;
   readonly #approvals: BindApprovals;
+  /** Extension tools' questions to the client (`ToolContext.elicit`). */
+  readonly #elicit: ClientRequests['requestMcpElicitation'];
   readonly #context: TurnContextAssembly;
   readonly #tools: ThreadTools;
   /**
@@ -130,6 +133,7 @@ export class ThreadSession {
     const clientRequests = options.clientRequests === undefined ? undefined : withApprovalItems(options.clientRequests, this.#items, (events) => events.forEach((event) => this.#announce(event)));
     this.environments = new EnvironmentState(options.environment, { monotonicMs: options.clock.monotonicMs, onCommandEvent: (event) => this.#onCommandEvent(event) });
     options.extensions.useEnvironments(() => this.environments.toolEnvironments(this.#config));
+    this.#elicit = clientRequests?.requestMcpElicitation?.bind(clientRequests);
     this.#approvals = threadApprovals({
       client: clientRequests,
       config: () => this.#config,
@@ -310,7 +314,7 @@ export class ThreadSession {
           client: this.#options.client,
           history: this.history,
           router,
-          calls: new TurnToolCalls({ router, ...environments.callOptions, approvals: this.#approvals, emit, newCallId: () => `call_${this.#uuid()}`, hooks: lifecycle.toolCalls, beforeWrite: (environmentId) => checkpoints.beforeWrite(environmentId) }),
+          calls: new TurnToolCalls({ router, ...environments.callOptions, approvals: this.#approvals, emit, newCallId: () => `call_${this.#uuid()}`, hooks: lifecycle.toolCalls, beforeWrite: (environmentId) => checkpoints.beforeWrite(environmentId), elicit: this.#elicit }),
           model,
           request: {
             ...sharedRequestFields(config, this.threadId, metadata().clientMetadata),

@@ -7,6 +7,7 @@ import type { CoreEvent } from '../turn/core-event.js';
 import { requestedEnvironmentId } from './environment-choice.js';
 import { NO_USABLE_ENVIRONMENT } from './require-environment.js';
 import type { ToolCallHooks } from './tool-call-hooks.js';
+import type { McpElicitationAnswer, McpElicitationRequest } from '../session/client-requests.js';
 import { isToolSearchCall, type ToolCall, type ToolRouter, type ToolSearchCall } from './tool-router.js';
 
 /** How deep tools may call tools through `dispatch` before the call is refused. */
@@ -39,6 +40,8 @@ export interface TurnToolCallsOptions {
   readonly hooks?: ToolCallHooks | undefined;
   /** Awaited before a call that may write runs on environment `environmentId` (the turn's checkpoint there is taken first). */
   readonly beforeWrite?: ((environmentId: string) => Promise<void>) | undefined;
+  /** Asks the thread's client on a server's behalf; undefined when there is no one to ask. */
+  readonly elicit?: ((request: McpElicitationRequest, signal: AbortSignal) => Promise<McpElicitationAnswer>) | undefined;
 }
 
 /**
@@ -163,6 +166,15 @@ export class TurnToolCalls {
       // A nested call runs where its caller runs unless it names another environment.
       dispatch: (name, input, options) => this.#nested(turn, name, input, options?.namespace, depth + 1, chosen?.id),
       progress: (message) => this.#options.emit({ type: 'toolProgress', turnId, callId, message }),
+      ...(this.#options.elicit === undefined ? {} : { elicit: this.#elicitFor(turnId, signal, this.#options.elicit) }),
+    };
+  }
+
+  /** A tool's question as a form on the thread's client, bound to the call's turn. */
+  #elicitFor(turnId: string, signal: AbortSignal, elicit: NonNullable<TurnToolCallsOptions['elicit']>): NonNullable<ToolContext['elicit']> {
+    return async (question) => {
+      const answer = await elicit({ turnId, serverName: question.serverName, mode: 'form', message: question.message, requestedSchema: question.requestedSchema, meta: question.meta }, signal);
+      return answer.content === undefined ? { action: answer.action } : { action: answer.action, content: answer.content };
     };
   }
 

@@ -1,8 +1,12 @@
 // What the model is told about plugins: `<plugins_instructions>` in the thread's developer context
-// while any plugin is on for the thread, and, for a turn that mentions a plugin
-// (`[@name](plugin://<id>)` in text, or a `mention` input whose path is `plugin://<id>`), a developer
-// message naming what that plugin brings. Which plugins are on is the host's to say.
-import { defineContextFragment, defineExtension, type Extension, type ResponseItem, type UserInput } from '@skein/extension-api';
+// while any plugin is on for the thread; for a turn that mentions a plugin (`[@name](plugin://<id>)`
+// in text, or a `mention` input whose path is `plugin://<id>`), a developer message naming what that
+// plugin brings; and, where the host has recommendations, `<recommended_plugins>` with the
+// `request_plugin_install` tool. Which plugins are on, and which are recommended, is the host's to say.
+import { defineContextFragment, defineExtension, type ContextFragment, type Extension, type ExtensionData, type HostNotices, type ResponseItem, type UserInput } from '@skein/extension-api';
+import type { RecommendedPlugin } from '../recommendations/recommendation-source.js';
+import { RECOMMENDED_PLUGINS_FRAGMENT, renderRecommendedPlugins } from '../recommendations/recommended-plugins-fragment.js';
+import { requestPluginInstallTool } from '../recommendations/request-plugin-install-tool.js';
 
 export const PLUGINS_EXTENSION_ID = 'plugins';
 
@@ -35,9 +39,19 @@ export interface ActivePlugin {
   readonly displayName: string;
 }
 
+/** Which thread, in which directory. */
+export interface PluginThread {
+  readonly threadId: string;
+  readonly cwd: string;
+}
+
 export interface PluginsExtensionOptions {
-  /** The plugins on for `threadId` in `cwd`: installed, enabled, and not switched off by the thread. */
-  readonly activePlugins: (request: { readonly threadId: string; readonly cwd: string }) => Promise<readonly ActivePlugin[]>;
+  /** The plugins on for the thread: installed, enabled, and not switched off by it. */
+  readonly activePlugins: (thread: PluginThread) => Promise<readonly ActivePlugin[]>;
+  /** Plugins worth suggesting to the thread, not installed yet; none when recommendations are off. Asked once per thread. */
+  readonly recommendations?: (thread: PluginThread) => Promise<readonly RecommendedPlugin[]>;
+  /** Whether a plugin is installed now (after the user answered a suggestion). */
+  readonly isInstalled?: (id: string) => Promise<boolean>;
 }
 
 const PLUGIN_LINK = /\[@[^\]\s]+\]\(plugin:\/\/([^)\s]+)\)/g;
@@ -62,13 +76,40 @@ export function pluginMentionMessage(plugin: ActivePlugin): ResponseItem {
 }
 
 export function pluginsExtension(options: PluginsExtensionOptions): Extension {
+  // One list per thread, shared by its context and its tools (kept in the host's session store).
+  // A source that cannot be read is a warning; the thread goes on without recommendations.
+  const recommendedFor = (thread: PluginThread, request: { readonly session: ExtensionData } & HostNotices): Promise<readonly RecommendedPlugin[]> => {
+    const recommendations = options.recommendations;
+    if (recommendations === undefined) return Promise.resolve([]);
+    const key = `recommended:${thread.threadId}`;
+    let list = request.session.get<Promise<readonly RecommendedPlugin[]>>(key);
+    if (list === undefined) {
+      list = recommendations(thread).catch((error: unknown) => {
+        request.warn(`plugin recommendations are unavailable: ${(error as Error).message}`);
+        return [];
+      });
+      request.session.set(key, list);
+    }
+    return list;
+  };
   return defineExtension({
     id: PLUGINS_EXTENSION_ID,
-    fragments: [PLUGINS_INSTRUCTIONS_FRAGMENT],
+    fragments: [PLUGINS_INSTRUCTIONS_FRAGMENT, RECOMMENDED_PLUGINS_FRAGMENT],
     context: {
       async threadFragments(request) {
-        const active = await options.activePlugins({ threadId: request.threadId, cwd: request.cwd });
-        return active.length === 0 ? [] : [PLUGINS_INSTRUCTIONS_FRAGMENT.render(INSTRUCTIONS)];
+        const thread = { threadId: request.threadId, cwd: request.cwd };
+        const [active, recommended] = await Promise.all([options.activePlugins(thread), recommendedFor(thread, request)]);
+        const fragments: ContextFragment[] = [];
+        if (active.length > 0) fragments.push(PLUGINS_INSTRUCTIONS_FRAGMENT.render(INSTRUCTIONS));
+        if (recommended.length > 0) fragments.push(renderRecommendedPlugins(recommended));
+        return fragments;
+      },
+    },
+    tools: {
+      async tools(request) {
+        const recommended = await recommendedFor({ threadId: request.threadId, cwd: request.cwd }, request);
+        const isInstalled = options.isInstalled;
+        return recommended.length === 0 || isInstalled === undefined ? [] : [requestPluginInstallTool({ recommended, isInstalled })];
       },
     },
     turnInput: {
