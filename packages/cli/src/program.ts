@@ -62,6 +62,7 @@ const SUBCOMMANDS: readonly { readonly names: readonly string[]; readonly load: 
   { names: ['app-server'], load: async () => (await import('./commands/app-server.js')).addAppServerCommand },
   { names: ['login', 'logout'], load: async () => (await import('./commands/login.js')).addLoginCommand },
   { names: ['thread'], load: async () => (await import('./commands/thread.js')).addThreadCommand },
+  { names: ['plugin'], load: async () => (await import('./commands/plugin.js')).addPluginCommand },
 ];
 
 /**

@@ -1,7 +1,7 @@
 // The plugins of one home: what every known marketplace offers, which of it is installed (config.toml's
 // `[plugins."<plugin>@<market>"]` plus the cache), installing and uninstalling, and the installed,
 // enabled plugins whose skills a host hands to the skills extension.
-import { stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeConfigFile, type ConfigEdit, type PluginSettings } from '@skein/config';
 import { copyIntoCache, installedVersionDir, removeFromCache } from './install/plugin-cache.js';
@@ -170,6 +170,9 @@ export class PluginService {
   async install(pluginName: string, marketplacePath: string): Promise<InstalledPlugin> {
     const { marketplace, entry } = await this.#find(pluginName, marketplacePath);
     if (entry.installPolicy === 'NOT_AVAILABLE') throw new PluginError('InvalidRequest', `plugin \`${entry.name}\` is not available for install in marketplace \`${marketplace.name}\``);
+    // A plugin folder that is a link could copy anything the link points at into the cache.
+    const folder = await lstat(entry.sourcePath).catch(() => undefined);
+    if (folder?.isSymbolicLink() === true) throw new PluginError('InvalidManifest', `plugin \`${entry.name}\` is a symbolic link (${entry.sourcePath}); a plugin must be a folder inside its marketplace`);
     const manifest = await readPluginManifest(entry.sourcePath).catch((error: unknown) => {
       if (error instanceof PluginError && error.message.includes('has no')) throw new PluginError('InvalidManifest', `missing plugin.json in ${entry.sourcePath}`, { cause: error });
       throw error;

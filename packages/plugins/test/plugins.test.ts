@@ -110,6 +110,14 @@ describe('local marketplaces', () => {
     expect((await world.service.list()).marketplaces[0]?.plugins.map((plugin) => plugin.name)).toEqual(['alpha']);
     const installed = await world.service.install('alpha', manifest);
     expect((await readdir(path.join(installed.installedPath, 'skills', 'greet'))).sort()).toEqual(['SKILL.md']);
+    // A plugin folder that is itself a link is refused.
+    await mkdir(path.join(world.dir, 'elsewhere', '.codex-plugin'), { recursive: true });
+    await writeFile(path.join(world.dir, 'elsewhere', '.codex-plugin', 'plugin.json'), '{"name":"linked"}');
+    await symlink(path.join(world.dir, 'elsewhere'), path.join(market, 'plugins', 'linked'));
+    json.plugins.push({ name: 'linked', source: { source: 'local', path: './plugins/linked' } });
+    await writeFile(manifest, JSON.stringify(json));
+    await expect(world.service.install('linked', manifest)).rejects.toEqual(refusal('InvalidManifest', /is a symbolic link/));
+    await expect(world.service.marketplaces.add('https://example.test/x.git', { cwd: world.dir, sparsePaths: ['../up'] })).rejects.toEqual(refusal('InvalidRequest', /invalid sparse path/));
   });
 });
 

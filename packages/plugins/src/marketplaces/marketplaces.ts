@@ -72,7 +72,9 @@ export class Marketplaces {
       const manifest = await readMarketplace(root);
       return this.#record(manifest.name, { sourceType: 'local', source: root, ref: undefined, sparsePaths: [] }, root);
     }
-    for (const sparse of sparsePaths) if (sparse.startsWith('-') || path.isAbsolute(sparse)) throw new PluginError('InvalidRequest', `invalid sparse path \`${sparse}\``);
+    for (const sparse of sparsePaths) {
+      if (sparse.startsWith('-') || path.isAbsolute(sparse) || sparse.split(/[\\/]/).includes('..')) throw new PluginError('InvalidRequest', `invalid sparse path \`${sparse}\`: give a folder inside the repository`);
+    }
     const setting: MarketplaceSetting = { sourceType: 'git', source: parsed.url, ref, sparsePaths };
     const staged = await this.#checkout(setting);
     try {
