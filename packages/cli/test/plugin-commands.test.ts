@@ -1,9 +1,10 @@
 // `skein plugin …` on a real home: a marketplace from a folder, a plugin installed and used by
 // `skein exec` (its skill injected by `$plugin:skill`), listed, removed; refusals exit 1 with the
 // reason on stderr, and the config file keeps its comments.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { assistantMessage, completed, sse, writePluginMarketplace } from '@skein/test-support';
+import { assistantMessage, completed, resolveCodexBinary, sse, writePluginMarketplace } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { execScratch, type ExecScratch } from './support/exec-run.js';
 
@@ -60,3 +61,30 @@ describe('skein plugin', () => {
     expect(await scratch.skein(['plugin', 'marketplace', 'upgrade', 'localmp'])).toMatchObject({ code: 1, stderr: expect.stringContaining('is not configured as a Git marketplace') as unknown });
   });
 });
+
+const codex = resolveCodexBinary(import.meta.url);
+
+describe.skipIf(codex.binary === undefined)(`one home, shared with Codex 0.171.0${codex.missing === undefined ? '' : ` (skipped: ${codex.missing})`}`, () => {
+  it('lists what the other installed, and removes it', async () => {
+    const market = path.join(scratch.scratch, 'mp');
+    writePluginMarketplace(market, 'localmp', [{ name: 'alpha', version: '1.2.3', skills: { greet: 'Greets.' } }, { name: 'beta' }]);
+    const runCodex = (...args: string[]) =>
+      execFileSync(codex.binary ?? 'codex', args, { cwd: scratch.scratch, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: path.join(scratch.scratch, 'user'), CODEX_HOME: scratch.home } });
+    expect((await scratch.skein(['plugin', 'marketplace', 'add', market])).code).toBe(0);
+    expect((await scratch.skein(['plugin', 'add', 'alpha@localmp'])).code).toBe(0);
+
+    // Codex reads Skein's marketplace table, plugin table and cache.
+    const seen = JSON.parse(runCodex('plugin', 'list', '--json')) as { installed: { pluginId: string; enabled: boolean; version: string }[] };
+    expect(seen.installed.map((row) => [row.pluginId, row.enabled, row.version])).toEqual([['alpha@localmp', true, '1.2.3']]);
+    // And Skein reads what Codex installs.
+    runCodex('plugin', 'add', 'beta@localmp');
+    const listed = JSON.parse((await scratch.skein(['plugin', 'list', '--json'])).stdout) as { installed: { pluginId: string; version: string }[] };
+    expect(listed.installed.map((row) => [row.pluginId, row.version])).toEqual([
+      ['alpha@localmp', '1.2.3'],
+      ['beta@localmp', 'local'],
+    ]);
+    runCodex('plugin', 'remove', 'alpha@localmp');
+    expect(((JSON.parse((await scratch.skein(['plugin', 'list', '--json'])).stdout) as typeof listed).installed).map((row) => row.pluginId)).toEqual(['beta@localmp']);
+  });
+});
+
