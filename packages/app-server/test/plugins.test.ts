@@ -3,7 +3,7 @@
 // plugin's skills in `skills/list` and in what the model receives (`<plugin>:<skill>` in the catalog,
 // `<plugins_instructions>`, `$plugin:skill` injection, a plugin mention), `disabledPluginIds`, and
 // every refusal as -32600 with the server still serving.
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   assistantMessage,
@@ -69,8 +69,15 @@ describe('plugins from a local marketplace', () => {
     expect(listed.marketplaces.map((market) => [market.name, market.path, market.plugins.map((plugin) => [plugin.id, plugin.installed, plugin.enabled, plugin.localVersion])])).toEqual([
       ['localmp', manifest, [['alpha@localmp', false, false, '1.2.3'], ['beta@localmp', false, false, null]]],
     ]);
-    const read = (await client.request('plugin/read', { pluginName: 'alpha', marketplacePath: manifest })) as { plugin: { marketplaceName: string; description: string; skills: { name: string; path: string }[]; summary: Summary } };
+    // What the plugin ships beyond skills is listed, not started: an MCP server and a hook.
+    const alphaRoot = path.join(marketRoot, 'plugins', 'alpha');
+    writeFileSync(path.join(alphaRoot, '.mcp.json'), JSON.stringify({ mcpServers: { docs: { command: 'definitely-not-started' } } }));
+    mkdirSync(path.join(alphaRoot, 'hooks'));
+    writeFileSync(path.join(alphaRoot, 'hooks', 'hooks.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'exec_command', hooks: [{ type: 'command', command: 'touch /tmp/never' }] }] } }));
+    const read = (await client.request('plugin/read', { pluginName: 'alpha', marketplacePath: manifest })) as { plugin: { marketplaceName: string; description: string; skills: { name: string; path: string }[]; summary: Summary; mcpServers: string[]; hooks: { eventName: string }[] } };
     expect(read.plugin).toMatchObject({ marketplaceName: 'localmp', description: 'the alpha plugin', summary: { id: 'alpha@localmp', interface: { displayName: 'alpha plugin' } } });
+    expect(read.plugin.mcpServers).toEqual(['docs']);
+    expect(read.plugin.hooks.map((hook) => hook.eventName)).toEqual(['preToolUse']);
     expect(read.plugin.skills.map((skill) => [skill.name, skill.path])).toEqual([['alpha:greet', path.join(marketRoot, 'plugins', 'alpha', 'skills', 'greet', 'SKILL.md')]]);
 
     expect(await client.request('plugin/install', { pluginName: 'alpha', marketplacePath: manifest })).toEqual({ authPolicy: 'ON_INSTALL', appsNeedingAuth: [] });
@@ -91,6 +98,7 @@ describe('plugins from a local marketplace', () => {
     model.expect([sse(assistantMessage('Hi.'), completed()), sse(assistantMessage('Still here.'), completed())]);
     const { thread } = (await client.request('thread/start', { cwd: home.workspace })) as { thread: { id: string } };
     await runTurnToEnd(client, thread.id, 'Use $alpha:greet and [@alpha](plugin://alpha@localmp) please.');
+    expect((model.requests[0]!.body?.tools ?? []).some((tool) => JSON.stringify(tool).includes('mcp__docs'))).toBe(false);
     const developer = developerTexts(0);
     const catalog = developer.find((text) => text.startsWith('<skills_instructions>')) ?? '';
     const alias = /- `(r\d+)` = `([^`]+)`/g;
