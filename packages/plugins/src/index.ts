@@ -1,5 +1,5 @@
 // @skein/plugins: Codex's plugin marketplaces and installed plugins, read and written as Codex does.
-export { enabledPluginSkills, PluginService } from './plugin-service.js';
+export { enabledPluginSkills, isPluginInstalled, PluginService } from './plugin-service.js';
 export type { InstalledPlugin, InstalledPluginSkills, ListedMarketplace, ListedPlugin, PluginCatalog, PluginServiceOptions } from './plugin-service.js';
 export { Marketplaces } from './marketplaces/marketplaces.js';
 export type { AddedMarketplace, KnownMarketplace } from './marketplaces/marketplaces.js';

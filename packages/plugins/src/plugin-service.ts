@@ -1,11 +1,12 @@
 // The plugins of one home: what every known marketplace offers, which of it is installed (config.toml's
 // `[plugins."<plugin>@<market>"]` plus the cache), installing and uninstalling, and the installed,
 // enabled plugins whose skills a host hands to the skills extension.
-import { lstat, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeConfigFile, type ConfigEdit, type PluginSettings } from '@skein/config';
 import { copyIntoCache, installedVersionDir, removeFromCache } from './install/plugin-cache.js';
 import { marketplaceRootOf, readMarketplace, type MarketplaceManifest, type MarketplacePlugin } from './manifest/marketplace-manifest.js';
+import { assertInside } from './manifest/inside.js';
 import { readPluginManifest, type PluginManifest } from './manifest/plugin-manifest.js';
 import { Marketplaces } from './marketplaces/marketplaces.js';
 import { checkedName, parsePluginId, pluginId } from './names.js';
@@ -82,6 +83,13 @@ export async function enabledPluginSkills(home: string, settings: PluginSettings
   return sources;
 }
 
+/** Whether `id` is installed (enabled or not): in `settings` and in the cache. */
+export async function isPluginInstalled(home: string, settings: PluginSettings, id: string): Promise<boolean> {
+  if (settings.plugins[id] === undefined) return false;
+  const { plugin, marketplace } = parsePluginId(id);
+  return (await installedVersionDir(home, marketplace, plugin)) !== undefined;
+}
+
 /** What `install` did. */
 export interface InstalledPlugin {
   readonly pluginId: string;
@@ -95,6 +103,8 @@ export interface InstalledPlugin {
 export class PluginService {
   readonly marketplaces: Marketplaces;
   readonly #options: PluginServiceOptions;
+  /** Installs and uninstalls of one plugin, one after the other (by `<marketplace>/<plugin>`). */
+  readonly #pluginQueues = new Map<string, Promise<unknown>>();
 
   constructor(options: PluginServiceOptions) {
     this.#options = options;
@@ -129,7 +139,7 @@ export class PluginService {
       const name = known.name ?? manifest.name;
       if (seen.has(name)) continue;
       seen.add(name);
-      const plugins = await Promise.all(manifest.plugins.map((entry) => this.#listed(name, entry, settings)));
+      const plugins = await Promise.all(manifest.plugins.map((entry) => this.#listed(manifest.root, name, entry, settings)));
       marketplaces.push({ manifest: { ...manifest, name }, plugins });
     }
     return { marketplaces, loadErrors };
@@ -161,7 +171,7 @@ export class PluginService {
   /** One plugin of the marketplace whose manifest is `marketplacePath`, with its manifest read. */
   async read(pluginName: string, marketplacePath: string): Promise<{ readonly marketplace: MarketplaceManifest; readonly plugin: ListedPlugin & { readonly manifest: PluginManifest } }> {
     const { marketplace, entry } = await this.#find(pluginName, marketplacePath);
-    const plugin = await this.#listed(marketplace.name, entry, await this.#options.settings());
+    const plugin = await this.#listed(marketplace.root, marketplace.name, entry, await this.#options.settings());
     if (plugin.manifest === undefined) throw new PluginError('InvalidManifest', 'missing or invalid plugin.json');
     return { marketplace, plugin: { ...plugin, manifest: plugin.manifest } };
   }
@@ -169,16 +179,20 @@ export class PluginService {
   /** Installs (or installs again) a plugin of the marketplace at `marketplacePath` and switches it on. */
   async install(pluginName: string, marketplacePath: string): Promise<InstalledPlugin> {
     const { marketplace, entry } = await this.#find(pluginName, marketplacePath);
+    return this.#queued(marketplace.name, entry.name, () => this.#install(marketplace, entry));
+  }
+
+  async #install(marketplace: MarketplaceManifest, entry: MarketplacePlugin): Promise<InstalledPlugin> {
     if (entry.installPolicy === 'NOT_AVAILABLE') throw new PluginError('InvalidRequest', `plugin \`${entry.name}\` is not available for install in marketplace \`${marketplace.name}\``);
-    // A plugin folder that is a link could copy anything the link points at into the cache.
-    const folder = await lstat(entry.sourcePath).catch(() => undefined);
-    if (folder?.isSymbolicLink() === true) throw new PluginError('InvalidManifest', `plugin \`${entry.name}\` is a symbolic link (${entry.sourcePath}); a plugin must be a folder inside its marketplace`);
-    const manifest = await readPluginManifest(entry.sourcePath).catch((error: unknown) => {
-      if (error instanceof PluginError && error.message.includes('has no')) throw new PluginError('InvalidManifest', `missing plugin.json in ${entry.sourcePath}`, { cause: error });
+    // Resolved through links first: a plugin folder (or a folder above it) that is a link could
+    // otherwise copy anything it points at into the cache.
+    const folder = await assertInside(marketplace.root, entry.sourcePath).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new PluginError('InvalidManifest', `missing plugin.json: plugin folder ${entry.sourcePath} does not exist`, { cause: error });
       throw error;
     });
+    const manifest = await readPluginManifest(folder);
     if (manifest.json.name !== entry.name) throw new PluginError('InvalidManifest', `plugin.json name \`${manifest.json.name}\` does not match marketplace plugin name \`${entry.name}\``);
-    const installedPath = await copyIntoCache(this.#options.home, marketplace.name, entry.name, manifest.json.version, entry.sourcePath);
+    const installedPath = await copyIntoCache(this.#options.home, marketplace.name, entry.name, manifest.json.version, folder);
     const id = pluginId(entry.name, marketplace.name);
     await this.#writeConfig([{ keyPath: ['plugins', id], value: { enabled: true }, mergeStrategy: 'upsert' }]);
     return { pluginId: id, name: entry.name, marketplaceName: marketplace.name, version: path.basename(installedPath), installedPath, authPolicy: entry.authPolicy };
@@ -187,8 +201,22 @@ export class PluginService {
   /** Removes a plugin's config entry and cached copy; uninstalling what is not installed is not an error. */
   async uninstall(id: string): Promise<void> {
     const { plugin, marketplace } = parsePluginId(id);
-    if ((await this.#options.settings()).plugins[id] !== undefined) await this.#writeConfig([{ keyPath: ['plugins', id], value: null, mergeStrategy: 'replace' }]);
-    await removeFromCache(this.#options.home, marketplace, plugin);
+    await this.#queued(marketplace, plugin, async () => {
+      if ((await this.#options.settings()).plugins[id] !== undefined) await this.#writeConfig([{ keyPath: ['plugins', id], value: null, mergeStrategy: 'replace' }]);
+      await removeFromCache(this.#options.home, marketplace, plugin);
+    });
+  }
+
+  /** Runs `work` after every earlier install or uninstall of the same plugin has settled. */
+  #queued<T>(marketplace: string, plugin: string, work: () => Promise<T>): Promise<T> {
+    const key = `${marketplace}/${plugin}`;
+    const run = (this.#pluginQueues.get(key) ?? Promise.resolve()).then(work, work);
+    const settled = run.catch(() => undefined);
+    this.#pluginQueues.set(key, settled);
+    void settled.then(() => {
+      if (this.#pluginQueues.get(key) === settled) this.#pluginQueues.delete(key);
+    });
+    return run;
   }
 
   /** Installed, enabled plugins whose cached copy is there, with their skill folders. */
@@ -201,11 +229,12 @@ export class PluginService {
     this.#options.onConfigWritten?.();
   }
 
-  async #listed(marketplaceName: string, entry: MarketplacePlugin, settings: PluginSettings): Promise<ListedPlugin> {
+  /** A plugin as listed; its manifest is read only when its folder resolves inside the marketplace. */
+  async #listed(marketplaceRoot: string, marketplaceName: string, entry: MarketplacePlugin, settings: PluginSettings): Promise<ListedPlugin> {
     const id = pluginId(entry.name, marketplaceName);
     const configured = settings.plugins[id];
     const installed = configured === undefined ? undefined : await installedVersionDir(this.#options.home, marketplaceName, entry.name);
-    const manifest = await readPluginManifest(entry.sourcePath).catch(() => undefined);
+    const manifest = await assertInside(marketplaceRoot, entry.sourcePath).then(readPluginManifest).catch(() => undefined);
     return { id, name: entry.name, entry, manifest, installed, enabled: installed !== undefined && configured?.enabled === true };
   }
 

@@ -3,7 +3,7 @@
 import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PluginError } from '../src/index.js';
+import { pluginHooks, PluginError, readPluginManifest } from '../src/index.js';
 import { commitMarketplace, gitIn, gitUrlRewrite, writePluginMarketplace } from '@skein/test-support';
 import { pluginWorld } from './fixtures.js';
 
@@ -52,6 +52,18 @@ describe('local marketplaces', () => {
 
     expect(await world.service.marketplaces.remove('localmp')).toEqual({ marketplaceName: 'localmp', installedRoot: null });
     expect(await readFile(config, 'utf8')).not.toContain('[marketplaces.localmp]');
+  });
+
+  it('installs one plugin twice at once, and again over itself, leaving one whole version', async () => {
+    const market = path.join(world.dir, 'mp');
+    const manifest = writePluginMarketplace(market, 'localmp', [{ name: 'alpha', version: '1.0.0', skills: { greet: 'Greets.' } }]);
+    await world.service.marketplaces.add(market, { cwd: world.dir });
+    await Promise.all([world.service.install('alpha', manifest), world.service.install('alpha', manifest)]);
+    writePluginMarketplace(market, 'localmp', [{ name: 'alpha', version: '2.0.0', skills: { greet: 'Greets better.' } }]);
+    await world.service.install('alpha', manifest);
+    const pluginDir = path.join(world.home, 'plugins', 'cache', 'localmp', 'alpha');
+    expect(await readdir(pluginDir)).toEqual(['2.0.0']);
+    expect(await readFile(path.join(pluginDir, '2.0.0', 'skills', 'greet', 'SKILL.md'), 'utf8')).toContain('Greets better.');
   });
 
   it('finds the user marketplace without adding it and searches plugins', async () => {
@@ -116,8 +128,50 @@ describe('local marketplaces', () => {
     await symlink(path.join(world.dir, 'elsewhere'), path.join(market, 'plugins', 'linked'));
     json.plugins.push({ name: 'linked', source: { source: 'local', path: './plugins/linked' } });
     await writeFile(manifest, JSON.stringify(json));
-    await expect(world.service.install('linked', manifest)).rejects.toEqual(refusal('InvalidManifest', /is a symbolic link/));
+    await expect(world.service.install('linked', manifest)).rejects.toEqual(refusal('InvalidManifest', /leads outside .* symbolic link/));
     await expect(world.service.marketplaces.add('https://example.test/x.git', { cwd: world.dir, sparsePaths: ['../up'] })).rejects.toEqual(refusal('InvalidRequest', /invalid sparse path/));
+  });
+});
+
+describe('what a marketplace or a client cannot reach', () => {
+  it('refuses marketplace names that are not one folder, leaving the home alone', async () => {
+    const victim = path.join(world.dir, 'victim');
+    await mkdir(victim);
+    const { marketplaces } = world.service;
+    for (const name of ['../../victim', '..', '.staging', 'a/b']) {
+      await expect(marketplaces.remove(name)).rejects.toEqual(refusal('InvalidRequest', /invalid marketplace name/));
+      await expect(marketplaces.upgrade(name)).rejects.toEqual(refusal('InvalidRequest', /invalid marketplace name/));
+    }
+    await expect(readdir(victim)).resolves.toEqual([]);
+    // A config.toml that names one anyway lists nothing under it.
+    await writeFile(path.join(world.home, 'config.toml'), '[marketplaces."../../victim"]\nsource_type = "git"\nsource = "https://example.test/x.git"\n');
+    expect((await marketplaces.known()).filter((known) => known.name !== undefined)).toEqual([]);
+  });
+
+  it('refuses a plugin reached through a linked folder, and skips entries it cannot install', async () => {
+    const market = path.join(world.dir, 'mp');
+    const manifest = writePluginMarketplace(market, 'localmp', [{ name: 'alpha' }]);
+    // `plugins/` itself is a link to a folder outside the marketplace holding a plausible plugin.
+    const outside = path.join(world.dir, 'outside');
+    writePluginMarketplace(outside, 'other', [{ name: 'x' }]);
+    await writeFile(path.join(outside, 'plugins', 'x', 'secret.txt'), 'secret');
+    await mkdir(path.join(market, 'more'));
+    await symlink(path.join(outside, 'plugins'), path.join(market, 'more', 'plugins'));
+    const json = JSON.parse(await readFile(manifest, 'utf8')) as { plugins: unknown[] };
+    json.plugins.push({ name: 'x', source: { source: 'local', path: './more/plugins/x' } }, { name: 'gh', source: { source: 'github', repo: 'acme/gh' } }, { name: '../evil', source: './plugins/alpha' });
+    await writeFile(manifest, JSON.stringify(json));
+    await world.service.marketplaces.add(market, { cwd: world.dir });
+    const listed = (await world.service.list()).marketplaces[0]?.plugins ?? [];
+    expect(listed.map((plugin) => [plugin.name, plugin.manifest === undefined])).toEqual([['alpha', false], ['x', true]]);
+    await expect(world.service.install('x', manifest)).rejects.toEqual(refusal('InvalidManifest', /leads outside/));
+    await expect(readdir(path.join(world.home, 'plugins', 'cache'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('lists no hooks for a hooks file that does not parse, rather than failing the read', async () => {
+    const market = path.join(world.dir, 'mp');
+    writePluginMarketplace(market, 'localmp', [{ name: 'alpha', manifest: JSON.stringify({ name: 'alpha', hooks: { PreToolUse: { not: 'a list' }, Stop: [null, { hooks: [{}] }] } }) }]);
+    const manifest = await readPluginManifest(path.join(market, 'plugins', 'alpha'));
+    expect(await pluginHooks(manifest)).toEqual([{ key: 'alpha:plugin.json:Stop:1:0', eventName: 'stop' }]);
   });
 });
 

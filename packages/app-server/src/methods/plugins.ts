@@ -44,6 +44,19 @@ async function served<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Runs `change` (which may write config.toml), then has the server read its config again. The work
+ * itself (a clone, a copy) runs outside the server's queue of config changes, so a slow one does not
+ * hold up other writes; the file's own writes are serialised by the config writer.
+ */
+async function changing<T>(server: AppServer, change: () => Promise<T>): Promise<T> {
+  try {
+    return await served(change);
+  } finally {
+    await server.changeConfig(() => undefined);
+  }
+}
+
 /** The one marketplace a `plugin/read` or `plugin/install` names: a manifest path (remote catalogs are not Skein's). */
 function marketplacePathOf(method: string, params: { readonly marketplacePath?: string | null | undefined; readonly remoteMarketplaceName?: string | null | undefined }): string {
   const local = params.marketplacePath ?? undefined;
@@ -111,7 +124,7 @@ export const PLUGIN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       params: PluginInstallParams,
       async handle(params, { server }): Promise<PluginInstallResponse> {
         const marketplacePath = marketplacePathOf('plugin/install', params);
-        const installed = await served(() => server.changeConfig(() => pluginsOf(server).install(params.pluginName, marketplacePath)));
+        const installed = await changing(server, () => pluginsOf(server).install(params.pluginName, marketplacePath));
         return { authPolicy: installed.authPolicy, appsNeedingAuth: [] };
       },
     }),
@@ -121,7 +134,7 @@ export const PLUGIN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
     defineMethod({
       params: PluginUninstallParams,
       async handle(params, { server }): Promise<Record<string, never>> {
-        await served(() => server.changeConfig(() => pluginsOf(server).uninstall(params.pluginId)));
+        await changing(server, () => pluginsOf(server).uninstall(params.pluginId));
         return {};
       },
     }),
@@ -132,7 +145,7 @@ export const PLUGIN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
       params: MarketplaceAddParams,
       async handle(params, { server }): Promise<MarketplaceAddResponse> {
         const options = { cwd: server.config.config.cwd, ref: params.refName ?? undefined, sparsePaths: params.sparsePaths ?? undefined };
-        return served(() => server.changeConfig(() => pluginsOf(server).marketplaces.add(params.source, options)));
+        return changing(server, () => pluginsOf(server).marketplaces.add(params.source, options));
       },
     }),
   ],
@@ -141,7 +154,7 @@ export const PLUGIN_METHODS: ReadonlyMap<string, AppServerMethod> = new Map<stri
     defineMethod({
       params: MarketplaceRemoveParams,
       async handle(params, { server }): Promise<MarketplaceRemoveResponse> {
-        return served(() => server.changeConfig(() => pluginsOf(server).marketplaces.remove(params.marketplaceName)));
+        return changing(server, () => pluginsOf(server).marketplaces.remove(params.marketplaceName));
       },
     }),
   ],

@@ -7,7 +7,7 @@ import { skillsSettings, type Config } from '@skein/config';
 import { remoteSkillProvider, SkillsService } from '@skein/ext-skills';
 import { McpServers, resourceSource } from '@skein/mcp-client';
 import type { Extension } from '@skein/extension-api';
-import { enabledPluginSkills, PluginService, pluginsExtension, readRecommendations, type InstalledPluginSkills, type PluginThread } from '@skein/plugins';
+import { enabledPluginSkills, isPluginInstalled, PluginService, pluginsExtension, readRecommendations, type InstalledPluginSkills, type PluginThread } from '@skein/plugins';
 
 /** The services and what they hold open. */
 export interface HostSkills {
@@ -69,7 +69,7 @@ export function hostSkills(config: Config, configFor: (cwd: string) => Promise<C
     if (!loaded.features.isEnabled('recommended_plugins') || !loaded.features.isEnabled('plugins') || source === undefined) return [];
     return (await readRecommendations(source)).filter((plugin) => loaded.plugins.plugins[plugin.id] === undefined);
   };
-  const isInstalled = async (id: string) => (await enabledPluginSkills(config.homeDir, (await configFor(config.cwd)).plugins)).some((plugin) => plugin.id === id);
+  const isInstalled = async (id: string) => isPluginInstalled(config.homeDir, (await configFor(config.cwd)).plugins, id);
   return {
     service,
     plugins,

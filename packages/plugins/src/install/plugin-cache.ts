@@ -26,11 +26,19 @@ export async function copyIntoCache(home: string, marketplace: string, plugin: s
         return !info.isSymbolicLink() && path.basename(from) !== '.git';
       },
     });
-    // Other versions go: one version of a plugin is installed at a time.
-    for (const entry of await readdir(pluginDir)) {
-      if (entry !== path.basename(staging)) await rm(path.join(pluginDir, entry), { recursive: true, force: true });
+    // One version is installed at a time: the others are moved aside, the new one renamed in, and
+    // only then are the old ones deleted, so a failure leaves the old install as it was. Another
+    // install's staging folder is not ours to touch.
+    const previous = (await readdir(pluginDir)).filter((entry) => !entry.startsWith('.'));
+    const aside = previous.map((entry) => ({ from: path.join(pluginDir, entry), to: path.join(pluginDir, `.previous-${randomUUID()}`) }));
+    for (const move of aside) await rename(move.from, move.to);
+    try {
+      await rename(staging, target);
+    } catch (error) {
+      for (const move of aside) await rename(move.to, move.from).catch(() => undefined);
+      throw error;
     }
-    await rename(staging, target);
+    for (const move of aside) await rm(move.to, { recursive: true, force: true });
     return target;
   } finally {
     await rm(staging, { recursive: true, force: true });

@@ -28,10 +28,13 @@ const PluginEntryJson = z.looseObject({
   keywords: z.array(z.string()).optional(),
 });
 
+// Entries are checked one by one below: one Skein cannot install (a source of another kind, a path
+// outside the marketplace, an unsafe name) is left out, and the marketplace's other plugins still list.
 export const MarketplaceManifestJson = z.looseObject({
   name: SafeName,
   interface: z.looseObject({ displayName: z.string().nullish() }).nullish(),
-  plugins: z.array(PluginEntryJson),
+  // Every entry names a plugin and a source (Codex refuses the marketplace otherwise).
+  plugins: z.array(z.looseObject({ name: z.string(), source: z.unknown().refine((source) => source !== undefined, { error: 'missing field `source`' }) })),
 });
 
 /** One plugin a marketplace offers. */
@@ -60,11 +63,13 @@ export interface MarketplaceManifest {
 export async function readMarketplace(root: string): Promise<MarketplaceManifest> {
   for (const relative of MARKETPLACE_MANIFEST_PATHS) {
     const file = path.join(root, relative);
-    const json = await readJsonFile(file, MarketplaceManifestJson);
+    const json = await readJsonFile(file, MarketplaceManifestJson, root);
     if (json === undefined) continue;
     const seen = new Set<string>();
-    const plugins = json.plugins.flatMap((entry): MarketplacePlugin[] => {
-      if (seen.has(entry.name)) throw new PluginError('InvalidManifest', `invalid manifest ${file}: plugin \`${entry.name}\` is listed twice`);
+    const plugins = json.plugins.flatMap((raw): MarketplacePlugin[] => {
+      const parsed = PluginEntryJson.safeParse(raw);
+      if (!parsed.success || seen.has(parsed.data.name)) return [];
+      const entry = parsed.data;
       seen.add(entry.name);
       const relative = typeof entry.source === 'string' ? entry.source : entry.source.source === 'local' ? entry.source.path : undefined;
       if (relative === undefined || !RelativeManifestPath.safeParse(relative).success) return [];

@@ -60,7 +60,7 @@ export interface PluginManifest {
 export async function readPluginManifest(root: string): Promise<PluginManifest> {
   for (const relative of PLUGIN_MANIFEST_PATHS) {
     const file = path.join(root, relative);
-    const json = await readJsonFile(file, PluginManifestJson);
+    const json = await readJsonFile(file, PluginManifestJson, root);
     if (json === undefined) continue;
     const skills = json.skills === undefined ? ['./skills/'] : typeof json.skills === 'string' ? [json.skills] : json.skills;
     return { root, file, json, skillRoots: skills.map((skill) => beneath(root, skill)) };

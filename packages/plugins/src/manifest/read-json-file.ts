@@ -3,14 +3,20 @@
 import { readFile } from 'node:fs/promises';
 import type * as z from 'zod';
 import { PluginError } from '../plugin-error.js';
+import { assertInside } from './inside.js';
 
-/** The file parsed by `schema`, or undefined when it does not exist. */
-export async function readJsonFile<T>(file: string, schema: z.ZodType<T>): Promise<T | undefined> {
+/**
+ * The file parsed by `schema`, or undefined when it does not exist. With `within`, a file that
+ * resolves (through links) outside that folder is refused rather than read.
+ */
+export async function readJsonFile<T>(file: string, schema: z.ZodType<T>, within?: string): Promise<T | undefined> {
   let text: string;
   try {
+    if (within !== undefined) await assertInside(within, file);
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof PluginError) throw error;
     throw new PluginError('InvalidManifest', `cannot read ${file}: ${(error as Error).message}`, { cause: error });
   }
   let json: unknown;

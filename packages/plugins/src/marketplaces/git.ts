@@ -1,23 +1,33 @@
-// The system git, run without a shell and without prompting, for marketplace checkouts.
+// The system git, run without a shell, without prompting and with a time limit, for marketplace
+// checkouts.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { PluginError } from '../plugin-error.js';
 
 const run = promisify(execFile);
 
-/** Runs `git args` in `cwd`; a failure is a `GitFailed` carrying git's own words. */
+/** The longest one git command may take (a clone of a large marketplace included). */
+export const GIT_TIMEOUT_MS = 10 * 60 * 1000;
+
+// Variables that would point git at another repository than the one named.
+const REPOSITORY_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_COMMON_DIR'];
+
+function gitEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0' };
+  for (const name of REPOSITORY_VARIABLES) delete env[name];
+  // Never wait on a question: no credential prompt, and ssh fails rather than asking about a host key.
+  env['GIT_SSH_COMMAND'] ??= 'ssh -o BatchMode=yes';
+  return env;
+}
+
+/** Runs `git args` in `cwd`; a failure (or running past the time limit) is a `GitFailed` carrying git's own words. */
 export async function git(args: readonly string[], cwd?: string): Promise<string> {
   try {
-    const { stdout } = await run('git', [...args], {
-      cwd,
-      // Never wait on a credential prompt: a marketplace that needs one fails with git's message.
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo' },
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    const { stdout } = await run('git', [...args], { cwd, env: gitEnvironment(), maxBuffer: 16 * 1024 * 1024, timeout: GIT_TIMEOUT_MS, killSignal: 'SIGKILL' });
     return stdout.trim();
   } catch (error) {
-    const stderr = (error as { stderr?: unknown }).stderr;
-    const detail = typeof stderr === 'string' && stderr.trim() !== '' ? stderr.trim() : (error as Error).message;
+    const { stderr, killed } = error as { stderr?: unknown; killed?: boolean };
+    const detail = killed === true ? `no answer within ${GIT_TIMEOUT_MS / 1000} s` : typeof stderr === 'string' && stderr.trim() !== '' ? stderr.trim() : (error as Error).message;
     throw new PluginError('GitFailed', `git ${args[0] ?? ''} failed: ${detail}`, { cause: error });
   }
 }

@@ -7,6 +7,7 @@ import { mkdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/
 import path from 'node:path';
 import type { ConfigEdit, MarketplaceSetting, PluginSettings } from '@skein/config';
 import { readMarketplace, type MarketplaceManifest } from '../manifest/marketplace-manifest.js';
+import { checkedName, isSafeName } from '../names.js';
 import { PluginError } from '../plugin-error.js';
 import { marketplaceCheckoutsDir } from '../plugin-home.js';
 import { cloneMarketplace } from './git.js';
@@ -47,14 +48,22 @@ export class Marketplaces {
   /** Configured marketplaces, then the user's own (whose folder may have no manifest). */
   async known(): Promise<KnownMarketplace[]> {
     const { marketplaces } = await this.host.settings();
-    const known: KnownMarketplace[] = Object.entries(marketplaces).map(([name, setting]) => ({ name, setting, root: this.rootOf(name, setting) }));
+    // A name that could not be a folder is no marketplace (it would name a path outside the checkouts).
+    const known: KnownMarketplace[] = Object.entries(marketplaces)
+      .filter(([name]) => isSafeName(name))
+      .map(([name, setting]) => ({ name, setting, root: this.rootOf(name, setting) }));
     if (this.host.userHome !== null) known.push({ name: undefined, root: this.host.userHome, setting: undefined });
     return known;
   }
 
   /** Where `setting`'s marketplace is on disk. */
   rootOf(name: string, setting: MarketplaceSetting): string {
-    return setting.sourceType === 'local' ? setting.source : path.join(marketplaceCheckoutsDir(this.host.home), name);
+    return setting.sourceType === 'local' ? setting.source : this.#checkoutOf(name);
+  }
+
+  /** `<home>/.tmp/marketplaces/<name>`, for a name that is one folder (`InvalidRequest` otherwise). */
+  #checkoutOf(name: string): string {
+    return path.join(marketplaceCheckoutsDir(this.host.home), checkedName(name, 'marketplace'));
   }
 
   /** Adds the marketplace at `source` (a folder or a git URL), named by its manifest. */
@@ -80,7 +89,7 @@ export class Marketplaces {
     try {
       const manifest = await readMarketplace(staged.dir);
       const existing = (await this.host.settings()).marketplaces[manifest.name];
-      const target = path.join(marketplaceCheckoutsDir(this.host.home), manifest.name);
+      const target = this.#checkoutOf(manifest.name);
       if (existing !== undefined && sameSource(existing, setting) && (await exists(target))) return { marketplaceName: manifest.name, installedRoot: target, alreadyAdded: true };
       this.#refuseConflict(manifest.name, existing, setting);
       await rm(target, { recursive: true, force: true });
@@ -93,8 +102,8 @@ export class Marketplaces {
 
   /** Removes a configured marketplace and its checkout (its installed plugins stay installed). */
   async remove(name: string): Promise<{ readonly marketplaceName: string; readonly installedRoot: string | null }> {
+    const checkout = this.#checkoutOf(name);
     const setting = (await this.host.settings()).marketplaces[name];
-    const checkout = path.join(marketplaceCheckoutsDir(this.host.home), name);
     const hasCheckout = setting?.sourceType !== 'local' && (await exists(checkout));
     if (setting === undefined && !hasCheckout) throw new PluginError('NotFound', `marketplace \`${name}\` is not configured or installed`);
     if (setting !== undefined) await this.host.writeConfig([{ keyPath: ['marketplaces', name], value: null, mergeStrategy: 'replace' }]);
@@ -109,8 +118,9 @@ export class Marketplaces {
   async upgrade(name?: string): Promise<{ readonly selectedMarketplaces: string[]; readonly upgradedRoots: string[]; readonly errors: { marketplaceName: string; message: string }[] }> {
     const { marketplaces } = await this.host.settings();
     // Codex's words for an unknown name too: only configured git marketplaces upgrade.
+    if (name !== undefined) checkedName(name, 'marketplace');
     if (name !== undefined && marketplaces[name]?.sourceType !== 'git') throw new PluginError('InvalidRequest', `marketplace \`${name}\` is not configured as a Git marketplace`);
-    const selected = Object.entries(marketplaces).filter(([candidate, setting]) => setting.sourceType === 'git' && (name === undefined || candidate === name));
+    const selected = Object.entries(marketplaces).filter(([candidate, setting]) => setting.sourceType === 'git' && isSafeName(candidate) && (name === undefined || candidate === name));
     const upgradedRoots: string[] = [];
     const errors: { marketplaceName: string; message: string }[] = [];
     for (const [marketplaceName, setting] of selected) {
@@ -130,7 +140,7 @@ export class Marketplaces {
   }
 
   async #upgradeOne(name: string, setting: MarketplaceSetting): Promise<string | undefined> {
-    const target = path.join(marketplaceCheckoutsDir(this.host.home), name);
+    const target = this.#checkoutOf(name);
     const recorded = await readFile(path.join(target, INSTALL_RECORD), 'utf8').then((text) => (JSON.parse(text) as { revision?: unknown }).revision, () => undefined);
     const staged = await this.#checkout(setting);
     try {
@@ -143,7 +153,13 @@ export class Marketplaces {
       const previous = `${target}.previous-${randomUUID()}`;
       const hadTarget = await exists(target);
       if (hadTarget) await rename(target, previous);
-      await rename(staged.dir, target);
+      try {
+        await rename(staged.dir, target);
+      } catch (error) {
+        // The old checkout goes back: a failed upgrade leaves the marketplace as it was.
+        if (hadTarget) await rename(previous, target);
+        throw error;
+      }
       if (hadTarget) await rm(previous, { recursive: true, force: true });
       return target;
     } finally {

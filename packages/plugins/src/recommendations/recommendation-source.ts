@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
+import { parsePluginId } from '../names.js';
 import { PluginError } from '../plugin-error.js';
 
 /** How long an endpoint has to answer before the thread goes on without recommendations. */
@@ -34,7 +35,22 @@ export async function readRecommendations(source: string, signal?: AbortSignal):
   const parsed = RecommendationsJson.safeParse(json);
   if (!parsed.success) throw new PluginError('InvalidManifest', `plugin recommendations from ${source} do not parse: ${parsed.error.issues[0]?.message ?? 'unexpected shape'}`);
   if (parsed.data.enabled === false) return [];
-  return parsed.data.plugins.map((plugin) => ({ id: plugin.id, displayName: plugin.display_name ?? plugin.name ?? plugin.id }));
+  // Both reach the model's context: an id must be a plugin id, and a name stays one plain line.
+  return parsed.data.plugins.filter((plugin) => isPluginId(plugin.id)).map((plugin) => ({ id: plugin.id, displayName: plainName(plugin.display_name ?? plugin.name ?? plugin.id) }));
+}
+
+function isPluginId(id: string): boolean {
+  try {
+    parsePluginId(id);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** At most 80 characters, no markup or line breaks. */
+function plainName(name: string): string {
+  return name.replace(/[<>]/g, '').replace(/\s+/g, ' ').trim().slice(0, 80);
 }
 
 async function readLocal(file: string): Promise<string> {
@@ -42,7 +58,7 @@ async function readLocal(file: string): Promise<string> {
   const text = await readFile(file, 'utf8').catch((error: unknown) => {
     throw new PluginError('NotFound', `cannot read plugin recommendations ${file}: ${(error as Error).message}`, { cause: error });
   });
-  if (text.length > MAX_ANSWER_BYTES) throw new PluginError('InvalidManifest', `plugin recommendations ${file} are over ${MAX_ANSWER_BYTES} bytes`);
+  if (Buffer.byteLength(text) > MAX_ANSWER_BYTES) throw new PluginError('InvalidManifest', `plugin recommendations ${file} are over ${MAX_ANSWER_BYTES} bytes`);
   return text;
 }
 
@@ -52,7 +68,8 @@ async function fetchText(url: string, signal: AbortSignal | undefined): Promise<
     throw new PluginError('NotFound', `cannot reach plugin recommendations at ${url}: ${(error as Error).message}`, { cause: error });
   });
   if (!response.ok) throw new PluginError('NotFound', `plugin recommendations at ${url} answered ${response.status}`);
+  if (Number(response.headers.get('content-length') ?? 0) > MAX_ANSWER_BYTES) throw new PluginError('InvalidManifest', `plugin recommendations at ${url} are over ${MAX_ANSWER_BYTES} bytes`);
   const text = await response.text();
-  if (text.length > MAX_ANSWER_BYTES) throw new PluginError('InvalidManifest', `plugin recommendations at ${url} are over ${MAX_ANSWER_BYTES} bytes`);
+  if (Buffer.byteLength(text) > MAX_ANSWER_BYTES) throw new PluginError('InvalidManifest', `plugin recommendations at ${url} are over ${MAX_ANSWER_BYTES} bytes`);
   return text;
 }

@@ -14,7 +14,7 @@ export const RECOMMENDED_PLUGINS_FRAGMENT = defineContextFragment({
 });
 
 export function renderRecommendedPlugins(plugins: readonly RecommendedPlugin[]): ContextFragment {
-  const listed = plugins.slice(0, MAX_RECOMMENDED_PLUGINS).map((plugin) => `- ${plugin.displayName.replace(/\s+/g, ' ')} (${plugin.id})`);
+  const listed = plugins.slice(0, MAX_RECOMMENDED_PLUGINS).map((plugin) => `- ${plugin.displayName} (${plugin.id})`);
   const omitted = plugins.length > MAX_RECOMMENDED_PLUGINS ? ['- More plugins were left out to keep this list short.'] : [];
   return RECOMMENDED_PLUGINS_FRAGMENT.render(['These plugins are available to install but are not installed yet:', ...listed, ...omitted].join('\n'));
 }
