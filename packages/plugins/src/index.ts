@@ -6,7 +6,7 @@ export type { AddedMarketplace, KnownMarketplace } from './marketplaces/marketpl
 export { parseMarketplaceSource, type MarketplaceSource } from './marketplaces/marketplace-source.js';
 export { MARKETPLACE_MANIFEST_PATHS, marketplaceRootOf, readMarketplace } from './manifest/marketplace-manifest.js';
 export type { MarketplaceManifest, MarketplacePlugin } from './manifest/marketplace-manifest.js';
-export { PLUGIN_MANIFEST_PATHS, readPluginManifest } from './manifest/plugin-manifest.js';
+export { containedSkillRoots, PLUGIN_MANIFEST_PATHS, readPluginManifest } from './manifest/plugin-manifest.js';
 export type { PluginManifest, PluginManifestJson } from './manifest/plugin-manifest.js';
 export { pluginHooks, pluginMcpServerNames, type PluginHook } from './manifest/plugin-contents.js';
 export { isSafeName, parsePluginId, pluginId } from './names.js';

@@ -2,7 +2,7 @@
 // `<plugin>:<skill>` as they will be once installed), and what else it ships that Skein lists but
 // does not run yet: MCP servers and hooks.
 import type { SkillsService } from '@skein/ext-skills';
-import { pluginHooks, pluginMcpServerNames, type PluginService } from '@skein/plugins';
+import { containedSkillRoots, pluginHooks, pluginMcpServerNames, type PluginService } from '@skein/plugins';
 import type { PluginDetail, SkillMetadata } from '@skein/protocol';
 import { pluginSummary } from './plugin-wire.js';
 
@@ -12,7 +12,7 @@ export async function readPluginDetail(plugins: PluginService, skills: SkillsSer
   const listed =
     skills === undefined
       ? { skills: [] }
-      : await skills.readPluginSkills({ id: plugin.id, name: plugin.name, marketplaceRoot: marketplace.root, root: manifest.root, skillRoots: manifest.skillRoots });
+      : await skills.readPluginSkills({ id: plugin.id, name: plugin.name, marketplaceRoot: marketplace.root, root: manifest.root, skillRoots: await containedSkillRoots(manifest) });
   return {
     marketplaceName: marketplace.name,
     marketplacePath: marketplace.file,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import { isSafeName } from '../names.js';
 import { PluginError } from '../plugin-error.js';
+import { assertInside } from './inside.js';
 import { readJsonFile } from './read-json-file.js';
 import { beneath, RelativeManifestPath } from './relative-path.js';
 
@@ -66,4 +67,10 @@ export async function readPluginManifest(root: string): Promise<PluginManifest> 
     return { root, file, json, skillRoots: skills.map((skill) => beneath(root, skill)) };
   }
   throw new PluginError('InvalidManifest', `plugin folder ${root} has no ${PLUGIN_MANIFEST_PATHS.join(' or ')}`);
+}
+
+/** The manifest's skill folders that exist and resolve (through links) inside the plugin's folder. */
+export async function containedSkillRoots(manifest: PluginManifest): Promise<string[]> {
+  const roots = await Promise.all(manifest.skillRoots.map((root) => assertInside(manifest.root, root).then(() => root, () => undefined)));
+  return roots.filter((root): root is string => root !== undefined);
 }
