@@ -2,7 +2,7 @@
 // `skein exec` (its skill injected by `$plugin:skill`), listed, removed; refusals exit 1 with the
 // reason on stderr, and the config file keeps its comments.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { assistantMessage, completed, resolveCodexBinary, sse, writePluginMarketplace } from '@skein/test-support';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -59,6 +59,13 @@ describe('skein plugin', () => {
     await scratch.skein(['plugin', 'marketplace', 'add', market]);
     expect(await scratch.skein(['plugin', 'add', 'nope', '--marketplace', 'localmp'])).toMatchObject({ code: 1, stderr: 'error: plugin `nope` was not found in marketplace `localmp`\n' });
     expect(await scratch.skein(['plugin', 'marketplace', 'upgrade', 'localmp'])).toMatchObject({ code: 1, stderr: expect.stringContaining('is not configured as a Git marketplace') as unknown });
+    expect(await scratch.skein(['plugin', 'add', '../x@localmp'])).toMatchObject({ code: 1, stderr: expect.stringContaining('plugin requires --marketplace') as unknown });
+    const listed = JSON.parse((await scratch.skein(['plugin', 'marketplace', 'list', '--json'])).stdout) as unknown;
+    expect(listed).toEqual({ marketplaces: [{ name: 'localmp', root: market, marketplaceSource: { sourceType: 'local', source: market } }] });
+    // A marketplace that no longer parses fails the listing, naming it.
+    writePluginMarketplace(market, 'localmp', []);
+    writeFileSync(path.join(market, '.agents', 'plugins', 'marketplace.json'), '{"name": "localmp", "plugins": [{"name": "x"}]}');
+    expect(await scratch.skein(['plugin', 'list'])).toMatchObject({ code: 1, stderr: expect.stringContaining('missing field `source`') as unknown });
   });
 });
 

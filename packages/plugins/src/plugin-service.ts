@@ -3,7 +3,7 @@
 // enabled plugins whose skills a host hands to the skills extension.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { writeConfigFile, type ConfigEdit, type PluginSettings } from '@skein/config';
+import { writeConfigFile, type ConfigEdit, type MarketplaceSetting, type PluginSettings } from '@skein/config';
 import { copyIntoCache, installedVersionDir, removeFromCache } from './install/plugin-cache.js';
 import { marketplaceRootOf, readMarketplace, type MarketplaceManifest, type MarketplacePlugin } from './manifest/marketplace-manifest.js';
 import { assertInside } from './manifest/inside.js';
@@ -38,6 +38,8 @@ export interface ListedPlugin {
 /** A marketplace and its plugins. */
 export interface ListedMarketplace {
   readonly manifest: MarketplaceManifest;
+  /** Where config.toml says it comes from; undefined for the user's own, found rather than added. */
+  readonly setting: MarketplaceSetting | undefined;
   readonly plugins: readonly ListedPlugin[];
 }
 
@@ -140,7 +142,7 @@ export class PluginService {
       if (seen.has(name)) continue;
       seen.add(name);
       const plugins = await Promise.all(manifest.plugins.map((entry) => this.#listed(manifest.root, name, entry, settings)));
-      marketplaces.push({ manifest: { ...manifest, name }, plugins });
+      marketplaces.push({ manifest: { ...manifest, name }, setting: known.setting, plugins });
     }
     return { marketplaces, loadErrors };
   }

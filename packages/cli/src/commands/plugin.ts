@@ -3,7 +3,7 @@
 // plugin service's typed errors (exit 1, the message on stderr).
 import os from 'node:os';
 import type { Command } from 'commander';
-import type { PluginService } from '@skein/plugins';
+import { isSafeName, PluginError, PluginService, type ListedMarketplace, type PluginCatalog } from '@skein/plugins';
 import { loadConfigFor, type GlobalOptions } from '../global-options.js';
 import type { ProgramIo } from '../program.js';
 
@@ -26,7 +26,8 @@ export function addPluginCommand(program: Command, io: ProgramIo): void {
     .action(async (source: string, options: JsonOption & { ref?: string; sparse?: string[] }, command: Command) => {
       const plugins = await pluginService(command, io);
       const added = await plugins.marketplaces.add(source, { cwd: io.cwd, ref: options.ref, sparsePaths: options.sparse });
-      const verb = added.alreadyAdded ? `Marketplace \`${added.marketplaceName}\` is already added.` : `Added marketplace \`${added.marketplaceName}\` from ${source}.`;
+      const from = /^(?:https?|ssh):\/\/|@/.test(source) ? source : added.installedRoot;
+      const verb = added.alreadyAdded ? `Marketplace \`${added.marketplaceName}\` is already added from ${from}.` : `Added marketplace \`${added.marketplaceName}\` from ${from}.`;
       print(options, added, `${verb}\nInstalled marketplace root: ${added.installedRoot}`);
     });
   marketplace
@@ -59,11 +60,10 @@ export function addPluginCommand(program: Command, io: ProgramIo): void {
     .description('list the marketplaces in scope')
     .option('--json', 'answer as JSON')
     .action(async (options: JsonOption, command: Command) => {
-      const catalog = await (await pluginService(command, io)).list();
-      const marketplaces = catalog.marketplaces.map(({ manifest }) => ({ name: manifest.name, root: manifest.root }));
+      const catalog = loaded(await (await pluginService(command, io)).list(), 'failed to load marketplace(s)');
+      const marketplaces = catalog.marketplaces.map((market) => ({ name: market.manifest.name, root: market.manifest.root, marketplaceSource: marketplaceSource(market) }));
       const text = marketplaces.length === 0 ? 'No plugin marketplaces in scope.' : ['MARKETPLACE\tROOT', ...marketplaces.map((market) => `${market.name}\t${market.root}`)].join('\n');
       print(options, { marketplaces }, text);
-      for (const error of catalog.loadErrors) io.stderr(`warning: ${error.marketplacePath}: ${error.message}\n`);
     });
 
   plugin
@@ -94,7 +94,7 @@ export function addPluginCommand(program: Command, io: ProgramIo): void {
     .option('--available', 'also list plugins that are not installed')
     .option('--json', 'answer as JSON')
     .action(async (options: JsonOption & { available?: boolean }, command: Command) => {
-      const catalog = await (await pluginService(command, io)).list();
+      const catalog = loaded(await (await pluginService(command, io)).list(), 'failed to load configured marketplace snapshot(s)');
       const rows = catalog.marketplaces.flatMap((market) =>
         market.plugins.map((entry) => ({
           pluginId: entry.id,
@@ -104,6 +104,7 @@ export function addPluginCommand(program: Command, io: ProgramIo): void {
           installed: entry.installed !== undefined,
           enabled: entry.enabled,
           source: { source: 'local', path: entry.entry.sourcePath },
+          marketplaceSource: marketplaceSource(market),
           installPolicy: entry.entry.installPolicy,
           authPolicy: entry.entry.authPolicy,
         })),
@@ -114,16 +115,26 @@ export function addPluginCommand(program: Command, io: ProgramIo): void {
       const shown = [...installed, ...available];
       const text = shown.length === 0 ? 'No plugins installed.' : ['PLUGIN\tSTATUS\tVERSION\tSOURCE', ...shown.map((row) => `${row.pluginId}\t${status(row)}\t${row.version ?? ''}\t${row.source.path}`)].join('\n');
       print(options, { installed, available }, text);
-      for (const error of catalog.loadErrors) io.stderr(`warning: ${error.marketplacePath}: ${error.message}\n`);
     });
 }
 
-/** `<plugin>@<marketplace>`, or a plugin name with `--marketplace`. */
+/** `<plugin>@<marketplace>`, or a plugin name with `--marketplace`; a selector of other names is refused as Codex refuses it. */
 function splitSelector(selector: string, marketplace: string | undefined): { readonly plugin: string; readonly marketplace: string } {
   const at = selector.lastIndexOf('@');
-  if (at > 0) return { plugin: selector.slice(0, at), marketplace: selector.slice(at + 1) };
-  if (marketplace === undefined) throw Object.assign(new Error('plugin requires --marketplace unless passed as <plugin>@<marketplace>'), { code: 'InvalidRequest' });
-  return { plugin: selector, marketplace };
+  const split = at > 0 ? { plugin: selector.slice(0, at), marketplace: selector.slice(at + 1) } : marketplace === undefined ? undefined : { plugin: selector, marketplace };
+  if (split === undefined || !isSafeName(split.plugin) || !isSafeName(split.marketplace)) throw new PluginError('InvalidRequest', 'plugin requires --marketplace unless passed as <plugin>@<marketplace>');
+  return split;
+}
+
+/** Where a listed marketplace comes from, in Codex's JSON. */
+function marketplaceSource(market: ListedMarketplace): { readonly sourceType: string; readonly source: string } {
+  return market.setting === undefined ? { sourceType: 'local', source: market.manifest.root } : { sourceType: market.setting.sourceType, source: market.setting.source };
+}
+
+/** `catalog`, when every marketplace loaded; otherwise a refusal listing those that did not, as Codex's CLI fails. */
+function loaded(catalog: PluginCatalog, heading: string): PluginCatalog {
+  if (catalog.loadErrors.length === 0) return catalog;
+  throw new PluginError('InvalidManifest', `${heading}:\n${catalog.loadErrors.map((error) => `- ${error.marketplacePath}: ${error.message}`).join('\n')}`);
 }
 
 /** The plugin service over the home the global options select; settings are read again on every call. */
@@ -131,7 +142,6 @@ async function pluginService(command: Command, io: ProgramIo): Promise<PluginSer
   const options = command.optsWithGlobals<GlobalOptions>();
   const { config, warnings } = await loadConfigFor(options, io);
   for (const warning of warnings) io.stderr(`warning: ${warning.message}\n`);
-  const { PluginService } = await import('@skein/plugins');
   return new PluginService({
     home: config.homeDir,
     userHome: io.env['HOME'] ?? os.homedir(),
