@@ -284,5 +284,33 @@ describe('plugin recommendations', () => {
     const warning = client.notifications.find((note) => note.method === 'warning' && JSON.stringify(note.params).includes('plugin recommendations are unavailable'));
     expect(warning).toBeDefined();
   });
-});
 
+  it('offers the list-backed presentation for [tool_suggest] discoverables: list the candidates, then ask to install one', async () => {
+    const marketRoot = path.join(path.dirname(home.home), 'mp');
+    const manifest = writePluginMarketplace(marketRoot, 'localmp', [{ name: 'alpha', skills: { greet: 'Greets.' } }, { name: 'beta', version: '2.0.0', skills: { tidy: 'Tidies up.' } }]);
+    appendFileSync(path.join(home.home, 'config.toml'), '\n[tool_suggest]\ndiscoverables = [{ type = "plugin", id = "beta@localmp" }, { type = "connector", id = "connector_x" }]\n');
+    const client = await appServer();
+    await client.request('marketplace/add', { source: marketRoot });
+    client.onServerRequest(async (request) => {
+      await client.request('plugin/install', { pluginName: 'beta', marketplacePath: manifest });
+      return { action: 'accept', content: null, _meta: (request.params as { _meta: unknown })._meta };
+    });
+    model.expect([
+      sse(functionCall('list_available_plugins_to_install', {}, { callId: 'call_list' }), completed()),
+      sse(functionCall('request_plugin_install', { tool_type: 'plugin', action_type: 'uninstall', tool_id: 'beta@localmp', suggest_reason: 'x' }, { callId: 'call_bad' }), completed()),
+      sse(functionCall('request_plugin_install', { tool_type: 'plugin', action_type: 'install', tool_id: 'beta@localmp', suggest_reason: 'It tidies.' }, { callId: 'call_ok' }), completed()),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    const { thread } = (await client.request('thread/start', { cwd: home.workspace })) as { thread: { id: string } };
+    await runTurnToEnd(client, thread.id, 'I want the beta plugin.');
+    const tools = (model.requests[0]!.body?.tools ?? []) as { name?: string; parameters?: { required?: string[] } }[];
+    expect(tools.find((tool) => tool.name === 'request_plugin_install')?.parameters?.required).toEqual(['tool_type', 'action_type', 'tool_id', 'suggest_reason']);
+    expect(tools.some((tool) => tool.name === 'list_available_plugins_to_install')).toBe(true);
+    expect(JSON.parse(model.requests[1]!.toolOutputText('call_list') ?? '{}')).toEqual({
+      tools: [{ id: 'beta@localmp', name: 'beta plugin', description: 'the beta plugin', tool_type: 'plugin', has_skills: true, mcp_server_names: [], app_connector_ids: [] }],
+    });
+    expect(model.requests[2]!.toolOutputText('call_bad')).toBe('plugin install requests support only action_type="install"');
+    expect(JSON.parse(model.requests[3]!.toolOutputText('call_ok') ?? '{}')).toMatchObject({ completed: true, user_confirmed: true, tool_id: 'beta@localmp', tool_name: 'beta plugin' });
+    expect(existsSync(path.join(home.home, 'plugins', 'cache', 'localmp', 'beta', '2.0.0'))).toBe(true);
+  });
+});

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { ToolsToml, WebSearchModeToml } from './web-search-settings.js';
 import { CheckpointsToml, GhostSnapshotToml } from './checkpoint-settings.js';
 import { ThreadStoreToml } from './thread-store-settings.js';
-import { MarketplaceToml, PluginToml } from './plugin-settings.js';
+import { MarketplaceToml, PluginToml, ToolSuggestToml } from './plugin-settings.js';
 
 const absolutePath = z.string().refine((value) => value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(value), {
   message: 'expected an absolute path',
@@ -231,6 +231,8 @@ export const ConfigToml = z.looseObject({
   marketplaces: z.record(z.string(), MarketplaceToml).optional(),
   /** `[plugins."<plugin>@<marketplace>"]`: installed plugins. */
   plugins: z.record(z.string(), PluginToml).optional(),
+  /** `[tool_suggest]`: plugins (and connectors) the model may suggest installing, listed by `list_available_plugins_to_install`. */
+  tool_suggest: ToolSuggestToml.optional(),
 });
 export type ConfigToml = z.infer<typeof ConfigToml>;
 

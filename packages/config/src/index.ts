@@ -54,5 +54,5 @@ export { CheckpointModeToml, checkpointSettings, DEFAULT_CHECKPOINT_MAX_AGE_DAYS
 export type { CheckpointMode, CheckpointSettings } from './checkpoint-settings.js';
 export { DEFAULT_DATABASE_URL_ENV, DEFAULT_LEASE_SECS, DEFAULT_MAX_CONNECTIONS, ThreadStoreToml, threadStoreSettings } from './thread-store-settings.js';
 export type { ThreadStoreSettings } from './thread-store-settings.js';
-export { MarketplaceToml, PluginToml, pluginSettings } from './plugin-settings.js';
+export { MarketplaceToml, PluginToml, pluginSettings, ToolSuggestToml } from './plugin-settings.js';
 export type { MarketplaceSetting, PluginSettings } from './plugin-settings.js';

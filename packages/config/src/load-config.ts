@@ -182,7 +182,7 @@ async function loadFresh(options: LoadConfigOptions & { readonly homeDir: string
     goals: { maxTokenBudget: merged.goals?.max_goal_token_budget },
     checkpoints: checkpointSettings(merged.skein?.checkpoints, merged.ghost_snapshot),
     threadStore: threadStoreSettings(merged.skein?.thread_store),
-    plugins: pluginSettings(merged.marketplaces, merged.plugins, merged.skein?.plugin_recommendations),
+    plugins: pluginSettings(merged.marketplaces, merged.plugins, merged.skein?.plugin_recommendations, merged.tool_suggest),
     agents: {
       maxDepth: merged.agents?.max_depth ?? 1,
       defaultSubagentModel: merged.agents?.default_subagent_model,

@@ -16,6 +16,11 @@ export type MarketplaceToml = z.infer<typeof MarketplaceToml>;
 export const PluginToml = z.looseObject({ enabled: z.boolean().optional() });
 export type PluginToml = z.infer<typeof PluginToml>;
 
+export const ToolSuggestToml = z.looseObject({
+  discoverables: z.array(z.looseObject({ type: z.enum(['plugin', 'connector']), id: z.string().min(1) })).optional(),
+});
+export type ToolSuggestToml = z.infer<typeof ToolSuggestToml>;
+
 /** One configured marketplace. */
 export interface MarketplaceSetting {
   readonly sourceType: 'local' | 'git';
@@ -30,11 +35,20 @@ export interface PluginSettings {
   readonly plugins: Readonly<Record<string, { readonly enabled: boolean }>>;
   /** `[skein] plugin_recommendations`: where recommendations are read (with the `recommended_plugins` feature). */
   readonly recommendations: string | undefined;
+  /** `[tool_suggest] discoverables` of type `plugin`: ids the model may suggest installing (with the `tool_suggest` feature). */
+  readonly discoverable: readonly string[];
 }
 
-export function pluginSettings(marketplaces: Readonly<Record<string, MarketplaceToml>> | undefined, plugins: Readonly<Record<string, PluginToml>> | undefined, recommendations?: string): PluginSettings {
+export function pluginSettings(
+  marketplaces: Readonly<Record<string, MarketplaceToml>> | undefined,
+  plugins: Readonly<Record<string, PluginToml>> | undefined,
+  recommendations?: string,
+  toolSuggest?: ToolSuggestToml,
+): PluginSettings {
   return {
     recommendations,
+    // Connectors are ChatGPT apps, which Skein has none of.
+    discoverable: (toolSuggest?.discoverables ?? []).filter((entry) => entry.type === 'plugin').map((entry) => entry.id),
     marketplaces: Object.fromEntries(
       Object.entries(marketplaces ?? {}).map(([name, table]) => [name, { sourceType: table.source_type, source: table.source, ref: table.ref, sparsePaths: table.sparse_paths ?? [] }]),
     ),

@@ -17,3 +17,4 @@ export type { ActivePlugin, PluginThread, PluginsExtensionOptions } from './exte
 export { readRecommendations, RECOMMENDATIONS_TIMEOUT_MS, type RecommendedPlugin } from './recommendations/recommendation-source.js';
 export { MAX_RECOMMENDED_PLUGINS, RECOMMENDED_PLUGINS_FRAGMENT } from './recommendations/recommended-plugins-fragment.js';
 export { REQUEST_PLUGIN_INSTALL_TOOL } from './recommendations/request-plugin-install-tool.js';
+export { discoverablePlugins, discoverablePluginsTools, LIST_AVAILABLE_PLUGINS_TOOL, type DiscoverablePlugin } from './recommendations/discoverable-plugins-tools.js';

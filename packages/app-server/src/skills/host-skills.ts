@@ -7,7 +7,7 @@ import { skillsSettings, type Config } from '@skein/config';
 import { remoteSkillProvider, SkillsService } from '@skein/ext-skills';
 import { McpServers, resourceSource } from '@skein/mcp-client';
 import type { Extension } from '@skein/extension-api';
-import { enabledPluginSkills, isPluginInstalled, PluginService, pluginsExtension, readRecommendations, type InstalledPluginSkills, type PluginThread } from '@skein/plugins';
+import { discoverablePlugins, enabledPluginSkills, isPluginInstalled, PluginService, pluginsExtension, readRecommendations, type InstalledPluginSkills, type PluginThread } from '@skein/plugins';
 
 /** The services and what they hold open. */
 export interface HostSkills {
@@ -70,10 +70,17 @@ export function hostSkills(config: Config, configFor: (cwd: string) => Promise<C
     return (await readRecommendations(source)).filter((plugin) => loaded.plugins.plugins[plugin.id] === undefined);
   };
   const isInstalled = async (id: string) => isPluginInstalled(config.homeDir, (await configFor(config.cwd)).plugins, id);
+  // With the `tool_suggest` feature, `[tool_suggest] discoverables` found in a marketplace and not installed.
+  const discoverable = async ({ cwd }: PluginThread) => {
+    const loaded = await configFor(cwd);
+    const wanted = new Set(loaded.plugins.discoverable);
+    if (wanted.size === 0 || !loaded.features.isEnabled('tool_suggest') || !loaded.features.isEnabled('plugins')) return [];
+    return discoverablePlugins(await plugins.list(), wanted);
+  };
   return {
     service,
     plugins,
-    extensions: [service.extension, pluginsExtension({ activePlugins, recommendations, isInstalled })],
+    extensions: [service.extension, pluginsExtension({ activePlugins, recommendations, discoverable, isInstalled })],
     useThreadPlugins(disabled) {
       disabledPlugins = disabled;
     },

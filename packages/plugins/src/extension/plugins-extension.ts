@@ -6,6 +6,7 @@
 import { defineContextFragment, defineExtension, type ContextFragment, type Extension, type ExtensionData, type HostNotices, type ResponseItem, type UserInput } from '@skein/extension-api';
 import type { RecommendedPlugin } from '../recommendations/recommendation-source.js';
 import { RECOMMENDED_PLUGINS_FRAGMENT, renderRecommendedPlugins } from '../recommendations/recommended-plugins-fragment.js';
+import { discoverablePluginsTools, type DiscoverablePlugin } from '../recommendations/discoverable-plugins-tools.js';
 import { requestPluginInstallTool } from '../recommendations/request-plugin-install-tool.js';
 
 export const PLUGINS_EXTENSION_ID = 'plugins';
@@ -50,6 +51,8 @@ export interface PluginsExtensionOptions {
   readonly activePlugins: (thread: PluginThread) => Promise<readonly ActivePlugin[]>;
   /** Plugins worth suggesting to the thread, not installed yet; none when recommendations are off. Asked once per thread. */
   readonly recommendations?: (thread: PluginThread) => Promise<readonly RecommendedPlugin[]>;
+  /** Plugins the model may offer to install when there are no recommendations (`[tool_suggest] discoverables`). */
+  readonly discoverable?: (thread: PluginThread) => Promise<readonly DiscoverablePlugin[]>;
   /** Whether a plugin is installed now (after the user answered a suggestion). */
   readonly isInstalled?: (id: string) => Promise<boolean>;
 }
@@ -106,10 +109,19 @@ export function pluginsExtension(options: PluginsExtensionOptions): Extension {
       },
     },
     tools: {
+      // Codex's two presentations: beside `<recommended_plugins>`, `request_plugin_install` alone (the
+      // list tool hidden); otherwise, with discoverable plugins, the list tool and its request tool.
       async tools(request) {
-        const recommended = await recommendedFor({ threadId: request.threadId, cwd: request.cwd }, request);
         const isInstalled = options.isInstalled;
-        return recommended.length === 0 || isInstalled === undefined ? [] : [requestPluginInstallTool({ recommended, isInstalled })];
+        if (isInstalled === undefined) return [];
+        const thread = { threadId: request.threadId, cwd: request.cwd };
+        const recommended = await recommendedFor(thread, request);
+        if (recommended.length > 0) return [requestPluginInstallTool({ recommended, isInstalled })];
+        const discoverable = (await options.discoverable?.(thread).catch((error: unknown) => {
+          request.warn(`discoverable plugins are unavailable: ${(error as Error).message}`);
+          return [];
+        })) ?? [];
+        return discoverable.length === 0 ? [] : discoverablePluginsTools({ discoverable, isInstalled });
       },
     },
     turnInput: {

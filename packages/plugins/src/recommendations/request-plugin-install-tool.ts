@@ -62,8 +62,16 @@ async function requestInstall(args: Args, context: ToolContext, options: Request
     const listed = options.recommended.map((candidate) => candidate.id).join(', ');
     return { output: `plugin_id must be one of the plugins in the <recommended_plugins> list (${listed}); \`${id}\` is not`, success: false };
   }
+  return askToInstall(plugin, reason, context, options.isInstalled);
+}
+
+/**
+ * Asks the user to install `plugin` (the client installs it if they agree) and tells the model the
+ * outcome: `completed` when the plugin is installed now.
+ */
+export async function askToInstall(plugin: RecommendedPlugin, reason: string, context: ToolContext, isInstalled: (id: string) => Promise<boolean>): Promise<ToolResult> {
   const outcome = { tool_type: 'plugin', action_type: 'install', tool_id: plugin.id, tool_name: plugin.displayName, suggest_reason: reason };
-  if (await options.isInstalled(plugin.id)) return json({ completed: true, user_confirmed: false, ...outcome });
+  if (await isInstalled(plugin.id)) return json({ completed: true, user_confirmed: false, ...outcome });
   if (context.elicit === undefined) return json({ completed: false, user_confirmed: false, ...outcome });
   const answer = await context.elicit({
     serverName: 'codex_apps',
@@ -73,5 +81,5 @@ async function requestInstall(args: Args, context: ToolContext, options: Request
   });
   const confirmed = answer.action === 'accept';
   // The client installs on the user's word; what counts is whether the plugin is there now.
-  return json({ completed: confirmed && (await options.isInstalled(plugin.id)), user_confirmed: confirmed, ...outcome });
+  return json({ completed: confirmed && (await isInstalled(plugin.id)), user_confirmed: confirmed, ...outcome });
 }
