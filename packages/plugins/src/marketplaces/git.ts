@@ -4,8 +4,6 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { PluginError } from '../plugin-error.js';
 
-const run = promisify(execFile);
-
 /** The longest one git command may take (a clone of a large marketplace included). */
 export const GIT_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -23,7 +21,8 @@ function gitEnvironment(): NodeJS.ProcessEnv {
 /** Runs `git args` in `cwd`; a failure (or running past the time limit) is a `GitFailed` carrying git's own words. */
 export async function git(args: readonly string[], cwd?: string): Promise<string> {
   try {
-    const { stdout } = await run('git', [...args], { cwd, env: gitEnvironment(), maxBuffer: 16 * 1024 * 1024, timeout: GIT_TIMEOUT_MS, killSignal: 'SIGKILL' });
+    // Promisified here, not at load: the CLI bundle loads node:child_process only when it is first used.
+    const { stdout } = await promisify(execFile)('git', [...args], { cwd, env: gitEnvironment(), maxBuffer: 16 * 1024 * 1024, timeout: GIT_TIMEOUT_MS, killSignal: 'SIGKILL' });
     return stdout.trim();
   } catch (error) {
     const { stderr, killed } = error as { stderr?: unknown; killed?: boolean };
