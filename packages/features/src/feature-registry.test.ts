@@ -58,6 +58,7 @@ const ACTED_ON: Readonly<Record<string, Omit<CodexFeature, 'key'>>> = {
   shell_tool: { stage: 'stable', defaultEnabled: true },
   step_model_switching: { stage: 'underDevelopment', defaultEnabled: false },
   token_budget: { stage: 'underDevelopment', defaultEnabled: false },
+  tool_suggest: { stage: 'stable', defaultEnabled: true },
   unified_exec: { stage: 'stable', defaultEnabled: true },
   view_image: { stage: 'stable', defaultEnabled: true },
   web_search_request: { stage: 'deprecated', defaultEnabled: false },

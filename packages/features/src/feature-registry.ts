@@ -228,7 +228,7 @@ export const FEATURE_REGISTRY = Object.freeze([
   listed('tool_call_mcp_elicitation', 'stable', true, 'MCP servers may ask the user questions during a tool call.'),
   listed('tool_search', 'removed', false, 'A search tool over deferred tools; gone, setting it changes nothing.'),
   listed('tool_search_always_defer_mcp_tools', 'removed', true, 'Always hid MCP tools behind tool search.'),
-  listed('tool_suggest', 'stable', true, 'Suggests connectors or plugins to install.'),
+  acted('tool_suggest', 'stable', true, 'Suggests connectors or plugins to install.'),
   listed('transcript_v2', 'removed', false, 'The second transcript format.'),
   listed('tui_app_server', 'removed', true, 'Ran the terminal UI on top of the app server.'),
   listed('tui_extensions_statusline', 'beta', false, 'A status line supplied by terminal UI extensions.'),
