@@ -156,7 +156,7 @@ export { GIT_COMMAND_TIMEOUT_MS, collectGitInfo } from './git-info.js';
 export type { CollectGitInfoOptions } from './git-info.js';
 export type { FileThreadStoreOptions, IndexRepair } from './file-thread-store.js';
 export type { CreateThreadOptions, ForkThreadOptions, ResumedThread, ThreadSearchOptions, ThreadStore, ThreadWriter } from './thread-store.js';
-export { INITIAL_READ_REVISION, ReadReceipts } from './thread-index/read-receipts.js';
+export { INITIAL_READ_REVISION, INITIAL_READ_STATE, markedReadRow, ReadReceipts, readStateOf } from './thread-index/read-receipts.js';
 export { MAX_QUEUED_SUBMISSIONS, QueuedSubmissionError, QueuedSubmissions } from './thread-index/queued-submissions.js';
 export type { QueuedSubmission, QueuedSubmissionStore } from './thread-index/queued-submissions.js';
 export { NO_THREAD_METADATA, patchThreadMetadata, ThreadMetadata } from './thread-index/thread-metadata.js';
@@ -165,4 +165,4 @@ export type { ThreadSection, ThreadSectionAppearance, ThreadSectionMembership, T
 export { ThreadAttachments } from './thread-index/thread-attachments.js';
 export type { ThreadAttachment, ThreadAttachmentAdd, ThreadAttachmentKey, ThreadAttachmentStore } from './thread-index/thread-attachments.js';
 export type { StoredThreadMetadata, ThreadGitFacts, ThreadMetadataPatch, ThreadMetadataStore } from './thread-index/thread-metadata.js';
-export type { ReadReceiptStore, ReadState, ReadStateUpdate, UnreadPosition } from './thread-index/read-receipts.js';
+export type { ReadReceiptRow, ReadReceiptStore, ReadState, ReadStateUpdate, UnreadPosition } from './thread-index/read-receipts.js';

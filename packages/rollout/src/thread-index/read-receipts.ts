@@ -33,7 +33,8 @@ export interface ReadReceiptStore {
   remove(threadId: string): Promise<void>;
 }
 
-const INITIAL_STATE: ReadState = { firstUnread: null, revision: INITIAL_READ_REVISION };
+/** The state of a thread with no receipt yet. */
+export const INITIAL_READ_STATE: ReadState = { firstUnread: null, revision: INITIAL_READ_REVISION };
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS read_receipts (
@@ -45,11 +46,24 @@ CREATE TABLE IF NOT EXISTS read_receipts (
 );
 `;
 
-interface Row {
-  first_unread_kind: 'turn' | 'threadStart' | null;
-  first_unread_turn_id: string | null;
-  revision: string;
-  last_published_turn_id: string | null;
+/** A receipt as both stores keep it, one column each. */
+export interface ReadReceiptRow {
+  readonly first_unread_kind: 'turn' | 'threadStart' | null;
+  readonly first_unread_turn_id: string | null;
+  readonly revision: string;
+  readonly last_published_turn_id: string | null;
+}
+type Row = ReadReceiptRow;
+
+/** The row after a client marks the thread read, or unread from its last published turn (its start when it has none). */
+export function markedReadRow(current: ReadReceiptRow | undefined, operation: 'read' | 'unread', revision: string): ReadReceiptRow {
+  const last = current?.last_published_turn_id ?? null;
+  return {
+    first_unread_kind: operation === 'read' ? null : last === null ? 'threadStart' : 'turn',
+    first_unread_turn_id: operation === 'read' ? null : last,
+    revision,
+    last_published_turn_id: last,
+  };
 }
 
 /** The read receipts of one index database. */
@@ -62,7 +76,7 @@ export class ReadReceipts implements ReadReceiptStore {
   get(threadId: string): Promise<ReadState> {
     return settle(() => {
       const row = this.#row(threadId);
-      return row === undefined ? INITIAL_STATE : stateOf(row);
+      return row === undefined ? INITIAL_READ_STATE : readStateOf(row);
     });
   }
 
@@ -80,7 +94,7 @@ export class ReadReceipts implements ReadReceiptStore {
             last_published_turn_id: turnId,
           };
           this.#write(threadId, row);
-          return stateOf(row);
+          return readStateOf(row);
         })
         .immediate(),
     );
@@ -92,17 +106,11 @@ export class ReadReceipts implements ReadReceiptStore {
       this.db
         .transaction((): ReadStateUpdate => {
           const current = this.#row(threadId);
-          const currentState = current === undefined ? INITIAL_STATE : stateOf(current);
+          const currentState = current === undefined ? INITIAL_READ_STATE : readStateOf(current);
           if (currentState.revision !== expectedRevision) return { applied: false, current: currentState };
-          const last = current?.last_published_turn_id ?? null;
-          const row: Row = {
-            first_unread_kind: operation === 'read' ? null : last === null ? 'threadStart' : 'turn',
-            first_unread_turn_id: operation === 'read' ? null : last,
-            revision: randomUUID(),
-            last_published_turn_id: last,
-          };
+          const row = markedReadRow(current, operation, randomUUID());
           this.#write(threadId, row);
-          return { applied: true, state: stateOf(row) };
+          return { applied: true, state: readStateOf(row) };
         })
         .immediate(),
     );
@@ -131,7 +139,8 @@ export class ReadReceipts implements ReadReceiptStore {
   }
 }
 
-function stateOf(row: Row): ReadState {
+/** What clients are told of a receipt row. */
+export function readStateOf(row: ReadReceiptRow): ReadState {
   const firstUnread: UnreadPosition =
     row.first_unread_kind === 'turn' && row.first_unread_turn_id !== null ? { type: 'turn', turnId: row.first_unread_turn_id } : row.first_unread_kind === 'threadStart' ? { type: 'threadStart' } : null;
   return { firstUnread, revision: row.revision };

@@ -3,19 +3,13 @@
 // thread cannot both pass the check.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { INITIAL_READ_REVISION, type ReadReceiptStore, type ReadState, type ReadStateUpdate, type UnreadPosition } from '@skein/rollout';
+import { INITIAL_READ_STATE, markedReadRow, readStateOf, type ReadReceiptRow, type ReadReceiptStore, type ReadState, type ReadStateUpdate } from '@skein/rollout';
 import type { Queryable } from '../database.js';
 import { atomically, LockScope, lockThread, threadKey } from './side-store-queries.js';
 
-interface Row {
-  first_unread_kind: 'turn' | 'threadStart' | null;
-  first_unread_turn_id: string | null;
-  revision: string;
-  last_published_turn_id: string | null;
-}
+type Row = ReadReceiptRow;
 
 const COLUMNS = 'first_unread_kind, first_unread_turn_id, revision, last_published_turn_id';
-const INITIAL_STATE: ReadState = { firstUnread: null, revision: INITIAL_READ_REVISION };
 
 /** The read receipts of a PostgreSQL thread store. */
 export class PostgresReadReceipts implements ReadReceiptStore {
@@ -28,7 +22,7 @@ export class PostgresReadReceipts implements ReadReceiptStore {
 
   async get(threadId: string): Promise<ReadState> {
     const row = await readRow(this.db, threadId);
-    return row === undefined ? INITIAL_STATE : stateOf(row);
+    return row === undefined ? INITIAL_READ_STATE : readStateOf(row);
   }
 
   async publishTurn(threadId: string, turnId: string): Promise<ReadState> {
@@ -43,29 +37,23 @@ export class PostgresReadReceipts implements ReadReceiptStore {
        RETURNING ${COLUMNS}`,
       [threadKey(threadId), turnId, randomUUID()],
     );
-    return stateOf(rows[0]!);
+    return readStateOf(rows[0]!);
   }
 
   update(threadId: string, expectedRevision: string, operation: 'read' | 'unread'): Promise<ReadStateUpdate> {
     return atomically(this.db, async (client): Promise<ReadStateUpdate> => {
       await lockThread(client, LockScope.readReceipts, threadKey(threadId));
       const current = await readRow(client, threadId);
-      const currentState = current === undefined ? INITIAL_STATE : stateOf(current);
+      const currentState = current === undefined ? INITIAL_READ_STATE : readStateOf(current);
       if (currentState.revision !== expectedRevision) return { applied: false, current: currentState };
-      const last = current?.last_published_turn_id ?? null;
-      const row: Row = {
-        first_unread_kind: operation === 'read' ? null : last === null ? 'threadStart' : 'turn',
-        first_unread_turn_id: operation === 'read' ? null : last,
-        revision: randomUUID(),
-        last_published_turn_id: last,
-      };
+      const row = markedReadRow(current, operation, randomUUID());
       await client.query(
         `INSERT INTO skein_read_receipts (thread_id, ${COLUMNS}) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (thread_id) DO UPDATE SET first_unread_kind = excluded.first_unread_kind, first_unread_turn_id = excluded.first_unread_turn_id,
            revision = excluded.revision, last_published_turn_id = excluded.last_published_turn_id`,
         [threadKey(threadId), row.first_unread_kind, row.first_unread_turn_id, row.revision, row.last_published_turn_id],
       );
-      return { applied: true, state: stateOf(row) };
+      return { applied: true, state: readStateOf(row) };
     });
   }
 
@@ -77,10 +65,4 @@ export class PostgresReadReceipts implements ReadReceiptStore {
 async function readRow(db: Queryable, threadId: string): Promise<Row | undefined> {
   const { rows } = await db.query<Row>(`SELECT ${COLUMNS} FROM skein_read_receipts WHERE thread_id = $1`, [threadKey(threadId)]);
   return rows[0];
-}
-
-function stateOf(row: Row): ReadState {
-  const firstUnread: UnreadPosition =
-    row.first_unread_kind === 'turn' && row.first_unread_turn_id !== null ? { type: 'turn', turnId: row.first_unread_turn_id } : row.first_unread_kind === 'threadStart' ? { type: 'threadStart' } : null;
-  return { firstUnread, revision: row.revision };
 }
