@@ -1,14 +1,13 @@
 // FileThreadStore: the ThreadStore of one home directory — its rollout files and the SQLite index
 // over them — behind one object: create, resume, load, fork, list, find, archive, unarchive, delete. The index is kept
 // current as threads are written and repairs itself from the files when it is stale or missing.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, type Clock } from './clock.js';
 import { forkRollout } from './fork.js';
 import { collectGitInfo } from './git-info.js';
 import type { GitInfo } from './lines/session-meta.js';
-import { mapConcurrently } from './internal/map-concurrently.js';
 import type { EventPersistenceMode } from './persistence-policy.js';
 import type { OpenFile } from './open-file.js';
 import { forEachThreadLine, loadThread, type LoadThreadOptions, type LoadedThread, type ThreadReplay } from './reconstruct/load-thread.js';
@@ -21,9 +20,9 @@ import type { ThreadAttachments } from './thread-index/thread-attachments.js';
 import type { ThreadMetadata } from './thread-index/thread-metadata.js';
 import type { ThreadSections } from './thread-index/thread-sections.js';
 import { ThreadIndex, type ThreadListQuery, type ThreadPage, type ThreadSearchPage, type ThreadSearchQuery } from './thread-index/thread-index.js';
-import { readMessageTexts } from './thread-index/thread-message-reader.js';
-import type { ThreadMessagesRead } from './thread-index/thread-messages.js';
-import { findThreadFile, listThreadFiles, type ThreadFile } from './thread-index/thread-files.js';
+import { readNewMessages } from './thread-index/read-new-messages.js';
+import { reconcileIndex, type IndexRepair } from './thread-index/reconcile-index.js';
+import { findThreadFile } from './thread-index/thread-files.js';
 import { summarizeRolloutFile, summaryFromMeta, type FileThreadSummary, type ThreadSummary } from './thread-index/thread-summary.js';
 import { RolloutWriter, type Durability } from './write/rollout-writer.js';
 import type { ContextFragmentOptions } from './user-turn.js';
@@ -32,12 +31,6 @@ import type { ImportedRollout } from './transfer/imported-rollout.js';
 import type { CreateThreadOptions, ForkThreadOptions, ThreadSearchOptions, ThreadStore } from './thread-store.js';
 import type { RolloutLine } from './lines/rollout-line.js';
 import { currentProcessLockOwner, isWriterLockHeld, type LockOwner } from './write/writer-lock.js';
-
-/** How many thread files a reconcile reads at once. */
-export const SUMMARY_CONCURRENCY = 8;
-
-/** How many threads' new messages are read, then recorded, at a time while a search catches up. */
-export const MESSAGE_READ_BATCH = 256;
 
 /** Options of `FileThreadStore.open`. */
 export interface FileThreadStoreOptions extends ContextFragmentOptions {
@@ -59,16 +52,6 @@ export interface FileThreadStoreOptions extends ContextFragmentOptions {
    * size and time: a cost that grows with the home. The next store that does reconcile catches up.
    */
   readonly reconcileOnOpen?: boolean;
-}
-
-/** What a reconcile of the index with the files did. */
-export interface IndexRepair {
-  /** Rows added or refreshed from their files. */
-  readonly updated: number;
-  /** Rows removed because their file is gone. */
-  readonly removed: number;
-  /** Files that are not readable threads, with why. */
-  readonly skipped: readonly { readonly path: string; readonly reason: string }[];
 }
 
 /** The threads of one home directory. */
@@ -218,24 +201,7 @@ export class FileThreadStore implements ThreadStore {
 
   /** Reads the messages written since they were last read, for search (see `search`). */
   async readNewMessages(options: ThreadSearchOptions = {}): Promise<void> {
-    const unread = this.index.messages.unread();
-    for (let start = 0; start < unread.length && options.signal?.aborted !== true; start += MESSAGE_READ_BATCH) {
-      const batch = unread.slice(start, start + MESSAGE_READ_BATCH);
-      const reads = await mapConcurrently(batch, SUMMARY_CONCURRENCY, async (file): Promise<ThreadMessagesRead | undefined> => {
-        try {
-          const { texts, end } = await readMessageTexts(file.path, file.from, this.readOptions());
-          return { ...file, texts, end };
-        } catch (error) {
-          // A file moved or deleted since it was indexed is read where the index next finds it.
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-          this.options.onIndexError?.(error);
-          return undefined;
-        }
-      });
-      this.index.messages.record(reads.filter((read) => read !== undefined));
-      options.onRead?.({ threadIds: batch.map((file) => file.threadId), done: start + batch.length, total: unread.length });
-    }
-    this.index.messages.forgetRemoved();
+    await readNewMessages(this.index, this.readOptions(), options, (error) => this.options.onIndexError?.(error));
   }
 
   /** A thread by id, or undefined. An id the index does not know is looked for among the files. */
@@ -307,50 +273,7 @@ export class FileThreadStore implements ThreadStore {
    * whose file is gone are removed. Only files whose size or mtime changed are read, unless `force`.
    */
   async reconcile(options: { readonly force?: boolean } = {}): Promise<IndexRepair> {
-    const files = await listThreadFiles(this.home);
-    const states = new Map(this.index.fileStates().map((state) => [state.id, state]));
-    const seen = new Set<string>();
-    const skipped: { path: string; reason: string }[] = [];
-    const toRead: ThreadFile[] = [];
-    for (const file of files) {
-      if (seen.has(file.threadId)) {
-        skipped.push({ path: file.path, reason: `thread ${file.threadId} has another file, which is indexed` });
-        continue;
-      }
-      seen.add(file.threadId);
-      const state = states.get(file.threadId);
-      const unchanged = state !== undefined && state.path === file.path && state.size === file.size && state.mtimeMs === Math.trunc(file.mtimeMs);
-      if (!unchanged || options.force === true) toRead.push(file);
-    }
-    const read = await mapConcurrently(toRead, SUMMARY_CONCURRENCY, async (file) => {
-      try {
-        const summary = await summarizeRolloutFile(file.path, file.archived, this.readOptions());
-        if (summary.id === file.threadId) return { summary, size: file.size, mtimeMs: file.mtimeMs };
-        skipped.push({ path: file.path, reason: `its header names thread ${summary.id}, not the ${file.threadId} in its name` });
-      } catch (error) {
-        skipped.push({ path: file.path, reason: (error as Error).message });
-      }
-      return undefined;
-    });
-    const updates = read.filter((update) => update !== undefined);
-    let removed = 0;
-    let updated = 0;
-    this.index.transaction(() => {
-      for (const update of updates) {
-        // The file may have been moved or written since it was read: then whoever did that keeps
-        // its row current, and this older reading must not overwrite it.
-        const now = statSync(update.summary.path, { throwIfNoEntry: false });
-        if (now === undefined || now.size !== update.size || Math.trunc(now.mtimeMs) !== Math.trunc(update.mtimeMs)) continue;
-        this.index.upsert(update.summary, update);
-        updated += 1;
-      }
-      for (const state of states.values()) {
-        if (seen.has(state.id) || existsSync(state.path)) continue;
-        this.index.remove(state.id);
-        removed += 1;
-      }
-    });
-    return { updated, removed, skipped };
+    return reconcileIndex(this.index, this.home, this.readOptions(), options.force === true);
   }
 
   /** Rebuilds every row from the files (rows are replaced in place, so concurrent lists never see an empty index). */

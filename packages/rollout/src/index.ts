@@ -151,10 +151,13 @@ export type { IndexedFileState, ThreadListQuery, ThreadPage, ThreadSearchHit, Th
 export { FILE_SCAN_CONCURRENCY, findThreadFile, listThreadFiles } from './thread-index/thread-files.js';
 export type { ThreadFile } from './thread-index/thread-files.js';
 
-export { FileThreadStore, MESSAGE_READ_BATCH, SUMMARY_CONCURRENCY } from './file-thread-store.js';
+export { FileThreadStore } from './file-thread-store.js';
+export { MESSAGE_READ_BATCH } from './thread-index/read-new-messages.js';
+export { SUMMARY_CONCURRENCY } from './thread-index/reconcile-index.js';
 export { GIT_COMMAND_TIMEOUT_MS, collectGitInfo } from './git-info.js';
 export type { CollectGitInfoOptions } from './git-info.js';
-export type { FileThreadStoreOptions, IndexRepair } from './file-thread-store.js';
+export type { FileThreadStoreOptions } from './file-thread-store.js';
+export type { IndexRepair } from './thread-index/reconcile-index.js';
 export type { CreateThreadOptions, ForkThreadOptions, ResumedThread, ThreadSearchOptions, ThreadStore, ThreadWriter } from './thread-store.js';
 export { INITIAL_READ_REVISION, INITIAL_READ_STATE, markedReadRow, ReadReceipts, readStateOf } from './thread-index/read-receipts.js';
 export { MAX_QUEUED_SUBMISSIONS, QueuedSubmissionError, QueuedSubmissions } from './thread-index/queued-submissions.js';
