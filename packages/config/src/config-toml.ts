@@ -2,6 +2,7 @@
 // them); nested tables ignore fields they do not model, as Codex's reader does.
 import * as z from 'zod';
 import { ToolsToml, WebSearchModeToml } from './web-search-settings.js';
+import { RealtimeToml, realtimeTopLevelKeys } from './realtime-settings.js';
 import { CheckpointsToml, GhostSnapshotToml } from './checkpoint-settings.js';
 import { ThreadStoreToml } from './thread-store-settings.js';
 import { MarketplaceToml, PluginToml, ToolSuggestToml } from './plugin-settings.js';
@@ -188,6 +189,9 @@ const settings = {
     .optional(),
   /** `[goals]`: thread goals (`max_goal_token_budget`: the largest token budget a goal may have). */
   goals: z.looseObject({ max_goal_token_budget: z.int().positive().optional() }).optional(),
+  /** `[realtime]`: how realtime conversations start (see realtime-settings.ts). */
+  realtime: RealtimeToml.optional(),
+  ...realtimeTopLevelKeys,
   /** Hosted web search: `cached` (the default), `live`, `indexed` or `disabled`. */
   web_search: WebSearchModeToml.optional(),
   /** `[tools]`: settings of the built-in tools (`[tools.web_search]`). */

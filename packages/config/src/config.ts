@@ -3,6 +3,7 @@ import type { Features } from '@skein/features';
 import type { ApprovalPolicyToml, McpServerToml, SandboxModeToml, ShellEnvironmentPolicyToml, SkillToggleToml } from './config-toml.js';
 import type { ModelProviderInfo } from './model-providers.js';
 import type { WebSearchSettings } from './web-search-settings.js';
+import type { RealtimeSettings } from './realtime-settings.js';
 import type { CheckpointSettings } from './checkpoint-settings.js';
 import type { ThreadStoreSettings } from './thread-store-settings.js';
 import type { PluginSettings } from './plugin-settings.js';
@@ -93,6 +94,8 @@ export interface Config {
   };
   /** How the hosted `web_search` tool is offered (`web_search`, `[tools.web_search]`). */
   readonly webSearch: WebSearchSettings;
+  /** How realtime conversations start (`[realtime]`, `experimental_realtime_*`). */
+  readonly realtime: RealtimeSettings;
   /** `[code_mode]`: how code-mode models' cells run (see {@link CodeModeSettings}). */
   readonly codeMode: CodeModeSettings;
   /** Thread goals: the largest token budget a goal may have (`[goals] max_goal_token_budget`); unset, no limit. */

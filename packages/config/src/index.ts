@@ -50,6 +50,8 @@ export type { ConfiguredEnvironment, EnvironmentTransport, EnvironmentsConfig } 
 export { AUTH_FILE, AuthFile, apiKeyOf, authFilePath, maskApiKey, readAuthFile, readSavedApiKey, removeSavedAuth, saveApiKey } from './auth-file.js';
 export { WebSearchModeToml, WebSearchToolToml } from './web-search-settings.js';
 export type { WebSearchMode, WebSearchSettings } from './web-search-settings.js';
+export { DEFAULT_REALTIME_WS_BASE_URL, DEFAULT_REALTIME_WS_MODEL } from './realtime-settings.js';
+export type { RealtimeSettings } from './realtime-settings.js';
 export { CheckpointModeToml, checkpointSettings, DEFAULT_CHECKPOINT_MAX_AGE_DAYS, DEFAULT_CHECKPOINT_MAX_DIR_FILES, DEFAULT_CHECKPOINT_MAX_FILE_BYTES } from './checkpoint-settings.js';
 export type { CheckpointMode, CheckpointSettings } from './checkpoint-settings.js';
 export { DEFAULT_DATABASE_URL_ENV, DEFAULT_LEASE_SECS, DEFAULT_MAX_CONNECTIONS, ThreadStoreToml, threadStoreSettings } from './thread-store-settings.js';

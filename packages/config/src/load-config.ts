@@ -18,6 +18,7 @@ import { LoadedConfigCache } from './loaded-config-cache.js';
 import { isTable, mergeTables, readTomlFile, type TomlTable } from './toml-table.js';
 import { validateLayer } from './validate-layer.js';
 import { webSearchSettings } from './web-search-settings.js';
+import { realtimeSettings } from './realtime-settings.js';
 import { checkpointSettings } from './checkpoint-settings.js';
 import { threadStoreSettings } from './thread-store-settings.js';
 import { pluginSettings } from './plugin-settings.js';
@@ -173,6 +174,7 @@ async function loadFresh(options: LoadConfigOptions & { readonly homeDir: string
     mcpSkillSources: skillSources(merged.mcp_servers ?? {}),
     features,
     webSearch: webSearchSettings(merged.web_search, merged.tools, features),
+    realtime: realtimeSettings(merged.realtime, merged),
     codeMode: {
       defaultExecYieldTimeMs: merged.code_mode?.default_exec_yield_time_ms ?? DEFAULT_EXEC_YIELD_TIME_MS,
       excludedToolNamespaces: merged.code_mode?.excluded_tool_namespaces ?? [],

@@ -155,7 +155,7 @@ export type { RequestUserInputToolOptions } from './tools/request-user-input/req
 export { NO_TOKENS, addUsage, breakdownFromRollout, breakdownOf } from './session/thread-token-usage.js';
 export type { TokenUsageBreakdown } from './session/thread-token-usage.js';
 export type { TokenUsageReport } from './session/token-accounting.js';
-export type { UserMessageRecord } from './session/thread-recorder.js';
+export type { RealtimeItemRecord, UserMessageRecord } from './session/thread-recorder.js';
 export { localHostFacts, localThreadEnvironment, userShell } from './session/local-environment.js';
 export type { LocalThreadEnvironment } from './session/local-environment.js';
 export { environmentOs, remoteThreadEnvironment } from './session/remote-environment.js';

@@ -10,7 +10,7 @@ import type { BackgroundTerminals } from './session/background-terminals.js';
 import type { SelectedEnvironment, ThreadSession } from './session/thread-session.js';
 import type { TokenUsageBreakdown } from './session/thread-token-usage.js';
 import type { TokenUsageReport } from './session/token-accounting.js';
-import type { UserMessageRecord } from './session/thread-recorder.js';
+import type { RealtimeItemRecord, UserMessageRecord } from './session/thread-recorder.js';
 import type { ResponsesServiceTier } from './model/responses-request.js';
 import type { UserShellResult } from './session/user-shell-command.js';
 import type { CaptureCommandOptions, CommandCapture } from './session/command-capture.js';
@@ -93,6 +93,8 @@ export interface ThreadHandle {
   /** Chooses the delegation mode for later turns (sticky, and restored on resume). */
   setMultiAgentMode(mode: MultiAgentMode): void;
   rename(name: string | null): void;
+  /** Records an item of the thread's realtime conversation (a `realtime_item` line); resolves once it is written. */
+  recordRealtimeItem(item: RealtimeItemRecord): Promise<void>;
   runUserShellCommand(command: string, options?: { readonly timeoutMs?: number | undefined }): Promise<UserShellResult>;
   /**
    * Runs `argv` once on the primary environment (its own process runner, the thread's cwd and
@@ -176,6 +178,7 @@ export function handleFor(session: ThreadSession, record: { readonly path: strin
     },
     setMultiAgentMode: (mode) => session.setMultiAgentMode(mode),
     rename: (name) => session.rename(name),
+    recordRealtimeItem: (item) => session.recordRealtimeItem(item),
     runUserShellCommand: (command, options) => session.runUserShellCommand(command, options),
     captureCommand: (argv, options) => session.captureCommand(argv, options),
     listHooks: () => session.listHooks(),

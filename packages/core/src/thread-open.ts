@@ -55,6 +55,7 @@ export const discardingRecorder: ThreadRecorder = {
   recordCompaction: () => undefined,
   recordExtensionState: () => undefined,
   recordEvent: () => undefined,
+  recordRealtimeItem: () => undefined,
   flush: () => Promise.resolve(),
   written: () => Promise.resolve(),
 };

@@ -328,6 +328,16 @@ export {
   type PluginSummary,
 } from './app-server/plugins.js';
 export {
+  REALTIME_VOICES,
+  ThreadRealtimeAppendAudioParams,
+  ThreadRealtimeAppendSpeechParams,
+  ThreadRealtimeAppendTextParams,
+  ThreadRealtimeListParams,
+  ThreadRealtimeListVoicesParams,
+  ThreadRealtimeStartParams,
+  ThreadRealtimeStopParams,
+} from './app-server/realtime.js';
+export {
   ThreadQueueAddParams,
   ThreadQueueDeleteParams,
   ThreadQueueListParams,

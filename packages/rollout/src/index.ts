@@ -43,6 +43,7 @@ export {
 } from './lines/event-msg.js';
 export { InterAgentCommunication, InterAgentCommunicationMetadata, interAgentHistoryItem } from './lines/inter-agent.js';
 export { WorldState } from './lines/world-state.js';
+export { RealtimeItem } from './lines/realtime-item.js';
 export { ExtensionState, ExtensionStateDelete, ExtensionStateSet } from './lines/extension-state.js';
 export { CapabilityRootRecord, capabilityRootRecord, capabilityRootsFromRecord } from './lines/capability-root-record.js';
 export type { RecordedCapabilityRoots } from './lines/capability-root-record.js';
@@ -58,6 +59,7 @@ export {
   KNOWN_ROLLOUT_LINE_TYPES,
   KnownRolloutItem,
   OtherRolloutItem,
+  RealtimeItemItem,
   ResponseItemItem,
   RolloutItem,
   RolloutLineEnvelope,

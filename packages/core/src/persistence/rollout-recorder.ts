@@ -7,7 +7,7 @@ import type { ExtensionStateRecord } from '../extensions/thread-extension-state.
 import type { CoreEvent } from '../turn/core-event.js';
 import { codexErrorInfoOf, rolloutErrorInfo } from '../turn/codex-error-info.js';
 import type { TurnFileChange, TurnItem } from '../turn/turn-item.js';
-import type { CompactionRecord, ThreadRecorder, TurnContextRecord, UserMessageRecord, WorldStateRecord } from '../session/thread-recorder.js';
+import type { CompactionRecord, RealtimeItemRecord, ThreadRecorder, TurnContextRecord, UserMessageRecord, WorldStateRecord } from '../session/thread-recorder.js';
 import type { ResponseItem, UserInput } from '@skein/protocol';
 import { rolloutUsage } from '../session/thread-token-usage.js';
 
@@ -82,6 +82,10 @@ export class RolloutThreadRecorder implements ThreadRecorder {
   recordExtensionState(change: ExtensionStateRecord): void {
     const { extensionId: extension_id, key, value } = change;
     this.#append([{ type: 'skein_extension_state', payload: value === undefined ? { extension_id, key, deleted: true } : { extension_id, key, value } }]);
+  }
+
+  recordRealtimeItem(item: RealtimeItemRecord): void {
+    this.#append([{ type: 'realtime_item', payload: { ...item } }]);
   }
 
   recordEvent(event: CoreEvent): void {

@@ -37,6 +37,15 @@ export interface CompactionRecord {
 }
 
 /** The host's item for a user's message: its id, and the id the client gave it (`clientUserMessageId`). */
+/** A realtime conversation's item as recorded: `id`, `realtime_session_id`, `observed_at_ms`, `type` and its fields. */
+export interface RealtimeItemRecord {
+  readonly id: string;
+  readonly realtime_session_id: string;
+  readonly observed_at_ms: number;
+  readonly type: string;
+  readonly [field: string]: unknown;
+}
+
 export interface UserMessageRecord {
   readonly id: string;
   readonly clientId: string | null;
@@ -54,6 +63,8 @@ export interface ThreadRecorder {
   /** A change to an extension's durable thread store; made durable with the next flush (a turn's end, or closing). */
   recordExtensionState(change: ExtensionStateRecord): void;
   recordEvent(event: CoreEvent): void;
+  /** One item of a realtime conversation beside the thread (a `realtime_item` line, in its snake_case shape). */
+  recordRealtimeItem(item: RealtimeItemRecord): void;
   /** Makes everything recorded so far durable; called when a turn ends. */
   flush(): Promise<void>;
   /**
@@ -75,6 +86,7 @@ export class MemoryThreadRecorder implements ThreadRecorder {
     | { readonly kind: 'compaction'; readonly compaction: CompactionRecord }
     | { readonly kind: 'extensionState'; readonly change: ExtensionStateRecord }
     | { readonly kind: 'event'; readonly event: CoreEvent }
+    | { readonly kind: 'realtimeItem'; readonly item: RealtimeItemRecord }
   )[] = [];
   flushes = 0;
 
@@ -98,6 +110,9 @@ export class MemoryThreadRecorder implements ThreadRecorder {
   }
   recordEvent(event: CoreEvent): void {
     this.lines.push({ kind: 'event', event });
+  }
+  recordRealtimeItem(item: RealtimeItemRecord): void {
+    this.lines.push({ kind: 'realtimeItem', item });
   }
   flush(): Promise<void> {
     this.flushes += 1;

@@ -32,6 +32,7 @@ import { requestMetadata, type RequestPlace } from './turn-requests.js';
 import type { TurnContextAssembly, RecordedTurnSettings } from './turn-context-assembly.js';
 import type { MultiAgentMode } from '../agents/agent-instructions.js';
 import { USER_SHELL_UNAVAILABLE, type UserShellResult } from './user-shell-command.js';
+import type { RealtimeItemRecord } from './thread-recorder.js';
 import type { RunTurnOptions } from '../thread-handle.js';
 import { userInputToItems } from './user-input-items.js';
 import type { KeptAnnouncements } from './kept-announcements.js';
@@ -164,6 +165,15 @@ export class ThreadSession {
   /** Chooses the delegation mode; the model is told at the next turn when it changed. */
   setMultiAgentMode(mode: MultiAgentMode): void {
     this.#multiAgentMode = mode;
+  }
+
+  /**
+   * Records an item of the thread's realtime conversation; resolves once it is where a killed process
+   * keeps it, so a list read after it sees it.
+   */
+  recordRealtimeItem(item: RealtimeItemRecord): Promise<void> {
+    this.#options.recorder.recordRealtimeItem(item);
+    return this.#options.recorder.written();
   }
 
   /** Names the thread (recorded, so lists and resumes show it). */

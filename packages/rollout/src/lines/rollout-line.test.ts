@@ -19,6 +19,7 @@ const EXAMPLES: Record<(typeof KNOWN_ROLLOUT_LINE_TYPES)[number], RolloutItem> =
   token_usage_record: { type: 'token_usage_record', payload: { response_id: 'r', usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 } } },
   inter_agent_communication: { type: 'inter_agent_communication', payload: { author: '/root', recipient: '/root/a', content: 'x', trigger_turn: true } },
   inter_agent_communication_metadata: { type: 'inter_agent_communication_metadata', payload: { trigger_turn: false } },
+  realtime_item: { type: 'realtime_item', payload: { id: 'i1', realtime_session_id: 's1', observed_at_ms: 1, type: 'frame', channels: { voice_transcript: { role: 'user', text: 'hi' } } } },
   skein_extension_state: { type: 'skein_extension_state', payload: { extension_id: 'notes', key: 'list', value: ['a', { b: null }] } },
 };
 

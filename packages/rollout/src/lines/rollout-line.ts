@@ -6,6 +6,7 @@ import { Compacted } from './compacted.js';
 import { EventMsg, OtherEventMsg, eventMsgSchemaFor } from './event-msg.js';
 import { ExtensionState } from './extension-state.js';
 import { InterAgentCommunication, InterAgentCommunicationMetadata } from './inter-agent.js';
+import { RealtimeItem } from './realtime-item.js';
 import { ResponseItemLineMetadata } from './response-item-line-metadata.js';
 import { SessionMeta } from './session-meta.js';
 import { TokenUsageRecord } from './token-usage-record.js';
@@ -40,6 +41,8 @@ export const InterAgentCommunicationMetadataItem = lazySchema(() => z.looseObjec
   type: z.literal('inter_agent_communication_metadata'),
   payload: InterAgentCommunicationMetadata,
 }));
+/** `realtime_item`: one item of a realtime conversation beside the thread. */
+export const RealtimeItemItem = lazySchema(() => z.looseObject({ type: z.literal('realtime_item'), payload: RealtimeItem }));
 /** `skein_extension_state` (Skein's own; Codex skips it): one change to an extension's durable thread store. */
 export const ExtensionStateItem = lazySchema(() => z.looseObject({ type: z.literal('skein_extension_state'), payload: ExtensionState }));
 
@@ -53,6 +56,7 @@ const KNOWN_ITEM_SCHEMAS = {
   token_usage_record: TokenUsageRecordItem,
   inter_agent_communication: InterAgentCommunicationItem,
   inter_agent_communication_metadata: InterAgentCommunicationMetadataItem,
+  realtime_item: RealtimeItemItem,
   skein_extension_state: ExtensionStateItem,
 } as const;
 
@@ -78,6 +82,7 @@ export const KnownRolloutItem = lazySchema(() => z.discriminatedUnion('type', [
   TokenUsageRecordItem,
   InterAgentCommunicationItem,
   InterAgentCommunicationMetadataItem,
+  RealtimeItemItem,
   ExtensionStateItem,
 ]));
 export type KnownRolloutItem = z.infer<typeof KnownRolloutItem>;

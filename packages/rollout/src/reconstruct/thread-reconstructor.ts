@@ -177,6 +177,7 @@ export class ThreadReconstructor {
         this.onWorldState(line.payload);
         return;
       case 'token_usage_record':
+      case 'realtime_item': // Beside the thread, not in it: thread/realtime/list reads them.
         return;
       case 'skein_extension_state':
         this.extensionChanges.push({ change: line.payload, turnsOpened: this.turns.length });
