@@ -1,8 +1,16 @@
-// @skein/test-support — the one fake Skein's tests use: a mock OpenAI Responses API server, the SSE
-// builders that script it, request capture and tool call invariant checks. Re-exports only.
+// @skein/test-support — the fakes Skein's tests use: a mock OpenAI Responses API server, the SSE
+// builders that script it, request capture and tool call invariant checks, and a mock Realtime API
+// WebSocket server with its event builders. Re-exports only.
 
 export { startMockResponsesServer, DEFAULT_MAX_BODY_BYTES, RESPONSES_PATH } from './mock-responses-server.js';
 export type { MockResponsesServer, MockResponsesServerOptions, ToleratedProblem } from './mock-responses-server.js';
+
+export { startMockRealtimeServer } from './mock-realtime-server.js';
+export type { MockRealtimeServer, MockRealtimeServerOptions } from './mock-realtime-server.js';
+export { DEFAULT_REALTIME_WAIT_MS } from './mock-realtime-connection.js';
+export type { MockRealtimeConnection, RealtimeClientEvent, RealtimeEventMatch, RealtimeWaitOptions } from './mock-realtime-connection.js';
+export { realtimeEvents } from './realtime-events.js';
+export type { RealtimeServerEvent, RealtimeHandoffOptions, RealtimeAudioDeltaOptions } from './realtime-events.js';
 
 export { sse, httpError, matching, routed, held, paced, replyTo } from './scripted-response.js';
 export type {
