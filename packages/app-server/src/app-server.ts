@@ -11,6 +11,7 @@ import { sandboxStartupWarning } from '@skein/sandboxing';
 import type { SkillsService } from '@skein/ext-skills';
 import type { PluginService } from '@skein/plugins';
 import type { HostSkills } from './skills/host-skills.js';
+import { RealtimeConversations } from './realtime/realtime-conversations.js';
 import type { JsonRpcService, MessageChannel } from '@skein/json-rpc';
 import { CODEX_VERSION, type InitializeParams, type InitializeResponse, type RequestId } from '@skein/protocol';
 import { AppServerConnection } from './app-server-connection.js';
@@ -70,6 +71,11 @@ export interface AppServerOptions {
   readonly skills?: HostSkills | undefined;
   /** The home's saved API key (auth.json); default: none loaded. */
   readonly savedApiKey?: SavedApiKey | undefined;
+  /**
+   * The threads' realtime conversations; pass the one whose `extension` the threads load, so their
+   * models hear when a conversation starts and ends. Default: a registry of the server's own.
+   */
+  readonly realtime?: RealtimeConversations | undefined;
 }
 
 /** `env` without `CODEX_API_KEY`, the key only `exec` takes. */
@@ -103,6 +109,8 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
   readonly skills: SkillsService | undefined;
   /** The home's plugins and marketplaces, when the host installed the skills extension. */
   readonly plugins: PluginService | undefined;
+  /** The loaded threads' realtime conversations (`thread/realtime/*`). */
+  readonly realtime: RealtimeConversations;
   /** Which connections follow which threads; the thread methods fill it. */
   readonly subscriptions = new ThreadSubscriptions();
   /** `command/exec` and `process/spawn` processes, per connection; killed when their connection closes. */
@@ -135,6 +143,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
     this.fileSystem = options.fileSystem ?? new LocalFileSystem();
     this.skills = options.skills?.service;
     this.plugins = options.skills?.plugins;
+    this.realtime = options.realtime ?? new RealtimeConversations();
     // A thread's `disabledPluginIds` hide its plugins' skills from its own turns.
     options.skills?.useThreadPlugins((threadId) => (this.#threads?.isLoaded(threadId) === true ? this.#threads.loaded(threadId).disabledPluginIds : []));
     // A skill folder changed (or the extra roots did): clients list skills again.
@@ -261,6 +270,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
 
   /** Disconnects every client and unloads every thread (their commands end). */
   async close(): Promise<void> {
+    this.realtime.stopAll();
     await Promise.all([...this.#connections].map((connection) => this.disconnect(connection)));
     await this.standaloneProcesses.close();
     await Promise.all([this.#threads?.closeAll(), this.mcp.close()]);
@@ -286,6 +296,7 @@ export class AppServer implements JsonRpcService<AppServerConnection> {
       defaultCwd: this.config.config.cwd,
       now: () => this.#now(),
       newItemId: () => randomUUID(),
+      threadUnloading: (threadId) => this.realtime.stop(threadId),
     };
   }
 

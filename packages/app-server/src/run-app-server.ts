@@ -20,6 +20,7 @@ import { hostSkills } from './skills/host-skills.js';
 import { loadThreadConfig } from './threads/thread-cwd.js';
 import { openThreadStore } from './threads/open-thread-store.js';
 import { recentGitInfo } from './threads/recent-git-info.js';
+import { RealtimeConversations } from './realtime/realtime-conversations.js';
 
 /** The app-server's settings, as its flags spell them. */
 export interface AppServerSettings extends TransportFlags {
@@ -105,7 +106,9 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
   const config = await loadConfig({ ...configLoad, cwd: io.cwd });
   // Skills are installed by default; their settings are the config a thread in that directory loads.
   const skills = hostSkills(config.config, async (cwd) => (await loadThreadConfig((at) => loadConfig({ ...configLoad, strict: false, cwd: at }), cwd)).config);
-  const extensions = new HostExtensions(extensionFlagSources(settings.extensions ?? [], io.cwd), { strict: configLoad.strict ?? false, builtIn: skills.extensions, importModule: io.importModule });
+  // The threads' models hear of their realtime conversations through a built-in extension.
+  const realtime = new RealtimeConversations();
+  const extensions = new HostExtensions(extensionFlagSources(settings.extensions ?? [], io.cwd), { strict: configLoad.strict ?? false, builtIn: [...skills.extensions, realtime.extension], importModule: io.importModule });
   // Loaded now, so a strict server refuses to start and every client hears of a failure when it connects.
   const { registry, unreported } = await extensions.forConfig(config.config);
   const warnings = [
@@ -124,6 +127,7 @@ export async function createAppServer(settings: AppServerSettings, io: Pick<AppS
   // A database store opens now: a missing URL or an unreachable database stops the start, not the first request.
   const sharedStore = config.config.threadStore.kind === 'postgres' ? await openStore() : undefined;
   return new AppServer({
+    realtime,
     config: { ...config, warnings },
     configLoad,
     version: settings.version,

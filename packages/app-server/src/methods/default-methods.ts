@@ -38,6 +38,7 @@ import { THREAD_TURNS_LIST_METHODS } from './thread-turns-list.js';
 import { THREAD_REVERT_METHODS } from './thread-revert.js';
 import { THREAD_METHODS } from './threads.js';
 import { TURN_METHODS } from './turns.js';
+import { THREAD_REALTIME_METHODS } from './thread-realtime.js';
 import { FEEDBACK_SAVE_METHODS } from './feedback-save.js';
 import { SERVER_DIAGNOSTICS_METHODS } from './server-diagnostics.js';
 import { THREAD_ITEMS_READ_METHODS } from './thread-items-read.js';
@@ -72,6 +73,7 @@ const GROUPS: readonly ReadonlyMap<string, AppServerMethod>[] = [
   THREAD_INJECT_ITEMS_METHODS,
   THREAD_QUEUE_METHODS,
   TURN_METHODS,
+  THREAD_REALTIME_METHODS,
   THREAD_COMPACT_METHODS,
   MCP_SERVER_METHODS,
   THREAD_GOAL_METHODS,

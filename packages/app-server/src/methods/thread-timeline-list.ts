@@ -44,7 +44,7 @@ export const THREAD_TIMELINE_LIST_METHODS: ReadonlyMap<string, AppServerMethod> 
         const turns = await server.threads.recordedTurnsWithPositions(params.threadId, 'thread/timeline/list');
         const timeline = turns.flatMap(timelineOf).sort((a, b) => a.position - b.position);
         const page = paginate(timeline.map(({ entry }) => entry), params);
-        // Skein has no realtime sessions, so none was active where a page starts.
+        // Not worked out yet: which realtime session was live where the page starts (see docs/realtime.md).
         return { ...page, activeRealtimeSessionAtPageStart: null };
       },
     }),

@@ -35,6 +35,7 @@ export class LiveThread {
   #responseUsage = false;
   #flags: ActiveFlag[] = [];
   #lastStatus = '';
+  readonly #observers = new Set<(method: string, params: unknown) => void>();
   #updatedAtMs: number;
   /** Settings a client changed while a turn ran (see `configureNextTurns`). */
   #next: Config | undefined;
@@ -170,6 +171,8 @@ export class LiveThread {
       readonly presentation?: TurnPresentation | undefined;
       /** The client's `responsesapiClientMetadata`, for the turn's metadata. */
       readonly clientMetadata?: Readonly<Record<string, string>> | null | undefined;
+      /** Why the turn runs when no client asked for it (`realtime` for a realtime handoff). */
+      readonly turnTrigger?: string | undefined;
     },
   ): WireObject {
     const turn = this.#beginTurn(options.turnId, true, options.presentation);
@@ -197,6 +200,7 @@ export class LiveThread {
           ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
           ...(options.serviceTier === undefined ? {} : { serviceTier: options.serviceTier }),
           ...(options.clientMetadata == null ? {} : { clientMetadata: options.clientMetadata }),
+          ...(options.turnTrigger === undefined ? {} : { turnTrigger: options.turnTrigger }),
         });
       } catch (error) {
         // The session refused or broke before the turn could run: end it as failed for the client.
@@ -428,7 +432,17 @@ export class LiveThread {
     this.#emit('thread/status/changed', { threadId: this.id, status });
   }
 
+  /**
+   * Calls `listener` with every notification the thread sends its clients, until the returned
+   * function is called (a realtime conversation watches its handoff turns this way).
+   */
+  observe(listener: (method: string, params: unknown) => void): () => void {
+    this.#observers.add(listener);
+    return () => this.#observers.delete(listener);
+  }
+
   #emit(method: string, params: unknown): void {
     this.host.broadcast(this.id, method, params);
+    for (const observer of this.#observers) observer(method, params);
   }
 }

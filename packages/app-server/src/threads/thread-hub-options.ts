@@ -48,4 +48,6 @@ export interface ThreadHubServer extends ThreadHost {
   userAgentOf(connection: ClientConnection): string;
   /** The machine's installation id, sent with every model request. */
   readonly installationId: string | undefined;
+  /** Called as a thread starts to unload, before its turn is interrupted (its realtime conversation ends). */
+  threadUnloading?(threadId: string): void;
 }

@@ -218,6 +218,7 @@ export class ThreadHub {
     if (thread === undefined) return;
     this.#hold(threadId);
     this.#threads.delete(threadId);
+    this.server.threadUnloading?.(threadId);
     thread.handle.interruptIfRunning();
     await thread.settled();
     await thread.handle.close();
