@@ -55,6 +55,9 @@ type CloseReason = 'requested' | 'error' | 'ended';
 const HANDOFF_FINISHED = 'The agent finished; its answer is in the [BACKEND] messages above.';
 const HANDOFF_STOPPED = 'The agent stopped before it finished; tell the user, using any [BACKEND] messages above.';
 const HANDOFF_STEERED = 'Passed to the agent as guidance for the task it is already on.';
+/** How often, and how far apart, a handoff is offered to a turn that could not take it. */
+const MAX_DELIVERY_ATTEMPTS = 100;
+const DELIVERY_RETRY_MS = 20;
 
 export class RealtimeConversation {
   readonly #port: RealtimeThreadPort;
@@ -190,28 +193,36 @@ export class RealtimeConversation {
     const input = delegatedInput(args);
     const transcript = this.#transcript.takeForHandoff(input);
     this.#notify('thread/realtime/itemAdded', { item: { type: 'handoff_request', handoff_id: callId, item_id: itemId, input_transcript: input, active_transcript: transcript } });
-    const text = delegationText(input, transcript);
-    const running = this.#port.activeTurnId();
+    this.#deliver({ callId, itemId, input, text: delegationText(input, transcript) });
+  }
+
+  /** Starts a turn with the handoff, or steers the running one with it (the call is then answered at once). */
+  #deliver(handoff: { readonly callId: string; readonly itemId: string; readonly input: string; readonly text: string }, attempt = 1): void {
     const accepted = (mode: 'start' | 'steer', turnId: string) =>
-      this.#item('turnInputAccepted', { handoff_id: callId, input, input_item_id: itemId, mode, source_event_ids: [], turn_id: turnId });
-    const start = () => {
-      const turnId = this.#port.startTurn(text);
-      this.#handoffs.set(turnId, [...(this.#handoffs.get(turnId) ?? []), callId]);
+      this.#item('turnInputAccepted', { handoff_id: handoff.callId, input: handoff.input, input_item_id: handoff.itemId, mode, source_event_ids: [], turn_id: turnId });
+    const running = this.#port.activeTurnId();
+    if (running === undefined) {
+      const turnId = this.#port.startTurn(handoff.text);
+      this.#handoffs.set(turnId, [...(this.#handoffs.get(turnId) ?? []), handoff.callId]);
       accepted('start', turnId);
-    };
-    if (running === undefined) return start();
-    // The agent is busy: the request steers its turn, and the call is answered at once.
-    this.#port.steer(running, text).then(
+      return;
+    }
+    this.#port.steer(running, handoff.text).then(
       () => {
         accepted('steer', running);
         if (this.#options.routing.clientManaged) return;
-        this.#send(functionCallOutput(callId, HANDOFF_STEERED));
+        this.#send(functionCallOutput(handoff.callId, HANDOFF_STEERED));
         this.#send(responseCreate());
       },
-      // The turn ended meanwhile: the request starts the next one.
-      () => {
-        if (this.#port.activeTurnId() === undefined) start();
-        else this.#handoff(callId, itemId, args);
+      // The turn is between states (ending, or not yet running in the session): try again shortly,
+      // never in a tight loop, and give up with an error rather than lose the request silently.
+      (error: unknown) => {
+        if (this.#ended) return;
+        if (attempt >= MAX_DELIVERY_ATTEMPTS) {
+          this.#notify('thread/realtime/error', { message: `the request could not be handed to the agent: ${(error as Error).message}` });
+          return;
+        }
+        setTimeout(() => this.#deliver(handoff, attempt + 1), DELIVERY_RETRY_MS);
       },
     );
   }
