@@ -110,8 +110,18 @@ describe.skipIf(postgresSkipReason() !== undefined)('PostgresThreadStore', () =>
     await expect(b.openForResume(writer.threadId)).rejects.toMatchObject({ code: 'WriterBusy' });
 
     // Host A stalls (its lease runs out unrenewed); host B takes the thread over and continues it.
-    await sql("UPDATE skein_thread_leases SET expires_at = now() - interval '1 second' WHERE thread_id = $1", [writer.threadId]);
-    const resumed = await b.openForResume(writer.threadId);
+    // A's idle renewal still runs here and may land between the expiry and B's take (a busy machine
+    // makes that likely), extending the lease again: the stall is simulated until B gets in.
+    const takeOver = async (attempts: number): Promise<Awaited<ReturnType<typeof b.openForResume>>> => {
+      await sql("UPDATE skein_thread_leases SET expires_at = now() - interval '1 second' WHERE thread_id = $1", [writer.threadId]);
+      try {
+        return await b.openForResume(writer.threadId);
+      } catch (error) {
+        if (attempts <= 1 || (error as { code?: unknown }).code !== 'WriterBusy') throw error;
+        return takeOver(attempts - 1);
+      }
+    };
+    const resumed = await takeOver(10);
     expect(resumed.loaded.turns.map((turn) => turn.turnId)).toEqual(['turn-1']);
     await resumed.writer.append(...userTurn('turn-2', 'second', 'two'));
 
