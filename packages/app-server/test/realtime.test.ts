@@ -241,6 +241,44 @@ describe('a realtime conversation', () => {
     await client.waitFor('thread/realtime/closed', () => client.notificationsOf('thread/realtime/closed').length === 2);
   });
 
+  it('queues appends made before the socket opens, answers unknown and repeated calls once, and stops cleanly while connecting', async () => {
+    const client = await appServer();
+    const threadId = await startThread(client);
+    // Appended at once after start: sent after session.update, in order.
+    expect(await client.request('thread/realtime/start', { threadId, outputModality: 'audio' })).toEqual({});
+    await client.request('thread/realtime/appendText', { threadId, text: 'first' });
+    await client.request('thread/realtime/appendText', { threadId, text: 'a note', role: 'developer' });
+    const connection = await realtime.nextConnection();
+    await connection.waitFor(isMessage('a note'));
+    expect(connection.received.map((event) => (event.type === 'session.update' ? 'session.update' : itemText(event)))).toEqual(['session.update', '[USER] first', 'a note']);
+    await client.waitFor('thread/realtime/started');
+
+    // A tool the session never offered is answered with an error; a repeated call id is ignored.
+    connection.send({ type: 'conversation.item.done', item: { id: 'fx', type: 'function_call', name: 'shell', call_id: 'call_x', arguments: '{}' } });
+    const unknown = await connection.waitFor(isCallOutput('call_x'));
+    expect(JSON.parse((unknown['item'] as { output: string }).output)).toEqual({ error: 'there is no tool named shell' });
+    model.expect([sse(assistantMessage('Done.'), completed())]);
+    connection.send(realtimeEvents.handoff({ callId: 'call_1', prompt: 'do it' }));
+    connection.send(realtimeEvents.handoff({ callId: 'call_1', prompt: 'do it' }));
+    await client.waitFor('turn/completed');
+    await connection.waitFor(isCallOutput('call_1'));
+    expect(client.notificationsOf('turn/started')).toHaveLength(1);
+    expect(client.notificationsOf('thread/realtime/itemAdded')).toHaveLength(1);
+
+    // A stop right after a start: the conversation ends before or as it connects, once.
+    await client.request('thread/realtime/stop', { threadId });
+    await client.waitFor('thread/realtime/closed');
+    await client.request('thread/realtime/start', { threadId, outputModality: 'text' });
+    await client.request('thread/realtime/stop', { threadId });
+    await client.waitFor('thread/realtime/closed', () => client.notificationsOf('thread/realtime/closed').length === 2);
+    await expect(client.request('thread/realtime/appendText', { threadId, text: 'late' })).rejects.toThrow(/no realtime conversation is running/);
+    const listed = (await client.request('thread/realtime/list', { threadId })) as Listed;
+    // The first session's start and end; the second ended before it started, so it recorded nothing or both ends.
+    const types = listed.data.map((entry) => entry.item.type);
+    expect(types.slice(0, 2)).toEqual(['realtimeSessionStarted', 'turnInputAccepted']);
+    expect(types.filter((type) => type === 'realtimeSessionStarted').length).toBe(types.filter((type) => type === 'realtimeSessionClosed').length);
+  });
+
   it('refuses what it cannot do with -32600 and keeps serving', async () => {
     const client = await appServer();
     const threadId = await startThread(client);
@@ -255,6 +293,7 @@ describe('a realtime conversation', () => {
     const connection = await startConversation(client, threadId);
     await refused('thread/realtime/appendAudio', { threadId, audio: { data: 'AAAA', sampleRate: 16000, numChannels: 2 } }, /24000 Hz mono/);
     await refused('thread/realtime/appendAudio', { threadId, audio: { data: 'not base64!', sampleRate: 24000, numChannels: 1 } }, /base64/);
+    await refused('thread/realtime/appendAudio', { threadId, audio: { data: '', sampleRate: 24000, numChannels: 1 } }, /non-empty base64/);
     await refused('thread/realtime/list', { threadId, cursor: 'bogus' }, /invalid cursor/);
     expect(connection.received.some((event) => event.type === 'input_audio_buffer.append')).toBe(false);
     expect(((await client.request('thread/realtime/listVoices', {})) as { voices: { defaultV2: string; v2: string[] } }).voices.defaultV2).toBe('marin');

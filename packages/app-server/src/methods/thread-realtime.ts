@@ -1,6 +1,6 @@
 // `thread/realtime/*`: a realtime conversation beside a loaded thread over the websocket transport
 // (Realtime API v2, Codex's default). Start answers at once and the conversation connects in the
-// background; what it streams arrives as `thread/realtime/*` notifications (realtime/README in docs).
+// background; what it streams arrives as `thread/realtime/*` notifications (docs/realtime.md).
 import {
   newTurnId,
   randomUuidV7,
@@ -15,12 +15,14 @@ import {
 } from '@skein/protocol';
 import { AppServerRequestError, refuse } from '../app-server-error.js';
 import { defineMethod, type AppServerMethod, type MethodContext } from '../method.js';
-import type { RealtimeConversation, RealtimeThreadPort } from '../realtime/realtime-conversation.js';
+import { RealtimeAppendError, type RealtimeConversation, type RealtimeThreadPort } from '../realtime/realtime-conversation.js';
 import { realtimeInstructions } from '../realtime/realtime-instructions.js';
 import { listRealtimeItems } from '../realtime/realtime-list.js';
 import { REALTIME_SAMPLE_RATE } from '../realtime/realtime-server-events.js';
 import { connectRealtime, realtimeUrl } from '../realtime/realtime-socket.js';
 import type { LiveThread } from '../threads/live-thread.js';
+import { requestServiceTier } from '../threads/service-tier.js';
+import { afterResponse } from './threads.js';
 
 /** The running conversation of a thread, or a -32600 saying how to start one. */
 function conversationOf(context: MethodContext, threadId: string): RealtimeConversation {
@@ -28,6 +30,17 @@ function conversationOf(context: MethodContext, threadId: string): RealtimeConve
   const conversation = context.server.realtime.get(threadId);
   if (conversation === undefined) refuse(`no realtime conversation is running for thread ${threadId}; start one with thread/realtime/start`);
   return conversation;
+}
+
+/** Runs an append; one the conversation cannot take now is a -32600 saying why. */
+function appending(append: () => void): Record<string, never> {
+  try {
+    append();
+  } catch (error) {
+    if (error instanceof RealtimeAppendError) refuse(error.message);
+    throw error;
+  }
+  return {};
 }
 
 /** What a conversation needs of its thread, over the live thread and the server. */
@@ -38,7 +51,7 @@ function threadPort(context: MethodContext, thread: LiveThread): RealtimeThreadP
     activeTurnId: () => thread.activeTurnId,
     startTurn(text) {
       const turnId = newTurnId(randomUuidV7);
-      thread.startTurn([{ type: 'text', text, text_elements: [] }], { turnId, turnTrigger: 'realtime' });
+      thread.startTurn([{ type: 'text', text, text_elements: [] }], { turnId, turnTrigger: 'realtime', serviceTier: requestServiceTier(thread.serviceTier) });
       return turnId;
     },
     steer: async (turnId, text) => {
@@ -82,6 +95,8 @@ export const THREAD_REALTIME_METHODS: ReadonlyMap<string, AppServerMethod> = new
           includeStartupContext: params.includeStartupContext !== false,
           cwd: thread.config.cwd,
         });
+        // The thread may have been unloaded while the workspace was read: a conversation must not outlive it.
+        if (!context.server.threads.isLoaded(thread.id) || context.server.threads.loaded(thread.id) !== thread) refuse(`thread not found: ${thread.id}`);
         context.server.realtime.start(
           threadPort(context, thread),
           {
@@ -116,9 +131,8 @@ export const THREAD_REALTIME_METHODS: ReadonlyMap<string, AppServerMethod> = new
         if (audio.sampleRate !== REALTIME_SAMPLE_RATE || audio.numChannels !== 1) {
           refuse(`realtime audio must be ${REALTIME_SAMPLE_RATE} Hz mono PCM, the session's input format; got ${audio.sampleRate} Hz with ${audio.numChannels} channel(s)`);
         }
-        if (!/^[A-Za-z0-9+/]*={0,2}$/.test(audio.data) || audio.data.length % 4 !== 0) refuse('audio.data must be base64');
-        conversation.appendAudio(audio.data);
-        return {};
+        if (audio.data === '' || !/^[A-Za-z0-9+/]*={0,2}$/.test(audio.data) || audio.data.length % 4 !== 0) refuse('audio.data must be non-empty base64');
+        return appending(() => conversation.appendAudio(audio.data));
       },
     }),
   ],
@@ -127,8 +141,8 @@ export const THREAD_REALTIME_METHODS: ReadonlyMap<string, AppServerMethod> = new
     defineMethod({
       params: ThreadRealtimeAppendTextParams,
       handle({ threadId, text, role }, context) {
-        conversationOf(context, threadId).appendText(role ?? 'user', text);
-        return {};
+        const conversation = conversationOf(context, threadId);
+        return appending(() => conversation.appendText(role ?? 'user', text));
       },
     }),
   ],
@@ -137,8 +151,8 @@ export const THREAD_REALTIME_METHODS: ReadonlyMap<string, AppServerMethod> = new
     defineMethod({
       params: ThreadRealtimeAppendSpeechParams,
       handle({ threadId, text }, context) {
-        conversationOf(context, threadId).appendSpeech(text);
-        return {};
+        const conversation = conversationOf(context, threadId);
+        return appending(() => conversation.appendSpeech(text));
       },
     }),
   ],
@@ -147,9 +161,10 @@ export const THREAD_REALTIME_METHODS: ReadonlyMap<string, AppServerMethod> = new
     defineMethod({
       params: ThreadRealtimeStopParams,
       handle({ threadId }, context) {
-        // Stopping a thread with no conversation is done already.
+        // Stopping a thread with no conversation is done already. As Codex, the answer goes out
+        // before the session's end is announced.
         context.server.threads.loaded(threadId);
-        context.server.realtime.stop(threadId);
+        afterResponse(() => context.server.realtime.stop(threadId));
         return {};
       },
     }),

@@ -4,6 +4,7 @@
 // running one), and the agent's messages go back to the conversation as `[BACKEND]` items.
 import type { RealtimeItemRecord } from '@skein/core';
 import { audioAppend, functionCallOutput, HANDOFF_TOOL, messageItem, responseCreate, sessionUpdate, SILENCE_TOOL, type RealtimeClientEvent, type RealtimeSessionSetup } from './realtime-client-events.js';
+import { RealtimeHandoffs } from './realtime-handoffs.js';
 import { recordOf, wireItem, type RealtimeItem } from './realtime-items.js';
 import { delegatedInput, parseServerFrame, type RealtimeServerEvent } from './realtime-server-events.js';
 import type { RealtimeConnector, RealtimeSocket } from './realtime-socket.js';
@@ -51,20 +52,21 @@ export interface RealtimeConversationOptions {
 /** Why a conversation ended, as `thread/realtime/closed` says it. */
 type CloseReason = 'requested' | 'error' | 'ended';
 
-// The function outputs the realtime model reads; Skein's own words.
-const HANDOFF_FINISHED = 'The agent finished; its answer is in the [BACKEND] messages above.';
-const HANDOFF_STOPPED = 'The agent stopped before it finished; tell the user, using any [BACKEND] messages above.';
-const HANDOFF_STEERED = 'Passed to the agent as guidance for the task it is already on.';
-/** How often, and how far apart, a handoff is offered to a turn that could not take it. */
-const MAX_DELIVERY_ATTEMPTS = 100;
-const DELIVERY_RETRY_MS = 20;
+/** What may wait for the socket to open; past it, appends are refused rather than held without bound. */
+const MAX_QUEUED_EVENTS = 512;
+
+/** An append the conversation cannot take now. */
+export class RealtimeAppendError extends Error {
+  override readonly name = 'RealtimeAppendError';
+}
 
 export class RealtimeConversation {
   readonly #port: RealtimeThreadPort;
   readonly #options: RealtimeConversationOptions;
   readonly #transcript: RealtimeTranscript;
-  /** Handoff calls waiting for their turn's end, by turn. */
-  readonly #handoffs = new Map<string, string[]>();
+  readonly #handoffs: RealtimeHandoffs;
+  /** The function calls already answered or delivered (the endpoint may repeat an item). */
+  readonly #calls = new Set<string>();
   /** What was appended before the socket opened, sent once it does. */
   #queued: RealtimeClientEvent[] = [];
   #socket: RealtimeSocket | undefined;
@@ -75,7 +77,14 @@ export class RealtimeConversation {
     this.#port = port;
     this.#options = options;
     this.#transcript = new RealtimeTranscript(options.newId, options.now);
-    this.#unobserve = port.observe((method, params) => this.#onThreadNotification(method, params));
+    this.#handoffs = new RealtimeHandoffs(port, options.routing, {
+      send: (event) => this.#send(event),
+      ended: () => this.#ended,
+      accepted: (handoff, mode, turnId) =>
+        this.#item('turnInputAccepted', { handoff_id: handoff.callId, input: handoff.input, input_item_id: handoff.itemId, mode, source_event_ids: [], turn_id: turnId }),
+      error: (message) => this.#notify('thread/realtime/error', { message }),
+    });
+    this.#unobserve = port.observe((method, params) => this.#handoffs.onThreadNotification(method, params));
   }
 
   /** Starts connecting; appends are queued until the socket is open. */
@@ -134,8 +143,9 @@ export class RealtimeConversation {
 
   #send(event: RealtimeClientEvent): void {
     if (this.#ended) return;
-    if (this.#socket === undefined) this.#queued.push(event);
-    else this.#socket.send(event);
+    if (this.#socket !== undefined) return this.#socket.send(event);
+    if (this.#queued.length >= MAX_QUEUED_EVENTS) throw new RealtimeAppendError(`the realtime endpoint is still connecting and ${MAX_QUEUED_EVENTS} appends already wait for it; try again once thread/realtime/started arrives`);
+    this.#queued.push(event);
   }
 
   #onFrame(text: string): void {
@@ -162,12 +172,9 @@ export class RealtimeConversation {
       case 'itemAdded':
         return this.#notify('thread/realtime/itemAdded', { item: event.item });
       case 'functionCall':
-        if (event.name === HANDOFF_TOOL) return this.#handoff(event.callId, event.itemId, event.arguments);
-        // Saying nothing is an answer too: the call is closed without asking for a response.
-        if (event.name === SILENCE_TOOL) this.#send(functionCallOutput(event.callId, ''));
-        return;
+        return this.#onFunctionCall(event.name, event.callId, event.itemId, event.arguments);
       case 'error':
-        // The endpoint's error ends the session, as it ends Codex's.
+        // The endpoint's error ends the session, as it ends Codex 0.171.0's (probed).
         this.#notify('thread/realtime/error', { message: event.message });
         return this.#end('failed', 'error');
     }
@@ -189,64 +196,18 @@ export class RealtimeConversation {
     this.#notify('thread/realtime/item/completed', { item: segmentItem(this.realtimeSessionId, segment, segment.text) });
   }
 
-  #handoff(callId: string, itemId: string, args: string): void {
-    const input = delegatedInput(args);
-    const transcript = this.#transcript.takeForHandoff(input);
-    this.#notify('thread/realtime/itemAdded', { item: { type: 'handoff_request', handoff_id: callId, item_id: itemId, input_transcript: input, active_transcript: transcript } });
-    this.#deliver({ callId, itemId, input, text: delegationText(input, transcript) });
-  }
-
-  /** Starts a turn with the handoff, or steers the running one with it (the call is then answered at once). */
-  #deliver(handoff: { readonly callId: string; readonly itemId: string; readonly input: string; readonly text: string }, attempt = 1): void {
-    const accepted = (mode: 'start' | 'steer', turnId: string) =>
-      this.#item('turnInputAccepted', { handoff_id: handoff.callId, input: handoff.input, input_item_id: handoff.itemId, mode, source_event_ids: [], turn_id: turnId });
-    const running = this.#port.activeTurnId();
-    if (running === undefined) {
-      const turnId = this.#port.startTurn(handoff.text);
-      this.#handoffs.set(turnId, [...(this.#handoffs.get(turnId) ?? []), handoff.callId]);
-      accepted('start', turnId);
-      return;
+  #onFunctionCall(name: string, callId: string, itemId: string, args: string): void {
+    if (this.#calls.has(callId)) return;
+    this.#calls.add(callId);
+    if (name === HANDOFF_TOOL) {
+      const input = delegatedInput(args);
+      const transcript = this.#transcript.takeForHandoff(input);
+      this.#notify('thread/realtime/itemAdded', { item: { type: 'handoff_request', handoff_id: callId, item_id: itemId, input_transcript: input, active_transcript: transcript } });
+      return this.#handoffs.deliver({ callId, itemId, input, text: delegationText(input, transcript) });
     }
-    this.#port.steer(running, handoff.text).then(
-      () => {
-        accepted('steer', running);
-        if (this.#options.routing.clientManaged) return;
-        this.#send(functionCallOutput(handoff.callId, HANDOFF_STEERED));
-        this.#send(responseCreate());
-      },
-      // The turn is between states (ending, or not yet running in the session): try again shortly,
-      // never in a tight loop, and give up with an error rather than lose the request silently.
-      (error: unknown) => {
-        if (this.#ended) return;
-        if (attempt >= MAX_DELIVERY_ATTEMPTS) {
-          this.#notify('thread/realtime/error', { message: `the request could not be handed to the agent: ${(error as Error).message}` });
-          return;
-        }
-        setTimeout(() => this.#deliver(handoff, attempt + 1), DELIVERY_RETRY_MS);
-      },
-    );
-  }
-
-  /** The thread's notifications: a handoff turn's agent messages go back, and its end closes its calls. */
-  #onThreadNotification(method: string, params: unknown): void {
-    const { routing } = this.#options;
-    if (this.#ended || routing.clientManaged) return;
-    const event = params as { readonly turnId?: unknown; readonly item?: { readonly type?: unknown; readonly text?: unknown }; readonly turn?: { readonly id?: unknown; readonly status?: unknown } };
-    if (method === 'item/completed' && typeof event.turnId === 'string' && this.#handoffs.has(event.turnId) && event.item?.type === 'agentMessage') {
-      const text = typeof event.item.text === 'string' ? event.item.text.trim() : '';
-      if (text === '') return;
-      if (routing.asItems) this.#send(messageItem('developer', routing.itemPrefix === null || routing.itemPrefix === '' ? `[BACKEND] ${text}` : `${routing.itemPrefix}\n\n[BACKEND] ${text}`));
-      else this.#send(messageItem('user', `[BACKEND] ${text}`));
-      return;
-    }
-    if (method === 'turn/completed' && typeof event.turn?.id === 'string') {
-      const calls = this.#handoffs.get(event.turn.id);
-      if (calls === undefined) return;
-      this.#handoffs.delete(event.turn.id);
-      const output = routing.asItems ? '' : event.turn.status === 'completed' ? HANDOFF_FINISHED : HANDOFF_STOPPED;
-      for (const callId of calls) this.#send(functionCallOutput(callId, output));
-      if (!routing.asItems) this.#send(responseCreate());
-    }
+    // Saying nothing is an answer too: the call is closed without asking for a response. Any other
+    // tool is one this session never offered; the model hears so rather than waiting on it.
+    this.#send(functionCallOutput(callId, name === SILENCE_TOOL ? '' : JSON.stringify({ error: `there is no tool named ${name}` })));
   }
 
   #onSocketClosed(error: Error | undefined): void {
@@ -265,6 +226,7 @@ export class RealtimeConversation {
     for (const segment of this.#transcript.closeAll()) this.#closeSegment(segment);
     if (started && outcome !== undefined) this.#item('realtimeSessionClosed', { outcome });
     this.#ended = true;
+    this.#handoffs.close();
     this.#unobserve();
     this.#socket?.close();
     this.#notify('thread/realtime/closed', { reason });

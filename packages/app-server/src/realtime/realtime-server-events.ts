@@ -1,6 +1,6 @@
 // What the realtime endpoint sends (the OpenAI Realtime API's server events, as Codex's v2 session
 // reads them), parsed with zod into the few kinds a conversation acts on. Every other event type is
-// ignored, as Codex ignores it; a frame that is not JSON is reported, never thrown.
+// ignored, as Codex ignores it; a frame that is not JSON is passed over with the reason, never thrown.
 import * as z from 'zod';
 
 /** 24 kHz mono PCM: what the session asks for, and what an audio delta without metadata is. */

@@ -49,15 +49,21 @@ export function realtimeUrl(baseUrl: string, model: string): URL {
 export const connectRealtime: RealtimeConnector = async (url, headers, handlers) => {
   const { WebSocket } = await import('ws');
   const socket = new WebSocket(url, { headers, maxPayload: MAX_FRAME_BYTES, handshakeTimeout: CONNECT_TIMEOUT_MS });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
-    socket.once('unexpected-response', (_request, response) => reject(new Error(`the realtime endpoint answered HTTP ${response.statusCode ?? '?'}`)));
-  });
   let failure: Error | undefined;
+  // Listened to from the start, so no error of the socket is ever unhandled.
   socket.on('error', (error) => {
     failure ??= error;
   });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+    socket.once('unexpected-response', (request, response) => {
+      // With this listener ws leaves the refused handshake's request open: end it here.
+      request.destroy();
+      reject(new Error(`the realtime endpoint answered HTTP ${response.statusCode ?? '?'}`));
+    });
+  });
+  failure = undefined;
   socket.on('message', (data, isBinary) => {
     if (isBinary) return; // The API sends JSON text; binary frames carry nothing Skein reads.
     handlers.onFrame((Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(new Uint8Array(data))).toString('utf8'));

@@ -16,9 +16,8 @@ describe('RealtimeTranscript', () => {
     expect(done.closed).toMatchObject({ id: 'seg-1', text: 'Hi there' });
     expect(t.closeAll().map((segment) => [segment.id, segment.text])).toEqual([['seg-2', 'run ']]);
     expect(t.takeForHandoff('run the tests')).toEqual([
-      { role: 'assistant', text: 'Hi ' },
-      { role: 'user', text: 'run ' },
       { role: 'assistant', text: 'Hi there!' },
+      { role: 'user', text: 'run ' },
       { role: 'user', text: 'run the tests' },
     ]);
     expect(t.takeForHandoff('again')).toEqual([{ role: 'user', text: 'again' }]);
@@ -31,5 +30,20 @@ describe('RealtimeTranscript', () => {
     expect(change.grew?.delta).toBe('list the files');
     expect(change.closed?.text).toBe('list the files');
     expect(t.takeForHandoff('list the files')).toEqual([{ role: 'user', text: 'list the files' }]);
+  });
+
+  it('keeps two utterances of one speaker apart, and completes a transcription that finishes after the reply began', () => {
+    const t = transcript();
+    t.delta('user', 'first');
+    t.done('user', 'First.');
+    t.delta('user', 'sec');
+    t.delta('assistant', 'Sure');
+    t.done('user', 'Second.');
+    t.done('assistant', 'Sure thing.');
+    expect(t.takeForHandoff('')).toEqual([
+      { role: 'user', text: 'First.' },
+      { role: 'user', text: 'Second.' },
+      { role: 'assistant', text: 'Sure thing.' },
+    ]);
   });
 });

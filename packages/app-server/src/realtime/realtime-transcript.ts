@@ -29,10 +29,20 @@ export interface SegmentChange {
   readonly closed?: OpenSegment;
 }
 
+/** The most of the transcript a handoff carries: the latest entries, about this many characters. */
+const MAX_HANDOFF_TRANSCRIPT_CHARS = 16_000;
+
+/** An entry of the transcript since the last handoff; open while its utterance still streams. */
+interface SaidEntry {
+  readonly role: TranscriptRole;
+  text: string;
+  open: boolean;
+}
+
 /** The transcript of one realtime session. */
 export class RealtimeTranscript {
   readonly #open = new Map<TranscriptRole, OpenSegment>();
-  #sinceHandoff: TranscriptEntry[] = [];
+  #sinceHandoff: SaidEntry[] = [];
 
   constructor(
     private readonly newId: () => string,
@@ -43,24 +53,28 @@ export class RealtimeTranscript {
   delta(role: TranscriptRole, delta: string): SegmentChange {
     const { segment, opened } = this.#segment(role);
     segment.text += delta;
-    const last = this.#sinceHandoff.at(-1);
-    if (last?.role === role) this.#sinceHandoff[this.#sinceHandoff.length - 1] = { role, text: last.text + delta };
-    else this.#sinceHandoff.push({ role, text: delta });
+    const entry = this.#openEntry(role);
+    if (entry === undefined) this.#said({ role, text: delta, open: true });
+    else entry.text += delta;
     return { ...(opened ? { opened: segment } : {}), grew: { segment, delta } };
   }
 
   /**
-   * `role`'s utterance is final with `text`. The open segment closes with what streamed into it; one
-   * that never streamed opens, takes the whole text, and closes.
+   * `role`'s utterance is final with `text`. The open segment closes with what streamed into it (as
+   * Codex records it); one that never streamed opens, takes the whole text, and closes. The handoff
+   * transcript keeps the final text.
    */
   done(role: TranscriptRole, text: string): SegmentChange {
     const { segment, opened } = this.#segment(role);
     const grew = opened ? { segment, delta: text } : undefined;
     if (opened) segment.text = text;
     this.#open.delete(role);
-    const last = this.#sinceHandoff.at(-1);
-    if (last?.role === role) this.#sinceHandoff[this.#sinceHandoff.length - 1] = { role, text };
-    else this.#sinceHandoff.push({ role, text });
+    const entry = this.#openEntry(role);
+    if (entry === undefined) this.#said({ role, text, open: false });
+    else {
+      entry.text = text;
+      entry.open = false;
+    }
     return { ...(opened ? { opened: segment } : {}), ...(grew === undefined ? {} : { grew }), closed: segment };
   }
 
@@ -76,11 +90,27 @@ export class RealtimeTranscript {
    * just said it), and starts the next stretch.
    */
   takeForHandoff(request: string): TranscriptEntry[] {
-    const entries = this.#sinceHandoff;
+    const entries: TranscriptEntry[] = this.#sinceHandoff.map(({ role, text }) => ({ role, text }));
     const last = entries.at(-1);
     if (request !== '' && !(last?.role === 'user' && last.text.trim() === request.trim())) entries.push({ role: 'user', text: request });
     this.#sinceHandoff = [];
     return entries;
+  }
+
+  /** The entry of `role` still streaming: a user's transcription often completes after the reply began. */
+  #openEntry(role: TranscriptRole): SaidEntry | undefined {
+    for (let index = this.#sinceHandoff.length - 1; index >= 0; index--) {
+      const entry = this.#sinceHandoff[index]!;
+      if (entry.role === role && entry.open) return entry;
+    }
+    return undefined;
+  }
+
+  /** Adds an entry, letting the oldest go once the stretch is longer than a handoff carries. */
+  #said(entry: SaidEntry): void {
+    this.#sinceHandoff.push(entry);
+    let chars = this.#sinceHandoff.reduce((sum, said) => sum + said.text.length, 0);
+    while (chars > MAX_HANDOFF_TRANSCRIPT_CHARS && this.#sinceHandoff.length > 1) chars -= this.#sinceHandoff.shift()!.text.length;
   }
 
   #segment(role: TranscriptRole): { readonly segment: OpenSegment; readonly opened: boolean } {

@@ -443,6 +443,13 @@ export class LiveThread {
 
   #emit(method: string, params: unknown): void {
     this.host.broadcast(this.id, method, params);
-    for (const observer of this.#observers) observer(method, params);
+    for (const observer of this.#observers) {
+      // An observer's failure is its own: the thread's clients and turns go on.
+      try {
+        observer(method, params);
+      } catch (error) {
+        this.host.broadcast(this.id, 'warning', { threadId: this.id, message: `a thread observer failed: ${(error as Error).message}` });
+      }
+    }
   }
 }

@@ -36,7 +36,6 @@ export interface CompactionRecord {
   readonly window: ContextWindow;
 }
 
-/** The host's item for a user's message: its id, and the id the client gave it (`clientUserMessageId`). */
 /** A realtime conversation's item as recorded: `id`, `realtime_session_id`, `observed_at_ms`, `type` and its fields. */
 export interface RealtimeItemRecord {
   readonly id: string;
@@ -46,6 +45,7 @@ export interface RealtimeItemRecord {
   readonly [field: string]: unknown;
 }
 
+/** The host's item for a user's message: its id, and the id the client gave it (`clientUserMessageId`). */
 export interface UserMessageRecord {
   readonly id: string;
   readonly clientId: string | null;
