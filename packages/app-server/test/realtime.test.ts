@@ -157,6 +157,16 @@ describe('a realtime conversation', () => {
     expect([...first.data, ...second.data]).toEqual(listed.data);
     expect(second.nextCursor).toBeNull();
 
+    // The timeline shows the items between the turn's entries, and which session was live where a page starts.
+    type Timeline = { data: { type: string; position: number }[]; activeRealtimeSessionAtPageStart: string | null };
+    const timeline = (await client.request('thread/timeline/list', { threadId })) as Timeline;
+    expect(timeline.data.filter((entry) => entry.type === 'realtime').map((entry) => entry.position)).toEqual(positions);
+    expect(timeline.data.map((entry) => entry.position)).toEqual([...timeline.data.map((entry) => entry.position)].sort((a, b) => a - b));
+    expect(timeline.activeRealtimeSessionAtPageStart).toBeNull();
+    expect(timeline.data.find((entry) => entry.type === 'realtime' && (entry as unknown as { item: { type: string } }).item.type === 'transcriptSegment')).toMatchObject({ item: { role: 'assistant', text: 'Hi ' } });
+    const afterStart = timeline.data.findIndex((entry) => entry.type === 'realtime') + 1;
+    expect(((await client.request('thread/timeline/list', { threadId, cursor: String(afterStart) })) as Timeline).activeRealtimeSessionAtPageStart).toBe(started.realtimeSessionId);
+
     // The next typed turn: the model is told the conversation ended.
     model.expect([sse(assistantMessage('ok'), completed())]);
     await runTurnToEnd(client, threadId, 'typed again');

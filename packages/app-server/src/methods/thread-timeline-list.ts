@@ -1,9 +1,11 @@
 // `thread/timeline/list`: a thread's recorded history as one sequence — each turn's start, its items
 // and its end — ordered by where each was recorded (`position`: the line's place in the rollout,
-// session_meta being 0, as Codex numbers them), paged oldest first.
+// session_meta being 0, as Codex numbers them), with the realtime conversation's items between them,
+// paged oldest first.
 import { ThreadTimelineListParams } from '@skein/protocol';
 import { defineMethod, type AppServerMethod } from '../method.js';
 import { paginate } from '../pagination.js';
+import { realtimeTimeline } from '../realtime/realtime-list.js';
 import type { RecordedTurn } from '../threads/recorded-turns.js';
 import type { WireObject } from '@skein/core';
 
@@ -42,10 +44,14 @@ export const THREAD_TIMELINE_LIST_METHODS: ReadonlyMap<string, AppServerMethod> 
       params: ThreadTimelineListParams,
       async handle(params, { server }) {
         const turns = await server.threads.recordedTurnsWithPositions(params.threadId, 'thread/timeline/list');
-        const timeline = turns.flatMap(timelineOf).sort((a, b) => a.position - b.position);
+        // Realtime items sit between the turns, each at its own line.
+        await server.realtime.written(params.threadId);
+        const store = await server.threads.store();
+        const realtime = await realtimeTimeline((visit) => store.forEachLine(params.threadId, visit));
+        const timeline = [...turns.flatMap(timelineOf), ...realtime.entries].sort((a, b) => a.position - b.position);
         const page = paginate(timeline.map(({ entry }) => entry), params);
-        // Not worked out yet: which realtime session was live where the page starts (see docs/realtime.md).
-        return { ...page, activeRealtimeSessionAtPageStart: null };
+        const start = page.data[0]?.['position'];
+        return { ...page, activeRealtimeSessionAtPageStart: typeof start === 'number' ? realtime.liveAt(start) : null };
       },
     }),
   ],

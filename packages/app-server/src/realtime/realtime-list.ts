@@ -26,8 +26,8 @@ interface Cursor {
 /** Reads a thread's lines, calling `visit` with each and its 1-based number. */
 export type LineSource = (visit: (line: RolloutLine, lineNumber: number) => void) => Promise<unknown>;
 
-/** The page `params` ask for. */
-export async function listRealtimeItems(readLines: LineSource, params: ThreadRealtimeListParams): Promise<WireObject> {
+/** Every realtime item of a thread, in file order, and how many lines the file has. */
+async function readEntries(readLines: LineSource): Promise<{ readonly entries: Entry[]; readonly lines: number }> {
   const entries: Entry[] = [];
   let lines = 0;
   await readLines((line, lineNumber) => {
@@ -38,6 +38,37 @@ export async function listRealtimeItems(readLines: LineSource, params: ThreadRea
     if (!record.success) return;
     entries.push({ position: lineNumber - 1, observedAtMs: record.data.observed_at_ms ?? null, record: record.data });
   });
+  return { entries, lines };
+}
+
+/** The realtime items as `thread/timeline/list` entries, and which session was live at a position. */
+export async function realtimeTimeline(readLines: LineSource): Promise<{ readonly entries: { readonly position: number; readonly entry: WireObject }[]; readonly liveAt: (position: number) => string | null }> {
+  const { entries } = await readEntries(readLines);
+  return {
+    entries: entries.map(({ position, record }) => ({ position, entry: { type: 'realtime', position, item: timelineItem(record) } })),
+    liveAt(position) {
+      let live: string | null = null;
+      for (const { position: at, record } of entries) {
+        if (at >= position) break;
+        if (record.type === 'realtime_session_started') live = record.realtime_session_id;
+        else if (record.type === 'realtime_session_closed' && record.realtime_session_id === live) live = null;
+      }
+      return live;
+    },
+  };
+}
+
+/** A recorded item as the timeline shows it: a transcript frame as the segment clients saw (as Codex shows it there). */
+function timelineItem(record: Entry['record']): WireObject {
+  const { channels, ...rest } = wireOfRecord(record);
+  const said = (channels as { voice_transcript?: { role?: unknown; text?: unknown } } | undefined)?.voice_transcript;
+  if (rest['type'] !== 'frame' || said === undefined) return wireOfRecord(record);
+  return { ...rest, type: 'transcriptSegment', role: said.role, text: said.text };
+}
+
+/** The page `params` ask for. */
+export async function listRealtimeItems(readLines: LineSource, params: ThreadRealtimeListParams): Promise<WireObject> {
+  const { entries, lines } = await readEntries(readLines);
   const cursor = params.cursor == null ? undefined : decodeCursor(params.cursor);
   const snapshotEnd = cursor?.snapshotEnd ?? params.snapshotEnd ?? lines;
   const byObservedAt = params.order === 'observedAt';
