@@ -5,11 +5,14 @@
 export type { ThreadHost, TurnPresentation } from './thread-host.js';
 import type { Config } from '@skein/config';
 import { eventNotification, threadItem, turnErrorObject, UNKNOWN_RATE_LIMITS, userMessageItem } from '@skein/core';
-import type { CoreEvent, SelectedEnvironment, ThreadHandle, TurnItem, ResponsesServiceTier, UserMessageRecord, WireObject } from '@skein/core';
+import type { CoreEvent, SelectedEnvironment, ThreadHandle, TurnItem, UserMessageRecord, WireObject } from '@skein/core';
 import type { UserInput } from '@skein/protocol';
 import type { ThreadHost, TurnPresentation } from './thread-host.js';
-import { ThreadQuestions, type ActiveFlag } from './thread-questions.js';
-import { textOf, turnObject, type ActiveTurn } from './live-turn.js';
+import { ThreadQuestions } from './thread-questions.js';
+import { ThreadStatus } from './thread-status.js';
+import { textOf, turnObject, type ActiveTurn, type StartTurnOptions } from './live-turn.js';
+import { ThreadObservers, type ThreadObserver } from './thread-observers.js';
+import { LiveThreadSettings } from './live-thread-settings.js';
 
 /** Identity and bookkeeping of a thread beyond its session. */
 export interface LiveThreadFacts {
@@ -26,21 +29,16 @@ export interface LiveThreadFacts {
 /** A thread loaded in the app-server. Create it, pass `onEvent` and `questions` (as `ClientRequests`) to core, then `attach`. */
 export class LiveThread {
   #handle: ThreadHandle | undefined;
-  #config: Config;
+  readonly #settings: LiveThreadSettings;
   #turn: ActiveTurn | undefined;
   #running: Promise<void> | undefined;
   /** A turn's end waiting for its read state from the store (see #endTurn). */
   #ending: Promise<void> | undefined;
   /** A model response reported usage; its thread total comes next, and the rate limits after it. */
   #responseUsage = false;
-  #flags: ActiveFlag[] = [];
-  #lastStatus = '';
-  readonly #observers = new Set<(method: string, params: unknown) => void>();
+  readonly #status: ThreadStatus;
+  readonly #observers = new ThreadObservers();
   #updatedAtMs: number;
-  /** Settings a client changed while a turn ran (see `configureNextTurns`). */
-  #next: Config | undefined;
-  #deferred: (() => void)[] = [];
-  #settingsQueue: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly presetId: string,
@@ -48,12 +46,13 @@ export class LiveThread {
     readonly facts: LiveThreadFacts,
     private readonly host: ThreadHost,
   ) {
-    this.#config = config;
+    this.#settings = new LiveThreadSettings(config, () => this.handle);
+    this.#status = new ThreadStatus(() => this.#turn !== undefined, (status) => this.#emit('thread/status/changed', { threadId: this.id, status }));
     this.#updatedAtMs = facts.createdAtMs;
     this.questions = new ThreadQuestions({
       id: () => this.id,
       host,
-      setFlag: (flag, on) => this.#setFlag(flag, on),
+      setFlag: (flag, on) => this.#status.setFlag(flag, on),
       openRequests: () => this.#turn?.openRequests,
       emit: (method, params) => this.#emit(method, params),
     });
@@ -83,7 +82,7 @@ export class LiveThread {
   }
 
   get config(): Config {
-    return this.#config;
+    return this.#settings.current;
   }
 
   get updatedAtMs(): number {
@@ -97,19 +96,17 @@ export class LiveThread {
 
   /** `{type: idle}` or `{type: active, activeFlags}`. */
   status(): WireObject {
-    return this.#turn === undefined ? { type: 'idle' } : { type: 'active', activeFlags: [...this.#flags] };
+    return this.#status.current();
   }
 
   /** Settings for this and later turns (a client's turn overrides). */
   reconfigure(config: Config): void {
-    this.#config = config;
-    this.#next = undefined;
-    this.handle.reconfigure(config);
+    this.#settings.reconfigure(config);
   }
 
   /** Settings the next turn runs with: those a client changed while a turn ran, else the current ones. */
   get nextConfig(): Config {
-    return this.#next ?? this.#config;
+    return this.#settings.next;
   }
 
   /**
@@ -117,34 +114,20 @@ export class LiveThread {
    * when the thread is idle, else once its turn ends.
    */
   configureNextTurns(config: Config, environments?: readonly SelectedEnvironment[]): void {
-    if (this.#turn === undefined) {
-      this.reconfigure(config);
-      if (environments !== undefined) this.handle.useEnvironment(environments);
-      return;
-    }
-    this.#next = config;
-    this.#deferred.push(() => {
-      this.reconfigure(config);
-      if (environments !== undefined) this.handle.useEnvironment(environments);
-    });
+    this.#settings.configureNextTurns(config, environments, this.#turn !== undefined);
   }
 
   /**
-   * Runs settings changes one after another in arrival order (each loads config, which takes a
-   * while), so a later change builds on an earlier one and a turn starts with every change before it.
+   * Runs settings changes one after another in arrival order, so a later change builds on an
+   * earlier one and a turn starts with every change before it.
    */
   serializeSettings<T>(change: () => Promise<T>): Promise<T> {
-    const run = this.#settingsQueue.then(change);
-    this.#settingsQueue = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
+    return this.#settings.serialize(change);
   }
 
   /** Codex's deprecated personality, saved and reported (it selects no style, in Codex either). */
   personality: string | null = null;
-  /** Plugin ids a client disabled for the thread, saved and reported (Codex does not filter by them yet either). */
+  /** Plugin ids a client disabled for the thread (`turn/start.disabledPluginIds`): their skills stay out of its turns. */
   disabledPluginIds: readonly string[] = [];
   /** The service tier a client chose for the thread's turns (see service-tier.ts); null until one does. */
   serviceTier: string | null = null;
@@ -161,26 +144,13 @@ export class LiveThread {
    * Starts a turn in the background and returns its wire object (`inProgress`). The caller answers
    * the client first; the turn's notifications follow.
    */
-  startTurn(
-    input: readonly UserInput[],
-    options: {
-      readonly turnId: string;
-      readonly outputSchema?: unknown;
-      readonly clientUserMessageId?: string | null | undefined;
-      readonly serviceTier?: ResponsesServiceTier | undefined;
-      readonly presentation?: TurnPresentation | undefined;
-      /** The client's `responsesapiClientMetadata`, for the turn's metadata. */
-      readonly clientMetadata?: Readonly<Record<string, string>> | null | undefined;
-      /** Why the turn runs when no client asked for it (`realtime` for a realtime handoff). */
-      readonly turnTrigger?: string | undefined;
-    },
-  ): WireObject {
+  startTurn(input: readonly UserInput[], options: StartTurnOptions): WireObject {
     const turn = this.#beginTurn(options.turnId, true, options.presentation);
     const shown = options.presentation?.shownInput ?? input;
     // Let the response go out before the turn's first notification.
     this.#running = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
       for (const item of options.presentation?.openingItems ?? []) this.#announceItem(turn, item);
-      this.#notifyStatus();
+      this.#status.announceIfChanged();
       this.#emit('turn/started', { threadId: this.id, turn: turnObject(turn, 'inProgress', null, null) });
       // The message is recorded under the id clients see, so a resumed thread shows the same item. It
       // shows once the prompt is past its hooks (a UserPromptSubmit hook may keep it from the model).
@@ -248,7 +218,7 @@ export class LiveThread {
         // A user shell command runs as a turn of its own, which no client request opened.
         if (this.#turn?.id !== event.turnId) {
           const turn = this.#beginTurn(event.turnId, false);
-          this.#notifyStatus();
+          this.#status.announceIfChanged();
           this.#emit('turn/started', { threadId: this.id, turn: turnObject(turn, 'inProgress', null, null) });
         }
         return;
@@ -322,7 +292,7 @@ export class LiveThread {
   #beginTurn(turnId: string, userTurn: boolean, presentation?: TurnPresentation): ActiveTurn {
     const turn: ActiveTurn = { id: turnId, startedAtMs: this.host.now(), openRequests: [], lastAgentMessage: undefined, lastDiff: undefined, userTurn, presentation };
     this.#turn = turn;
-    this.#flags = [];
+    this.#status.clearFlags();
     return turn;
   }
 
@@ -352,13 +322,13 @@ export class LiveThread {
     const wire = threadItem(item);
     if (phase === 'started') {
       // The question's status goes out before the item it is about, as Codex sends them.
-      if ('awaitingApproval' in item && item.awaitingApproval) this.#setFlag('waitingOnApproval', true);
+      if ('awaitingApproval' in item && item.awaitingApproval) this.#status.setFlag('waitingOnApproval', true);
       this.#emit('item/started', { threadId: this.id, turnId, item: wire, startedAtMs: item.startedAtMs });
       return;
     }
     if (item.kind === 'agentMessage') turn.lastAgentMessage = wire;
     this.#emit('item/completed', { threadId: this.id, turnId, item: wire, completedAtMs: item.completedAtMs ?? this.host.now(), contentTokenCount: null });
-    if (item.kind === 'commandExecution' && item.status === 'declined') this.#setFlag('waitingOnApproval', false);
+    if (item.kind === 'commandExecution' && item.status === 'declined') this.#status.setFlag('waitingOnApproval', false);
   }
 
   #finish(turnId: string, status: 'completed' | 'interrupted' | 'failed', error: WireObject | null): void {
@@ -390,11 +360,11 @@ export class LiveThread {
   #closeTurn(turn: ActiveTurn, status: 'completed' | 'interrupted' | 'failed', error: WireObject | null, readState: unknown): void {
     if (this.#turn === turn) {
       this.#turn = undefined;
-      this.#flags = [];
+      this.#status.clearFlags();
       if (readState !== undefined) this.#emit('thread/readState/changed', { threadId: this.id, readState });
       // Settings changed during the turn apply from the next one on.
-      for (const apply of this.#deferred.splice(0)) apply();
-      this.#notifyStatus();
+      this.#settings.applyDeferred();
+      this.#status.announceIfChanged();
     }
     const completedAtMs = this.host.now();
     // Codex sends the final answer as the turn's summary; an interrupted turn carries nothing.
@@ -417,39 +387,13 @@ export class LiveThread {
     return completed;
   }
 
-  #setFlag(flag: ActiveFlag, on: boolean): void {
-    if (this.#turn === undefined) return;
-    this.#flags = on ? [...this.#flags.filter((entry) => entry !== flag), flag] : this.#flags.filter((entry) => entry !== flag);
-    this.#notifyStatus();
-  }
-
-  /** Announces the status when it changed since the last announcement. */
-  #notifyStatus(): void {
-    const status = this.status();
-    const key = JSON.stringify(status);
-    if (key === this.#lastStatus) return;
-    this.#lastStatus = key;
-    this.#emit('thread/status/changed', { threadId: this.id, status });
-  }
-
-  /**
-   * Calls `listener` with every notification the thread sends its clients, until the returned
-   * function is called (a realtime conversation watches its handoff turns this way).
-   */
-  observe(listener: (method: string, params: unknown) => void): () => void {
-    this.#observers.add(listener);
-    return () => this.#observers.delete(listener);
+  /** Calls `listener` with every notification the thread sends its clients, until the returned function is called. */
+  observe(listener: ThreadObserver): () => void {
+    return this.#observers.add(listener);
   }
 
   #emit(method: string, params: unknown): void {
     this.host.broadcast(this.id, method, params);
-    for (const observer of this.#observers) {
-      // An observer's failure is its own: the thread's clients and turns go on.
-      try {
-        observer(method, params);
-      } catch (error) {
-        this.host.broadcast(this.id, 'warning', { threadId: this.id, message: `a thread observer failed: ${(error as Error).message}` });
-      }
-    }
+    this.#observers.notify(method, params, (message) => this.host.broadcast(this.id, 'warning', { threadId: this.id, message }));
   }
 }

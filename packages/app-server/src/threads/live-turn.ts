@@ -1,7 +1,20 @@
 // A loaded thread's running turn as the app-server keeps it, and its v2 wire object.
 import type { UserInput } from '@skein/protocol';
 import type { TurnPresentation } from './thread-host.js';
-import type { WireObject } from '@skein/core';
+import type { ResponsesServiceTier, WireObject } from '@skein/core';
+
+/** How `LiveThread.startTurn` runs a turn. */
+export interface StartTurnOptions {
+  readonly turnId: string;
+  readonly outputSchema?: unknown;
+  readonly clientUserMessageId?: string | null | undefined;
+  readonly serviceTier?: ResponsesServiceTier | undefined;
+  readonly presentation?: TurnPresentation | undefined;
+  /** The client's `responsesapiClientMetadata`, for the turn's metadata. */
+  readonly clientMetadata?: Readonly<Record<string, string>> | null | undefined;
+  /** Why the turn runs when no client asked for it (`realtime` for a realtime handoff). */
+  readonly turnTrigger?: string | undefined;
+}
 
 /** The turn a LiveThread is running. */
 export interface ActiveTurn {
