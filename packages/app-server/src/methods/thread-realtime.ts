@@ -58,7 +58,12 @@ function threadPort(context: MethodContext, thread: LiveThread): RealtimeThreadP
       await thread.steer(turnId, [{ type: 'text', text, text_elements: [] }]);
     },
     observe: (listener) => thread.observe(listener),
-    record: (item) => server.realtime.track(thread.id, thread.handle.recordRealtimeItem(item)),
+    // A store that cannot keep an item says so; the conversation goes on.
+    record: (item) =>
+      server.realtime.track(
+        thread.id,
+        thread.handle.recordRealtimeItem(item).catch((error: unknown) => void server.broadcast(thread.id, 'warning', { threadId: thread.id, message: `a realtime item could not be recorded: ${(error as Error).message}` })),
+      ),
     notify: (method, params) => void server.broadcast(thread.id, method, params),
   };
 }

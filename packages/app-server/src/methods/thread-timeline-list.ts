@@ -5,7 +5,7 @@
 import { ThreadTimelineListParams } from '@skein/protocol';
 import { defineMethod, type AppServerMethod } from '../method.js';
 import { paginate } from '../pagination.js';
-import { realtimeTimeline } from '../realtime/realtime-list.js';
+import { RealtimeItemCollector, realtimeTimeline } from '../realtime/realtime-list.js';
 import type { RecordedTurn } from '../threads/recorded-turns.js';
 import type { WireObject } from '@skein/core';
 
@@ -43,11 +43,11 @@ export const THREAD_TIMELINE_LIST_METHODS: ReadonlyMap<string, AppServerMethod> 
     defineMethod({
       params: ThreadTimelineListParams,
       async handle(params, { server }) {
-        const turns = await server.threads.recordedTurnsWithPositions(params.threadId, 'thread/timeline/list');
-        // Realtime items sit between the turns, each at its own line.
+        // Realtime items sit between the turns, each at its own line: collected in the same read.
         await server.realtime.written(params.threadId);
-        const store = await server.threads.store();
-        const realtime = await realtimeTimeline((visit) => store.forEachLine(params.threadId, visit));
+        const collector = new RealtimeItemCollector();
+        const turns = await server.threads.recordedTurnsWithPositions(params.threadId, 'thread/timeline/list', collector.visit);
+        const realtime = realtimeTimeline(collector);
         const timeline = [...turns.flatMap(timelineOf), ...realtime.entries].sort((a, b) => a.position - b.position);
         const page = paginate(timeline.map(({ entry }) => entry), params);
         const start = page.data[0]?.['position'];

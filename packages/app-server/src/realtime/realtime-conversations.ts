@@ -43,10 +43,10 @@ export class RealtimeConversations {
     for (const conversation of [...this.#live.values()]) conversation.stop();
   }
 
-  /** Remembers a write of the thread's items, so {@link written} can wait for it. */
+  /** Remembers a write of the thread's items (one that reports its own failure), so {@link written} can wait for it. */
   track(threadId: string, write: Promise<void>): void {
     const previous = this.#writes.get(threadId) ?? Promise.resolve();
-    const next = Promise.all([previous, write.catch(() => undefined)]).then(() => undefined);
+    const next = Promise.all([previous, write]).then(() => undefined);
     this.#writes.set(threadId, next);
     void next.then(() => {
       if (this.#writes.get(threadId) === next) this.#writes.delete(threadId);

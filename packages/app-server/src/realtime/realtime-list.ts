@@ -26,24 +26,23 @@ interface Cursor {
 /** Reads a thread's lines, calling `visit` with each and its 1-based number. */
 export type LineSource = (visit: (line: RolloutLine, lineNumber: number) => void) => Promise<unknown>;
 
-/** Every realtime item of a thread, in file order, and how many lines the file has. */
-async function readEntries(readLines: LineSource): Promise<{ readonly entries: Entry[]; readonly lines: number }> {
-  const entries: Entry[] = [];
-  let lines = 0;
-  await readLines((line, lineNumber) => {
-    lines = Math.max(lines, lineNumber);
+/** A thread's realtime items, collected from its lines as whoever reads them visits them, and its line count. */
+export class RealtimeItemCollector {
+  readonly entries: Entry[] = [];
+  lines = 0;
+
+  readonly visit = (line: RolloutLine, lineNumber: number): void => {
+    this.lines = Math.max(this.lines, lineNumber);
     if (line.type !== 'realtime_item') return;
     const record = RealtimeItem.safeParse(line.payload);
     // A line the writer checked cannot fail here; a hand-edited one is passed over, not fatal.
     if (!record.success) return;
-    entries.push({ position: lineNumber - 1, observedAtMs: record.data.observed_at_ms ?? null, record: record.data });
-  });
-  return { entries, lines };
+    this.entries.push({ position: lineNumber - 1, observedAtMs: record.data.observed_at_ms ?? null, record: record.data });
+  };
 }
 
-/** The realtime items as `thread/timeline/list` entries, and which session was live at a position. */
-export async function realtimeTimeline(readLines: LineSource): Promise<{ readonly entries: { readonly position: number; readonly entry: WireObject }[]; readonly liveAt: (position: number) => string | null }> {
-  const { entries } = await readEntries(readLines);
+/** The collected items as `thread/timeline/list` entries, and which session was live at a position. */
+export function realtimeTimeline({ entries }: RealtimeItemCollector): { readonly entries: { readonly position: number; readonly entry: WireObject }[]; readonly liveAt: (position: number) => string | null } {
   return {
     entries: entries.map(({ position, record }) => ({ position, entry: { type: 'realtime', position, item: timelineItem(record) } })),
     liveAt(position) {
@@ -68,7 +67,9 @@ function timelineItem(record: Entry['record']): WireObject {
 
 /** The page `params` ask for. */
 export async function listRealtimeItems(readLines: LineSource, params: ThreadRealtimeListParams): Promise<WireObject> {
-  const { entries, lines } = await readEntries(readLines);
+  const collector = new RealtimeItemCollector();
+  await readLines(collector.visit);
+  const { entries, lines } = collector;
   const cursor = params.cursor == null ? undefined : decodeCursor(params.cursor);
   const snapshotEnd = cursor?.snapshotEnd ?? params.snapshotEnd ?? lines;
   const byObservedAt = params.order === 'observedAt';

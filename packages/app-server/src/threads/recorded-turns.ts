@@ -10,6 +10,18 @@ import * as z from 'zod';
 /** Where a thread's lines are read again from: its store. */
 type ThreadLines = Pick<ThreadStore, 'forEachLine'>;
 
+/** `lines`, with `alsoVisit` shown each line a reader visits: one read of the file serves both. */
+export function teeLines(lines: ThreadLines, alsoVisit?: (line: RolloutLine, lineNumber: number) => void): ThreadLines {
+  if (alsoVisit === undefined) return lines;
+  return {
+    forEachLine: (threadId, visit) =>
+      lines.forEachLine(threadId, (line, lineNumber) => {
+        visit(line, lineNumber);
+        alsoVisit(line, lineNumber);
+      }),
+  };
+}
+
 interface TurnTrace {
   readonly items: WireObject[];
   /** Where each item's line is in the file (its first line, for a message a host line amends). */

@@ -6,12 +6,12 @@ import type { Config } from '@skein/config';
 import { withPrimaryWorkspaceRoots, type SelectedEnvironment, type ThreadEnvironment, type ThreadHandle, type ThreadManager } from '@skein/core';
 import type { ExtensionRegistry } from '@skein/extension-api';
 import type { ThreadStartParams, ThreadForkParams, ThreadResumeParams } from '@skein/protocol';
-import type { LoadedThread, ThreadStore, ThreadSummary } from '@skein/rollout';
+import type { LoadedThread, RolloutLine, ThreadStore, ThreadSummary } from '@skein/rollout';
 import { AppServerRequestError, refuse } from '../app-server-error.js';
 import type { ClientConnection } from '../method.js';
 import { chosenServiceTier } from './service-tier.js';
 import { LiveThread, type ThreadHost } from './live-thread.js';
-import { previewOf, recordedTurns, recordedTurnsWithPositions, type RecordedTurn } from './recorded-turns.js';
+import { previewOf, recordedTurns, recordedTurnsWithPositions, teeLines, type RecordedTurn } from './recorded-turns.js';
 import type { WireObject } from '@skein/core';
 import { EnvironmentManager } from '../environments/environment-manager.js';
 import { announceWhenConnected, relayConnectionNotices } from '../environments/environment-notices.js';
@@ -23,7 +23,7 @@ import { threadConfigOverrides } from './thread-config-overrides.js';
 import { recordPermissions, selectThreadPermissions, type PermissionSelection } from './permission-selection.js';
 import { nextTurnConfig } from './thread-settings.js';
 import { deliverQueuedAfter } from './queued-turns.js';
-import { threadUnloadDelayMs } from './thread-unload-delay.js';
+import { ThreadUnloader } from './thread-unloader.js';
 import { subagentThreads, type SubagentThreads } from './subagent-threads.js';
 import { appServerThreadManager } from './thread-registry.js';
 import type { ThreadHubOptions, ThreadHubServer } from './thread-hub-options.js';
@@ -36,8 +36,7 @@ type OpenParams = Pick<ThreadStartParams, 'cwd' | 'model' | 'modelProvider' | 'a
 /** The loaded threads of one app-server. */
 export class ThreadHub {
   readonly #threads = new Map<string, LiveThread>();
-  /** Unload timers of loaded threads no client holds. */
-  readonly #unheld = new Map<string, NodeJS.Timeout>();
+  readonly #unloader: ThreadUnloader;
   #store: Promise<ThreadStore> | undefined;
   /** The store once open (threads exist only after it opened). */
   #openStore: ThreadStore | undefined;
@@ -54,6 +53,7 @@ export class ThreadHub {
     private readonly options: ThreadHubOptions,
     private readonly server: ThreadHubServer,
   ) {
+    this.#unloader = new ThreadUnloader(this.#threads, server);
     this.environments = new EnvironmentManager({ environment: options.environment, cwd: server.defaultCwd });
     if (options.environmentsConfig !== undefined) this.environments.configure(options.environmentsConfig, options.env);
     relayConnectionNotices(this.environments, () => this.#threads.values(), server);
@@ -148,7 +148,7 @@ export class ThreadHub {
       this.server.subscribe(existing.id, connection);
       if (params.runtimeWorkspaceRoots != null) existing.handle.useWorkspaceRoots(params.runtimeWorkspaceRoots);
       await this.#reselectPermissions(existing, permissions);
-      this.#hold(existing.id);
+      this.#unloader.hold(existing.id);
       const turns = params.excludeTurns === true || existing.facts.ephemeral ? [] : await recordedTurns(await this.store(), await this.#read(existing.id), this.options.contextFragments, existing.activeTurnId);
       return { thread: existing, response: await this.response(existing, turns), loaded: undefined };
     }
@@ -209,56 +209,14 @@ export class ThreadHub {
     return this.#register(live, handle, connection, turns);
   }
 
-  /**
-   * Unloads a thread: a running turn is interrupted and allowed to end, its commands end, its file
-   * is released; then its subscribers hear `notLoaded` and are let go.
-   */
-  async unload(threadId: string): Promise<void> {
-    const thread = this.#threads.get(threadId);
-    if (thread === undefined) return;
-    this.#hold(threadId);
-    this.#threads.delete(threadId);
-    this.server.threadUnloading?.(threadId);
-    thread.handle.interruptIfRunning();
-    await thread.settled();
-    await thread.handle.close();
-    this.server.broadcast(threadId, 'thread/status/changed', { threadId, status: { type: 'notLoaded' } });
-    for (const subscriber of this.server.subscribers(threadId)) this.server.unsubscribe(threadId, subscriber);
+  /** Unloads a thread now (see thread-unloader.ts). */
+  unload(threadId: string): Promise<void> {
+    return this.#unloader.unload(threadId);
   }
 
-  /**
-   * Called when a client let go of a thread (unsubscribed or disconnected): once no client holds
-   * it, it is unloaded after `thread_unload_delay_secs` unless a client takes it again; a running
-   * turn is allowed to finish first. Everyone hears it go (`notLoaded`, then `thread/closed`), as
-   * Codex tells even the client that just unsubscribed.
-   */
+  /** A client let go of a thread: it unloads after a delay unless a client takes it again (see thread-unloader.ts). */
   releaseIfUnheld(threadId: string): void {
-    const thread = this.#threads.get(threadId);
-    if (thread === undefined || this.server.subscribers(threadId).length > 0 || this.#unheld.has(threadId)) return;
-    const timer = setTimeout(() => {
-      this.#unheld.delete(threadId);
-      if (this.#threads.get(threadId) !== thread || this.server.subscribers(threadId).length > 0) return;
-      if (thread.activeTurnId !== undefined) {
-        void thread.settled().then(() => this.releaseIfUnheld(threadId));
-        return;
-      }
-      void this.unload(threadId).then(
-        () => {
-          this.server.broadcastToAll('thread/status/changed', { threadId, status: { type: 'notLoaded' } });
-          this.server.broadcastToAll('thread/closed', { threadId });
-        },
-        () => undefined,
-      );
-    }, threadUnloadDelayMs(thread.config));
-    // A pending unload must not keep the process alive.
-    timer.unref();
-    this.#unheld.set(threadId, timer);
-  }
-
-  /** Cancels a pending unload: a client holds the thread again. */
-  #hold(threadId: string): void {
-    clearTimeout(this.#unheld.get(threadId));
-    this.#unheld.delete(threadId);
+    this.#unloader.releaseIfUnheld(threadId);
   }
 
   /** Unloads every thread and releases the store and environment (server shutdown). */
@@ -269,7 +227,6 @@ export class ThreadHub {
     await (await this.#store?.catch(() => undefined))?.close();
   }
 
-  /** A thread's recorded turns, oldest first, with every item (none for an ephemeral thread). */
   /**
    * A thread's recorded turns (none for an ephemeral thread). For a paging `method` (named in the
    * refusals, as Codex words them) an ephemeral thread, or a loaded one before its first turn, is -32600.
@@ -278,13 +235,13 @@ export class ThreadHub {
     return (await this.recordedTurnsWithPositions(threadId, method)).map((recorded) => recorded.turn);
   }
 
-  /** {@link recordedTurns} with where each turn's start, items and end are in its rollout (`thread/timeline/list`). */
-  async recordedTurnsWithPositions(threadId: string, method?: string): Promise<RecordedTurn[]> {
+  /** {@link recordedTurns} with where each turn's parts are in its rollout (`thread/timeline/list`); `alsoVisit` sees each line read. */
+  async recordedTurnsWithPositions(threadId: string, method?: string, alsoVisit?: (line: RolloutLine, lineNumber: number) => void): Promise<RecordedTurn[]> {
     const live = this.#threads.get(threadId);
     if (live?.facts.ephemeral === true) return method === undefined ? [] : refuse(`ephemeral threads do not support ${method}`);
     // A turn that just completed may still be writing its last lines; its end is on file once it settled.
     await live?.settled();
-    const turns = await recordedTurnsWithPositions(await this.store(), await this.#read(threadId), this.options.contextFragments, live?.activeTurnId);
+    const turns = await recordedTurnsWithPositions(teeLines(await this.store(), alsoVisit), await this.#read(threadId), this.options.contextFragments, live?.activeTurnId);
     if (method !== undefined && live !== undefined && turns.length === 0 && live.activeTurnId === undefined) {
       refuse(`thread ${threadId} is not materialized yet; ${method} is unavailable before first user message`);
     }
@@ -347,7 +304,7 @@ export class ThreadHub {
     live.attach(handle);
     this.#threads.set(live.id, live);
     this.server.subscribe(live.id, connection);
-    this.#hold(live.id);
+    this.#unloader.hold(live.id);
     return { thread: live, response: await this.response(live, turns) };
   }
 
