@@ -3,8 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MemoryExtensionData, type DurableExtensionData, type NamespaceToolHandler, type ToolContext } from '@skein/extension-api';
+import type { NamespaceToolHandler, ToolContext } from '@skein/extension-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { extensionRequest } from './support/extension-request.js';
 import type { SkillProvider } from '../src/providers/skill-provider.js';
 import { SkillsService } from '../src/skills-service.js';
 import type { Skill } from '../src/skill.js';
@@ -31,18 +32,7 @@ const provider: SkillProvider = {
 };
 
 function request(prompt: string) {
-  return {
-    threadId: 't',
-    turnId: 'turn',
-    cwd: home,
-    init: { selectedCapabilityRoots: [] },
-    environments: [],
-    warn: () => undefined,
-    session: new MemoryExtensionData(),
-    thread: new MemoryExtensionData() as DurableExtensionData,
-    turn: new MemoryExtensionData(),
-    input: [{ type: 'text' as const, text: prompt, text_elements: [] }],
-  };
+  return extensionRequest({ threadId: 't', cwd: home, prompt });
 }
 
 describe('a custom provider', () => {

@@ -4,8 +4,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MemoryExtensionData, type DurableExtensionData, type JsonValue } from '@skein/extension-api';
+import type { JsonValue } from '@skein/extension-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { extensionRequest } from './support/extension-request.js';
 import { SkillsService } from '../src/skills-service.js';
 import type { PluginSkillSource } from '../src/skills-settings.js';
 
@@ -55,18 +56,7 @@ function installAlpha(version = '1.2.3'): PluginSkillSource {
 const greetPath = (version = '1.2.3') => path.join(marketplace, 'alpha', version, 'skills', 'greet', 'SKILL.md');
 
 function request(prompt: string, threadId = 't1') {
-  return {
-    threadId,
-    turnId: 'turn',
-    cwd: home,
-    init: { selectedCapabilityRoots: [] },
-    environments: [],
-    warn: () => undefined,
-    session: new MemoryExtensionData(),
-    thread: new MemoryExtensionData() as DurableExtensionData,
-    turn: new MemoryExtensionData(),
-    input: [{ type: 'text' as const, text: prompt, text_elements: [] }],
-  };
+  return extensionRequest({ threadId, cwd: home, prompt });
 }
 
 async function catalogText(threadId = 't1'): Promise<string> {
