@@ -25,4 +25,14 @@ describe('appServerSchema', () => {
     expect(() => schema.assertClientMessage({ id: 0, method: 'fs/readFile', params: { path: '/x' } })).not.toThrow();
     expect(() => schema.assertClientMessage({ id: 0, method: 'fs/readFile', params: {} })).toThrow(/ClientRequest/);
   });
+
+  // A message is checked against the one variant its method names; the union's own rules still hold.
+  it('checks a message against the variant of its method, and the union beside it', () => {
+    const schema = appServerSchema();
+    expect(() => schema.assertServerMessage({ method: 'configWarning', params: { summary: 's' }, emittedAtMs: 'soon' })).toThrow(/emittedAtMs/);
+    expect(() => schema.assertServerMessage({ method: 'turn/completed', params: { summary: 's' } })).toThrow(/ServerNotification/);
+    expect(() => schema.assertServerMessage({ method: 'no/suchNotification', params: {} })).toThrow(/ServerNotification/);
+    expect(() => schema.assertServerMessage({ id: 3, method: 'item/commandExecution/requestApproval', params: {} })).toThrow(/ServerRequest/);
+    expect(schema.errors('ServerNotification', { method: 'configWarning', params: { summary: 's' } })).toEqual([]);
+  });
 });

@@ -20,6 +20,12 @@ export class AppServerSchemaError extends Error {
   }
 }
 
+/** A union of messages as Codex's generator writes it: `oneOf` variants, each naming its `method`. */
+interface MethodUnion {
+  readonly oneOf?: readonly { readonly properties?: { readonly method?: { readonly enum?: readonly string[] } } }[];
+  readonly [keyword: string]: unknown;
+}
+
 interface ClientRequestVariant {
   readonly properties: { readonly method: { readonly enum: readonly string[] }; readonly params?: { readonly $ref?: string } };
 }
@@ -42,6 +48,7 @@ const SHARED_RESPONSES: ReadonlyMap<string, string> = new Map([
 export class AppServerSchema {
   private readonly ajv: Ajv;
   private readonly validators = new Map<string, ValidateFunction>();
+  private readonly variantIndexes = new Map<string, ReadonlyMap<string, number> | undefined>();
   private readonly bundle: { readonly definitions: Readonly<Record<string, unknown>> & { readonly v2: Readonly<Record<string, unknown>> } };
   private readonly paramsRefByMethod: ReadonlyMap<string, string | undefined>;
 
@@ -88,7 +95,7 @@ export class AppServerSchema {
 
   /** The errors of `value` against a definition of the bundle (`ServerNotification`, `v2/Thread`, …); empty when valid. */
   errors(definition: string, value: unknown): string[] {
-    const validate = this.validator(definition);
+    const validate = this.variantValidator(definition, value) ?? this.validator(definition);
     if (validate(value)) return [];
     return (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? 'is invalid'}`);
   }
@@ -141,6 +148,42 @@ export class AppServerSchema {
       return;
     }
     this.assertValid('error' in message ? 'JSONRPCError' : 'JSONRPCResponse', message);
+  }
+
+  /**
+   * For a union whose every variant fixes one `method` (the notifications, the requests), the
+   * validator of the variant `value` names: the only one it can match, so checking it alone is the
+   * union's `oneOf` without trying the other 80-odd variants (and compiling only what it needs).
+   * Undefined when the method is not the union's: the whole union then reports why.
+   */
+  private variantValidator(definition: string, value: unknown): ValidateFunction | undefined {
+    if (!isObject(value) || typeof value.method !== 'string') return undefined;
+    const index = this.variantsOf(definition)?.get(value.method);
+    if (index === undefined) return undefined;
+    const key = `${definition}/oneOf/${index}`;
+    let validate = this.validators.get(key);
+    if (validate === undefined) {
+      const { oneOf: _variants, $schema: _dialect, title: _title, ...own } = this.bundle.definitions[definition] as Record<string, unknown>;
+      const variant = { $ref: `${BUNDLE_ID}#/definitions/${key}` };
+      // The union's own keywords (the notifications' `emittedAtMs`) still apply beside the variant's.
+      validate = Object.keys(own).length === 0 ? this.ajv.compile(variant) : this.ajv.compile({ allOf: [variant, own] });
+      this.validators.set(key, validate);
+    }
+    return validate;
+  }
+
+  /** Method → variant index, for the unions whose variants each fix one method and add nothing by reference. */
+  private variantsOf(definition: string): ReadonlyMap<string, number> | undefined {
+    if (this.variantIndexes.has(definition)) return this.variantIndexes.get(definition);
+    const union = this.bundle.definitions[definition] as MethodUnion | undefined;
+    const { oneOf, $schema: _dialect, title: _title, ...own } = union ?? {};
+    const methods = oneOf?.map((variant) => variant.properties?.method?.enum);
+    const byMethod =
+      methods !== undefined && methods.every((names) => names?.length === 1) && !JSON.stringify(own).includes('$ref')
+        ? new Map(methods.map((names, index) => [names![0]!, index]))
+        : undefined;
+    this.variantIndexes.set(definition, byMethod);
+    return byMethod;
   }
 
   private validator(definition: string): ValidateFunction {
