@@ -3,7 +3,7 @@
 // WebSocket server with its event builders. Re-exports only.
 
 export { startMockResponsesServer, DEFAULT_MAX_BODY_BYTES, RESPONSES_PATH } from './mock-responses-server.js';
-export type { MockResponsesServer, MockResponsesServerOptions, ToleratedProblem } from './mock-responses-server.js';
+export type { AnswerSpan, MockResponsesServer, MockResponsesServerOptions, ToleratedProblem } from './mock-responses-server.js';
 
 export { startMockRealtimeServer } from './mock-realtime-server.js';
 export type { MockRealtimeServer, MockRealtimeServerOptions } from './mock-realtime-server.js';

@@ -37,6 +37,12 @@ export interface MockResponsesServerOptions {
   readonly tolerate?: readonly ToleratedProblem[];
 }
 
+/** When the server received a request and finished answering it, on this thread's `performance.now()` clock. */
+export interface AnswerSpan {
+  readonly receivedAtMs: number;
+  readonly answeredAtMs: number;
+}
+
 /** A kind of problem a test provokes or accepts on purpose, and the reason it does. */
 export interface ToleratedProblem {
   readonly kind: MockProblemKind;
@@ -52,6 +58,12 @@ export interface MockResponsesServer extends AsyncDisposable {
   readonly requests: readonly CapturedRequest[];
   /** Problems recorded so far (without the unconsumed responses `verify()` adds). */
   readonly problems: readonly MockProblem[];
+  /**
+   * How long the server held request `requestIndex`: from its arrival to the end of its answer, so a
+   * benchmark can take the model's own time (a late timer included) out of a turn's. `undefined`
+   * while the answer is still being sent, or for an index never received.
+   */
+  answerSpan(requestIndex: number): AnswerSpan | undefined;
   /** How many scripted responses are still waiting for a request. */
   readonly pendingResponses: number;
   /** Appends responses to the script: each is served to exactly one Responses request, in order. */
@@ -113,6 +125,8 @@ class MockResponsesServerImpl implements MockResponsesServer {
   /** Routed responses served ahead of their place in the script (see `routed`). */
   readonly #servedAhead = new Set<number>();
   readonly #requests: CapturedRequest[] = [];
+  /** Answer spans by request index; a request is indexed once its body is read. */
+  readonly #spans = new Map<number, AnswerSpan>();
   readonly #problems: MockProblem[] = [];
   /** Per conversation, the call ids the last completed response emitted and the next request must answer. */
   readonly #awaitedOutputs = new Map<string, readonly string[]>();
@@ -197,6 +211,10 @@ class MockResponsesServerImpl implements MockResponsesServer {
     return this.close();
   }
 
+  answerSpan(requestIndex: number): AnswerSpan | undefined {
+    return this.#spans.get(requestIndex);
+  }
+
   #onRequest(request: IncomingMessage, response: ServerResponse): void {
     this.#serve(request, response).catch((error: unknown) => {
       // close() drops open connections on purpose; what that breaks is not the client's fault.
@@ -208,7 +226,9 @@ class MockResponsesServerImpl implements MockResponsesServer {
     });
   }
 
+  /** Captures one request and answers it, noting when it came and when its answer ended. */
   async #serve(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
+    const receivedAtMs = performance.now();
     const body = await readBoundedBody(incoming, this.#maxBodyBytes);
     const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
     const request = new CapturedRequest({
@@ -221,11 +241,19 @@ class MockResponsesServerImpl implements MockResponsesServer {
       bodyBytes: body.size,
     });
     this.#requests.push(request);
+    try {
+      await this.#answer(request, body.tooLarge, response);
+    } finally {
+      this.#spans.set(request.index, { receivedAtMs, answeredAtMs: performance.now() });
+    }
+  }
+
+  async #answer(request: CapturedRequest, tooLarge: boolean, response: ServerResponse): Promise<void> {
     const requestIndex = request.index;
     const where = `requests[${requestIndex}] ${request.method} ${request.path}`;
 
-    if (body.tooLarge) {
-      const message = `${where}: the body has ${body.size} bytes, over the limit of ${this.#maxBodyBytes}`;
+    if (tooLarge) {
+      const message = `${where}: the body has ${request.bodyBytes} bytes, over the limit of ${this.#maxBodyBytes}`;
       this.#problems.push({ kind: 'body-too-large', requestIndex, message });
       sendError(response, 413, 'mock_body_too_large', message);
       return;

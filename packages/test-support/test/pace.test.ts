@@ -24,6 +24,22 @@ describe('paced responses', () => {
     server.verify();
   });
 
+  it('note when each request came and when its answer ended, for a benchmark to take out', async () => {
+    const script = sse(assistantMessage('hi'), completed());
+    server = await startMockResponsesServer({ responses: [paced(script, { overMs: 20 })] });
+    expect(server.answerSpan(0)).toBeUndefined();
+
+    await post(server.url, responsesBody([userMessage('hi')]));
+    await post(server.url, responsesBody([userMessage('hi')]), { path: '/elsewhere' });
+
+    const [answered, refused] = [server.answerSpan(0), server.answerSpan(1)];
+    expect(answered?.answeredAtMs).toBeGreaterThanOrEqual(answered?.receivedAtMs ?? Infinity);
+    expect(refused?.answeredAtMs).toBeGreaterThanOrEqual(refused?.receivedAtMs ?? Infinity);
+    expect(refused?.receivedAtMs).toBeGreaterThanOrEqual(answered?.answeredAtMs ?? Infinity);
+    expect(server.answerSpan(2)).toBeUndefined();
+    server.tolerate('unknown-route', 'the second request goes to a path the mock does not serve, to show refusals are timed too');
+  });
+
   it('refuses a duration that is negative or not a number', () => {
     const script = sse(assistantMessage('hi'), completed());
 

@@ -19,7 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
 import { AppServerTestClient, mockProviderConfigToml } from '@skein/test-support';
-import { serveScaleModel, startScaleModel } from './scale-model-worker.js';
+import { serveScaleModel, startScaleModel, type AnswerTime } from './scale-model-worker.js';
 
 const THREADS = Number(process.env['SKEIN_BENCH_THREADS'] ?? 1000);
 const CLIENTS = 50;
@@ -59,6 +59,14 @@ async function main(): Promise<void> {
   const ENV = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: root, CODEX_HOME: home, TERM: 'xterm' };
   const NODE_FLAGS = PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`];
   const phases: { name: string; startUs: number; endUs: number }[] = [];
+  interface Overheads {
+    /** Wall time less the model's own time, and its two parts: turn/start → the model has the request, the model's answer ended → turn/completed read. */
+    readonly actual: number[];
+    readonly toModel: number[];
+    readonly fromModel: number[];
+    /** Wall time less MODEL_MS. */
+    readonly nominal: number[];
+  }
   const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
   /** The built binary listening on a loopback WebSocket behind a capability token. */
@@ -88,13 +96,26 @@ async function main(): Promise<void> {
     return thread.id;
   }
 
-  /** turn/start → turn/completed on `threadId`, in ms. */
-  async function timedTurn(client: AppServerTestClient, threadId: string, label: string): Promise<number> {
-    const started = performance.now();
+  /** When a turn was sent and its turn/completed read, in ms since the epoch (as the model worker stamps its side). */
+  interface TurnSpan {
+    readonly sentAt: number;
+    readonly completedAt: number;
+  }
+  const epochNow = () => performance.timeOrigin + performance.now();
+
+  /** turn/start → turn/completed on `threadId`. */
+  async function turnSpan(client: AppServerTestClient, threadId: string, label: string): Promise<TurnSpan> {
+    const sentAt = epochNow();
     const { turn } = (await client.request('turn/start', { threadId, input: text(label) })) as { turn: { id: string } };
     const done = (await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id, 120_000)) as { turn: { status: string } };
     if (done.turn.status !== 'completed') throw new Error(`turn ${label} ended ${done.turn.status}`);
-    return performance.now() - started;
+    return { sentAt, completedAt: epochNow() };
+  }
+
+  /** turn/start → turn/completed on `threadId`, in ms. */
+  async function timedTurn(client: AppServerTestClient, threadId: string, label: string): Promise<number> {
+    const span = await turnSpan(client, threadId, label);
+    return span.completedAt - span.sentAt;
   }
 
   /** RSS and gauges; every call closes the server's event-loop window and opens the next. */
@@ -118,6 +139,25 @@ async function main(): Promise<void> {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Each turn's overhead: its wall time less the model's own time for its request (the model
+   * worker's stamps, late timers included), split into before the request reached the model and
+   * after its answer ended; and its wall time less the nominal MODEL_MS.
+   */
+  function overheads(spans: ReadonlyMap<string, TurnSpan>, times: readonly AnswerTime[]): Overheads {
+    const byLabel = new Map(times.map((time) => [time.label, time]));
+    const result = { actual: [] as number[], toModel: [] as number[], fromModel: [] as number[], nominal: [] as number[] };
+    for (const [label, span] of spans) {
+      const time = byLabel.get(label);
+      if (time === undefined) throw new Error(`the model worker has no answer time for ${label}`);
+      result.toModel.push(time.receivedAt - span.sentAt);
+      result.fromModel.push(span.completedAt - time.answeredAt);
+      result.actual.push(span.completedAt - span.sentAt - (time.answeredAt - time.receivedAt));
+      result.nominal.push(span.completedAt - span.sentAt - MODEL_MS);
+    }
+    return result;
   }
 
   async function timed<T>(work: () => Promise<T>): Promise<{ readonly value: T; readonly ms: number }> {
@@ -181,13 +221,16 @@ async function main(): Promise<void> {
     const loneCpu = ((cpuMs(server.child) ?? NaN) - (loneCpuBefore ?? NaN)) / LONE_TURNS;
     const loneMedian = percentile(loneTurns, 50);
     await model.script(LONE_PACED_TURNS, MODEL_MS);
-    const loneOverheads: number[] = [];
+    await model.answerTimes(); // forgets the turns before
+    const loneSpans = new Map<string, TurnSpan>();
     const lonePacedCpuBefore = cpuMs(server.child);
     await phase('lone paced', async () => {
-      for (let n = 0; n < LONE_PACED_TURNS; n++) loneOverheads.push((await timedTurn(first, lone, `lone paced ${n}`)) - MODEL_MS);
+      for (let n = 0; n < LONE_PACED_TURNS; n++) loneSpans.set(`lone paced ${n}`, await turnSpan(first, lone, `lone paced ${n}`));
     });
     const lonePacedCpu = ((cpuMs(server.child) ?? NaN) - (lonePacedCpuBefore ?? NaN)) / LONE_PACED_TURNS;
-    const loneOverheadMedian = percentile(loneOverheads, 50);
+    const loneOverheads = overheads(loneSpans, await model.answerTimes());
+    const loneOverheadMedian = percentile(loneOverheads.actual, 50);
+    const loneNominalMedian = percentile(loneOverheads.nominal, 50);
 
     // Load: each client starts its share of new threads and resumes its share of stored ones.
     const starts: number[] = [];
@@ -226,16 +269,18 @@ async function main(): Promise<void> {
     benchLoop.enable();
     await model.lateness(); // opens the model's window
     const pacedCpuBefore = cpuMs(server.child);
-    const pacedRun = await phase('paced', async () => {
-      const overheads: number[] = [];
+    await model.answerTimes(); // forgets the burst
+    const pacedSpans = new Map<string, TurnSpan>();
+    await phase('paced', async () => {
       for (let wave = 0; wave < PACED_WAVES; wave++) {
-        overheads.push(...(await Promise.all(loadThreads.map(async ({ client, threadId }, n) => {
+        await Promise.all(loadThreads.map(async ({ client, threadId }, n) => {
           await sleep((n * SPREAD_MS) / loadThreads.length);
-          return (await timedTurn(client, threadId, `paced ${wave}.${n}`)) - MODEL_MS;
-        }))));
+          const label = `paced ${wave}.${n}`;
+          pacedSpans.set(label, await turnSpan(client, threadId, label));
+        }));
       }
-      return overheads;
     });
+    const pacedOverheads = overheads(pacedSpans, await model.answerTimes());
     const pacedCpu = ((cpuMs(server.child) ?? NaN) - (pacedCpuBefore ?? NaN)) / PACED_WAVES;
     benchLoop.disable();
     const modelLateness = await model.lateness();
@@ -246,8 +291,9 @@ async function main(): Promise<void> {
 
     const burstP50 = percentile(burst.value, 50);
     const burstP99 = percentile(burst.value, 99);
-    const overheadP50 = percentile(pacedRun.value, 50);
-    const overheadP99 = percentile(pacedRun.value, 99);
+    const overheadP50 = percentile(pacedOverheads.actual, 50);
+    const overheadP99 = percentile(pacedOverheads.actual, 99);
+    const nominalP99 = percentile(pacedOverheads.nominal, 99);
     const goal = (ratio: number) => `${ratio.toFixed(1)}× (goal ≤ 2×: ${ratio <= 2 ? 'met' : 'not met'})`;
     const cpu = (total: number) => (Number.isNaN(total) ? 'n/a' : `${ms(total)}, ${ms(total / CONCURRENT_TURNS)} a turn`);
     console.log(`server: built skein-app-server over a loopback WebSocket; ${CLIENTS} clients (each message schema-checked client-side); the mock model in a worker thread`);
@@ -256,8 +302,11 @@ async function main(): Promise<void> {
     console.log(`lone thread, model answers at once (${LONE_TURNS} turns): p50 ${ms(loneMedian)}, p99 ${ms(percentile(loneTurns, 99))}; server CPU ${Number.isNaN(loneCpu) ? 'n/a' : ms(loneCpu)} a turn`);
     console.log(`burst, ${burst.value.length} turns at once: p50 ${ms(burstP50)}, p99 ${ms(burstP99)}; p99 / lone median = ${goal(burstP99 / loneMedian)}`);
     console.log(`  all done in ${ms(burst.ms)}: ${ms(burst.ms / CONCURRENT_TURNS)} of server time a turn (wall / ${CONCURRENT_TURNS}); server CPU ${cpu(burstCpu)}; event loop p99 ${afterBurst.loopP99}, max ${afterBurst.loopMax}`);
-    console.log(`lone thread, model takes ${MODEL_MS} ms (${LONE_PACED_TURNS} turns): overhead (turn − model) p50 ${ms(loneOverheadMedian)}, p99 ${ms(percentile(loneOverheads, 99))}; server CPU ${Number.isNaN(lonePacedCpu) ? 'n/a' : ms(lonePacedCpu)} a turn`);
+    console.log(`lone thread, model takes ${MODEL_MS} ms (${LONE_PACED_TURNS} turns): overhead (turn − the model's time for it) p50 ${ms(loneOverheadMedian)}, p99 ${ms(percentile(loneOverheads.actual, 99))}; server CPU ${Number.isNaN(lonePacedCpu) ? 'n/a' : ms(lonePacedCpu)} a turn`);
     console.log(`paced, ${PACED_WAVES} waves of ${CONCURRENT_TURNS} turns each started over ${SPREAD_MS} ms, model takes ${MODEL_MS} ms: overhead p50 ${ms(overheadP50)}, p99 ${ms(overheadP99)}; p99 / lone overhead median = ${goal(overheadP99 / loneOverheadMedian)}`);
+    const parts = (o: Overheads) => `before the model p50 ${ms(percentile(o.toModel, 50))} / p99 ${ms(percentile(o.toModel, 99))}, after it p50 ${ms(percentile(o.fromModel, 50))} / p99 ${ms(percentile(o.fromModel, 99))}`;
+    console.log(`  where: lone ${parts(loneOverheads)}; paced ${parts(pacedOverheads)}`);
+    console.log(`  against the nominal ${MODEL_MS} ms (the model's late timers counted as overhead): lone p50 ${ms(loneNominalMedian)}, paced p99 ${ms(nominalP99)} (${(nominalP99 / loneNominalMedian).toFixed(1)}×)`);
     console.log(`  server CPU a wave ${cpu(pacedCpu)}; event loop p99 ${afterPaced.loopP99}, max ${afterPaced.loopMax}; the bench's own event loop p99 ${ms(benchLoop.percentile(99) / 1e6)}, max ${ms(benchLoop.max / 1e6)}; the model's timers late by p99 ${ms(modelLateness.p99Ms)}, max ${ms(modelLateness.maxMs)}`);
     console.log(`thread/list (limit 50) ${ms(list.ms)}; thread/loaded/list (${loaded.threads}) ${ms(loadedList.ms)}`);
     console.log(`goal: RSS < 1 GiB: ${afterPaced.rss < 1024 ** 3 ? 'met' : 'not met'}`);

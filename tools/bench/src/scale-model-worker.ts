@@ -1,7 +1,7 @@
 // The mock model of the app-server-scale bench, in a worker thread of its own so the clients' work
 // on the bench's main thread does not make it late. The bench's own program is the worker's entry
 // (`serveScaleModel` runs when it is not the main thread); the bench scripts it phase by phase.
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parentPort, Worker } from 'node:worker_threads';
 import { assistantMessage, completed, paced, sse, startMockResponsesServer } from '@skein/test-support';
 
@@ -9,17 +9,27 @@ import { assistantMessage, completed, paced, sse, startMockResponsesServer } fro
 const PACED_DELTAS = 8;
 
 /** What the bench asks the model worker, and what it answers. */
-type ModelRequest = { readonly type: 'script'; readonly count: number; readonly pacedMs: number } | { readonly type: 'lateness' } | { readonly type: 'close' };
+type ModelRequest = { readonly type: 'script'; readonly count: number; readonly pacedMs: number } | { readonly type: 'lateness' } | { readonly type: 'answerTimes' } | { readonly type: 'close' };
 type ModelReply =
   | { readonly type: 'listening'; readonly url: string }
   | { readonly type: 'scripted' }
   | { readonly type: 'lateness'; readonly p99Ms: number; readonly maxMs: number }
+  | { readonly type: 'answerTimes'; readonly times: readonly AnswerTime[] }
   | { readonly type: 'closed' };
 
 /** How late the worker's timers ran since the previous question (a paced answer is as late as its last frame's). */
 export interface ModelLateness {
   readonly p99Ms: number;
   readonly maxMs: number;
+}
+
+/** How long the model held one request: from its arrival to its answer's last byte, a late timer included. */
+export interface AnswerTime {
+  /** The request's last user message: the label the bench gave its turn. */
+  readonly label: string;
+  /** When the request arrived and when its answer ended, in ms since the epoch (performance.timeOrigin + now). */
+  readonly receivedAt: number;
+  readonly answeredAt: number;
 }
 
 /** The model worker as the bench drives it. */
@@ -29,6 +39,8 @@ export interface ScaleModel {
   /** Appends `count` answers: at once (`pacedMs` 0), or streamed over `pacedMs`. */
   script(count: number, pacedMs: number): Promise<void>;
   lateness(): Promise<ModelLateness>;
+  /** The model's time for each request answered since the previous call. */
+  answerTimes(): Promise<readonly AnswerTime[]>;
   close(): Promise<void>;
 }
 
@@ -39,6 +51,18 @@ export async function serveScaleModel(): Promise<void> {
   const model = await startMockResponsesServer();
   const lateness = monitorEventLoopDelay({ resolution: 10 });
   lateness.enable();
+  let reported = 0;
+  const answerTimes = (): AnswerTime[] => {
+    const times: AnswerTime[] = [];
+    for (; reported < model.requests.length; reported++) {
+      const span = model.answerSpan(reported);
+      const label = model.requests[reported]?.messageTexts('user').at(-1);
+      // A request still being answered is counted at the next call.
+      if (span === undefined) break;
+      if (label !== undefined) times.push({ label, receivedAt: performance.timeOrigin + span.receivedAtMs, answeredAt: performance.timeOrigin + span.answeredAtMs });
+    }
+    return times;
+  };
   const answer = (pacedMs: number) => {
     if (pacedMs === 0) return sse(assistantMessage('Done.'), completed());
     return paced(sse(assistantMessage(Array.from({ length: PACED_DELTAS }, (_, n) => `part ${n} of a paced answer. `)), completed()), { overMs: pacedMs });
@@ -52,6 +76,9 @@ export async function serveScaleModel(): Promise<void> {
       case 'lateness':
         port.postMessage({ type: 'lateness', p99Ms: lateness.percentile(99) / 1e6, maxMs: lateness.max / 1e6 } satisfies ModelReply);
         lateness.reset();
+        return;
+      case 'answerTimes':
+        port.postMessage({ type: 'answerTimes', times: answerTimes() } satisfies ModelReply);
         return;
       case 'close':
         // Unused responses (a warm-up the server skipped) are no failure of the bench.
@@ -89,6 +116,11 @@ export async function startScaleModel(entry: URL): Promise<ScaleModel> {
       const answer = await ask({ type: 'lateness' });
       if (answer.type !== 'lateness') throw new Error(`the model worker answered ${answer.type} to lateness`);
       return answer;
+    },
+    answerTimes: async () => {
+      const answer = await ask({ type: 'answerTimes' });
+      if (answer.type !== 'answerTimes') throw new Error(`the model worker answered ${answer.type} to answerTimes`);
+      return answer.times;
     },
     close: async () => {
       await ask({ type: 'close' });
