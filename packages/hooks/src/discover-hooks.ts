@@ -2,6 +2,7 @@
 // table and the hooks.json beside its file, every handler with its key
 // (`<file>:<event>:<group>:<handler>`), hash, trust status and listing order. Trust is read only from
 // the user's own files (system and user config, `-c`): a project can never trust its own hooks.
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CommandHandlerConfig, DEFAULT_HOOK_TIMEOUT_SEC, HookEventsConfig, HooksJsonFile, HookStateTable, MatcherGroupConfig, McpToolHandlerConfig, UNSUPPORTED_HANDLER_TYPES } from './hook-config.js';
@@ -94,6 +95,10 @@ function trustState(layers: readonly HookLayer[]): HookStateTable {
 }
 
 async function readHooksJson(file: string, errors: HookError[]): Promise<Record<string, unknown> | undefined> {
+  // Discovery runs before every turn and most config folders have no hooks.json: absence is asked
+  // synchronously, without an ENOENT error built or a thread-pool hop. Any other failure is left
+  // to the read below, which reports it.
+  if (isAbsent(file)) return undefined;
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -102,6 +107,14 @@ async function readHooksJson(file: string, errors: HookError[]): Promise<Record<
     return undefined;
   }
   return parseHooksJson(file, text, errors);
+}
+
+function isAbsent(file: string): boolean {
+  try {
+    return statSync(file, { throwIfNoEntry: false }) === undefined;
+  } catch {
+    return false;
+  }
 }
 
 function parseHooksJson(file: string, text: string, errors: HookError[]): Record<string, unknown> | undefined {

@@ -2,7 +2,7 @@
 // thread and by `skills/list`. A file watcher drops a snapshot when anything under its roots changes
 // (and tells listeners, for `skills/changed`); a root's own mtime is also checked on each read, so a
 // folder dropped in just before a turn is seen even if the watcher has not reported yet.
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { FSWatcher } from 'chokidar';
 import type { Skill, SkillProblem } from '../skill.js';
@@ -121,8 +121,19 @@ async function scanAll(roots: readonly HostSkillRoot[], metadata: SkillMetadataS
   return Object.freeze({ roots: Object.freeze([...roots]), skills: Object.freeze(skills), problems: Object.freeze(scanned.flatMap((root) => root.problems)) });
 }
 
+/**
+ * Each root's mtime (undefined: absent or unreadable). Read synchronously: this runs before every
+ * turn, most roots do not exist, and a local `stat` is microseconds where a promise round trip
+ * through the thread pool (and an ENOENT error built for each absent root) is not.
+ */
 function rootMtimes(roots: readonly HostSkillRoot[]): Promise<(number | undefined)[]> {
-  return Promise.all(roots.map((root) => stat(root.path).then((info) => info.mtimeMs, () => undefined)));
+  return Promise.resolve(roots.map((root) => {
+    try {
+      return statSync(root.path, { throwIfNoEntry: false })?.mtimeMs;
+    } catch {
+      return undefined;
+    }
+  }));
 }
 
 function sameMtimes(a: readonly (number | undefined)[], b: readonly (number | undefined)[]): boolean {

@@ -2,6 +2,7 @@
 // kept in the index database in their delivery order so they survive a restart of the server. Like
 // the read receipts the table is Skein's own and never rebuilt from the files: only it knows them.
 import type Database from 'better-sqlite3';
+import { prepared } from './prepared-statement.js';
 import { UserInput } from '@skein/protocol';
 import * as z from 'zod';
 import { settle } from './settle.js';
@@ -81,7 +82,7 @@ export class QueuedSubmissions implements QueuedSubmissionStore {
   }
 
   #list(threadId: string): QueuedSubmission[] {
-    const rows = this.db.prepare('SELECT id, client_user_message_id, input, client_metadata FROM queued_submissions WHERE thread_id = ? ORDER BY position').all(key(threadId)) as Row[];
+    const rows = prepared(this.db, 'SELECT id, client_user_message_id, input, client_metadata FROM queued_submissions WHERE thread_id = ? ORDER BY position').all(key(threadId)) as Row[];
     return rows.map(fromRow);
   }
 
@@ -90,10 +91,9 @@ export class QueuedSubmissions implements QueuedSubmissionStore {
     return settle(() =>
       this.db
         .transaction(() => {
-          const { count, last } = this.db.prepare('SELECT COUNT(*) AS count, MAX(position) AS last FROM queued_submissions WHERE thread_id = ?').get(key(threadId)) as { count: number; last: number | null };
+          const { count, last } = prepared(this.db, 'SELECT COUNT(*) AS count, MAX(position) AS last FROM queued_submissions WHERE thread_id = ?').get(key(threadId)) as { count: number; last: number | null };
           if (count >= MAX_QUEUED_SUBMISSIONS) throw new RangeError(`a thread holds at most ${MAX_QUEUED_SUBMISSIONS} queued messages`);
-          this.db
-            .prepare('INSERT INTO queued_submissions (id, thread_id, position, client_user_message_id, input, client_metadata) VALUES (?, ?, ?, ?, ?, ?)')
+          prepared(this.db, 'INSERT INTO queued_submissions (id, thread_id, position, client_user_message_id, input, client_metadata) VALUES (?, ?, ?, ?, ?, ?)')
             .run(submission.id, key(threadId), (last ?? 0) + 1, submission.clientUserMessageId, JSON.stringify(submission.input), metadataJson(submission.responsesapiClientMetadata));
         })
         .immediate(),
@@ -103,8 +103,7 @@ export class QueuedSubmissions implements QueuedSubmissionStore {
   /** Replaces a queued message's input and metadata, keeping its place; `NotFound` when it is not queued. */
   update(threadId: string, id: string, change: Pick<QueuedSubmission, 'input' | 'responsesapiClientMetadata'>): Promise<QueuedSubmission> {
     return settle(() => {
-      const updated = this.db
-        .prepare('UPDATE queued_submissions SET input = ?, client_metadata = ? WHERE thread_id = ? AND id = ?')
+      const updated = prepared(this.db, 'UPDATE queued_submissions SET input = ?, client_metadata = ? WHERE thread_id = ? AND id = ?')
         .run(JSON.stringify(change.input), metadataJson(change.responsesapiClientMetadata), key(threadId), id);
       if (updated.changes === 0) throw notFound(id);
       return this.#get(threadId, id) ?? fail(notFound(id));
@@ -117,7 +116,7 @@ export class QueuedSubmissions implements QueuedSubmissionStore {
   }
 
   #remove(threadId: string, id: string): boolean {
-    return this.db.prepare('DELETE FROM queued_submissions WHERE thread_id = ? AND id = ?').run(key(threadId), id).changes > 0;
+    return prepared(this.db, 'DELETE FROM queued_submissions WHERE thread_id = ? AND id = ?').run(key(threadId), id).changes > 0;
   }
 
   /** Puts the queue in `ids`' order, which must name every queued message exactly once. */
@@ -130,7 +129,7 @@ export class QueuedSubmissions implements QueuedSubmissionStore {
           if (asked.size !== ids.length || ids.length !== queued.length || queued.some((id) => !asked.has(id))) {
             throw new QueuedSubmissionError('NotAPermutation', 'queue reorder must include every queued submission exactly once');
           }
-          const place = this.db.prepare('UPDATE queued_submissions SET position = ? WHERE thread_id = ? AND id = ?');
+          const place = prepared(this.db, 'UPDATE queued_submissions SET position = ? WHERE thread_id = ? AND id = ?');
           ids.forEach((id, index) => place.run(index + 1, key(threadId), id));
         })
         .immediate(),
@@ -154,12 +153,12 @@ export class QueuedSubmissions implements QueuedSubmissionStore {
   /** Forgets a thread's queue (the thread was deleted). */
   removeAll(threadId: string): Promise<void> {
     return settle(() => {
-      this.db.prepare('DELETE FROM queued_submissions WHERE thread_id = ?').run(key(threadId));
+      prepared(this.db, 'DELETE FROM queued_submissions WHERE thread_id = ?').run(key(threadId));
     });
   }
 
   #get(threadId: string, id: string): QueuedSubmission | undefined {
-    const row = this.db.prepare('SELECT id, client_user_message_id, input, client_metadata FROM queued_submissions WHERE thread_id = ? AND id = ?').get(key(threadId), id) as Row | undefined;
+    const row = prepared(this.db, 'SELECT id, client_user_message_id, input, client_metadata FROM queued_submissions WHERE thread_id = ? AND id = ?').get(key(threadId), id) as Row | undefined;
     return row === undefined ? undefined : fromRow(row);
   }
 }

@@ -4,6 +4,7 @@
 // is never rebuilt from the files: it holds what the files cannot tell.
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { prepared } from './prepared-statement.js';
 import { settle } from './settle.js';
 
 /** The first unread position: a turn, the thread's start (marked unread), or null when read. */
@@ -119,17 +120,16 @@ export class ReadReceipts implements ReadReceiptStore {
   /** Forgets a thread's receipt (the thread was deleted). */
   remove(threadId: string): Promise<void> {
     return settle(() => {
-      this.db.prepare('DELETE FROM read_receipts WHERE thread_id = ?').run(threadId.toLowerCase());
+      prepared(this.db, 'DELETE FROM read_receipts WHERE thread_id = ?').run(threadId.toLowerCase());
     });
   }
 
   #row(threadId: string): Row | undefined {
-    return this.db.prepare('SELECT first_unread_kind, first_unread_turn_id, revision, last_published_turn_id FROM read_receipts WHERE thread_id = ?').get(threadId.toLowerCase()) as Row | undefined;
+    return prepared(this.db, 'SELECT first_unread_kind, first_unread_turn_id, revision, last_published_turn_id FROM read_receipts WHERE thread_id = ?').get(threadId.toLowerCase()) as Row | undefined;
   }
 
   #write(threadId: string, row: Row): void {
-    this.db
-      .prepare(
+    prepared(this.db, 
         `INSERT INTO read_receipts (thread_id, first_unread_kind, first_unread_turn_id, revision, last_published_turn_id)
          VALUES (@thread_id, @first_unread_kind, @first_unread_turn_id, @revision, @last_published_turn_id)
          ON CONFLICT(thread_id) DO UPDATE SET first_unread_kind = excluded.first_unread_kind, first_unread_turn_id = excluded.first_unread_turn_id,

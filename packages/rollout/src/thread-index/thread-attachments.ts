@@ -2,6 +2,7 @@
 // identity key, with the client's JSON payload, and the reverse look-up of the threads that hold one.
 // Kept in the index database beside the read receipts and, like them, never rebuilt from the files.
 import type Database from 'better-sqlite3';
+import { prepared } from './prepared-statement.js';
 import { settle } from './settle.js';
 
 /** An attachment; `createdAt` is in seconds since the epoch, as clients see it. */
@@ -77,8 +78,7 @@ export class ThreadAttachments implements ThreadAttachmentStore {
         .transaction((): ThreadAttachmentAdd => {
           const existing = this.#get(thread, attachment.attachmentType, attachment.identityKey);
           if (existing !== undefined) return { outcome: 'existing', attachment: existing };
-          this.db
-            .prepare('INSERT INTO thread_attachments (id, thread_id, attachment_type, identity_key, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+          prepared(this.db, 'INSERT INTO thread_attachments (id, thread_id, attachment_type, identity_key, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)')
             .run(attachment.id, thread, attachment.attachmentType, attachment.identityKey, JSON.stringify(attachment.payload ?? null), attachment.createdAt);
           return { outcome: 'created', attachment: { ...attachment, payload: attachment.payload ?? null } };
         })
@@ -92,8 +92,7 @@ export class ThreadAttachments implements ThreadAttachmentStore {
   }
 
   #get(threadId: string, attachmentType: string, identityKey: string): ThreadAttachment | undefined {
-    const row = this.db
-      .prepare('SELECT * FROM thread_attachments WHERE thread_id = ? AND attachment_type = ? AND identity_key = ?')
+    const row = prepared(this.db, 'SELECT * FROM thread_attachments WHERE thread_id = ? AND attachment_type = ? AND identity_key = ?')
       .get(threadId.toLowerCase(), attachmentType, identityKey) as Row | undefined;
     return row === undefined ? undefined : attachmentOf(row);
   }
@@ -102,8 +101,7 @@ export class ThreadAttachments implements ThreadAttachmentStore {
   list(threadId: string, options: { readonly after?: ThreadAttachmentKey | undefined; readonly limit: number }): Promise<{ readonly attachments: ThreadAttachment[]; readonly more: boolean }> {
     return settle(() => {
       const after = options.after ?? { createdAt: Number.MIN_SAFE_INTEGER, id: '' };
-      const rows = this.db
-        .prepare(
+      const rows = prepared(this.db, 
           `SELECT * FROM thread_attachments WHERE thread_id = @thread AND (created_at > @created OR (created_at = @created AND id > @id))
            ORDER BY created_at, id LIMIT @limit`,
         )
@@ -119,7 +117,7 @@ export class ThreadAttachments implements ThreadAttachmentStore {
       this.db
         .transaction(() => {
           const existing = this.#get(thread, attachmentType, identityKey);
-          if (existing !== undefined) this.db.prepare('DELETE FROM thread_attachments WHERE id = ?').run(existing.id);
+          if (existing !== undefined) prepared(this.db, 'DELETE FROM thread_attachments WHERE id = ?').run(existing.id);
           return existing;
         })
         .immediate(),
@@ -130,7 +128,7 @@ export class ThreadAttachments implements ThreadAttachmentStore {
   owners(attachmentType: string, identityKey: string): Promise<string[]> {
     return settle(() =>
       (
-        this.db.prepare('SELECT thread_id FROM thread_attachments WHERE attachment_type = ? AND identity_key = ? ORDER BY thread_id').all(attachmentType, identityKey) as { thread_id: string }[]
+        prepared(this.db, 'SELECT thread_id FROM thread_attachments WHERE attachment_type = ? AND identity_key = ? ORDER BY thread_id').all(attachmentType, identityKey) as { thread_id: string }[]
       ).map((row) => row.thread_id),
     );
   }
@@ -138,7 +136,7 @@ export class ThreadAttachments implements ThreadAttachmentStore {
   /** Forgets every attachment of a thread (the thread was deleted). */
   removeAll(threadId: string): Promise<void> {
     return settle(() => {
-      this.db.prepare('DELETE FROM thread_attachments WHERE thread_id = ?').run(threadId.toLowerCase());
+      prepared(this.db, 'DELETE FROM thread_attachments WHERE thread_id = ?').run(threadId.toLowerCase());
     });
   }
 }

@@ -1,6 +1,7 @@
 // The thread index: one SQLite row per thread file under the home directory, for fast newest-first
 // listing with filters. The files are the truth; the index can be rebuilt from them at any time.
 import type Database from 'better-sqlite3';
+import { prepared } from './prepared-statement.js';
 import { mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -172,8 +173,7 @@ export class ThreadIndex {
 
   /** Inserts or replaces a thread's row, with the state of its file when it was read. */
   upsert(summary: FileThreadSummary, file: { readonly size: number; readonly mtimeMs: number }): void {
-    this.db
-      .prepare(
+    prepared(this.db, 
         `INSERT INTO threads (id, path, cwd, created_ms, updated_ms, title, model_provider, model, source, archived, parent_thread_id, session_id, forked_from_id, file_size, file_mtime_ms)
          VALUES (@id, @path, @cwd, @created_ms, @updated_ms, @title, @model_provider, @model, @source, @archived, @parent_thread_id, @session_id, @forked_from_id, @file_size, @file_mtime_ms)
          ON CONFLICT(id) DO UPDATE SET path = excluded.path, cwd = excluded.cwd, created_ms = excluded.created_ms, updated_ms = excluded.updated_ms,
@@ -192,23 +192,23 @@ export class ThreadIndex {
 
   /** The thread's row, if indexed. */
   get(id: string): FileThreadSummary | undefined {
-    const row = this.db.prepare('SELECT * FROM threads WHERE id = ?').get(id.toLowerCase()) as Row | undefined;
+    const row = prepared(this.db, 'SELECT * FROM threads WHERE id = ?').get(id.toLowerCase()) as Row | undefined;
     return row === undefined ? undefined : fromRow(row);
   }
 
   /** Removes a thread's row (no-op when absent). */
   remove(id: string): void {
-    this.db.prepare('DELETE FROM threads WHERE id = ?').run(id.toLowerCase());
+    prepared(this.db, 'DELETE FROM threads WHERE id = ?').run(id.toLowerCase());
   }
 
   /** Removes every row. */
   clear(): void {
-    this.db.prepare('DELETE FROM threads').run();
+    prepared(this.db, 'DELETE FROM threads').run();
   }
 
   /** Every row's file state, for reconciling with the files on disk. */
   fileStates(): IndexedFileState[] {
-    return (this.db.prepare('SELECT id, path, file_size, file_mtime_ms FROM threads').all() as Row[]).map((row) => ({
+    return (prepared(this.db, 'SELECT id, path, file_size, file_mtime_ms FROM threads').all() as Row[]).map((row) => ({
       id: row.id,
       path: row.path,
       size: row.file_size,
@@ -218,7 +218,7 @@ export class ThreadIndex {
 
   /** How many threads are indexed. */
   count(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM threads').get() as { n: number }).n;
+    return (prepared(this.db, 'SELECT count(*) AS n FROM threads').get() as { n: number }).n;
   }
 
   /** One page of threads, newest first, after `cursor`. Throws `InvalidCursor` / `InvalidArgument`. */
@@ -228,7 +228,7 @@ export class ThreadIndex {
       where.push('cwd = @cwd');
       params['cwd'] = query.cwd;
     }
-    const rows = this.db.prepare(`SELECT * FROM threads WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`).all(params) as Row[];
+    const rows = prepared(this.db, `SELECT * FROM threads WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`).all(params) as Row[];
     const page = rows.slice(0, limit);
     return { data: page.map(fromRow), nextCursor: next(rows) };
   }
@@ -252,8 +252,7 @@ export class ThreadIndex {
       params['threadIds'] = JSON.stringify(query.threadIds.map((id) => id.toLowerCase()));
     }
     params['term'] = short ? `%${query.term.replace(/[\\%_]/g, (char) => `\\${char}`)}%` : `"${query.term.replaceAll('"', '""')}"`;
-    const rows = this.db
-      .prepare(
+    const rows = prepared(this.db, 
         `WITH hits AS (
            SELECT m.thread_id, min(m.rowid) AS first FROM thread_messages m WHERE m.rowid IN (${matching}) GROUP BY m.thread_id
          )

@@ -4,6 +4,7 @@
 // thread's file has been read. Like the threads table it is derived from the files: a file that grew
 // is read on from where its reading stopped, one that was rewritten is read again.
 import type Database from 'better-sqlite3';
+import { prepared } from './prepared-statement.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS thread_messages (
@@ -71,8 +72,7 @@ export class ThreadMessages {
    * from where its reading stopped.
    */
   unread(): UnreadThreadFile[] {
-    const rows = this.db
-      .prepare(
+    const rows = prepared(this.db, 
         `SELECT t.id, t.path, t.file_size, t.file_mtime_ms, r.read_bytes
          FROM threads t LEFT JOIN thread_messages_read r ON r.thread_id = t.id
          WHERE r.thread_id IS NULL OR r.path != t.path OR r.file_size != t.file_size OR r.file_mtime_ms != t.file_mtime_ms`,
@@ -89,9 +89,9 @@ export class ThreadMessages {
 
   /** Records what was read: the messages are added after the thread's others (all of them replaced when read from the start). */
   record(reads: readonly ThreadMessagesRead[]): void {
-    const removeAll = this.db.prepare('DELETE FROM thread_messages WHERE thread_id = ?');
-    const add = this.db.prepare('INSERT INTO thread_messages (thread_id, body) VALUES (?, ?)');
-    const progress = this.db.prepare(
+    const removeAll = prepared(this.db, 'DELETE FROM thread_messages WHERE thread_id = ?');
+    const add = prepared(this.db, 'INSERT INTO thread_messages (thread_id, body) VALUES (?, ?)');
+    const progress = prepared(this.db, 
       `INSERT INTO thread_messages_read (thread_id, path, read_bytes, file_size, file_mtime_ms) VALUES (@threadId, @path, @end, @size, @mtimeMs)
        ON CONFLICT(thread_id) DO UPDATE SET path = excluded.path, read_bytes = excluded.read_bytes, file_size = excluded.file_size, file_mtime_ms = excluded.file_mtime_ms`,
     );
@@ -108,10 +108,10 @@ export class ThreadMessages {
 
   /** Forgets the messages of threads the index no longer has (deleted, or gone from disk). */
   forgetRemoved(): number {
-    const gone = this.db.prepare('SELECT thread_id FROM thread_messages_read WHERE thread_id NOT IN (SELECT id FROM threads)').pluck().all() as string[];
+    const gone = prepared(this.db, 'SELECT thread_id FROM thread_messages_read WHERE thread_id NOT IN (SELECT id FROM threads)').pluck().all() as string[];
     if (gone.length === 0) return 0;
-    const removeMessages = this.db.prepare('DELETE FROM thread_messages WHERE thread_id = ?');
-    const removeProgress = this.db.prepare('DELETE FROM thread_messages_read WHERE thread_id = ?');
+    const removeMessages = prepared(this.db, 'DELETE FROM thread_messages WHERE thread_id = ?');
+    const removeProgress = prepared(this.db, 'DELETE FROM thread_messages_read WHERE thread_id = ?');
     this.db
       .transaction(() => {
         for (const threadId of gone) {
@@ -125,6 +125,6 @@ export class ThreadMessages {
 
   /** The thread's messages, oldest first. */
   of(threadId: string): string[] {
-    return this.db.prepare('SELECT body FROM thread_messages WHERE thread_id = ? ORDER BY rowid').pluck().all(threadId.toLowerCase()) as string[];
+    return prepared(this.db, 'SELECT body FROM thread_messages WHERE thread_id = ? ORDER BY rowid').pluck().all(threadId.toLowerCase()) as string[];
   }
 }

@@ -2,6 +2,7 @@
 // they are, and its Daybreak choice. Kept in the index database beside the read receipts and, like
 // them, never rebuilt from the files: the files cannot tell it (Codex keeps these in `state_5.sqlite`).
 import type Database from 'better-sqlite3';
+import { prepared } from './prepared-statement.js';
 import { settle } from './settle.js';
 
 /** A thread's Git facts in the app-server's terms; a null field is unknown or cleared. */
@@ -106,17 +107,16 @@ export class ThreadMetadata implements ThreadMetadataStore {
   /** Forgets the thread's metadata (the thread was deleted). */
   remove(threadId: string): Promise<void> {
     return settle(() => {
-      this.db.prepare('DELETE FROM thread_metadata WHERE thread_id = ?').run(threadId.toLowerCase());
+      prepared(this.db, 'DELETE FROM thread_metadata WHERE thread_id = ?').run(threadId.toLowerCase());
     });
   }
 
   #row(threadId: string): Row | undefined {
-    return this.db.prepare('SELECT git_set, git_sha, git_branch, git_origin_url, daybreak_enabled FROM thread_metadata WHERE thread_id = ?').get(threadId.toLowerCase()) as Row | undefined;
+    return prepared(this.db, 'SELECT git_set, git_sha, git_branch, git_origin_url, daybreak_enabled FROM thread_metadata WHERE thread_id = ?').get(threadId.toLowerCase()) as Row | undefined;
   }
 
   #write(threadId: string, metadata: StoredThreadMetadata): void {
-    this.db
-      .prepare(
+    prepared(this.db, 
         `INSERT INTO thread_metadata (thread_id, git_set, git_sha, git_branch, git_origin_url, daybreak_enabled)
          VALUES (@thread_id, @git_set, @git_sha, @git_branch, @git_origin_url, @daybreak_enabled)
          ON CONFLICT(thread_id) DO UPDATE SET git_set = excluded.git_set, git_sha = excluded.git_sha, git_branch = excluded.git_branch,

@@ -2,6 +2,7 @@
 // each thread in at most one, ordered by a position inside it. Kept in the index database beside the
 // read receipts and, like them, never rebuilt from the files (Codex keeps these in `state_5.sqlite`).
 import type Database from 'better-sqlite3';
+import { prepared } from './prepared-statement.js';
 import { settle } from './settle.js';
 
 /** The built-in section every home has: listed first, never renamed or deleted (Codex's id). */
@@ -123,8 +124,7 @@ export class ThreadSections implements ThreadSectionStore {
   /** Sections in id order (the built-in one first: its id is older than any made since), after `afterId`. */
   list(options: { readonly afterId?: string | undefined; readonly limit: number }): Promise<{ readonly sections: ThreadSection[]; readonly more: boolean }> {
     return settle(() => {
-      const rows = this.db
-        .prepare('SELECT * FROM thread_sections WHERE id > @after ORDER BY id LIMIT @limit')
+      const rows = prepared(this.db, 'SELECT * FROM thread_sections WHERE id > @after ORDER BY id LIMIT @limit')
         .all({ after: options.afterId ?? '', limit: options.limit + 1 }) as SectionRow[];
       return { sections: rows.slice(0, options.limit).map(sectionOf), more: rows.length > options.limit };
     });
@@ -136,14 +136,14 @@ export class ThreadSections implements ThreadSectionStore {
   }
 
   #get(sectionId: string): ThreadSection | undefined {
-    const row = this.db.prepare('SELECT * FROM thread_sections WHERE id = ?').get(sectionId) as SectionRow | undefined;
+    const row = prepared(this.db, 'SELECT * FROM thread_sections WHERE id = ?').get(sectionId) as SectionRow | undefined;
     return row === undefined ? undefined : sectionOf(row);
   }
 
   /** Stores a new section. */
   create(section: ThreadSection): Promise<ThreadSection> {
     return settle(() => {
-      this.db.prepare('INSERT INTO thread_sections (id, name, appearance_set, icon, color) VALUES (@id, @name, @appearance_set, @icon, @color)').run(rowOf(section));
+      prepared(this.db, 'INSERT INTO thread_sections (id, name, appearance_set, icon, color) VALUES (@id, @name, @appearance_set, @icon, @color)').run(rowOf(section));
       return section;
     });
   }
@@ -156,7 +156,7 @@ export class ThreadSections implements ThreadSectionStore {
           const current = this.#require(sectionId);
           if (current.id === PINNED_SECTION_ID) throw new ThreadSectionError('BuiltInSection', 'the built-in section cannot be renamed');
           const next: ThreadSection = { id: current.id, name, appearance: appearance === undefined ? current.appearance : appearance };
-          this.db.prepare('UPDATE thread_sections SET name = @name, appearance_set = @appearance_set, icon = @icon, color = @color WHERE id = @id').run(rowOf(next));
+          prepared(this.db, 'UPDATE thread_sections SET name = @name, appearance_set = @appearance_set, icon = @icon, color = @color WHERE id = @id').run(rowOf(next));
           return next;
         })
         .immediate(),
@@ -170,8 +170,8 @@ export class ThreadSections implements ThreadSectionStore {
         .transaction(() => {
           const current = this.#require(sectionId);
           if (current.id === PINNED_SECTION_ID) throw new ThreadSectionError('BuiltInSection', 'the built-in section cannot be deleted');
-          this.db.prepare('DELETE FROM thread_section_members WHERE section_id = ?').run(sectionId);
-          this.db.prepare('DELETE FROM thread_sections WHERE id = ?').run(sectionId);
+          prepared(this.db, 'DELETE FROM thread_section_members WHERE section_id = ?').run(sectionId);
+          prepared(this.db, 'DELETE FROM thread_sections WHERE id = ?').run(sectionId);
         })
         .immediate(),
     );
@@ -205,8 +205,7 @@ export class ThreadSections implements ThreadSectionStore {
           }
           const enteredAtMs = current !== undefined && current.sectionId === sectionId ? current.enteredAtMs : move.nowMs;
           const membership: ThreadSectionMembership = { threadId, sectionId, position, enteredAtMs };
-          this.db
-            .prepare(
+          prepared(this.db, 
               `INSERT INTO thread_section_members (thread_id, section_id, position, entered_ms) VALUES (@thread_id, @section_id, @position, @entered_ms)
                ON CONFLICT(thread_id) DO UPDATE SET section_id = excluded.section_id, position = excluded.position, entered_ms = excluded.entered_ms`,
             )
@@ -223,7 +222,7 @@ export class ThreadSections implements ThreadSectionStore {
   }
 
   #membership(threadId: string): ThreadSectionMembership | undefined {
-    const row = this.db.prepare('SELECT * FROM thread_section_members WHERE thread_id = ?').get(threadId.toLowerCase()) as MemberRow | undefined;
+    const row = prepared(this.db, 'SELECT * FROM thread_section_members WHERE thread_id = ?').get(threadId.toLowerCase()) as MemberRow | undefined;
     return row === undefined ? undefined : membershipOf(row);
   }
 
@@ -242,7 +241,7 @@ export class ThreadSections implements ThreadSectionStore {
   }
 
   #members(sectionId: string): ThreadSectionMembership[] {
-    return (this.db.prepare('SELECT * FROM thread_section_members WHERE section_id = ? ORDER BY position, thread_id').all(sectionId) as MemberRow[]).map(membershipOf);
+    return (prepared(this.db, 'SELECT * FROM thread_section_members WHERE section_id = ? ORDER BY position, thread_id').all(sectionId) as MemberRow[]).map(membershipOf);
   }
 
   /** Takes a thread out of its section (it was moved out, or deleted). */
@@ -251,7 +250,7 @@ export class ThreadSections implements ThreadSectionStore {
   }
 
   #removeThread(threadId: string): void {
-    this.db.prepare('DELETE FROM thread_section_members WHERE thread_id = ?').run(threadId.toLowerCase());
+    prepared(this.db, 'DELETE FROM thread_section_members WHERE thread_id = ?').run(threadId.toLowerCase());
   }
 
   #require(sectionId: string): ThreadSection {
@@ -262,20 +261,19 @@ export class ThreadSections implements ThreadSectionStore {
 
   /** The largest position in the section, leaving out `except` (0 when it has no other thread). */
   #lastPosition(sectionId: string, except: string): number {
-    const row = this.db.prepare('SELECT max(position) AS last FROM thread_section_members WHERE section_id = ? AND thread_id != ?').get(sectionId, except) as { last: number | null };
+    const row = prepared(this.db, 'SELECT max(position) AS last FROM thread_section_members WHERE section_id = ? AND thread_id != ?').get(sectionId, except) as { last: number | null };
     return row.last ?? 0;
   }
 
   /** A free position between `anchor` and the thread before it (not counting `moving`), renumbering the section when there is no gap. */
   #positionBefore(sectionId: string, moving: string, anchor: ThreadSectionMembership): number {
-    const previous = this.db
-      .prepare('SELECT max(position) AS previous FROM thread_section_members WHERE section_id = ? AND thread_id != ? AND position < ?')
+    const previous = prepared(this.db, 'SELECT max(position) AS previous FROM thread_section_members WHERE section_id = ? AND thread_id != ? AND position < ?')
       .get(sectionId, moving, anchor.position) as { previous: number | null };
     const low = previous.previous ?? 0;
     if (anchor.position - low >= 2) return Math.floor((low + anchor.position) / 2);
     // No room: spread the others out again (the moving thread's own place is about to change).
     const others = this.#members(sectionId).filter((member) => member.threadId !== moving);
-    const renumber = this.db.prepare('UPDATE thread_section_members SET position = ? WHERE thread_id = ?');
+    const renumber = prepared(this.db, 'UPDATE thread_section_members SET position = ? WHERE thread_id = ?');
     let anchorPosition = anchor.position;
     others.forEach((member, index) => {
       const position = (index + 1) * SECTION_POSITION_STEP;
