@@ -19,13 +19,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
 import { AppServerTestClient, mockProviderConfigToml } from '@skein/test-support';
-import { serveScaleModel, startScaleModel, type AnswerTime } from './scale-model-worker.js';
+import { LATENESS_RESOLUTION_MS, serveScaleModel, startScaleModel, type AnswerTime } from './scale-model-worker.js';
 
 const THREADS = Number(process.env['SKEIN_BENCH_THREADS'] ?? 1000);
 const CLIENTS = 50;
 const CONCURRENT_TURNS = 100;
 const LONE_TURNS = 30;
-const LONE_PACED_TURNS = 10;
+const LONE_PACED_TURNS = 20;
 /** Paced waves, one after another: 300 samples make a p99 that is not just the one slowest turn. */
 const PACED_WAVES = 3;
 /** How long the paced model takes over one answer, and over how long the paced turns start. */
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   // SKEIN_BENCH_PROFILE=<dir> writes the measured server's CPU profile there (node --cpu-prof), and
   // phases.json: each phase's start and end on the monotonic clock the profile's timestamps use (µs).
   const PROFILE = process.env['SKEIN_BENCH_PROFILE'];
-  const ENV = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: root, CODEX_HOME: home, TERM: 'xterm' };
+  const ENV = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: root, CODEX_HOME: home, TERM: 'xterm', ...(process.env['UV_THREADPOOL_SIZE'] === undefined ? {} : { UV_THREADPOOL_SIZE: process.env['UV_THREADPOOL_SIZE'] }) };
   const NODE_FLAGS = PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`];
   const phases: { name: string; startUs: number; endUs: number }[] = [];
   interface Overheads {
@@ -265,7 +265,8 @@ async function main(): Promise<void> {
     await model.script(PACED_WAVES * CONCURRENT_TURNS, MODEL_MS);
     await diagnostics(first);
     // This process's own lateness: when it is high, the clients, not the server, held the turns up.
-    const benchLoop = monitorEventLoopDelay({ resolution: 10 });
+    const benchLoop = monitorEventLoopDelay({ resolution: LATENESS_RESOLUTION_MS });
+    const benchCpuBefore = process.cpuUsage();
     benchLoop.enable();
     await model.lateness(); // opens the model's window
     const pacedCpuBefore = cpuMs(server.child);
@@ -283,6 +284,7 @@ async function main(): Promise<void> {
     const pacedOverheads = overheads(pacedSpans, await model.answerTimes());
     const pacedCpu = ((cpuMs(server.child) ?? NaN) - (pacedCpuBefore ?? NaN)) / PACED_WAVES;
     benchLoop.disable();
+    const benchCpu = process.cpuUsage(benchCpuBefore);
     const modelLateness = await model.lateness();
     const afterPaced = await diagnostics(first);
 
@@ -307,7 +309,7 @@ async function main(): Promise<void> {
     const parts = (o: Overheads) => `before the model p50 ${ms(percentile(o.toModel, 50))} / p99 ${ms(percentile(o.toModel, 99))}, after it p50 ${ms(percentile(o.fromModel, 50))} / p99 ${ms(percentile(o.fromModel, 99))}`;
     console.log(`  where: lone ${parts(loneOverheads)}; paced ${parts(pacedOverheads)}`);
     console.log(`  against the nominal ${MODEL_MS} ms (the model's late timers counted as overhead): lone p50 ${ms(loneNominalMedian)}, paced p99 ${ms(nominalP99)} (${(nominalP99 / loneNominalMedian).toFixed(1)}×)`);
-    console.log(`  server CPU a wave ${cpu(pacedCpu)}; event loop p99 ${afterPaced.loopP99}, max ${afterPaced.loopMax}; the bench's own event loop p99 ${ms(benchLoop.percentile(99) / 1e6)}, max ${ms(benchLoop.max / 1e6)}; the model's timers late by p99 ${ms(modelLateness.p99Ms)}, max ${ms(modelLateness.maxMs)}`);
+    console.log(`  server CPU a wave ${cpu(pacedCpu)}; event loop p99 ${afterPaced.loopP99}, max ${afterPaced.loopMax}; the bench's own event loop p99 ${ms(Math.max(0, benchLoop.percentile(99) / 1e6 - LATENESS_RESOLUTION_MS))}, max ${ms(Math.max(0, benchLoop.max / 1e6 - LATENESS_RESOLUTION_MS))} and CPU (clients and model) ${ms((benchCpu.user + benchCpu.system) / 1000 / PACED_WAVES)} a wave; the model's timers late by p99 ${ms(modelLateness.p99Ms)}, max ${ms(modelLateness.maxMs)}`);
     console.log(`thread/list (limit 50) ${ms(list.ms)}; thread/loaded/list (${loaded.threads}) ${ms(loadedList.ms)}`);
     console.log(`goal: RSS < 1 GiB: ${afterPaced.rss < 1024 ** 3 ? 'met' : 'not met'}`);
     if (PROFILE !== undefined) await writeFile(path.join(PROFILE, 'phases.json'), `${JSON.stringify({ serverPid: server.child.pid, phases }, null, 2)}\n`);

@@ -32,6 +32,9 @@ export interface AnswerTime {
   readonly answeredAt: number;
 }
 
+/** The lateness histograms' tick (ms); Node records each whole interval, so this is taken off. */
+export const LATENESS_RESOLUTION_MS = 10;
+
 /** The model worker as the bench drives it. */
 export interface ScaleModel {
   /** Provider `base_url`. */
@@ -49,7 +52,7 @@ export async function serveScaleModel(): Promise<void> {
   const port = parentPort;
   if (port === null) throw new Error('serveScaleModel runs in a worker thread');
   const model = await startMockResponsesServer();
-  const lateness = monitorEventLoopDelay({ resolution: 10 });
+  const lateness = monitorEventLoopDelay({ resolution: LATENESS_RESOLUTION_MS });
   lateness.enable();
   let reported = 0;
   const answerTimes = (): AnswerTime[] => {
@@ -74,7 +77,8 @@ export async function serveScaleModel(): Promise<void> {
         port.postMessage({ type: 'scripted' } satisfies ModelReply);
         return;
       case 'lateness':
-        port.postMessage({ type: 'lateness', p99Ms: lateness.percentile(99) / 1e6, maxMs: lateness.max / 1e6 } satisfies ModelReply);
+        // The histogram records whole intervals between its 10 ms ticks: the lateness is past the 10 ms.
+        port.postMessage({ type: 'lateness', p99Ms: Math.max(0, lateness.percentile(99) / 1e6 - LATENESS_RESOLUTION_MS), maxMs: Math.max(0, lateness.max / 1e6 - LATENESS_RESOLUTION_MS) } satisfies ModelReply);
         lateness.reset();
         return;
       case 'answerTimes':

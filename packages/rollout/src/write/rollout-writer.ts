@@ -13,6 +13,7 @@ import { readRolloutHead, readRolloutTail } from '../read/tail-reader.js';
 import { RolloutError } from '../rollout-error.js';
 import { liveRolloutPath, requireRolloutFileName } from '../rollout-path.js';
 import type { ContextFragmentOptions } from '../user-turn.js';
+import { appendBytes } from './append-bytes.js';
 import { RolloutLineEncoder } from './line-encoder.js';
 import { completeTail, repairTornTail } from './torn-tail.js';
 import { acquireWriterLock, currentProcessLockOwner, type LockOwner, type WriterLock } from './writer-lock.js';
@@ -101,6 +102,8 @@ export class RolloutWriter {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private failure: unknown;
+  /** Whether bytes were written since the last fsync (a new file's first line makes it so). */
+  private unsynced = false;
   private readonly encoder: RolloutLineEncoder;
   private readonly durability: Durability;
 
@@ -291,13 +294,14 @@ export class RolloutWriter {
       const buffer = Buffer.from(this.queue.join(''), 'utf8');
       this.queue = [];
       this.queuedBytes = 0;
-      let offset = 0;
-      while (offset < buffer.length) {
-        const { bytesWritten } = await this.handle.write(buffer, offset, buffer.length - offset, null);
-        offset += bytesWritten;
-      }
+      this.unsynced = true;
+      await appendBytes(this.handle, buffer);
     }
-    if (sync) await this.handle.datasync();
+    // A flush right after a boundary's own sync (the turn's end) has nothing left to make durable.
+    if (sync && this.unsynced) {
+      this.unsynced = false;
+      await this.handle.datasync();
+    }
   }
 
   private async notifyBoundary(): Promise<void> {
