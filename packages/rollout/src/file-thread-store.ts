@@ -1,7 +1,7 @@
 // FileThreadStore: the ThreadStore of one home directory — its rollout files and the SQLite index
 // over them — behind one object: create, resume, load, fork, list, find, archive, unarchive, delete. The index is kept
 // current as threads are written and repairs itself from the files when it is stale or missing.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, type Clock } from './clock.js';
@@ -314,7 +314,9 @@ export class FileThreadStore implements ThreadStore {
 
   private async indexWriter(writer: RolloutWriter): Promise<void> {
     if (!this.index.isOpen) return;
-    const info = await stat(writer.path);
+    // At every turn's end: the file was just written, so a local stat answers in microseconds, where
+    // the thread pool may be busy with other threads' fsyncs.
+    const info = statSync(writer.path);
     const archived = path.dirname(writer.path) === path.join(this.home, ARCHIVED_SESSIONS_DIR);
     const summary = summaryFromMeta(writer.meta, { path: writer.path, archived, updatedAt: info.mtime }, writer.firstUserMessage, writer.lastModel);
     this.index.upsert(summary, { size: info.size, mtimeMs: info.mtimeMs });

@@ -57,7 +57,9 @@ async function main(): Promise<void> {
   // phases.json: each phase's start and end on the monotonic clock the profile's timestamps use (µs).
   const PROFILE = process.env['SKEIN_BENCH_PROFILE'];
   const ENV = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: root, CODEX_HOME: home, TERM: 'xterm', ...(process.env['UV_THREADPOOL_SIZE'] === undefined ? {} : { UV_THREADPOOL_SIZE: process.env['UV_THREADPOOL_SIZE'] }) };
-  const NODE_FLAGS = PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`];
+  // SKEIN_BENCH_SERVER_FLAGS: more node flags for the measured server (V8 heap settings, say), space-separated;
+  // SKEIN_BENCH_SERVER_STDOUT=1 shows its stdout (what --trace-gc prints).
+  const NODE_FLAGS = [...(PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`]), ...(process.env['SKEIN_BENCH_SERVER_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '')];
   const phases: { name: string; startUs: number; endUs: number }[] = [];
   interface Overheads {
     /** Wall time less the model's own time, and its two parts: turn/start → the model has the request, the model's answer ended → turn/completed read. */
@@ -71,7 +73,7 @@ async function main(): Promise<void> {
 
   /** The built binary listening on a loopback WebSocket behind a capability token. */
   async function listeningServer(): Promise<{ readonly url: string; readonly child: ChildProcess }> {
-    const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', path.join(root, 'token')], { cwd: workspace, env: ENV, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', path.join(root, 'token')], { cwd: workspace, env: ENV, stdio: ['ignore', process.env['SKEIN_BENCH_SERVER_STDOUT'] === undefined ? 'ignore' : 'inherit', 'pipe'] });
     let stderr = '';
     const url = await new Promise<string>((resolve, reject) => {
       child.stderr?.setEncoding('utf8');
