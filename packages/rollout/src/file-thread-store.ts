@@ -312,7 +312,7 @@ export class FileThreadStore implements ThreadStore {
     };
   }
 
-  private async indexWriter(writer: RolloutWriter): Promise<void> {
+  private indexWriter(writer: RolloutWriter): void {
     if (!this.index.isOpen) return;
     // At every turn's end: the file was just written, so a local stat answers in microseconds, where
     // the thread pool may be busy with other threads' fsyncs.
