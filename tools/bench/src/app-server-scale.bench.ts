@@ -26,6 +26,8 @@ const CLIENTS = 50;
 const CONCURRENT_TURNS = 100;
 const LONE_TURNS = 30;
 const LONE_PACED_TURNS = 20;
+/** The fresh threads the lone paced turns take turns on (4 each, as many as a loaded thread runs in all). */
+const LONE_PACED_THREADS = 5;
 /** Paced waves, one after another: 300 samples make a p99 that is not just the one slowest turn. */
 const PACED_WAVES = 3;
 /** How long the paced model takes over one answer, and over how long the paced turns start. */
@@ -222,12 +224,17 @@ async function main(): Promise<void> {
     });
     const loneCpu = ((cpuMs(server.child) ?? NaN) - (loneCpuBefore ?? NaN)) / LONE_TURNS;
     const loneMedian = percentile(loneTurns, 50);
+    // Paced turns alone, one at a time, on threads as young as the loaded ones (one turn before, as
+    // the burst gives them, then a few): a longer history would make each lone turn dearer than theirs.
+    const lonePaced = await Promise.all(Array.from({ length: LONE_PACED_THREADS }, () => startThread(first)));
+    await model.script(LONE_PACED_THREADS, 0);
+    for (const [n, threadId] of lonePaced.entries()) await timedTurn(first, threadId, `lone paced warm-up ${n}`);
     await model.script(LONE_PACED_TURNS, MODEL_MS);
     await model.answerTimes(); // forgets the turns before
     const loneSpans = new Map<string, TurnSpan>();
     const lonePacedCpuBefore = cpuMs(server.child);
     await phase('lone paced', async () => {
-      for (let n = 0; n < LONE_PACED_TURNS; n++) loneSpans.set(`lone paced ${n}`, await turnSpan(first, lone, `lone paced ${n}`));
+      for (let n = 0; n < LONE_PACED_TURNS; n++) loneSpans.set(`lone paced ${n}`, await turnSpan(first, lonePaced[n % LONE_PACED_THREADS]!, `lone paced ${n}`));
     });
     const lonePacedCpu = ((cpuMs(server.child) ?? NaN) - (lonePacedCpuBefore ?? NaN)) / LONE_PACED_TURNS;
     const loneOverheads = overheads(loneSpans, await model.answerTimes());
@@ -306,7 +313,7 @@ async function main(): Promise<void> {
     console.log(`lone thread, model answers at once (${LONE_TURNS} turns): p50 ${ms(loneMedian)}, p99 ${ms(percentile(loneTurns, 99))}; server CPU ${Number.isNaN(loneCpu) ? 'n/a' : ms(loneCpu)} a turn`);
     console.log(`burst, ${burst.value.length} turns at once: p50 ${ms(burstP50)}, p99 ${ms(burstP99)}; p99 / lone median = ${goal(burstP99 / loneMedian)}`);
     console.log(`  all done in ${ms(burst.ms)}: ${ms(burst.ms / CONCURRENT_TURNS)} of server time a turn (wall / ${CONCURRENT_TURNS}); server CPU ${cpu(burstCpu)}; event loop p99 ${afterBurst.loopP99}, max ${afterBurst.loopMax}`);
-    console.log(`lone thread, model takes ${MODEL_MS} ms (${LONE_PACED_TURNS} turns): overhead (turn − the model's time for it) p50 ${ms(loneOverheadMedian)}, p99 ${ms(percentile(loneOverheads.actual, 99))}; server CPU ${Number.isNaN(lonePacedCpu) ? 'n/a' : ms(lonePacedCpu)} a turn`);
+    console.log(`lone turns, model takes ${MODEL_MS} ms (${LONE_PACED_TURNS} turns one at a time over ${LONE_PACED_THREADS} young threads): overhead (turn − the model's time for it) p50 ${ms(loneOverheadMedian)}, p99 ${ms(percentile(loneOverheads.actual, 99))}; server CPU ${Number.isNaN(lonePacedCpu) ? 'n/a' : ms(lonePacedCpu)} a turn`);
     console.log(`paced, ${PACED_WAVES} waves of ${CONCURRENT_TURNS} turns each started over ${SPREAD_MS} ms, model takes ${MODEL_MS} ms: overhead p50 ${ms(overheadP50)}, p99 ${ms(overheadP99)}; p99 / lone overhead median = ${goal(overheadP99 / loneOverheadMedian)}`);
     const parts = (o: Overheads) => `before the model p50 ${ms(percentile(o.toModel, 50))} / p99 ${ms(percentile(o.toModel, 99))}, after it p50 ${ms(percentile(o.fromModel, 50))} / p99 ${ms(percentile(o.fromModel, 99))}`;
     console.log(`  where: lone ${parts(loneOverheads)}; paced ${parts(pacedOverheads)}`);
