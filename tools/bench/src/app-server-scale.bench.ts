@@ -164,6 +164,21 @@ async function main(): Promise<void> {
     return result;
   }
 
+  /**
+   * The model's answer times for these turns. The worker notes an answer's end just after its last
+   * byte, so a turn's turn/completed can be read here first: ask again until every turn has one.
+   */
+  async function answerTimesOf(labels: Iterable<string>): Promise<AnswerTime[]> {
+    const wanted = new Set(labels);
+    const times: AnswerTime[] = [];
+    for (let attempt = 0; attempt < 100; attempt++) {
+      times.push(...(await model.answerTimes()));
+      if ([...wanted].every((label) => times.some((time) => time.label === label))) return times;
+      await sleep(10);
+    }
+    return times; // overheads() names what is missing
+  }
+
   async function timed<T>(work: () => Promise<T>): Promise<{ readonly value: T; readonly ms: number }> {
     const started = performance.now();
     const value = await work();
@@ -237,7 +252,7 @@ async function main(): Promise<void> {
       for (let n = 0; n < LONE_PACED_TURNS; n++) loneSpans.set(`lone paced ${n}`, await turnSpan(first, lonePaced[n % LONE_PACED_THREADS]!, `lone paced ${n}`));
     });
     const lonePacedCpu = ((cpuMs(server.child) ?? NaN) - (lonePacedCpuBefore ?? NaN)) / LONE_PACED_TURNS;
-    const loneOverheads = overheads(loneSpans, await model.answerTimes());
+    const loneOverheads = overheads(loneSpans, await answerTimesOf(loneSpans.keys()));
     const loneOverheadMedian = percentile(loneOverheads.actual, 50);
     const loneNominalMedian = percentile(loneOverheads.nominal, 50);
 
@@ -290,7 +305,7 @@ async function main(): Promise<void> {
         }));
       }
     });
-    const pacedOverheads = overheads(pacedSpans, await model.answerTimes());
+    const pacedOverheads = overheads(pacedSpans, await answerTimesOf(pacedSpans.keys()));
     const pacedCpu = ((cpuMs(server.child) ?? NaN) - (pacedCpuBefore ?? NaN)) / PACED_WAVES;
     benchLoop.disable();
     const benchCpu = process.cpuUsage(benchCpuBefore);

@@ -7,7 +7,10 @@ import type Database from 'better-sqlite3';
 const MAX_STATEMENTS_PER_CONNECTION = 256;
 const compiled = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
-/** `db.prepare(sql)`, compiled once per connection. A statement's mode (pluck, raw) is set per use. */
+/**
+ * `db.prepare(sql)`, compiled once per connection. A reading statement comes back in its default
+ * mode (a caller's `.pluck()` is not left for the next one).
+ */
 export function prepared(db: Database.Database, sql: string): Database.Statement {
   let statements = compiled.get(db);
   if (statements === undefined) {
@@ -19,6 +22,8 @@ export function prepared(db: Database.Database, sql: string): Database.Statement
     if (statements.size >= MAX_STATEMENTS_PER_CONNECTION) statements.clear();
     statement = db.prepare(sql);
     statements.set(sql, statement);
+  } else if (statement.reader) {
+    statement.pluck(false).raw(false);
   }
   return statement;
 }

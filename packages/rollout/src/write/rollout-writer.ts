@@ -102,8 +102,11 @@ export class RolloutWriter {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private failure: unknown;
-  /** Whether bytes were written since the last fsync (a new file's first line makes it so). */
-  private unsynced = false;
+  /**
+   * Whether bytes may be in the file that no fsync covered yet. A resumed file may hold lines its
+   * last writer never synced (a crash mid-turn, `durability: 'none'`), so a writer starts unsynced.
+   */
+  private unsynced = true;
   private readonly encoder: RolloutLineEncoder;
   private readonly durability: Durability;
 
