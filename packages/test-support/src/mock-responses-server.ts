@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { CapturedRequest } from './captured-request.js';
+import { conversationKey } from './internal/conversation-key.js';
 import { readBoundedBody } from './internal/read-bounded-body.js';
 import { lowerCasedHeaders, sendError, writeChunk } from './internal/http-replies.js';
 import { renderSse } from './internal/render-sse.js';
@@ -367,15 +368,6 @@ class MockResponsesServerImpl implements MockResponsesServer {
     if (rendered.cut?.reset === true) response.destroy();
     else response.end();
   }
-}
-
-/**
- * Requests of one conversation (thread) form a chain for the "emitted calls are answered next"
- * rule, so interleaved sub-agent requests do not count as the parent's next request. Codex sends the
- * thread id as the `thread-id` header and as `prompt_cache_key`.
- */
-function conversationKey(request: CapturedRequest, body: ResponsesRequestBody): string {
-  return request.header('thread-id') ?? (typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : '');
 }
 
 /** An opt-out must say why, or it reads like a silenced failure. */
