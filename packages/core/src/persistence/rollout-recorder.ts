@@ -162,7 +162,6 @@ export class RolloutThreadRecorder implements ThreadRecorder {
 
   /** Waits until every recorded line is where a killed process keeps it (see `ThreadRecorder.written`). */
   async written(): Promise<void> {
-    await this.#chain;
     await this.#writer.written();
   }
 
@@ -173,17 +172,16 @@ export class RolloutThreadRecorder implements ThreadRecorder {
     if (this.#failure !== undefined) throw this.#failure;
   }
 
+  // Lines go to the writer at once (a writer queues them in the order of its calls), so `written`
+  // need not wait behind an earlier append's fsync.
   #append(lines: RolloutItem[]): void {
-    this.#chain = this.#chain.then(async () => {
-      try {
-        await this.#writer.append(...lines);
-      } catch (error) {
-        // Later lines still go to the writer, which knows whether it can take them: a file writer
-        // that failed refuses every later line (no gap in the record), a database writer keeps the
-        // failed batch and writes it with the next one. The first failure is `flush`'s to report.
-        this.#failure ??= error instanceof Error ? error : new Error(String(error));
-      }
+    const appended = this.#writer.append(...lines).catch((error: unknown) => {
+      // Later lines still go to the writer, which knows whether it can take them: a file writer
+      // that failed refuses every later line (no gap in the record), a database writer keeps the
+      // failed batch and writes it with the next one. The first failure is `flush`'s to report.
+      this.#failure ??= error instanceof Error ? error : new Error(String(error));
     });
+    this.#chain = Promise.all([this.#chain, appended]).then(() => undefined);
   }
 }
 

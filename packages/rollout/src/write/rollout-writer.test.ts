@@ -1,8 +1,9 @@
-import { appendFile, readFile, stat, truncate } from 'node:fs/promises';
+import { appendFile, open, readFile, stat, truncate } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assistantMessage, functionCall, item, steppingClock, taskComplete, temporaryHome, userMessage, userTurn, threadId } from '../../test/support/builders.js';
 import { readRolloutFile } from '../read/rollout-reader.js';
 import { loadThread } from '../reconstruct/load-thread.js';
+import type { OpenFile } from '../open-file.js';
 import { RolloutError } from '../rollout-error.js';
 import { RolloutWriter, type RolloutWriterOptions } from './rollout-writer.js';
 import type { LockOwner } from './writer-lock.js';
@@ -158,6 +159,46 @@ describe('RolloutWriter', () => {
     await writer.close();
     expect(seen).toEqual([undefined, 'title text', 'title text']);
     expect(errors).toHaveLength(1);
+  });
+
+  it("answers written() once a turn's end is written and told to onBoundary, without waiting for its fsync", async () => {
+    // The file's fsyncs wait for a gate this test opens; everything else is the real file.
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    let gated = false;
+    let syncs = 0;
+    const openFile: OpenFile = async (filePath, flags) => {
+      const handle = await open(filePath, flags);
+      return new Proxy(handle, {
+        get(target, property) {
+          const value: unknown = Reflect.get(target, property, target);
+          if (typeof value !== 'function') return value;
+          const method = value as (...args: unknown[]) => unknown;
+          if (property !== 'datasync') return method.bind(target);
+          return async () => {
+            syncs += 1;
+            if (gated) await gate;
+            return method.apply(target);
+          };
+        },
+      });
+    };
+    const boundaries: number[] = [];
+    const writer = await create({ openFile, onBoundary: (w) => void boundaries.push(w.nextOrdinal) });
+    gated = true;
+    let appended = false;
+    const ending = writer.append(...userTurn('t1', 'hello'), taskComplete('t1')).then(() => (appended = true));
+    await writer.written();
+    expect((await lines(writer.path)).at(-1)?.['payload']).toMatchObject({ type: 'task_complete', turn_id: 't1' });
+    expect(boundaries.at(-1)).toBe(writer.nextOrdinal);
+    expect(syncs).toBe(2); // the header's, and the turn's end, still held
+    expect(appended).toBe(false); // the append that ends a turn resolves only once it is durable
+    openGate();
+    await ending;
+    expect(appended).toBe(true);
+    await writer.flush(); // nothing was written since the turn's sync: no second fsync
+    expect(syncs).toBe(2);
+    await writer.close();
   });
 
   it('refuses a file name that is not a rollout and a file without a header', async () => {

@@ -63,7 +63,7 @@ export interface RolloutWriterOptions extends ContextFragmentOptions {
   readonly persistence?: EventPersistenceMode;
   readonly durability?: Durability;
   readonly lockOwner?: LockOwner;
-  /** Called after each durable turn boundary (for the thread index); its failure is passed to `onBoundaryError`, never to `append`. */
+  /** Called once each turn boundary is written, before its fsync (for the thread index); its failure is passed to `onBoundaryError`, never to `append`. */
   readonly onBoundary?: (writer: RolloutWriter) => Promise<void> | void;
   readonly onBoundaryError?: (error: unknown) => void;
   /** Overrides `MAX_QUEUED_BYTES`. */
@@ -100,6 +100,8 @@ export class RolloutWriter {
   private queue: string[] = [];
   private queuedBytes = 0;
   private chain: Promise<void> = Promise.resolve();
+  /** Settles once every append so far is written and its boundary told (fsyncs not awaited). */
+  private kept: Promise<void> = Promise.resolve();
   private closed = false;
   private failure: unknown;
   /**
@@ -250,19 +252,30 @@ export class RolloutWriter {
       this.queuedBytes += text.length;
     }
     const sync = this.durability === 'always' || (boundary && this.durability === 'turn');
-    await this.enqueueWrite(sync);
-    if (boundary) await this.notifyBoundary();
+    const written = this.enqueue(() => this.writeQueued());
+    const kept = boundary ? written.then(() => this.notifyBoundary()) : written;
+    this.kept = Promise.all([this.kept, kept.catch(() => undefined)]).then(() => undefined);
+    await kept;
+    // The fsync comes after the boundary is told: `written()` (what a client's turn/completed waits
+    // for) does not wait on the disk, while this append still resolves only once it is durable.
+    if (sync) await this.enqueue(() => this.syncWritten());
   }
 
   /** Writes everything appended so far and fsyncs it (whatever `durability` says). */
   async flush(): Promise<void> {
     this.assertOpen();
-    await this.enqueueWrite(true);
+    await this.enqueue(async () => {
+      await this.writeQueued();
+      await this.syncWritten();
+    });
   }
 
-  /** Resolves once every append so far reached the OS (an append resolves only then, so this waits for those in flight). */
+  /**
+   * Resolves once every append so far reached the OS and its turn boundary was told to `onBoundary`:
+   * lines a killed process keeps. It does not wait for the fsyncs that make them survive a power loss.
+   */
   async written(): Promise<void> {
-    await this.chain;
+    await this.kept;
   }
 
   /** Flushes (fsync unless `durability` is `none`), closes the file and releases the writer lock. Idempotent. */
@@ -270,7 +283,10 @@ export class RolloutWriter {
     if (this.closed) return;
     this.closed = true;
     try {
-      await this.enqueueWrite(this.durability !== 'none');
+      await this.enqueue(async () => {
+        await this.writeQueued();
+        if (this.durability !== 'none') await this.syncWritten();
+      });
     } finally {
       await this.handle.close().catch(() => undefined);
       await this.lock.release();
@@ -282,29 +298,31 @@ export class RolloutWriter {
     if (this.closed) throw new RolloutError('WriterClosed', `the writer of ${this.path} is closed`, this.path);
   }
 
-  private enqueueWrite(sync: boolean): Promise<void> {
-    const next = this.chain.then(() => this.writeQueued(sync));
+  private enqueue(step: () => Promise<void>): Promise<void> {
+    const next = this.chain.then(step);
     this.chain = next.catch((error: unknown) => {
       this.failure ??= error;
     });
     return next;
   }
 
-  // Writes whatever is queued (lines of later appends too, coalesced into one write), then fsyncs.
-  private async writeQueued(sync: boolean): Promise<void> {
+  // Writes whatever is queued (lines of later appends too, coalesced into one write).
+  private async writeQueued(): Promise<void> {
     if (this.failure !== undefined) throw new RolloutError('WriterClosed', `the writer of ${this.path} failed earlier`, this.path, undefined, { cause: this.failure });
-    if (this.queue.length > 0) {
-      const buffer = Buffer.from(this.queue.join(''), 'utf8');
-      this.queue = [];
-      this.queuedBytes = 0;
-      this.unsynced = true;
-      await appendBytes(this.handle, buffer);
-    }
-    // A flush right after a boundary's own sync (the turn's end) has nothing left to make durable.
-    if (sync && this.unsynced) {
-      this.unsynced = false;
-      await this.handle.datasync();
-    }
+    if (this.queue.length === 0) return;
+    const buffer = Buffer.from(this.queue.join(''), 'utf8');
+    this.queue = [];
+    this.queuedBytes = 0;
+    this.unsynced = true;
+    await appendBytes(this.handle, buffer);
+  }
+
+  // A sync right after another (a flush after the turn's boundary sync) has nothing left to make durable.
+  private async syncWritten(): Promise<void> {
+    if (this.failure !== undefined) throw new RolloutError('WriterClosed', `the writer of ${this.path} failed earlier`, this.path, undefined, { cause: this.failure });
+    if (!this.unsynced) return;
+    this.unsynced = false;
+    await this.handle.datasync();
   }
 
   private async notifyBoundary(): Promise<void> {
