@@ -115,3 +115,28 @@ describe('ThreadIndex', () => {
     index.close();
   });
 });
+
+describe('ThreadIndex checkpoints', () => {
+  it('leaves its write-ahead log to the checkpoint worker, which copies all of it into the database', async () => {
+    const index = ThreadIndex.open(home.home);
+    try {
+      // About 1,500 pages of log in one transaction: past the mark where SQLite would checkpoint
+      // inside the commit (and the next write would start the log over) if the index had not turned that off.
+      index.transaction(() => {
+        for (let n = 1; n <= 1_500; n += 1) index.upsert(summary(n, { title: `${n} ${'x'.repeat(3_000)}` }), file);
+      });
+      index.upsert(summary(1_501), file);
+      const result = await index.checkpoint();
+      expect(result.logFrames).toBeGreaterThan(1_000);
+      expect(result.checkpointedFrames).toBe(result.logFrames);
+      expect(index.count()).toBe(1_501);
+    } finally {
+      index.close();
+    }
+    await expect(index.checkpoint()).rejects.toThrow(/closed/);
+    // Everything is in the database file: a new connection reads it after the log is gone.
+    const reopened = ThreadIndex.open(home.home);
+    expect(reopened.count()).toBe(1_501);
+    reopened.close();
+  });
+});

@@ -13,6 +13,7 @@ import { ThreadMetadata } from './thread-metadata.js';
 import { ThreadSections } from './thread-sections.js';
 import { pageQuery, type ThreadListQuery } from './thread-page-query.js';
 import type { FileThreadSummary, ThreadSummary } from './thread-summary.js';
+import { WalCheckpoints, type CheckpointResult } from './wal-checkpoints.js';
 
 // better-sqlite3 is required when a host first opens an index, not when it loads this package: an
 // app-server answers its first requests before any thread is read (issue #18).
@@ -119,13 +120,18 @@ export class ThreadIndex {
   #attachments: ThreadAttachments | undefined;
   #messages: ThreadMessages | undefined;
 
+  /** Checkpoints the write-ahead log off the event loop. */
+  readonly #checkpoints: WalCheckpoints;
+
   private constructor(
     private readonly db: Database.Database,
     /** The database file. */
     readonly path: string,
     /** True when this open created the index (or replaced an unusable one), so it must be filled from the files. */
     readonly fresh: boolean,
-  ) {}
+  ) {
+    this.#checkpoints = new WalCheckpoints(db, path, requireModule.resolve('better-sqlite3'), BUSY_TIMEOUT_MS);
+  }
 
   /**
    * Opens (creating if needed) `<home>/skein_thread_index.sqlite`. An index that is not a database,
@@ -140,6 +146,7 @@ export class ThreadIndex {
       if (!isUnusableDatabase(error)) throw error;
       for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
       const index = ThreadIndex.openFile(file);
+      index.#checkpoints.stop();
       return new ThreadIndex(index.db, file, true);
     }
   }
@@ -306,8 +313,14 @@ export class ThreadIndex {
     return this.db.open;
   }
 
+  /** Copies the write-ahead log into the database now, from the checkpoint worker (done on its own as the log grows). */
+  checkpoint(): Promise<CheckpointResult> {
+    return this.#checkpoints.checkpoint();
+  }
+
   /** Closes the database. */
   close(): void {
+    this.#checkpoints.stop();
     if (this.db.open) this.db.close();
   }
 }
