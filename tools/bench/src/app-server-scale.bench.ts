@@ -144,6 +144,19 @@ async function main(): Promise<void> {
       return undefined;
     }
   }
+  /**
+   * How long the server's main thread (the event loop) was ready to run but waited for a CPU, in ms:
+   * the second field of Linux's schedstat. On a machine whose cores the clients and the model share,
+   * this is the part of a turn's overhead the server's own work did not cause.
+   */
+  function runQueueWaitMs(child: ChildProcess): number | undefined {
+    try {
+      return Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+    } catch {
+      return undefined;
+    }
+  }
+
 
   /**
    * Each turn's overhead: its wall time less the model's own time for its request (the model
@@ -248,10 +261,12 @@ async function main(): Promise<void> {
     await model.answerTimes(); // forgets the turns before
     const loneSpans = new Map<string, TurnSpan>();
     const lonePacedCpuBefore = cpuMs(server.child);
+    const lonePacedWaitBefore = runQueueWaitMs(server.child);
     await phase('lone paced', async () => {
       for (let n = 0; n < LONE_PACED_TURNS; n++) loneSpans.set(`lone paced ${n}`, await turnSpan(first, lonePaced[n % LONE_PACED_THREADS]!, `lone paced ${n}`));
     });
     const lonePacedCpu = ((cpuMs(server.child) ?? NaN) - (lonePacedCpuBefore ?? NaN)) / LONE_PACED_TURNS;
+    const lonePacedWait = ((runQueueWaitMs(server.child) ?? NaN) - (lonePacedWaitBefore ?? NaN)) / LONE_PACED_TURNS;
     const loneOverheads = overheads(loneSpans, await answerTimesOf(loneSpans.keys()));
     const loneOverheadMedian = percentile(loneOverheads.actual, 50);
     const loneNominalMedian = percentile(loneOverheads.nominal, 50);
@@ -294,6 +309,7 @@ async function main(): Promise<void> {
     benchLoop.enable();
     await model.lateness(); // opens the model's window
     const pacedCpuBefore = cpuMs(server.child);
+    const pacedWaitBefore = runQueueWaitMs(server.child);
     await model.answerTimes(); // forgets the burst
     const pacedSpans = new Map<string, TurnSpan>();
     await phase('paced', async () => {
@@ -307,6 +323,7 @@ async function main(): Promise<void> {
     });
     const pacedOverheads = overheads(pacedSpans, await answerTimesOf(pacedSpans.keys()));
     const pacedCpu = ((cpuMs(server.child) ?? NaN) - (pacedCpuBefore ?? NaN)) / PACED_WAVES;
+    const pacedWait = ((runQueueWaitMs(server.child) ?? NaN) - (pacedWaitBefore ?? NaN)) / (PACED_WAVES * CONCURRENT_TURNS);
     benchLoop.disable();
     const benchCpu = process.cpuUsage(benchCpuBefore);
     const modelLateness = await model.lateness();
@@ -332,6 +349,7 @@ async function main(): Promise<void> {
     console.log(`paced, ${PACED_WAVES} waves of ${CONCURRENT_TURNS} turns each started over ${SPREAD_MS} ms, model takes ${MODEL_MS} ms: overhead p50 ${ms(overheadP50)}, p99 ${ms(overheadP99)}; p99 / lone overhead median = ${goal(overheadP99 / loneOverheadMedian)}`);
     const parts = (o: Overheads) => `before the model p50 ${ms(percentile(o.toModel, 50))} / p99 ${ms(percentile(o.toModel, 99))}, after it p50 ${ms(percentile(o.fromModel, 50))} / p99 ${ms(percentile(o.fromModel, 99))}`;
     console.log(`  where: lone ${parts(loneOverheads)}; paced ${parts(pacedOverheads)}`);
+    if (!Number.isNaN(pacedWait)) console.log(`  the server's event loop, ready but waiting for a CPU (Linux schedstat): lone ${ms(lonePacedWait)} a turn, paced ${ms(pacedWait)} a turn`);
     console.log(`  against the nominal ${MODEL_MS} ms (the model's late timers counted as overhead): lone p50 ${ms(loneNominalMedian)}, paced p99 ${ms(nominalP99)} (${(nominalP99 / loneNominalMedian).toFixed(1)}×)`);
     console.log(`  server CPU a wave ${cpu(pacedCpu)}; event loop p99 ${afterPaced.loopP99}, max ${afterPaced.loopMax}; the bench's own event loop p99 ${ms(Math.max(0, benchLoop.percentile(99) / 1e6 - LATENESS_RESOLUTION_MS))}, max ${ms(Math.max(0, benchLoop.max / 1e6 - LATENESS_RESOLUTION_MS))} and CPU (clients and model) ${ms((benchCpu.user + benchCpu.system) / 1000 / PACED_WAVES)} a wave; the model's timers late by p99 ${ms(modelLateness.p99Ms)}, max ${ms(modelLateness.maxMs)}`);
     console.log(`thread/list (limit 50) ${ms(list.ms)}; thread/loaded/list (${loaded.threads}) ${ms(loadedList.ms)}`);
