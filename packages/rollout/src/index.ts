@@ -150,6 +150,7 @@ export {
   ThreadIndex,
 } from './thread-index/thread-index.js';
 export type { IndexedFileState, ThreadListQuery, ThreadPage, ThreadSearchHit, ThreadSearchPage, ThreadSearchQuery } from './thread-index/thread-index.js';
+export type { CheckpointResult } from './thread-index/wal-checkpoints.js';
 export { FILE_SCAN_CONCURRENCY, findThreadFile, listThreadFiles } from './thread-index/thread-files.js';
 export type { ThreadFile } from './thread-index/thread-files.js';
 

@@ -53,8 +53,10 @@ it("is written once a turn's end reaches the file, while its fsync is still runn
 
   let flushed = false;
   const flushing = recorder.flush().then(() => (flushed = true));
-  await new Promise((resolve) => setImmediate(resolve));
+  // The held fsync is the only thing left: a flush that did not wait for it would be done by now.
+  await new Promise((resolve) => setTimeout(resolve, 50));
   expect(flushed).toBe(false);
+  expect(syncs.waiting()).toBe(1);
   syncs.release();
   await flushing;
   await recorder.close();

@@ -134,7 +134,7 @@ describe('ThreadIndex checkpoints', () => {
       index.close();
     }
     await expect(index.checkpoint()).rejects.toThrow(/closed/);
-    // Everything is in the database file: a new connection reads it after the log is gone.
+    // Closed and opened again, the index has every row.
     const reopened = ThreadIndex.open(home.home);
     expect(reopened.count()).toBe(1_501);
     reopened.close();

@@ -2,8 +2,8 @@
 // 1,000 pages, and fsyncs the database file there: about 10 ms on the event loop every few seconds
 // when a hundred turns a second end. The index turns that off for its connection and checkpoints
 // from a worker thread with a connection of its own instead: a PASSIVE checkpoint waits for no
-// writer and blocks none, and its fsyncs happen off the event loop. The worker starts only once the
-// log has grown, so a short-lived process never starts it.
+// writer and blocks none, and its fsyncs happen off the event loop. The worker starts the first time
+// the log passes the mark. A worker that cannot start or dies hands checkpoints back to SQLite.
 import type Database from 'better-sqlite3';
 import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -38,37 +38,50 @@ parentPort.on('message', (message) => {
 
 type WorkerAnswer = CheckpointResult | { readonly error: string };
 
+/** A started worker and the requests it has yet to answer, oldest first. */
+interface CheckpointWorker {
+  readonly worker: Worker;
+  readonly waiting: ((answer: WorkerAnswer) => void)[];
+}
+
 /** Checkpoints one index database's log from a worker thread. */
 export class WalCheckpoints {
   readonly #walFile: string;
   readonly #thresholdBytes: number;
   readonly #timer: NodeJS.Timeout;
-  #worker: Worker | undefined;
-  #waiting: ((answer: WorkerAnswer) => void)[] = [];
+  #current: CheckpointWorker | undefined;
+  /** Set once a worker failed: SQLite checkpoints inside commits again, as by default. */
+  #handedBack = false;
   #running = false;
   #stopped = false;
-  /** The log's mtime when a checkpoint was last asked for. */
+  /** The log's mtime at the last checkpoint that went through. */
   #checkedMtimeMs = 0;
 
   constructor(
-    db: Database.Database,
+    private readonly db: Database.Database,
     private readonly file: string,
     private readonly sqlitePath: string,
     private readonly busyTimeoutMs: number,
   ) {
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    this.#thresholdBytes = CHECKPOINT_PAGES * pageSize;
     db.pragma('wal_autocheckpoint = 0');
+    // Once checkpointed, the log is cut back to a quarter of the mark when a writer starts it over
+    // (it keeps its size otherwise), so its size tells how much was written since.
+    db.pragma(`journal_size_limit = ${this.#thresholdBytes / 4}`);
     this.#walFile = `${file}-wal`;
-    this.#thresholdBytes = CHECKPOINT_PAGES * (db.pragma('page_size', { simple: true }) as number);
     this.#timer = setInterval(() => this.#checkSize(), WAL_CHECK_INTERVAL_MS).unref();
   }
 
-  /** Checkpoints now, in the worker (started if need be). */
+  /** Checkpoints now: in the worker (started if need be), or here once a worker has failed. */
   checkpoint(): Promise<CheckpointResult> {
     if (this.#stopped) return Promise.reject(new Error(`the index ${this.file} is closed`));
-    const worker = (this.#worker ??= this.#startWorker());
+    if (this.#handedBack) return Promise.resolve(this.#checkpointHere());
+    const current = (this.#current ??= this.#startWorker());
     return new Promise<WorkerAnswer>((resolve) => {
-      this.#waiting.push(resolve);
-      worker.postMessage('checkpoint');
+      current.waiting.push(resolve);
+      current.worker.ref(); // an awaited checkpoint keeps the process up until it is answered
+      current.worker.postMessage('checkpoint');
     }).then((answer) => {
       if ('error' in answer) throw new Error(`checkpoint of ${this.file} failed: ${answer.error}`);
       return answer;
@@ -80,35 +93,53 @@ export class WalCheckpoints {
     if (this.#stopped) return;
     this.#stopped = true;
     clearInterval(this.#timer);
-    this.#worker?.postMessage('close');
-    for (const resolve of this.#waiting.splice(0)) resolve({ error: 'the index was closed' });
+    const current = this.#current;
+    this.#current = undefined;
+    if (current === undefined) return;
+    current.worker.postMessage('close');
+    current.worker.unref();
+    for (const resolve of current.waiting.splice(0)) resolve({ error: 'the index was closed' });
   }
 
   #checkSize(): void {
-    if (this.#running || this.#stopped) return;
-    // The log keeps its size after a checkpoint (writers start over at its beginning): once it has
-    // grown past the mark, it is checkpointed each interval in which it was written to.
-    const wal = statSync(this.#walFile, { throwIfNoEntry: false });
+    if (this.#running || this.#stopped || this.#handedBack) return;
+    let wal;
+    try {
+      wal = statSync(this.#walFile, { throwIfNoEntry: false });
+    } catch {
+      return; // the log cannot be looked at now; the next interval looks again
+    }
     if (wal === undefined || wal.size < this.#thresholdBytes || wal.mtimeMs === this.#checkedMtimeMs) return;
-    this.#checkedMtimeMs = wal.mtimeMs;
     this.#running = true;
     this.checkpoint()
-      .catch(() => undefined) // the next interval tries again; a lost checkpoint costs log size, not data
+      .then(() => (this.#checkedMtimeMs = wal.mtimeMs))
+      .catch(() => undefined) // the next interval asks again; a missed checkpoint costs log size, not data
       .finally(() => (this.#running = false));
   }
 
-  #startWorker(): Worker {
+  #checkpointHere(): CheckpointResult {
+    const [row] = this.db.pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[];
+    return { logFrames: row?.log ?? 0, checkpointedFrames: row?.checkpointed ?? 0 };
+  }
+
+  #startWorker(): CheckpointWorker {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, sqlitePath: this.sqlitePath, busyTimeoutMs: this.busyTimeoutMs } });
+    const current: CheckpointWorker = { worker, waiting: [] };
     worker.unref();
-    worker.on('message', (answer: WorkerAnswer) => this.#waiting.shift()?.(answer));
-    worker.on('error', (error) => {
-      for (const resolve of this.#waiting.splice(0)) resolve({ error: error.message });
-      this.#worker = undefined;
+    worker.on('message', (answer: WorkerAnswer) => {
+      current.waiting.shift()?.(answer);
+      if (current.waiting.length === 0) worker.unref();
     });
-    worker.on('exit', () => {
-      for (const resolve of this.#waiting.splice(0)) resolve({ error: 'the checkpoint worker ended' });
-      this.#worker = undefined;
-    });
-    return worker;
+    // A worker that cannot load better-sqlite3 or dies: later checkpoints are SQLite's own again.
+    const failed = (reason: string) => {
+      for (const resolve of current.waiting.splice(0)) resolve({ error: reason });
+      if (this.#current !== current) return;
+      this.#current = undefined;
+      this.#handedBack = true;
+      if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
+    };
+    worker.on('error', (error) => failed(error.message));
+    worker.on('exit', () => failed('the checkpoint worker ended'));
+    return current;
   }
 }

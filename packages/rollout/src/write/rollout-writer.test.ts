@@ -40,16 +40,17 @@ describe('RolloutWriter', () => {
     expect(written.slice(1).map((line) => (line['payload'] as { content: { text: string }[] }).content[0]?.text)).toEqual(Array.from({ length: 50 }, (_, index) => `m${index}`));
   });
 
-  it('refuses to queue without bound when appends are not awaited', async () => {
+  it('refuses to queue without bound when appends are not awaited, and then refuses every later line (no gap)', async () => {
     const writer = await create({ maxQueuedBytes: 2000 });
     const big = item(userMessage('x'.repeat(1500)));
     const first = writer.append(big);
     const second = writer.append(big);
     await expect(writer.append(big)).rejects.toMatchObject({ code: 'QueueFull' });
     await Promise.all([first, second]);
-    await writer.append(big);
+    await expect(writer.append(big)).rejects.toMatchObject({ code: 'WriterClosed', cause: { code: 'QueueFull' } });
+    await writer.flush();
     await writer.close();
-    expect(await lines(writer.path)).toHaveLength(4);
+    expect(await lines(writer.path)).toHaveLength(3); // the header and the two lines accepted
   });
 
   it('leaves out what the persistence policy does not keep', async () => {

@@ -29,8 +29,9 @@ export type Durability = 'turn' | 'always' | 'none';
 
 /**
  * The most bytes of lines queued but not yet written. Each `append` waits for its own lines to be
- * written, so only callers that do not await their appends can reach it; then `append` refuses
- * (`QueueFull`) rather than grow without bound.
+ * written, so only callers that do not await their appends can reach it (a thread's recorder does
+ * not). Then `append` refuses (`QueueFull`) rather than grow without bound, and so does every later
+ * `append`: the lines already accepted are still written, and the file ends there, with no gap.
  */
 export const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 
@@ -63,7 +64,7 @@ export interface RolloutWriterOptions extends ContextFragmentOptions {
   readonly persistence?: EventPersistenceMode;
   readonly durability?: Durability;
   readonly lockOwner?: LockOwner;
-  /** Called once each turn boundary is written, before its fsync (for the thread index); its failure is passed to `onBoundaryError`, never to `append`. */
+  /** Called once each turn boundary is written, before its fsync (for the thread index; the file may already hold lines appended after the boundary); its failure is passed to `onBoundaryError`, never to `append`. */
   readonly onBoundary?: (writer: RolloutWriter) => Promise<void> | void;
   readonly onBoundaryError?: (error: unknown) => void;
   /** Overrides `MAX_QUEUED_BYTES`. */
@@ -104,6 +105,8 @@ export class RolloutWriter {
   private kept: Promise<void> = Promise.resolve();
   private closed = false;
   private failure: unknown;
+  /** Why appends are refused from now on, though what was accepted is still written (`QueueFull`). */
+  private refusal: RolloutError | undefined;
   /**
    * Whether bytes may be in the file that no fsync covered yet. A resumed file may hold lines its
    * last writer never synced (a crash mid-turn, `durability: 'none'`), so a writer starts unsynced.
@@ -241,9 +244,11 @@ export class RolloutWriter {
    */
   async append(...items: RolloutItem[]): Promise<void> {
     this.assertOpen();
+    if (this.refusal !== undefined) throw new RolloutError('WriterClosed', `the writer of ${this.path} refused lines earlier and accepts no more`, this.path, undefined, { cause: this.refusal });
     // No await before the lines are queued: ordinals and file order follow the order of the calls.
     if (this.queuedBytes > (this.options.maxQueuedBytes ?? MAX_QUEUED_BYTES)) {
-      throw new RolloutError('QueueFull', `${this.queuedBytes} bytes are waiting to be written to ${this.path}; await appends before adding more`, this.path);
+      this.refusal = new RolloutError('QueueFull', `${this.queuedBytes} bytes are waiting to be written to ${this.path}; await appends before adding more`, this.path);
+      throw this.refusal;
     }
     const { lines, boundary } = this.encoder.encode(items);
     for (const line of lines) {
