@@ -42,7 +42,8 @@ export class ExtensionHost {
   #turnStores = new Map<string, ExtensionData>();
   #turnId: string | undefined;
   #environments: () => readonly ToolEnvironment[] = () => [];
-  readonly #snapshots = new Map<string, unknown>();
+  /** Each section's last recorded snapshot, with its JSON once compared (a snapshot is compared every turn). */
+  readonly #snapshots = new Map<string, { readonly snapshot: unknown; json?: string }>();
   readonly #warned = new Set<string>();
 
   /** `sessionStores` is shared by the threads of one session (a thread and its sub-agents). */
@@ -77,7 +78,7 @@ export class ExtensionHost {
 
   /** The last recorded snapshots, e.g. restored from a rollout on resume. */
   restoreWorldState(records: readonly WorldStateRecord[]): void {
-    for (const record of records) this.#snapshots.set(record.sectionId, record.snapshot);
+    for (const record of records) this.#snapshots.set(record.sectionId, { snapshot: record.snapshot });
   }
 
   async threadFragments(threadId: string, cwd: string): Promise<ContextFragment[]> {
@@ -133,10 +134,11 @@ export class ExtensionHost {
     for (const { extensionId, contributor } of this.#registry.worldState) {
       try {
         const current = await contributor.snapshot({ ...this.#scopes(extensionId), ...this.#thread(extensionId, threadId, cwd), turnId });
-        const previous = this.#snapshots.get(contributor.sectionId) as JsonValue | undefined;
-        if (previous !== undefined && JSON.stringify(previous) === JSON.stringify(current)) continue;
-        const text = contributor.renderChange(previous, current);
-        this.#snapshots.set(contributor.sectionId, current);
+        const previous = this.#snapshots.get(contributor.sectionId);
+        const json = JSON.stringify(current);
+        if (previous !== undefined && (previous.json ??= JSON.stringify(previous.snapshot)) === json) continue;
+        const text = contributor.renderChange(previous?.snapshot as JsonValue | undefined, current);
+        this.#snapshots.set(contributor.sectionId, { snapshot: current, json });
         records.push({ sectionId: contributor.sectionId, snapshot: current });
         if (text !== undefined && text !== '') changes.push({ sectionId: contributor.sectionId, text });
       } catch (error) {
