@@ -6,6 +6,7 @@ import { appendFile, mkdir, open, readFile, stat, truncate } from 'node:fs/promi
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileThreadStore, currentProcessLockOwner, isWriterLockHeld, liveRolloutPath, loadThread, resumeRollout, type OpenFile } from '../src/index.js';
+import { interceptedHandle } from './support/intercepted-handle.js';
 import { asLines, assistantMessage, sessionMeta, steppingClock, temporaryHome, tokenCount, tokens, userTurn, uuidV7, worldState, writeJsonl } from './support/builders.js';
 
 /** Counts opens and bytes read per path; any other way of reading a handle is recorded too. */
@@ -16,22 +17,16 @@ function watchedFileSystem() {
   const OTHER_READS = new Set<PropertyKey>(['readFile', 'readv', 'readLines', 'createReadStream', 'readableWebStream']);
   const openFile: OpenFile = async (filePath, flags) => {
     opens.push(filePath);
-    const handle = await open(filePath, flags);
-    return new Proxy(handle, {
-      get(target, property) {
-        const value: unknown = Reflect.get(target, property, target);
-        if (typeof value !== 'function') return value;
-        const method = value as (...args: unknown[]) => unknown;
-        if (property === 'read') {
-          return async (...args: unknown[]) => {
-            const result = (await method.apply(target, args)) as { bytesRead: number };
-            bytesRead.set(filePath, (bytesRead.get(filePath) ?? 0) + result.bytesRead);
-            return result;
-          };
-        }
-        if (OTHER_READS.has(property)) otherReads.push(`${String(property)} ${filePath}`);
-        return method.bind(target);
-      },
+    return interceptedHandle(await open(filePath, flags), (property, method) => {
+      if (property === 'read') {
+        return async (...args: unknown[]) => {
+          const result = (await method(...args)) as { bytesRead: number };
+          bytesRead.set(filePath, (bytesRead.get(filePath) ?? 0) + result.bytesRead);
+          return result;
+        };
+      }
+      if (OTHER_READS.has(property)) otherReads.push(`${String(property)} ${filePath}`);
+      return undefined;
     });
   };
   return {

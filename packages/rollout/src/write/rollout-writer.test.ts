@@ -1,6 +1,7 @@
 import { appendFile, open, readFile, stat, truncate } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assistantMessage, functionCall, item, steppingClock, taskComplete, temporaryHome, userMessage, userTurn, threadId } from '../../test/support/builders.js';
+import { interceptedHandle } from '../../test/support/intercepted-handle.js';
 import { readRolloutFile } from '../read/rollout-reader.js';
 import { loadThread } from '../reconstruct/load-thread.js';
 import type { OpenFile } from '../open-file.js';
@@ -168,22 +169,16 @@ describe('RolloutWriter', () => {
     const gate = new Promise<void>((resolve) => (openGate = resolve));
     let gated = false;
     let syncs = 0;
-    const openFile: OpenFile = async (filePath, flags) => {
-      const handle = await open(filePath, flags);
-      return new Proxy(handle, {
-        get(target, property) {
-          const value: unknown = Reflect.get(target, property, target);
-          if (typeof value !== 'function') return value;
-          const method = value as (...args: unknown[]) => unknown;
-          if (property !== 'datasync') return method.bind(target);
-          return async () => {
-            syncs += 1;
-            if (gated) await gate;
-            return method.apply(target);
-          };
-        },
-      });
-    };
+    const openFile: OpenFile = async (filePath, flags) =>
+      interceptedHandle(await open(filePath, flags), (property, method) =>
+        property === 'datasync'
+          ? async () => {
+              syncs += 1;
+              if (gated) await gate;
+              return method();
+            }
+          : undefined,
+      );
     const boundaries: number[] = [];
     const writer = await create({ openFile, onBoundary: (w) => void boundaries.push(w.nextOrdinal) });
     gated = true;
