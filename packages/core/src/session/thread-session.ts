@@ -79,6 +79,8 @@ export class ThreadSession {
   readonly #emit: (event: CoreEvent) => void;
   /** The delegation mode the client chose (a thread of an agent tree tells its model; sticky across turns and resume). */
   #multiAgentMode: MultiAgentMode = 'explicitRequestOnly';
+  /** The last request metadata built, and for which place and window. */
+  #lastRequestMetadata: { readonly place: Omit<RequestPlace, 'window'>; readonly window: ContextWindow; readonly metadata: TurnRequestMetadata } | undefined;
 
   constructor(options: ThreadSessionOptions) {
     this.threadId = options.threadId;
@@ -207,11 +209,19 @@ export class ThreadSession {
     })));
   }
 
-  /** The headers and client metadata of one request, in the thread's current window. */
+  /**
+   * The headers and client metadata of one request, in the thread's current window. A turn asks for
+   * them two or three times with the same place; the last answer is kept while place and window are.
+   */
   #requestMetadata(place: Omit<RequestPlace, 'window'>): TurnRequestMetadata {
+    const window = this.#compaction.window;
+    const last = this.#lastRequestMetadata;
+    if (last !== undefined && last.window === window && samePlace(last.place, place)) return last.metadata;
     const { installationId, historyInitialization, threadSource, clientTurnTrigger, originator, userAgent, agent } = this.#options;
     const sender = { installationId, sessionId: this.sessionId, threadId: this.threadId, historyInitialization, threadSource, clientTurnTrigger, originator, userAgent, agent };
-    return requestMetadata(sender, { ...place, window: this.#compaction.window });
+    const metadata = requestMetadata(sender, { ...place, window });
+    this.#lastRequestMetadata = { place, window, metadata };
+    return metadata;
   }
 
   /**
@@ -345,4 +355,17 @@ export class ThreadSession {
       await this.#announcements.settled();
     }
   }
+}
+
+/** Whether two requests' places are the same (a turn passes the same objects for each of its requests). */
+function samePlace(a: Omit<RequestPlace, 'window'>, b: Omit<RequestPlace, 'window'>): boolean {
+  return (
+    a.turnId === b.turnId &&
+    a.config === b.config &&
+    a.model === b.model &&
+    a.compaction === b.compaction &&
+    a.turnStartedAtMs === b.turnStartedAtMs &&
+    a.extraClientMetadata === b.extraClientMetadata &&
+    a.turnTrigger === b.turnTrigger
+  );
 }
