@@ -75,7 +75,7 @@ async function main(): Promise<void> {
 
   /** The built binary listening on a loopback WebSocket behind a capability token. */
   async function listeningServer(): Promise<{ readonly url: string; readonly child: ChildProcess }> {
-    const child = process.env.SRV_CPUS ? spawn('taskset', ['-c', process.env.SRV_CPUS, process.execPath, ...NODE_FLAGS, SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', path.join(root, 'token')], { cwd: workspace, env: ENV, stdio: ['ignore', 'ignore', 'pipe'] }) : spawn(process.execPath, [...NODE_FLAGS, SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', path.join(root, 'token')], { cwd: workspace, env: ENV, stdio: ['ignore', process.env['SKEIN_BENCH_SERVER_STDOUT'] === undefined ? 'ignore' : 'inherit', 'pipe'] });
+    const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', path.join(root, 'token')], { cwd: workspace, env: ENV, stdio: ['ignore', process.env['SKEIN_BENCH_SERVER_STDOUT'] === undefined ? 'ignore' : 'inherit', 'pipe'] });
     let stderr = '';
     const url = await new Promise<string>((resolve, reject) => {
       child.stderr?.setEncoding('utf8');
@@ -113,9 +113,7 @@ async function main(): Promise<void> {
     const { turn } = (await client.request('turn/start', { threadId, input: text(label) })) as { turn: { id: string } };
     const done = (await client.waitFor('turn/completed', (params) => (params as { turn: { id: string } }).turn.id === turn.id, 120_000)) as { turn: { status: string } };
     if (done.turn.status !== 'completed') throw new Error(`turn ${label} ended ${done.turn.status}`);
-    const completedAt = epochNow();
-    const stamp = (method: string) => (client as unknown as { notifications: { method: string; params: { turn: { id: string } }; emittedAtMs?: number }[] }).notifications.find((n) => n.method === method && n.params.turn.id === turn.id)?.emittedAtMs;
-    return { sentAt, completedAt, startedStamp: stamp('turn/started'), completedStamp: stamp('turn/completed') } as TurnSpan;
+    return { sentAt, completedAt: epochNow() };
   }
 
   /** turn/start → turn/completed on `threadId`, in ms. */
@@ -324,7 +322,6 @@ async function main(): Promise<void> {
       }
     });
     const pacedOverheads = overheads(pacedSpans, await answerTimesOf(pacedSpans.keys()));
-    if (process.env.DUMP) { const { writeFileSync } = await import('node:fs'); writeFileSync(process.env.DUMP, JSON.stringify({ spans: [...pacedSpans], o: pacedOverheads })); }
     const pacedCpu = ((cpuMs(server.child) ?? NaN) - (pacedCpuBefore ?? NaN)) / PACED_WAVES;
     const pacedWait = ((runQueueWaitMs(server.child) ?? NaN) - (pacedWaitBefore ?? NaN)) / (PACED_WAVES * CONCURRENT_TURNS);
     benchLoop.disable();
