@@ -141,17 +141,17 @@ export class ThreadIndex {
     mkdirSync(home, { recursive: true });
     const file = path.join(home, THREAD_INDEX_FILE);
     try {
-      return ThreadIndex.openFile(file);
+      const { db, fresh } = ThreadIndex.openFile(file);
+      return new ThreadIndex(db, file, fresh);
     } catch (error) {
       if (!isUnusableDatabase(error)) throw error;
       for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
-      const index = ThreadIndex.openFile(file);
-      index.#checkpoints.stop();
-      return new ThreadIndex(index.db, file, true);
+      return new ThreadIndex(ThreadIndex.openFile(file).db, file, true);
     }
   }
 
-  private static openFile(file: string): ThreadIndex {
+  /** Opens the database with the index's schema; `fresh` when the table had to be made. */
+  private static openFile(file: string): { readonly db: Database.Database; readonly fresh: boolean } {
     const db = new (sqlite())(file, { timeout: BUSY_TIMEOUT_MS });
     try {
       db.pragma('journal_mode = WAL');
@@ -171,7 +171,7 @@ export class ThreadIndex {
         .immediate();
       // Touch the table so a damaged file fails here, not on the first list.
       db.prepare('SELECT count(*) FROM threads').get();
-      return new ThreadIndex(db, file, fresh);
+      return { db, fresh };
     } catch (error) {
       db.close();
       throw error;
