@@ -47,8 +47,11 @@ describe('Codex 0.171.0 terminal UI against skein app-server', () => {
     await tui.pressUntil(KEYS.down, '› 2. Review uncommitted changes');
     tui.type(KEYS.enter);
 
-    const shown = await tui.waitFor('<< Code review finished >>');
+    // The finish banner (exitedReviewMode) is drawn before the review itself (the agentMessage
+    // that follows it), so wait for the review's last line too.
+    const shown = await tui.waitUntil((screen) => screen.includes('<< Code review finished >>') && screen.includes('The loop stops one short.'), 'the finished review');
     expect(shown).toContain('>> Code review started: current changes <<');
+    expect(shown.indexOf('<< Code review finished >>')).toBeLessThan(shown.indexOf('One bug.'));
     expect(shown).toContain('One bug.');
     // A short path: a long one would wrap on the 120-column screen.
     expect(shown).toContain('[P1] Off by one — /repo/count.js:1-1');
