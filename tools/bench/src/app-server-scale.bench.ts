@@ -7,12 +7,13 @@
 //   time minus the model's.
 // Both are compared with a lone thread's turns of the same kind (goal: p99 ≤ 2× the lone median).
 // Prints RSS and KiB per thread, the event loop's p99/max delay (the server's `server/diagnostics`),
-// the server's CPU time (Linux /proc), and how long `thread/list` and `thread/loaded/list` take.
+// the server's CPU time (Linux /proc), how busy the machine's CPUs were (/proc/stat), and how long
+// `thread/list` and `thread/loaded/list` take.
 // The mock model runs in a worker thread (scale-model-worker.ts), so the clients' work here does not slow it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -157,6 +158,18 @@ async function main(): Promise<void> {
     }
   }
 
+  /** The machine's CPU time so far (Linux /proc/stat, clock ticks): busy, stolen by the hypervisor, and in all; undefined off Linux. */
+  function machineTicks(): { readonly busy: number; readonly steal: number; readonly total: number } | undefined {
+    try {
+      // cpu  user(0) nice(1) system(2) idle(3) iowait(4) irq(5) softirq(6) steal(7) …
+      const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+      const tick = (field: number) => ticks[field] ?? 0;
+      const busy = tick(0) + tick(1) + tick(2) + tick(5) + tick(6);
+      return { busy, steal: tick(7), total: busy + tick(7) + tick(3) + tick(4) };
+    } catch {
+      return undefined;
+    }
+  }
 
   /**
    * Each turn's overhead: its wall time less the model's own time for its request (the model
@@ -310,6 +323,7 @@ async function main(): Promise<void> {
     await model.lateness(); // opens the model's window
     const pacedCpuBefore = cpuMs(server.child);
     const pacedWaitBefore = runQueueWaitMs(server.child);
+    const machineBefore = machineTicks();
     await model.answerTimes(); // forgets the burst
     const pacedSpans = new Map<string, TurnSpan>();
     await phase('paced', async () => {
@@ -324,6 +338,7 @@ async function main(): Promise<void> {
     const pacedOverheads = overheads(pacedSpans, await answerTimesOf(pacedSpans.keys()));
     const pacedCpu = ((cpuMs(server.child) ?? NaN) - (pacedCpuBefore ?? NaN)) / PACED_WAVES;
     const pacedWait = ((runQueueWaitMs(server.child) ?? NaN) - (pacedWaitBefore ?? NaN)) / (PACED_WAVES * CONCURRENT_TURNS);
+    const machineAfter = machineTicks();
     benchLoop.disable();
     const benchCpu = process.cpuUsage(benchCpuBefore);
     const modelLateness = await model.lateness();
@@ -349,6 +364,10 @@ async function main(): Promise<void> {
     console.log(`paced, ${PACED_WAVES} waves of ${CONCURRENT_TURNS} turns each started over ${SPREAD_MS} ms, model takes ${MODEL_MS} ms: overhead p50 ${ms(overheadP50)}, p99 ${ms(overheadP99)}; p99 / lone overhead median = ${goal(overheadP99 / loneOverheadMedian)}`);
     const parts = (o: Overheads) => `before the model p50 ${ms(percentile(o.toModel, 50))} / p99 ${ms(percentile(o.toModel, 99))}, after it p50 ${ms(percentile(o.fromModel, 50))} / p99 ${ms(percentile(o.fromModel, 99))}`;
     console.log(`  where: lone ${parts(loneOverheads)}; paced ${parts(pacedOverheads)}`);
+    if (machineBefore !== undefined && machineAfter !== undefined) {
+      const share = (part: number) => `${((100 * part) / (machineAfter.total - machineBefore.total)).toFixed(0)}%`;
+      console.log(`  the machine's ${availableParallelism()} CPUs (Linux /proc/stat) during the paced turns: busy ${share(machineAfter.busy - machineBefore.busy)}, stolen by the hypervisor ${share(machineAfter.steal - machineBefore.steal)}`);
+    }
     if (!Number.isNaN(pacedWait)) console.log(`  the server's event loop, ready but waiting for a CPU (Linux schedstat): lone ${ms(lonePacedWait)} a turn, paced ${ms(pacedWait)} a turn`);
     console.log(`  against the nominal ${MODEL_MS} ms (the model's late timers counted as overhead): lone p50 ${ms(loneNominalMedian)}, paced p99 ${ms(nominalP99)} (${(nominalP99 / loneNominalMedian).toFixed(1)}×)`);
     console.log(`  server CPU a wave ${cpu(pacedCpu)}; event loop p99 ${afterPaced.loopP99}, max ${afterPaced.loopMax}; the bench's own event loop p99 ${ms(Math.max(0, benchLoop.percentile(99) / 1e6 - LATENESS_RESOLUTION_MS))}, max ${ms(Math.max(0, benchLoop.max / 1e6 - LATENESS_RESOLUTION_MS))} and CPU (clients and model) ${ms((benchCpu.user + benchCpu.system) / 1000 / PACED_WAVES)} a wave; the model's timers late by p99 ${ms(modelLateness.p99Ms)}, max ${ms(modelLateness.maxMs)}`);
