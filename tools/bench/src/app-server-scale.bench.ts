@@ -20,6 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
 import { AppServerTestClient, mockProviderConfigToml } from '@skein/test-support';
+import { pinBenchOffServerCpus } from './cpu-pinning.js';
 import { LATENESS_RESOLUTION_MS, serveScaleModel, startScaleModel, type AnswerTime } from './scale-model-worker.js';
 
 const THREADS = Number(process.env['SKEIN_BENCH_THREADS'] ?? 1000);
@@ -40,6 +41,10 @@ if (isMainThread) await main();
 else await serveScaleModel();
 
 async function main(): Promise<void> {
+  // SKEIN_BENCH_SERVER_CPUS=<list> (Linux, taskset): the measured server runs on those CPUs and this
+  // process (clients and model) on the others, as if the load came from another machine.
+  const SERVER_CPUS = process.env['SKEIN_BENCH_SERVER_CPUS'];
+  if (SERVER_CPUS !== undefined) console.log(`server on CPUs ${SERVER_CPUS}; clients and model on ${pinBenchOffServerCpus(SERVER_CPUS)}`);
   const SERVER_BIN = path.join(path.dirname(fileURLToPath(import.meta.resolve('@skein/app-server'))), 'bin.js');
   const text = (value: string) => [{ type: 'text', text: value, text_elements: [] }];
   const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
@@ -76,7 +81,9 @@ async function main(): Promise<void> {
 
   /** The built binary listening on a loopback WebSocket behind a capability token. */
   async function listeningServer(): Promise<{ readonly url: string; readonly child: ChildProcess }> {
-    const child = spawn(process.execPath, [...NODE_FLAGS, SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', path.join(root, 'token')], { cwd: workspace, env: ENV, stdio: ['ignore', process.env['SKEIN_BENCH_SERVER_STDOUT'] === undefined ? 'ignore' : 'inherit', 'pipe'] });
+    const argv = [process.execPath, ...NODE_FLAGS, SERVER_BIN, '--listen', 'ws://127.0.0.1:0', '--ws-auth', 'capability-token', '--ws-token-file', path.join(root, 'token')];
+    const [command, ...args] = SERVER_CPUS === undefined ? argv : ['taskset', '--cpu-list', SERVER_CPUS, ...argv];
+    const child = spawn(command!, args, { cwd: workspace, env: ENV, stdio: ['ignore', process.env['SKEIN_BENCH_SERVER_STDOUT'] === undefined ? 'ignore' : 'inherit', 'pipe'] });
     let stderr = '';
     const url = await new Promise<string>((resolve, reject) => {
       child.stderr?.setEncoding('utf8');
