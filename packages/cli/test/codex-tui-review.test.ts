@@ -51,8 +51,8 @@ describe('Codex 0.171.0 terminal UI against skein app-server', () => {
     // that follows it), so wait for the review's last line too.
     const shown = await tui.waitUntil((screen) => screen.includes('<< Code review finished >>') && screen.includes('The loop stops one short.'), 'the finished review');
     expect(shown).toContain('>> Code review started: current changes <<');
-    expect(shown.indexOf('<< Code review finished >>')).toBeLessThan(shown.indexOf('One bug.'));
     expect(shown).toContain('One bug.');
+    expect(shown.indexOf('<< Code review finished >>')).toBeLessThan(shown.indexOf('One bug.'));
     // A short path: a long one would wrap on the 120-column screen.
     expect(shown).toContain('[P1] Off by one — /repo/count.js:1-1');
     expect(shown).toContain('The loop stops one short.');

@@ -2,10 +2,10 @@
 // the measured server is not given, so the load generator does not compete with the server for a
 // core, as it would not if it ran on another machine. Linux only (util-linux `taskset`).
 import { execFileSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { cpus } from 'node:os';
 
 /** The CPUs a `taskset --cpu-list` value names: `1`, `0,2`, `2-3`. */
-export function parseCpuList(list: string): Set<number> {
+function parseCpuList(list: string): Set<number> {
   const cpus = new Set<number>();
   for (const part of list.split(',')) {
     const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
@@ -21,7 +21,7 @@ export function parseCpuList(list: string): Set<number> {
 /** Moves this process onto the CPUs outside `serverCpus`; answers the list it now runs on. */
 export function pinBenchOffServerCpus(serverCpus: string): string {
   const taken = parseCpuList(serverCpus);
-  const rest = Array.from({ length: availableParallelism() }, (_, cpu) => cpu).filter((cpu) => !taken.has(cpu));
+  const rest = Array.from({ length: cpus().length }, (_, cpu) => cpu).filter((cpu) => !taken.has(cpu));
   if (rest.length === 0) throw new Error(`SKEIN_BENCH_SERVER_CPUS=${serverCpus} leaves no CPU for the bench's clients and model`);
   execFileSync('taskset', ['--all-tasks', '--cpu-list', '--pid', rest.join(','), String(process.pid)], { stdio: 'ignore' });
   return rest.join(',');
