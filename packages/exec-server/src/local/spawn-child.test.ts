@@ -31,4 +31,20 @@ describe('startPtyChild', () => {
     expect(exitCode).toBe(0);
     expect(Buffer.concat(chunks).toString()).toBe('first\r\nlast line\r\n');
   });
+
+  // Closing the terminal's last slave descriptor makes the master read EIO. node-pty then closed the
+  // master at once, and the kernel hung the terminal up: a command still running (or, racing, one
+  // that had closed its output on the way out, as `cat` does) died of SIGHUP with exit code 129.
+  it('keeps the terminal until the command exits, though the command closed its side first', async () => {
+    const exits: [number, NodeJS.Signals | null][] = [];
+    const chunks: Uint8Array[] = [];
+    await new Promise<void>((resolve, reject) => {
+      startPtyChild(
+        { file: '/bin/sh', args: ['-c', 'echo before; exec 0<&- 1>&- 2>&-; sleep 0.3; exit 3'], cwd: '/', env: { PATH: '/usr/bin:/bin' }, tty: true, pipeStdin: true },
+        { output: (_stream, bytes) => chunks.push(bytes), exit: (code, signal) => exits.push([code, signal]), closed: resolve },
+      ).catch(reject);
+    });
+    expect(exits).toEqual([[3, null]]);
+    expect(Buffer.concat(chunks).toString()).toBe('before\r\n');
+  });
 });

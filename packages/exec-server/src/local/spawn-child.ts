@@ -162,42 +162,96 @@ export function startPipeChild(
 }
 
 /**
- * node-pty gives the terminal's last output only 200 ms after the child exits, then destroys the
- * socket and drops what was still unread; on a loaded machine that timer can run before the read
- * (CI lost a command's last line this way). So the socket reads what the master fd still holds
- * before it is destroyed. Relies on node-pty 1.1's `_socket` and `_fd`; without them it does nothing.
+ * node-pty closes the terminal (destroys its socket, which owns the master fd) too early twice over:
+ * - 200 ms after the child exits, dropping what was still unread: on a loaded machine that timer can
+ *   run before the read (CI lost a command's last line this way). So the socket first reads what the
+ *   master still holds.
+ * - as soon as no process holds the terminal's slave side open: the master then reads end-of-file,
+ *   and the socket, a duplex that does not stay half open, destroys itself. The kernel hangs the
+ *   terminal up and sends SIGHUP to the command: one that closed its side and runs on dies of it, and
+ *   so, racing, does one that closes its output on the way out (`cat` does), reported as exit 129
+ *   instead of its own code. So while the child runs, closing waits until it has exited.
+ * Relies on node-pty 1.1's `_socket` and `_fd`; without them it does nothing.
  */
-// 16 reads of 64 KiB: more than a terminal buffers, far less than would stall the executor.
-const MAX_DRAIN_READS = 16;
-
-function drainBeforeDestroy(pty: NodePty.IPty, output: (bytes: Uint8Array) => void): void {
-  const internals = pty as unknown as { _socket?: { destroyed?: unknown; destroy: (...args: unknown[]) => unknown }; _fd?: unknown };
+function guardTerminalClose(pty: NodePty.IPty, output: (bytes: Uint8Array) => void): void {
+  const internals = pty as unknown as { _socket?: TerminalSocket; _fd?: unknown };
   const socket = internals._socket;
   const fd = internals._fd;
   if (socket === undefined || typeof socket.destroy !== 'function' || typeof fd !== 'number') return;
   const destroy = socket.destroy.bind(socket);
+  let waitingForExit = false;
   socket.destroy = (...args: unknown[]) => {
-    const buffer = Buffer.alloc(64 * 1024);
-    try {
-      // Only while the socket is alive does it own the fd; a destroyed one's number may be reused.
-      // Bounded: a background process may keep the terminal busy after the command has exited.
-      for (let reads = 0; reads < MAX_DRAIN_READS && socket.destroyed === false; reads += 1) {
-        let read: number;
-        try {
-          // The fd is non-blocking: EAGAIN when empty, EIO once the terminal is gone and drained.
-          read = readSync(fd, buffer);
-        } catch {
-          break;
-        }
-        if (read <= 0) break;
-        output(new Uint8Array(buffer.subarray(0, read)));
+    drainTerminal(socket, fd, output);
+    if (socket.destroyed === false && childIsRunning(pty.pid)) {
+      if (!waitingForExit) {
+        waitingForExit = true;
+        // Nothing more can be read; stop polling the hung-up fd while the command finishes.
+        socket.pause();
+        socket._handle?.readStop?.();
+        whenExited(pty.pid, () => {
+          if (socket.destroyed === false) destroy(...args);
+        });
       }
-    } finally {
-      destroy(...args);
+      return socket;
     }
+    destroy(...args);
     return socket;
   };
 }
+
+/** The parts of node-pty's socket (a tty.ReadStream over the master) the guard uses. */
+interface TerminalSocket {
+  destroyed?: unknown;
+  destroy: (...args: unknown[]) => unknown;
+  pause: () => unknown;
+  _handle?: { readStop?: () => unknown } | null;
+}
+
+// 16 reads of 64 KiB: more than a terminal buffers, far less than would stall the executor.
+const MAX_DRAIN_READS = 16;
+
+/** Hands on what the master fd still holds, read while the socket (which owns the fd) is alive. */
+function drainTerminal(socket: TerminalSocket, fd: number, output: (bytes: Uint8Array) => void): void {
+  const buffer = Buffer.alloc(64 * 1024);
+  // Only while the socket is alive does it own the fd; a destroyed one's number may be reused.
+  // Bounded: a background process may keep the terminal busy after the command has exited.
+  for (let reads = 0; reads < MAX_DRAIN_READS && socket.destroyed === false; reads += 1) {
+    let read: number;
+    try {
+      // The fd is non-blocking: EAGAIN when empty, EIO once the terminal is gone and drained.
+      read = readSync(fd, buffer);
+    } catch {
+      return;
+    }
+    if (read <= 0) return;
+    output(new Uint8Array(buffer.subarray(0, read)));
+  }
+}
+
+/**
+ * Whether `pid` has not exited yet (Linux /proc: a zombie has exited; a missing entry was reaped).
+ * Elsewhere, or when /proc cannot tell, answers false: the terminal is then closed at once, as before.
+ */
+function childIsRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X' && state !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Calls `then` once `pid` has exited, checking often at first (most commands are on their way out). */
+function whenExited(pid: number, then: () => void, delayMs = 1): void {
+  if (!childIsRunning(pid)) {
+    then();
+    return;
+  }
+  setTimeout(() => whenExited(pid, then, Math.min(delayMs * 2, MAX_EXIT_POLL_MS)), delayMs);
+}
+
+const MAX_EXIT_POLL_MS = 100;
 
 function defaultSpawn(spec: ChildSpec): ChildProcess {
   return spawnPipe(spec.file, [...spec.args], {
@@ -233,12 +287,12 @@ export async function startPtyChild(spec: ChildSpec, events: ChildEvents): Promi
   // With `encoding: null` node-pty emits Buffers although its typings say string.
   const onBytes = pty.onData as unknown as (listener: (data: string | Buffer) => void) => void;
   onBytes((data) => events.output('pty', typeof data === 'string' ? new TextEncoder().encode(data) : new Uint8Array(data)));
-  drainBeforeDestroy(pty, (bytes) => events.output('pty', bytes));
+  guardTerminalClose(pty, (bytes) => events.output('pty', bytes));
   pty.onExit(({ exitCode, signal }) => {
     exited = true;
     const signalled = signal !== undefined && signal !== 0;
     events.exit(signalled ? signalExitCode(signal) : exitCode, signalled ? signalName(signal) : null);
-    // node-pty reports exit once the terminal is closed, and drainBeforeDestroy read what it held.
+    // node-pty reports exit once the terminal is closed, and guardTerminalClose read what it held.
     events.closed();
   });
   return {
