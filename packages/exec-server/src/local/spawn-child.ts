@@ -179,16 +179,17 @@ function guardTerminalClose(pty: NodePty.IPty, output: (bytes: Uint8Array) => vo
   const fd = internals._fd;
   if (socket === undefined || typeof socket.destroy !== 'function' || typeof fd !== 'number') return;
   const destroy = socket.destroy.bind(socket);
+  const started = processStat(pty.pid);
   let waitingForExit = false;
   socket.destroy = (...args: unknown[]) => {
     drainTerminal(socket, fd, output);
-    if (socket.destroyed === false && childIsRunning(pty.pid)) {
+    if (socket.destroyed === false && childIsRunning(pty.pid, started)) {
       if (!waitingForExit) {
         waitingForExit = true;
         // Nothing more can be read; stop polling the hung-up fd while the command finishes.
         socket.pause();
         socket._handle?.readStop?.();
-        whenExited(pty.pid, () => {
+        whenExited(pty.pid, started, () => {
           if (socket.destroyed === false) destroy(...args);
         });
       }
@@ -228,30 +229,43 @@ function drainTerminal(socket: TerminalSocket, fd: number, output: (bytes: Uint8
   }
 }
 
-/**
- * Whether `pid` has not exited yet (Linux /proc: a zombie has exited; a missing entry was reaped).
- * Elsewhere, or when /proc cannot tell, answers false: the terminal is then closed at once, as before.
- */
-function childIsRunning(pid: number): boolean {
+/** A process as Linux's /proc/<pid>/stat shows it: its state letter and its start time (a pid may be reused). */
+interface ProcessStat {
+  readonly state: string;
+  readonly startTime: string;
+}
+
+function processStat(pid: number): ProcessStat | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X' && state !== '';
+    // After `pid (comm) `: state is field 3, start time field 22.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', startTime: fields[19] ?? '' };
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-/** Calls `then` once `pid` has exited, checking often at first (most commands are on their way out). */
-function whenExited(pid: number, then: () => void, delayMs = 1): void {
-  if (!childIsRunning(pid)) {
+/**
+ * Whether the child `started` describes has not exited yet: a zombie has exited, a missing or reused
+ * pid was reaped. Without /proc (not Linux) answers false: the terminal is then closed at once, as before.
+ */
+function childIsRunning(pid: number, started: ProcessStat | undefined): boolean {
+  const now = processStat(pid);
+  return started !== undefined && now !== undefined && now.startTime === started.startTime && now.state !== 'Z' && now.state !== 'X';
+}
+
+/** The longest wait between two looks at a child the terminal is kept open for. */
+const MAX_EXIT_POLL_MS = 100;
+
+/** Calls `then` once the child has exited, checking often at first (most commands are on their way out). */
+function whenExited(pid: number, started: ProcessStat | undefined, then: () => void, delayMs = 1): void {
+  if (!childIsRunning(pid, started)) {
     then();
     return;
   }
-  setTimeout(() => whenExited(pid, then, Math.min(delayMs * 2, MAX_EXIT_POLL_MS)), delayMs);
+  setTimeout(() => whenExited(pid, started, then, Math.min(delayMs * 2, MAX_EXIT_POLL_MS)), delayMs);
 }
-
-const MAX_EXIT_POLL_MS = 100;
 
 function defaultSpawn(spec: ChildSpec): ChildProcess {
   return spawnPipe(spec.file, [...spec.args], {
