@@ -32,9 +32,9 @@ describe('startPtyChild', () => {
     expect(Buffer.concat(chunks).toString()).toBe('first\r\nlast line\r\n');
   });
 
-  // Closing the terminal's last slave descriptor makes the master read EIO. node-pty then closed the
-  // master at once, and the kernel hung the terminal up: a command still running (or, racing, one
-  // that had closed its output on the way out, as `cat` does) died of SIGHUP with exit code 129.
+  // Once the terminal's last slave descriptor is closed the master reads end-of-file, and node-pty's
+  // socket destroyed itself, closing the master: the kernel hung the terminal up, and a command still
+  // running (or, racing, one closing its output on the way out, as `cat` does) died of SIGHUP (129).
   it('keeps the terminal until the command exits, though the command closed its side first', async () => {
     const exits: [number, NodeJS.Signals | null][] = [];
     const chunks: Uint8Array[] = [];
