@@ -30,8 +30,11 @@ const LONE_TURNS = 30;
 const LONE_PACED_TURNS = 20;
 /** The fresh threads the lone paced turns take turns on (4 each, as many as a loaded thread runs in all). */
 const LONE_PACED_THREADS = 5;
-/** Paced waves, one after another: 300 samples make a p99 that is not just the one slowest turn. */
-const PACED_WAVES = 3;
+/**
+ * Paced waves, one after another: 1,000 samples, so the p99 is the 10th slowest turn rather than the
+ * 3rd of 300, which swung 1.3–4.6× from run to run. SKEIN_BENCH_PACED_WAVES sets another count.
+ */
+const PACED_WAVES = Number(process.env['SKEIN_BENCH_PACED_WAVES'] ?? 10);
 /** How long the paced model takes over one answer, and over how long the paced turns start. */
 const MODEL_MS = Number(process.env['SKEIN_BENCH_MODEL_MS'] ?? 1000);
 const SPREAD_MS = 1000;
