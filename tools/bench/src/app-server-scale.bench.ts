@@ -35,6 +35,7 @@ const LONE_PACED_THREADS = 5;
  * 3rd of 300, which swung 1.3–4.6× from run to run. SKEIN_BENCH_PACED_WAVES sets another count.
  */
 const PACED_WAVES = Number(process.env['SKEIN_BENCH_PACED_WAVES'] ?? 10);
+if (!Number.isInteger(PACED_WAVES) || PACED_WAVES < 1) throw new Error(`SKEIN_BENCH_PACED_WAVES must be a whole number of waves, 1 or more (got ${process.env['SKEIN_BENCH_PACED_WAVES']})`);
 /** How long the paced model takes over one answer, and over how long the paced turns start. */
 const MODEL_MS = Number(process.env['SKEIN_BENCH_MODEL_MS'] ?? 1000);
 const SPREAD_MS = 1000;

@@ -9,7 +9,7 @@ export function shellArgv(shell: string, cmd: string, login: boolean): string[] 
 
 // What each way of writing a character allows. Bare: only characters no shell treats specially.
 // Single quotes: anything but `'` itself, `\` (fish reads it as an escape) and `^` (bash's history
-// substitution can see it; allowed only as a word's first character). Double quotes: anything but
+// substitution can see it; allowed only as a run's first character, right after the quote). Double quotes: anything but
 // `$` and `` ` `` (expansions) and `!`, `^` (interactive history). Anything past ASCII is quoted.
 const BARE = 1;
 const SINGLE = 2;
