@@ -36,6 +36,14 @@ export interface MockResponsesServerOptions {
   readonly maxBodyBytes?: number;
   /** Problems this test expects, each with why; `verify()` and `close()` leave them out. */
   readonly tolerate?: readonly ToleratedProblem[];
+  /** Called with each request, refused ones too, once its answer has ended, and how long the server held it. */
+  readonly onAnswered?: (request: CapturedRequest, span: AnswerSpan) => void;
+  /**
+   * `false` for a long load (a benchmark's thousands of turns): answered requests are not kept, so
+   * the server's memory stays flat; `requests` stays empty and `answerSpan` answers `undefined`, and
+   * `onAnswered` is how to see them. Checks and problems work as usual. Default `true`.
+   */
+  readonly keepRequests?: boolean;
 }
 
 /** When the server received a request and finished answering it, on this thread's `performance.now()` clock. */
@@ -109,7 +117,7 @@ export async function startMockResponsesServer(options: MockResponsesServerOptio
       else reject(new MockServerError('ListenFailed', 'the mock server has no TCP address'));
     });
   });
-  const mock = new MockResponsesServerImpl(server, `http://127.0.0.1:${port}/v1`, maxBodyBytes);
+  const mock = new MockResponsesServerImpl(server, `http://127.0.0.1:${port}/v1`, maxBodyBytes, options);
   for (const { kind, reason } of options.tolerate ?? []) mock.tolerate(kind, reason);
   mock.expect(options.responses ?? []);
   return mock;
@@ -126,6 +134,10 @@ class MockResponsesServerImpl implements MockResponsesServer {
   /** Routed responses served ahead of their place in the script (see `routed`). */
   readonly #servedAhead = new Set<number>();
   readonly #requests: CapturedRequest[] = [];
+  /** Requests received, kept or not: the next one's index. */
+  #received = 0;
+  readonly #keepRequests: boolean;
+  readonly #onAnswered: ((request: CapturedRequest, span: AnswerSpan) => void) | undefined;
   /** Answer spans by request index; a request is indexed once its body is read. */
   readonly #spans = new Map<number, AnswerSpan>();
   readonly #problems: MockProblem[] = [];
@@ -135,10 +147,12 @@ class MockResponsesServerImpl implements MockResponsesServer {
   readonly #tolerated = new Map<MockProblemKind, string>();
   #closing: Promise<void> | undefined;
 
-  constructor(server: Server, url: string, maxBodyBytes: number) {
+  constructor(server: Server, url: string, maxBodyBytes: number, options: MockResponsesServerOptions) {
     this.#server = server;
     this.url = url;
     this.#maxBodyBytes = maxBodyBytes;
+    this.#keepRequests = options.keepRequests ?? true;
+    this.#onAnswered = options.onAnswered;
     server.on('request', (request: IncomingMessage, response: ServerResponse) => this.#onRequest(request, response));
   }
 
@@ -195,7 +209,7 @@ class MockResponsesServerImpl implements MockResponsesServer {
     if (problems.length === 0) return;
     const summary =
       `mock Responses server: ${counted(problems.length, 'problem')} ` +
-      `(${counted(this.#requests.length, 'request')} received, ${counted(this.#script.length, 'response')} scripted, ${this.#consumed} served)`;
+      `(${counted(this.#received, 'request')} received, ${counted(this.#script.length, 'response')} scripted, ${this.#consumed} served)`;
     throw new MockServerError('VerificationFailed', [summary, ...problems.map((problem) => `  - ${problem.message}`)].join('\n'), problems);
   }
 
@@ -233,7 +247,7 @@ class MockResponsesServerImpl implements MockResponsesServer {
     const body = await readBoundedBody(incoming, this.#maxBodyBytes);
     const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
     const request = new CapturedRequest({
-      index: this.#requests.length,
+      index: this.#received++,
       method: incoming.method ?? 'GET',
       path: url.pathname,
       query: Object.fromEntries(url.searchParams),
@@ -241,11 +255,13 @@ class MockResponsesServerImpl implements MockResponsesServer {
       rawBody: body.bytes.toString('utf8'),
       bodyBytes: body.size,
     });
-    this.#requests.push(request);
+    if (this.#keepRequests) this.#requests.push(request);
     try {
       await this.#answer(request, body.tooLarge, response);
     } finally {
-      this.#spans.set(request.index, { receivedAtMs, answeredAtMs: performance.now() });
+      const span = { receivedAtMs, answeredAtMs: performance.now() };
+      if (this.#keepRequests) this.#spans.set(request.index, span);
+      this.#onAnswered?.(request, span);
     }
   }
 

@@ -40,6 +40,26 @@ describe('paced responses', () => {
     server.tolerate('unknown-route', 'the second request goes to a path the mock does not serve, to show refusals are timed too');
   });
 
+  it('hand each answered request to onAnswered and, with keepRequests false, keep none of them', async () => {
+    const answered: { index: number; text: string | undefined; held: number }[] = [];
+    server = await startMockResponsesServer({
+      responses: [sse(assistantMessage('hi'), completed())],
+      keepRequests: false,
+      onAnswered: (request, span) => answered.push({ index: request.index, text: request.messageTexts('user').at(-1), held: span.answeredAtMs - span.receivedAtMs }),
+    });
+
+    await post(server.url, responsesBody([userMessage('first')]));
+    await post(server.url, responsesBody([userMessage('second')]), { path: '/elsewhere' });
+
+    expect(answered.map(({ index, text }) => ({ index, text }))).toEqual([{ index: 0, text: 'first' }, { index: 1, text: 'second' }]);
+    expect(answered.every(({ held }) => held >= 0)).toBe(true);
+    expect(server.requests).toEqual([]);
+    expect(server.answerSpan(0)).toBeUndefined();
+    // Checks still run on requests not kept: the refusal is a problem naming the request's index.
+    expect(server.problems).toEqual([expect.objectContaining({ kind: 'unknown-route', requestIndex: 1 })]);
+    server.tolerate('unknown-route', 'the second request goes to a path the mock does not serve');
+  });
+
   it('refuses a duration that is negative or not a number', () => {
     const script = sse(assistantMessage('hi'), completed());
 
