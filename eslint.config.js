@@ -74,6 +74,20 @@ export default defineConfig(
     files: ['packages/exec-server/src/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: '@skein/protocol', message: "Import from '@skein/protocol/executor'." }] }] },
   },
+  {
+    // Tests run with `vitest --no-isolate` (README, "Set up and test"): a package's test files share
+    // one module graph, so a module mock would leak into every file after it. exec-server keeps
+    // isolation for the one mock it needs.
+    files: ['**/*.test.ts', '**/test/**/*.ts'],
+    ignores: ['packages/exec-server/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'vi', property: 'mock', message: 'Tests share modules (--no-isolate): run the real module, or give it an injected seam.' },
+        { object: 'vi', property: 'doMock', message: 'Tests share modules (--no-isolate): run the real module, or give it an injected seam.' },
+      ],
+    },
+  },
   { files: ['**/*.{js,cjs,mjs}'], extends: [tseslint.configs.disableTypeChecked] },
   skein.configs.boundaries,
 );
