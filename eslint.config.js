@@ -83,8 +83,7 @@ export default defineConfig(
     rules: {
       'no-restricted-properties': [
         'error',
-        { object: 'vi', property: 'mock', message: 'Tests share modules (--no-isolate): run the real module, or give it an injected seam.' },
-        { object: 'vi', property: 'doMock', message: 'Tests share modules (--no-isolate): run the real module, or give it an injected seam.' },
+        ...['mock', 'doMock'].map((property) => ({ object: 'vi', property, message: 'Tests share modules (--no-isolate): run the real module, or give it an injected seam.' })),
       ],
     },
   },
