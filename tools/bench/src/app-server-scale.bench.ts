@@ -6,9 +6,9 @@
 //   streams its answer over SKEIN_BENCH_MODEL_MS (default 1,000 ms); a turn's overhead is its wall
 //   time minus the model's.
 // Both are compared with a lone thread's turns of the same kind (goal: p99 ≤ 2× the lone median).
-// Prints RSS and KiB per thread, the event loop's p99/max delay (the server's `server/diagnostics`),
-// the server's CPU time (Linux /proc), how busy the machine's CPUs were (/proc/stat), and how long
-// `thread/list` and `thread/loaded/list` take.
+// Prints RSS and KiB per thread, the server's CPU while idle with every thread loaded, the event
+// loop's p99/max delay (the server's `server/diagnostics`), the server's CPU time (Linux /proc), how
+// busy the machine's CPUs were (/proc/stat), and how long `thread/list` and `thread/loaded/list` take.
 // The mock model runs in a worker thread (scale-model-worker.ts), so the clients' work here does not slow it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -39,6 +39,8 @@ if (!Number.isInteger(PACED_WAVES) || PACED_WAVES < 1) throw new Error(`SKEIN_BE
 /** How long the paced model takes over one answer, and over how long the paced turns start. */
 const MODEL_MS = Number(process.env['SKEIN_BENCH_MODEL_MS'] ?? 1000);
 const SPREAD_MS = 1000;
+/** How long the loaded server is left idle to see what it does on its own. */
+const IDLE_MS = 5000;
 const TOKEN = 'skein-scale-bench-token';
 
 if (isMainThread) await main();
@@ -313,6 +315,10 @@ async function main(): Promise<void> {
       }
     })));
     const loaded = await diagnostics(first);
+    // Idle with every thread loaded: a per-thread timer, watcher or poll would show here as CPU.
+    const idleCpuBefore = cpuMs(server.child);
+    await sleep(IDLE_MS);
+    const idleCpu = ((cpuMs(server.child) ?? NaN) - (idleCpuBefore ?? NaN)) / (IDLE_MS / 1000);
     // Two threads per client, one started and one resumed; the paced turns are their second.
     const loadThreads = clients.flatMap((client, index) => [threadsOf[index]![0]!, threadsOf[index]!.at(-1)!].slice(0, CONCURRENT_TURNS / CLIENTS).map((threadId) => ({ client, threadId })));
 
@@ -368,6 +374,7 @@ async function main(): Promise<void> {
     console.log(`server: built skein-app-server over a loopback WebSocket; ${CLIENTS} clients (each message schema-checked client-side); the mock model in a worker thread`);
     console.log(`loaded ${loaded.threads} threads (${THREADS - stored} started: p50 ${ms(percentile(starts, 50))}, p99 ${ms(percentile(starts, 99))}; ${stored} resumed: p50 ${ms(percentile(resumes, 50))}, p99 ${ms(percentile(resumes, 99))}) in ${(loading.ms / 1000).toFixed(1)} s`);
     console.log(`RSS: ${mib(idle.rss)} with ${CLIENTS} clients and no thread; ${mib(loaded.rss)} with ${loaded.threads} threads: ${((loaded.rss - idle.rss) / Math.max(1, loaded.threads) / 1024).toFixed(0)} KiB per thread; ${mib(afterPaced.rss)} after the turns`);
+    console.log(`idle with ${loaded.threads} threads loaded: server CPU ${Number.isNaN(idleCpu) ? 'n/a' : `${ms(idleCpu)} a second`} (Linux /proc, 10 ms ticks, over ${IDLE_MS / 1000} s)`);
     console.log(`lone thread, model answers at once (${LONE_TURNS} turns): p50 ${ms(loneMedian)}, p99 ${ms(percentile(loneTurns, 99))}; server CPU ${Number.isNaN(loneCpu) ? 'n/a' : ms(loneCpu)} a turn`);
     console.log(`burst, ${burst.value.length} turns at once: p50 ${ms(burstP50)}, p99 ${ms(burstP99)}; p99 / lone median = ${goal(burstP99 / loneMedian)}`);
     console.log(`  all done in ${ms(burst.ms)}: ${ms(burst.ms / CONCURRENT_TURNS)} of server time a turn (wall / ${CONCURRENT_TURNS}); server CPU ${cpu(burstCpu)}; event loop p99 ${afterBurst.loopP99}, max ${afterBurst.loopMax}`);
