@@ -5,8 +5,9 @@
 // agent on this machine. A client that goes away interrupts its turn.
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { HostError, type HostThread, type SkeinRuntime, type TurnEvent } from '@skein/core/host';
+import { HostError, type SkeinRuntime, type TurnEvent } from '@skein/core/host';
 import * as z from 'zod';
+import { OpenThreads } from './open-threads.js';
 
 /** The largest request body read; a prompt is text, not a file upload. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -54,38 +55,38 @@ export function createTurnService(options: TurnServiceOptions): Server {
     const given = Buffer.from(header ?? '');
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
+  const threads = new OpenThreads(options.runtime);
   return createServer((request, response) => {
     void (async () => {
       if (request.headers.origin !== undefined) throw new Refusal(403, 'BrowserRefused', 'requests from a browser (with an Origin header) are refused');
       if (!authorized(request.headers.authorization)) throw new Refusal(401, 'Unauthorized', 'send Authorization: Bearer <token>');
       const url = new URL(request.url ?? '/', 'http://service');
-      if (request.method === 'POST' && url.pathname === '/turns') return runTurn(options.runtime, request, response);
+      if (request.method === 'POST' && url.pathname === '/turns') return runTurn(threads, request, response);
       if (request.method === 'GET' && url.pathname === '/threads') return listThreads(options.runtime, url, response);
       throw new Refusal(404, 'NotFound', `no route ${request.method ?? ''} ${url.pathname}; use POST /turns or GET /threads`);
     })().catch((error: unknown) => refuse(response, error));
   });
 }
 
-async function runTurn(runtime: SkeinRuntime, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function runTurn(threads: OpenThreads, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const body = TurnRequest.safeParse(await readJson(request));
   if (!body.success) throw new Refusal(400, 'InvalidRequest', z.prettifyError(body.error));
-  const thread = await threadFor(runtime, body.data.threadId);
-  const run = thread.run(body.data.prompt);
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
-  // The client went away before the turn ended: nobody reads the answer, so stop spending on it.
-  response.once('close', () => {
-    if (!response.writableFinished) run.interrupt();
-  });
-  send(response, 'thread', { threadId: thread.id, turnId: run.turnId });
-  for await (const event of run) send(response, event.method, event.params);
-  send(response, 'result', await run.result);
+  const { thread, release } = await threads.lease(body.data.threadId);
+  try {
+    const run = thread.run(body.data.prompt);
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
+    // The client went away before the turn ended: nobody reads the answer, so stop spending on it.
+    response.once('close', () => {
+      if (!response.writableFinished) run.interrupt();
+    });
+    send(response, 'thread', { threadId: thread.id, turnId: run.turnId });
+    for await (const event of run) send(response, event.method, event.params);
+    send(response, 'result', await run.result);
+  } finally {
+    // Before the stream ends, so a client that saw it end finds the thread back in its file.
+    await release();
+  }
   response.end();
-}
-
-/** The open thread, the stored one resumed, or a new one. */
-async function threadFor(runtime: SkeinRuntime, threadId: string | undefined): Promise<HostThread> {
-  if (threadId === undefined) return runtime.startThread();
-  return runtime.loadedThreads().find((thread) => thread.id === threadId) ?? (await runtime.resumeThread(threadId));
 }
 
 async function listThreads(runtime: SkeinRuntime, url: URL, response: ServerResponse): Promise<void> {
@@ -95,7 +96,7 @@ async function listThreads(runtime: SkeinRuntime, url: URL, response: ServerResp
   response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(page));
 }
 
-function send(response: ServerResponse, event: TurnEvent['method'] | 'thread' | 'result', data: unknown): void {
+function send(response: ServerResponse, event: TurnEvent['method'] | 'thread' | 'result' | 'failure', data: unknown): void {
   response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }
 
@@ -124,9 +125,13 @@ function refuse(response: ServerResponse, error: unknown): void {
       : error instanceof HostError
         ? new Refusal(HOST_ERROR_STATUS[error.code] ?? 500, error.code, error.message)
         : new Refusal(500, 'Internal', error instanceof Error ? error.message : String(error));
-  // A stream already under way ends with an error event instead of a status it can no longer send.
+  // A stream already under way ends with a `failure` event (not `error`, which is the turn's own
+  // notification) instead of a status it can no longer send.
   if (response.headersSent) {
-    if (!response.writableEnded) response.end(`event: error\ndata: ${JSON.stringify({ code: refusal.code, message: refusal.message })}\n\n`);
+    if (!response.writableEnded) {
+      send(response, 'failure', { code: refusal.code, message: refusal.message });
+      response.end();
+    }
     return;
   }
   response.writeHead(refusal.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: refusal.code, message: refusal.message } }));

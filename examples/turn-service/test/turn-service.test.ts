@@ -1,5 +1,6 @@
 // The service against @skein/test-support's mock model: a turn streamed as server-sent events, a
-// second turn on the same thread, the thread listed, and the refusals an exposed endpoint needs.
+// second turn on the same thread (closed between requests, resumed from its file), the thread
+// listed, and the refusals an exposed endpoint needs.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { createRuntime, type SkeinRuntime } from '@skein/core/host';
-import { assistantMessage, completed, functionCall, mockProviderConfigToml, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
+import { assistantMessage, completed, functionCall, held, mockProviderConfigToml, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
 import { createParser } from 'eventsource-parser';
 import { createTurnService } from '../src/turn-service.js';
 
@@ -77,8 +78,11 @@ test('continues a thread by id, and lists it', async () => {
   const first = await turn({ prompt: 'remember this' });
   const threadId = first[0]!.data.threadId as string;
   model.expect([sse(assistantMessage('Second answer.'), completed())]);
+  // Each request's thread is closed when its turn ends: the service holds only threads in use.
+  assert.deepEqual(runtime.loadedThreads(), []);
   const second = await turn({ prompt: 'what did you say?', threadId });
   assert.equal(second[0]!.data.threadId, threadId);
+  assert.deepEqual(runtime.loadedThreads(), []);
   assert.match(JSON.stringify(model.requests.at(-1)!.body!.input), /First answer\./);
   const listed = (await (await fetch(`${base}/threads?limit=50`, { headers: auth })).json()) as { data: { id: string }[] };
   assert.ok(listed.data.some((thread) => thread.id === threadId));
@@ -101,4 +105,24 @@ test('refuses what it should, with a status and a code', async () => {
   assert.equal((await fetch(`${base}/nope`, { headers: auth })).status, 404);
   // Nothing above reached the model.
   assert.equal(model.requests.length, 4);
+});
+
+test('answers 409 to a second turn on a thread whose turn is running, and closes the thread after', async () => {
+  model.expect([sse(assistantMessage('First.'), completed())]);
+  const threadId = (await turn({ prompt: 'start a thread' }))[0]!.data.threadId as string;
+  let letGo!: () => void;
+  const until = new Promise<void>((resolve) => (letGo = resolve));
+  model.expect([held(sse(assistantMessage('Slow.'), completed()), { before: 'completed', until })]);
+  const asked = model.requests.length;
+  const slow = turn({ prompt: 'take your time', threadId });
+  for (let waited = 0; model.requests.length === asked; waited += 10) {
+    assert.ok(waited < 10_000, 'the slow turn never reached the model');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const busy = await fetch(`${base}/turns`, { method: 'POST', headers: auth, body: JSON.stringify({ prompt: 'me too', threadId }) });
+  assert.equal(busy.status, 409);
+  assert.equal(((await busy.json()) as { error: { code: string } }).error.code, 'TurnRunning');
+  letGo();
+  assert.equal((await slow).at(-1)?.data.status, 'completed');
+  assert.deepEqual(runtime.loadedThreads(), []);
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { assistantMessage, completed, functionCall, held, mockProviderConfigToml, sse, startMockResponsesServer, type MockResponsesServer } from '@skein/test-support';
+import { defineExtension } from '@skein/extension-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRuntime, HostError, type SkeinRuntime, type TurnEvent } from '../src/host/index.js';
 
@@ -177,11 +178,27 @@ describe('the host API', () => {
   it('refuses bad input with a HostError that says what to change', async () => {
     await expect(createRuntime({ home, cwd, env: {}, settings: { 'a.b': 1 } })).rejects.toMatchObject({ code: 'InvalidSettings' });
     await expect(createRuntime({ home, cwd, env: {}, settings: { model: Number.NaN } })).rejects.toMatchObject({ code: 'InvalidSettings' });
+    // JavaScript callers can pass what the types forbid, and a value config itself refuses.
+    const refusal = (settings: Record<string, unknown>) => createRuntime({ home, cwd, env: {}, settings: settings as never }).then(() => undefined, (error: unknown) => error as HostError);
+    const nullModel = await refusal({ model: null });
+    expect(nullModel).toBeInstanceOf(HostError);
+    expect([nullModel?.code, nullModel?.message]).toEqual(['InvalidSettings', expect.stringContaining("'model'")]);
+    const bogusSandbox = await refusal({ sandbox_mode: 'bogus' });
+    expect([bogusSandbox?.code, bogusSandbox?.message]).toEqual(['InvalidSettings', expect.stringContaining('sandbox_mode')]);
+    await expect(createRuntime({ home, cwd, env: {}, extensions: [defineExtension({ id: 'Not An Id' })] })).rejects.toMatchObject({ code: 'InvalidExtension' });
     const skein = await runtime();
     await expect(skein.resumeThread('not-a-thread')).rejects.toMatchObject({ code: 'InvalidThreadId' });
     await expect(skein.resumeThread('019b0000-0000-7000-8000-000000000000')).rejects.toMatchObject({ code: 'ThreadNotFound' });
     await expect(createRuntime({ home, cwd, env: {}, environment: { execServerUrl: 'http://127.0.0.1:1' } })).rejects.toMatchObject({ code: 'EnvironmentUnreachable' });
     await skein.close();
     await expect(skein.startThread()).rejects.toMatchObject({ code: 'Closed' });
+  });
+
+  it('says so when a thread names an extension the runtime did not load', async () => {
+    const warnings: string[] = [];
+    const skein = await runtime({ onWarning: (message) => warnings.push(message) });
+    const thread = await skein.startThread({ settings: { skein: { extensions: ['./later-extension.js'] } } });
+    expect(warnings).toEqual([expect.stringMatching(/extension '\.\/later-extension\.js' .* is not loaded: a runtime loads its extensions once/)]);
+    await thread.close();
   });
 });

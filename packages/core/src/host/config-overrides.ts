@@ -24,7 +24,8 @@ export function settingsOverrides(table: SettingsTable | undefined, prefix: read
 }
 
 function isTable(value: SettingValue): value is SettingsTable {
-  return typeof value === 'object' && !Array.isArray(value);
+  // JavaScript callers can pass null where the types say no: it is a bad value, not a table.
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** JSON's strings, numbers, booleans and flat arrays of them are TOML values as written. */

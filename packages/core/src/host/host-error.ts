@@ -22,7 +22,9 @@ export type HostErrorCode =
   /** The runtime or thread was closed. */
   | 'Closed'
   /** The exec-server named as the environment could not be reached. */
-  | 'EnvironmentUnreachable';
+  | 'EnvironmentUnreachable'
+  /** An extension object the registry refuses: a bad id, or an id, section or marker another has. */
+  | 'InvalidExtension';
 
 /** An error of the host API; `code` says which, the message says what to do. */
 export class HostError extends Error {
@@ -30,7 +32,8 @@ export class HostError extends Error {
   constructor(
     readonly code: HostErrorCode,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }

@@ -3,12 +3,12 @@
 // embedding twin of `skein app-server`: the same ThreadManager underneath, no transport on top.
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { loadConfig, readSavedApiKey, type Config } from '@skein/config';
+import { ConfigError, loadConfig, readSavedApiKey, type Config } from '@skein/config';
 import { connectExecServer } from '@skein/exec-server';
-import type { Extension } from '@skein/extension-api';
+import { ExtensionRegistryError, type Extension } from '@skein/extension-api';
 import { CODEX_VERSION, ThreadId } from '@skein/protocol';
 import { RolloutError, FileThreadStore, type ThreadStore, type ThreadListQuery, type ThreadPage } from '@skein/rollout';
-import { extensionFlagSources, loadExtensions } from '../extensions/load-extensions.js';
+import { loadExtensions, type ExtensionSource } from '../extensions/load-extensions.js';
 import { readInstallationId } from '../installation-id.js';
 import { userAgent, localUserAgentHost } from '../model-client/user-agent.js';
 import { localHostFacts, localThreadEnvironment } from '../session/local-environment.js';
@@ -24,7 +24,7 @@ import { HostThreadImpl, type HostThread } from './host-thread.js';
 import type { TurnEvent } from './turn-event.js';
 
 /** The host API's version; a breaking change to anything `@skein/core/host` exports bumps its major. */
-export const HOST_API_VERSION = '1.0.0';
+export const HOST_API_VERSION = '1.1.0';
 
 /** Where a runtime's threads run their commands and edits. */
 export type EnvironmentChoice =
@@ -112,14 +112,33 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Skein
   const home = options.home ?? env['CODEX_HOME'] ?? path.join(homedir(), '.codex');
   const warn = options.onWarning ?? (() => undefined);
   const runtimeOverrides = settingsOverrides(options.settings);
-  const configFor = async (thread: ThreadOptions): Promise<Config> => {
+  const loadSettings = async (thread: ThreadOptions): Promise<Config> => {
     const overrides = [...runtimeOverrides, ...settingsOverrides(thread.settings)];
-    const { config, warnings } = await loadConfig({ cwd: path.resolve(cwd, thread.cwd ?? '.'), env, homeDir: home, overrides });
-    for (const warning of warnings) warn(warning.message);
-    return config;
+    try {
+      const { config, warnings } = await loadConfig({ cwd: path.resolve(cwd, thread.cwd ?? '.'), env, homeDir: home, overrides });
+      for (const warning of warnings) warn(warning.message);
+      return config;
+    } catch (error) {
+      // A value config refuses (`sandbox_mode: 'bogus'`), in the settings or in a config.toml.
+      if (error instanceof ConfigError) throw new HostError('InvalidSettings', error.message, { cause: error });
+      throw error;
+    }
   };
-  const config = await configFor({});
-  const extensions = await loadExtensions([...config.extensions, ...extensionFlagSources(specsOf(options.extensions), cwd)], { builtIn: objectsOf(options.extensions) });
+  const config = await loadSettings({});
+  const runtimeSpecs = new Set(config.extensions.map(specKey));
+  const configFor = async (thread: ThreadOptions): Promise<Config> => {
+    const threadConfig = await loadSettings(thread);
+    // Extensions load once, for the runtime: a thread's own folder or settings cannot add one.
+    for (const source of threadConfig.extensions) {
+      if (!runtimeSpecs.has(specKey(source))) warn(`extension '${source.spec}' (from ${source.origin}) is not loaded: a runtime loads its extensions once, from its own settings and cwd`);
+    }
+    return threadConfig;
+  };
+  const ownSources: ExtensionSource[] = specsOf(options.extensions).map((spec) => ({ spec, baseDir: cwd, origin: "createRuntime's extensions" }));
+  const extensions = await loadExtensions([...config.extensions, ...ownSources], { builtIn: objectsOf(options.extensions) }).catch((error: unknown) => {
+    if (error instanceof ExtensionRegistryError) throw new HostError('InvalidExtension', error.message, { cause: error });
+    throw error;
+  });
   for (const problem of extensions.problems) warn(problem.message);
   const environment = await environmentFor(options.environment ?? 'local', cwd, env);
   const store = options.store ?? (await FileThreadStore.open({ home, contextFragments: extensions.registry.contextFragments }).catch(async (error: unknown) => {
@@ -148,6 +167,8 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Skein
   return new Runtime(manager, configFor, options.store === undefined ? store : undefined, environment);
 }
 
+/** A config-named extension by who named it and how: a file's path, or `-c` (whose base is the thread's cwd). */
+const specKey = (source: ExtensionSource): string => `${source.origin}\0${source.spec}`;
 const specsOf = (extensions: RuntimeOptions['extensions']): string[] => (extensions ?? []).filter((entry): entry is string => typeof entry === 'string');
 const objectsOf = (extensions: RuntimeOptions['extensions']): Extension[] => (extensions ?? []).filter((entry): entry is Extension => typeof entry !== 'string');
 
