@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -11,11 +11,11 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
-function io() {
+function io(env: Record<string, string> = {}) {
   const stderr = new PassThrough();
   let err = '';
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
-  return { io: { cwd: home, env: { CODEX_HOME: home }, stdin: new PassThrough(), stdout: new PassThrough(), stderr }, err: () => err };
+  return { io: { cwd: home, env: { CODEX_HOME: home, ...env }, stdin: new PassThrough(), stdout: new PassThrough(), stderr }, err: () => err };
 }
 
 describe('runAppServer', () => {
@@ -29,5 +29,17 @@ describe('runAppServer', () => {
     const { io: streams, err } = io();
     expect(await runAppServer({ listen: 'stdio://', wsAuth: 'capability-token', wsTokenSha256: 'a'.repeat(64) }, streams)).toBe(1);
     expect(err()).toBe('error: --ws-auth applies to WebSocket listeners only\n');
+  });
+
+  it('names a database store it cannot open in one line, with no stack: no URL, or no database there', async () => {
+    writeFileSync(path.join(home, 'config.toml'), '[skein.thread_store]\nkind = "postgres"\n');
+    const unset = io();
+    expect(await runAppServer({ listen: 'stdio://' }, unset.io)).toBe(1);
+    expect(unset.err()).toBe('error: [skein.thread_store] kind = "postgres" reads the database URL from $SKEIN_DATABASE_URL, which is not set\n');
+    // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+    const unreachable = io({ SKEIN_DATABASE_URL: 'postgres://skein:secret@127.0.0.1:1/skein' });
+    expect(await runAppServer({ listen: 'stdio://' }, unreachable.io)).toBe(1);
+    expect(unreachable.err()).toMatch(/^error: could not open the thread store at postgres:\/\/skein:\*+@127\.0\.0\.1:1\/skein: .*ECONNREFUSED.*\n$/);
+    expect(unreachable.err()).not.toContain('secret');
   });
 });

@@ -18,7 +18,7 @@ import { AppServer } from './app-server.js';
 import { HostExtensions } from './extensions/host-extensions.js';
 import { hostSkills } from './skills/host-skills.js';
 import { loadThreadConfig } from './threads/thread-cwd.js';
-import { openThreadStore } from './threads/open-thread-store.js';
+import { openThreadStore, ThreadStoreConfigError } from './threads/open-thread-store.js';
 import { recentGitInfo } from './threads/recent-git-info.js';
 import { RealtimeConversations } from './realtime/realtime-conversations.js';
 
@@ -162,7 +162,7 @@ export function runAppServer(settings: AppServerSettings, io: AppServerIo): Prom
     defaultListen: 'stdio://',
     io,
     settingsError: AppServerSettingsError,
-    usageErrors: [ConfigError, ExtensionLoadError],
+    usageErrors: [ConfigError, ExtensionLoadError, ThreadStoreConfigError],
     createServer: () => createAppServer(settings, io),
     onListening: (listener) => {
       const http = listener.url.replace(/^ws:/, 'http:');

@@ -16,7 +16,10 @@ export interface OpenThreadStoreOptions {
   readonly onWarning?: (message: string) => void;
 }
 
-/** Why the configured store cannot be opened before anything is asked of it. */
+/**
+ * Why the configured database store cannot be opened before anything is asked of it: no URL, a
+ * database that cannot be reached, a schema newer than this Skein (the store's own error is `cause`).
+ */
 export class ThreadStoreConfigError extends Error {
   override readonly name = 'ThreadStoreConfigError';
 }
@@ -37,7 +40,7 @@ export async function openThreadStore(settings: ThreadStoreSettings, options: Op
   }
   // Loaded only here: a host keeping threads in files never loads the database driver.
   const { PostgresThreadStore } = await import('@skein/thread-store-postgres');
-  return PostgresThreadStore.open({
+  return await PostgresThreadStore.open({
     url,
     leaseMs: settings.leaseMs,
     maxConnections: settings.maxConnections,
@@ -45,5 +48,8 @@ export async function openThreadStore(settings: ThreadStoreSettings, options: Op
     ...(settings.hostId === undefined ? {} : { hostId: settings.hostId }),
     ...(options.gitInfo === undefined ? {} : { gitInfo: options.gitInfo }),
     onWarning: (message, error) => options.onWarning?.(`${message}: ${(error as Error).message}`),
+  }).catch((error: unknown) => {
+    // Its message names the redacted URL and the reason; a host prints it as a start-up error.
+    throw new ThreadStoreConfigError((error as Error).message, { cause: error });
   });
 }
