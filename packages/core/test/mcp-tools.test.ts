@@ -123,7 +123,11 @@ describe('MCP tools behind tool_search', () => {
     expect(inputOf(second!, 'function_call_output', 'call_fail')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: 'the fixture failed on purpose' }] });
     // A failure answers in the same form: the header, then why.
     expect(inputOf(second!, 'function_call_output', 'call_bad')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: expect.stringMatching(/^the arguments do not fit get_weather's input schema: .*city must be string/) as string }] });
-    expect(inputOf(third!, 'function_call_output', 'call_exit')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: expect.stringContaining('fixture: exiting mid-call') as string }] });
+    // The model is told the server went away; its stderr (which may hold anything) goes to the user only.
+    const exitOutput = inputOf(third!, 'function_call_output', 'call_exit') as { output: { text: string }[] };
+    expect(exitOutput.output[1]?.text).toMatch(/^MCP server 'fixture': tools\/call exit: the server has gone away$/);
+    const exitItem = mcpItems(events).find((entry) => entry.phase === 'completed' && entry.item.id === 'call_exit');
+    expect(exitItem?.item.error?.message).toContain('its stderr ends with: fixture: exiting mid-call');
     expect(inputOf(fourth!, 'function_call_output', 'call_echo')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: '{"text":"back again"}' }] });
     expect(readFileSync(startLog, 'utf8').trim().split('\n')).toHaveLength(2);
     const completedItems = mcpItems(events).filter((entry) => entry.phase === 'completed').map((entry) => [entry.item.id, entry.item.status]);

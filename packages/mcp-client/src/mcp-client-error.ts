@@ -35,12 +35,22 @@ export class McpClientError extends Error {
     readonly code: McpClientErrorCode,
     readonly server: string,
     detail: string,
-    options?: { cause?: unknown; rpcCode?: number },
+    options?: { cause?: unknown; rpcCode?: number; stderrTail?: string },
   ) {
-    super(`MCP server '${server}': ${detail}`, options?.cause === undefined ? undefined : { cause: options.cause });
+    const stderrTail = options?.stderrTail === '' ? undefined : options?.stderrTail;
+    super(`MCP server '${server}': ${detail}${stderrTail === undefined ? '' : `; its stderr ends with: ${stderrTail}`}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.rpcCode = options?.rpcCode;
+    this.stderrTail = stderrTail;
+    this.messageForModel = `MCP server '${server}': ${detail}`;
   }
 
   /** The JSON-RPC error code the server answered with (`ServerError` only). */
   readonly rpcCode: number | undefined;
+  /**
+   * The end of a stdio server's stderr when it exited or failed to start: in `message`, for the user
+   * and the logs, but not in `messageForModel` (a server's log can hold what the model should not read).
+   */
+  readonly stderrTail: string | undefined;
+  /** `message` without the stderr tail: what a tool's output may carry to the model. */
+  readonly messageForModel: string;
 }

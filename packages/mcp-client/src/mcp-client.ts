@@ -297,7 +297,7 @@ export class McpClient {
     const target = launch.transport === 'stdio' ? `\`${launch.command}\`` : launch.url.href;
     switch (deadline.cause) {
       case 'timeout':
-        return new McpClientError('StartupTimeout', name, `${target} did not finish the MCP handshake within ${deadline.timeoutMs} ms; raise startup_timeout_sec if it is slow to start${this.#stderrNote()}`, { cause: error });
+        return new McpClientError('StartupTimeout', name, `${target} did not finish the MCP handshake within ${deadline.timeoutMs} ms; raise startup_timeout_sec if it is slow to start`, { cause: error, stderrTail: this.stderr.text() });
       case 'aborted':
         return new McpClientError('Aborted', name, 'the start was aborted', { cause: error });
       case 'closed':
@@ -310,24 +310,19 @@ export class McpClient {
     const { McpError, ErrorCode, StreamableHTTPError } = this.mcp;
     if (error instanceof McpError && error.code === Number(ErrorCode.ConnectionClosed)) {
       const gone = launch.transport === 'stdio' ? 'exited' : 'closed the connection';
-      return new McpClientError('ConnectFailed', name, `${target} ${gone} before the MCP handshake finished${this.#stderrNote()}`, { cause: error });
+      return new McpClientError('ConnectFailed', name, `${target} ${gone} before the MCP handshake finished`, { cause: error, stderrTail: this.stderr.text() });
     }
     if (error instanceof StreamableHTTPError) {
       return new McpClientError('ConnectFailed', name, `${target} answered HTTP ${error.code ?? '?'}: ${error.message}`, { cause: error });
     }
     const verb = launch.transport === 'stdio' ? 'cannot start' : 'cannot reach';
-    return new McpClientError('ConnectFailed', name, `${verb} ${target}: ${messageOf(error)}${this.#stderrNote()}`, { cause: error });
+    return new McpClientError('ConnectFailed', name, `${verb} ${target}: ${messageOf(error)}`, { cause: error, stderrTail: this.stderr.text() });
   }
 
   #notOpen(what: string, cause?: unknown): McpClientError {
     return this.#state === 'closed'
       ? new McpClientError('Closed', this.serverName, `${what}: the client is closed`, { cause })
-      : new McpClientError('Disconnected', this.serverName, `${what}: the server has gone away${this.#stderrNote()}`, { cause });
-  }
-
-  #stderrNote(): string {
-    const text = this.stderr.text();
-    return text === '' ? '' : `; its stderr ends with: ${text}`;
+      : new McpClientError('Disconnected', this.serverName, `${what}: the server has gone away`, { cause, stderrTail: this.stderr.text() });
   }
 
   #onTransportClosed(): void {

@@ -105,6 +105,9 @@ describe('a server that goes away', () => {
     expect(error.code).toBe('Disconnected');
     expect(error.message).toMatch(/^MCP server 'flaky': resources\/list: the server has gone away/);
     expect(error.message).toContain('its stderr ends with: fixture: the catalog is corrupted, giving up');
+    // The tail is for the user: what a tool may hand the model leaves it out.
+    expect(error.stderrTail).toContain('fixture: the catalog is corrupted, giving up');
+    expect(error.messageForModel).toBe("MCP server 'flaky': resources/list: the server has gone away");
     expect(client.isOpen).toBe(false);
     expect(disconnects).toBe(1);
     expect((await failure(client.readResource('file:///notes.txt'))).code).toBe('Disconnected');

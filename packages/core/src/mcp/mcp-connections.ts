@@ -44,6 +44,8 @@ interface ServerSlot {
   ready: ReadyMcpServer | undefined;
   /** The start under way, if any; settles when it ends either way. */
   starting: Promise<void> | undefined;
+  /** Why the last start failed: thrown again to each call until a start succeeds. */
+  startError: McpClientError | undefined;
 }
 
 /** The thread's servers, started at once and kept as they come up. */
@@ -57,7 +59,7 @@ export class McpConnections {
     for (const name of Object.keys(servers).sort()) {
       const config = servers[name]!;
       if (config.enabled === false) continue;
-      const slot: ServerSlot = { name, config, status: { name, status: 'starting', error: null }, ready: undefined, starting: undefined };
+      const slot: ServerSlot = { name, config, status: { name, status: 'starting', error: null }, ready: undefined, starting: undefined, startError: undefined };
       this.#slots.set(name, slot);
     }
   }
@@ -65,7 +67,7 @@ export class McpConnections {
   /** Starts every server in the background; each reports `starting`, then `ready` or `failed`. */
   start(): void {
     if (this.#closing.signal.aborted) return;
-    for (const slot of this.#slots.values()) this.#start(slot);
+    for (const slot of this.#slots.values()) if (!this.#begun(slot)) this.#start(slot);
   }
 
   /** Names of the enabled servers, sorted. */
@@ -100,9 +102,12 @@ export class McpConnections {
       const known = this.names();
       throw new McpClientError('UnknownServer', name, `no enabled [mcp_servers.${name}] table; configured: ${known.length === 0 ? 'none' : known.join(', ')}`);
     }
+    // Asked before the background start began (a hook of the thread's first turn, on the same tick):
+    // this call starts it.
+    if (!this.#begun(slot) && !this.#closing.signal.aborted) this.#start(slot);
     if (slot.ready !== undefined && !slot.ready.client.isOpen) this.#start(slot);
     if (slot.starting !== undefined) await untilAborted(slot.starting, signal);
-    if (slot.ready === undefined) throw new McpClientError('ConnectFailed', name, slot.status.error ?? 'the server is not running');
+    if (slot.ready === undefined) throw slot.startError ?? new McpClientError('ConnectFailed', name, 'the server is not running');
     return slot.ready;
   }
 
@@ -112,6 +117,11 @@ export class McpConnections {
     const slots = [...this.#slots.values()];
     await Promise.allSettled(slots.flatMap((slot) => (slot.starting === undefined ? [] : [slot.starting])));
     await Promise.allSettled(slots.flatMap((slot) => (slot.ready === undefined ? [] : [slot.ready.client.close()])));
+  }
+
+  /** Whether a start of `slot` ever began (it may be under way, done, or failed). */
+  #begun(slot: ServerSlot): boolean {
+    return slot.ready !== undefined || slot.starting !== undefined || slot.startError !== undefined;
   }
 
   #start(slot: ServerSlot): void {
@@ -136,6 +146,7 @@ export class McpConnections {
       });
     } catch (error) {
       const cancelled = this.#closing.signal.aborted;
+      slot.startError = error instanceof McpClientError ? error : new McpClientError('ConnectFailed', name, messageOf(error), { cause: error });
       this.#report(slot, { name, status: cancelled ? 'cancelled' : 'failed', error: cancelled ? null : messageOf(error) });
       return;
     }
@@ -153,6 +164,7 @@ export class McpConnections {
         this.#options.onWarning(`${toolsError}; its tools are not offered`);
       }
     }
+    slot.startError = undefined;
     slot.ready = { name, config, client, tools, description: client.describe(), toolsError };
     this.#report(slot, { name, status: 'ready', error: null });
   }

@@ -1,6 +1,7 @@
 // list_mcp_resources, list_mcp_resource_templates and read_mcp_resource: the model reads what the
 // thread's MCP servers publish. Codex's names and parameters (probed); the answers are compact JSON.
 import { defineFunctionTool, ToolError, type FunctionToolHandler } from '@skein/extension-api';
+import { McpClientError } from '@skein/mcp-client';
 import type { FunctionToolSpec } from '@skein/protocol';
 import * as z from 'zod';
 import type { McpConnections, ReadyMcpServer } from './mcp-connections.js';
@@ -21,7 +22,8 @@ export function mcpResourceTools(connections: () => McpConnections): FunctionToo
     return (await connections().settled(signal)).filter((ready) => ready.description.capabilities?.resources !== undefined);
   };
   const failed = (error: unknown): never => {
-    throw new ToolError(error instanceof Error ? error.message : String(error));
+    // The model reads this: a server's stderr stays out of it.
+    throw new ToolError(error instanceof McpClientError ? error.messageForModel : error instanceof Error ? error.message : String(error));
   };
   /** A listing over one server (with its cursor) or every server that has resources; each entry names its server. */
   const listTool = (name: string, description: string, key: string, page: (ready: ReadyMcpServer, options: { signal: AbortSignal; cursor?: string }) => Promise<{ items: readonly object[]; nextCursor?: string | undefined }>) =>

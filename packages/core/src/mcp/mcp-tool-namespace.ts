@@ -2,7 +2,7 @@
 // through tool_search), each tool called back by its own name. A call shows as an `mcpToolCall` item
 // and answers the model as Codex does: a wall-time header, then one part per content block.
 import { defineFunctionTool, ToolError, type FunctionToolHandler, type JsonValue, type NamespaceToolHandler, type ToolContext, type ToolResult } from '@skein/extension-api';
-import type { McpContentBlock, McpTool, McpToolResult } from '@skein/mcp-client';
+import { McpClientError, type McpContentBlock, type McpTool, type McpToolResult } from '@skein/mcp-client';
 import type { ToolOutputContentItem } from '@skein/protocol';
 import * as z from 'zod';
 import type { CoreEvent } from '../turn/core-event.js';
@@ -105,8 +105,10 @@ async function callMcpTool(serverName: string, tool: McpTool, args: Record<strin
     const message = error instanceof Error ? error.message : String(error);
     finish({ status: 'failed', error: { message } });
     if (context.signal.aborted) throw error;
-    // Codex's form for a failure too: the header, then the reason as the output.
-    return { output: [header(), { type: 'input_text', text: message }], success: false, externalContext: true };
+    // Codex's form for a failure too: the header, then the reason as the output — without the
+    // server's stderr, which the user sees in the item's error and the model never does.
+    const forModel = error instanceof McpClientError ? error.messageForModel : message;
+    return { output: [header(), { type: 'input_text', text: forModel }], success: false, externalContext: true };
   }
   const output: ToolOutputContentItem[] = [header(), ...result.content.map(contentPart)];
   finish({
