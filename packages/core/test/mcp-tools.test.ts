@@ -124,7 +124,7 @@ describe('MCP tools behind tool_search', () => {
     // A failure answers in the same form: the header, then why.
     expect(inputOf(second!, 'function_call_output', 'call_bad')).toMatchObject({ output: [{ type: 'input_text' }, { type: 'input_text', text: expect.stringMatching(/^the arguments do not fit get_weather's input schema: .*city must be string/) as string }] });
     // The model is told the server went away; its stderr (which may hold anything) goes to the user only.
-    const exitOutput = inputOf(third!, 'function_call_output', 'call_exit') as { output: { text: string }[] };
+    const exitOutput = inputOf<{ output: { text: string }[] }>(third!, 'function_call_output', 'call_exit');
     expect(exitOutput.output[1]?.text).toMatch(/^MCP server 'fixture': tools\/call exit: the server has gone away$/);
     const exitItem = mcpItems(events).find((entry) => entry.phase === 'completed' && entry.item.id === 'call_exit');
     expect(exitItem?.item.error?.message).toContain('its stderr ends with: fixture: exiting mid-call');
