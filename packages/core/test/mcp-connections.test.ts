@@ -14,7 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const hostEnv = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir };
+const hostEnv = () => ({ PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: dir });
 
 describe('McpConnections', () => {
   it('starts a server asked for before start(), and start() does not start it again', async () => {
@@ -22,7 +22,7 @@ describe('McpConnections', () => {
     const statuses: string[] = [];
     const connections = new McpConnections(
       { fixture: { command: process.execPath, args: [MCP_FIXTURE_SERVER, 'tools'], env: { FIXTURE_START_LOG: startLog } } },
-      { env: hostEnv, onStatus: (status) => statuses.push(status.status), onWarning: () => undefined },
+      { env: hostEnv(), onStatus: (status) => statuses.push(status.status), onWarning: () => undefined },
     );
     try {
       const ready = await connections.server('fixture');
@@ -37,7 +37,7 @@ describe('McpConnections', () => {
   });
 
   it('answers calls to a server that failed to start with its own error, named once', async () => {
-    const connections = new McpConnections({ broken: { command: path.join(dir, 'no-such-server') } }, { env: hostEnv, onStatus: () => undefined, onWarning: () => undefined });
+    const connections = new McpConnections({ broken: { command: path.join(dir, 'no-such-server') } }, { env: hostEnv(), onStatus: () => undefined, onWarning: () => undefined });
     try {
       connections.start();
       await connections.settled();
