@@ -1,7 +1,7 @@
 // Installed plugins as skill sources: the host names them in the settings; their skills are listed as
 // `<plugin>:<skill>` under the marketplace's cache folder, after the system skills, selected with
 // `$plugin:skill`, switched off per thread, and scanned again only when the plugin changes.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { JsonValue } from '@skein/extension-api';
@@ -194,5 +194,17 @@ describe('plugin skills', () => {
     expect(listed.skills.map((skill) => skill.name)).not.toContain('alpha:x');
     expect(listed.problems.map((problem) => problem.path)).toEqual([outside]);
     expect(listed.problems[0]!.message).toContain('outside its installed folder');
+  });
+
+  it('read no linked folder or SKILL.md inside a plugin: a link could reach outside it, and installs copy none', async () => {
+    const source = installAlpha();
+    const outside = path.join(home, 'elsewhere');
+    write(path.join(outside, 'x', 'SKILL.md'), '---\nname: x\ndescription: X.\n---\n');
+    write(path.join(outside, 'y.md'), '---\nname: y\ndescription: Y.\n---\n');
+    symlinkSync(path.join(outside, 'x'), path.join(source.root, 'skills', 'linked'));
+    mkdirSync(path.join(source.root, 'skills', 'y'));
+    symlinkSync(path.join(outside, 'y.md'), path.join(source.root, 'skills', 'y', 'SKILL.md'));
+    const read = await service.readPluginSkills(source);
+    expect(read.skills.map((skill) => skill.name)).toEqual(['alpha:greet']);
   });
 });

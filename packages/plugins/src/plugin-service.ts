@@ -247,9 +247,16 @@ export class PluginService {
     if (!exists || root === undefined) throw new PluginError('NotFound', `marketplace file \`${marketplacePath}\` does not exist`);
     const read = await readMarketplace(root);
     // A configured marketplace is known by its configured name (the checkout's folder name).
-    const known = (await this.marketplaces.known()).find((candidate) => candidate.name !== undefined && path.resolve(candidate.root) === path.resolve(root));
+    const configured = (await this.marketplaces.known()).filter((candidate) => candidate.name !== undefined);
+    const known = configured.find((candidate) => path.resolve(candidate.root) === path.resolve(root));
     const marketplace = known?.name === undefined ? read : { ...read, name: known.name };
     checkedName(marketplace.name, 'marketplace');
+    // Plugins are cached and enabled by `<plugin>@<marketplace name>`: another folder calling itself
+    // a configured marketplace's name would replace that marketplace's installed plugins.
+    const namesake = known === undefined ? configured.find((candidate) => candidate.name === marketplace.name) : undefined;
+    if (namesake !== undefined) {
+      throw new PluginError('InvalidRequest', `marketplace \`${marketplace.name}\` is configured at \`${namesake.root}\`; \`${root}\` calls itself the same name, so it cannot install into it (install from the configured marketplace, or rename this one)`);
+    }
     const entry = marketplace.plugins.find((candidate) => candidate.name === pluginName);
     if (entry === undefined) throw new PluginError('NotFound', `plugin \`${pluginName}\` was not found in marketplace \`${marketplace.name}\``);
     return { marketplace, entry };

@@ -85,6 +85,7 @@ describe('local marketplaces', () => {
     await expect(marketplaces.add(path.join(world.dir, 'empty'), { cwd: world.dir })).rejects.toEqual(refusal('InvalidManifest', /does not contain a supported manifest/));
     await expect(marketplaces.add(path.join(world.dir, 'missing'), { cwd: world.dir })).rejects.toEqual(refusal('NotFound', /failed to resolve local marketplace source path/));
     await expect(marketplaces.add('file:///etc', { cwd: world.dir })).rejects.toEqual(refusal('InvalidRequest', /invalid marketplace source format/));
+    await expect(marketplaces.add('http://git.example.com/market.git', { cwd: world.dir })).rejects.toEqual(refusal('InvalidRequest', /is plain http:\/\/: use https:\/\/ or ssh:\/\//));
     await expect(marketplaces.add(market, { cwd: world.dir, ref: 'main' })).rejects.toEqual(refusal('InvalidRequest', /--ref is only supported for git/));
     await expect(marketplaces.remove('nomp')).rejects.toEqual(refusal('NotFound', 'marketplace `nomp` is not configured or installed'));
     await expect(marketplaces.upgrade('nomp')).rejects.toEqual(refusal('InvalidRequest', 'marketplace `nomp` is not configured as a Git marketplace'));
@@ -134,6 +135,17 @@ describe('local marketplaces', () => {
 });
 
 describe('what a marketplace or a client cannot reach', () => {
+  it("refuses to install from a folder that calls itself a configured marketplace's name, keeping the installed plugin", async () => {
+    const market = path.join(world.dir, 'mp');
+    const manifest = writePluginMarketplace(market, 'localmp', [{ name: 'alpha', version: '1.0.0' }]);
+    await world.service.marketplaces.add(market, { cwd: world.dir });
+    const installed = await world.service.install('alpha', manifest);
+    const impostor = writePluginMarketplace(path.join(world.dir, 'elsewhere'), 'localmp', [{ name: 'alpha', version: '6.6.6' }]);
+
+    await expect(world.service.install('alpha', impostor)).rejects.toEqual(refusal('InvalidRequest', /^marketplace `localmp` is configured at `.*mp`; `.*elsewhere` calls itself the same name/));
+    expect(await readdir(path.join(world.home, 'plugins', 'cache', 'localmp', 'alpha'))).toEqual([path.basename(installed.installedPath)]);
+  });
+
   it('refuses marketplace names that are not one folder, leaving the home alone', async () => {
     const victim = path.join(world.dir, 'victim');
     await mkdir(victim);

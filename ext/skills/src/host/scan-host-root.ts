@@ -1,6 +1,6 @@
 // Finding the skills under one host folder: every SKILL.md within a bounded depth, read and parsed.
 // A missing root is simply empty; an unreadable or malformed skill is a problem naming its file.
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseSkillFile } from '../skill-file.js';
 import type { Skill, SkillMetadata, SkillProblem } from '../skill.js';
@@ -22,8 +22,12 @@ export interface ScannedRoot {
 /** How a SKILL.md's text (and its agents/openai.yaml) becomes metadata: parsed, or from a store. */
 export type ReadSkillMetadata = (text: string, openAiYaml: string | undefined) => Promise<SkillMetadata>;
 
-/** Scans `root`; `skip` names folders left to another root (the system folder inside the user's). */
-export async function scanHostRoot(root: HostSkillRoot, skip: ReadonlySet<string> = new Set(), read: ReadSkillMetadata = parseSkillFile): Promise<ScannedRoot> {
+/**
+ * Scans `root`; `skip` names folders left to another root (the system folder inside the user's).
+ * `followLinks` false reads no symbolic link (a plugin's folder: installing it copies none, and a
+ * link could reach outside it).
+ */
+export async function scanHostRoot(root: HostSkillRoot, skip: ReadonlySet<string> = new Set(), read: ReadSkillMetadata = parseSkillFile, followLinks = true): Promise<ScannedRoot> {
   const skills: Skill[] = [];
   const problems: SkillProblem[] = [];
   let budget = MAX_SCANNED_DIRS;
@@ -35,8 +39,8 @@ export async function scanHostRoot(root: HostSkillRoot, skip: ReadonlySet<string
       return undefined;
     });
     if (entries === undefined) return;
-    if (entries.some((entry) => entry.name === 'SKILL.md' && !entry.isDirectory())) {
-      const skill = await readHostSkill(root, dir, read).catch((error: unknown) => {
+    if (entries.some((entry) => entry.name === 'SKILL.md' && (followLinks ? !entry.isDirectory() : entry.isFile()))) {
+      const skill = await readHostSkill(root, dir, read, followLinks).catch((error: unknown) => {
         problems.push({ path: path.join(dir, 'SKILL.md'), message: (error as Error).message });
         return undefined;
       });
@@ -45,7 +49,7 @@ export async function scanHostRoot(root: HostSkillRoot, skip: ReadonlySet<string
       return;
     }
     if (depth >= MAX_SCAN_DEPTH) return;
-    const children = entries.filter((entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink()));
+    const children = entries.filter((entry) => !entry.name.startsWith('.') && (entry.isDirectory() || (followLinks && entry.isSymbolicLink())));
     children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const child of children) {
       const full = path.join(dir, child.name);
@@ -58,11 +62,13 @@ export async function scanHostRoot(root: HostSkillRoot, skip: ReadonlySet<string
   return { root, skills, problems };
 }
 
-async function readHostSkill(root: HostSkillRoot, dir: string, read: ReadSkillMetadata): Promise<Skill> {
+async function readHostSkill(root: HostSkillRoot, dir: string, read: ReadSkillMetadata, followLinks: boolean): Promise<Skill> {
   const file = path.join(dir, 'SKILL.md');
   const info = await stat(file);
   if (info.size > MAX_SKILL_FILE_BYTES) throw new Error(`SKILL.md is ${info.size} bytes; at most ${MAX_SKILL_FILE_BYTES} are read`);
-  const openAiYaml = await readFile(path.join(dir, 'agents', 'openai.yaml'), 'utf8').catch(() => undefined);
+  const yaml = path.join(dir, 'agents', 'openai.yaml');
+  const yamlReadable = followLinks || (await lstat(yaml).then((entry) => entry.isFile(), () => false));
+  const openAiYaml = yamlReadable ? await readFile(yaml, 'utf8').catch(() => undefined) : undefined;
   const metadata = await read(await readFile(file, 'utf8'), openAiYaml);
   const face = metadata.interface === undefined ? undefined : resolveIcons(metadata.interface, dir);
   return { ...metadata, ...(face === undefined ? {} : { interface: face }), scope: root.scope, locator: { kind: 'file', rootPath: root.path, path: file } };

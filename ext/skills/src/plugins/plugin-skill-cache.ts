@@ -84,7 +84,9 @@ export async function scanPlugin(source: PluginSkillSource, metadata: SkillMetad
   }
   const read = metadata === undefined ? undefined : metadata.metadata.bind(metadata);
   // A skill root inside another is left to itself, so no skill is found twice.
-  const scanned = await Promise.all(roots.map((root) => scanHostRoot({ path: root, scope: 'user' }, new Set(roots.filter((other) => other !== root && within(root, other))), read)));
+  // No links: an installed plugin holds none (the install copies none), and in a marketplace's copy
+  // (`plugin/read`) one could reach outside the plugin.
+  const scanned = await Promise.all(roots.map((root) => scanHostRoot({ path: root, scope: 'user' }, new Set(roots.filter((other) => other !== root && within(root, other))), read, false)));
   await metadata?.save();
   const names = new Set<string>();
   const skills: Skill[] = [];

@@ -1,6 +1,7 @@
 // What `marketplace/add` accepts as a source, told apart as Codex tells them: a local folder
 // (absolute, `./`, `../`, `~/`, `.`), GitHub's `owner/repo[@ref]`, or a git URL (`https://…[#ref]`,
-// `ssh://…`, `git@host:path`). `file://` URLs are refused, as Codex refuses them, and so is `git://`.
+// `ssh://…`, `git@host:path`). `file://` URLs are refused, as Codex refuses them, and so are the
+// unencrypted `git://` and `http://`.
 import os from 'node:os';
 import path from 'node:path';
 import { PluginError } from '../plugin-error.js';
@@ -24,8 +25,9 @@ export function parseMarketplaceSource(source: string, cwd: string): Marketplace
     const expanded = trimmed === '~' || trimmed.startsWith('~/') || trimmed.startsWith('~\\') ? path.join(os.homedir(), trimmed.slice(1)) : trimmed;
     return { kind: 'local', path: path.resolve(cwd, expanded) };
   }
-  // `git://` is unauthenticated and unencrypted: not a place to install code from.
-  if (/^(?:https?|ssh):\/\//.test(trimmed)) {
+  // `git://` and `http://` are unencrypted: code installed from them could be swapped on the way.
+  if (/^http:\/\//i.test(trimmed)) throw new PluginError('InvalidRequest', `marketplace source \`${trimmed}\` is plain http://: use https:// or ssh://, so the plugins' code cannot be changed on the way`);
+  if (/^(?:https|ssh):\/\//.test(trimmed)) {
     const hash = trimmed.indexOf('#');
     return hash === -1 ? { kind: 'git', url: trimmed, ref: undefined } : { kind: 'git', url: trimmed.slice(0, hash), ref: trimmed.slice(hash + 1) || undefined };
   }
