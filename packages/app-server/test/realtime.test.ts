@@ -313,5 +313,12 @@ describe('a realtime conversation', () => {
     const keyless = await appServer();
     const other = await startThread(keyless);
     expect(await keyless.requestReply('thread/realtime/start', { threadId: other, outputModality: 'text' })).toMatchObject({ error: { code: -32600, message: 'realtime conversation requires API key auth' } });
+    // Nor one that would carry the key in clear text to another machine (192.0.2.1: a documentation address).
+    await keyless.close();
+    writeFileSync(path.join(home.home, 'auth.json'), JSON.stringify({ auth_mode: 'apikey', OPENAI_API_KEY: 'sk-realtime-test' }));
+    writeFileSync(path.join(home.home, 'config.toml'), `experimental_realtime_ws_base_url = "http://192.0.2.1:9"\n${mockProviderConfigToml(model.url)}`);
+    const plain = await appServer();
+    const third = await startThread(plain);
+    expect(await plain.requestReply('thread/realtime/start', { threadId: third, outputModality: 'text' })).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/would send your API key in clear text: use wss:\/\/ or https:\/\//) as unknown } });
   });
 });

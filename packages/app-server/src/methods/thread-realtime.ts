@@ -1,6 +1,7 @@
 // `thread/realtime/*`: a realtime conversation beside a loaded thread over the websocket transport
 // (Realtime API v2, Codex's default). Start answers at once and the conversation connects in the
 // background; what it streams arrives as `thread/realtime/*` notifications (docs/realtime.md).
+import { isLoopbackHost } from '@skein/json-rpc';
 import {
   newTurnId,
   randomUuidV7,
@@ -92,6 +93,10 @@ export const THREAD_REALTIME_METHODS: ReadonlyMap<string, AppServerMethod> = new
           url = realtimeUrl(settings.wsBaseUrl, params.model ?? settings.wsModel);
         } catch (error) {
           refuse((error as Error).message);
+        }
+        // The API key rides in the handshake: in clear text it could be read on the way.
+        if (url.protocol === 'ws:' && !isLoopbackHost(url.hostname)) {
+          refuse(`experimental_realtime_ws_base_url ${settings.wsBaseUrl} would send your API key in clear text: use wss:// or https:// (plain ws:// and http:// only to a loopback address)`);
         }
         const realtimeSessionId = params.realtimeSessionId ?? randomUuidV7();
         const instructions = await realtimeInstructions({
