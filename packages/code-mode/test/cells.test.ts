@@ -116,6 +116,9 @@ describe('the escape suite', () => {
     const big = await runCell('try { store("big", "x".repeat(2 * 1024 * 1024)); } catch (e) { text(e.message); }', [], store);
     expect(texts(big)[0]).toMatch(/^store\(\) keeps values of at most/);
     expect(store.size).toBe(0);
+    const longKey = await runCell('try { store("k".repeat(3000000), 1); } catch (e) { text(e.message); }', [], store);
+    expect(texts(longKey)[0]).toBe('store() keys are at most 1024 characters');
+    expect(store.size).toBe(0);
     expect(texts(await runCell('text("next");'))).toEqual(['next']);
   });
 

@@ -23,6 +23,8 @@ type Stop = 'exit' | 'terminate' | 'cpu';
 const MAX_TEXT_CHARS = 1024 * 1024;
 /** One store() value, and all of a session's values together, as JSON text. */
 const MAX_STORED_VALUE_CHARS = 1024 * 1024;
+/** A key names a value; it is kept and sent to every later cell, so it is bounded and counted too. */
+const MAX_STORED_KEY_CHARS = 1024;
 const MAX_STORE_CHARS = 8 * 1024 * 1024;
 /** Timers one cell may have pending. */
 const MAX_TIMERS = 1000;
@@ -53,7 +55,7 @@ export class HostCell {
   constructor(module: QuickJSWASMModule, start: CellStart, send: (message: HostMessage) => void) {
     this.#id = start.cell;
     this.#send = send;
-    this.#storeChars = Object.values(start.store).reduce((sum, json) => sum + json.length, 0);
+    this.#storeChars = Object.entries(start.store).reduce((sum, [key, json]) => sum + key.length + json.length, 0);
     this.#limits = start.limits;
     this.#runtime = module.newRuntime();
     this.#runtime.setMemoryLimit(start.limits.memoryBytes);
@@ -156,10 +158,12 @@ export class HostCell {
       vm.newFunction('keep', (key, json) => {
         if (this.#stop !== undefined) return undefined;
         const value = vm.getString(json);
+        const name = vm.getString(key);
+        if (name.length > MAX_STORED_KEY_CHARS) return { error: vm.newError(`store() keys are at most ${MAX_STORED_KEY_CHARS} characters`) };
         if (value.length > MAX_STORED_VALUE_CHARS) return { error: vm.newError(`store() keeps values of at most ${MAX_STORED_VALUE_CHARS} characters of JSON`) };
-        if (this.#storeChars + value.length > MAX_STORE_CHARS) return { error: vm.newError(`store() keeps at most ${MAX_STORE_CHARS} characters of JSON in all`) };
-        this.#storeChars += value.length;
-        this.#send({ type: 'store', cell: this.#id, key: vm.getString(key), json: value });
+        if (this.#storeChars + name.length + value.length > MAX_STORE_CHARS) return { error: vm.newError(`store() keeps at most ${MAX_STORE_CHARS} characters of JSON in all`) };
+        this.#storeChars += name.length + value.length;
+        this.#send({ type: 'store', cell: this.#id, key: name, json: value });
         return undefined;
       }),
     );
