@@ -13,6 +13,8 @@ export class OpenThreads {
   readonly #runtime: SkeinRuntime;
   /** By thread id: the thread (or its opening) and how many requests hold it. */
   readonly #held = new Map<string, { readonly opening: Promise<HostThread>; holders: number }>();
+  /** By thread id: a close under way, which a request for the same thread waits out before resuming it. */
+  readonly #closing = new Map<string, Promise<void>>();
 
   constructor(runtime: SkeinRuntime) {
     this.#runtime = runtime;
@@ -24,8 +26,11 @@ export class OpenThreads {
       const thread = await this.#runtime.startThread();
       return this.#hold(thread.id, { opening: Promise.resolve(thread), holders: 0 });
     }
-    const entry = this.#held.get(threadId) ?? { opening: this.#runtime.resumeThread(threadId), holders: 0 };
-    return this.#hold(threadId, entry);
+    const held = this.#held.get(threadId);
+    if (held !== undefined) return this.#hold(threadId, held);
+    const closing = this.#closing.get(threadId);
+    const opening = (closing ?? Promise.resolve()).then(() => this.#runtime.resumeThread(threadId));
+    return this.#hold(threadId, { opening, holders: 0 });
   }
 
   async #hold(key: string, entry: { readonly opening: Promise<HostThread>; holders: number }): Promise<ThreadLease> {
@@ -35,7 +40,16 @@ export class OpenThreads {
       entry.holders -= 1;
       if (entry.holders > 0) return;
       this.#held.delete(key);
-      await (await entry.opening).close();
+      const closed = entry.opening.then((thread) => thread.close());
+      // What a later request waits for: the close, failed or not, and then it is forgotten.
+      const settled: Promise<void> = closed.then(
+        () => undefined,
+        () => undefined,
+      ).finally(() => {
+        if (this.#closing.get(key) === settled) this.#closing.delete(key);
+      });
+      this.#closing.set(key, settled);
+      await closed;
     };
     let thread: HostThread;
     try {
