@@ -228,6 +228,23 @@ describe('code mode', () => {
     expect(existsSync(path.join(fixture.cwd, 'late.txt'))).toBe(true);
   });
 
+  it('refuses a ninth running cell, naming the eight still running, and runs one again once a cell ends', async () => {
+    const sleeper = '// @exec: {"yield_time_ms": 10}\nawait new Promise((resolve) => setTimeout(resolve, 60000));';
+    server.expect([
+      ...Array.from({ length: 9 }, (_, n) => sse(customToolCall('exec', sleeper, { callId: `call_cell_${n + 1}` }), completed())),
+      sse(functionCall('wait', { cell_id: '3', terminate: true }, { callId: 'call_end' }), completed()),
+      sse(customToolCall('exec', 'text("room again");', { callId: 'call_after' }), completed()),
+      sse(assistantMessage('Done.'), completed()),
+    ]);
+    const { thread } = await fixture.openThread('"never"', undefined, { overrides: CODE_MODE });
+    await thread.runTurn(say('start many'));
+
+    // A cell that printed nothing yet is answered with the header alone, as a string.
+    expect(outputOf(server.requests[8]!, 'call_cell_8')).toMatch(/^Script running with cell ID 8\n/);
+    expect(outputOf(server.requests[9]!, 'call_cell_9')).toBe('8 cells are still running (1, 2, 3, 4, 5, 6, 7, 8), the most one thread may have: end one with wait {cell_id, terminate: true}, or wait for one to finish, before starting another');
+    expect(texts(outputOf(server.requests[11]!, 'call_after'))).toEqual(['Script completed\nWall time <s> seconds\nOutput:\n', 'room again']);
+  });
+
   it('an interrupt ends the running cell: a later wait does not find it', async () => {
     server.expect([
       sse(customToolCall('exec', 'text("started"); await new Promise(() => {});', { callId: 'call_hang' }), completed()),

@@ -5,6 +5,12 @@ import { CodeModeHost, type CellRun, type CellTool } from '@skein/code-mode';
 import type { ToolContext } from '@skein/extension-api';
 import type { CellBinding } from './cell-binding.js';
 
+/**
+ * Cells one thread may have running at once. Each isolate may hold 128 MiB in the host's one
+ * WebAssembly memory, so this bounds what a model that keeps yielding cells can make the host hold.
+ */
+export const MAX_RUNNING_CELLS = 8;
+
 export class CodeModeCells {
   readonly #host: CodeModeHost;
   readonly #store = new Map<string, string>();
@@ -14,6 +20,13 @@ export class CodeModeCells {
 
   constructor(host: CodeModeHost = new CodeModeHost()) {
     this.#host = host;
+  }
+
+  /** Why another cell cannot start now (too many still running), or undefined. */
+  refusal(): string | undefined {
+    const running = [...this.#running.values()].filter((run) => !run.done).map((run) => run.id);
+    if (running.length < MAX_RUNNING_CELLS) return undefined;
+    return `${running.length} cells are still running (${running.join(', ')}), the most one thread may have: end one with wait {cell_id, terminate: true}, or wait for one to finish, before starting another`;
   }
 
   /** Starts a cell with the next id, its nested calls bound to `binding`. */

@@ -42,6 +42,8 @@ export function execTool(options: ExecToolOptions, description: string): CustomT
     async handle(input, context) {
       const parsed = parseExecInput(input, options.defaultYieldMs);
       if ('problem' in parsed) return { output: parsed.problem, success: false };
+      const full = options.cells.refusal();
+      if (full !== undefined) return { output: full, success: false };
       const nested = options.nested();
       const run = options.cells.start(parsed.source, (binding) => cellTools(nested, binding), new CellBinding(context, options.activeTurnId), (text) => options.notify(context.callId, text));
       // The turn's interrupt ends the cell, whether exec is still waiting on it or it runs on.
