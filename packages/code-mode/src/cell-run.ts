@@ -25,8 +25,10 @@ export interface CellReport {
 
 /** How many tool calls one cell may make; the ones after are refused (a runaway loop stays bounded). */
 export const MAX_CALLS_PER_CELL = 1000;
-/** Output held for the next report; what comes after is dropped and counted. */
+/** Output held for the next report, in characters and in items; what comes after is dropped and counted. */
 const MAX_UNREPORTED_CHARS = 4 * 1024 * 1024;
+/** Items are counted too: a loop of `text('')` costs no characters, yet each is an object held here. */
+const MAX_UNREPORTED_ITEMS = 10_000;
 /** How long a terminated cell may take to end before its host is killed. */
 const TERMINATE_GRACE_MS = 5000;
 /** How long a report waits for a cell to start beyond its yield time (the host may be starting). */
@@ -85,7 +87,7 @@ export class CellRun {
       this.#wake = undefined;
     }
     const dropped = this.#dropped;
-    const items = dropped === 0 ? this.#unreported : [...this.#unreported, { type: 'input_text' as const, text: `…${dropped} more outputs were dropped: a cell holds at most ${MAX_UNREPORTED_CHARS} characters between answers` }];
+    const items = dropped === 0 ? this.#unreported : [...this.#unreported, { type: 'input_text' as const, text: `…${dropped} more outputs were dropped: a cell holds at most ${MAX_UNREPORTED_CHARS} characters in ${MAX_UNREPORTED_ITEMS} outputs between answers` }];
     this.#unreported = [];
     this.#unreportedChars = 0;
     this.#dropped = 0;
@@ -156,7 +158,7 @@ export class CellRun {
 
   /** Keeps an output item for the next report, within the cap. */
   #hold(item: CellOutputItem, chars: number): void {
-    if (this.#unreportedChars + chars > MAX_UNREPORTED_CHARS) {
+    if (this.#unreportedChars + chars > MAX_UNREPORTED_CHARS || this.#unreported.length >= MAX_UNREPORTED_ITEMS) {
       this.#dropped += 1;
       return;
     }

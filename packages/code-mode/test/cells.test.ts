@@ -120,6 +120,10 @@ describe('the escape suite', () => {
     expect(texts(longKey)[0]).toBe('store() keys are at most 1024 characters');
     expect(store.size).toBe(0);
     expect(texts(await runCell('text("next");'))).toEqual(['next']);
+    // Outputs are counted as well as characters: empty ones cost no characters but are held.
+    const many = await runCell('for (let i = 0; i < 20000; i++) text("");');
+    expect(many.items).toHaveLength(10_001);
+    expect(texts(many).at(-1)).toBe('…10000 more outputs were dropped: a cell holds at most 4194304 characters in 10000 outputs between answers');
   });
 
   it('bounds memory, a busy loop, and a runaway call loop; the host survives all three', async () => {
