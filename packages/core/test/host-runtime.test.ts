@@ -194,6 +194,17 @@ describe('the host API', () => {
     await expect(skein.startThread()).rejects.toMatchObject({ code: 'Closed' });
   });
 
+  it("finds its home as the CLI does when none is given: SKEIN_HOME, then CODEX_HOME; a relative one is refused", async () => {
+    const skeinHome = path.join(root, 'skein-home');
+    mkdirSync(skeinHome);
+    writeFileSync(path.join(skeinHome, 'config.toml'), mockProviderConfigToml(model.url));
+    const skein = await createRuntime({ cwd, env: { PATH: process.env['PATH'], HOME: root, SKEIN_HOME: skeinHome, CODEX_HOME: home } });
+    runtimes.push(skein);
+    const thread = await skein.startThread();
+    expect(thread.path?.startsWith(path.join(skeinHome, 'sessions'))).toBe(true);
+    await expect(createRuntime({ cwd, env: { SKEIN_HOME: 'relative/home' } })).rejects.toMatchObject({ code: 'InvalidSettings' });
+  });
+
   it('says so when a thread names an extension the runtime did not load', async () => {
     const warnings: string[] = [];
     const skein = await runtime({ onWarning: (message) => warnings.push(message) });

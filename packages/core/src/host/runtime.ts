@@ -3,7 +3,7 @@
 // embedding twin of `skein app-server`: the same ThreadManager underneath, no transport on top.
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig, readSavedApiKey, type Config } from '@skein/config';
+import { ConfigError, loadConfig, readSavedApiKey, resolveHomeDir, type Config } from '@skein/config';
 import { connectExecServer } from '@skein/exec-server';
 import { ExtensionRegistryError, type Extension } from '@skein/extension-api';
 import { CODEX_VERSION, ThreadId } from '@skein/protocol';
@@ -37,7 +37,7 @@ export type EnvironmentChoice =
 
 /** Options of {@link createRuntime}. */
 export interface RuntimeOptions {
-  /** The home directory (threads, config.toml, auth.json); default `$CODEX_HOME`, else `~/.codex`. */
+  /** The home directory (threads, config.toml, auth.json); default `$SKEIN_HOME`, else `$CODEX_HOME`, else `~/.codex`, as the CLI's. */
   readonly home?: string;
   /** Where threads work unless they say otherwise; default `process.cwd()`. */
   readonly cwd?: string;
@@ -109,7 +109,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Skein
   // eslint-disable-next-line no-restricted-properties -- see above
   const env = options.env ?? process.env;
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  const home = options.home ?? env['CODEX_HOME'] ?? path.join(homedir(), '.codex');
+  const home = options.home ?? homeFrom(env);
   const warn = options.onWarning ?? (() => undefined);
   const runtimeOverrides = settingsOverrides(options.settings);
   const loadSettings = async (thread: ThreadOptions): Promise<Config> => {
@@ -165,6 +165,16 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Skein
     ...(environment === undefined ? {} : { environment: environment.thread }),
   });
   return new Runtime(manager, configFor, options.store === undefined ? store : undefined, environment);
+}
+
+/** The CLI's home for `env`; a relative `SKEIN_HOME` or `CODEX_HOME` is a settings error. */
+function homeFrom(env: Readonly<Record<string, string | undefined>>): string {
+  try {
+    return resolveHomeDir(env, homedir());
+  } catch (error) {
+    if (error instanceof ConfigError) throw new HostError('InvalidSettings', error.message, { cause: error });
+    throw error;
+  }
 }
 
 /** A config-named extension by who named it and how: a file's path, or `-c` (whose base is the thread's cwd). */
