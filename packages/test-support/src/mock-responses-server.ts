@@ -3,13 +3,13 @@
 // and, so that no test can forget to ask, when it closes — except what the test declared it expects.
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { CapturedRequest } from './captured-request.js';
 import { conversationKey } from './internal/conversation-key.js';
 import { readBoundedBody } from './internal/read-bounded-body.js';
-import { lowerCasedHeaders, sendError, writeChunk } from './internal/http-replies.js';
+import { lowerCasedHeaders, sendError } from './internal/http-replies.js';
 import { renderSse } from './internal/render-sse.js';
+import { writeSseStream } from './internal/write-sse-stream.js';
 import { StreamCut } from './mock-event.js';
 import { MockIdAllocator } from './mock-id-allocator.js';
 import type { MockProblem, MockProblemKind } from './mock-problem.js';
@@ -355,34 +355,10 @@ class MockResponsesServerImpl implements MockResponsesServer {
     const awaited = rendered.completed && rendered.emittedCallIds.length > 0 ? rendered.emittedCallIds : undefined;
     if (awaited !== undefined) this.#awaitedOutputs.set(conversation, awaited);
 
-    // 'completed' holds before the terminal event, or after the last event of a stream that has none (a cut).
-    const lastType = rendered.events.at(-1)?.type;
-    const terminal = lastType === 'response.completed' || lastType === 'response.failed' || lastType === 'response.incomplete';
-    const holdAt = scripted.hold === undefined ? -1 : scripted.hold.before === 'start' ? 0 : terminal ? rendered.frames.length - 1 : rendered.frames.length;
-    if (holdAt === 0) await scripted.hold?.until;
-    response.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      // A clean cut closes the connection after the body; a reset must keep chunked framing, or the
-      // client could not tell the dropped socket from the end of a close-delimited body.
-      ...(rendered.cut?.reset === false ? { connection: 'close' } : {}),
-      ...scripted.headers,
-    });
-    const gapMs = scripted.pace === undefined || rendered.frames.length === 0 ? 0 : scripted.pace.overMs / rendered.frames.length;
-    // Frames keep to a schedule from the start, so a late timer delays one frame, not all after it.
-    const pacedFrom = performance.now();
-    for (const [index, frame] of rendered.frames.entries()) {
-      if (index === holdAt && index > 0) await scripted.hold?.until;
-      if (gapMs > 0) await sleep(Math.max(0, pacedFrom + (index + 1) * gapMs - performance.now()));
-      if (!(await writeChunk(response, frame))) {
-        // The client went away mid-stream, so it never saw the calls it would owe outputs for.
-        if (awaited !== undefined && this.#awaitedOutputs.get(conversation) === awaited) this.#awaitedOutputs.delete(conversation);
-        return;
-      }
+    if (!(await writeSseStream(scripted, rendered, response))) {
+      // The client went away mid-stream, so it never saw the calls it would owe outputs for.
+      if (awaited !== undefined && this.#awaitedOutputs.get(conversation) === awaited) this.#awaitedOutputs.delete(conversation);
     }
-    if (holdAt === rendered.frames.length && holdAt > 0) await scripted.hold?.until;
-    if (rendered.cut?.reset === true) response.destroy();
-    else response.end();
   }
 }
 

@@ -11,7 +11,6 @@
 // busy the machine's CPUs were (/proc/stat), and how long `thread/list` and `thread/loaded/list` take.
 // The mock model runs in a worker thread (scale-model-worker.ts), so the clients' work here does not slow it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
 import { AppServerTestClient, mockProviderConfigToml } from '@skein/test-support';
 import { pinBenchOffServerCpus } from './cpu-pinning.js';
+import { machineTicks, processCpuMs, runQueueWaitMs } from './proc-stats.js';
 import { LATENESS_RESOLUTION_MS, serveScaleModel, startScaleModel, type AnswerTime } from './scale-model-worker.js';
 
 const THREADS = Number(process.env['SKEIN_BENCH_THREADS'] ?? 1000);
@@ -148,42 +148,6 @@ async function main(): Promise<void> {
     };
   }
 
-  /** The server's user + system CPU time so far (ms), from /proc; undefined off Linux. */
-  function cpuMs(child: ChildProcess): number | undefined {
-    try {
-      // Fields 14 and 15 (utime, stime) in clock ticks (100 a second on Linux), after the `(comm)` field.
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return (Number(fields[11]) + Number(fields[12])) * 10;
-    } catch {
-      return undefined;
-    }
-  }
-  /**
-   * How long the server's main thread (the event loop) was ready to run but waited for a CPU, in ms:
-   * the second field of Linux's schedstat. On a machine whose cores the clients and the model share,
-   * this is the part of a turn's overhead the server's own work did not cause.
-   */
-  function runQueueWaitMs(child: ChildProcess): number | undefined {
-    try {
-      return Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** The machine's CPU time so far (Linux /proc/stat, clock ticks): busy, stolen by the hypervisor, and in all; undefined off Linux. */
-  function machineTicks(): { readonly busy: number; readonly steal: number; readonly total: number } | undefined {
-    try {
-      // cpu  user(0) nice(1) system(2) idle(3) iowait(4) irq(5) softirq(6) steal(7) …
-      const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-      const tick = (field: number) => ticks[field] ?? 0;
-      const busy = tick(0) + tick(1) + tick(2) + tick(5) + tick(6);
-      return { busy, steal: tick(7), total: busy + tick(7) + tick(3) + tick(4) };
-    } catch {
-      return undefined;
-    }
-  }
-
   /**
    * Each turn's overhead: its wall time less the model's own time for its request (the model
    * worker's stamps, late timers included), split into before the request reached the model and
@@ -272,11 +236,11 @@ async function main(): Promise<void> {
     await model.script(1 + LONE_TURNS, 0);
     await timedTurn(first, lone, 'warm-up');
     const loneTurns: number[] = [];
-    const loneCpuBefore = cpuMs(server.child);
+    const loneCpuBefore = processCpuMs(server.child.pid);
     await phase('lone', async () => {
       for (let n = 0; n < LONE_TURNS; n++) loneTurns.push(await timedTurn(first, lone, `lone ${n}`));
     });
-    const loneCpu = ((cpuMs(server.child) ?? NaN) - (loneCpuBefore ?? NaN)) / LONE_TURNS;
+    const loneCpu = (processCpuMs(server.child.pid) - loneCpuBefore) / LONE_TURNS;
     const loneMedian = percentile(loneTurns, 50);
     // Paced turns alone, one at a time, on threads as young as the loaded ones (one turn before, as
     // the burst gives them, then a few): a longer history would make each lone turn dearer than theirs.
@@ -286,13 +250,13 @@ async function main(): Promise<void> {
     await model.script(LONE_PACED_TURNS, MODEL_MS);
     await model.answerTimes(); // forgets the turns before
     const loneSpans = new Map<string, TurnSpan>();
-    const lonePacedCpuBefore = cpuMs(server.child);
-    const lonePacedWaitBefore = runQueueWaitMs(server.child);
+    const lonePacedCpuBefore = processCpuMs(server.child.pid);
+    const lonePacedWaitBefore = runQueueWaitMs(server.child.pid);
     await phase('lone paced', async () => {
       for (let n = 0; n < LONE_PACED_TURNS; n++) loneSpans.set(`lone paced ${n}`, await turnSpan(first, lonePaced[n % LONE_PACED_THREADS]!, `lone paced ${n}`));
     });
-    const lonePacedCpu = ((cpuMs(server.child) ?? NaN) - (lonePacedCpuBefore ?? NaN)) / LONE_PACED_TURNS;
-    const lonePacedWait = ((runQueueWaitMs(server.child) ?? NaN) - (lonePacedWaitBefore ?? NaN)) / LONE_PACED_TURNS;
+    const lonePacedCpu = (processCpuMs(server.child.pid) - lonePacedCpuBefore) / LONE_PACED_TURNS;
+    const lonePacedWait = (runQueueWaitMs(server.child.pid) - lonePacedWaitBefore) / LONE_PACED_TURNS;
     const loneOverheads = overheads(loneSpans, await answerTimesOf(loneSpans.keys()));
     const loneOverheadMedian = percentile(loneOverheads.actual, 50);
     const loneNominalMedian = percentile(loneOverheads.nominal, 50);
@@ -316,18 +280,18 @@ async function main(): Promise<void> {
     })));
     const loaded = await diagnostics(first);
     // Idle with every thread loaded: a per-thread timer, watcher or poll would show here as CPU.
-    const idleCpuBefore = cpuMs(server.child);
+    const idleCpuBefore = processCpuMs(server.child.pid);
     await sleep(IDLE_MS);
-    const idleCpu = ((cpuMs(server.child) ?? NaN) - (idleCpuBefore ?? NaN)) / (IDLE_MS / 1000);
+    const idleCpu = (processCpuMs(server.child.pid) - idleCpuBefore) / (IDLE_MS / 1000);
     // Two threads per client, one started and one resumed; the paced turns are their second.
     const loadThreads = clients.flatMap((client, index) => [threadsOf[index]![0]!, threadsOf[index]!.at(-1)!].slice(0, CONCURRENT_TURNS / CLIENTS).map((threadId) => ({ client, threadId })));
 
     // Burst: 100 turns at once.
     await model.script(CONCURRENT_TURNS, 0);
     await diagnostics(first); // opens a fresh event-loop window
-    const burstCpuBefore = cpuMs(server.child);
+    const burstCpuBefore = processCpuMs(server.child.pid);
     const burst = await phase('burst', () => Promise.all(loadThreads.map(({ client, threadId }, n) => timedTurn(client, threadId, `burst ${n}`))));
-    const burstCpu = (cpuMs(server.child) ?? NaN) - (burstCpuBefore ?? NaN);
+    const burstCpu = processCpuMs(server.child.pid) - burstCpuBefore;
     const afterBurst = await diagnostics(first);
 
     // Paced: waves of 100 turns, each started evenly over SPREAD_MS, against a model that takes MODEL_MS.
@@ -338,8 +302,8 @@ async function main(): Promise<void> {
     const benchCpuBefore = process.cpuUsage();
     benchLoop.enable();
     await model.lateness(); // opens the model's window
-    const pacedCpuBefore = cpuMs(server.child);
-    const pacedWaitBefore = runQueueWaitMs(server.child);
+    const pacedCpuBefore = processCpuMs(server.child.pid);
+    const pacedWaitBefore = runQueueWaitMs(server.child.pid);
     const machineBefore = machineTicks();
     await model.answerTimes(); // forgets the burst
     const pacedSpans = new Map<string, TurnSpan>();
@@ -353,8 +317,8 @@ async function main(): Promise<void> {
       }
     });
     const pacedOverheads = overheads(pacedSpans, await answerTimesOf(pacedSpans.keys()));
-    const pacedCpu = ((cpuMs(server.child) ?? NaN) - (pacedCpuBefore ?? NaN)) / PACED_WAVES;
-    const pacedWait = ((runQueueWaitMs(server.child) ?? NaN) - (pacedWaitBefore ?? NaN)) / (PACED_WAVES * CONCURRENT_TURNS);
+    const pacedCpu = (processCpuMs(server.child.pid) - pacedCpuBefore) / PACED_WAVES;
+    const pacedWait = (runQueueWaitMs(server.child.pid) - pacedWaitBefore) / (PACED_WAVES * CONCURRENT_TURNS);
     const machineAfter = machineTicks();
     benchLoop.disable();
     const benchCpu = process.cpuUsage(benchCpuBefore);

@@ -120,8 +120,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Skein
       return config;
     } catch (error) {
       // A value config refuses (`sandbox_mode: 'bogus'`), in the settings or in a config.toml.
-      if (error instanceof ConfigError) throw new HostError('InvalidSettings', error.message, { cause: error });
-      throw error;
+      throw asSettingsError(error);
     }
   };
   const config = await loadSettings({});
@@ -172,9 +171,13 @@ function homeFrom(env: Readonly<Record<string, string | undefined>>): string {
   try {
     return resolveHomeDir(env, homedir());
   } catch (error) {
-    if (error instanceof ConfigError) throw new HostError('InvalidSettings', error.message, { cause: error });
-    throw error;
+    throw asSettingsError(error);
   }
+}
+
+/** Config's refusals as the host API's `InvalidSettings` (the ConfigError kept as cause); anything else unchanged. */
+function asSettingsError(error: unknown): unknown {
+  return error instanceof ConfigError ? new HostError('InvalidSettings', error.message, { cause: error }) : error;
 }
 
 /** A config-named extension by who named it and how: a file's path, or `-c` (whose base is the thread's cwd). */
